@@ -1,0 +1,59 @@
+// Google Benchmark for the hot rules functions: play (copy-make) and legal moves.
+#include <benchmark/benchmark.h>
+
+#include <random>
+#include <vector>
+
+#include "rules/position.h"
+
+namespace {
+
+// Positions from random play, so the benchmark sees typical stone counts (not just the start).
+std::vector<toguz::Position> random_positions(int count) {
+  std::mt19937_64 rng(12345);
+  std::vector<toguz::Position> out;
+  while (int(out.size()) < count) {
+    toguz::Position p = toguz::Position::start();
+    while (p.outcome() == toguz::Outcome::Ongoing && int(out.size()) < count) {
+      out.push_back(p);
+      uint32_t mask = p.legal_mask();
+      int holes[9], k = 0;
+      for (int h = 0; h < 9; ++h)
+        if (mask >> h & 1) holes[k++] = h + 1;
+      p.play(holes[rng() % k]);
+    }
+  }
+  return out;
+}
+
+void BM_Play(benchmark::State& state) {
+  auto positions = random_positions(4096);
+  std::vector<int> moves;
+  std::mt19937 rng(7);
+  for (auto& p : positions) {  // a random legal move of each position
+    uint32_t m = p.legal_mask();
+    for (int skip = int(rng() % __builtin_popcount(m)); skip > 0; --skip) m &= m - 1;
+    moves.push_back(__builtin_ctz(m) + 1);
+  }
+  size_t i = 0;
+  for (auto _ : state) {
+    toguz::Position child = positions[i];
+    benchmark::DoNotOptimize(child.play(moves[i]));
+    benchmark::DoNotOptimize(child);
+    if (++i == positions.size()) i = 0;
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_Play);
+
+void BM_LegalMask(benchmark::State& state) {
+  auto positions = random_positions(4096);
+  size_t i = 0;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(positions[i].legal_mask());
+    if (++i == positions.size()) i = 0;
+  }
+}
+BENCHMARK(BM_LegalMask);
+
+}  // namespace

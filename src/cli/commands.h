@@ -1,0 +1,18 @@
+// Each subcommand lives in its own file and registers itself on the app here.
+// A registration adds the subcommand, its options and a callback that runs it; the callback
+// throws CLI::RuntimeError(code) to exit with a non-zero status.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+namespace toguz::cli {
+
+void add_perft(CLI::App& app);
+void add_replay(CLI::App& app);
+void add_show(CLI::App& app);
+void add_convert(CLI::App& app);
+void add_play(CLI::App& app);
+void add_ugi(CLI::App& app);
+void add_match(CLI::App& app);
+
+}  // namespace toguz::cli

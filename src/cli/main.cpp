@@ -1,0 +1,24 @@
+// `toguz SUBCOMMAND ...`: dispatch only; each subcommand is in its own file.
+#include <iostream>
+
+#include "cli/commands.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{"toguz: Toguz korgool / Togyz kumalak rules, engine and tools", "toguz"};
+  app.set_version_flag("--version", std::string("toguz ") + TOGUZ_VERSION);
+  app.require_subcommand(1);
+  app.fallthrough(false);
+  toguz::cli::add_perft(app);
+  toguz::cli::add_replay(app);
+  toguz::cli::add_show(app);
+  toguz::cli::add_convert(app);
+  toguz::cli::add_play(app);
+  toguz::cli::add_ugi(app);
+  toguz::cli::add_match(app);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  }
+  return 0;
+}

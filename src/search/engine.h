@@ -1,0 +1,94 @@
+// The engine API: set a position, go/stop/wait, results through callbacks. The search never
+// prints; each front end (UGI, CLI, server, match runner, Python) formats what it receives.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "rules/game.h"
+
+namespace toguz::search {
+
+// What a search may use. Zero / negative means "no limit of this kind"; with no limit at all
+// (and not infinite) the search stops at kMaxDepth.
+struct Limits {
+  int depth = 0;
+  uint64_t nodes = 0;
+  int movetime_ms = 0;
+  int time_ms[2] = {-1, -1};  // clock left for White (p1) and Black (p2), -1 = none
+  int inc_ms[2] = {0, 0};
+  bool infinite = false;      // search until stop()
+};
+
+// A score from the side to move's point of view. When `proven`, the game's end is known
+// with best play: `plies` to the end and `result` (+1 win, 0 draw, -1 loss) and the exact
+// stone margin when it is known (has_margin).
+struct Score {
+  int cp = 0;            // hundredths of a stone of expected margin
+  bool proven = false;
+  int result = 0;        // when proven: +1, 0, -1
+  int plies = 0;         // when proven: plies to the end
+  bool has_margin = false;
+  int margin = 0;        // when has_margin: final total minus the opponent's
+};
+
+// One line of one iteration, as sent to callbacks.
+struct Info {
+  int depth = 0;
+  int seldepth = 0;
+  int multipv = 1;       // 1-based rank of this line
+  Score score;
+  uint64_t nodes = 0;
+  uint64_t nps = 0;
+  int time_ms = 0;
+  std::vector<int> pv;   // holes, 1..N
+};
+
+struct Options {
+  int hash_mb = 16;
+  int threads = 1;
+  int multipv = 1;
+  int skill = 20;        // 1..20, 20 = full strength
+  uint64_t seed = 0;     // for skill randomness; fixed seed = reproducible
+};
+
+struct SearchResult {
+  int best_move = 0;     // 0 when the game is over
+  std::vector<Info> lines;  // the final line per multipv rank
+  uint64_t nodes = 0;
+  int time_ms = 0;
+};
+
+class Engine {
+ public:
+  using InfoCallback = std::function<void(const Info&)>;
+  using DoneCallback = std::function<void(const SearchResult&)>;
+
+  Engine();
+  ~Engine();
+  Engine(const Engine&) = delete;
+  Engine& operator=(const Engine&) = delete;
+
+  void set_options(const Options& options);  // not while searching
+  const Options& options() const;
+  void new_game();                           // clears the hash table and history tables
+  void set_position(const Game& game);       // the game's history counts for repetition
+
+  // Starts a search in the background; `on_info` is called per completed iteration / line,
+  // `on_done` once at the end (after stop() too). Both run on the search thread.
+  void go(const Limits& limits, InfoCallback on_info, DoneCallback on_done);
+  void stop();                               // asks the search to finish soon
+  void wait();                               // blocks until the current search has finished
+  bool searching() const;
+
+  // go + wait, for tools and tests.
+  SearchResult search(const Limits& limits, InfoCallback on_info = nullptr);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace toguz::search

@@ -1,0 +1,42 @@
+// Helpers shared by the unit tests: test data paths and file reading.
+#pragma once
+
+#include <boost/json.hpp>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace toguz::test {
+
+inline std::string data_path(const std::string& name) { return std::string(TOGUZ_TEST_DATA) + "/" + name; }
+inline std::string shared_path(const std::string& name) { return std::string(TOGUZ_SHARED_DIR) + "/" + name; }
+
+inline std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+inline boost::json::value read_json(const std::string& name) { return boost::json::parse(read_file(data_path(name))); }
+
+inline std::vector<boost::json::value> read_jsonl(const std::string& name) {
+  std::vector<boost::json::value> out;
+  std::istringstream in(read_file(data_path(name)));
+  std::string line;
+  while (std::getline(in, line))
+    if (!line.empty()) out.push_back(boost::json::parse(line));
+  return out;
+}
+
+inline std::vector<int> holes_of(const std::string& moves) {
+  std::vector<int> out;
+  std::istringstream in(moves);
+  int h;
+  while (in >> h) out.push_back(h);
+  return out;
+}
+
+}  // namespace toguz::test
