@@ -50,9 +50,9 @@ Position parse_position(std::string_view text, const RuleOptions& options) {
   std::vector<std::string_view> fields;
   for (auto f : split(text, ' ', true))
     for (auto g : split(f, '\t', true)) fields.push_back(g);
-  if (fields.size() < 5 || fields.size() > 6)
-    throw ParseError("position string: expected 5 or 6 fields '<White holes>/<Black holes> "
-                     "<White kazna> <Black kazna> <side> [<move number>]', got " +
+  if (fields.size() < 4 || fields.size() > 5)
+    throw ParseError("position string: expected 4 or 5 space-separated fields '<White holes>/<Black "
+                     "holes> <White kazna> <Black kazna> <side> [<move number>]', got " +
                      std::to_string(fields.size()));
   auto rows = split(fields[0], '/', false);
   if (rows.size() != 2)
@@ -96,8 +96,8 @@ Position parse_position(std::string_view text, const RuleOptions& options) {
   else if (fields[3] == "b") side = Side::Black;
   else throw ParseError("side: expected 'w' or 'b', got " + quoted(fields[3]));
   int move_number = 1;
-  if (fields.size() == 6 && (!to_int(fields[5], &move_number) || move_number < 1))
-    throw ParseError("move number: expected a number of 1 or more, got " + quoted(fields[5]));
+  if (fields.size() == 5 && (!to_int(fields[4], &move_number) || move_number < 1))
+    throw ParseError("move number: expected a number of 1 or more, got " + quoted(fields[4]));
   for (int o = 0; o < 2; ++o) {
     if (tuz[o] && !rules.tuz)
       throw ParseError(std::string(row_name[1 - o]) + ": 'x' (a tuz) but tuz is off in " +
