@@ -22,6 +22,7 @@ struct Record {
   std::vector<Ply> plies;
   std::string result_token;       // "1-0", "0-1", "1/2-1/2", "*" or "" when absent
   bool zero = false;              // a "{zero}" comment after the result
+  int result_line = 0;            // line of the result token (0 when absent)
   std::vector<std::string> comments;
   int first_line = 0;             // line of the record's first tag or move
 
