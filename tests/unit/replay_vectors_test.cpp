@@ -51,7 +51,9 @@ TEST(ReplayVectors, MasterGamePlyByPly) {
     EXPECT_EQ(check_move_token(t, info), "");
     // PlayOK writes (n) after captures only: the token comes back exactly as recorded.
     EXPECT_EQ(format_move(info, MoveStyle::PlayOK), token);
-    if (t.kazna >= 0) EXPECT_EQ(info.kazna_after, t.kazna);
+    if (t.kazna >= 0) {
+      EXPECT_EQ(info.kazna_after, t.kazna);
+    }
     EXPECT_EQ(format_position(g.position()), positions[i + 1].as_string());
   }
 }
