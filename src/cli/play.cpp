@@ -146,13 +146,14 @@ class Session {
 
   // Runs until quit or the end of input; returns the exit status.
   int run() {
-    out_ << "toguz play: " << variant_name(rules_.variant()) << " (N = " << rules_.n
-         << (rules_.tuz ? ", tuz on" : ", tuz off") << (rules_.play_out ? ", play-out" : "") << "), ";
+    out_ << "toguz play: " << variant_name(rules_.variant()) << (rules_.tuz ? ", tuz on" : ", tuz off")
+         << (rules_.play_out ? ", play-out" : "") << ".\n";
     if (vs_engine_)
-      out_ << "you play " << side_name(human_) << " against the computer (skill " << args_.skill << ")";
+      out_ << "You play " << side_name(human_) << ", the computer " << side_name(opposite(human_))
+           << " (skill " << args_.skill << ").";
     else
-      out_ << "two players at one keyboard";
-    out_ << ". Type 'help' for the commands.\n";
+      out_ << "Two players at one keyboard.";
+    out_ << " Type 'help' for the commands.\n";
     bool redraw = true;
     while (true) {
       if (!game_.over() && vs_engine_ && game_.position().side_to_move() != human_) {

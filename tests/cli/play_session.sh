@@ -90,7 +90,7 @@ printf '%s\n' undo 2 undo |
   TOGUZ_AUTOSAVE="$work/auto4.pgn" "$TOGUZ" play --vs engine --color black --skill 1 --movetime 50 \
     --variant bestemshi >"$work/out4.txt" 2>&1
 o="$work/out4.txt"
-expect s4 "$o" "you play Black against the computer"
+expect s4 "$o" "You play Black, the computer White (skill 1)."
 expect s4 "$o" "Computer (White) plays"
 expect s4 "$o" "Nothing to undo."
 expect s4 "$o" "Took back 2 moves."
