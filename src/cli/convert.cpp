@@ -1,7 +1,68 @@
+// toguz convert IN [-o OUT] --to pgn|tgk
+// Every game is replayed (every token checked) and written again in the chosen style. When any
+// game is bad nothing is written: the errors are listed and the exit status is 1.
+#include <fstream>
+#include <iostream>
+#include <stdexcept>
+
 #include "cli/commands.h"
+#include "cli/game_input.h"
 
 namespace toguz::cli {
 
-void add_convert(CLI::App& app) { app.add_subcommand("convert", "(not yet built)"); }
+void add_convert(CLI::App& app) {
+  struct Args {
+    std::string in;
+    std::string out;
+    std::string to;
+  };
+  auto args = std::make_shared<Args>();
+  auto* cmd = app.add_subcommand("convert", "rewrite game records as PlayOK PGN or federation TGK");
+  cmd->add_option("IN", args->in, "records or bare move lists ('-' = standard input)")->required();
+  cmd->add_option("-o,--output", args->out, "output file (default: standard output)");
+  cmd->add_option("--to", args->to, "pgn (PlayOK style) or tgk (one move number per line)")
+      ->required()
+      ->check(CLI::IsMember({"pgn", "tgk"}));
+  cmd->callback([args] {
+    std::vector<Record> games;
+    try {
+      games = read_games(read_input(args->in));
+    } catch (const ParseError& e) {
+      std::cerr << "toguz convert: " << args->in << ": " << e.what() << "\n";
+      throw CLI::RuntimeError(1);
+    } catch (const std::runtime_error& e) {
+      std::cerr << "toguz convert: " << e.what() << "\n";
+      throw CLI::RuntimeError(2);
+    }
+    const RecordStyle style = args->to == "tgk" ? RecordStyle::Tgk : RecordStyle::PlayOK;
+    std::string text;
+    int bad = 0;
+    for (size_t i = 0; i < games.size(); ++i) {
+      Replayed r = replay_record(games[i]);
+      if (r.error) {
+        ++bad;
+        std::cerr << "toguz convert: " << args->in << ": game " << i + 1 << ": " << describe(*r.error) << "\n";
+        continue;
+      }
+      if (!text.empty()) text += '\n';
+      text += write_record(r.game, games[i].tags, style);
+    }
+    if (bad) {
+      std::cerr << "toguz convert: " << bad << " of " << games.size() << " games are bad; nothing written\n";
+      throw CLI::RuntimeError(1);
+    }
+    if (args->out.empty()) {
+      std::cout << text;
+      return;
+    }
+    std::ofstream out(args->out, std::ios::binary);
+    out << text;
+    out.close();
+    if (!out) {
+      std::cerr << "toguz convert: " << args->out << ": cannot write\n";
+      throw CLI::RuntimeError(2);
+    }
+  });
+}
 
 }  // namespace toguz::cli

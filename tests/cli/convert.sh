@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# toguz convert: PlayOK PGN -> TGK -> PlayOK PGN (golden), bare move lists, and a file with a bad
+# game (exit status 1, the error named, nothing written).
+set -u
+toguz="$1"
+tests="$2"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+check() {  # name expected actual
+  if [[ "$2" != "$3" ]]; then
+    echo "FAIL $1"
+    diff <(echo "$2") <(echo "$3")
+    fail=1
+  fi
+}
+tags='[Event "Kazakhstan"]
+[Site "Aktau"]
+[Date "2006"]
+[White "Eleusiz, Nurlan"]
+[Black "Aktayev, Serik"]
+[Result "1-0"]
+'
+tgk="$tags
+1. 65 87
+2. 55 99
+3. 34 35
+4. 34 89
+5. 91 45
+6. 48 92
+7. 62 78
+8. 91 58
+9. 15"
+pgn="$tags
+1. 65(10) 87 2. 55 99(12) 3. 34(22) 35(16) 4. 34 89 5. 91
+45 6. 48(24) 92 7. 62(38) 78(32) 8. 91(54) 58 9. 15(56) 1-0"
+
+"$toguz" convert "$tests/data/master-game.pgn" --to tgk -o "$tmp/master.tgk"
+check "to tgk: exit status" 0 "$?"
+check "to tgk: text" "$tgk" "$(cat "$tmp/master.tgk")"
+out=$("$toguz" convert "$tmp/master.tgk" --to pgn)
+check "back to pgn: exit status" 0 "$?"
+check "back to pgn: text" "$pgn" "$out"
+
+# CRLF input from standard input, and bare move lists.
+out=$(printf '6 4\r\n9\r\n' | "$toguz" convert - --to pgn)
+check "moves: text" '[Result "*"]
+
+1. 65(10) 44(10) *
+
+[Result "*"]
+
+1. 98(10) *' "$out"
+
+# A bad game: every error named, nothing written, exit status 1.
+err=$("$toguz" convert "$tests/data/cli/replay-games.pgn" --to tgk -o "$tmp/bad.tgk" 2>&1)
+check "bad: exit status" 1 "$?"
+check "bad: message" "toguz convert: $tests/data/cli/replay-games.pgn: game 4: line 59: ply 15, token '91(55)': the mover's kazna is 54 after the move, not 55 (expected 91 (54))
+toguz convert: 1 of 4 games are bad; nothing written" "$err"
+check "bad: nothing written" no "$([[ -e "$tmp/bad.tgk" ]] && echo yes || echo no)"
+
+# Usage errors: --to is required and checked.
+"$toguz" convert "$tests/data/master-game.pgn" >/dev/null 2>&1
+check "no --to: exit status" 1 $(( $? != 0 ))
+"$toguz" convert "$tests/data/master-game.pgn" --to xml >/dev/null 2>&1
+check "bad --to: exit status" 1 $(( $? != 0 ))
+exit $fail

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# toguz replay --json: records (a resignation, a decided game, a no-move game, a bad count) and
+# bare move lists (with --play-out, and a line with an illegal move). Golden output; exit status.
+set -u
+toguz="$1"
+tests="$2"
+fail=0
+check() {  # name expected actual
+  if [[ "$2" != "$3" ]]; then
+    echo "FAIL $1"
+    diff <(echo "$2") <(echo "$3")
+    fail=1
+  fi
+}
+
+out=$("$toguz" replay --json "$tests/data/cli/replay-games.pgn" 2>/tmp/toguz-replay-err.$$)
+rc=$?
+check "records: exit status" 1 "$rc"
+check "records: output" '{"plies":17,"end":null,"score":[56,32],"result":"1-0","position":"1,15,3,3,3,3,18,1,2/1,1,3,2,0,12,2,2,2 56 32 b 9"}
+{"plies":193,"end":"decided","score":[82,79],"result":"1-0","position":"x,0,0,0,1,0,0,0,0/0,0,0,x,0,0,0,0,0 82 79 b 97"}
+{"plies":148,"end":"no-move","score":[76,86],"result":"0-1","position":"x,0,0,0,0,0,0,0,0/1,x,1,0,1,1,1,1,3 76 77 w 75"}
+{"game":4,"ply":15,"token":"91(55)","error":"line 59: the mover'"'"'s kazna is 54 after the move, not 55 (expected 91 (54))"}' "$out"
+check "records: summary on stderr" "toguz replay: 1 of 4 games are bad" "$(cat /tmp/toguz-replay-err.$$)"
+rm -f /tmp/toguz-replay-err.$$
+
+# Bare move lists from standard input: the first random game played out, a line with a word
+# that is not a move, and a short unfinished game (blank lines skipped).
+moves=$(head -1 "$tests/data/random-games.jsonl" | sed 's/.*"play_out": {"moves": "\([0-9 ]*\)".*/\1/')
+out=$(printf '%s\n\n6 4 9 q\n1 1\n' "$moves" | "$toguz" replay --json --play-out - 2>/dev/null)
+rc=$?
+check "moves: exit status" 1 "$rc"
+check "moves: output" '{"plies":203,"end":"no-move","score":[66,96],"result":"0-1","position":"1,0,1,1,1,x,0,0,0/0,0,0,0,0,0,0,0,0 62 96 b 102"}
+{"game":2,"ply":4,"token":"q","error":"line 3: not a move: expected a move: a hole digit 1-9, then optionally the landing hole, X/x, (n)"}
+{"plies":2,"end":null,"score":[0,0],"result":"*","position":"1,10,10,10,10,10,10,10,10/1,10,10,10,10,10,10,10,10 0 0 w 2"}' "$out"
+
+# All good: exit status 0.
+out=$(printf '6 4\n' | "$toguz" replay --json)
+check "good: exit status" 0 "$?"
+check "good: output" '{"plies":2,"end":null,"score":[10,10],"result":"*","position":"10,10,10,0,9,1,10,10,10/10,10,10,1,1,10,10,10,10 10 10 w 2"}' "$out"
+
+# Without --json: the board, the position and the result; errors named in plain words.
+out=$("$toguz" replay "$tests/data/master-game.pgn")
+check "plain: exit status" 0 "$?"
+check "plain: result line" "Result: 1-0 (resignation, 56-32, 17 plies)" "$(echo "$out" | grep '^Result')"
+check "plain: position line" "Position: 1,15,3,3,3,3,18,1,2/1,1,3,2,0,12,2,2,2 56 32 b 9" "$(echo "$out" | grep '^Position')"
+out=$(printf '6 5\n' | "$toguz" replay 2>/dev/null)
+check "plain: bad exit" 1 "$?"
+check "plain: bad message" "Game 1: error at line 1: ply 2, token '5': illegal move: hole 5 is empty" "$(echo "$out" | head -1)"
+
+# A file that is not a record: the line and what was expected, exit status 1.
+err=$(printf '[Event "x"\n' | "$toguz" replay --json 2>&1 >/dev/null)
+check "unreadable: exit status" 1 "$?"
+check "unreadable: message" "toguz replay: -: line 1: tag: expected [Name \"value\"], the closing ']' is missing in '[Event \"x\"'" "$err"
+exit $fail
