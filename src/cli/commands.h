@@ -14,5 +14,6 @@ void add_convert(CLI::App& app);
 void add_play(CLI::App& app);
 void add_ugi(CLI::App& app);
 void add_match(CLI::App& app);
+void add_bench(CLI::App& app);
 
 }  // namespace toguz::cli

@@ -15,6 +15,7 @@ int main(int argc, char** argv) {
   toguz::cli::add_play(app);
   toguz::cli::add_ugi(app);
   toguz::cli::add_match(app);
+  toguz::cli::add_bench(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -1,0 +1,307 @@
+#include "protocol/ugi.h"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <istream>
+#include <ostream>
+#include <sstream>
+
+namespace toguz::protocol {
+
+namespace {
+
+std::vector<std::string> split(std::string_view line) {
+  std::vector<std::string> out;
+  size_t i = 0;
+  while (i < line.size()) {
+    while (i < line.size() && std::isspace(static_cast<unsigned char>(line[i]))) ++i;
+    size_t j = i;
+    while (j < line.size() && !std::isspace(static_cast<unsigned char>(line[j]))) ++j;
+    if (j > i) out.emplace_back(line.substr(i, j - i));
+    i = j;
+  }
+  return out;
+}
+
+std::string lower(std::string s) {
+  for (char& c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+// A whole-token integer in [lo, hi]; false for anything else.
+bool parse_int(const std::string& s, long long lo, long long hi, long long* out) {
+  long long v = 0;
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc() || p != s.data() + s.size() || v < lo || v > hi) return false;
+  *out = v;
+  return true;
+}
+
+constexpr long long kMaxHashMb = 4096;
+constexpr long long kMaxThreads = 256;
+constexpr long long kMaxMultiPv = 9;
+constexpr long long kMaxSeed = 2147483647;
+
+}  // namespace
+
+std::string format_score(const search::Score& s) {
+  if (s.proven && s.result > 0) return "score mate " + std::to_string(s.plies);
+  if (s.proven && s.result < 0) return "score mate -" + std::to_string(s.plies);
+  if (s.proven) return "score cp 0 wdl 0 1000 0";
+  return "score cp " + std::to_string(s.cp);
+}
+
+std::string format_info(const search::Info& info) {
+  std::string line = "info depth " + std::to_string(info.depth) + " seldepth " +
+                     std::to_string(info.seldepth) + " multipv " + std::to_string(info.multipv) +
+                     " " + format_score(info.score) + " nodes " + std::to_string(info.nodes) +
+                     " nps " + std::to_string(info.nps) + " time " + std::to_string(info.time_ms);
+  if (!info.pv.empty()) {
+    line += " pv";
+    for (int h : info.pv) line += " " + std::to_string(h);
+  }
+  return line;
+}
+
+UgiSession::UgiSession(std::istream& in, std::ostream& out) : in_(in), out_(out) {
+  engine_.set_options(options_);
+}
+
+UgiSession::~UgiSession() {
+  engine_.stop();
+  engine_.wait();
+}
+
+void UgiSession::send(const std::string& line) {
+  std::lock_guard<std::mutex> lock(out_mutex_);
+  out_ << line << '\n';
+  out_.flush();
+}
+
+void UgiSession::run() {
+  std::string line;
+  while (std::getline(in_, line)) {
+    if (!handle(line)) break;
+  }
+  if (infinite_) engine_.stop();
+  engine_.wait();
+}
+
+// A finite search ends by its own limits: the command waits for its bestmove (scripts may
+// send the next commands at once). A "go infinite" only ends on stop, so the command is
+// refused instead of blocking the session.
+bool UgiSession::busy(std::string_view command) {
+  if (awaiting_bestmove_ && infinite_) {
+    error(std::string(command) + " ignored: an infinite search is running (send stop first)");
+    return true;
+  }
+  engine_.wait();
+  return false;
+}
+
+bool UgiSession::handle(std::string_view line) {
+  const std::vector<std::string> t = split(line);
+  if (t.empty()) return true;
+  const std::string& cmd = t[0];
+  if (cmd == "quit") {
+    engine_.stop();
+    engine_.wait();
+    return false;
+  }
+  if (cmd == "isready") send("readyok");
+  else if (cmd == "ugi") cmd_ugi();
+  else if (cmd == "stop") cmd_stop();
+  else if (cmd == "query") cmd_query(t);
+  else if (cmd == "setoption") { if (!busy(cmd)) cmd_setoption(t); }
+  else if (cmd == "uginewgame") {
+    if (!busy(cmd)) {
+      engine_.new_game();
+      reset_to_start();
+    }
+  }
+  else if (cmd == "position") { if (!busy(cmd)) cmd_position(t); }
+  else if (cmd == "go") { if (!busy(cmd)) cmd_go(t); }
+  else error("unknown command: " + std::string(line.substr(0, 80)));
+  return true;
+}
+
+void UgiSession::cmd_ugi() {
+  send(std::string("id name toguz ") + TOGUZ_VERSION);
+  send("id author the toguz developers");
+  send("option name Hash type spin default 16 min 1 max " + std::to_string(kMaxHashMb));
+  send("option name Threads type spin default 1 min 1 max " + std::to_string(kMaxThreads));
+  send("option name MultiPV type spin default 1 min 1 max " + std::to_string(kMaxMultiPv));
+  send("option name Skill type spin default 20 min 1 max 20");
+  send("option name Seed type spin default 0 min 0 max " + std::to_string(kMaxSeed));
+  send("option name Variant type combo default standard var standard var kozdatu var bestemshi");
+  send("option name Tuz type combo default auto var auto var on var off");
+  send("option name PlayOut type check default false");
+  send("ugiok");
+}
+
+// setoption name <name> [value <value>]; names are case-insensitive.
+void UgiSession::cmd_setoption(const std::vector<std::string>& t) {
+  if (t.size() < 3 || t[1] != "name") return error("setoption: expected 'setoption name <name> value <value>'");
+  std::string name, value;
+  size_t i = 2;
+  for (; i < t.size() && t[i] != "value"; ++i) name += (name.empty() ? "" : " ") + t[i];
+  if (i < t.size()) ++i;
+  for (; i < t.size(); ++i) value += (value.empty() ? "" : " ") + t[i];
+  const std::string key = lower(name);
+  const std::string val = lower(value);
+  long long v = 0;
+  auto spin = [&](long long lo, long long hi) {
+    if (parse_int(value, lo, hi, &v)) return true;
+    error("setoption " + name + ": value '" + value + "' is not an integer in " + std::to_string(lo) +
+          ".." + std::to_string(hi));
+    return false;
+  };
+  if (key == "hash") {
+    if (spin(1, kMaxHashMb)) options_.hash_mb = int(v);
+  } else if (key == "threads") {
+    if (spin(1, kMaxThreads)) options_.threads = int(v);
+  } else if (key == "multipv") {
+    if (spin(1, kMaxMultiPv)) options_.multipv = int(v);
+  } else if (key == "skill") {
+    if (spin(1, 20)) options_.skill = int(v);
+  } else if (key == "seed") {
+    if (spin(0, kMaxSeed)) options_.seed = uint64_t(v);
+  } else if (key == "variant") {
+    Variant var;
+    if (!parse_variant(val, &var)) return error("setoption Variant: '" + value + "' is not standard, kozdatu or bestemshi");
+    variant_ = var;
+    variant_set_ = true;
+    reset_to_start();
+  } else if (key == "tuz") {
+    std::string tv = val == "true" ? "on" : val == "false" ? "off" : val;
+    if (tv != "auto" && tv != "on" && tv != "off") return error("setoption Tuz: '" + value + "' is not auto, on or off");
+    tuz_ = tv;
+    reset_to_start();
+  } else if (key == "playout") {
+    if (val != "true" && val != "false") return error("setoption PlayOut: '" + value + "' is not true or false");
+    play_out_ = val == "true";
+    reset_to_start();
+  } else {
+    return error("setoption: unknown option '" + name + "'");
+  }
+  engine_.set_options(options_);
+}
+
+RuleOptions UgiSession::rule_options() const {
+  RuleOptions o;
+  if (variant_set_) o.variant = variant_;
+  if (tuz_ != "auto") o.tuz = tuz_ == "on";
+  o.play_out = play_out_;
+  return o;
+}
+
+void UgiSession::reset_to_start() { game_ = Game(Position::start(rule_options().resolve())); }
+
+void UgiSession::cmd_position(const std::vector<std::string>& t) {
+  if (t.size() < 2) return error("position: expected 'startpos' or 'fen <position string>'");
+  size_t i = 1;
+  Position start;
+  if (t[1] == "startpos") {
+    start = Position::start(rule_options().resolve());
+    i = 2;
+  } else if (t[1] == "fen") {
+    std::string text;
+    for (i = 2; i < t.size() && t[i] != "moves"; ++i) text += (text.empty() ? "" : " ") + t[i];
+    if (text.empty()) return error("position fen: the position string is missing");
+    try {
+      start = parse_position(text, rule_options());
+    } catch (const ParseError& e) {
+      return error(std::string("position fen: ") + e.what() + " (position unchanged)");
+    }
+  } else {
+    return error("position: expected 'startpos' or 'fen', got '" + t[1] + "'");
+  }
+  if (i < t.size() && t[i] != "moves") return error("position: expected 'moves', got '" + t[i] + "'");
+  Game game(start);
+  for (size_t j = i + 1; j < t.size(); ++j) {
+    long long hole = 0;
+    std::string why;
+    if (!parse_int(t[j], 1, start.n(), &hole)) why = "not a hole number 1.." + std::to_string(start.n());
+    else game.play(int(hole), &why);
+    if (!why.empty()) {
+      error("position: move " + std::to_string(j - i) + " '" + t[j] + "': " + why +
+            " (the moves before it are kept)");
+      break;
+    }
+  }
+  game_ = std::move(game);
+}
+
+void UgiSession::cmd_go(const std::vector<std::string>& t) {
+  search::Limits limits;
+  for (size_t i = 1; i < t.size(); ++i) {
+    const std::string& k = t[i];
+    if (k == "infinite") {
+      limits.infinite = true;
+      continue;
+    }
+    const bool known = k == "p1time" || k == "p2time" || k == "p1inc" || k == "p2inc" ||
+                       k == "movetime" || k == "depth" || k == "nodes";
+    if (!known) {
+      error("go: unknown parameter '" + k + "' ignored");
+      continue;
+    }
+    long long v = 0;
+    const long long hi = k == "nodes" ? (1ll << 62) : k == "depth" ? 1000 : (1ll << 31) - 1;
+    // A clock may already be negative when a front end is late; it is read as "no time".
+    const long long lo = (k == "p1time" || k == "p2time") ? -(1ll << 31) : 0;
+    if (i + 1 >= t.size() || !parse_int(t[i + 1], lo, hi, &v)) {
+      error("go: '" + k + "' needs an integer value" + (i + 1 < t.size() ? ", got '" + t[i + 1] + "'" : ""));
+      if (i + 1 < t.size() && t[i + 1] != "infinite") ++i;
+      continue;
+    }
+    ++i;
+    if (k == "p1time") limits.time_ms[0] = int(std::max(0ll, v));
+    else if (k == "p2time") limits.time_ms[1] = int(std::max(0ll, v));
+    else if (k == "p1inc") limits.inc_ms[0] = int(v);
+    else if (k == "p2inc") limits.inc_ms[1] = int(v);
+    else if (k == "movetime") limits.movetime_ms = int(v);
+    else if (k == "depth") limits.depth = int(v);
+    else if (k == "nodes") limits.nodes = uint64_t(v);
+  }
+  if (game_.over()) {
+    error("go: the game is over (" + std::string(end_reason_name(game_.end_reason())) + ", " +
+          std::string(result_text(game_.result())) + "); no move");
+    send("bestmove 0000");
+    return;
+  }
+  infinite_ = limits.infinite;
+  awaiting_bestmove_ = true;
+  engine_.set_position(game_);
+  engine_.go(
+      limits, [this](const search::Info& info) { send(format_info(info)); },
+      [this](const search::SearchResult& r) {
+        send("bestmove " + (r.best_move ? std::to_string(r.best_move) : std::string("0000")));
+        awaiting_bestmove_ = false;
+      });
+}
+
+void UgiSession::cmd_stop() {
+  engine_.stop();
+  engine_.wait();  // the bestmove is out before the next command is read
+}
+
+void UgiSession::cmd_query(const std::vector<std::string>& t) {
+  if (t.size() != 2) return error("query: expected 'query gameover|p1turn|result'");
+  if (t[1] == "gameover") {
+    send(std::string("response ") + (game_.over() ? "true" : "false"));
+  } else if (t[1] == "p1turn") {
+    send(std::string("response ") + (game_.position().side_to_move() == Side::White ? "true" : "false"));
+  } else if (t[1] == "result") {
+    const Result r = game_.result();
+    send(std::string("response ") + (r == Result::WhiteWins ? "p1win"
+                                     : r == Result::BlackWins ? "p2win"
+                                     : r == Result::Draw      ? "draw"
+                                                              : "none"));
+  } else {
+    error("query: unknown query '" + t[1] + "' (gameover, p1turn, result)");
+  }
+}
+
+}  // namespace toguz::protocol

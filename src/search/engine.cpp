@@ -1,0 +1,113 @@
+#include "search/engine.h"
+
+#include <algorithm>
+#include <atomic>
+#include <mutex>
+#include <thread>
+
+#include "search/search.h"
+
+namespace toguz::search {
+
+struct Engine::Impl {
+  Options options;
+  TranspositionTable tt;
+  Searcher searcher{tt};
+  Game game;
+  std::thread thread;
+  std::mutex join_mutex;            // serialises wait() callers
+  std::atomic<bool> stop{false};
+  std::atomic<bool> running{false};
+
+  void join() {
+    std::lock_guard<std::mutex> lock(join_mutex);
+    if (thread.joinable()) thread.join();
+  }
+};
+
+Engine::Engine() : impl_(std::make_unique<Impl>()) { impl_->tt.resize(impl_->options.hash_mb); }
+
+Engine::~Engine() {
+  stop();
+  wait();
+}
+
+void Engine::set_options(const Options& options) {
+  wait();
+  Options o = options;
+  o.hash_mb = std::clamp(o.hash_mb, 1, 1 << 16);
+  o.threads = std::max(1, o.threads);
+  o.multipv = std::max(1, o.multipv);
+  o.skill = std::clamp(o.skill, 1, 20);
+  if (o.hash_mb != impl_->options.hash_mb) impl_->tt.resize(o.hash_mb);
+  impl_->options = o;
+}
+
+const Options& Engine::options() const { return impl_->options; }
+
+void Engine::new_game() {
+  wait();
+  impl_->tt.clear();
+  impl_->searcher.clear_history();
+}
+
+void Engine::set_position(const Game& game) {
+  wait();
+  impl_->game = game;
+}
+
+// The answer for a game that is already over: no move, the result as a proven score with
+// the final margin when the board decided it.
+static SearchResult finished_result(const Game& game) {
+  SearchResult r;
+  Info info;
+  const Result res = game.result();
+  const Side us = game.position().side_to_move();
+  Score& s = info.score;
+  s.proven = true;
+  s.result = res == Result::Draw ? 0 : (res == Result::WhiteWins) == (us == Side::White) ? 1 : -1;
+  s.cp = s.result * kWin;
+  if (game.outcome() == Outcome::Decided || game.outcome() == Outcome::NoMove) {
+    const auto score = game.score();
+    s.has_margin = true;
+    s.margin = score[index(us)] - score[1 - index(us)];
+  }
+  r.lines.push_back(info);
+  return r;
+}
+
+void Engine::go(const Limits& limits, InfoCallback on_info, DoneCallback on_done) {
+  wait();
+  const auto start = Clock::now();
+  impl_->stop = false;
+  impl_->running = true;
+  impl_->thread = std::thread([this, limits, start, on_info = std::move(on_info), on_done = std::move(on_done)] {
+    Impl& im = *impl_;
+    SearchResult result;
+    if (im.game.over()) result = finished_result(im.game);
+    else result = im.searcher.run(im.game, limits, im.options, im.stop, start, on_info);
+    // "infinite" answers only after stop(), even when the search ended by itself.
+    while (limits.infinite && !im.stop.load()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    result.time_ms = int(std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start).count());
+    if (on_done) on_done(result);
+    im.running = false;
+  });
+}
+
+void Engine::stop() { impl_->stop = true; }
+
+void Engine::wait() {
+  if (impl_->thread.get_id() == std::this_thread::get_id()) return;  // from a callback: no self-join
+  impl_->join();
+}
+
+bool Engine::searching() const { return impl_->running; }
+
+SearchResult Engine::search(const Limits& limits, InfoCallback on_info) {
+  SearchResult out;
+  go(limits, std::move(on_info), [&out](const SearchResult& r) { out = r; });
+  wait();
+  return out;
+}
+
+}  // namespace toguz::search

@@ -1,1 +1,0 @@
-// Placeholder until the search code lands; remove when the folder has real sources.

@@ -1,0 +1,355 @@
+#include "search/search.h"
+
+#include <algorithm>
+#include <bit>
+
+#include "search/eval.h"
+
+namespace toguz::search {
+
+namespace {
+
+// Move-ordering keys: table move, then moves that win stones (captures, tuz, stones into
+// one's own tuz) by how much they win, then killers, then history.
+constexpr int kOrderTT = 1 << 30;
+constexpr int kOrderGain = 1 << 20;
+constexpr int kOrderKiller = 1 << 19;
+constexpr int kHistoryMax = 1 << 18;
+
+uint64_t splitmix(uint64_t& state) {
+  uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+int kazna_sum(const Position& p) { return p.kazna(Side::White) + p.kazna(Side::Black); }
+
+// The value of a root child for its side to move (one ply from the root), without search.
+int evaluate_or_terminal(const Position& p) {
+  const Outcome o = p.outcome();
+  return o != Outcome::Ongoing ? terminal_value(p, o, 1) : evaluate(p);
+}
+
+}  // namespace
+
+void Searcher::clear_history() {
+  for (auto& k : killers_) k[0] = k[1] = 0;
+  for (auto& row : history_)
+    for (int& h : row) h = 0;
+}
+
+int Searcher::elapsed_ms() const {
+  return int(std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start_).count());
+}
+
+void Searcher::check_limits() {
+  if (stop_flag_->load(std::memory_order_relaxed) || (plan_.hard_ms && elapsed_ms() >= plan_.hard_ms))
+    stopped_ = true;
+}
+
+// Twofold repetition inside the search (the root counts), or threefold with the game's
+// history. Only positions with the same kaznas can repeat, and kaznas never shrink, so the
+// scan stops at the first position (same side to move) whose kazna sum differs.
+bool Searcher::is_repetition(int ply, uint64_t key) const {
+  const int cur = root_idx_ + ply;
+  const int ks = ksums_[cur];
+  int count = 0;
+  for (int i = cur - 2; i >= 0 && ksums_[i] == ks; i -= 2) {
+    if (keys_[i] != key) continue;
+    if (i >= root_idx_ || ++count >= 2) return true;
+  }
+  return false;
+}
+
+int Searcher::search(const Position& pos, int alpha, int beta, int depth, int ply, bool pv_node) {
+  pv_len_[ply] = ply;
+  ++nodes_;
+  if (nodes_ >= node_limit_) stopped_ = true;
+  if ((nodes_ & 1023) == 0) check_limits();
+  if (stopped_) return 0;
+  if (ply > seldepth_) seldepth_ = ply;
+
+  const Outcome outcome = pos.outcome();
+  if (outcome != Outcome::Ongoing) return terminal_value(pos, outcome, ply);
+  const uint64_t key = pos.key();
+  keys_[root_idx_ + ply] = key;
+  ksums_[root_idx_ + ply] = uint16_t(kazna_sum(pos));
+  if (!pos.any_tuz() && is_repetition(ply, key)) return kDraw;
+  if (depth <= 0 || ply >= kMaxPly - 1) {
+    ++impure_;
+    return evaluate(pos);
+  }
+
+  // Mate-distance pruning: no result here can beat a win on the next ply.
+  alpha = std::max(alpha, -(kWin - ply));
+  beta = std::min(beta, kWin - ply - 1);
+  if (alpha >= beta) return alpha;
+
+  const uint64_t impure_at_entry = impure_;
+  const uint32_t mask = pos.legal_mask();
+  int tt_move = 0;
+  if (const TTEntry* e = tt_.probe(key)) {
+    if (e->move && (mask >> (e->move - 1) & 1)) tt_move = e->move;
+    if (!pv_node && (e->depth >= depth || e->pure)) {
+      const int v = value_from_tt(e->value, ply);
+      if (e->bound == kBoundExact || (e->bound == kBoundLower && v >= beta) ||
+          (e->bound == kBoundUpper && v <= alpha)) {
+        if (!e->pure) ++impure_;
+        return v;
+      }
+    }
+  }
+
+  // Copy-make every child up front: the gain of a move is only known once it is played, and
+  // a 40-byte copy per move is cheaper than predicting captures.
+  const Side us = pos.side_to_move();
+  const int kazna_before = pos.kazna(us);
+  const bool had_tuz = pos.tuz(us) != 0;
+  Child children[Position::kMaxN];
+  int count = 0;
+  for (uint32_t m = mask; m; m &= m - 1) {
+    Child& c = children[count++];
+    c.hole = std::countr_zero(m) + 1;
+    c.pos = pos;
+    c.pos.play(c.hole);
+    const int gain = c.pos.kazna(us) - kazna_before;
+    if (c.hole == tt_move) c.order = kOrderTT;
+    else if (gain > 0) c.order = kOrderGain + gain * 16 + (!had_tuz && c.pos.tuz(us) ? 32 : 0);
+    else if (c.hole == killers_[ply][0]) c.order = kOrderKiller + 1;
+    else if (c.hole == killers_[ply][1]) c.order = kOrderKiller;
+    else c.order = history_[index(us)][c.hole];
+  }
+
+  const int alpha_orig = alpha;
+  int best = -kInfinite, best_move = 0;
+  for (int i = 0; i < count; ++i) {
+    // Selection sort step: at most 9 moves, and a cut-off often comes first.
+    int pick = i;
+    for (int j = i + 1; j < count; ++j)
+      if (children[j].order > children[pick].order) pick = j;
+    std::swap(children[i], children[pick]);
+    const Child& c = children[i];
+
+    int v;
+    if (i == 0) {
+      v = -search(c.pos, -beta, -alpha, depth - 1, ply + 1, pv_node);
+    } else {
+      v = -search(c.pos, -alpha - 1, -alpha, depth - 1, ply + 1, false);
+      if (v > alpha && v < beta && pv_node) v = -search(c.pos, -beta, -alpha, depth - 1, ply + 1, true);
+    }
+    if (stopped_) return 0;
+    if (v > best) {
+      best = v;
+      best_move = c.hole;
+      if (v > alpha) {
+        alpha = v;
+        if (pv_node) {
+          pv_[ply][ply] = int8_t(c.hole);
+          for (int k = ply + 1; k < pv_len_[ply + 1]; ++k) pv_[ply][k] = pv_[ply + 1][k];
+          pv_len_[ply] = std::max(pv_len_[ply + 1], ply + 1);
+        }
+        if (v >= beta) {
+          if (c.order < kOrderGain) {  // a quiet move: remember it
+            if (killers_[ply][0] != c.hole) killers_[ply][1] = killers_[ply][0], killers_[ply][0] = c.hole;
+            int& h = history_[index(us)][c.hole];
+            h += depth * depth;
+            if (h > kHistoryMax)
+              for (auto& row : history_)
+                for (int& x : row) x /= 2;
+          }
+          break;
+        }
+      }
+    }
+  }
+
+  const Bound bound = best >= beta ? kBoundLower : best > alpha_orig ? kBoundExact : kBoundUpper;
+  tt_.store(key, value_to_tt(best, ply), depth, best_move, bound, impure_ == impure_at_entry);
+  return best;
+}
+
+// One pass over the root moves from index pv_idx on (the earlier ones are the better lines
+// of this iteration, excluded for multi-PV). Moves that fail low get -kInfinite so a stable
+// sort keeps them in their previous order.
+int Searcher::search_root(int alpha, int beta, int depth, int pv_idx) {
+  int best = -kInfinite;
+  pv_len_[0] = 0;
+  for (int i = pv_idx; i < int(root_moves_.size()); ++i) {
+    RootMove& rm = root_moves_[i];
+    const uint64_t impure_before = impure_;
+    int v;
+    if (i == pv_idx) {
+      v = -search(rm.pos, -beta, -alpha, depth - 1, 1, true);
+    } else {
+      v = -search(rm.pos, -alpha - 1, -alpha, depth - 1, 1, false);
+      if (v > alpha && v < beta) v = -search(rm.pos, -beta, -alpha, depth - 1, 1, true);
+    }
+    if (stopped_) return best;
+    if (i == pv_idx || v > alpha) {
+      rm.score = v;
+      rm.pure = impure_ == impure_before;
+      rm.pv[0] = int8_t(rm.hole);
+      rm.pv_len = 1;
+      for (int k = 1; k < pv_len_[1] && k < kMaxPly; ++k) rm.pv[rm.pv_len++] = pv_[1][k];
+    } else {
+      rm.score = -kInfinite;
+      rm.pure = impure_ == impure_before;
+    }
+    best = std::max(best, v);
+    if (v > alpha) {
+      alpha = v;
+      if (v >= beta) break;
+    }
+  }
+  std::stable_sort(root_moves_.begin() + pv_idx, root_moves_.end(),
+                   [](const RootMove& a, const RootMove& b) { return a.score > b.score; });
+  return best;
+}
+
+Info Searcher::make_info(const RootMove& rm, int depth, int rank, bool all_pure) const {
+  Info info;
+  info.depth = depth;
+  info.seldepth = std::max(seldepth_, depth);
+  info.multipv = rank;
+  // A draw is reported proven only when the move's own subtree is proven and, for the first
+  // line (the position's score), every other root move's bound is proven too.
+  info.score = make_score(rm.score, rm.pure && (rank > 1 || all_pure), rm.pv_len);
+  info.nodes = nodes_;
+  const auto us = std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - start_).count();
+  info.time_ms = int(us / 1000);
+  info.nps = uint64_t(double(nodes_) * 1e6 / double(std::max<int64_t>(us, 1)));
+  info.pv.assign(rm.pv.begin(), rm.pv.begin() + rm.pv_len);
+  return info;
+}
+
+// Skill below 20: a seeded choice among the lines whose score is within a skill-dependent
+// margin of the best, weighted towards the better ones. A line that loses by force is never
+// chosen when the best does not, and a proven win is never given up.
+int Searcher::pick_skill_move(const std::vector<Info>& lines, int skill, uint64_t seed, uint64_t key) const {
+  const Score& best = lines[0].score;
+  if (best.proven && best.result > 0) return lines[0].pv[0];
+  const int margin = (20 - skill) * 20;  // centi-stones
+  std::vector<std::pair<int, int>> candidates;  // (weight, hole)
+  int total = 0;
+  for (const Info& line : lines) {
+    const Score& s = line.score;
+    if (line.pv.empty()) continue;
+    if (s.proven && s.result < 0 && !(best.proven && best.result < 0)) continue;
+    const int loss = best.cp - s.cp;
+    if (loss > margin) continue;
+    const int weight = margin - loss + 1;
+    candidates.emplace_back(weight, line.pv[0]);
+    total += weight;
+  }
+  if (candidates.empty()) return lines[0].pv[0];
+  uint64_t state = seed ^ key;
+  int r = int(splitmix(state) % uint64_t(total));
+  for (auto& [w, hole] : candidates) {
+    if (r < w) return hole;
+    r -= w;
+  }
+  return candidates.front().second;
+}
+
+SearchResult Searcher::run(const Game& game, const Limits& limits, const Options& options,
+                           const std::atomic<bool>& stop, Clock::time_point start,
+                           const Engine::InfoCallback& on_info) {
+  stop_flag_ = &stop;
+  start_ = start;
+  const Position& root = game.position();
+  plan_ = plan_time(limits, root.side_to_move());
+  node_limit_ = limits.nodes > 0 ? limits.nodes : UINT64_MAX;
+  nodes_ = 0;
+  impure_ = 0;
+  stopped_ = false;
+  for (auto& k : killers_) k[0] = k[1] = 0;
+  tt_.new_search();
+
+  // History keys (index 0..ply_count) then room for the path; no allocation while searching.
+  root_idx_ = game.ply_count();
+  keys_.assign(size_t(root_idx_) + kMaxPly + 2, 0);
+  ksums_.assign(keys_.size(), 0);
+  for (int i = 0; i <= root_idx_; ++i) {
+    keys_[i] = game.position_at(i).key();
+    ksums_[i] = uint16_t(kazna_sum(game.position_at(i)));
+  }
+
+  root_moves_.clear();
+  const int kazna_before = root.kazna(root.side_to_move());
+  for (uint32_t m = root.legal_mask(); m; m &= m - 1) {
+    RootMove rm;
+    rm.hole = std::countr_zero(m) + 1;
+    rm.pos = root.after(rm.hole);
+    rm.score = rm.pos.kazna(root.side_to_move()) - kazna_before;  // initial order: gain
+    rm.pv[0] = int8_t(rm.hole);
+    rm.pv_len = 1;
+    root_moves_.push_back(rm);
+  }
+  std::stable_sort(root_moves_.begin(), root_moves_.end(),
+                   [](const RootMove& a, const RootMove& b) { return a.score > b.score; });
+  for (RootMove& rm : root_moves_) rm.score = -kInfinite;
+
+  const int n_root = int(root_moves_.size());
+  const int skill = std::clamp(options.skill, 1, 20);
+  const int multipv = std::clamp(options.multipv, 1, n_root);
+  const int search_pvs = skill < 20 ? std::max(multipv, std::min(4, n_root)) : multipv;
+  int max_depth = limits.depth > 0 ? std::min(limits.depth, kMaxDepth) : kMaxDepth;
+  if (skill < 20) max_depth = std::min(max_depth, 1 + skill / 2);
+
+  std::vector<Info> lines;  // the last finished iteration, one per searched line
+  int last_score = 0;
+  for (int depth = 1; depth <= max_depth; ++depth) {
+    seldepth_ = 0;
+    for (int pv_idx = 0; pv_idx < search_pvs && !stopped_; ++pv_idx) {
+      int alpha = -kInfinite, beta = kInfinite, delta = 40;
+      if (search_pvs == 1 && depth >= 4 && !is_proven_value(last_score)) {
+        alpha = std::max(last_score - delta, -kInfinite);
+        beta = std::min(last_score + delta, kInfinite);
+      }
+      while (true) {
+        const int v = search_root(alpha, beta, depth, pv_idx);
+        if (stopped_) break;
+        if (v <= alpha && alpha > -kInfinite) alpha = std::max(v - delta, -kInfinite);
+        else if (v >= beta && beta < kInfinite) beta = std::min(v + delta, kInfinite);
+        else break;
+        delta *= 2;
+        if (delta > 1000) alpha = -kInfinite, beta = kInfinite;
+      }
+    }
+    if (stopped_) break;  // an unfinished iteration is dropped: same answer for the same nodes
+
+    bool all_pure = true;
+    for (const RootMove& rm : root_moves_) all_pure = all_pure && rm.pure;
+    lines.clear();
+    for (int k = 0; k < search_pvs; ++k) {
+      lines.push_back(make_info(root_moves_[k], depth, k + 1, all_pure));
+      if (on_info && k < multipv) on_info(lines.back());
+    }
+    last_score = root_moves_[0].score;
+
+    // Deeper iterations cannot change a proven result: every root move proven, or a forced
+    // win/loss within this depth (the search is full-width, without reductions).
+    const Score& s = lines[0].score;
+    const bool proven = all_pure || (search_pvs == 1 && s.proven && s.result != 0 && s.plies <= depth);
+    if (proven && !limits.infinite) break;
+    if (plan_.soft_ms && elapsed_ms() >= plan_.soft_ms * 3 / 5) break;
+    if (n_root == 1 && plan_.soft_ms && !limits.infinite) break;  // a forced move needs no time
+  }
+
+  SearchResult result;
+  if (lines.empty()) {  // not even depth 1 finished: take the best-ordered move
+    RootMove& rm = root_moves_[0];
+    rm.score = -evaluate_or_terminal(rm.pos);
+    lines.push_back(make_info(rm, 0, 1, false));
+  }
+  result.best_move = lines[0].pv[0];
+  if (skill < 20) result.best_move = pick_skill_move(lines, skill, options.seed, root.key());
+  lines.resize(std::min<size_t>(lines.size(), size_t(multipv)));
+  result.lines = std::move(lines);
+  result.nodes = nodes_;
+  result.time_ms = elapsed_ms();
+  return result;
+}
+
+}  // namespace toguz::search

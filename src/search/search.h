@@ -1,0 +1,83 @@
+// The search of one thread: iterative deepening over principal-variation alpha-beta
+// (negamax, fail-soft) with aspiration windows, a shared transposition table, move ordering
+// (table move, captures and tuz makers by gain, killers, history), repetition draws and
+// proven results. Engine (engine.cpp) owns the thread and the callbacks.
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <vector>
+
+#include "rules/game.h"
+#include "search/engine.h"
+#include "search/score.h"
+#include "search/timeman.h"
+#include "search/tt.h"
+
+namespace toguz::search {
+
+using Clock = std::chrono::steady_clock;
+
+class Searcher {
+ public:
+  explicit Searcher(TranspositionTable& tt) : tt_(tt) {}
+
+  // Forgets killers and history (a new game).
+  void clear_history();
+
+  // Searches the current position of `game` under `limits` and `options`, calling `on_info`
+  // once per finished iteration and multipv line. Before: the game is not over. Stops when
+  // a limit is reached, when `stop` becomes true, or when the result is proven.
+  // Deterministic for the same game, limits, options and table contents when only depth and
+  // node limits apply.
+  SearchResult run(const Game& game, const Limits& limits, const Options& options,
+                   const std::atomic<bool>& stop, Clock::time_point start,
+                   const Engine::InfoCallback& on_info);
+
+ private:
+  struct RootMove {
+    int hole = 0;
+    Position pos;
+    int score = -kInfinite;   // exact when it was searched as a PV move this iteration
+    bool pure = false;        // the score is proven (the subtree met only finished games)
+    int pv_len = 0;
+    std::array<int8_t, kMaxPly> pv{};
+  };
+  struct Child {
+    Position pos;
+    int order;
+    int hole;
+  };
+
+  int search(const Position& pos, int alpha, int beta, int depth, int ply, bool pv_node);
+  int search_root(int alpha, int beta, int depth, int pv_idx);
+  bool is_repetition(int ply, uint64_t key) const;
+  void check_limits();
+  int elapsed_ms() const;
+  Info make_info(const RootMove& rm, int depth, int rank, bool first_line_proven_ok) const;
+  int pick_skill_move(const std::vector<Info>& lines, int skill, uint64_t seed, uint64_t key) const;
+
+  TranspositionTable& tt_;
+  const std::atomic<bool>* stop_flag_ = nullptr;
+  Clock::time_point start_;
+  TimePlan plan_;
+  uint64_t node_limit_ = 0;
+  uint64_t nodes_ = 0;
+  uint64_t impure_ = 0;     // heuristic leaves and unproven table cut-offs met so far
+  int seldepth_ = 0;
+  bool stopped_ = false;
+
+  std::vector<uint64_t> keys_;   // game history, then the current path (index root_idx_ + ply)
+  std::vector<uint16_t> ksums_;  // the two kaznas' sum at each of those positions
+  int root_idx_ = 0;
+  std::vector<RootMove> root_moves_;
+
+  int killers_[kMaxPly + 1][2] = {};
+  int history_[2][Position::kMaxN + 1] = {};
+  int8_t pv_[kMaxPly + 1][kMaxPly + 1] = {};
+  int pv_len_[kMaxPly + 1] = {};
+};
+
+}  // namespace toguz::search

@@ -1,0 +1,28 @@
+#include "search/timeman.h"
+
+#include <algorithm>
+
+namespace toguz::search {
+
+TimePlan plan_time(const Limits& limits, Side us) {
+  TimePlan plan;
+  if (limits.infinite) return plan;
+  const int left = limits.time_ms[index(us)];
+  const int inc = std::max(0, limits.inc_ms[index(us)]);
+  if (left >= 0) {
+    // The most this move may take: 40% of the clock, and the clock less the overhead.
+    const int cap = std::max(1, std::min(left * 2 / 5, left - kMoveOverhead));
+    const int base = left / 30 + inc * 3 / 4;
+    plan.soft_ms = std::clamp(base, 1, cap);
+    plan.hard_ms = std::clamp(base * 4, 1, cap);
+  }
+  if (limits.movetime_ms > 0) {
+    const int mt = limits.movetime_ms;
+    plan.hard_ms = plan.hard_ms ? std::min(plan.hard_ms, mt) : mt;
+    // A fixed time per move is used in full: no early stop unless a clock asks for one.
+    if (plan.soft_ms) plan.soft_ms = std::min(plan.soft_ms, mt);
+  }
+  return plan;
+}
+
+}  // namespace toguz::search

@@ -1,0 +1,23 @@
+// Time management: how long one move may take under the limits of engine.h.
+#pragma once
+
+#include "rules/position.h"
+#include "search/engine.h"
+
+namespace toguz::search {
+
+struct TimePlan {
+  int soft_ms = 0;  // no new iteration starts after about this much (0 = no time limit)
+  int hard_ms = 0;  // the search stops at this time whatever it is doing (0 = none)
+};
+
+// Milliseconds kept back from the clock for the protocol and process overhead.
+constexpr int kMoveOverhead = 30;
+
+// The plan for the side `us` to move. movetime is used as a hard limit (less the overhead
+// when a clock also runs). With a clock: about 1/30 of what is left plus most of the
+// increment, never more than 40% of the clock, and always leaving kMoveOverhead, so the
+// engine never loses on time while its moves are answered promptly.
+TimePlan plan_time(const Limits& limits, Side us);
+
+}  // namespace toguz::search
