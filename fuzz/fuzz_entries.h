@@ -1,0 +1,150 @@
+// The logic of the libFuzzer targets, shared with tests/unit/fuzz_regressions_test.cpp so that
+// `make test` replays every input that ever crashed without needing libFuzzer.
+// Each entry takes arbitrary bytes, runs one parser and checks invariants; it returns "" when
+// all hold, else what failed. Parse errors (ParseError, a false return) are fine: only a crash,
+// another exception or a broken invariant is a finding.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <exception>
+#include <string>
+#include <string_view>
+
+#include "rules/notation.h"
+#include "rules/record.h"
+
+namespace toguz::fuzz {
+
+// Everything about a valid position that must hold, and that every legal move keeps.
+inline std::string check_position(const Position& pos, const RuleOptions& options) {
+  std::string why;
+  if (!pos.consistent(&why)) return "inconsistent position: " + why;
+  const std::string text = format_position(pos);
+  Position again;
+  try {
+    again = parse_position(text, options);
+  } catch (const ParseError& e) {
+    return "formatted position does not parse: '" + text + "': " + e.what();
+  }
+  if (!(again == pos)) return "position does not survive format + parse: '" + text + "'";
+  if (format_position(again) != text) return "format is not stable: '" + text + "'";
+  if (pos.outcome() == Outcome::NoMove) {
+    auto s = pos.final_score(Outcome::NoMove);
+    if (s[0] + s[1] != pos.rules().total_stones()) return "no-move score does not hold every stone: " + text;
+  }
+  return "";
+}
+
+// Position strings: parse under three rule choices; a parsed position is consistent, formats and
+// re-parses to itself, and so does the position after each legal move.
+inline std::string position_entry(const uint8_t* data, size_t size) {
+  const std::string_view text(reinterpret_cast<const char*>(data), size);
+  RuleOptions choices[3];
+  choices[1].tuz = false;
+  choices[2].play_out = true;
+  for (const RuleOptions& options : choices) {
+    try {
+      Position pos;
+      try {
+        pos = parse_position(text, options);
+      } catch (const ParseError&) {
+        continue;
+      }
+      if (auto bad = check_position(pos, options); !bad.empty()) return bad;
+      const uint32_t mask = pos.legal_mask();
+      for (int hole = 1; hole <= pos.n(); ++hole) {
+        if (!(mask >> (hole - 1) & 1)) continue;
+        Position next = pos;
+        MoveInfo info = next.play(hole);
+        if (next.key() != next.compute_key()) return "incremental key differs after " + std::to_string(hole);
+        if (auto bad = check_position(next, options); !bad.empty()) return "after hole " + std::to_string(hole) + ": " + bad;
+        MoveToken token;
+        std::string why;
+        const std::string written = format_move(info, MoveStyle::Book);
+        if (!parse_move_token(written, &token, &why) || !check_move_token(token, info).empty())
+          return "the move's own token '" + written + "' does not check";
+      }
+    } catch (const std::exception& e) {
+      return std::string("unexpected exception: ") + e.what();
+    }
+  }
+  return "";
+}
+
+// Move tokens: the syntax never crashes; a token that parses has sane fields, and checking it
+// against a real move agrees with the landing hole it names.
+inline std::string move_token_entry(const uint8_t* data, size_t size) {
+  const std::string_view text(reinterpret_cast<const char*>(data), size);
+  try {
+    MoveToken token;
+    std::string why;
+    if (!parse_move_token(text, &token, &why)) {
+      if (why.empty()) return "a rejected token gives no reason";
+      return "";
+    }
+    if (token.hole < 1 || token.hole > 9) return "hole out of range";
+    if (token.landing < 0 || token.landing > 9) return "landing out of range";
+    if (token.tuz_mark && token.landing == 0) return "tuz mark without landing";
+    if (token.kazna < -1) return "negative kazna";
+    for (Variant v : {Variant::Standard, Variant::Kozdatu, Variant::Bestemshi}) {
+      Position pos = Position::start(Rules::for_variant(v));
+      if (!pos.is_legal(token.hole)) continue;
+      MoveInfo info = pos.play(token.hole);
+      std::string mismatch = check_move_token(token, info);
+      bool agrees = (token.landing == 0 || token.landing == info.last_hole) &&
+                    (token.landing == 0 || token.tuz_mark == info.tuz_made) &&
+                    (token.kazna < 0 || token.kazna == info.kazna_after);
+      if (mismatch.empty() != agrees) return "check_move_token disagrees with the move: '" + mismatch + "'";
+    }
+  } catch (const std::exception& e) {
+    return std::string("unexpected exception: ") + e.what();
+  }
+  return "";
+}
+
+// Records: read, replay, write in both styles, read and replay again: the same game, and the
+// writer is stable. Whatever the input, the replayed prefix of each game is a valid game.
+inline std::string record_entry(const uint8_t* data, size_t size) {
+  const std::string_view text(reinterpret_cast<const char*>(data), size);
+  try {
+    std::vector<Record> records;
+    try {
+      records = read_records(text);
+    } catch (const ParseError&) {
+      return "";
+    }
+    size_t count = 0;
+    for (const Record& record : records) {
+      if (++count > 64) break;  // keeps each run short
+      Replayed r = replay_record(record);
+      const Game& game = r.game;
+      std::string why;
+      if (!game.position().consistent(&why)) return "replayed game is inconsistent: " + why;
+      if (r.error && r.error->message.empty()) return "an error without a message";
+      for (RecordStyle style : {RecordStyle::PlayOK, RecordStyle::Tgk}) {
+        const std::string written = write_record(game, record.tags, style);
+        std::vector<Record> back;
+        try {
+          back = read_records(written);
+        } catch (const ParseError& e) {
+          return std::string("written record does not read: ") + e.what() + "\n" + written;
+        }
+        if (back.size() != 1) return "written record reads as " + std::to_string(back.size()) + " games\n" + written;
+        Replayed again = replay_record(back[0]);
+        if (again.error) return "written record does not replay: " + again.error->message + "\n" + written;
+        const Game& g2 = again.game;
+        if (!(g2.start() == game.start()) || g2.ply_count() != game.ply_count() ||
+            !(g2.position() == game.position()) || g2.result() != game.result() ||
+            g2.end_reason() != game.end_reason())
+          return "written record replays to another game\n" + written;
+        if (write_record(g2, back[0].tags, style) != written) return "writer is not stable\n" + written;
+      }
+    }
+  } catch (const std::exception& e) {
+    return std::string("unexpected exception: ") + e.what();
+  }
+  return "";
+}
+
+}  // namespace toguz::fuzz
