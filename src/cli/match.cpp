@@ -95,7 +95,7 @@ Settings settings_from_args(const MatchArgs& a, bool sprt_given) {
   s.limits.nodes = a.nodes;
   s.limits.depth = a.depth;
   for (const EngineSpec& e : s.engines)
-    if (!merge_limits(s.limits, e.limits).any())
+    if (!merge_limits(s.limits, e.limits).any() && !(e.builtin && e.skill == 0))  // random needs none
       fail("no limit for an engine: give --tc, --movetime, --nodes or --depth (or tc=/depth=/... "
            "in its --engine)");
   RuleOptions ro = a.rules.options();
@@ -226,26 +226,33 @@ void run(const MatchArgs& a, bool sprt_given, bool engines_given) {
   ro.resume_path = a.resume;
   ro.pgn_path = a.pgn;
   ro.stop = &g_stop;
+  // W/D/L counted per game as games finish (the totals move per pair).
+  Wdl live;
+  {
+    Totals before;
+    for (const PairResult& p : state.done) before.add(p);
+    live = before.wdl;
+  }
   auto progress = [&](const Totals& t, int games_done) {
     Estimate e = t.estimate();
     double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     int played = games_done - games_at_start;
     double eta = played > 0 ? secs / played * (total_games - games_done) : 0;
     std::ostringstream s;
-    s << "games " << games_done << "/" << total_games << "  W " << t.wdl.wins << " D " << t.wdl.draws
-      << " L " << t.wdl.losses << "  Elo " << elo_text(e.elo) << " +/- " << width_text(e.elo_ci95)
+    s << "games " << games_done << "/" << total_games << "  W " << live.wins << " D " << live.draws
+      << " L " << live.losses << "  Elo " << elo_text(e.elo) << " +/- " << width_text(e.elo_ci95)
       << "  left " << duration_text(eta);
     return s.str();
   };
-  if (tty) {
-    ro.on_game = [&](const GameRecord&, const Totals& t) {
-      ++games_now;
-      std::cerr << "\r" << progress(t, games_now) << "   " << std::flush;
-    };
-  }
+  ro.on_game = [&](const GameRecord& g, const Totals& t) {
+    ++games_now;
+    int p = g.a_points2();
+    ++(p == 2 ? live.wins : p == 1 ? live.draws : live.losses);
+    if (tty) std::cerr << "\r" << progress(t, games_now) << "   " << std::flush;
+  };
   ro.on_pair = [&](const PairResult& p, const Totals& t, double llr) {
     if (tty) {
-      std::cerr << "\r" << progress(t, t.games) << (st.sprt ? "  LLR " + fmt("%.2f", llr) : "") << "   "
+      std::cerr << "\r" << progress(t, games_now) << (st.sprt ? "  LLR " + fmt("%.2f", llr) : "") << "   "
                 << std::flush;
       return;
     }
