@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <ctime>
+#include <random>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -21,25 +22,13 @@
 #include "rules/game.h"
 #include "rules/notation.h"
 #include "rules/record.h"
+#include "search/engine.h"
 
 namespace toguz::cli {
 
 namespace {
 
 const char* side_name(Side s) { return s == Side::White ? "White" : "Black"; }
-
-// FALLBACK OPPONENT, used until toguz::search::Engine is implemented: the legal move with the
-// biggest immediate kazna gain (lowest hole on ties). Replace by the Engine when it lands.
-int greedy_move(const Position& pos) {
-  const Side me = pos.side_to_move();
-  int best = 0, best_gain = -1;
-  for (uint32_t mask = pos.legal_mask(); mask; mask &= mask - 1) {
-    const int hole = __builtin_ctz(mask) + 1;
-    const int gain = pos.after(hole).kazna(me) - pos.kazna(me);
-    if (gain > best_gain) best = hole, best_gain = gain;
-  }
-  return best;
-}
 
 // The moves in PlayOK notation, one full move ("12. 41(37) 73(35)") per word, wrapped at about
 // 76 columns, each line indented. With `last_lines` > 0 only that many final lines are kept.
@@ -142,6 +131,13 @@ class Session {
     vs_engine_ = args.vs == "engine";
     human_ = args.color == "black" ? Side::Black : Side::White;
     echo_ = !isatty(STDIN_FILENO);
+    if (vs_engine_) {
+      search::Options options;
+      options.skill = args.skill;
+      options.seed = std::random_device{}();  // a different game each time below full strength
+      engine_.set_options(options);
+      engine_.new_game();
+    }
   }
 
   // Runs until quit or the end of input; returns the exit status.
@@ -157,7 +153,10 @@ class Session {
     bool redraw = true;
     while (true) {
       if (!game_.over() && vs_engine_ && game_.position().side_to_move() != human_) {
-        computer_moves();
+        if (!computer_moves()) {
+          autosave();
+          return 3;
+        }
         redraw = true;
         continue;
       }
@@ -191,6 +190,7 @@ class Session {
         redraw = undo();
       } else if (cmd == "new") {
         game_ = Game(Position::start(rules_));
+        if (vs_engine_) engine_.new_game();
         out_ << "New game.\n";
         redraw = true;
       } else if (cmd == "save") {
@@ -259,12 +259,22 @@ class Session {
     return true;
   }
 
-  void computer_moves() {
-    const int hole = greedy_move(game_.position());
+  // The engine's move, searched for --movetime ms (less when it finds the end). False only if
+  // the engine answered an illegal move (a bug, reported rather than looped on).
+  bool computer_moves() {
+    engine_.set_position(game_);
+    search::Limits limits;
+    limits.movetime_ms = args_.movetime_ms;
+    const int hole = engine_.search(limits).best_move;
     MoveInfo info;
-    game_.play(hole, nullptr, &info);
+    std::string why;
+    if (!game_.play(hole, &why, &info)) {  // a bug in the engine: say so rather than loop
+      out_ << "The computer chose an illegal move (" << hole << ": " << why << ").\n";
+      return false;
+    }
     out_ << "Computer (" << side_name(opposite(game_.position().side_to_move())) << ") plays "
          << format_move(info) << "\n";
+    return true;
   }
 
   // Against the engine: back to just before the human's last move (its reply goes too).
@@ -353,6 +363,7 @@ class Session {
   bool vs_engine_ = true;
   Side human_ = Side::White;
   bool echo_ = false;  // input is not a terminal: echo it so a transcript reads naturally
+  search::Engine engine_;
 };
 
 }  // namespace
