@@ -1,0 +1,165 @@
+#include "vec_env.h"
+
+#include <bit>
+#include <stdexcept>
+
+namespace toguz::rl {
+
+VecEnv::VecEnv(int batch, const Rules& rules, uint64_t seed, int random_start_plies)
+    : batch_(batch), n_(rules.n), rules_(rules), random_start_plies_(random_start_plies) {
+  if (batch < 1) throw std::invalid_argument("batch must be at least 1");
+  if (random_start_plies < 0) throw std::invalid_argument("random_start_plies must be >= 0");
+  size_t b = size_t(batch), n = size_t(n_);
+  holes.assign(b * 2 * n, 0);
+  kaznas.assign(b * 2, 0);
+  tuz.assign(b * 2 * n, 0);
+  side_to_move.assign(b, 0);
+  legal.assign(b * n, 0);
+  reward.assign(b, 0.0f);
+  done.assign(b, 0);
+  winner.assign(b, -2);
+  final_score.assign(b * 2, 0);
+  episode_length.assign(b, 0);
+  plies.assign(b, 0);
+  slots_.resize(b);
+  reset(seed);
+}
+
+void VecEnv::reset(uint64_t seed) {
+  rng_.state = seed;
+  for (int b = 0; b < batch_; ++b) {
+    start_game(b);
+    reward[b] = 0.0f;
+    done[b] = 0;
+    winner[b] = -2;
+    final_score[2 * b] = final_score[2 * b + 1] = 0;
+    episode_length[b] = 0;
+  }
+}
+
+int VecEnv::repetitions(const Slot& slot) {
+  const Position& now = slot.pos;
+  int count = 0;
+  for (const Position& p : slot.window) {
+    if (p.key() != now.key() || p.side_to_move() != now.side_to_move()) continue;
+    bool same = true;
+    for (int s = 0; s < 2 && same; ++s) {
+      same = p.tuz(Side(s)) == now.tuz(Side(s));
+      for (int h = 1; h <= now.n() && same; ++h) same = p.stones(Side(s), h) == now.stones(Side(s), h);
+    }
+    count += same;
+  }
+  return count;
+}
+
+void VecEnv::start_game(int b) {
+  Slot& slot = slots_[b];
+  // Random opening plies: a line that ends the game before its last ply is thrown away and
+  // drawn again (after 100 such lines the plain start is used).
+  for (int attempt = 0;; ++attempt) {
+    slot.pos = Position::start(rules_);
+    slot.ply = 0;
+    slot.window.assign(1, slot.pos);
+    if (attempt >= 100) break;
+    bool ended = false;
+    for (int i = 0; i < random_start_plies_ && !ended; ++i) {
+      uint32_t mask = slot.pos.legal_mask();
+      uint32_t k = rng_.below(uint32_t(std::popcount(mask)));
+      for (; k > 0; --k) mask &= mask - 1;
+      ended = advance(slot, std::countr_zero(mask) + 1) != Outcome::Ongoing;
+    }
+    if (!ended) break;
+  }
+  plies[b] = slot.ply;
+  write_observation(b);
+}
+
+Outcome VecEnv::advance(Slot& slot, int hole) {
+  int kw = slot.pos.kazna(Side::White), kb = slot.pos.kazna(Side::Black);
+  slot.pos.play(hole);
+  ++slot.ply;
+  Outcome how = slot.pos.outcome();
+  if (how == Outcome::Ongoing && !slot.pos.any_tuz()) {
+    // Repetition bookkeeping only while no tuz exists (afterwards no position can recur).
+    if (slot.pos.kazna(Side::White) != kw || slot.pos.kazna(Side::Black) != kb) slot.window.clear();
+    slot.window.push_back(slot.pos);
+    if (repetitions(slot) >= 3) how = Outcome::Repetition;
+  }
+  return how;
+}
+
+void VecEnv::write_observation(int b) {
+  const Position& pos = slots_[b].pos;
+  int32_t* h = &holes[size_t(b) * 2 * n_];
+  int8_t* t = &tuz[size_t(b) * 2 * n_];
+  for (int s = 0; s < 2; ++s)
+    for (int i = 0; i < n_; ++i) {
+      h[s * n_ + i] = pos.stones(Side(s), i + 1);
+      t[s * n_ + i] = 0;
+    }
+  // White's tuz is on Black's row and vice versa.
+  if (int w = pos.tuz(Side::White)) t[n_ + w - 1] = 1;
+  if (int k = pos.tuz(Side::Black)) t[k - 1] = 1;
+  kaznas[2 * b] = pos.kazna(Side::White);
+  kaznas[2 * b + 1] = pos.kazna(Side::Black);
+  side_to_move[b] = int8_t(pos.side_to_move());
+  uint32_t mask = pos.legal_mask();
+  uint8_t* l = &legal[size_t(b) * n_];
+  for (int i = 0; i < n_; ++i) l[i] = (mask >> i) & 1;
+}
+
+int VecEnv::first_illegal(const int64_t* actions) const {
+  for (int b = 0; b < batch_; ++b) {
+    int64_t a = actions[b];
+    if (a < 0 || a >= n_ || !((slots_[b].pos.legal_mask() >> a) & 1)) return b;
+  }
+  return -1;
+}
+
+std::string VecEnv::illegal_reason(int b, int64_t a) const {
+  const Position& pos = slots_[b].pos;
+  std::string legal_list;
+  for (int i = 0; i < n_; ++i)
+    if ((pos.legal_mask() >> i) & 1) legal_list += (legal_list.empty() ? "" : ", ") + std::to_string(i);
+  std::string why = a < 0 || a >= n_ ? "out of range 0.." + std::to_string(n_ - 1)
+                    : pos.tuz(opposite(pos.side_to_move())) == a + 1 ? "the hole is the opponent's tuz"
+                                                                      : "the hole is empty";
+  return "illegal action " + std::to_string(a) + " in game " + std::to_string(b) + " (" + why +
+         "); legal actions: " + legal_list;
+}
+
+void VecEnv::step(const int64_t* actions) {
+  for (int b = 0; b < batch_; ++b) {
+    Slot& slot = slots_[b];
+    Side mover = slot.pos.side_to_move();
+    Outcome how = advance(slot, int(actions[b]) + 1);
+    if (how == Outcome::Ongoing) {
+      reward[b] = 0.0f;
+      done[b] = 0;
+      winner[b] = -2;
+      plies[b] = slot.ply;
+      write_observation(b);
+      continue;
+    }
+    std::array<int, 2> score = slot.pos.final_score(how);
+    int w = how == Outcome::Repetition || score[0] == score[1] ? -1 : score[0] > score[1] ? 0 : 1;
+    reward[b] = w < 0 ? 0.0f : w == index(mover) ? 1.0f : -1.0f;
+    done[b] = 1;
+    winner[b] = int8_t(w);
+    final_score[2 * b] = score[0];
+    final_score[2 * b + 1] = score[1];
+    episode_length[b] = slot.ply;
+    start_game(b);
+  }
+}
+
+void VecEnv::random_actions(int64_t* out) {
+  for (int b = 0; b < batch_; ++b) {
+    uint32_t mask = slots_[b].pos.legal_mask();
+    uint32_t k = rng_.below(uint32_t(std::popcount(mask)));
+    for (; k > 0; --k) mask &= mask - 1;  // drop the k lowest set bits
+    out[b] = std::countr_zero(mask);
+  }
+}
+
+}  // namespace toguz::rl

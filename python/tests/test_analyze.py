@@ -1,0 +1,41 @@
+"""analyze: plain Python results from the engine (skipped until the engine is built in)."""
+import pytest
+import toguz
+
+pytestmark = pytest.mark.skipif(not getattr(toguz, "HAVE_ENGINE", False), reason="engine not built in")
+
+
+def test_analyze_depth_multipv():
+    pos = toguz.Position()
+    out = toguz.analyze(pos, depth=4, multipv=3)
+    assert out["best_move"] in pos.legal_moves()
+    assert [line["multipv"] for line in out["lines"]] == [1, 2, 3]
+    firsts = [line["pv"][0] for line in out["lines"]]
+    assert len(set(firsts)) == 3 and firsts[0] == out["best_move"]
+    for line in out["lines"]:
+        assert line["depth"] == 4 and isinstance(line["score_cp"], int)
+        p = pos.copy()
+        for h in line["pv"]:
+            p.play(h)  # every pv is a legal line
+    scores = [line["score_cp"] for line in out["lines"]]
+    assert scores == sorted(scores, reverse=True)
+
+
+def test_analyze_game_over_and_limits():
+    g = toguz.Game("x,0,0,0,1,0,0,0,0/0,0,0,x,0,0,0,0,0 82 79 b 97")
+    assert g.over
+    out = toguz.analyze(g, depth=3)
+    assert out["best_move"] is None and out["lines"][0]["proven"] and out["lines"][0]["result"] == -1
+    assert out["lines"][0]["margin"] == -3
+    nodes = toguz.analyze(toguz.Position(), nodes=2000)
+    assert nodes["best_move"] in range(1, 10) and nodes["nodes"] > 0
+    with pytest.raises(ValueError, match="limit"):
+        toguz.analyze(toguz.Position())
+
+
+def test_analyze_finds_a_proven_end():
+    # Black to move and every move loses at once? Use a near-end position: a win is proven.
+    pos = toguz.Position("0,0,0,0,0,0,0,1,0/x,0,0,0,0,0,0,0,1 80 80 w 70")
+    out = toguz.analyze(pos, depth=6)
+    line = out["lines"][0]
+    assert line["proven"] and line["result"] in (-1, 0, 1) and line["plies"] is not None

@@ -1,0 +1,153 @@
+"""VecEnv: zero-copy views, masks, rewards and auto-reset checked against the Game referee."""
+import numpy as np
+import pytest
+import toguz
+from conftest import holes, load_json, load_jsonl
+
+
+def expected_obs(pos):
+    n = pos.n
+    holes = np.array([pos.holes(0), pos.holes(1)], dtype=np.int32)
+    tuz = np.zeros((2, n), dtype=np.int8)
+    if pos.tuz(0):
+        tuz[1, pos.tuz(0) - 1] = 1  # White's tuz is on Black's row
+    if pos.tuz(1):
+        tuz[0, pos.tuz(1) - 1] = 1
+    mask = np.zeros(n, dtype=bool)
+    for h in pos.legal_moves():
+        mask[h - 1] = True
+    return holes, np.array(pos.kaznas, dtype=np.int32), tuz, pos.side_to_move, mask
+
+
+def check_slot(env, b, pos):
+    holes, kaznas, tuz, side, mask = expected_obs(pos)
+    assert np.array_equal(env.holes[b], holes)
+    assert np.array_equal(env.kaznas[b], kaznas)
+    assert np.array_equal(env.tuz[b], tuz)
+    assert env.side_to_move[b] == side
+    assert np.array_equal(env.legal_mask[b], mask)
+
+
+def test_shapes_dtypes_and_start():
+    env = toguz.VecEnv(3, variant="kozdatu")
+    assert env.batch == 3 and env.n == 7 and env.num_actions == 7
+    assert env.holes.shape == (3, 2, 7) and env.holes.dtype == np.int32
+    assert env.kaznas.shape == (3, 2) and env.tuz.shape == (3, 2, 7) and env.tuz.dtype == np.int8
+    assert env.side_to_move.shape == (3,) and env.legal_mask.dtype == np.bool_
+    assert (env.holes == 7).all() and (env.kaznas == 0).all() and env.legal_mask.all()
+    assert not env.holes.flags.writeable
+
+
+def test_zero_copy_views_follow_the_steps():
+    env = toguz.VecEnv(8, seed=3)
+    holes, mask, kaznas = env.holes, env.legal_mask, env.kaznas
+    ptr = holes.__array_interface__["data"][0]
+    before = holes.copy()
+    env.step(np.full(8, 5))  # hole 6 everywhere: 65(10)
+    assert env.holes.__array_interface__["data"][0] == ptr
+    assert env.legal_mask.__array_interface__["data"][0] == mask.__array_interface__["data"][0]
+    assert not np.array_equal(holes, before)  # the old array object shows the new state
+    assert (kaznas[:, 0] == 10).all() and (env.side_to_move == 1).all()
+    assert str(env.position(0)) == "9,9,9,9,9,1,10,10,10/10,10,10,10,0,9,9,9,9 10 0 b 1"
+    del env
+    assert holes.sum() > 0  # the views keep the env alive
+
+
+@pytest.mark.parametrize("variant, tuz", [("standard", None), ("kozdatu", None), ("bestemshi", None),
+                                          ("bestemshi", True)])
+def test_random_play_matches_the_referee(variant, tuz):
+    env = toguz.VecEnv(16, variant=variant, tuz=tuz, seed=11)
+    games = [toguz.Game(variant=variant, tuz=tuz) for _ in range(16)]
+    finished = 0
+    reasons = set()
+    for _ in range(600):
+        for b in range(16):
+            check_slot(env, b, games[b].position)
+        actions = env.random_actions()
+        movers = env.side_to_move.copy()
+        assert all(env.legal_mask[b, actions[b]] for b in range(16))
+        reward, done = env.step(actions)
+        for b in range(16):
+            games[b].play(int(actions[b]) + 1)
+            g = games[b]
+            assert done[b] == g.over
+            if g.over:
+                finished += 1
+                reasons.add(g.end_reason)
+                res = g.result
+                winner = {"1-0": 0, "0-1": 1, "1/2-1/2": -1}[res]
+                assert env.winner[b] == winner
+                assert tuple(env.final_score[b]) == g.score()
+                assert env.episode_length[b] == g.ply_count
+                assert reward[b] == (0 if winner < 0 else (1 if winner == movers[b] else -1))
+                games[b] = toguz.Game(variant=variant, tuz=tuz)
+                assert env.plies[b] == 0
+            else:
+                assert reward[b] == 0 and env.winner[b] == -2 and env.plies[b] == g.ply_count
+    assert finished > 0
+    assert reasons <= {"decided", "no-move", "repetition"}
+
+
+def test_repetition_game_ends_in_a_draw():
+    entry = load_json("repetition-game.json")
+    env = toguz.VecEnv(2)
+    moves = holes(entry["moves"])
+    for i, h in enumerate(moves):
+        reward, done = env.step(np.array([h - 1, h - 1]))
+        assert done.all() == (i == len(moves) - 1)
+    assert (reward == 0).all() and (env.winner == -1).all() and (env.episode_length == 218).all()
+    assert tuple(env.final_score[0]) == tuple(entry["score"])
+    assert (env.holes == 9).all()  # auto-reset
+
+
+def test_decided_game_rewards_the_mover():
+    entry = load_jsonl("end-cases.jsonl")[0]  # White passes 81 with the last move
+    env = toguz.VecEnv(1)
+    for h in holes(entry["moves"]):
+        reward, done = env.step(np.array([h - 1]))
+    assert done[0] and reward[0] == 1.0 and env.winner[0] == 0
+    assert list(env.final_score[0]) == entry["score"]
+
+
+def test_seed_determinism_and_reset():
+    def run(seed):
+        env = toguz.VecEnv(32, seed=seed, random_start_plies=4)
+        start = env.holes.copy()
+        out = []
+        for _ in range(200):
+            r, d = env.step(env.random_actions())
+            out.append((env.holes.copy(), r.copy(), d.copy()))
+        return env, start, out
+
+    env_a, start_a, a = run(5)
+    _, start_b, b = run(5)
+    _, start_c, c = run(6)
+    assert np.array_equal(start_a, start_b) and not np.array_equal(start_a, start_c)
+    assert all(np.array_equal(x[0], y[0]) and np.array_equal(x[1], y[1]) for x, y in zip(a, b))
+    assert any(not np.array_equal(x[0], y[0]) for x, y in zip(a, c))
+    assert (env_a.plies >= 0).all()
+    env_a.reset(5)
+    assert np.array_equal(env_a.holes, start_a) and (env_a.plies == 4).all() and not env_a.done.any()
+
+
+def test_illegal_action_raises_and_changes_nothing():
+    env = toguz.VecEnv(2)
+    env.step(np.array([5, 5]))  # 65(10): Black's hole 5 is emptied by the capture
+    before = env.holes.copy()
+    assert not env.legal_mask[1, 4]
+    with pytest.raises(ValueError, match="illegal action 4 in game 1 \\(the hole is empty\\)"):
+        env.step(np.array([1, 4]))
+    with pytest.raises(ValueError, match="out of range"):
+        env.step(np.array([1, 9]))
+    with pytest.raises(ValueError, match="shape"):
+        env.step(np.array([1, 2, 3]))
+    assert np.array_equal(env.holes, before)
+    env.step(np.array([1, 1], dtype=np.int8))  # any integer dtype
+    assert not np.array_equal(env.holes, before)
+
+
+def test_bad_arguments():
+    with pytest.raises(ValueError):
+        toguz.VecEnv(0)
+    with pytest.raises(ValueError, match="unknown variant"):
+        toguz.VecEnv(1, variant="x")
