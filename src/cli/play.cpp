@@ -30,6 +30,8 @@ namespace {
 
 const char* side_name(Side s) { return s == Side::White ? "White" : "Black"; }
 
+std::string plies(int n) { return std::to_string(n) + (n == 1 ? " ply" : " plies"); }
+
 // The moves in PlayOK notation, one full move ("12. 41(37) 73(35)") per word, wrapped at about
 // 76 columns, each line indented. With `last_lines` > 0 only that many final lines are kept.
 std::string move_list(const Game& game, int last_lines = 0) {
@@ -308,7 +310,7 @@ class Session {
       out_ << "Could not write " << path << ".\n";
       return false;
     }
-    out_ << "Game saved to " << path << " (" << game_.ply_count() << " plies).\n";
+    out_ << "Game saved to " << path << " (" << plies(game_.ply_count()) << ").\n";
     return true;
   }
 
@@ -345,7 +347,7 @@ class Session {
       }
       game_ = replayed.game;
       rules_ = game_.rules();
-      out_ << "Loaded " << path << " (" << game_.ply_count() << " plies"
+      out_ << "Loaded " << path << " (" << plies(game_.ply_count())
            << (records.size() > 1 ? ", the first of " + std::to_string(records.size()) + " games" : "")
            << ").\n";
       return true;
