@@ -117,7 +117,7 @@ TEST(ReplayVectors, MoveAfterTheEndIsRejected) {
   auto cases = test::read_jsonl("end-cases.jsonl");
   const json::object& v = cases[0].as_object();
   Record rec = bare_record(std::string(v.at("moves").as_string()));
-  const Position& last = replay_record(rec).game.position();
+  const Position last = replay_record(rec).game.position();
   // Any move of the side to move (or even an empty hole) after a decided end is refused.
   int hole = 1;
   while (hole < 9 && !last.stones(last.side_to_move(), hole)) ++hole;
