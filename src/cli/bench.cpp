@@ -55,7 +55,7 @@ const char* const kBenchPositions[] = {
     "0,4,3,2,1,x,0,0,0/0,0,2,3,4,4,x,2,2 74 61 w 40",
 };
 
-constexpr int kDefaultDepth = 9;
+constexpr int kDefaultDepth = 10;
 
 }  // namespace
 

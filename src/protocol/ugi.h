@@ -2,7 +2,7 @@
 // istream, writes answers to an ostream; search output arrives from the engine's thread, so
 // every write takes a lock. `toguz ugi` runs it on stdin/stdout; tests drive it in-process.
 //
-// Commands (one per line; see docs/protocol.md for the full description):
+// Commands (one per line; see docs/ugi.md for the full description):
 //   ugi                      -> id name / id author / option ... lines, ugiok
 //   isready                  -> readyok (answered at once, also while searching)
 //   setoption name X value Y -> Hash, Threads, MultiPV, Skill, Seed, Variant, Tuz, PlayOut

@@ -12,7 +12,10 @@
 namespace toguz::search {
 
 // What a search may use. Zero / negative means "no limit of this kind"; with no limit at all
-// (and not infinite) the search stops at kMaxDepth.
+// (and not infinite) the search stops at kMaxDepth (100). A search also ends early once its
+// result is proven (except when infinite). With only depth and node limits, one thread and
+// the same table contents (e.g. after new_game), the search is deterministic: same move,
+// same lines, same node count (a node limit is met exactly).
 struct Limits {
   int depth = 0;
   uint64_t nodes = 0;
@@ -25,6 +28,10 @@ struct Limits {
 // A score from the side to move's point of view. When `proven`, the game's end is known
 // with best play: `plies` to the end and `result` (+1 win, 0 draw, -1 loss) and the exact
 // stone margin when it is known (has_margin).
+// The search proves wins and losses by their distance (shortest win, longest loss), not by
+// margin: has_margin is set only for a game that is already over (plies 0). For a proven
+// win/loss cp is +-(31000 - plies), beyond any heuristic score, so comparing cp orders all
+// scores; a proven draw has cp 0.
 struct Score {
   int cp = 0;            // hundredths of a stone of expected margin
   bool proven = false;
@@ -48,14 +55,15 @@ struct Info {
 
 struct Options {
   int hash_mb = 16;
-  int threads = 1;
+  int threads = 1;       // accepted; the search uses one thread for now
   int multipv = 1;
-  int skill = 20;        // 1..20, 20 = full strength
+  int skill = 20;        // 1..20, 20 = full strength; below: depth <= 1 + skill/2 and a seeded
+                         // choice among moves within (20 - skill) * 20 cp of the best
   uint64_t seed = 0;     // for skill randomness; fixed seed = reproducible
 };
 
 struct SearchResult {
-  int best_move = 0;     // 0 when the game is over
+  int best_move = 0;     // 0 when the game is over (then lines[0] is the final result)
   std::vector<Info> lines;  // the final line per multipv rank
   uint64_t nodes = 0;
   int time_ms = 0;
@@ -71,6 +79,8 @@ class Engine {
   Engine(const Engine&) = delete;
   Engine& operator=(const Engine&) = delete;
 
+  // set_options, new_game, set_position and go wait for a running search to finish first
+  // (call stop() to cut it short; an infinite search only finishes after stop()).
   void set_options(const Options& options);  // not while searching
   const Options& options() const;
   void new_game();                           // clears the hash table and history tables

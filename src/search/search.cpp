@@ -9,9 +9,8 @@ namespace toguz::search {
 
 namespace {
 
-// Move-ordering keys: table move, then moves that win stones (captures, tuz, stones into
+// Move-ordering keys (the table move is searched before any of these): moves that win stones (captures, tuz, stones into
 // one's own tuz) by how much they win, then killers, then history.
-constexpr int kOrderTT = 1 << 30;
 constexpr int kOrderGain = 1 << 20;
 constexpr int kOrderKiller = 1 << 19;
 constexpr int kHistoryMax = 1 << 18;
@@ -101,68 +100,85 @@ int Searcher::search(const Position& pos, int alpha, int beta, int depth, int pl
     }
   }
 
-  // Copy-make every child up front: the gain of a move is only known once it is played, and
-  // a 40-byte copy per move is cheaper than predicting captures.
   const Side us = pos.side_to_move();
-  const int kazna_before = pos.kazna(us);
-  const bool had_tuz = pos.tuz(us) != 0;
-  Child children[Position::kMaxN];
-  int count = 0;
-  for (uint32_t m = mask; m; m &= m - 1) {
-    Child& c = children[count++];
-    c.hole = std::countr_zero(m) + 1;
-    c.pos = pos;
-    c.pos.play(c.hole);
-    const int gain = c.pos.kazna(us) - kazna_before;
-    if (c.hole == tt_move) c.order = kOrderTT;
-    else if (gain > 0) c.order = kOrderGain + gain * 16 + (!had_tuz && c.pos.tuz(us) ? 32 : 0);
-    else if (c.hole == killers_[ply][0]) c.order = kOrderKiller + 1;
-    else if (c.hole == killers_[ply][1]) c.order = kOrderKiller;
-    else c.order = history_[index(us)][c.hole];
-  }
-
   const int alpha_orig = alpha;
   int best = -kInfinite, best_move = 0;
-  for (int i = 0; i < count; ++i) {
-    // Selection sort step: at most 9 moves, and a cut-off often comes first.
-    int pick = i;
-    for (int j = i + 1; j < count; ++j)
-      if (children[j].order > children[pick].order) pick = j;
-    std::swap(children[i], children[pick]);
-    const Child& c = children[i];
 
+  // Searches one child; returns true on a beta cut-off. Updates best, alpha, the PV and, on
+  // a cut-off by a quiet move, the killers and history.
+  auto visit = [&](const Position& child, int hole, bool quiet, bool first) {
     int v;
-    if (i == 0) {
-      v = -search(c.pos, -beta, -alpha, depth - 1, ply + 1, pv_node);
+    if (first) {
+      v = -search(child, -beta, -alpha, depth - 1, ply + 1, pv_node);
     } else {
-      v = -search(c.pos, -alpha - 1, -alpha, depth - 1, ply + 1, false);
-      if (v > alpha && v < beta && pv_node) v = -search(c.pos, -beta, -alpha, depth - 1, ply + 1, true);
+      v = -search(child, -alpha - 1, -alpha, depth - 1, ply + 1, false);
+      if (v > alpha && v < beta && pv_node) v = -search(child, -beta, -alpha, depth - 1, ply + 1, true);
     }
+    if (stopped_ || v <= best) return false;
+    best = v;
+    best_move = hole;
+    if (v <= alpha) return false;
+    alpha = v;
+    if (pv_node) {
+      pv_[ply][ply] = int8_t(hole);
+      for (int k = ply + 1; k < pv_len_[ply + 1]; ++k) pv_[ply][k] = pv_[ply + 1][k];
+      pv_len_[ply] = std::max(pv_len_[ply + 1], ply + 1);
+    }
+    if (v < beta) return false;
+    if (quiet) {
+      if (killers_[ply][0] != hole) killers_[ply][1] = killers_[ply][0], killers_[ply][0] = hole;
+      int& h = history_[index(us)][hole];
+      h += depth * depth;
+      if (h > kHistoryMax)
+        for (auto& row : history_)
+          for (int& x : row) x /= 2;
+    }
+    return true;
+  };
+
+  const int kazna_before = pos.kazna(us);
+  bool cut = false;
+  // The table move first, before the other children are made: it often cuts at once.
+  if (tt_move) {
+    Position child = pos;
+    child.play(tt_move);
+    cut = visit(child, tt_move, child.kazna(us) == kazna_before, true);
     if (stopped_) return 0;
-    if (v > best) {
-      best = v;
-      best_move = c.hole;
-      if (v > alpha) {
-        alpha = v;
-        if (pv_node) {
-          pv_[ply][ply] = int8_t(c.hole);
-          for (int k = ply + 1; k < pv_len_[ply + 1]; ++k) pv_[ply][k] = pv_[ply + 1][k];
-          pv_len_[ply] = std::max(pv_len_[ply + 1], ply + 1);
-        }
-        if (v >= beta) {
-          if (c.order < kOrderGain) {  // a quiet move: remember it
-            if (killers_[ply][0] != c.hole) killers_[ply][1] = killers_[ply][0], killers_[ply][0] = c.hole;
-            int& h = history_[index(us)][c.hole];
-            h += depth * depth;
-            if (h > kHistoryMax)
-              for (auto& row : history_)
-                for (int& x : row) x /= 2;
-          }
-          break;
-        }
-      }
+  }
+
+  if (!cut) {
+    // Copy-make the other children: the gain of a move is only known once it is played, and
+    // a 40-byte copy per move is cheaper than predicting captures.
+    const bool had_tuz = pos.tuz(us) != 0;
+    Child children[Position::kMaxN];
+    int count = 0;
+    for (uint32_t m = mask; m; m &= m - 1) {
+      const int hole = std::countr_zero(m) + 1;
+      if (hole == tt_move) continue;
+      Child& c = children[count++];
+      c.hole = hole;
+      c.pos = pos;
+      c.pos.play(hole);
+      tt_.prefetch(c.pos.key());
+      const int gain = c.pos.kazna(us) - kazna_before;
+      if (gain > 0) c.order = kOrderGain + gain * 16 + (!had_tuz && c.pos.tuz(us) ? 32 : 0);
+      else if (hole == killers_[ply][0]) c.order = kOrderKiller + 1;
+      else if (hole == killers_[ply][1]) c.order = kOrderKiller;
+      else c.order = history_[index(us)][hole];
+    }
+    for (int i = 0; i < count; ++i) {
+      // Selection sort step: at most 9 moves, and a cut-off often comes first.
+      int pick = i;
+      for (int j = i + 1; j < count; ++j)
+        if (children[j].order > children[pick].order) pick = j;
+      std::swap(children[i], children[pick]);
+      const Child& c = children[i];
+      const bool first = i == 0 && !tt_move;
+      if (visit(c.pos, c.hole, c.order < kOrderGain, first)) break;
+      if (stopped_) return 0;
     }
   }
+  if (stopped_) return 0;
 
   const Bound bound = best >= beta ? kBoundLower : best > alpha_orig ? kBoundExact : kBoundUpper;
   tt_.store(key, value_to_tt(best, ply), depth, best_move, bound, impure_ == impure_at_entry);

@@ -33,6 +33,8 @@ class TranspositionTable {
   // Stores into the entry of the same key, else over the least valuable one of the bucket
   // (lowest depth, older searches first). Keeps the old move when `move` is 0.
   void store(uint64_t key, int value, int depth, int move, Bound bound, bool pure);
+  // Starts loading the bucket of `key` into the cache (a child's entry, probed soon after).
+  void prefetch(uint64_t key) const { __builtin_prefetch(&buckets_[key & mask_]); }
   // Permille of the first 1000 entries used by the current search.
   int hashfull() const;
 

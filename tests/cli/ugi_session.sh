@@ -1,0 +1,71 @@
+# `toguz ugi`: scripted sessions against the real binary: handshake, position + go, queries,
+# bad input, and isready answered while a search runs (a live coprocess, not a pipe).
+# Usage: bash ugi_session.sh <path-to-toguz> <tests-dir>
+set -u
+TOGUZ=$1
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+# 1. A whole script piped in at once.
+out=$(printf '%s\n' \
+  "ugi" \
+  "isready" \
+  "setoption name MultiPV value 2" \
+  "position startpos moves 6 5" \
+  "query p1turn" \
+  "go depth 5" \
+  "isready" \
+  "setoption name MultiPV value 1" \
+  "position fen 0,0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0,1 80 81 w" \
+  "query gameover" \
+  "query result" \
+  "go depth 3" \
+  "position fen 0,0,0,0,0,0,0,0,1/0,0,0,0,0,0,0,0,0 80 81 w" \
+  "go depth 4" \
+  "frobnicate" \
+  "position startpos moves 10" \
+  "quit" | timeout 20 "$TOGUZ" ugi)
+status=$?
+[ $status -eq 0 ] || fail "exit status $status"
+echo "$out" | grep -qxF "id name toguz $("$TOGUZ" --version | sed 's/^toguz //')" || fail "id name line"
+echo "$out" | grep -qxF "ugiok" || fail "ugiok"
+[ "$(echo "$out" | grep -cxF readyok)" = 2 ] || fail "two readyok"
+echo "$out" | grep -qxF "option name Variant type combo default standard var standard var kozdatu var bestemshi" ||
+  fail "Variant option"
+[ "$(echo "$out" | grep -c '^info depth 5 seldepth [0-9]* multipv [12] score cp -\{0,1\}[0-9]* nodes [0-9]* nps [0-9]* time [0-9]* pv [1-9]')" = 2 ] ||
+  fail "two depth-5 lines with multipv 1 and 2:
+$out"
+responses=$(echo "$out" | grep '^response' | tr '\n' ' ')
+[ "$responses" = "response false response true response p2win " ] || fail "responses: $responses"
+bests=$(echo "$out" | grep '^bestmove' | tr '\n' ' ')
+echo "$bests" | grep -qE '^bestmove [1-9] bestmove 0000 bestmove 9 $' || fail "bestmoves: $bests"
+echo "$out" | grep -qxF "info string error go: the game is over (no-move, 0-1); no move" || fail "game-over error"
+echo "$out" | grep -qF " score mate -2 " || fail "proven loss as mate -2"
+echo "$out" | grep -qxF "info string error unknown command: frobnicate" || fail "unknown command error"
+echo "$out" | grep -qF "info string error position: move 1 '10': not a hole number 1..9" || fail "bad move error"
+
+# 2. isready while "go infinite" runs, then stop, in a live session.
+coproc UGI { timeout 20 "$TOGUZ" ugi; }
+echo "position startpos" >&"${UGI[1]}"
+echo "go infinite" >&"${UGI[1]}"
+sleep 0.3
+echo "isready" >&"${UGI[1]}"
+got=""
+while IFS= read -r -t 5 line <&"${UGI[0]}"; do
+  case $line in
+    readyok) got=ready; break ;;
+    bestmove*) got=early; break ;;
+  esac
+done
+[ "$got" = ready ] || fail "readyok during the infinite search (got '$got')"
+echo "stop" >&"${UGI[1]}"
+best=""
+while IFS= read -r -t 5 line <&"${UGI[0]}"; do
+  case $line in bestmove*) best=$line; break ;; esac
+done
+echo "$best" | grep -qE '^bestmove [1-9]$' || fail "bestmove after stop (got '$best')"
+echo "quit" >&"${UGI[1]}"
+wait "$UGI_PID" || fail "exit status after quit"
+
+[ $fails -eq 0 ] && echo "ugi_session: all passed"
+exit $fails
