@@ -1,9 +1,33 @@
 #include "vec_env.h"
 
-#include <bit>
+#include <cstring>
 #include <stdexcept>
 
 namespace toguz::rl {
+
+namespace {
+
+// Speed: the k-th set bit of a legal mask (N <= 9, so masks < 512) and the number of set
+// bits, by table: the portable x86-64 build has no POPCNT, and this runs once per game and step.
+struct BitTables {
+  uint8_t count[512];
+  int8_t kth[512][9];
+  BitTables() {
+    for (int m = 0; m < 512; ++m) {
+      int c = 0;
+      for (int i = 0; i < 9; ++i) kth[m][i] = -1;
+      for (int i = 0; i < 9; ++i)
+        if (m >> i & 1) kth[m][c++] = int8_t(i);
+      count[m] = uint8_t(c);
+    }
+  }
+};
+const BitTables kBits;
+
+// A uniformly random set bit of `mask` (not 0).
+int random_bit(SplitMix64& rng, uint32_t mask) { return kBits.kth[mask][rng.below(kBits.count[mask])]; }
+
+}  // namespace
 
 VecEnv::VecEnv(int batch, const Rules& rules, uint64_t seed, int random_start_plies)
     : batch_(batch), n_(rules.n), rules_(rules), random_start_plies_(random_start_plies) {
@@ -21,6 +45,7 @@ VecEnv::VecEnv(int batch, const Rules& rules, uint64_t seed, int random_start_pl
   final_score.assign(b * 2, 0);
   episode_length.assign(b, 0);
   plies.assign(b, 0);
+  masks_.assign(b, 0);
   slots_.resize(b);
   reset(seed);
 }
@@ -63,10 +88,7 @@ void VecEnv::start_game(int b) {
     if (attempt >= 100) break;
     bool ended = false;
     for (int i = 0; i < random_start_plies_ && !ended; ++i) {
-      uint32_t mask = slot.pos.legal_mask();
-      uint32_t k = rng_.below(uint32_t(std::popcount(mask)));
-      for (; k > 0; --k) mask &= mask - 1;
-      ended = advance(slot, std::countr_zero(mask) + 1) != Outcome::Ongoing;
+      ended = advance(slot, random_bit(rng_, slot.pos.legal_mask()) + 1) != Outcome::Ongoing;
     }
     if (!ended) break;
   }
@@ -90,28 +112,32 @@ Outcome VecEnv::advance(Slot& slot, int hole) {
 
 void VecEnv::write_observation(int b) {
   const Position& pos = slots_[b].pos;
-  int32_t* h = &holes[size_t(b) * 2 * n_];
-  int8_t* t = &tuz[size_t(b) * 2 * n_];
+  const int n = n_;
+  // Speed: gather into locals first; stores through the int8_t (char) tuz pointer could
+  // alias the position and would force a reload of every field on each iteration.
+  int32_t stones[2 * Position::kMaxN];
   for (int s = 0; s < 2; ++s)
-    for (int i = 0; i < n_; ++i) {
-      h[s * n_ + i] = pos.stones(Side(s), i + 1);
-      t[s * n_ + i] = 0;
-    }
-  // White's tuz is on Black's row and vice versa.
-  if (int w = pos.tuz(Side::White)) t[n_ + w - 1] = 1;
-  if (int k = pos.tuz(Side::Black)) t[k - 1] = 1;
+    for (int i = 0; i < n; ++i) stones[s * n + i] = pos.stones(Side(s), i + 1);
+  const int tuz_w = pos.tuz(Side::White), tuz_b = pos.tuz(Side::Black);
+  const uint32_t mask = pos.legal_mask();
   kaznas[2 * b] = pos.kazna(Side::White);
   kaznas[2 * b + 1] = pos.kazna(Side::Black);
   side_to_move[b] = int8_t(pos.side_to_move());
-  uint32_t mask = pos.legal_mask();
-  uint8_t* l = &legal[size_t(b) * n_];
-  for (int i = 0; i < n_; ++i) l[i] = (mask >> i) & 1;
+  masks_[b] = mask;
+  std::memcpy(&holes[size_t(b) * 2 * n], stones, sizeof(int32_t) * 2 * n);
+  int8_t* t = &tuz[size_t(b) * 2 * n];
+  std::memset(t, 0, size_t(2 * n));
+  // White's tuz is on Black's row and vice versa.
+  if (tuz_w) t[n + tuz_w - 1] = 1;
+  if (tuz_b) t[tuz_b - 1] = 1;
+  uint8_t* l = &legal[size_t(b) * n];
+  for (int i = 0; i < n; ++i) l[i] = (mask >> i) & 1;
 }
 
 int VecEnv::first_illegal(const int64_t* actions) const {
   for (int b = 0; b < batch_; ++b) {
     int64_t a = actions[b];
-    if (a < 0 || a >= n_ || !((slots_[b].pos.legal_mask() >> a) & 1)) return b;
+    if (a < 0 || a >= n_ || !((masks_[b] >> a) & 1)) return b;
   }
   return -1;
 }
@@ -154,12 +180,7 @@ void VecEnv::step(const int64_t* actions) {
 }
 
 void VecEnv::random_actions(int64_t* out) {
-  for (int b = 0; b < batch_; ++b) {
-    uint32_t mask = slots_[b].pos.legal_mask();
-    uint32_t k = rng_.below(uint32_t(std::popcount(mask)));
-    for (; k > 0; --k) mask &= mask - 1;  // drop the k lowest set bits
-    out[b] = std::countr_zero(mask);
-  }
+  for (int b = 0; b < batch_; ++b) out[b] = random_bit(rng_, masks_[b]);
 }
 
 }  // namespace toguz::rl

@@ -81,6 +81,7 @@ class VecEnv {
   static int repetitions(const Slot& slot);
 
   int batch_, n_;
+  std::vector<uint32_t> masks_;  // [B] legal_mask() of every game, kept with the observation
   Rules rules_;
   int random_start_plies_;
   SplitMix64 rng_;

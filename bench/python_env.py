@@ -1,0 +1,189 @@
+#!/usr/bin/env python3
+"""Speed of toguz.VecEnv driven from Python, against a plain pure-Python environment.
+
+Both environments play B random games at once with auto-reset, the random legal actions
+chosen in Python (NumPy for VecEnv, the random module for the pure-Python one). The pure-Python
+rules are checked against the C++ ones on a few thousand random steps first (every observation,
+reward and done flag), so the two measure the same work.
+
+    PYTHONPATH=build/python /usr/bin/python3 bench/python_env.py [--batch 1024] [--seconds 3]
+
+A benchmark, not a test: the figures depend on the machine (docs/python.md has ours).
+"""
+import argparse
+import pathlib
+import random
+import sys
+import time
+
+import numpy as np
+
+try:
+    import toguz
+except ImportError:  # run from the repository without PYTHONPATH: try the default build folder
+    sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "build" / "python"))
+    import toguz
+
+
+class PyVecEnv:
+    """A straightforward pure-Python statement of rules.md with VecEnv's conventions: B games,
+    actions 0..N-1, reward +1/0/-1 for the mover at a game's end, auto-reset."""
+
+    def __init__(self, batch, n=9, tuz_allowed=True, play_out=False):
+        self.batch, self.n, self.tuz_allowed, self.play_out = batch, n, tuz_allowed, play_out
+        self.games = [self.new_game() for _ in range(batch)]
+
+    def new_game(self):
+        # board: White's holes 0..n-1 then Black's n..2n-1 (sowing order); tuz[s] = index or -1.
+        g = {"board": [self.n] * (2 * self.n), "kazna": [0, 0], "tuz": [-1, -1], "side": 0, "seen": {}}
+        self.remember(g)
+        return g
+
+    @staticmethod
+    def key(g):
+        return (tuple(g["board"]), g["kazna"][0], g["kazna"][1], g["side"])
+
+    def remember(self, g):
+        k = self.key(g)
+        g["seen"][k] = g["seen"].get(k, 0) + 1
+        return g["seen"][k]
+
+    def legal(self, g):
+        n, side = self.n, g["side"]
+        return [i for i in range(n) if g["board"][side * n + i] > 0]
+
+    def play(self, g, action):
+        """Plays hole action+1; returns None while the game goes on, else (white, black, how)."""
+        n, board, kazna, tuz, side = self.n, g["board"], g["kazna"], g["tuz"], g["side"]
+        size = 2 * n
+        start = side * n + action
+        stones = board[start]
+        board[start] = 0
+        pos = start if stones > 1 else (start + 1) % size
+        for i in range(stones):
+            if i > 0:
+                pos = (pos + 1) % size
+            if pos == tuz[0]:
+                kazna[0] += 1
+            elif pos == tuz[1]:
+                kazna[1] += 1
+            else:
+                board[pos] += 1
+        if pos != tuz[0] and pos != tuz[1] and pos // n != side:
+            count = board[pos]
+            if count % 2 == 0:
+                kazna[side] += count
+                board[pos] = 0
+            elif (count == 3 and self.tuz_allowed and tuz[side] < 0 and pos % n != n - 1
+                  and (tuz[1 - side] < 0 or tuz[1 - side] % n != pos % n)):
+                tuz[side] = pos
+                kazna[side] += 3
+                board[pos] = 0
+        side = g["side"] = 1 - side
+        if not self.play_out and (kazna[0] > n * n or kazna[1] > n * n):
+            return kazna[0], kazna[1], "decided"
+        if sum(board[side * n:(side + 1) * n]) == 0:
+            rest = sum(board)
+            final = [kazna[0], kazna[1]]
+            final[1 - side] += rest
+            return final[0], final[1], "no-move"
+        if tuz[0] < 0 and tuz[1] < 0 and self.remember(g) >= 3:
+            return kazna[0], kazna[1], "repetition"
+        return None
+
+    def step(self, actions):
+        rewards, dones = [0.0] * self.batch, [False] * self.batch
+        for b, a in enumerate(actions):
+            g = self.games[b]
+            mover = g["side"]
+            end = self.play(g, a)
+            if end is not None:
+                white, black, how = end
+                winner = -1 if how == "repetition" or white == black else (0 if white > black else 1)
+                rewards[b] = 0.0 if winner < 0 else (1.0 if winner == mover else -1.0)
+                dones[b] = True
+                self.games[b] = self.new_game()
+        return rewards, dones
+
+    def observation(self, b):
+        g, n = self.games[b], self.n
+        holes = [[0 if i == g["tuz"][1] else g["board"][i] for i in range(n)],
+                 [0 if n + i == g["tuz"][0] else g["board"][n + i] for i in range(n)]]
+        tuz = [[0] * n, [0] * n]
+        for owner in (0, 1):
+            if g["tuz"][owner] >= 0:
+                tuz[g["tuz"][owner] // n][g["tuz"][owner] % n] = 1
+        return holes, list(g["kazna"]), tuz, g["side"]
+
+
+def check_against_cpp(batch=8, steps=3000, seed=7):
+    """Same random actions into both; every observation, reward and done flag must agree."""
+    for variant, n, tuz in [("standard", 9, True), ("kozdatu", 7, False), ("bestemshi", 5, False)]:
+        env = toguz.VecEnv(batch, variant=variant, seed=seed)
+        ref = PyVecEnv(batch, n=n, tuz_allowed=tuz)
+        ends = 0
+        for step in range(steps):
+            for b in range(batch):
+                holes, kazna, tuzs, side = ref.observation(b)
+                assert env.holes[b].tolist() == holes, (variant, step, b)
+                assert env.kaznas[b].tolist() == kazna and env.tuz[b].tolist() == tuzs
+                assert env.side_to_move[b] == side
+                assert [i for i in range(n) if env.legal_mask[b, i]] == ref.legal(ref.games[b])
+            actions = env.random_actions()
+            rewards, dones = ref.step(actions.tolist())
+            r, d = env.step(actions)
+            assert r.tolist() == rewards and d.tolist() == dones, (variant, step)
+            ends += sum(dones)
+        print(f"check: {variant}: {steps} steps x {batch} games, {ends} game ends: C++ and Python agree")
+
+
+def bench_cpp(batch, seconds, seed=1):
+    env = toguz.VecEnv(batch, seed=seed)
+    rng = np.random.default_rng(seed)
+    mask = env.legal_mask  # a view: it follows the steps
+    steps, ends, t0 = 0, 0, time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        for _ in range(100):
+            actions = np.argmax(rng.random(mask.shape) * mask, axis=1)  # uniform among legal
+            _, done = env.step(actions)
+            ends += int(done.sum())
+        steps += 100 * batch
+    numpy_rate = steps / (time.perf_counter() - t0)
+    steps, t0 = 0, time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        for _ in range(100):
+            env.step(env.random_actions())
+        steps += 100 * batch
+    return numpy_rate, steps / (time.perf_counter() - t0), ends
+
+
+def bench_python(batch, seconds, seed=1):
+    env = PyVecEnv(batch)
+    rnd = random.Random(seed)
+    steps, t0 = 0, time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        actions = [rnd.choice(env.legal(g)) for g in env.games]
+        env.step(actions)
+        steps += batch
+    return steps / (time.perf_counter() - t0)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--batch", type=int, default=1024)
+    ap.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
+    ap.add_argument("--no-check", action="store_true", help="skip the C++ / Python agreement check")
+    args = ap.parse_args()
+    if not args.no_check:
+        check_against_cpp()
+    numpy_rate, cpp_rate, ends = bench_cpp(args.batch, args.seconds)
+    py_rate = bench_python(args.batch, args.seconds)
+    print(f"VecEnv, batch {args.batch}, actions from NumPy:        {numpy_rate / 1e6:8.2f} M steps/s "
+          f"({ends} games finished)")
+    print(f"VecEnv, batch {args.batch}, actions from random_actions: {cpp_rate / 1e6:8.2f} M steps/s")
+    print(f"pure Python, batch {args.batch}:                         {py_rate / 1e6:8.4f} M steps/s")
+    print(f"ratio (NumPy-driven VecEnv / pure Python): {numpy_rate / py_rate:.0f}x")
+
+
+if __name__ == "__main__":
+    main()
