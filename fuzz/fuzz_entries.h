@@ -105,8 +105,13 @@ inline std::string move_token_entry(const uint8_t* data, size_t size) {
 
 // Records: read, replay, write in both styles, read and replay again: the same game, and the
 // writer is stable. Whatever the input, the replayed prefix of each game is a valid game.
+// The input's length picks rule overrides (none, play-out, tuz on/off), as `toguz replay
+// --play-out --tuz on|off` would give them; the written record must carry them in its tags.
 inline std::string record_entry(const uint8_t* data, size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
+  RuleOptions overrides;
+  overrides.play_out = size % 2 == 1;
+  if (size % 6 >= 4) overrides.tuz = size % 6 == 4;
   try {
     std::vector<Record> records;
     try {
@@ -117,7 +122,7 @@ inline std::string record_entry(const uint8_t* data, size_t size) {
     size_t count = 0;
     for (const Record& record : records) {
       if (++count > 64) break;  // keeps each run short
-      Replayed r = replay_record(record);
+      Replayed r = replay_record(record, overrides);
       const Game& game = r.game;
       std::string why;
       if (!game.position().consistent(&why)) return "replayed game is inconsistent: " + why;
