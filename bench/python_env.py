@@ -137,35 +137,49 @@ def check_against_cpp(batch=8, steps=3000, seed=7):
         print(f"check: {variant}: {steps} steps x {batch} games, {ends} game ends: C++ and Python agree")
 
 
-def bench_cpp(batch, seconds, seed=1):
+class Meter:
+    """Steps counted against wall-clock time and this process's CPU time: on a shared machine
+    the CPU rate is the steadier one, and the slices of the two environments alternate so that
+    both see the same load."""
+
+    def __init__(self):
+        self.steps, self.wall, self.cpu = 0, 0.0, 0.0
+
+    def run(self, seconds, one_step, batch):
+        w0, c0 = time.perf_counter(), time.process_time()
+        while time.perf_counter() - w0 < seconds:
+            for _ in range(10):
+                one_step()
+            self.steps += 10 * batch
+        self.wall += time.perf_counter() - w0
+        self.cpu += time.process_time() - c0
+
+    def rates(self):
+        return self.steps / self.wall, self.steps / self.cpu
+
+
+def bench(batch, seconds, rounds=5, seed=1):
     env = toguz.VecEnv(batch, seed=seed)
     rng = np.random.default_rng(seed)
     mask = env.legal_mask  # a view: it follows the steps
-    steps, ends, t0 = 0, 0, time.perf_counter()
-    while time.perf_counter() - t0 < seconds:
-        for _ in range(100):
-            actions = np.argmax(rng.random(mask.shape) * mask, axis=1)  # uniform among legal
-            _, done = env.step(actions)
-            ends += int(done.sum())
-        steps += 100 * batch
-    numpy_rate = steps / (time.perf_counter() - t0)
-    steps, t0 = 0, time.perf_counter()
-    while time.perf_counter() - t0 < seconds:
-        for _ in range(100):
-            env.step(env.random_actions())
-        steps += 100 * batch
-    return numpy_rate, steps / (time.perf_counter() - t0), ends
-
-
-def bench_python(batch, seconds, seed=1):
-    env = PyVecEnv(batch)
+    ref = PyVecEnv(batch)
     rnd = random.Random(seed)
-    steps, t0 = 0, time.perf_counter()
-    while time.perf_counter() - t0 < seconds:
-        actions = [rnd.choice(env.legal(g)) for g in env.games]
-        env.step(actions)
-        steps += batch
-    return steps / (time.perf_counter() - t0)
+
+    def numpy_step():
+        env.step(np.argmax(rng.random(mask.shape) * mask, axis=1))  # uniform among legal
+
+    def cpp_step():
+        env.step(env.random_actions())
+
+    def python_step():
+        ref.step([rnd.choice(ref.legal(g)) for g in ref.games])
+
+    meters = {"numpy": Meter(), "cpp": Meter(), "python": Meter()}
+    for _ in range(rounds):
+        meters["numpy"].run(seconds / rounds, numpy_step, batch)
+        meters["cpp"].run(seconds / rounds, cpp_step, batch)
+        meters["python"].run(seconds / rounds, python_step, batch)
+    return {k: m.rates() for k, m in meters.items()}
 
 
 def main():
@@ -176,14 +190,15 @@ def main():
     args = ap.parse_args()
     if not args.no_check:
         check_against_cpp()
-    numpy_rate, cpp_rate, ends = bench_cpp(args.batch, args.seconds)
-    py_rate = bench_python(args.batch, args.seconds)
-    print(f"VecEnv, batch {args.batch}, actions from NumPy:        {numpy_rate / 1e6:8.2f} M steps/s "
-          f"({ends} games finished)")
-    print(f"VecEnv, batch {args.batch}, actions from random_actions: {cpp_rate / 1e6:8.2f} M steps/s")
-    print(f"pure Python, batch {args.batch}:                         {py_rate / 1e6:8.4f} M steps/s")
-    print(f"ratio (NumPy-driven VecEnv / pure Python): {numpy_rate / py_rate:.0f}x")
-
+    r = bench(args.batch, args.seconds)
+    rows = [("VecEnv, actions chosen with NumPy", r["numpy"]), ("VecEnv, actions from random_actions()", r["cpp"]),
+            ("pure Python", r["python"])]
+    print(f"batch {args.batch}: env steps/s (wall clock, per CPU second of this process)")
+    for name, (wall, cpu) in rows:
+        print(f"  {name:40s} {wall / 1e6:8.3f} M   {cpu / 1e6:8.3f} M")
+    for name, key in [("NumPy-driven", "numpy"), ("random_actions-driven", "cpp")]:
+        print(f"ratio {name} VecEnv / pure Python: {r[key][0] / r['python'][0]:.0f}x wall, "
+              f"{r[key][1] / r['python'][1]:.0f}x CPU")
 
 if __name__ == "__main__":
     main()
