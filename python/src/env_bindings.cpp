@@ -5,6 +5,7 @@
 #include <pybind11/stl.h>
 
 #include <optional>
+#include <stdexcept>
 #include <string>
 
 #include "rules/notation.h"
@@ -29,6 +30,21 @@ py::array view(std::vector<T>& data, std::vector<py::ssize_t> shape, py::handle 
   return a;
 }
 
+// Holds the env's busy flag for one call; refuses when another thread is stepping it.
+class BusyGuard {
+ public:
+  explicit BusyGuard(rl::VecEnv& env) : env_(env) {
+    if (env_.busy.exchange(true))
+      throw std::runtime_error("VecEnv is being stepped by another thread (use one env per thread)");
+  }
+  ~BusyGuard() { env_.busy = false; }
+  BusyGuard(const BusyGuard&) = delete;
+  BusyGuard& operator=(const BusyGuard&) = delete;
+
+ private:
+  rl::VecEnv& env_;
+};
+
 }  // namespace
 
 void bind_vec_env(py::module_& m) {
@@ -50,7 +66,8 @@ void bind_vec_env(py::module_& m) {
       "Illegal actions: step() raises ValueError naming the game and the legal actions, and no game\n"
       "moves (the whole batch is checked first).\n"
       "Seeding: `seed` drives random_actions() and the random_start_plies opening plies (SplitMix64,\n"
-      "the same on every platform); the same seed and actions give the same games.")
+      "the same on every platform); the same seed and actions give the same games.\n"
+      "step() releases the GIL; one thread at a time per env (a second one gets RuntimeError).")
       .def(py::init([](int batch, const std::optional<std::string>& variant, std::optional<bool> tuz, bool play_out,
                        uint64_t seed, int random_start_plies) {
              RuleOptions o = rule_options(variant, tuz, play_out);
@@ -111,12 +128,16 @@ void bind_vec_env(py::module_& m) {
              VecEnv& e = self.cast<VecEnv&>();
              return view(e.plies, {e.batch()}, self);
            }, "[B] int32: plies played in the current game of slot b (random start plies included) (view).")
-      .def("reset", [](VecEnv& e, std::optional<uint64_t> seed) { e.reset(seed.value_or(0)); },
+      .def("reset", [](VecEnv& e, std::optional<uint64_t> seed) {
+             BusyGuard guard(e);
+             e.reset(seed.value_or(0));
+           },
            "seed"_a = py::none(), "Every game back to a start; the RNG restarts from `seed` (None: 0).")
       .def("step", [](py::object self, py::array_t<int64_t, py::array::c_style | py::array::forcecast> actions) {
              VecEnv& e = self.cast<VecEnv&>();
              if (actions.ndim() != 1 || actions.shape(0) != e.batch())
                throw py::value_error("actions must have shape (" + std::to_string(e.batch()) + ",)");
+             BusyGuard guard(e);
              const int64_t* a = actions.data();
              int bad = e.first_illegal(a);
              if (bad >= 0) throw py::value_error(e.illegal_reason(bad, a[bad]));
@@ -129,6 +150,7 @@ void bind_vec_env(py::module_& m) {
            "Plays actions[b] (0-based hole index) in every game. Returns (reward, done) views.\n"
            "Raises ValueError, with no game changed, when any action is illegal.")
       .def("random_actions", [](VecEnv& e) {
+             BusyGuard guard(e);
              py::array_t<int64_t> out(e.batch());
              e.random_actions(out.mutable_data());
              return out;

@@ -3,6 +3,7 @@
 // them without copies; they are allocated once and never move.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -64,6 +65,9 @@ class VecEnv {
   std::vector<int32_t> final_score;   // [B, 2] where done: the finished game's totals
   std::vector<int32_t> episode_length;  // [B] where done: plies of the finished game
   std::vector<int32_t> plies;         // [B] plies played in the current game
+
+  // Set while step() runs without the GIL: a second caller is refused instead of racing.
+  std::atomic<bool> busy{false};
 
  private:
   struct Slot {

@@ -5,6 +5,12 @@ import pathlib
 
 import pytest
 
+try:
+    import toguz  # noqa: F401  (the module under test: <build>/python on PYTHONPATH)
+except ImportError as error:
+    raise pytest.UsageError(f"cannot import toguz ({error}): build it first (ninja -C <build> python) "
+                            "and put <build>/python on PYTHONPATH") from error
+
 DATA = pathlib.Path(os.environ.get("TOGUZ_TEST_DATA",
                                    pathlib.Path(__file__).resolve().parents[2] / "tests" / "data"))
 
