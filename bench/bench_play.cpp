@@ -4,6 +4,7 @@
 #include <random>
 #include <vector>
 
+#include "rules/perft.h"
 #include "rules/position.h"
 
 namespace {
@@ -55,5 +56,17 @@ void BM_LegalMask(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_LegalMask);
+
+// Perft from the start (bulk-counted last ply, as `toguz perft`); items/s = leaves/s.
+void BM_Perft(benchmark::State& state) {
+  const toguz::Position start = toguz::Position::start();
+  uint64_t leaves = 0;
+  for (auto _ : state) {
+    leaves = toguz::perft(start, int(state.range(0)));
+    benchmark::DoNotOptimize(leaves);
+  }
+  state.SetItemsProcessed(int64_t(state.iterations() * leaves));
+}
+BENCHMARK(BM_Perft)->Arg(7)->Unit(benchmark::kMillisecond);
 
 }  // namespace
