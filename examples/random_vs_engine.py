@@ -21,7 +21,8 @@ def random_player(rng):
 
 
 def engine_player(depth):
-    return lambda game: toguz.analyze(game, depth=depth)["best_move"]
+    engine = toguz.Engine()  # one engine for the whole run: its hash table carries over
+    return lambda game: engine.best_move(game, depth=depth)
 
 
 def greedy_player(game):

@@ -7,7 +7,10 @@
 #include <optional>
 #include <sstream>
 #include <string>
+#include <atomic>
 #include <chrono>
+#include <condition_variable>
+#include <mutex>
 #include <thread>
 
 #include "rules/game.h"
@@ -161,48 +164,123 @@ py::dict line_dict(const search::Info& info) {
                   "nodes"_a = info.nodes, "pv"_a = info.pv);
 }
 
-// Runs one search on its own engine with the GIL released; Ctrl-C stops it (and raises).
-py::dict analyze(const py::object& target, int depth, uint64_t nodes, int movetime_ms, int multipv, int hash_mb,
-                 int threads, int skill, uint64_t seed) {
-  Game game = py::isinstance<Game>(target) ? target.cast<Game>() : Game(target.cast<Position>());
+search::Limits limits_arg(int depth, uint64_t nodes, int movetime_ms) {
   if (depth <= 0 && nodes == 0 && movetime_ms <= 0)
     throw py::value_error("give a limit: depth, nodes or movetime_ms");
+  search::Limits limits;
+  limits.depth = depth;
+  limits.nodes = nodes;
+  limits.movetime_ms = movetime_ms;
+  return limits;
+}
+
+Game game_arg(const py::object& target) {
+  if (py::isinstance<Game>(target)) return target.cast<Game>();
+  if (py::isinstance<Position>(target)) return Game(target.cast<Position>());
+  throw py::type_error("analyze takes a Position or a Game");
+}
+
+// One search on `engine` with the GIL released; returns when it is done, at once (no polling
+// delay). Ctrl-C (checked every 20 ms) stops the search and raises KeyboardInterrupt.
+py::dict run_search(search::Engine& engine, const Game& game, const search::Limits& limits) {
+  struct Done {
+    std::mutex mutex;
+    std::condition_variable cv;
+    bool done = false;
+    search::SearchResult result;
+  } done;
+  {
+    py::gil_scoped_release release;
+    engine.set_position(game);
+    engine.go(limits, nullptr, [&done](const search::SearchResult& r) {
+      std::lock_guard<std::mutex> lock(done.mutex);
+      done.result = r;
+      done.done = true;
+      done.cv.notify_all();
+    });
+    std::unique_lock<std::mutex> lock(done.mutex);
+    while (!done.cv.wait_for(lock, std::chrono::milliseconds(20), [&done] { return done.done; })) {
+      lock.unlock();
+      bool interrupted;
+      {
+        py::gil_scoped_acquire acquire;
+        interrupted = PyErr_CheckSignals() != 0;
+      }
+      if (interrupted) {
+        engine.stop();
+        engine.wait();
+        py::gil_scoped_acquire acquire;
+        throw py::error_already_set();
+      }
+      lock.lock();
+    }
+    lock.unlock();
+    engine.wait();
+  }
+  const search::SearchResult& result = done.result;
+  py::list lines;
+  for (const auto& info : result.lines) lines.append(line_dict(info));
+  return py::dict("best_move"_a = result.best_move == 0 ? py::object(py::none()) : py::object(py::int_(result.best_move)),
+                  "lines"_a = lines, "nodes"_a = result.nodes, "time_ms"_a = result.time_ms);
+}
+
+search::Options engine_options(int hash_mb, int threads, int multipv, int skill, uint64_t seed) {
   if (multipv < 1) throw py::value_error("multipv must be at least 1");
-  search::Engine engine;
+  if (hash_mb < 1) throw py::value_error("hash_mb must be at least 1");
+  if (threads < 1) throw py::value_error("threads must be at least 1");
+  if (skill < 1 || skill > 20) throw py::value_error("skill must be 1..20");
   search::Options opt;
   opt.hash_mb = hash_mb;
   opt.threads = threads;
   opt.multipv = multipv;
   opt.skill = skill;
   opt.seed = seed;
-  search::Limits limits;
-  limits.depth = depth;
-  limits.nodes = nodes;
-  limits.movetime_ms = movetime_ms;
-  search::SearchResult result;
-  {
-    py::gil_scoped_release release;
-    engine.set_options(opt);
-    engine.set_position(game);
-    engine.go(limits, nullptr, [&result](const search::SearchResult& r) { result = r; });
-    while (engine.searching()) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(5));
-      py::gil_scoped_acquire acquire;
-      if (PyErr_CheckSignals() != 0) {
-        engine.stop();
-        {
-          py::gil_scoped_release again;
-          engine.wait();
-        }
-        throw py::error_already_set();
-      }
-    }
-    engine.wait();
+  return opt;
+}
+
+// An engine kept between searches (its hash table and history survive), for one thread at
+// a time.
+class PyEngine {
+ public:
+  PyEngine(int hash_mb, int threads, int skill, uint64_t seed)
+      : options_(engine_options(hash_mb, threads, 1, skill, seed)) {
+    engine_.set_options(options_);
   }
-  py::list lines;
-  for (const auto& info : result.lines) lines.append(line_dict(info));
-  return py::dict("best_move"_a = result.best_move == 0 ? py::object(py::none()) : py::object(py::int_(result.best_move)),
-                  "lines"_a = lines, "nodes"_a = result.nodes, "time_ms"_a = result.time_ms);
+  py::dict analyze(const py::object& target, int depth, uint64_t nodes, int movetime_ms, int multipv) {
+    Game game = game_arg(target);
+    search::Limits limits = limits_arg(depth, nodes, movetime_ms);
+    if (multipv < 1) throw py::value_error("multipv must be at least 1");
+    if (busy_.exchange(true)) throw std::runtime_error("Engine is searching for another thread (use one per thread)");
+    struct Release {
+      std::atomic<bool>& flag;
+      ~Release() { flag = false; }
+    } release{busy_};
+    if (multipv != options_.multipv) {
+      options_.multipv = multipv;
+      engine_.set_options(options_);
+    }
+    return run_search(engine_, game, limits);
+  }
+  void new_game() {
+    if (busy_.exchange(true)) throw std::runtime_error("Engine is searching for another thread");
+    engine_.new_game();
+    busy_ = false;
+  }
+  const search::Options& options() const { return options_; }
+
+ private:
+  search::Options options_;
+  search::Engine engine_;
+  std::atomic<bool> busy_{false};
+};
+
+py::dict analyze(const py::object& target, int depth, uint64_t nodes, int movetime_ms, int multipv, int hash_mb,
+                 int threads, int skill, uint64_t seed) {
+  Game game = game_arg(target);
+  search::Limits limits = limits_arg(depth, nodes, movetime_ms);
+  search::Engine engine;
+  engine.set_options(engine_options(hash_mb, threads, multipv, skill, seed));
+  return run_search(engine, game, limits);
 }
 #endif
 
@@ -481,6 +559,21 @@ PYBIND11_MODULE(toguz, m) {
         "seldepth, score_cp (hundredths of a stone for the side to move), proven, result (+1/0/-1 when\n"
         "proven, else None), plies (to the end when proven), margin (or None), nodes and pv (holes).\n"
         "The GIL is released while searching; Ctrl-C stops the search and raises KeyboardInterrupt.");
+  py::class_<PyEngine>(m, "Engine",
+                       "An engine kept between searches (hash table and history tables survive), e.g. for\n"
+                       "playing a whole game; one thread at a time per Engine.")
+      .def(py::init<int, int, int, uint64_t>(), py::kw_only(), "hash_mb"_a = 16, "threads"_a = 1, "skill"_a = 20,
+           "seed"_a = 0, "skill 1..20 (20 = full strength); seed makes the weaker levels' choices reproducible.")
+      .def("analyze", &PyEngine::analyze, "target"_a, py::kw_only(), "depth"_a = 0, "nodes"_a = 0,
+           "movetime_ms"_a = 0, "multipv"_a = 1, "As toguz.analyze, on this engine.")
+      .def("best_move", [](PyEngine& e, const py::object& target, int depth, uint64_t nodes, int movetime_ms) {
+             return e.analyze(target, depth, nodes, movetime_ms, 1)["best_move"];
+           }, "target"_a, py::kw_only(), "depth"_a = 0, "nodes"_a = 0, "movetime_ms"_a = 0,
+           "The engine's move (a hole), None when the game is over.")
+      .def("new_game", &PyEngine::new_game, "Clears the hash table and history tables.")
+      .def_property_readonly("hash_mb", [](const PyEngine& e) { return e.options().hash_mb; })
+      .def_property_readonly("threads", [](const PyEngine& e) { return e.options().threads; })
+      .def_property_readonly("skill", [](const PyEngine& e) { return e.options().skill; });
 #endif
   bind_vec_env(m);
 }

@@ -39,3 +39,37 @@ def test_analyze_finds_a_proven_end():
     out = toguz.analyze(pos, depth=6)
     line = out["lines"][0]
     assert line["proven"] and line["result"] in (-1, 0, 1) and line["plies"] is not None
+
+
+def test_engine_object_plays_a_game():
+    engine = toguz.Engine(hash_mb=8, skill=20)
+    assert engine.hash_mb == 8 and engine.threads == 1 and engine.skill == 20
+    game = toguz.Game()
+    for _ in range(6):
+        move = engine.best_move(game, depth=3)
+        assert move in game.legal_moves()
+        game.play(move)
+    out = engine.analyze(game.position, nodes=500, multipv=2)
+    assert len(out["lines"]) == 2
+    engine.new_game()
+    over = toguz.Game("x,0,0,0,1,0,0,0,0/0,0,0,x,0,0,0,0,0 82 79 b 97")
+    assert engine.best_move(over, depth=2) is None
+    with pytest.raises(ValueError, match="skill"):
+        toguz.Engine(skill=0)
+    with pytest.raises(TypeError):
+        engine.analyze("not a position", depth=1)
+
+
+def test_ctrl_c_stops_a_long_search():
+    import os
+    import signal
+    import threading
+    import time
+
+    timer = threading.Timer(0.3, lambda: os.kill(os.getpid(), signal.SIGINT))
+    start = time.monotonic()
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        toguz.analyze(toguz.Position(), movetime_ms=20_000)
+    timer.join()
+    assert time.monotonic() - start < 5
