@@ -10,9 +10,9 @@ namespace {
 // Speed: the k-th set bit of a legal mask (N <= 9, so masks < 512) and the number of set
 // bits, by table: the portable x86-64 build has no POPCNT, and this runs once per game and step.
 struct BitTables {
-  uint8_t count[512];
-  int8_t kth[512][9];
-  BitTables() {
+  uint8_t count[512] = {};
+  int8_t kth[512][9] = {};
+  constexpr BitTables() {
     for (int m = 0; m < 512; ++m) {
       int c = 0;
       for (int i = 0; i < 9; ++i) kth[m][i] = -1;
@@ -22,7 +22,7 @@ struct BitTables {
     }
   }
 };
-const BitTables kBits;
+constexpr BitTables kBits;
 
 // A uniformly random set bit of `mask` (not 0).
 int random_bit(SplitMix64& rng, uint32_t mask) { return kBits.kth[mask][rng.below(kBits.count[mask])]; }
