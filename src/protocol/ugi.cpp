@@ -59,7 +59,10 @@ std::string format_info(const search::Info& info) {
                      " nps " + std::to_string(info.nps) + " time " + std::to_string(info.time_ms);
   if (!info.pv.empty()) {
     line += " pv";
-    for (int h : info.pv) line += " " + std::to_string(h);
+    for (int h : info.pv) {
+      line += ' ';  // appended in two steps: `" " + std::string` trips GCC 12's -Wrestrict
+      line += std::to_string(h);
+    }
   }
   return line;
 }
