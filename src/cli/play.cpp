@@ -3,16 +3,16 @@
 // A terminal game over stdin/stdout, refereed by toguz::Game. The board is drawn from the
 // mover's seat (against the engine: the human's); moves are typed as a hole number or a
 // notation token (checked against what the move did); commands: undo, save, load, new, board,
-// help, quit. At the end of input or on quit the game goes to the autosave file.
+// moves, help, quit. At the end of input or on quit the game goes to the autosave file
+// ($TOGUZ_AUTOSAVE, default ./toguz-autosave.pgn). The computer is toguz::search::Engine.
 #include <unistd.h>
 
-#include <chrono>
 #include <cstdlib>
 #include <ctime>
-#include <random>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <random>
 #include <sstream>
 #include <vector>
 
