@@ -42,7 +42,7 @@ Position Position::start(const Rules& rules) {
   p.n_ = int8_t(rules.n);
   p.flags_ = uint8_t((rules.tuz ? kTuzFlag : 0) | (rules.play_out ? kPlayOutFlag : 0));
   for (int i = 0; i < 2 * rules.n; ++i) p.board_[i] = uint8_t(rules.n);
-  p.key_ = p.compute_key();
+  p.hash_ = p.compute_hash();
   return p;
 }
 
@@ -91,7 +91,7 @@ bool Position::from_parts(const Rules& rules, const int holes[2][kMaxN], int kaz
     return fail("the two tuzes cannot have the same hole number");
   if (sum != total)
     return fail("stones sum to " + std::to_string(sum) + ", expected " + std::to_string(total));
-  p.key_ = p.compute_key();
+  p.hash_ = p.compute_hash();
   *out = p;
   return true;
 }
@@ -126,93 +126,93 @@ uint32_t Position::legal_mask() const {
 
 namespace {
 
-// delta[h][c] = hole[h][c] ^ hole[h][c + 1]: the key change when hole h goes from c to c + 1
-// stones. Speed: one table load per sown stone instead of two.
-struct SowTable {
-  uint64_t delta[Position::kMaxHoles][Position::kMaxStones + 1];
-};
+// Byte-lane vectors (GCC/Clang vector extensions: SSE2 on x86-64, NEON on ARM, plain code
+// elsewhere; no -m flag needed).
+using Lanes = uint8_t __attribute__((vector_size(16)));
 
-constexpr SowTable make_sow_table() {
-  SowTable t{};
-  const auto& Z = zobrist::kTables;
-  for (int h = 0; h < Position::kMaxHoles; ++h)
-    for (int c = 0; c < Position::kMaxStones; ++c) t.delta[h][c] = Z.hole[h][c] ^ Z.hole[h][c + 1];
-  return t;
+// kPrefix + 16 - x, read as 16 bytes, is 0xFF in lanes 0..x-1 and 0 above (0 <= x <= 16).
+alignas(32) constexpr uint8_t kPrefix[32] = {
+    0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
+
+inline Lanes lanes_below(int x) {
+  Lanes v;
+  std::memcpy(&v, kPrefix + 16 - x, 16);
+  return v;
 }
 
-constexpr SowTable kSow = make_sow_table();
-
-// mod[n][x] = x mod 2n: the linear hole index x stones after hole 0, for row length n. Long
-// enough for a start anywhere on the ring plus 2N - 1 stones plus a partial group.
-struct RingTable {
-  uint8_t mod[Position::kMaxN + 1][2 * Position::kMaxHoles + 8];
+// laps_rem[n][k] = k / 2n and k % 2n (a table: the divisor changes with the variant).
+struct DivTable {
+  uint8_t laps[Position::kMaxN + 1][Position::kMaxStones + 1];
+  uint8_t rem[Position::kMaxN + 1][Position::kMaxStones + 1];
 };
-
-constexpr RingTable make_ring() {
-  RingTable t{};
+constexpr DivTable make_div_table() {
+  DivTable t{};
   for (int n = 1; n <= Position::kMaxN; ++n)
-    for (int x = 0; x < 2 * Position::kMaxHoles + 8; ++x) t.mod[n][x] = uint8_t(x % (2 * n));
+    for (int k = 0; k <= Position::kMaxStones; ++k) {
+      t.laps[n][k] = uint8_t(k / (2 * n));
+      t.rem[n][k] = uint8_t(k % (2 * n));
+    }
   return t;
 }
-constexpr RingTable kRing = make_ring();
+constexpr DivTable kDiv = make_div_table();
 
 }  // namespace
 
-// The hot path of the whole project. Positions from real games sow 4.3 stones on average,
-// a third of the moves sow one, so the cost is mostly branch mispredictions; speed beat
-// clarity in these places (the plain statement of the rules is in tests/unit/property_test.cpp,
-// which checks this against it move by move):
-// - sowing fewer than 2N stones walks the ring in pairs of holes (a table gives the hole index,
-//   so wrapping round needs no branch); a hole past the k-th gets "+0" and an xor with 0, so
-//   the loop runs (k + 1) / 2 times (pairs measured faster than single holes or groups of four
-//   or eight on BM_Play); the key takes delta[i][count] per stone;
-//   k >= 2N (whole laps, rare) takes a slow path that recomputes the key;
-// - stones sown into a tuz and the even capture are applied without branches (a missing tuz
-//   reads hole 0 and moves 0 stones; a hole with nothing to take xors Z[h][0] == 0);
+// The hot path of the whole project; speed beat clarity here. The plain statement of the
+// rules is in tests/unit/property_test.cpp, which checks this against it move by move.
+// - Sowing k stones from the origin adds `laps` = k / 2N to every hole and one more to the
+//   `rem` = k % 2N holes from `start` on (the origin itself when k >= 2, the next hole when
+//   k == 1), wrapping round once at most. That is done without a loop or a branch: holes
+//   0..15 as one 16-lane vector add of masks made from kPrefix, holes 16 and 17 (N = 9 only)
+//   by two scalar compares.
+// - The key's sum changes by laps * (all weights) + (a ring_sum range) - k * weight(origin):
+//   O(1) whatever k is (zobrist.h).
+// - Stones sown into a tuz and the even capture are applied without branches (a missing tuz
+//   reads hole 0 and moves 0 stones).
 // - MoveInfo is packed into one register at the end (see there).
 MoveInfo Position::play(int hole) {
-  const auto& Z = zobrist::kTables;
+  const auto& W = zobrist::kWeights;
   const int n = n_, total = 2 * n_;
   const int me = side_;
   const int s = me * n + hole - 1;
   const int k = board_[s];
   const int old_kazna0 = kazna_[0], old_kazna1 = kazna_[1];
-  uint64_t key = key_ ^ Z.hole[s][k];
   board_[s] = 0;
   int start = k == 1 ? s + 1 : s;  // one stone goes to the next hole, more start at the origin
   if (start == total) start = 0;
-  int last;
-  bool slow_key = false;
-  if (k < total) {
-    const uint8_t* ring = kRing.mod[n] + start;
-    for (int j = 0; j < k; j += 2) {
-      for (int u = 0; u < 2; ++u) {
-        const int i = ring[j + u];
-        const int hit = j + u < k;
-        key ^= kSow.delta[i][board_[i]] & (0 - uint64_t(hit));
-        board_[i] = uint8_t(board_[i] + hit);
+  const int laps = kDiv.laps[n][k], rem = kDiv.rem[n][k];
+  const int end = start + rem;  // exclusive; past `total` the run wraps to hole 0
+  {
+    const int end1 = end < total ? end : total;
+    const int end2 = end - total > 0 ? end - total : 0;
+    const Lanes one = Lanes{} + 1;
+    const Lanes run = (lanes_below(end1 < 16 ? end1 : 16) & ~lanes_below(start < 16 ? start : 16)) |
+                      lanes_below(end2 < 16 ? end2 : 16);
+    const Lanes add = (run & one) + (lanes_below(total < 16 ? total : 16) & uint8_t(laps));
+    Lanes low;
+    std::memcpy(&low, board_, 16);
+    low += add;
+    std::memcpy(board_, &low, 16);
+    if (n == 9) {  // holes 16 and 17 (Black's 8 and 9): in the run when (i - start) mod 18 < rem
+      for (int i = 16; i < 18; ++i) {
+        const int d = i >= start ? i - start : i - start + 18;
+        board_[i] = uint8_t(board_[i] + laps + (d < rem));
       }
     }
-    last = start + k - 1;
-    if (last >= total) last -= total;
-  } else {
-    const int laps = k / total, rem = k % total;
-    for (int i = 0; i < total; ++i) board_[i] = uint8_t(board_[i] + laps);
-    for (int j = 0, i = start; j < rem; ++j) {
-      ++board_[i];
-      if (++i == total) i = 0;
-    }
-    last = (start + k - 1) % total;
-    slow_key = true;
   }
-  // Stones that fell into a tuz go to its owner at once. The xor chain over a hole that
-  // started empty telescopes to Z[t][count], so one xor takes the hole back to 0.
+  uint64_t hash = hash_ - uint64_t(k) * W.hole[s] + uint64_t(laps) * W.ring_sum[n][total] +
+                  (W.ring_sum[n][end] - W.ring_sum[n][start]);
+  int last = end - 1;
+  if (last >= total) last -= total;
+  if (last < 0) last += total;
+  // Stones that fell into a tuz go to its owner at once.
+  // The branch is stable (no tuz for the first part of a game, then one for the rest).
   int into_tuz[2] = {0, 0};
-  for (int o = 0; o < 2; ++o) {
+  if (any_tuz()) for (int o = 0; o < 2; ++o) {
     const int t = tuz_[o];
     const int ti = t < 0 ? 0 : t;
     const int c = board_[ti] & -int(t >= 0);
-    key ^= Z.hole[ti][c];
+    hash += uint64_t(c) * (W.kazna[o] - W.hole[ti]);
     board_[ti] = uint8_t(board_[ti] - c);
     kazna_[o] = uint8_t(kazna_[o] + c);
     into_tuz[o] = c;
@@ -221,27 +221,28 @@ MoveInfo Position::play(int hole) {
   const int c = board_[last];
   const bool on_opponent = last_row != me;
   const int captured = (on_opponent && (c & 1) == 0) ? c : 0;
-  key ^= Z.hole[last][captured];
+  hash += uint64_t(captured) * (W.kazna[me] - W.hole[last]);
   board_[last] = uint8_t(c - captured);
   kazna_[me] = uint8_t(kazna_[me] + captured);
-  bool tuz_made = false;
-  if (on_opponent && c == 3 && (flags_ & kTuzFlag) && tuz_[me] < 0 && last - last_row * n != n - 1 &&
-      (tuz_[1 - me] < 0 || tuz_[1 - me] - (1 - last_row) * n != last - last_row * n)) {
-    key ^= Z.hole[last][3] ^ Z.tuz[me][last];
+  // Bitwise & and | rather than && and ||: whether the last stone lands on the opponent's
+  // row is a coin toss, and a branch on it mispredicts half the time.
+  const int last_number = last - last_row * n;  // 0-based hole number on its row
+  const bool tuz_made = on_opponent & (c == 3) & bool(flags_ & kTuzFlag) & (tuz_[me] < 0) &
+                        (last_number != n - 1) &
+                        ((tuz_[1 - me] < 0) | (tuz_[1 - me] - me * n != last_number));
+  if (tuz_made) {
+    hash += 3 * (W.kazna[me] - W.hole[last]) + W.tuz[me][last];
     board_[last] = 0;
     kazna_[me] = uint8_t(kazna_[me] + 3);
     tuz_[me] = int8_t(last);
-    tuz_made = true;
   }
-  key ^= Z.kazna[0][old_kazna0] ^ Z.kazna[0][kazna_[0]] ^ Z.kazna[1][old_kazna1] ^
-         Z.kazna[1][kazna_[1]] ^ Z.side;
+  hash += me ? -W.side : W.side;
   // Grows after Black's move; stops at 65535 (the most a position string may say) instead of
   // wrapping to 0, which no position string accepts.
   move_number_ = uint16_t(move_number_ + (me & int(move_number_ != 0xFFFF)));
   side_ = uint8_t(me ^ 1);
-  key_ = key;
-  if (slow_key) key_ = compute_key();
-  const int last_hole = last - last_row * n + 1;
+  hash_ = hash;
+  const int last_hole = last_number + 1;
   const int kazna_after = kazna_[me];
   const bool kazna_changed = kazna_after != (me ? old_kazna1 : old_kazna0);
   MoveInfo info;
@@ -290,15 +291,20 @@ std::array<int, 2> Position::final_score(Outcome how) const {
   return score;
 }
 
-uint64_t Position::compute_key() const {
-  const auto& Z = zobrist::kTables;
-  uint64_t key = 0;
-  for (int i = 0; i < 2 * n_; ++i) key ^= Z.hole[i][board_[i]];
-  key ^= Z.kazna[0][kazna_[0]] ^ Z.kazna[1][kazna_[1]];
+uint64_t Position::compute_hash() const {
+  const auto& W = zobrist::kWeights;
+  uint64_t hash = 0;
+  for (int i = 0; i < 2 * n_; ++i) hash += uint64_t(board_[i]) * W.hole[i];
+  hash += uint64_t(kazna_[0]) * W.kazna[0] + uint64_t(kazna_[1]) * W.kazna[1];
   for (int o = 0; o < 2; ++o)
-    if (tuz_[o] >= 0) key ^= Z.tuz[o][tuz_[o]];
-  if (side_) key ^= Z.side;
-  return key;
+    if (tuz_[o] >= 0) hash += W.tuz[o][tuz_[o]];
+  if (side_) hash += W.side;
+  return hash;
+}
+
+uint64_t Position::board_key() const {
+  const auto& W = zobrist::kWeights;
+  return zobrist_mix(hash_ - uint64_t(kazna_[0]) * W.kazna[0] - uint64_t(kazna_[1]) * W.kazna[1]);
 }
 
 bool Position::consistent(std::string* why) const {
@@ -321,7 +327,7 @@ bool Position::consistent(std::string* why) const {
   }
   if (tuz_[0] >= 0 && tuz_[1] >= 0 && tuz_[0] % n_ == tuz_[1] % n_)
     return fail("two tuzes with the same number");
-  if (key_ != compute_key()) return fail("incremental key differs from the recomputed key");
+  if (hash_ != compute_hash()) return fail("incremental key differs from the recomputed key");
   return true;
 }
 

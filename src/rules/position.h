@@ -66,7 +66,12 @@ class Position {
   int n() const { return n_; }
   Side side_to_move() const { return Side(side_); }
   int move_number() const { return move_number_; }
-  uint64_t key() const { return key_; }
+  // The 64-bit hash key of the position (holes, kaznas, tuzes, side to move; not the move
+  // number). See zobrist.h: an additive Zobrist sum, updated in O(1) per move, then mixed.
+  uint64_t key() const { return zobrist_mix(hash_); }
+  // The same without the kaznas: equal for positions that differ only in the kazna totals
+  // (endgame tables and the solver store values that do not depend on them).
+  uint64_t board_key() const;
 
   // Stones in `side`'s hole `hole` (1..N); a tuz hole holds 0.
   int stones(Side side, int hole) const { return board_[index(side) * n_ + hole - 1]; }
@@ -99,7 +104,7 @@ class Position {
   std::array<int, 2> final_score(Outcome how) const;
 
   // The key computed from scratch; equals key() in a consistent position.
-  uint64_t compute_key() const;
+  uint64_t compute_key() const { return zobrist_mix(compute_hash()); }
   // Stones conserved, tuz holes empty, tuz placement legal, key matches. Sets *why if not.
   bool consistent(std::string* why = nullptr) const;
 
@@ -115,7 +120,18 @@ class Position {
   int8_t n_ = 9;
   uint8_t flags_ = kTuzFlag;
   uint16_t move_number_ = 1;
-  uint64_t key_ = 0;
+  uint64_t hash_ = 0;  // the additive Zobrist sum before mixing (see zobrist.h)
+
+  uint64_t compute_hash() const;
+  // A bijection on 64-bit values (so it keeps distinct sums distinct) that spreads every
+  // input bit over the whole key: the sum's low bits alone mix poorly.
+  static constexpr uint64_t zobrist_mix(uint64_t h) {
+    h ^= h >> 31;
+    h *= 0x7FB5D329728EA185ull;
+    h ^= h >> 27;
+    h *= 0x81DADEF4BC2DD44Dull;
+    return h ^ (h >> 33);
+  }
 };
 
 }  // namespace toguz
