@@ -1,12 +1,12 @@
 # The two commands of the README: `make run` and `make test`. Both install what is missing,
-# build incrementally and then run. Other targets: build, bench, fuzz, strength, clean.
+# build incrementally and then run. Other targets: build, bench, fuzz, strength, python, clean.
 SHELL := /bin/bash
 JOBS ?= $(shell nproc)
 BUILD := build
 BUILD_ASAN := build-asan
 CMAKE_FLAGS ?=
 
-.PHONY: run test deps build build-asan unit-asan bench fuzz strength clean format
+.PHONY: run test deps build build-asan bench fuzz strength python clean format
 
 deps:
 	@scripts/install-deps core
@@ -43,7 +43,11 @@ fuzz:
 	scripts/fuzz
 
 strength: build
-	scripts/strength
+	scripts/strength $(BUILD)/toguz
+
+# The Python module, importable from $(BUILD)/python (docs/python.md).
+python: deps $(BUILD)/build.ninja
+	ninja -C $(BUILD) -j $(JOBS) python
 
 format:
 	clang-format -i $$(git ls-files 'src/*.cpp' 'src/*.h' 'tests/*.cpp' 'tests/*.h' 'bench/*.cpp' 'fuzz/*.cpp' 'fuzz/*.h')
