@@ -106,7 +106,7 @@ class UgiPlayer : public Player {
       if (rules.n != 9 || last_rules_.n != 9)
         send("setoption name Variant value " + std::string(variant_name(rules.variant())));
       if (rules.tuz != (rules.n == 9) || last_rules_.tuz != (last_rules_.n == 9))
-        send(std::string("setoption name Tuz value ") + (rules.tuz ? "true" : "false"));
+        send(std::string("setoption name Tuz value ") + (rules.tuz ? "on" : "off"));
       if (rules.play_out || last_rules_.play_out)
         send(std::string("setoption name PlayOut value ") + (rules.play_out ? "true" : "false"));
       last_rules_ = rules;
