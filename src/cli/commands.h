@@ -15,5 +15,7 @@ void add_play(CLI::App& app);
 void add_ugi(CLI::App& app);
 void add_match(CLI::App& app);
 void add_bench(CLI::App& app);
+void add_solve(CLI::App& app);
+void add_tables(CLI::App& app);
 
 }  // namespace toguz::cli

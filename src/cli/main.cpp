@@ -16,6 +16,8 @@ int main(int argc, char** argv) {
   toguz::cli::add_ugi(app);
   toguz::cli::add_match(app);
   toguz::cli::add_bench(app);
+  toguz::cli::add_solve(app);
+  toguz::cli::add_tables(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -1,0 +1,405 @@
+#include "tables/solver.h"
+
+#include <algorithm>
+#include <chrono>
+#include <memory>
+
+#include "tables/tablebase.h"
+
+namespace toguz::tables {
+
+Position with_rules(const Position& pos, const Rules& rules) {
+  int holes[2][Position::kMaxN] = {};
+  for (int s = 0; s < 2; ++s)
+    for (int h = 1; h <= pos.n(); ++h) holes[s][h - 1] = pos.stones(Side(s), h);
+  int tuz[2] = {pos.tuz(Side::White), pos.tuz(Side::Black)};
+  Position out;
+  std::string why;
+  bool ok = Position::from_parts(rules, holes, pos.kazna(Side::White), pos.kazna(Side::Black), tuz,
+                                 pos.side_to_move(), pos.move_number(), &out, &why);
+  return ok ? out : pos;
+}
+
+namespace {
+
+inline uint64_t mix(uint64_t h) {
+  h ^= h >> 32;
+  h *= 0xD6E8FEB86659FD93ull;
+  h ^= h >> 32;
+  h *= 0xD6E8FEB86659FD93ull;
+  return h ^ (h >> 32);
+}
+
+// The solver's own table key (independent of Position::key's scheme): the holes, tuzes and
+// side to move, and the kaznas when `with_kaznas`.
+uint64_t solver_key(const Position& p, bool with_kaznas) {
+  uint64_t words[3] = {0, 0, 0};
+  int n = p.n(), i = 0;
+  for (int s = 0; s < 2; ++s)
+    for (int h = 1; h <= n; ++h, ++i) words[i / 8] |= uint64_t(p.stones(Side(s), h)) << (8 * (i % 8));
+  uint64_t extra = uint64_t(p.tuz(Side::White)) | uint64_t(p.tuz(Side::Black)) << 4 | uint64_t(p.side_to_move()) << 8;
+  if (with_kaznas) extra |= uint64_t(p.kazna(Side::White)) << 16 | uint64_t(p.kazna(Side::Black)) << 24;
+  words[2] |= extra << 32;
+  return mix(words[0] ^ mix(words[1] ^ mix(words[2])));
+}
+
+// Result mode: values -1/0/+1 under the position's rules (the "decided above N*N" stop
+// included). Margin mode: final total minus the opponent's under play-out rules.
+enum class Mode { Result, Margin };
+
+constexpr int kInf = 1000;
+constexpr int kProof = 255;  // depth of a search no horizon cuts
+enum Bound : uint8_t { kNone = 0, kLower = 1, kUpper = 2, kExact = 3 };
+
+// 16-byte entry; two per bucket, the one with less work behind it is replaced.
+struct Entry {
+  uint64_t key = 0;
+  int16_t value = 0;
+  uint8_t bound = kNone;
+  int8_t move = 0;
+  uint8_t depth = 0;  // plies searched below it; kProof: not cut by any depth limit
+  uint8_t pad[3] = {};
+  uint32_t work = 0;  // nodes searched below it (saturating)
+};
+static_assert(sizeof(Entry) == 24);
+
+class Table {
+ public:
+  explicit Table(int log2) : mask_((size_t(1) << log2) - 2), entries_(new Entry[size_t(1) << log2]()) {}
+  void clear() { std::fill(entries_.get(), entries_.get() + mask_ + 2, Entry{}); }
+  const Entry* find(uint64_t key) const {
+    const Entry* b = &entries_[key & mask_];
+    if (b[0].key == key && b[0].bound) return &b[0];
+    if (b[1].key == key && b[1].bound) return &b[1];
+    return nullptr;
+  }
+  void store(uint64_t key, int value, Bound bound, int move, int depth, uint64_t work) {
+    Entry* b = &entries_[key & mask_];
+    Entry* e = b[0].key == key ? &b[0] : b[1].key == key ? &b[1] : b[0].work <= b[1].work ? &b[0] : &b[1];
+    *e = Entry{key, int16_t(value), uint8_t(bound), int8_t(move), uint8_t(depth), {}, uint32_t(std::min<uint64_t>(work, 0xFFFFFFFFu))};
+  }
+
+ private:
+  size_t mask_;  // even: an index is the first of a bucket of two
+  std::unique_ptr<Entry[]> entries_;
+};
+
+struct Abort {};
+
+int sign(int v) { return (v > 0) - (v < 0); }
+
+class Prover {
+ public:
+  Prover(const SolveOptions& o, Table* table, std::chrono::steady_clock::time_point deadline, bool limited)
+      : opt_(o), tt_(table), deadline_(deadline), limited_(limited) {}
+
+  uint64_t nodes = 0;
+  uint64_t table_hits = 0;
+  std::vector<uint64_t> path_;  // Position::key of the ancestors of the node searched
+
+  // Negamax alpha-beta, fail-soft.
+  // Result mode: the value is -1/0/+1 under p's own rules (the stop above N*N included,
+  //   repetition = draw); p must have no tuz for the search proper: with a tuz the result is
+  //   the sign of the play-out margin, decided by null-window margin searches (whose table
+  //   entries do not depend on the kaznas, so they serve every kazna split).
+  // Margin mode: p has play-out rules; the value is the final margin.
+  // Sets *rep when the value (or any child value it looked at) came from a repetition draw on
+  // the path: such values depend on the path and are neither stored nor reported as margins.
+  // `depth` > 0 limits the plies (iterative deepening, for move ordering): a node at depth 0
+  // returns the kazna difference as a guess and sets horizon_; values that met no horizon are
+  // proven and stored as such.
+  int search(const Position& p, int alpha, int beta, bool* rep, Mode mode, int depth = kProof) {
+    if ((++nodes & 4095) == 0) poll();
+    Outcome o = p.outcome();
+    Side me = p.side_to_move(), opp = opposite(me);
+    if (o != Outcome::Ongoing) {
+      auto sc = p.final_score(o);
+      int d = sc[index(me)] - sc[index(opp)];
+      return mode == Mode::Result ? sign(d) : d;
+    }
+    bool tuz = p.any_tuz();
+    if (!tuz && repeats(p.key())) {
+      *rep = true;
+      return 0;
+    }
+    if (tuz && mode == Mode::Result) {
+      Position po = p.rules().play_out ? p : with_rules(p, Rules{p.n(), true, true});
+      if (alpha >= 0) return search(po, 0, 1, rep, Mode::Margin, depth) > 0 ? 1 : 0;
+      if (beta <= 0) return search(po, -1, 0, rep, Mode::Margin, depth) < 0 ? -1 : 0;
+      if (search(po, 0, 1, rep, Mode::Margin, depth) > 0) return 1;
+      return search(po, -1, 0, rep, Mode::Margin, depth) < 0 ? -1 : 0;
+    }
+    int kd = p.kazna(me) - p.kazna(opp);
+    int on_board = p.rules().total_stones() - p.kazna(me) - p.kazna(opp);
+    if (tuz) {
+      // With a tuz the final totals are the kaznas plus a split of the stones on the board.
+      if (opt_.tables) {
+        int v;
+        if (opt_.tables->probe(p, &v)) {
+          ++table_hits;
+          return kd + v;
+        }
+      }
+      int lo = kd - on_board, hi = kd + on_board;
+      if (lo >= beta || lo == hi) return lo;
+      if (hi <= alpha) return hi;
+    }
+    if (depth <= 0) {
+      horizon_ = true;
+      return mode == Mode::Result ? sign(kd) : kd;
+    }
+    // Margin mode keys leave the kaznas out (play-out values shift with them); values are then
+    // stored relative to the kazna difference.
+    uint64_t key = solver_key(p, mode == Mode::Result);
+    int shift = mode == Mode::Margin ? kd : 0;
+    int tt_move = 0;
+    if (const Entry* e = tt_->find(key)) {
+      int v = e->value + shift;
+      tt_move = e->move;
+      if (e->depth >= std::min(depth, kProof)) {
+      bool guess = e->depth < kProof;  // a depth-limited value: not a proof
+      if (e->bound == kExact || (e->bound == kLower && v >= beta) || (e->bound == kUpper && v <= alpha)) {
+        horizon_ = horizon_ || guess;
+        return v;
+      }
+      if (guess) horizon_ = true;
+      if (e->bound == kLower) alpha = std::max(alpha, v);
+      if (e->bound == kUpper) beta = std::min(beta, v);
+      }
+    }
+
+    // Children, ordered: table move, then by what the move gains at once.
+    struct Child {
+      Position pos;
+      int hole;
+      int order;
+    };
+    Child kids[Position::kMaxN];
+    int count = 0;
+    uint32_t mask = p.legal_mask();
+    while (mask) {
+      int h = __builtin_ctz(mask) + 1;
+      mask &= mask - 1;
+      Child& c = kids[count++];
+      c.pos = p.after(h);
+      c.hole = h;
+      int gain = (c.pos.kazna(me) - p.kazna(me)) - (c.pos.kazna(opp) - p.kazna(opp));
+      // Gain first; the cutoff history only breaks ties.
+      c.order = h == tt_move ? 1 << 30 : gain * (1 << 20) + std::min(history_[index(me)][h], (1 << 20) - 1);
+    }
+    // Enhanced transposition cutoff (margin mode): a child whose stored upper bound already
+    // refutes it. Children with a tuz only: a tuz-free child may repeat the path.
+    if (mode == Mode::Margin)
+      for (int i = 0; i < count; ++i) {
+        const Position& c = kids[i].pos;
+        if (!c.any_tuz() || c.outcome() != Outcome::Ongoing) continue;
+        const Entry* e = tt_->find(solver_key(c, false));
+        if (!e || !(e->bound & kUpper) || e->depth < std::min(depth - 1, kProof)) continue;
+        int cv = e->value + (c.kazna(opp) - c.kazna(me));
+        if (-cv >= beta) {
+          horizon_ = horizon_ || e->depth < kProof;
+          return -cv;
+        }
+      }
+    std::sort(kids, kids + count, [](const Child& a, const Child& b) { return a.order > b.order; });
+
+    uint64_t start_nodes = nodes;
+    int alpha0 = alpha;
+    int best = -kInf, best_move = 0;
+    bool my_rep = false;
+    bool outer_horizon = horizon_;
+    horizon_ = false;
+    path_.push_back(p.key());
+    for (int i = 0; i < count; ++i) {
+      int v = -search(kids[i].pos, -beta, -std::max(alpha, best), &my_rep, mode, depth - 1);
+      if (v > best) {
+        best = v;
+        best_move = kids[i].hole;
+        if (v >= beta) {
+          history_[index(me)][best_move] += 1;
+          break;
+        }
+      }
+    }
+    path_.pop_back();
+    if (!my_rep) {
+      Bound b = best <= alpha0 ? kUpper : best >= beta ? kLower : kExact;
+      tt_->store(key, best - shift, b, best_move, horizon_ ? depth : kProof, nodes - start_nodes);
+    }
+    horizon_ = horizon_ || outer_horizon;
+    *rep |= my_rep;
+    return best;
+  }
+
+  // The sign of the margin of `po` (play-out rules, a tuz), by two null-window searches.
+  int margin_sign(const Position& po, bool* rep) {
+    if (search(po, 0, 1, rep, Mode::Margin) > 0) return 1;
+    return search(po, -1, 0, rep, Mode::Margin) < 0 ? -1 : 0;
+  }
+
+ private:
+  bool repeats(uint64_t key) const {
+    for (auto it = path_.rbegin(); it != path_.rend(); ++it)
+      if (*it == key) return true;
+    for (uint64_t k : opt_.history)
+      if (k == key) return true;
+    return false;
+  }
+  void poll() {
+    if (opt_.stop && opt_.stop->load(std::memory_order_relaxed)) throw Abort{};
+    if (limited_ && std::chrono::steady_clock::now() >= deadline_) throw Abort{};
+  }
+
+  const SolveOptions& opt_;
+  Table* tt_;
+  std::chrono::steady_clock::time_point deadline_;
+  bool limited_;
+  int history_[2][Position::kMaxN + 1] = {};
+
+ public:
+  bool horizon_ = false;  // a depth-limited node was met since it was last cleared
+};
+
+// Walks from `root` (whose exact value in `mode` is `value`) down a line of children that keep
+// the value, until the game ends under the root's own rules (`real`, played along) or a
+// repetition closes the line.
+std::vector<int> walk_line(Prover& pr, Position pos, Position real, int value, Mode mode,
+                           const std::vector<uint64_t>& history) {
+  std::vector<int> line;
+  std::vector<uint64_t> keys;  // real keys along the line (for repetition and its completion)
+  pr.path_.clear();
+  for (int guard = 0; guard < 4000; ++guard) {
+    if (real.outcome() != Outcome::Ongoing || pos.outcome() != Outcome::Ongoing) break;
+    // A position repeated on the line: the draw is claimed at its third occurrence, so play the
+    // cycle once more.
+    if (!real.any_tuz()) {
+      auto it = std::find(keys.begin(), keys.end(), real.key());
+      if (it != keys.end()) {
+        size_t from = size_t(it - keys.begin()), len = keys.size() - from;
+        std::vector<int> cycle(line.end() - long(len), line.end());
+        line.insert(line.end(), cycle.begin(), cycle.end());
+        break;
+      }
+      if (std::find(history.begin(), history.end(), real.key()) != history.end()) break;
+    }
+    keys.push_back(real.key());
+    pr.path_.push_back(pos.key());
+    int chosen = 0;
+    Position next;
+    uint32_t mask = pos.legal_mask();
+    while (mask) {
+      int h = __builtin_ctz(mask) + 1;
+      mask &= mask - 1;
+      Position c = pos.after(h);
+      bool rep = false;
+      int target = -value;
+      int v = -pr.search(c, target - 1, target + 1, &rep, mode);
+      if (v == value) {
+        chosen = h;
+        next = c;
+        break;
+      }
+    }
+    if (!chosen) break;  // cannot happen when `value` is exact
+    line.push_back(chosen);
+    value = -value;
+    pos = next;
+    real.play(chosen);
+  }
+  pr.path_.clear();
+  return line;
+}
+
+// Plays `line` from `root` after `history` and says whether the game ends with `result` for
+// the root's side to move.
+bool line_ends_with(const Position& root, const std::vector<int>& line, const std::vector<uint64_t>& history, int result) {
+  Position p = root;
+  std::vector<uint64_t> seen = history;
+  for (int h : line) {
+    if (p.outcome() != Outcome::Ongoing || !p.is_legal(h)) return false;
+    seen.push_back(p.key());
+    p.play(h);
+  }
+  Outcome o = p.outcome();
+  int d;
+  if (o == Outcome::Ongoing) {
+    if (std::count(seen.begin(), seen.end(), p.key()) < 2) return false;
+    d = 0;  // third occurrence: repetition draw
+  } else {
+    auto sc = p.final_score(o);
+    Side me = root.side_to_move();
+    d = sc[index(me)] - sc[index(opposite(me))];
+  }
+  return sign(d) == result;
+}
+
+}  // namespace
+
+Solution solve(const Position& root, const SolveOptions& options) {
+  auto t0 = std::chrono::steady_clock::now();
+  auto deadline = t0 + std::chrono::milliseconds(options.time_ms);
+  bool limited = options.time_ms > 0;
+  Solution sol;
+  Table table(std::clamp(options.hash_log2, 10, 30));
+  Prover pr(options, &table, deadline, limited);
+  auto finish = [&] {
+    sol.nodes = pr.nodes;
+    sol.table_hits = pr.table_hits;
+    sol.time_ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
+    return sol;
+  };
+
+  // 1. The result under the root's rules (3-valued; with a tuz, the sign of the margin).
+  try {
+    // Iterative deepening: shallow searches fill the table with good first moves; the first
+    // iteration that meets no horizon is the proof.
+    for (int depth = 1;; ++depth) {
+      bool rep = false;
+      pr.horizon_ = false;
+      sol.result = pr.search(root, -1, 1, &rep, Mode::Result, std::min(depth, kProof));
+      if (!pr.horizon_) break;
+    }
+    sol.proven = true;
+    sol.line = walk_line(pr, root, root, sol.result, Mode::Result, options.history);
+  } catch (const Abort&) {
+    return finish();
+  }
+
+  // 2. The play-out margin by MTD(f): null-window searches that close in on it, starting from
+  //    what the result says when a tuz makes the two agree. The table keeps its entries.
+  if (options.want_margin) {
+    Position po = with_rules(root, Rules{root.n(), root.rules().tuz, true});
+    int total = root.rules().total_stones();
+    int lower = -total, upper = total;  // the margin lies in [lower, upper]
+    if (root.any_tuz() && !root.rules().play_out) {
+      if (sol.result > 0) lower = 1;
+      if (sol.result < 0) upper = -1;
+      if (sol.result == 0) lower = upper = 0;
+    }
+    try {
+      bool rep = false;
+      int guess = sol.result > 0 ? lower : sol.result < 0 ? upper : 0;
+      while (lower < upper && !rep) {
+        int beta = guess == lower ? guess + 1 : guess;
+        int v = pr.search(po, beta - 1, beta, &rep, Mode::Margin);
+        if (v < beta) upper = v; else lower = v;
+        guess = v;
+      }
+      if (!rep && lower == upper) {
+        // One exact search confirms it (and covers a draw proven without any search).
+        int v = pr.search(po, lower - 1, lower + 1, &rep, Mode::Margin);
+        if (!rep && v == lower) {
+          sol.margin = v;
+          std::vector<int> l = walk_line(pr, po, root, v, Mode::Margin, options.history);
+          if (line_ends_with(root, l, options.history, sol.result)) sol.line = l;
+        }
+      }
+      sol.margin_needs_repetition = rep;
+    } catch (const Abort&) {
+      sol.margin_timed_out = true;
+    }
+  }
+  return finish();
+}
+
+}  // namespace toguz::tables

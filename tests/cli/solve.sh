@@ -1,0 +1,39 @@
+#!/bin/bash
+# toguz solve: the JSON shape (exact keys and order), the text form, errors; and
+# toguz tables build/verify on a tiny K. Usage: solve.sh <toguz> <tests-dir>
+set -u
+toguz=$1
+fail() { echo "FAIL: $*"; exit 1; }
+study1="0,0,0,1,x,1,3,2,1/0,0,2,2,0,0,0,0,0 78 72 w 40"
+
+out=$("$toguz" solve --position "$study1" --json) || fail "solve --json exited $?"
+[[ $out =~ ^\{\"result\":\"win\",\"margin\":[0-9]+,\"line\":\[[0-9,]+\],\"nodes\":[0-9]+,\"time_ms\":[0-9]+\}$ ]] \
+  || fail "json shape: $out"
+
+out=$("$toguz" solve --position "$study1") || fail "solve text exited $?"
+grep -q "^White to move: win (margin +" <<<"$out" || fail "text: $out"
+grep -q "^line: " <<<"$out" || fail "text line: $out"
+
+# Not provable in 1 ms: a clear message and exit 3.
+err=$("$toguz" solve --position "x,0,2,3,4,8,0,0,2/0,9,0,0,1,5,2,3,2 66 55 w 40" --time 1 2>&1 >/dev/null)
+rc=$?
+[ $rc -eq 3 ] || fail "time limit exit code $rc"
+grep -q "not proven within 1 ms" <<<"$err" || fail "time limit message: $err"
+
+# A bad position names the field.
+err=$("$toguz" solve --position "1,2,3/4,5,6 0 0 w" 2>&1 >/dev/null)
+rc=$?
+[ $rc -ne 0 ] || fail "bad position accepted"
+grep -q "toguz solve:" <<<"$err" || fail "bad position message: $err"
+
+# Tables: build K=3 for one position's configurations, verify, solve with them.
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+pos="0,0,0,0,0,0,0,0,1/0,x,0,0,0,0,0,0,1 80 80 w"
+"$toguz" tables build --stones 3 --dir "$dir" --position "$pos" >/dev/null 2>&1 || fail "tables build"
+[ "$(ls "$dir" | wc -l)" -eq 16 ] || fail "expected 16 table files, got $(ls "$dir")"
+"$toguz" tables verify --stones 3 --dir "$dir" --position "$pos" >/dev/null 2>&1 || fail "tables verify"
+a=$("$toguz" solve --position "$pos" --json --tables "$dir" | sed 's/,"nodes".*//')
+b=$("$toguz" solve --position "$pos" --json | sed 's/,"nodes".*//')
+[ "$a" = "$b" ] || fail "with tables: $a, without: $b"
+echo ok
