@@ -2,6 +2,7 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <iostream>
 #include <string>
 
 #include "rules/notation.h"
@@ -30,6 +31,17 @@ struct RuleFlags {
     if (!tuz.empty()) o.tuz = tuz == "on";
     o.play_out = play_out;
     return o;
+  }
+  // The position given by --position, or the variant's start when `text` is empty. A bad
+  // string prints "toguz <command>: bad --position: <field>: ..." and exits with status 2.
+  Position position_or_start(const std::string& text, const char* command) const {
+    try {
+      RuleOptions opts = options();
+      return text.empty() ? Position::start(opts.resolve()) : parse_position(text, opts);
+    } catch (const ParseError& e) {
+      std::cerr << "toguz " << command << ": bad --position: " << e.what() << "\n";
+      throw CLI::RuntimeError(2);
+    }
   }
 };
 

@@ -23,14 +23,7 @@ void add_perft(CLI::App& app) {
   args->rules.add_to(cmd);
   cmd->add_flag("--json", args->json, "one JSON object: depth, nodes, divide");
   cmd->callback([args] {
-    Position pos;
-    try {
-      RuleOptions opts = args->rules.options();
-      pos = args->position.empty() ? Position::start(opts.resolve()) : parse_position(args->position, opts);
-    } catch (const ParseError& e) {
-      std::cerr << "toguz perft: " << e.what() << "\n";
-      throw CLI::RuntimeError(2);
-    }
+    const Position pos = args->rules.position_or_start(args->position, "perft");
     auto t0 = std::chrono::steady_clock::now();
     auto divide = perft_divide(pos, args->depth);
     uint64_t total = 0;

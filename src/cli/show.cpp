@@ -25,14 +25,7 @@ void add_show(CLI::App& app) {
       ->check(CLI::IsMember({"white", "black"}));
   cmd->add_option("--svg", args->svg, "also write the diagram as SVG to FILE");
   cmd->callback([args] {
-    Position pos;
-    try {
-      RuleOptions opts = args->rules.options();
-      pos = args->position.empty() ? Position::start(opts.resolve()) : parse_position(args->position, opts);
-    } catch (const ParseError& e) {
-      std::cerr << "toguz show: bad --position: " << e.what() << "\n";
-      throw CLI::RuntimeError(2);
-    }
+    const Position pos = args->rules.position_or_start(args->position, "show");
     const Side bottom = args->seat == "black" ? Side::Black : Side::White;
     std::cout << format_position(pos) << "\n" << draw_board(pos, bottom);
     if (!args->svg.empty()) {
