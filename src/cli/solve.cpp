@@ -31,6 +31,7 @@ void add_solve(CLI::App& app) {
     int64_t time_ms = 0;
     bool json = false;
     bool result_only = false;
+    int hash_log2 = 23;
     std::string tables;
     RuleFlags rules;
   };
@@ -40,6 +41,7 @@ void add_solve(CLI::App& app) {
   cmd->add_option("--time", args->time_ms, "time limit in ms (0 = none)")->check(CLI::NonNegativeNumber);
   cmd->add_flag("--json", args->json, "one JSON object: result, margin, line, nodes, time_ms");
   cmd->add_flag("--result-only", args->result_only, "prove the result only (no margin search)");
+  cmd->add_option("--hash-log2", args->hash_log2, "transposition table: 2^N entries of 16 bytes")->check(CLI::Range(10, 30))->capture_default_str();
   cmd->add_option("--tables", args->tables, "folder of endgame tables to probe (toguz tables build)");
   args->rules.add_to(cmd);
   cmd->callback([args] {
@@ -63,6 +65,7 @@ void add_solve(CLI::App& app) {
     opt.time_ms = args->time_ms;
     opt.tables = tb.get();
     opt.want_margin = !args->result_only;
+    opt.hash_log2 = args->hash_log2;
     tables::Solution s = tables::solve(pos, opt);
     if (!s.proven) {
       std::cerr << "toguz solve: not proven within " << args->time_ms << " ms (" << s.nodes << " nodes)\n";

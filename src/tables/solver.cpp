@@ -48,7 +48,8 @@ uint64_t solver_key(const Position& p, bool with_kaznas) {
 enum class Mode { Result, Margin };
 
 constexpr int kInf = 1000;
-constexpr int kProof = 255;  // depth of a search no horizon cuts
+constexpr int kProof = 255;
+constexpr bool kEtc = false;  // depth of a search no horizon cuts
 enum Bound : uint8_t { kNone = 0, kLower = 1, kUpper = 2, kExact = 3 };
 
 // 16-byte entry; two per bucket, the one with less work behind it is replaced.
@@ -58,10 +59,10 @@ struct Entry {
   uint8_t bound = kNone;
   int8_t move = 0;
   uint8_t depth = 0;  // plies searched below it; kProof: not cut by any depth limit
-  uint8_t pad[3] = {};
-  uint32_t work = 0;  // nodes searched below it (saturating)
+  uint8_t work = 0;   // log2 of the nodes searched below it
+  uint16_t pad = 0;
 };
-static_assert(sizeof(Entry) == 24);
+static_assert(sizeof(Entry) == 16);  // a bucket of two is one aligned half cache line
 
 class Table {
  public:
@@ -76,7 +77,7 @@ class Table {
   void store(uint64_t key, int value, Bound bound, int move, int depth, uint64_t work) {
     Entry* b = &entries_[key & mask_];
     Entry* e = b[0].key == key ? &b[0] : b[1].key == key ? &b[1] : b[0].work <= b[1].work ? &b[0] : &b[1];
-    *e = Entry{key, int16_t(value), uint8_t(bound), int8_t(move), uint8_t(depth), {}, uint32_t(std::min<uint64_t>(work, 0xFFFFFFFFu))};
+    *e = Entry{key, int16_t(value), uint8_t(bound), int8_t(move), uint8_t(depth), uint8_t(64 - __builtin_clzll(work | 1)), 0};
   }
 
  private:
@@ -146,7 +147,8 @@ class Prover {
     }
     if (depth <= 0) {
       horizon_ = true;
-      return mode == Mode::Result ? sign(kd) : kd;
+      int guess = kd + guess_weight_ * (p.stones_on_row(me) - p.stones_on_row(opp)) / 4;
+      return mode == Mode::Result ? sign(guess) : guess;
     }
     // Margin mode keys leave the kaznas out (play-out values shift with them); values are then
     // stored relative to the kazna difference.
@@ -185,11 +187,13 @@ class Prover {
       c.hole = h;
       int gain = (c.pos.kazna(me) - p.kazna(me)) - (c.pos.kazna(opp) - p.kazna(opp));
       // Gain first; the cutoff history only breaks ties.
-      c.order = h == tt_move ? 1 << 30 : gain * (1 << 20) + std::min(history_[index(me)][h], (1 << 20) - 1);
+      int replies = __builtin_popcount(c.pos.legal_mask());
+      c.order = h == tt_move ? 1 << 30
+                : gain * (1 << 20) + mob_weight_ * (9 - replies) * (1 << 16) + std::min(history_[index(me)][h], (1 << 16) - 1);
     }
     // Enhanced transposition cutoff (margin mode): a child whose stored upper bound already
     // refutes it. Children with a tuz only: a tuz-free child may repeat the path.
-    if (mode == Mode::Margin)
+    if (mode == Mode::Margin && kEtc)
       for (int i = 0; i < count; ++i) {
         const Position& c = kids[i].pos;
         if (!c.any_tuz() || c.outcome() != Outcome::Ongoing) continue;
@@ -258,6 +262,10 @@ class Prover {
 
  public:
   bool horizon_ = false;  // a depth-limited node was met since it was last cleared
+  // Leaf guess: kazna difference plus a quarter of guess_weight_ times the row difference;
+  // ordering: fewer replies first, weighted by mob_weight_ (tuned on the studies).
+  int guess_weight_ = 4;
+  int mob_weight_ = 1;
 };
 
 // Walks from `root` (whose exact value in `mode` is `value`) down a line of children that keep
