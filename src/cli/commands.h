@@ -17,5 +17,6 @@ void add_match(CLI::App& app);
 void add_bench(CLI::App& app);
 void add_solve(CLI::App& app);
 void add_tables(CLI::App& app);
+void add_analyze(CLI::App& app);
 
 }  // namespace toguz::cli

@@ -18,6 +18,7 @@ int main(int argc, char** argv) {
   toguz::cli::add_bench(app);
   toguz::cli::add_solve(app);
   toguz::cli::add_tables(app);
+  toguz::cli::add_analyze(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -1,0 +1,167 @@
+// toguz analyze --position S [--moves M...] [--depth D|--time MS|--nodes N] [--multipv K]
+// [--threads T] [--json]: the K best lines of a position, through the Engine API.
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "cli/commands.h"
+#include "cli/options.h"
+#include "rules/game.h"
+#include "rules/notation.h"
+#include "search/engine.h"
+
+namespace toguz::cli {
+
+namespace {
+
+// Plays each token of `moves` on `game`. A token is a hole ("7") or a notation token ("76",
+// "27X", "65(10)"); a notation token must agree with what its move did. On a bad token prints
+// "toguz analyze: --moves token N 'T': why" and throws CLI::RuntimeError(2).
+void play_moves(Game& game, const std::vector<std::string>& moves) {
+  for (size_t i = 0; i < moves.size(); ++i) {
+    const std::string& text = moves[i];
+    auto fail = [&](const std::string& why) {
+      std::cerr << "toguz analyze: --moves token " << i + 1 << " '" << text << "': " << why << "\n";
+      throw CLI::RuntimeError(2);
+    };
+    MoveToken token;
+    std::string why;
+    if (!parse_move_token(text, &token, &why)) fail(why);
+    MoveInfo info;
+    if (!game.play(token.hole, &why, &info)) fail(why);
+    const std::string bad = check_move_token(token, info);
+    if (!bad.empty()) fail(bad);
+  }
+}
+
+// The moves of `pv` in notation, played from `pos` (stops at an illegal hole, which the
+// search never gives).
+std::string pv_notation(Position pos, const std::vector<int>& pv) {
+  std::string out;
+  for (int hole : pv) {
+    if (!(pos.legal_mask() >> (hole - 1) & 1u) || pos.outcome() != Outcome::Ongoing) break;
+    const MoveInfo info = pos.play(hole);
+    if (!out.empty()) out += ' ';
+    out += format_move(info);
+  }
+  return out;
+}
+
+const char* result_word(int result) { return result > 0 ? "win" : result < 0 ? "loss" : "draw"; }
+
+// The score as a player reads it: "+1.25" stones, or "win in 12 plies", "draw (proven)".
+std::string score_text(const search::Score& s) {
+  std::ostringstream o;
+  if (s.proven) {
+    o << result_word(s.result);
+    if (s.has_margin) o << " by " << (s.margin < 0 ? -s.margin : s.margin);
+    if (s.result != 0 && !s.has_margin) o << " in " << s.plies << " plies";
+    if (s.result == 0) o << " (proven)";
+    return o.str();
+  }
+  const int a = s.cp < 0 ? -s.cp : s.cp;
+  o << (s.cp < 0 ? '-' : '+') << a / 100 << '.' << (a % 100 < 10 ? "0" : "") << a % 100;
+  return o.str();
+}
+
+void print_json(const search::SearchResult& r, const search::Info& top) {
+  uint64_t nps = r.time_ms > 0 ? r.nodes * 1000 / uint64_t(r.time_ms) : top.nps;
+  std::cout << "{\"depth\":" << top.depth << ",\"seldepth\":" << top.seldepth << ",\"nodes\":" << r.nodes
+            << ",\"nps\":" << nps << ",\"time_ms\":" << r.time_ms << ",\"bestmove\":";
+  if (r.best_move) std::cout << r.best_move; else std::cout << "null";
+  std::cout << ",\"lines\":[";
+  for (size_t i = 0; i < r.lines.size(); ++i) {
+    const search::Info& l = r.lines[i];
+    std::cout << (i ? "," : "") << "{\"pv\":[";
+    for (size_t j = 0; j < l.pv.size(); ++j) std::cout << (j ? "," : "") << l.pv[j];
+    std::cout << "],\"score_cp\":";
+    if (l.score.proven) std::cout << "null"; else std::cout << l.score.cp;
+    std::cout << ",\"proven\":";
+    if (!l.score.proven) {
+      std::cout << "null";
+    } else {
+      std::cout << "{\"result\":\"" << result_word(l.score.result) << "\",\"margin\":";
+      if (l.score.has_margin) std::cout << l.score.margin; else std::cout << "null";
+      std::cout << "}";
+    }
+    std::cout << "}";
+  }
+  std::cout << "]}\n";
+}
+
+void print_text(const Game& game, const search::SearchResult& r, const search::Info& top) {
+  const Position& pos = game.position();
+  const char* side = pos.side_to_move() == Side::White ? "White" : "Black";
+  if (r.best_move == 0) {
+    std::cout << "Game over, " << side << " to move: " << (r.lines.empty() ? "?" : score_text(r.lines[0].score))
+              << "\n";
+    return;
+  }
+  std::cout << side << " to move. Scores in stones for " << side << ".\n";
+  for (size_t i = 0; i < r.lines.size(); ++i) {
+    const search::Info& l = r.lines[i];
+    std::cout << i + 1 << ". " << score_text(l.score) << "  depth " << l.depth << "  " << pv_notation(pos, l.pv)
+              << "\n";
+  }
+  std::cout << "best move " << r.best_move << ", depth " << top.depth << "/" << top.seldepth << ", nodes " << r.nodes
+            << ", time " << r.time_ms << " ms\n";
+}
+
+}  // namespace
+
+void add_analyze(CLI::App& app) {
+  struct Args {
+    std::string position;
+    std::vector<std::string> moves;
+    int depth = 0;
+    int time_ms = 0;
+    uint64_t nodes = 0;
+    int multipv = 1;
+    int threads = 1;
+    int hash_mb = 16;
+    bool json = false;
+    RuleFlags rules;
+  };
+  auto args = std::make_shared<Args>();
+  auto* cmd = app.add_subcommand("analyze", "the best lines of a position with scores (engine search)");
+  cmd->add_option("--position", args->position, "position string (rules.md; default: the start)");
+  cmd->add_option("--moves", args->moves, "moves played from the position: holes or notation tokens");
+  auto* d = cmd->add_option("--depth", args->depth, "search depth in plies")->check(CLI::Range(1, 100));
+  auto* t = cmd->add_option("--time", args->time_ms, "search time in ms")->check(CLI::PositiveNumber);
+  auto* n = cmd->add_option("--nodes", args->nodes, "search this many nodes")->check(CLI::PositiveNumber);
+  d->excludes(t)->excludes(n);
+  t->excludes(n);
+  cmd->add_option("--multipv", args->multipv, "number of best lines")->check(CLI::Range(1, 9))->capture_default_str();
+  cmd->add_option("--threads", args->threads, "search threads")->check(CLI::Range(1, 256))->capture_default_str();
+  cmd->add_option("--hash", args->hash_mb, "hash table in MiB")->check(CLI::Range(1, 65536))->capture_default_str();
+  cmd->add_flag("--json", args->json, "one JSON object (docs: issue 4 shape)");
+  args->rules.add_to(cmd);
+  cmd->callback([args] {
+    Game game(args->rules.position_or_start(args->position, "analyze"));
+    play_moves(game, args->moves);
+
+    search::Limits limits;
+    limits.depth = args->depth;
+    limits.movetime_ms = args->time_ms;
+    limits.nodes = args->nodes;
+    if (!limits.depth && !limits.movetime_ms && !limits.nodes) limits.movetime_ms = 1000;
+
+    search::Engine engine;
+    search::Options opt;
+    opt.multipv = args->multipv;
+    opt.threads = args->threads;
+    opt.hash_mb = args->hash_mb;
+    engine.set_options(opt);
+    engine.set_position(game);
+    search::Info top;  // the last iteration's first line: depth and seldepth reached
+    const search::SearchResult r = engine.search(limits, [&top](const search::Info& info) {
+      if (info.multipv == 1) top = info;
+    });
+    if (!r.lines.empty() && top.depth == 0) top = r.lines[0];
+    if (args->json) print_json(r, top);
+    else print_text(game, r, top);
+  });
+}
+
+}  // namespace toguz::cli
