@@ -77,7 +77,7 @@ int Searcher::search(const Position& pos, int alpha, int beta, int depth, int pl
   if (!pos.any_tuz() && is_repetition(ply, key)) return kDraw;
   if (depth <= 0 || ply >= kMaxPly - 1) {
     ++impure_;
-    return evaluate(pos);
+    return qsearch(pos, alpha, beta, ply);
   }
 
   // Mate-distance pruning: no result here can beat a win on the next ply.
@@ -182,6 +182,36 @@ int Searcher::search(const Position& pos, int alpha, int beta, int depth, int pl
 
   const Bound bound = best >= beta ? kBoundLower : best > alpha_orig ? kBoundExact : kBoundUpper;
   tt_.store(key, value_to_tt(best, ply), depth, best_move, bound, impure_ == impure_at_entry);
+  return best;
+}
+
+// Quiescence: the static evaluation (stand pat) or a better line of captures and tuz-making
+// moves only, so a leaf is not scored in the middle of an exchange. Before: `pos` is ongoing.
+// Each such move grows a kazna, so the line is finite and cannot repeat; no table, no PV.
+int Searcher::qsearch(const Position& pos, int alpha, int beta, int ply) {
+  int best = evaluate(pos);
+  if (best >= beta || ply >= kMaxPly - 1) return best;
+  if (best > alpha) alpha = best;
+  for (uint32_t m = pos.legal_mask(); m; m &= m - 1) {
+    const int hole = std::countr_zero(m) + 1;
+    Position child = pos;
+    const MoveInfo info = child.play(hole);
+    if (info.captured == 0 && !info.tuz_made) continue;
+    ++nodes_;
+    if (nodes_ >= node_limit_) stopped_ = true;
+    if ((nodes_ & 1023) == 0) check_limits();
+    if (stopped_) return 0;
+    if (ply + 1 > seldepth_) seldepth_ = ply + 1;
+    const Outcome o = child.outcome();
+    const int v = o != Outcome::Ongoing ? -terminal_value(child, o, ply + 1)
+                                        : -qsearch(child, -beta, -alpha, ply + 1);
+    if (stopped_) return 0;
+    if (v > best) {
+      best = v;
+      if (v >= beta) return v;
+      if (v > alpha) alpha = v;
+    }
+  }
   return best;
 }
 

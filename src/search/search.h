@@ -53,6 +53,7 @@ class Searcher {
 
   int search(const Position& pos, int alpha, int beta, int depth, int ply, bool pv_node);
   int search_root(int alpha, int beta, int depth, int pv_idx);
+  int qsearch(const Position& pos, int alpha, int beta, int ply);
   bool is_repetition(int ply, uint64_t key) const;
   void check_limits();
   int elapsed_ms() const;
