@@ -2,6 +2,8 @@
 
 #include <bit>
 #include <cstddef>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <type_traits>
 
@@ -177,7 +179,6 @@ MoveInfo Position::play(int hole) {
   const int s = me * n + hole - 1;
   const int k = board_[s];
   const int old_kazna0 = kazna_[0], old_kazna1 = kazna_[1];
-  board_[s] = 0;
   int start = k == 1 ? s + 1 : s;  // one stone goes to the next hole, more start at the origin
   if (start == total) start = 0;
   const int laps = kDiv.laps[n][k], rem = kDiv.rem[n][k];
@@ -188,7 +189,11 @@ MoveInfo Position::play(int hole) {
     const Lanes one = Lanes{} + 1;
     const Lanes run = (lanes_below(end1 < 16 ? end1 : 16) & ~lanes_below(start < 16 ? start : 16)) |
                       lanes_below(end2 < 16 ? end2 : 16);
-    const Lanes add = (run & one) + (lanes_below(total < 16 ? total : 16) & uint8_t(laps));
+    // The origin is emptied in the same add (a byte store to it first would stall the wide
+    // load below: store forwarding fails when a load spans a smaller, earlier store).
+    const Lanes origin = s < 16 ? lanes_below(s + 1) & ~lanes_below(s) : Lanes{};
+    const Lanes add = (run & one) + (lanes_below(total < 16 ? total : 16) & uint8_t(laps)) -
+                      (origin & uint8_t(k));
     Lanes low;
     std::memcpy(&low, board_, 16);
     low += add;
@@ -196,7 +201,7 @@ MoveInfo Position::play(int hole) {
     if (n == 9) {  // holes 16 and 17 (Black's 8 and 9): in the run when (i - start) mod 18 < rem
       for (int i = 16; i < 18; ++i) {
         const int d = i >= start ? i - start : i - start + 18;
-        board_[i] = uint8_t(board_[i] + laps + (d < rem));
+        board_[i] = uint8_t(board_[i] - (i == s ? k : 0) + laps + (d < rem));
       }
     }
   }
@@ -271,6 +276,14 @@ MoveInfo Position::play(int hole) {
     info.kazna_after = uint8_t(kazna_after);
   }
   info.kazna_changed = kazna_changed;
+#ifdef TOGUZ_CHECK_POSITIONS
+  // Debug builds (the sanitizer build of make test): every stone accounted for, tuz holes
+  // empty, and the incremental key equal to the recomputed one, after every move.
+  if (std::string why; !consistent(&why)) {
+    std::fprintf(stderr, "toguz: inconsistent position after playing hole %d: %s\n", hole, why.c_str());
+    std::abort();
+  }
+#endif
   return info;
 }
 
