@@ -31,7 +31,7 @@ void add_solve(CLI::App& app) {
     int64_t time_ms = 0;
     bool json = false;
     bool result_only = false;
-    int hash_log2 = 23;
+    int hash_log2 = 25;  // 512 MB: the table size decides which studies finish (docs/tables.md)
     std::string tables;
     RuleFlags rules;
   };
