@@ -27,7 +27,15 @@ bool to_int(std::string_view s, int* out) {
   return true;
 }
 
-std::string quoted(std::string_view s) { return "'" + std::string(s) + "'"; }
+// Built by appends: GCC 12 gives a false -Wrestrict on "'" + std::string(s) + "'".
+std::string quoted(std::string_view s) {
+  std::string out;
+  out.reserve(s.size() + 2);
+  out += '\'';
+  out.append(s);
+  out += '\'';
+  return out;
+}
 
 }  // namespace
 

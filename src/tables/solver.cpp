@@ -205,7 +205,10 @@ class Prover {
           return -cv;
         }
       }
-    std::sort(kids, kids + count, [](const Child& a, const Child& b) { return a.order > b.order; });
+    // Insertion sort, highest order first, ties kept in hole order (at most 9 children; also
+    // what std::sort did for so few, which GCC 12 warns about with a false -Warray-bounds).
+    for (int i = 1; i < count; ++i)
+      for (int j = i; j > 0 && kids[j - 1].order < kids[j].order; --j) std::swap(kids[j - 1], kids[j]);
 
     uint64_t start_nodes = nodes;
     int alpha0 = alpha;
