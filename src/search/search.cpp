@@ -384,10 +384,12 @@ SearchResult Searcher::run(const Game& game, const Limits& limits, const Options
   }
 
   SearchResult result;
-  if (lines.empty()) {  // not even depth 1 finished: take the best-ordered move
-    RootMove& rm = root_moves_[0];
-    rm.score = -evaluate_or_terminal(rm.pos);
-    lines.push_back(make_info(rm, 0, 1, false));
+  if (lines.empty()) {  // not even depth 1 finished: the best-ordered moves, statically scored
+    for (int k = 0; k < multipv; ++k) {
+      RootMove& rm = root_moves_[k];
+      rm.score = -evaluate_or_terminal(rm.pos);
+      lines.push_back(make_info(rm, 0, k + 1, false));
+    }
   }
   result.best_move = lines[0].pv[0];
   if (skill < 20) result.best_move = pick_skill_move(lines, skill, options.seed, root.key());

@@ -24,7 +24,7 @@ out=$(printf '%s\n' \
   "go depth 4" \
   "frobnicate" \
   "position startpos moves 10" \
-  "quit" | timeout 20 "$TOGUZ" ugi)
+  "quit" | timeout 60 "$TOGUZ" ugi)
 status=$?
 [ $status -eq 0 ] || fail "exit status $status"
 echo "$out" | grep -qxF "id name toguz $("$TOGUZ" --version | sed 's/^toguz //')" || fail "id name line"
@@ -45,13 +45,13 @@ echo "$out" | grep -qxF "info string error unknown command: frobnicate" || fail 
 echo "$out" | grep -qF "info string error position: move 1 '10': not a hole number 1..9" || fail "bad move error"
 
 # 2. isready while "go infinite" runs, then stop, in a live session.
-coproc UGI { timeout 20 "$TOGUZ" ugi; }
+coproc UGI { timeout 60 "$TOGUZ" ugi; }
 echo "position startpos" >&"${UGI[1]}"
 echo "go infinite" >&"${UGI[1]}"
 sleep 0.3
 echo "isready" >&"${UGI[1]}"
 got=""
-while IFS= read -r -t 5 line <&"${UGI[0]}"; do
+while IFS= read -r -t 20 line <&"${UGI[0]}"; do
   case $line in
     readyok) got=ready; break ;;
     bestmove*) got=early; break ;;
@@ -60,7 +60,7 @@ done
 [ "$got" = ready ] || fail "readyok during the infinite search (got '$got')"
 echo "stop" >&"${UGI[1]}"
 best=""
-while IFS= read -r -t 5 line <&"${UGI[0]}"; do
+while IFS= read -r -t 20 line <&"${UGI[0]}"; do
   case $line in bestmove*) best=$line; break ;; esac
 done
 echo "$best" | grep -qE '^bestmove [1-9]$' || fail "bestmove after stop (got '$best')"
