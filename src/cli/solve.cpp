@@ -1,8 +1,8 @@
 // toguz solve --position S [--time MS] [--json] [--tables DIR]: the exact result of a position
 // and a principal line to the end of the game (src/tables/solver.h).
+#include <cstdio>
 #include <filesystem>
 #include <iostream>
-#include <regex>
 
 #include "cli/commands.h"
 #include "cli/options.h"
@@ -16,11 +16,12 @@ namespace toguz::cli {
 int tables_in_dir(const std::string& dir) {
   int k = 0;
   std::error_code ec;
-  static const std::regex name(R"(tb9_k(\d+)_\d\d\.bin)");
   for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
-    std::smatch m;
-    std::string f = e.path().filename().string();
-    if (std::regex_match(f, m, name)) k = std::max(k, std::stoi(m[1]));
+    // Table files are named "tb9_k<K>_<configuration>.bin".
+    const std::string f = e.path().filename().string();
+    int file_k = 0, end = -1;
+    if (std::sscanf(f.c_str(), "tb9_k%d_%*[0-9].bin%n", &file_k, &end) == 1 && end == int(f.size()))
+      k = std::max(k, file_k);
   }
   return k;
 }
