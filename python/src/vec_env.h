@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "rules/position.h"
+#include "rules/random.h"
 
 namespace toguz::rl {
 
@@ -16,12 +17,7 @@ namespace toguz::rl {
 // everywhere (std::uniform_int_distribution is not portable across standard libraries).
 struct SplitMix64 {
   uint64_t state = 0;
-  uint64_t next() {
-    uint64_t z = (state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
+  uint64_t next() { return splitmix64(state); }
   // Uniform in [0, bound) (Lemire's multiply-shift; the bias is below 2^-56 for bound <= 9).
   uint32_t below(uint32_t bound) { return uint32_t((unsigned __int128)next() * bound >> 64); }
 };

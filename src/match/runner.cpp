@@ -13,18 +13,12 @@
 #include <stdexcept>
 #include <thread>
 
+#include "rules/random.h"
 #include "rules/record.h"
 
 namespace toguz::match {
 
 namespace {
-
-uint64_t splitmix(uint64_t x) {
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
 
 RuleOptions rule_options(const Rules& r) {
   RuleOptions o;
@@ -86,7 +80,7 @@ GameRecord play_game(Player* white, Player* black, const Position& start,
                  : l.movetime_ms > 0 ? l.movetime_ms : 0;
     int hang = settings.hang_ms >= 0 ? settings.hang_ms : budget > 0 ? 2000 : 60000;
     req.deadline_ms = budget + hang;
-    req.seed = splitmix(seed ^ uint64_t(g.game.ply_count()) * 0x100000001b3ULL);
+    req.seed = splitmix64_of(seed ^ uint64_t(g.game.ply_count()) * 0x100000001b3ULL);
 
     MoveReply reply = players[s]->think(g.game, req);
     if (reply.status == ReplyStatus::Crashed) {
@@ -431,7 +425,7 @@ Summary run_match(MatchState state, const RunOptions& options) {
       std::vector<GameRecord> games;
       for (int round = 0; round < 2; ++round) {
         int w = round, b = 1 - round;  // round 0: engine A White
-        uint64_t seed = splitmix(settings.seed * 0x9e3779b97f4a7c15ULL + uint64_t(index) * 2 + round);
+        uint64_t seed = splitmix64_of(settings.seed * 0x9e3779b97f4a7c15ULL + uint64_t(index) * 2 + round);
         GameRecord g = play_game(players[w].get(), players[b].get(), start, limits[w], limits[b],
                                  settings, seed);
         g.pair = index;

@@ -19,15 +19,9 @@
 #include <cstdint>
 
 #include "rules/position.h"
+#include "rules/random.h"
 
 namespace toguz::zobrist {
-
-constexpr uint64_t splitmix64(uint64_t& state) {
-  uint64_t z = (state += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
 
 struct Weights {
   uint64_t hole[Position::kMaxHoles];

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 
+#include "rules/random.h"
 #include "search/eval.h"
 
 namespace toguz::search {
@@ -15,12 +16,6 @@ constexpr int kOrderGain = 1 << 20;
 constexpr int kOrderKiller = 1 << 19;
 constexpr int kHistoryMax = 1 << 18;
 
-uint64_t splitmix(uint64_t& state) {
-  uint64_t z = (state += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
 
 int kazna_sum(const Position& p) { return p.kazna(Side::White) + p.kazna(Side::Black); }
 
@@ -290,7 +285,7 @@ int Searcher::pick_skill_move(const std::vector<Info>& lines, int skill, uint64_
   }
   if (candidates.empty()) return lines[0].pv[0];
   uint64_t state = seed ^ key;
-  int r = int(splitmix(state) % uint64_t(total));
+  int r = int(splitmix64(state) % uint64_t(total));
   for (auto& [w, hole] : candidates) {
     if (r < w) return hole;
     r -= w;
