@@ -42,10 +42,7 @@ constexpr BitCounts kBits = make_bit_counts();
 // The position's end (rules.md: decided, no move, threefold repetition along the path).
 // `mask` is its legal-move mask: no legal move is exactly the "no move" end.
 bool finished(const Position& pos, uint32_t mask, const Path& path, int ply) {
-  if (mask == 0) return true;
-  const int nn = pos.n() * pos.n();
-  if (!pos.rules().play_out && (pos.kazna(Side::White) > nn || pos.kazna(Side::Black) > nn))
-    return true;
+  if (mask == 0 || pos.decided()) return true;
   return path.reversible[ply] >= 4 && !pos.any_tuz() && repeated_thrice(path, ply);
 }
 

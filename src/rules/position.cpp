@@ -288,8 +288,7 @@ MoveInfo Position::play(int hole) {
 }
 
 Outcome Position::outcome() const {
-  if (!(flags_ & kPlayOutFlag) && (kazna_[0] > n_ * n_ || kazna_[1] > n_ * n_))
-    return Outcome::Decided;
+  if (decided()) return Outcome::Decided;
   // A tuz holds no stones, so "no stones in his non-tuz holes" is "no legal move".
   if (legal_mask() == 0) return Outcome::NoMove;
   return Outcome::Ongoing;

@@ -99,6 +99,10 @@ class Position {
 
   // The end checks that need no history, in rules.md order: decided, then no move.
   Outcome outcome() const;
+  // A kazna holds more than N*N and the rules stop there (not under play-out).
+  bool decided() const {
+    return !(flags_ & kPlayOutFlag) && (kazna_[0] > n_ * n_ || kazna_[1] > n_ * n_);
+  }
   // The final score once the game ended with `how` (on NoMove the stones left on the board
   // go to the side that is not to move). For Ongoing: the kaznas as they stand.
   std::array<int, 2> final_score(Outcome how) const;
