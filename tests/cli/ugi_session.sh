@@ -46,6 +46,8 @@ echo "$out" | grep -qF "info string error position: move 1 '10': not a hole numb
 
 # 2. isready while "go infinite" runs, then stop, in a live session.
 coproc UGI { timeout 60 "$TOGUZ" ugi; }
+# bash unsets UGI_PID as soon as the coprocess ends, which may be before `wait`: keep a copy.
+ugi_pid=$UGI_PID
 echo "position startpos" >&"${UGI[1]}"
 echo "go infinite" >&"${UGI[1]}"
 sleep 0.3
@@ -65,7 +67,7 @@ while IFS= read -r -t 20 line <&"${UGI[0]}"; do
 done
 echo "$best" | grep -qE '^bestmove [1-9]$' || fail "bestmove after stop (got '$best')"
 echo "quit" >&"${UGI[1]}"
-wait "$UGI_PID" || fail "exit status after quit"
+wait "$ugi_pid" || fail "exit status after quit"
 
 [ $fails -eq 0 ] && echo "ugi_session: all passed"
 exit $fails
