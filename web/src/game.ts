@@ -1,0 +1,687 @@
+// The game screen: board, players and clocks, move list, controls of the mode, analysis
+// (evaluation bar, best lines), review graph and the game-over panel. Everything shown comes
+// from the server's `state` messages; after a reconnect the first state replaces everything.
+
+import { board_svg } from "./board";
+import { GameSocket } from "./conn";
+import { t } from "./i18n";
+import { api, store } from "./api";
+import {
+  bar_percent,
+  clock_text,
+  cp_text,
+  graph_points,
+  other,
+  parse_position,
+  score_text,
+  sowing_path,
+  white_cp,
+} from "./logic";
+import type { Board, GameState, Line, Review, Score, Side } from "./types";
+import { copy_text, esc, toast, type View } from "./util";
+
+interface Anim {
+  board: Board;
+  trail: { side: Side; hole: number } | null;
+}
+
+export class GameView implements View {
+  el: HTMLElement;
+  private sock: GameSocket;
+  private state: GameState | null = null;
+  private queue: GameState[] = [];
+  private anim: Anim | null = null;
+  private animating = false;
+  private view_ply: number | null = null; // null: the live position
+  private received_at = 0;
+  private conn: "connecting" | "open" | "closed" = "connecting";
+  private ever_open = false;
+  private flipped = false;
+  private hint: { hole: number; score: Score | null; ply: number } | null = null;
+  private analysing = false;
+  private lines: { ply: number; depth: number; lines: Line[] } | null = null;
+  private review: { done: boolean; progress: number; moves: Review[] } | null = null;
+  private confirm_resign = false;
+  private panel_closed = false;
+  private sent_ply = -1;
+  private ticker: number;
+  private keyh: (e: KeyboardEvent) => void;
+
+  constructor(id: string, token: string | undefined) {
+    this.el = document.createElement("div");
+    this.el.className = "game-view";
+    this.el.innerHTML = `<p class="loading">…</p>`;
+    this.sock = new GameSocket(
+      id,
+      token,
+      (m) => this.on_message(m),
+      (s) => this.on_status(s),
+    );
+    this.el.addEventListener("click", (e) => this.on_click(e));
+    this.keyh = (e) => this.on_key(e);
+    document.addEventListener("keydown", this.keyh);
+    this.ticker = window.setInterval(() => this.tick(), 100);
+    // test hooks (drop the socket as a network failure would, then let it reconnect)
+    (window as any).__toguz = {
+      drop: () => this.sock.drop_and_hold(),
+      resume: () => this.sock.resume(),
+      state: () => this.state,
+    };
+  }
+
+  destroy() {
+    this.sock.close();
+    window.clearInterval(this.ticker);
+    document.removeEventListener("keydown", this.keyh);
+  }
+
+  // ---- messages -------------------------------------------------------------------------
+
+  private on_status(s: "connecting" | "open" | "closed") {
+    this.conn = s;
+    if (s === "open") this.ever_open = true;
+    const banner = this.el.querySelector<HTMLElement>("#conn-banner");
+    if (banner) banner.hidden = !(this.ever_open && s !== "open");
+    const root = this.el.querySelector<HTMLElement>(".game");
+    if (root) root.dataset.conn = s;
+  }
+
+  private on_message(m: any) {
+    switch (m.type) {
+      case "state":
+        this.queue.push(m.game as GameState);
+        if (!this.animating) this.next_state();
+        break;
+      case "error":
+        toast(`${t("error")}: ${m.message}`, "error");
+        // a refused move leaves the game unchanged: allow the same ply again
+        this.sent_ply = -1;
+        this.render();
+        break;
+      case "hint":
+        this.hint = { hole: m.hole, score: m.score ?? null, ply: this.state?.ply ?? 0 };
+        this.render();
+        break;
+      case "analysis":
+        if (this.state && m.ply === this.state.ply) {
+          this.lines = { ply: m.ply, depth: m.depth, lines: m.lines || [] };
+          this.render_analysis();
+        }
+        break;
+      case "review":
+        this.review = { done: !!m.done, progress: m.progress ?? 0, moves: m.moves || [] };
+        this.render();
+        break;
+      case "rematch":
+        if (m.id && m.token) {
+          store.set_token(m.id, m.token);
+          location.hash = `#/game/${m.id}/${m.token}`;
+        }
+        break;
+    }
+  }
+
+  /** Applies the next queued state, with a sowing animation when it adds one move to the
+   * position on screen (skipped when states pile up or the user reads an earlier move). */
+  private next_state() {
+    const g = this.queue.shift();
+    if (!g) return;
+    const old = this.state;
+    const one_more =
+      old !== null &&
+      g.ply === old.ply + 1 &&
+      g.moves.length === old.moves.length + 1 &&
+      this.view_ply === null &&
+      this.queue.length < 2 &&
+      !window.matchMedia?.("(prefers-reduced-motion: reduce)").matches;
+    if (one_more && old) {
+      const mv = g.moves[g.moves.length - 1];
+      const n = g.n;
+      const k = old.board[mv.from.side][mv.from.hole - 1];
+      if (k > 0) {
+        this.animate(old, g, sowing_path(n, mv.from, k), () => this.apply(g));
+        return;
+      }
+    }
+    this.apply(g);
+  }
+
+  private animate(old: GameState, g: GameState, path: { side: Side; hole: number }[], done: () => void) {
+    this.animating = true;
+    const b: Board = JSON.parse(JSON.stringify(old.board));
+    const mv = g.moves[g.moves.length - 1];
+    b[mv.from.side][mv.from.hole - 1] = 0;
+    this.anim = { board: b, trail: null };
+    // the new ply number, the move list and the rest show at once; only the board animates
+    const step = Math.max(18, Math.min(70, 560 / path.length));
+    let i = 0;
+    const tick = () => {
+      if (i >= path.length) {
+        this.anim = null;
+        this.animating = false;
+        done();
+        return;
+      }
+      const c = path[i++];
+      const owner: Side = other(c.side);
+      if (b.tuz[owner] === c.hole) b.kazna[owner]++;
+      else b[c.side][c.hole - 1]++;
+      this.anim = { board: b, trail: c };
+      this.render_board();
+      window.setTimeout(tick, step);
+    };
+    this.render_board();
+    window.setTimeout(tick, step);
+  }
+
+  private apply(g: GameState) {
+    const prev = this.state;
+    const changed_ply = !prev || prev.ply !== g.ply;
+    this.state = g;
+    this.received_at = performance.now();
+    if (changed_ply) {
+      this.hint = null;
+      this.confirm_resign = false;
+      this.lines = null;
+      if (this.analysing) this.sock.send({ type: "analyze", multipv: 3 });
+    }
+    if (this.sent_ply !== g.ply) this.sent_ply = -1;
+    if (g.status !== "over" && g.status !== "aborted") this.panel_closed = false;
+    if (this.view_ply !== null && this.view_ply >= g.ply) this.view_ply = null;
+    this.render();
+    if (this.queue.length > 0) this.next_state();
+  }
+
+  // ---- input ----------------------------------------------------------------------------
+
+  private can_move(): boolean {
+    const g = this.state;
+    return (
+      !!g &&
+      this.view_ply === null &&
+      !this.animating &&
+      g.status !== "over" &&
+      g.status !== "aborted" &&
+      g.legal.length > 0 &&
+      this.sent_ply !== g.ply
+    );
+  }
+
+  private play(hole: number) {
+    const g = this.state;
+    if (!g || !this.can_move() || !g.legal.includes(hole)) return;
+    if (this.sock.send({ type: "move", hole, ply: g.ply })) {
+      this.sent_ply = g.ply;
+      this.render_board();
+    }
+  }
+
+  private go_to(ply: number | null) {
+    const g = this.state;
+    if (!g) return;
+    if (ply !== null) ply = Math.max(0, Math.min(g.ply, ply));
+    this.view_ply = ply === null || ply === g.ply ? null : ply;
+    this.render();
+  }
+
+  private on_key(e: KeyboardEvent) {
+    const target = e.target as HTMLElement | null;
+    if (target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA" || target.tagName === "SELECT")) return;
+    const g = this.state;
+    if (!g) return;
+    const shown = this.view_ply ?? g.ply;
+    if (/^[1-9]$/.test(e.key)) {
+      this.play(Number(e.key));
+      e.preventDefault();
+    } else if (e.key === "ArrowLeft") {
+      this.go_to(shown - 1);
+      e.preventDefault();
+    } else if (e.key === "ArrowRight") {
+      this.go_to(shown + 1);
+      e.preventDefault();
+    } else if (e.key === "Home" || e.key === "ArrowUp") {
+      this.go_to(0);
+      e.preventDefault();
+    } else if (e.key === "End" || e.key === "ArrowDown") {
+      this.go_to(null);
+      e.preventDefault();
+    } else if (e.key === "Enter" && target?.classList.contains("hole")) {
+      this.play(Number(target.dataset.hole));
+    }
+  }
+
+  private on_click(e: Event) {
+    const target = e.target as Element;
+    const hole = target.closest<SVGGElement>("g.hole");
+    if (hole) {
+      if (hole.classList.contains("legal")) this.play(Number(hole.dataset.hole));
+      return;
+    }
+    const mv = target.closest<HTMLElement>("[data-goto]");
+    if (mv) {
+      this.go_to(Number(mv.dataset.goto));
+      return;
+    }
+    const btn = target.closest<HTMLElement>("[data-action]");
+    if (!btn) return;
+    const a = btn.dataset.action!;
+    const send = (m: object) => {
+      if (!this.sock.send(m)) toast(t("reconnecting"), "error");
+    };
+    switch (a) {
+      case "takeback":
+      case "hint":
+      case "offer_draw":
+      case "accept_draw":
+      case "decline_draw":
+      case "abort":
+      case "rematch":
+      case "claim_win":
+        send({ type: a });
+        break;
+      case "resign":
+        this.confirm_resign = true;
+        this.render();
+        break;
+      case "resign-confirm":
+        this.confirm_resign = false;
+        send({ type: "resign" });
+        break;
+      case "resign-cancel":
+        this.confirm_resign = false;
+        this.render();
+        break;
+      case "analyse":
+        this.analysing = !this.analysing;
+        this.lines = null;
+        send({ type: this.analysing ? "analyze" : "analyze_stop", multipv: 3 });
+        this.render();
+        break;
+      case "review":
+        this.review = this.review ?? { done: false, progress: 0, moves: [] };
+        this.panel_closed = true;
+        send({ type: "review" });
+        this.render();
+        break;
+      case "flip":
+        this.flipped = !this.flipped;
+        this.render();
+        break;
+      case "close-panel":
+        this.panel_closed = true;
+        this.render();
+        break;
+      case "copy": {
+        const input = this.el.querySelector<HTMLInputElement>(`#${btn.dataset.for}`);
+        if (input)
+          void copy_text(input.value, input).then((ok) => {
+            if (ok) toast(t("copied"));
+          });
+        break;
+      }
+      case "first":
+        this.go_to(0);
+        break;
+      case "prev":
+        this.go_to((this.view_ply ?? this.state?.ply ?? 0) - 1);
+        break;
+      case "next":
+        this.go_to((this.view_ply ?? this.state?.ply ?? 0) + 1);
+        break;
+      case "last":
+        this.go_to(null);
+        break;
+    }
+  }
+
+  // ---- drawing --------------------------------------------------------------------------
+
+  private bottom(): Side {
+    const g = this.state!;
+    const base: Side = g.you === "black" ? "black" : "white";
+    return this.flipped ? other(base) : base;
+  }
+
+  private shown(): { board: Board; to_move: Side; ply: number } {
+    const g = this.state!;
+    if (this.view_ply !== null) {
+      const text = this.view_ply === 0 ? g.start_position : g.moves[this.view_ply - 1].position;
+      const p = parse_position(text);
+      return { board: p.board, to_move: p.to_move, ply: this.view_ply };
+    }
+    if (this.anim) return { board: this.anim.board, to_move: g.to_move, ply: g.ply };
+    return { board: g.board, to_move: g.to_move, ply: g.ply };
+  }
+
+  private name_of(side: Side): string {
+    const p = this.state?.players?.[side];
+    if (!p) return "…";
+    return p.name || t(side);
+  }
+
+  private render_board() {
+    const g = this.state;
+    const box = this.el.querySelector<HTMLElement>("#board");
+    if (!g || !box) return;
+    const s = this.shown();
+    const live = this.view_ply === null;
+    const last = s.ply > 0 ? g.moves[s.ply - 1] : null;
+    box.innerHTML = board_svg({
+      board: s.board,
+      bottom: this.bottom(),
+      legal: new Set(this.can_move() ? g.legal : []),
+      to_move: s.to_move,
+      last: last && !this.anim ? { from: last.from, to: last.to } : null,
+      hint: live && this.hint && this.hint.ply === g.ply ? this.hint.hole : null,
+      trail: this.anim?.trail ?? null,
+      names: { white: this.name_of("white"), black: this.name_of("black") },
+    });
+    box.dataset.ply = String(g.ply);
+    box.dataset.shown = String(s.ply);
+    box.dataset.status = g.status;
+    box.dataset.toMove = g.to_move;
+    box.dataset.you = g.you;
+    box.dataset.animating = this.animating ? "1" : "0";
+    box.dataset.canMove = this.can_move() ? "1" : "0";
+  }
+
+  private tick() {
+    const g = this.state;
+    if (!g || !g.clock || !g.clock.running || g.status !== "playing") return;
+    const el = this.el.querySelector<HTMLElement>(`.clock[data-side="${g.clock.running}"]`);
+    if (!el) return;
+    const base = g.clock.running === "white" ? g.clock.white_ms : g.clock.black_ms;
+    const left = base - (performance.now() - this.received_at);
+    el.textContent = clock_text(left);
+    el.classList.toggle("low", left < 20000);
+  }
+
+  private player_bar(side: Side, pos: "top" | "bottom"): string {
+    const g = this.state!;
+    const p = g.players?.[side];
+    const turn = g.status === "playing" && g.to_move === side;
+    const you = g.you === side ? ` <span class="you-tag">(${esc(t("you"))})</span>` : "";
+    const online = g.mode === "online" && p && !p.engine;
+    const dot = online
+      ? `<span class="dot ${p!.connected ? "on" : "off"}" title="${esc(t(p!.connected ? "connected" : "disconnected"))}"></span>`
+      : "";
+    let clock = "";
+    if (g.clock) {
+      const ms = side === "white" ? g.clock.white_ms : g.clock.black_ms;
+      clock = `<span class="clock${g.clock.running === side ? " running" : ""}" data-side="${side}">${clock_text(ms)}</span>`;
+    }
+    const thinking = turn && g.thinking && p?.engine ? `<span class="thinking">${esc(t("engine_thinking"))}</span>` : "";
+    return `<div class="player ${pos}${turn ? " turn" : ""}" data-side="${side}">
+      <span class="stone-badge ${side}"></span>${dot}
+      <span class="pname">${esc(this.name_of(side))}</span>${you}${thinking}
+      <span class="kz" title="${esc(t("kazna"))}">${esc(t("kazna"))}: <b>${g.board.kazna[side]}</b></span>
+      ${clock}</div>`;
+  }
+
+  private status_line(): string {
+    const g = this.state!;
+    if (g.status === "waiting") return esc(t("waiting_opponent"));
+    if (g.status === "over" || g.status === "aborted") return esc(this.result_title());
+    if (g.you === "spectator") return `${esc(t("spectator"))} · ${esc(t(g.to_move))} ${esc(t("to_move"))}`;
+    if (g.legal.length > 0 && (g.you === g.to_move || g.you === "both"))
+      return g.you === "both" ? `${esc(t(g.to_move))} ${esc(t("to_move"))}` : esc(t("your_move"));
+    if (g.thinking) return esc(t("engine_thinking"));
+    return `${esc(t(g.to_move))} ${esc(t("to_move"))}`;
+  }
+
+  private result_title(): string {
+    const g = this.state!;
+    if (g.status === "aborted" || g.result?.reason === "aborted") return t("aborted");
+    if (!g.result) return t("game_over");
+    if (g.result.winner === "draw") return t("drawn");
+    return t("wins", { side: `${t(g.result.winner)} (${this.name_of(g.result.winner)})` });
+  }
+
+  private controls(): string {
+    const g = this.state!;
+    const b = (action: string, label: string, extra = "") =>
+      `<button type="button" data-action="${action}" ${extra}>${esc(label)}</button>`;
+    const over = g.status === "over" || g.status === "aborted";
+    const out: string[] = [];
+    const me = g.you;
+    const player = me === "white" || me === "black";
+    if (!over) {
+      if (g.mode === "engine" || g.mode === "local" || g.mode === "analysis") {
+        if (g.ply > 0) out.push(b("takeback", t("takeback")));
+        if (g.legal.length > 0) out.push(b("hint", t("hint")));
+      }
+      if (player || (me === "both" && g.mode !== "analysis")) {
+        if (this.confirm_resign) {
+          out.push(
+            `<span class="confirm">${esc(t("confirm_resign"))} ${b("resign-confirm", t("resign"), 'class="danger"')} ${b("resign-cancel", "✕")}</span>`,
+          );
+        } else if (g.status === "playing") {
+          out.push(b("resign", t("resign")));
+        }
+        if (player && g.mode !== "local") {
+          if (g.draw_offer && g.draw_offer !== me) {
+            out.push(`<span class="offer">${esc(t("draw_offered"))}</span>`);
+            out.push(b("accept_draw", t("accept_draw"), 'class="primary"'), b("decline_draw", t("decline_draw")));
+          } else if (g.draw_offer === me) {
+            out.push(`<span class="offer">${esc(t("draw_sent"))}</span>`);
+          } else if (g.status === "playing") {
+            out.push(b("offer_draw", t("offer_draw")));
+          }
+        }
+        if (g.mode === "online" && player && g.ply < 2) out.push(b("abort", t("abort")));
+        const opp = player ? g.players?.[other(me as Side)] : null;
+        if (g.mode === "online" && opp && !opp.engine && !opp.connected && g.status === "playing") {
+          out.push(`<span class="offer">${esc(t("opponent_gone"))}</span>`, b("claim_win", t("claim_win"), 'class="primary"'));
+        }
+      }
+    } else {
+      if (g.mode === "online" && player) {
+        if (g.rematch_offer && g.rematch_offer !== me) out.push(`<span class="offer">${esc(t("rematch_offered"))}</span>`);
+        out.push(b("rematch", t("rematch"), g.rematch_offer === me ? "disabled" : 'class="primary"'));
+      }
+      out.push(b("review", t("review")));
+    }
+    const analysis_ok = over || g.mode !== "online" || me === "spectator";
+    if (analysis_ok) out.push(b("analyse", this.analysing ? t("stop") : t("analyse"), this.analysing ? 'class="active"' : ""));
+    if (g.mode === "analysis" && !this.review) out.push(b("review", t("review")));
+    out.push(b("flip", t("flip")));
+    out.push(`<a class="button" href="${api.pgn_url(g.id)}" target="_blank" download="toguz-${esc(g.id)}.pgn">${esc(t("export_pgn"))}</a>`);
+    return out.join(" ");
+  }
+
+  private move_list(): string {
+    const g = this.state!;
+    const shown = this.view_ply ?? g.ply;
+    const marks = new Map<number, string>();
+    for (const r of this.review?.moves ?? []) if (r.mark) marks.set(r.ply, r.mark);
+    const cells: string[] = [];
+    // a game may start with Black to move (imported position): number pairs from the start
+    const start = parse_position(g.start_position);
+    let num = start.move_number;
+    let i = 0;
+    if (start.to_move === "black" && g.moves.length > 0) {
+      cells.push(`<span class="mnum">${num}.</span><span class="mv empty">…</span>`);
+    }
+    for (const m of g.moves) {
+      const ply = i + 1;
+      if (m.side === "white") cells.push(`<span class="mnum">${num}.</span>`);
+      const mark = marks.get(ply);
+      const cls = `mv${ply === shown ? " current" : ""}${mark ? ` mark-${mark === "??" ? "blunder" : mark === "?" ? "mistake" : "dubious"}` : ""}`;
+      cells.push(
+        `<span class="${cls}" data-goto="${ply}" data-ply="${ply}" role="button" tabindex="-1">${esc(m.notation)}${mark ? `<sup>${esc(mark)}</sup>` : ""}</span>`,
+      );
+      if (m.side === "black") num++;
+      i++;
+    }
+    if (g.result && g.status === "over") {
+      const r = g.result.winner === "white" ? "1-0" : g.result.winner === "black" ? "0-1" : "½-½";
+      cells.push(`<span class="mres">${r}</span>`);
+    }
+    return `<div class="nav">
+        <button type="button" data-action="first" aria-label="${esc(t("start"))}">⏮</button>
+        <button type="button" data-action="prev" aria-label="prev">◀</button>
+        <button type="button" data-action="next" aria-label="next">▶</button>
+        <button type="button" data-action="last" aria-label="last">⏭</button>
+      </div>
+      <div class="moves" id="moves" data-count="${g.moves.length}">${cells.join("")}</div>
+      <p class="keys">${esc(t("keys_help"))}</p>`;
+  }
+
+  private eval_bar(): string {
+    const g = this.state!;
+    const line = this.lines?.lines?.[0];
+    let pct = 50;
+    let label = "";
+    if (line?.score) {
+      const w = white_cp(line.score, g.to_move);
+      pct = bar_percent(w);
+      label = line.score.proven ? score_text(line.score) : cp_text(w);
+    }
+    const flip = this.bottom() === "black";
+    // White's share grows from White's side (the bottom when White is at the bottom)
+    return `<div class="evalbar${flip ? " flip" : ""}" id="evalbar" title="${esc(t("eval"))}" data-white="${pct.toFixed(1)}">
+      <div class="white-part" style="height:${pct.toFixed(1)}%"></div>
+      <span class="eval-label">${esc(label)}</span></div>`;
+  }
+
+  private render_analysis() {
+    const box = this.el.querySelector<HTMLElement>("#analysis");
+    const bar = this.el.querySelector<HTMLElement>("#evalbar");
+    if (bar) bar.outerHTML = this.eval_bar();
+    if (!box) return;
+    if (!this.analysing) {
+      box.innerHTML = "";
+      box.hidden = true;
+      return;
+    }
+    box.hidden = false;
+    const g = this.state!;
+    const words = { win: t("win_in"), loss: t("loss_in"), draw: t("draw_in") };
+    const rows = (this.lines?.lines ?? [])
+      .map((l, i) => {
+        const sc = l.score ?? { cp: (l as any).score_cp ?? 0, proven: (l as any).proven ?? null };
+        const w = white_cp(sc, g.to_move);
+        const txt = sc.proven ? score_text(sc, words) : cp_text(w);
+        const pv = (l.pv_notation && l.pv_notation.length ? l.pv_notation : l.pv.map(String)).slice(0, 12).join(" ");
+        return `<li class="line" data-rank="${i + 1}"><b>${esc(txt)}</b> <span class="pv">${esc(pv)}</span></li>`;
+      })
+      .join("");
+    box.innerHTML = `<h3>${esc(t("analyse"))} <small>${this.lines ? `${esc(t("depth"))} ${this.lines.depth}` : "…"}</small></h3><ol class="lines">${rows}</ol>`;
+  }
+
+  private review_html(): string {
+    const r = this.review;
+    if (!r) return "";
+    const g = this.state!;
+    const W = 600;
+    const H = 160;
+    const values = [0, ...r.moves.map((m) => m.white_cp)];
+    const pts = graph_points(values, W, H);
+    const count = Math.max(values.length, 1);
+    const poly = pts.map(([x, y]) => `${x.toFixed(1)},${y.toFixed(1)}`).join(" ");
+    const area = pts.length ? `0,${H / 2} ${poly} ${pts[pts.length - 1][0].toFixed(1)},${H / 2}` : "";
+    const shown = this.view_ply ?? g.ply;
+    const marks = r.moves
+      .filter((m) => m.mark)
+      .map((m) => {
+        const [x, y] = pts[m.ply] ?? [0, H / 2];
+        const cls = m.mark === "??" ? "blunder" : m.mark === "?" ? "mistake" : "dubious";
+        return `<circle class="gmark ${cls}" cx="${x.toFixed(1)}" cy="${y.toFixed(1)}" r="5" data-goto="${m.ply}"><title>${m.ply}. ${esc(m.mark)}</title></circle>`;
+      })
+      .join("");
+    const cursor = (shown / count) * W;
+    const hits = values
+      .map((_, i) => `<rect class="ghit" x="${((i - 0.5) / count) * W}" y="0" width="${W / count}" height="${H}" data-goto="${i}"/>`)
+      .join("");
+    const list = r.moves
+      .filter((m) => m.mark)
+      .map((m) => {
+        const mv = g.moves[m.ply - 1];
+        return `<li data-goto="${m.ply}" role="button"><b>${esc(mv?.notation ?? String(m.hole))}${esc(m.mark)}</b> (${esc(t(m.side))}, ${m.ply}) — ${esc(t("best_was"))} ${m.best} · −${(m.loss_cp / 100).toFixed(1)}</li>`;
+      })
+      .join("");
+    const progress = r.done ? "" : `<progress max="1" value="${r.progress}"></progress> ${esc(t("reviewing"))} ${(r.progress * 100).toFixed(0)}%`;
+    return `<section class="review" id="review" data-done="${r.done ? 1 : 0}">
+      <h3>${esc(t("review_graph"))}</h3>${progress}
+      <svg class="graph" id="graph" viewBox="0 0 ${W} ${H}" preserveAspectRatio="none">
+        <rect class="gbg" x="0" y="0" width="${W}" height="${H}"/>
+        <line class="gmid" x1="0" y1="${H / 2}" x2="${W}" y2="${H / 2}"/>
+        ${area ? `<polygon class="garea" points="${area}"/>` : ""}
+        <polyline class="gline" points="${poly}"/>
+        <line class="gcursor" x1="${cursor}" y1="0" x2="${cursor}" y2="${H}"/>
+        ${hits}${marks}
+      </svg>
+      ${list ? `<h4>${esc(t("mistakes"))}</h4><ul class="mistakes">${list}</ul>` : ""}
+    </section>`;
+  }
+
+  private links_html(): string {
+    const g = this.state!;
+    const invite = store.invite(g.id);
+    const base = `${location.origin}${location.pathname}`;
+    const parts: string[] = [];
+    if (g.mode === "online" && g.status === "waiting" && invite) {
+      const link = `${base}#/join/${g.id}/${invite}`;
+      parts.push(`<label>${esc(t("invite_link"))}<span class="copyrow"><input id="invite-link" readonly value="${esc(link)}"/>
+        <button type="button" data-action="copy" data-for="invite-link">${esc(t("copy"))}</button></span></label>`);
+    }
+    if (g.mode === "online") {
+      const link = `${base}#/game/${g.id}`;
+      parts.push(`<label>${esc(t("spectator_link"))}<span class="copyrow"><input id="spectator-link" readonly value="${esc(link)}"/>
+        <button type="button" data-action="copy" data-for="spectator-link">${esc(t("copy"))}</button></span></label>`);
+    }
+    return parts.length ? `<div class="links">${parts.join("")}</div>` : "";
+  }
+
+  private over_panel(): string {
+    const g = this.state!;
+    if ((g.status !== "over" && g.status !== "aborted") || this.panel_closed) return "";
+    const r = g.result;
+    const reason = r ? t(`r_${r.reason}`) : "";
+    const player = g.you === "white" || g.you === "black";
+    return `<div class="over-panel" id="game-over" role="dialog" data-winner="${esc(r?.winner ?? "")}" data-reason="${esc(r?.reason ?? "")}">
+      <button type="button" class="x" data-action="close-panel" aria-label="close">✕</button>
+      <h2>${esc(this.result_title())}</h2>
+      ${r ? `<p class="final-score">${esc(t("score"))}: <b>${esc(r.score)}</b></p><p class="reason">${esc(reason)}</p>` : ""}
+      <div class="row">
+        <button type="button" data-action="review" class="primary">${esc(t("review"))}</button>
+        ${g.mode === "online" && player ? `<button type="button" data-action="rematch">${esc(t("rematch"))}</button>` : ""}
+        <a class="button" href="#/">${esc(t("home"))}</a>
+      </div></div>`;
+  }
+
+  render() {
+    const g = this.state;
+    if (!g) return;
+    const top = other(this.bottom());
+    const hint_text =
+      this.hint && this.hint.ply === g.ply
+        ? `<p class="hint-text" id="hint">${esc(t("hint"))}: ${esc(t("hole"))} ${this.hint.hole}${this.hint.score ? ` (${esc(score_text(this.hint.score, { win: t("win_in"), loss: t("loss_in"), draw: t("draw_in") }))})` : ""}</p>`
+        : "";
+    this.el.innerHTML = `<div class="game" data-mode="${g.mode}" data-conn="${this.conn}">
+      <div class="banner" id="conn-banner" ${this.ever_open && this.conn !== "open" ? "" : "hidden"}>${esc(t("reconnecting"))}</div>
+      <div class="main-col">
+        ${this.player_bar(top, "top")}
+        <div class="board-wrap">
+          ${this.eval_bar()}
+          <div class="board" id="board"></div>
+          ${this.over_panel()}
+        </div>
+        ${this.player_bar(this.bottom(), "bottom")}
+        <p class="status" id="status">${this.status_line()}</p>
+        ${hint_text}
+        <div class="controls" id="controls">${this.controls()}</div>
+        ${this.links_html()}
+      </div>
+      <aside class="side-col">
+        ${this.move_list()}
+        <div class="analysis" id="analysis" hidden></div>
+        ${this.review_html()}
+      </aside></div>`;
+    this.render_board();
+    this.render_analysis();
+    this.tick();
+    const cur = this.el.querySelector<HTMLElement>("#moves .current");
+    cur?.scrollIntoView?.({ block: "nearest" });
+  }
+}

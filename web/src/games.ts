@@ -1,0 +1,68 @@
+// The games page: past games with search by player and result, each opened for replay.
+
+import { api, store, type GameRow } from "./api";
+import { t } from "./i18n";
+import { esc, toast, type View } from "./util";
+
+export class GamesView implements View {
+  el = document.createElement("div");
+  private rows: GameRow[] = [];
+  private total = 0;
+  private player = "";
+  private result = "";
+  private loaded = false;
+
+  constructor() {
+    this.el.className = "games";
+    this.el.addEventListener("submit", (e) => {
+      e.preventDefault();
+      this.player = (this.el.querySelector("#q-player") as HTMLInputElement).value.trim();
+      this.result = (this.el.querySelector("#q-result") as HTMLSelectElement).value;
+      void this.load();
+    });
+    this.render();
+    void this.load();
+  }
+  destroy() {}
+
+  private async load() {
+    try {
+      const r = await api.list({ player: this.player, result: this.result });
+      this.rows = r.games;
+      this.total = r.total;
+      this.loaded = true;
+      this.render();
+    } catch (e) {
+      toast(`${t("error")}: ${(e as Error).message}`, "error");
+    }
+  }
+
+  render() {
+    const sel = (v: string) => (this.result === v ? " selected" : "");
+    const res = (r: GameRow) =>
+      r.result === "white" ? "1-0" : r.result === "black" ? "0-1" : r.result === "draw" ? "½-½" : "*";
+    const body = this.rows
+      .map((r) => {
+        const tok = store.token(r.id);
+        const href = `#/game/${encodeURIComponent(r.id)}${tok ? `/${encodeURIComponent(tok)}` : ""}`;
+        return `<tr data-id="${esc(r.id)}"><td>${esc(r.white)}</td><td>${esc(r.black)}</td>
+          <td>${res(r)}${r.score ? ` <small>${esc(r.score)}</small>` : ""}</td>
+          <td>${r.reason ? esc(t(`r_${r.reason}`)) : ""}</td><td>${r.moves}</td>
+          <td><small>${esc(r.updated || r.created)}</small></td><td><a href="${href}">${esc(t("open"))}</a></td></tr>`;
+      })
+      .join("");
+    this.el.innerHTML = `<h2>${esc(t("games_list"))}</h2>
+      <form class="search" id="games-search">
+        <label>${esc(t("search_player"))}<input id="q-player" value="${esc(this.player)}"/></label>
+        <label>${esc(t("result"))}<select id="q-result"><option value="">${esc(t("any"))}</option>
+          <option value="white"${sel("white")}>1-0</option><option value="black"${sel("black")}>0-1</option>
+          <option value="draw"${sel("draw")}>½-½</option></select></label>
+        <button type="submit">${esc(t("search"))}</button></form>
+      ${
+        this.loaded && this.rows.length === 0
+          ? `<p>${esc(t("no_games"))}</p>`
+          : `<div class="table-wrap"><table id="games-table" data-total="${this.total}"><thead><tr><th>${esc(t("white"))}</th><th>${esc(t("black"))}</th>
+          <th>${esc(t("result"))}</th><th></th><th>${esc(t("moves"))}</th><th></th><th></th></tr></thead><tbody>${body}</tbody></table></div>`
+      }`;
+  }
+}

@@ -1,0 +1,155 @@
+// Pure helpers of the front end (no DOM): reading a position string for display, the path of a
+// sowing for the animation, scores as text and as a bar, the clock as text, the graph points.
+// None of this decides what is legal: the server sends the legal holes.
+
+import type { Board, Score, Side } from "./types";
+
+export interface ShownPosition {
+  board: Board;
+  to_move: Side;
+  move_number: number;
+}
+
+/** Reads a position string (rules.md) for display; throws Error naming the field when it is
+ * malformed. `x` on Black's row is White's tuz and vice versa. */
+export function parse_position(text: string): ShownPosition {
+  const fields = text.trim().split(/ +/);
+  if (fields.length < 4 || fields.length > 5) throw new Error("position: expected 4 or 5 fields");
+  const rows = fields[0].split("/");
+  if (rows.length !== 2) throw new Error("position: holes: expected <white>/<black>");
+  const read_row = (row: string, name: string) => {
+    const cells = row.split(",");
+    return cells.map((c, i) => {
+      if (c === "x" || c === "X") return -1;
+      if (!/^\d+$/.test(c)) throw new Error(`position: ${name} hole ${i + 1}: expected a count or x`);
+      return Number(c);
+    });
+  };
+  const w = read_row(rows[0], "white");
+  const b = read_row(rows[1], "black");
+  if (w.length !== b.length || ![5, 7, 9].includes(w.length))
+    throw new Error("position: rows must both hold 5, 7 or 9 holes");
+  const kw = Number(fields[1]);
+  const kb = Number(fields[2]);
+  if (!Number.isInteger(kw) || kw < 0) throw new Error("position: white kazna: expected a count");
+  if (!Number.isInteger(kb) || kb < 0) throw new Error("position: black kazna: expected a count");
+  if (fields[3] !== "w" && fields[3] !== "b") throw new Error("position: side: expected w or b");
+  const num = fields.length === 5 ? Number(fields[4]) : 1;
+  const tuz = { white: b.indexOf(-1) + 1, black: w.indexOf(-1) + 1 };
+  return {
+    board: {
+      white: w.map((c) => Math.max(c, 0)),
+      black: b.map((c) => Math.max(c, 0)),
+      kazna: { white: kw, black: kb },
+      tuz,
+    },
+    to_move: fields[3] === "w" ? "white" : "black",
+    move_number: Number.isInteger(num) && num > 0 ? num : 1,
+  };
+}
+
+/** Writes a position string from a board (the editor's output). */
+export function format_position(board: Board, to_move: Side, move_number = 1): string {
+  const row = (cells: number[], tuz_hole: number) =>
+    cells.map((c, i) => (i + 1 === tuz_hole ? "x" : String(c))).join(",");
+  return (
+    `${row(board.white, board.tuz.black)}/${row(board.black, board.tuz.white)} ` +
+    `${board.kazna.white} ${board.kazna.black} ${to_move === "white" ? "w" : "b"} ${move_number}`
+  );
+}
+
+export interface Cell {
+  side: Side;
+  hole: number;
+}
+
+/** The holes a sowing of k stones from (side, hole) passes, in order, for the animation:
+ * k = 1 goes to the next hole; k >= 2 starts in the emptied hole; order White 1..N, Black 1..N. */
+export function sowing_path(n: number, from: Cell, k: number): Cell[] {
+  const path: Cell[] = [];
+  let idx = (from.side === "white" ? 0 : n) + from.hole - 1;
+  if (k === 1) idx = (idx + 1) % (2 * n);
+  for (let i = 0; i < k; i++) {
+    path.push({ side: idx < n ? "white" : "black", hole: (idx % n) + 1 });
+    idx = (idx + 1) % (2 * n);
+  }
+  return path;
+}
+
+/** The opponent of side. */
+export function other(side: Side): Side {
+  return side === "white" ? "black" : "white";
+}
+
+const PROVEN_CP = 100000;
+
+/** A score from the side to move's view as centi-stones from White's view; a proven result
+ * becomes a large value (closer wins larger). */
+export function white_cp(score: Score, to_move: Side): number {
+  if (typeof score.white_cp === "number") return score.white_cp;
+  let cp = score.cp;
+  if (score.proven) {
+    const p = score.proven;
+    cp = p.result === "draw" ? 0 : (p.result === "win" ? 1 : -1) * (PROVEN_CP - p.plies);
+  }
+  return to_move === "white" ? cp : -cp;
+}
+
+/** A score as short text from the side to move's view: "+7.62", "win in 12", "draw". */
+export function score_text(score: Score, words = { win: "win in {n}", loss: "loses in {n}", draw: "draw" }): string {
+  if (score.proven) {
+    const p = score.proven;
+    if (p.result === "draw") return words.draw;
+    const w = p.result === "win" ? words.win : words.loss;
+    const m = p.margin !== null ? ` (${p.margin > 0 ? "+" : ""}${p.margin})` : "";
+    return w.replace("{n}", String(p.plies)) + m;
+  }
+  return cp_text(score.cp);
+}
+
+/** Centi-stones as signed stones with two decimals. */
+export function cp_text(cp: number): string {
+  const s = (Math.abs(cp) / 100).toFixed(2);
+  return (cp > 0 ? "+" : cp < 0 ? "−" : "") + s;
+}
+
+/** The share of the evaluation bar that is White's, 0..100 (50 = equal), saturating smoothly. */
+export function bar_percent(wcp: number): number {
+  return 50 + 50 * Math.tanh(wcp / 2000);
+}
+
+/** Remaining time as m:ss, or s.t below ten seconds. */
+export function clock_text(ms: number): string {
+  const v = Math.max(0, ms);
+  if (v < 10000) return (Math.floor(v / 100) / 10).toFixed(1);
+  const s = Math.floor(v / 1000);
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const ss = String(s % 60).padStart(2, "0");
+  return h > 0 ? `${h}:${String(m).padStart(2, "0")}:${ss}` : `${m}:${ss}`;
+}
+
+/** The points of the review graph: x from ply 0..count, y from White's view clamped to ±limit,
+ * mapped into a width x height box (y = height/2 is equal). */
+export function graph_points(values: number[], width: number, height: number, limit = 3000): [number, number][] {
+  const count = Math.max(values.length, 1);
+  return values.map((v, i) => {
+    const c = Math.max(-limit, Math.min(limit, v));
+    return [(i / count) * width, height / 2 - (c / limit) * (height / 2)];
+  });
+}
+
+/** Reads "#/a/b/c" into ["a","b","c"] (empty parts dropped, each part URI-decoded). */
+export function route_parts(hash: string): string[] {
+  return hash
+    .replace(/^#\/?/, "")
+    .split("?")[0]
+    .split("/")
+    .filter((p) => p.length > 0)
+    .map((p) => decodeURIComponent(p));
+}
+
+/** Stones per hole and total for a variant name. */
+export function variant_size(variant: string): number {
+  return variant === "kozdatu" ? 7 : variant === "bestemshi" ? 5 : 9;
+}

@@ -1,0 +1,94 @@
+// The JSON shapes of docs/web-protocol.md, as the browser reads them.
+
+export type Side = "white" | "black";
+export type You = Side | "both" | "spectator";
+
+export interface Proven {
+  result: "win" | "draw" | "loss";
+  margin: number | null;
+  plies: number;
+}
+export interface Score {
+  cp: number;
+  proven: Proven | null;
+  white_cp?: number;
+}
+
+export interface Board {
+  white: number[];
+  black: number[];
+  kazna: { white: number; black: number };
+  tuz: { white: number; black: number };
+}
+
+export interface MoveRec {
+  hole: number;
+  side: Side;
+  notation: string;
+  captured: number;
+  tuz: boolean;
+  from: { side: Side; hole: number };
+  to: { side: Side; hole: number };
+  position: string;
+}
+
+export interface Result {
+  winner: Side | "draw";
+  reason: string;
+  score: string;
+}
+
+export interface Player {
+  name: string;
+  engine: boolean;
+  level: number | null;
+  connected: boolean;
+}
+
+export interface Clock {
+  white_ms: number;
+  black_ms: number;
+  increment_ms: number;
+  running: Side | null;
+}
+
+export interface GameState {
+  id: string;
+  mode: "engine" | "local" | "online" | "analysis";
+  variant: string;
+  tuz: boolean;
+  play_out: boolean;
+  n: number;
+  start_position: string;
+  position: string;
+  board: Board;
+  moves: MoveRec[];
+  ply: number;
+  to_move: Side;
+  legal: number[];
+  status: "waiting" | "playing" | "over" | "aborted";
+  result: Result | null;
+  players: { white: Player | null; black: Player | null };
+  clock: Clock | null;
+  draw_offer: Side | null;
+  rematch_offer: Side | null;
+  you: You;
+  thinking: boolean;
+}
+
+export interface Line {
+  pv: number[];
+  pv_notation?: string[];
+  score: Score;
+}
+
+export interface Review {
+  ply: number;
+  hole: number;
+  side: Side;
+  white_cp: number;
+  best: number;
+  best_pv: number[];
+  loss_cp: number;
+  mark: null | "?!" | "?" | "??";
+}

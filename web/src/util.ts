@@ -1,0 +1,43 @@
+// Small DOM helpers.
+
+/** Escapes text for HTML. */
+export function esc(s: unknown): string {
+  return String(s ?? "").replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** Shows a short message at the bottom of the screen for a few seconds. */
+export function toast(text: string, kind: "error" | "info" = "info"): void {
+  let box = document.getElementById("toasts");
+  if (!box) {
+    box = document.createElement("div");
+    box.id = "toasts";
+    document.body.appendChild(box);
+  }
+  const el = document.createElement("div");
+  el.className = `toast ${kind}`;
+  el.textContent = text;
+  box.appendChild(el);
+  window.setTimeout(() => el.remove(), 5000);
+}
+
+/** Copies text to the clipboard (falls back to selecting an input). */
+export async function copy_text(text: string, input?: HTMLInputElement): Promise<boolean> {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    if (input) {
+      input.select();
+      return document.execCommand("copy");
+    }
+    return false;
+  }
+}
+
+export interface View {
+  el: HTMLElement;
+  /** Draws again (after a language change). */
+  render(): void;
+  /** Leaves the view: closes sockets, timers and key handlers. */
+  destroy(): void;
+}

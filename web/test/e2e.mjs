@@ -1,0 +1,374 @@
+// Browser end-to-end tests: Debian's chromium (headless, driven by playwright-core) against a
+// real `toguz serve --port 0 --db <tmp>/t.db --static web/dist`.
+//   node test/e2e.mjs --toguz <binary> [--dist <web/dist>] [--out <folder for failure shots>]
+//                     [--only <name>] [--shots <folder>]   (--shots: the README screenshots)
+// Exit 0: all passed; 1: a test failed (a screenshot of every page is kept in --out);
+// 77: cannot run here (no chromium or no built front end), which ctest reports as skipped.
+// Every wait is on a DOM condition with a generous timeout; there are no fixed sleeps.
+
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const args = {};
+for (let i = 2; i < process.argv.length; i += 2) args[process.argv[i].replace(/^--/, "")] = process.argv[i + 1];
+const toguz = args.toguz;
+const dist = path.resolve(args.dist ?? path.join(here, "..", "dist"));
+const out = path.resolve(args.out ?? path.join(process.cwd(), "web-e2e"));
+const T = 60_000; // default wait
+
+function skip(why) {
+  console.log(`web.e2e: SKIPPED: ${why}`);
+  process.exit(77);
+}
+if (!toguz || !existsSync(toguz)) {
+  console.error("web.e2e: --toguz <path of the built toguz> is required");
+  process.exit(2);
+}
+if (!existsSync(path.join(dist, "index.html"))) skip(`no built front end in ${dist} (run: make web)`);
+const chrome = [args.chromium, "/usr/lib/chromium/chromium", "/usr/bin/chromium"].find((p) => p && existsSync(p));
+if (!chrome) skip("Debian's chromium is not installed (run: scripts/install-deps web)");
+
+/** Starts `toguz serve` on a free port with a fresh database; resolves to {proc, base, dir}. */
+function start_server(dir) {
+  return new Promise((resolve, reject) => {
+    const proc = spawn(toguz, ["serve", "--host", "127.0.0.1", "--port", "0", "--db", path.join(dir, "t.db"), "--static", dist], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let buf = "";
+    let err = "";
+    const timer = setTimeout(() => reject(new Error(`toguz serve did not print its URL in 30 s; stderr: ${err}`)), 30_000);
+    proc.stdout.on("data", (d) => {
+      buf += d;
+      const m = /toguz serve: listening on (http:\/\/[^\s/]+:\d+)\//.exec(buf);
+      if (m) {
+        clearTimeout(timer);
+        resolve({ proc, base: m[1] });
+      }
+    });
+    proc.stderr.on("data", (d) => {
+      err += d;
+      if (process.env.TOGUZ_E2E_VERBOSE) process.stderr.write(d);
+    });
+    proc.on("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`toguz serve exited (${code}) before listening; stderr: ${err}`));
+    });
+  });
+}
+
+// ---- helpers on a page ---------------------------------------------------------------------
+
+/** Waits until the board of the page shows a game and returns its data attributes. */
+async function board_data(page) {
+  await page.waitForSelector("#board[data-ply]", { timeout: T });
+  return page.$eval("#board", (b) => ({ ...b.dataset }));
+}
+
+/** Waits until this page may move (legal holes drawn) or the game is over; returns "move"/"over". */
+async function wait_turn(page, timeout = T) {
+  const h = await page.waitForFunction(
+    () => {
+      if (document.querySelector("#game-over")) return "over";
+      const b = document.querySelector("#board");
+      if (b && b.dataset.canMove === "1" && document.querySelector("#board g.hole.legal")) return "move";
+      return false;
+    },
+    null,
+    { timeout, polling: "raf" },
+  );
+  return h.jsonValue();
+}
+
+/** Plays one legal hole (by click or by its number key) and waits until the ply changed. */
+async function play_one(page, how = "click", pick = 0) {
+  const before = Number((await board_data(page)).ply);
+  const holes = await page.$$eval("#board g.hole.legal", (gs) => gs.map((g) => Number(g.dataset.hole)));
+  if (holes.length === 0) throw new Error("no legal hole to play");
+  const hole = holes[pick % holes.length];
+  if (how === "key") await page.keyboard.press(String(hole));
+  else await page.locator(`#board g.hole.legal[data-hole="${hole}"]`).click();
+  await page.waitForFunction(
+    (p) => Number(document.querySelector("#board")?.dataset.ply) > p || !!document.querySelector("#game-over"),
+    before,
+    { timeout: T },
+  );
+  return hole;
+}
+
+async function wait_ply(page, ply) {
+  await page.waitForFunction(
+    (p) => Number(document.querySelector("#board")?.dataset.ply) === p && document.querySelector("#board")?.dataset.animating === "0",
+    ply,
+    { timeout: T },
+  );
+}
+
+async function move_texts(page) {
+  return page.$$eval("#moves .mv[data-ply]", (els) => els.map((e) => e.textContent));
+}
+
+function check(cond, what) {
+  if (!cond) throw new Error(`check failed: ${what}`);
+}
+
+// ---- the tests -----------------------------------------------------------------------------
+
+/** A whole game against the engine at level 1, to the game-over panel; keys and clicks both
+ * play; the move list is navigated with the arrow keys and by clicking. */
+async function engine_game(browser, base, pages) {
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await ctx.newPage();
+  pages.push(page);
+  await page.goto(`${base}/#/`);
+  await page.selectOption("#engine-level", "1");
+  await page.selectOption("#engine-colour", "white");
+  await page.selectOption("#engine-variant", "standard");
+  await page.click("#play-engine");
+  await page.waitForURL(/#\/game\/[^/]+\/[^/]+$/, { timeout: T });
+  const d = await board_data(page);
+  check(d.you === "white", `engine game: you = ${d.you}, expected white`);
+  check(await page.locator("#board g.hole").count() === 18, "18 holes drawn");
+  let plies = 0;
+  for (let i = 0; i < 400; i++) {
+    const what = await wait_turn(page, 120_000);
+    if (what === "over") break;
+    await play_one(page, i % 2 === 0 ? "key" : "click", i);
+    plies++;
+  }
+  await page.waitForSelector("#game-over", { timeout: T });
+  const over = await page.$eval("#game-over", (e) => ({ text: e.textContent, reason: e.dataset.reason, winner: e.dataset.winner }));
+  check(/\d+\s*-\s*\d+/.test(over.text), `the game-over panel shows the score: ${over.text}`);
+  check(["decided", "no-move", "repetition", "resign", "agreement"].includes(over.reason), `reason ${over.reason}`);
+  const final = await board_data(page);
+  const n = Number(final.ply);
+  const list = await move_texts(page);
+  check(list.length === n, `move list has ${list.length} moves, ply is ${n}`);
+  check(list.every((m) => /^[1-9][1-9]X?(\(\d+\))?$/.test(m)), `notation like 65(10) / 27X: ${list.slice(0, 6)}`);
+  console.log(`  engine game over after ${n} plies (${plies} ours): ${over.winner} by ${over.reason}`);
+  // navigation: close the panel, step back with the arrow key, jump by clicking the first move
+  await page.click('[data-action="close-panel"]');
+  await page.keyboard.press("ArrowLeft");
+  await page.waitForFunction((p) => document.querySelector("#board")?.dataset.shown === String(p - 1), n, { timeout: T });
+  await page.click('#moves .mv[data-ply="1"]');
+  await page.waitForFunction(() => document.querySelector("#board")?.dataset.shown === "1", null, { timeout: T });
+  const shown = await page.$eval('#moves .mv.current', (e) => e.dataset.ply);
+  check(shown === "1", "the first move is highlighted");
+  await page.keyboard.press("End");
+  await page.waitForFunction((p) => document.querySelector("#board")?.dataset.shown === String(p), n, { timeout: T });
+  await ctx.close();
+}
+
+/** Creates an online game in context A (name, colour white); B joins through the invite link.
+ * Returns both pages, A's board as white, B's as black. */
+async function online_pair(browser, base, pages, clock = "300000+5000") {
+  const ca = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+  const cb = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+  const a = await ca.newPage();
+  const b = await cb.newPage();
+  pages.push(a, b);
+  await a.goto(`${base}/#/`);
+  await a.fill("#online-name", "Aigerim");
+  await a.selectOption("#online-colour", "white");
+  await a.selectOption("#online-clock", clock);
+  await a.click("#create-online");
+  await a.waitForSelector("#invite-link", { timeout: T });
+  const invite = await a.inputValue("#invite-link");
+  check(/#\/join\/[^/]+\/[^/]+$/.test(invite), `invite link ${invite}`);
+  check((await a.inputValue("#spectator-link")).includes("#/game/"), "spectator link shown");
+  await b.goto(invite);
+  await b.fill("#join-name", "Bolat");
+  await b.click("#join-go");
+  await b.waitForURL(/#\/game\/[^/]+\/[^/]+$/, { timeout: T });
+  const db = await board_data(b);
+  check(db.you === "black", `B sits as black, got ${db.you}`);
+  // both see both names once B has joined
+  for (const p of [a, b]) {
+    await p.waitForFunction(
+      () => document.querySelector('.player[data-side="black"] .pname')?.textContent === "Bolat" &&
+        document.querySelector('.player[data-side="white"] .pname')?.textContent === "Aigerim",
+      null,
+      { timeout: T },
+    );
+  }
+  return { a, b, ca, cb };
+}
+
+/** Two browsers play a few moves through the invite link, then Black resigns: both see it. */
+async function online_resign(browser, base, pages) {
+  const { a, b, ca, cb } = await online_pair(browser, base, pages);
+  // the own row is at the bottom: A (white) sees White's row at the bottom, B Black's
+  const bottom_side = (p) => p.$eval('.player.bottom', (e) => e.dataset.side);
+  check((await bottom_side(a)) === "white" && (await bottom_side(b)) === "black", "own row at the bottom");
+  check(await a.locator('.clock[data-side="white"]').count() === 1, "clocks shown");
+  let ply = 0;
+  for (let i = 0; i < 4; i++) {
+    const mover = i % 2 === 0 ? a : b;
+    const watcher = i % 2 === 0 ? b : a;
+    check((await wait_turn(mover)) === "move", `ply ${ply}: the side to move may move`);
+    await play_one(mover, i === 1 ? "key" : "click", i + 2);
+    ply++;
+    await wait_ply(watcher, ply);
+    check(JSON.stringify(await move_texts(a)) === JSON.stringify(await move_texts(b)), "both move lists agree");
+  }
+  check((await wait_turn(a)) === "move", "White to move after four plies");
+  await b.click('[data-action="resign"]');
+  await b.click('[data-action="resign-confirm"]');
+  for (const p of [a, b]) {
+    await p.waitForSelector('#game-over[data-reason="resign"]', { timeout: T });
+    const w = await p.$eval("#game-over", (e) => e.dataset.winner);
+    check(w === "white", `the resignation makes White the winner, got ${w}`);
+  }
+  console.log("  online game: 4 plies through the invite link, Black resigned; both saw it");
+  await ca.close();
+  await cb.close();
+}
+
+/** A's socket drops; B moves while A is away; A reconnects and shows B's move (full resync);
+ * then a reload of A's page (token in the URL) also comes back to the same game. */
+async function reconnect(browser, base, pages) {
+  const { a, b, ca, cb } = await online_pair(browser, base, pages, "");
+  await wait_turn(a);
+  await play_one(a, "click", 0);
+  await wait_ply(b, 1);
+  await a.evaluate(() => window.__toguz.drop());
+  await a.waitForSelector("#conn-banner:not([hidden])", { timeout: T });
+  // B sees White go offline (the server noticed the closed socket)
+  await b.waitForSelector('.player[data-side="white"] .dot.off', { timeout: T });
+  check((await wait_turn(b)) === "move", "Black may move while White is away");
+  await play_one(b, "click", 1);
+  await wait_ply(b, 2);
+  check(Number((await board_data(a)).ply) === 1, "A still shows ply 1 while disconnected");
+  await a.evaluate(() => window.__toguz.resume());
+  await wait_ply(a, 2);
+  await a.waitForSelector("#conn-banner[hidden]", { timeout: T });
+  check(JSON.stringify(await move_texts(a)) === JSON.stringify(await move_texts(b)), "A resynced the move list");
+  const pos = async (p) => p.evaluate(() => window.__toguz.state().position);
+  check((await pos(a)) === (await pos(b)), "A resynced the position");
+  await b.waitForSelector('.player[data-side="white"] .dot.on', { timeout: T });
+  // A moves again after the resync, then reloads the page: the game comes back
+  check((await wait_turn(a)) === "move", "A may move after the resync");
+  await play_one(a, "key", 2);
+  await wait_ply(b, 3);
+  await a.reload();
+  await wait_ply(a, 3);
+  check((await board_data(a)).you === "white", "after a reload A is White again");
+  console.log("  reconnect: B moved while A was away; A resynced (and again after a reload)");
+  await ca.close();
+  await cb.close();
+}
+
+/** The README screenshots (not a test): home, engine game, online game, review, phone. */
+async function screenshots(browser, base, dir) {
+  mkdirSync(dir, { recursive: true });
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+  const page = await ctx.newPage();
+  await page.goto(`${base}/#/`);
+  await page.waitForSelector("#play-engine");
+  await page.screenshot({ path: path.join(dir, "home.png") });
+  await page.selectOption("#engine-level", "3");
+  await page.click("#play-engine");
+  for (let i = 0; i < 14; i++) {
+    if ((await wait_turn(page)) === "over") break;
+    await play_one(page, "click", (i * 5) % 7);
+  }
+  await wait_turn(page);
+  await page.click('[data-action="analyse"]');
+  await page.waitForSelector("#analysis .line", { timeout: T });
+  await page.screenshot({ path: path.join(dir, "game-engine.png") });
+  await page.click('[data-action="analyse"]');
+  for (let i = 0; i < 400; i++) {
+    if ((await wait_turn(page, 120_000)) === "over") break;
+    await play_one(page, "click", i);
+  }
+  await page.click('#game-over [data-action="review"]');
+  await page.waitForSelector('#review[data-done="1"]', { timeout: 180_000 });
+  await page.keyboard.press("Home");
+  await page.keyboard.press("ArrowRight");
+  await page.screenshot({ path: path.join(dir, "review.png"), fullPage: true });
+  await ctx.close();
+
+  const pages = [];
+  const { a, b, ca, cb } = await online_pair(browser, base, pages);
+  for (let i = 0; i < 6; i++) {
+    const mover = i % 2 === 0 ? a : b;
+    await wait_turn(mover);
+    await play_one(mover, "click", i * 3);
+    await wait_ply(i % 2 === 0 ? b : a, i + 1);
+  }
+  await a.click('[data-action="offer_draw"]');
+  await b.waitForSelector('[data-action="accept_draw"]', { timeout: T });
+  await b.screenshot({ path: path.join(dir, "game-online.png") });
+  await ca.close();
+  await cb.close();
+
+  const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+  const pp = await phone.newPage();
+  await pp.goto(`${base}/#/`);
+  await pp.selectOption("#engine-level", "1");
+  await pp.click("#play-engine");
+  for (let i = 0; i < 6; i++) {
+    await wait_turn(pp);
+    await pp.locator(`#board g.hole.legal`).nth(i % 3).tap();
+    await pp.waitForFunction((p) => Number(document.querySelector("#board")?.dataset.ply) > p, 2 * i, { timeout: T });
+  }
+  await wait_turn(pp);
+  await pp.screenshot({ path: path.join(dir, "phone.png") });
+  await phone.close();
+}
+
+// ---- runner --------------------------------------------------------------------------------
+
+const tests = { engine_game, online_resign, reconnect };
+const dir = mkdtempSync(path.join(tmpdir(), "toguz-e2e-"));
+let server;
+let browser;
+let failed = 0;
+try {
+  server = await start_server(dir);
+  browser = await chromium.launch({
+    executablePath: chrome,
+    headless: true,
+    args: ["--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu"],
+  });
+  if (args.shots) {
+    await screenshots(browser, server.base, path.resolve(args.shots));
+    console.log(`screenshots written to ${args.shots}`);
+  } else {
+    for (const [name, fn] of Object.entries(tests)) {
+      if (args.only && args.only !== name) continue;
+      const pages = [];
+      const t0 = Date.now();
+      try {
+        await fn(browser, server.base, pages);
+        console.log(`ok   ${name} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+      } catch (e) {
+        failed++;
+        console.log(`FAIL ${name}: ${e.stack || e}`);
+        mkdirSync(out, { recursive: true });
+        for (const [i, p] of pages.entries()) {
+          const file = path.join(out, `e2e-${name}-${i}.png`);
+          try {
+            await p.screenshot({ path: file, fullPage: true });
+            console.log(`     screenshot: ${file}`);
+          } catch {
+            /* the page may be closed */
+          }
+        }
+        for (const p of pages) await p.context().close().catch(() => {});
+      }
+    }
+  }
+} catch (e) {
+  failed++;
+  console.log(`FAIL setup: ${e.stack || e}`);
+} finally {
+  await browser?.close().catch(() => {});
+  server?.proc.kill("SIGTERM");
+  rmSync(dir, { recursive: true, force: true });
+}
+process.exit(failed ? 1 : 0);

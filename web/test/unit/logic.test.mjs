@@ -1,0 +1,81 @@
+// Unit tests of the pure front-end helpers (src/logic.ts, compiled by `npm run test:unit`).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import {
+  parse_position, format_position, sowing_path, white_cp, score_text, cp_text, bar_percent,
+  clock_text, graph_points, route_parts,
+} from "../../node_modules/.toguz-unit/logic.js";
+
+test("parse_position reads the start and the position after 65(10)", () => {
+  const s = parse_position("9,9,9,9,9,9,9,9,9/9,9,9,9,9,9,9,9,9 0 0 w 1");
+  assert.deepEqual(s.board.white, [9, 9, 9, 9, 9, 9, 9, 9, 9]);
+  assert.equal(s.to_move, "white");
+  const p = parse_position("9,9,9,9,9,1,10,10,10/10,10,10,10,0,9,9,9,9 10 0 b 1");
+  assert.deepEqual(p.board.black, [10, 10, 10, 10, 0, 9, 9, 9, 9]);
+  assert.equal(p.board.kazna.white, 10);
+  assert.equal(p.to_move, "black");
+});
+
+test("an x on Black's row is White's tuz", () => {
+  const p = parse_position("0,2,x,4,5,6,7,8,9/1,x,3,4,5,6,7,8,9 40 30 b 20");
+  assert.equal(p.board.tuz.white, 2);
+  assert.equal(p.board.tuz.black, 3);
+  assert.equal(p.board.white[2], 0);
+  assert.equal(p.move_number, 20);
+  assert.equal(format_position(p.board, p.to_move, p.move_number), "0,2,x,4,5,6,7,8,9/1,x,3,4,5,6,7,8,9 40 30 b 20");
+});
+
+test("parse_position names the bad field", () => {
+  assert.throws(() => parse_position("9,9/9,9 0 0 w"), /rows/);
+  assert.throws(() => parse_position("9,9,9,9,9/9,9,9,9,9 0 0 q"), /side/);
+  assert.throws(() => parse_position("9,9,a,9,9/9,9,9,9,9 0 0 w"), /white hole 3/);
+  assert.throws(() => parse_position("9,9,9,9,9/9,9,9,9,9 -1 0 w"), /white kazna/);
+});
+
+test("sowing_path starts in the emptied hole for k >= 2 and wraps rows", () => {
+  assert.deepEqual(sowing_path(9, { side: "white", hole: 6 }, 10).map((c) => `${c.side[0]}${c.hole}`),
+    ["w6", "w7", "w8", "w9", "b1", "b2", "b3", "b4", "b5", "b6"]);
+  assert.deepEqual(sowing_path(5, { side: "black", hole: 5 }, 1), [{ side: "white", hole: 1 }]);
+  const lap = sowing_path(5, { side: "white", hole: 1 }, 11);
+  assert.equal(lap.length, 11);
+  assert.deepEqual(lap[10], { side: "white", hole: 1 }); // the origin gets another stone on lap 2
+});
+
+test("white_cp turns the side to move's score to White's view", () => {
+  assert.equal(white_cp({ cp: 150, proven: null }, "white"), 150);
+  assert.equal(white_cp({ cp: 150, proven: null }, "black"), -150);
+  assert.equal(white_cp({ cp: 1, proven: null, white_cp: -7 }, "white"), -7);
+  const win = white_cp({ cp: 0, proven: { result: "win", margin: 4, plies: 5 } }, "black");
+  assert.ok(win < -50000);
+  assert.equal(white_cp({ cp: 9, proven: { result: "draw", margin: null, plies: 3 } }, "white"), 0);
+});
+
+test("scores and clocks as text", () => {
+  assert.equal(cp_text(762), "+7.62");
+  assert.equal(cp_text(-5), "−0.05");
+  assert.equal(cp_text(0), "0.00");
+  assert.equal(score_text({ cp: 0, proven: { result: "win", margin: 12, plies: 7 } }), "win in 7 (+12)");
+  assert.equal(score_text({ cp: 0, proven: { result: "draw", margin: null, plies: 2 } }), "draw");
+  assert.equal(clock_text(300000), "5:00");
+  assert.equal(clock_text(65500), "1:05");
+  assert.equal(clock_text(9540), "9.5");
+  assert.equal(clock_text(-3), "0.0");
+  assert.equal(clock_text(3723000), "1:02:03");
+});
+
+test("bar and graph stay inside their boxes", () => {
+  assert.equal(bar_percent(0), 50);
+  assert.ok(bar_percent(1e6) <= 100 && bar_percent(1e6) > 99);
+  assert.ok(bar_percent(-1e6) >= 0 && bar_percent(-1e6) < 1);
+  const pts = graph_points([0, 3000, -9000, 1500], 400, 100);
+  assert.deepEqual(pts[0], [0, 50]);
+  assert.deepEqual(pts[1], [100, 0]);
+  assert.deepEqual(pts[2], [200, 100]);
+  assert.deepEqual(pts[3], [300, 25]);
+});
+
+test("route_parts reads hash routes", () => {
+  assert.deepEqual(route_parts("#/game/abc/tok%2F1"), ["game", "abc", "tok/1"]);
+  assert.deepEqual(route_parts(""), []);
+  assert.deepEqual(route_parts("#/"), []);
+});
