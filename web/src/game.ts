@@ -116,6 +116,8 @@ export class GameView implements View {
         if (m.id && m.token) {
           store.set_token(m.id, m.token);
           location.hash = `#/game/${m.id}/${m.token}`;
+        } else if (m.id) {
+          location.hash = `#/game/${m.id}`; // a spectator follows the rematch
         }
         break;
     }
@@ -471,11 +473,14 @@ export class GameView implements View {
         if (g.mode === "online" && player && g.ply < 2) out.push(b("abort", t("abort")));
         const opp = player ? g.players?.[other(me as Side)] : null;
         if (g.mode === "online" && opp && !opp.engine && !opp.connected && g.status === "playing") {
-          out.push(`<span class="offer">${esc(t("opponent_gone"))}</span>`, b("claim_win", t("claim_win"), 'class="primary"'));
+          // the server says when the claim is allowed (can_claim); before that, how long he is gone
+          const away = typeof opp.away_ms === "number" ? ` (${Math.floor(opp.away_ms / 1000)} s)` : "";
+          out.push(`<span class="offer">${esc(t("opponent_gone"))}${away}</span>`);
+          if (g.can_claim ?? true) out.push(b("claim_win", t("claim_win"), 'class="primary"'));
         }
       }
     } else {
-      if (g.mode === "online" && player) {
+      if ((g.mode === "online" && player) || ((g.mode === "engine" || g.mode === "local") && me !== "spectator")) {
         if (g.rematch_offer && g.rematch_offer !== me) out.push(`<span class="offer">${esc(t("rematch_offered"))}</span>`);
         out.push(b("rematch", t("rematch"), g.rematch_offer === me ? "disabled" : 'class="primary"'));
       }
@@ -518,10 +523,10 @@ export class GameView implements View {
       cells.push(`<span class="mres">${r}</span>`);
     }
     return `<div class="nav">
-        <button type="button" data-action="first" aria-label="${esc(t("start"))}">⏮</button>
+        <button type="button" data-action="first" aria-label="${esc(t("start"))}">«</button>
         <button type="button" data-action="prev" aria-label="prev">◀</button>
         <button type="button" data-action="next" aria-label="next">▶</button>
-        <button type="button" data-action="last" aria-label="last">⏭</button>
+        <button type="button" data-action="last" aria-label="last">»</button>
       </div>
       <div class="moves" id="moves" data-count="${g.moves.length}">${cells.join("")}</div>
       <p class="keys">${esc(t("keys_help"))}</p>`;
@@ -537,6 +542,7 @@ export class GameView implements View {
       pct = bar_percent(w);
       label = line.score.proven ? score_text(line.score) : cp_text(w);
     }
+    if (!this.analysing) return `<div class="evalbar" id="evalbar" hidden></div>`;
     const flip = this.bottom() === "black";
     // White's share grows from White's side (the bottom when White is at the bottom)
     return `<div class="evalbar${flip ? " flip" : ""}" id="evalbar" title="${esc(t("eval"))}" data-white="${pct.toFixed(1)}">
@@ -645,7 +651,7 @@ export class GameView implements View {
       ${r ? `<p class="final-score">${esc(t("score"))}: <b>${esc(r.score)}</b></p><p class="reason">${esc(reason)}</p>` : ""}
       <div class="row">
         <button type="button" data-action="review" class="primary">${esc(t("review"))}</button>
-        ${g.mode === "online" && player ? `<button type="button" data-action="rematch">${esc(t("rematch"))}</button>` : ""}
+        ${(g.mode === "online" && player) || ((g.mode === "engine" || g.mode === "local") && g.you !== "spectator") ? `<button type="button" data-action="rematch">${esc(t("rematch"))}</button>` : ""}
         <a class="button" href="#/">${esc(t("home"))}</a>
       </div></div>`;
   }

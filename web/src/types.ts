@@ -43,6 +43,7 @@ export interface Player {
   engine: boolean;
   level: number | null;
   connected: boolean;
+  away_ms?: number | null;
 }
 
 export interface Clock {
@@ -74,6 +75,11 @@ export interface GameState {
   rematch_offer: Side | null;
   you: You;
   thinking: boolean;
+  // additions by the server (docs/web-protocol.md allows them): may `you` claim the win now,
+  // the abandon delay, the rematch game once there is one
+  can_claim?: boolean;
+  abandon_ms?: number;
+  rematch_id?: string | null;
 }
 
 export interface Line {

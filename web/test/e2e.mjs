@@ -245,7 +245,7 @@ async function reconnect(browser, base, pages) {
   check(Number((await board_data(a)).ply) === 1, "A still shows ply 1 while disconnected");
   await a.evaluate(() => window.__toguz.resume());
   await wait_ply(a, 2);
-  await a.waitForSelector("#conn-banner[hidden]", { timeout: T });
+  await a.waitForSelector("#conn-banner[hidden]", { state: "attached", timeout: T });
   check(JSON.stringify(await move_texts(a)) === JSON.stringify(await move_texts(b)), "A resynced the move list");
   const pos = async (p) => p.evaluate(() => window.__toguz.state().position);
   check((await pos(a)) === (await pos(b)), "A resynced the position");

@@ -35,6 +35,9 @@ test("parse_position names the bad field", () => {
 test("sowing_path starts in the emptied hole for k >= 2 and wraps rows", () => {
   assert.deepEqual(sowing_path(9, { side: "white", hole: 6 }, 10).map((c) => `${c.side[0]}${c.hole}`),
     ["w6", "w7", "w8", "w9", "b1", "b2", "b3", "b4", "b5", "b6"]);
+  // 65(10) from the start: 9 stones from White's hole 6, the last one in Black's hole 5
+  const first = sowing_path(9, { side: "white", hole: 6 }, 9);
+  assert.deepEqual(first[8], { side: "black", hole: 5 });
   assert.deepEqual(sowing_path(5, { side: "black", hole: 5 }, 1), [{ side: "white", hole: 1 }]);
   const lap = sowing_path(5, { side: "white", hole: 1 }, 11);
   assert.equal(lap.length, 11);
