@@ -13,6 +13,8 @@ struct Engine::Impl {
   Options options;
   TranspositionTable tt;
   Searcher searcher{tt};
+  std::vector<std::unique_ptr<Searcher>> helpers;  // Lazy SMP: options.threads - 1
+  std::atomic<bool> helper_stop{false};
   Game game;
   std::thread thread;
   std::mutex join_mutex;            // serialises wait() callers
@@ -39,7 +41,11 @@ void Engine::set_options(const Options& options) {
   o.threads = std::max(1, o.threads);
   o.multipv = std::max(1, o.multipv);
   o.skill = std::clamp(o.skill, 1, 20);
+  o.threads = std::min(o.threads, 256);
   if (o.hash_mb != impl_->options.hash_mb) impl_->tt.resize(o.hash_mb);
+  impl_->helpers.resize(size_t(o.threads - 1));
+  for (auto& h : impl_->helpers)
+    if (!h) h = std::make_unique<Searcher>(impl_->tt);
   impl_->options = o;
 }
 
@@ -49,6 +55,7 @@ void Engine::new_game() {
   wait();
   impl_->tt.clear();
   impl_->searcher.clear_history();
+  for (auto& h : impl_->helpers) h->clear_history();
 }
 
 void Engine::set_position(const Game& game) {
@@ -84,8 +91,30 @@ void Engine::go(const Limits& limits, InfoCallback on_info, DoneCallback on_done
   impl_->thread = std::thread([this, limits, start, on_info = std::move(on_info), on_done = std::move(on_done)] {
     Impl& im = *impl_;
     SearchResult result;
-    if (im.game.over()) result = finished_result(im.game);
-    else result = im.searcher.run(im.game, limits, im.options, im.stop, start, on_info);
+    if (im.game.over()) {
+      result = finished_result(im.game);
+    } else {
+      // Lazy SMP: the helpers search the same position into the shared table until the main
+      // thread has its answer. Levels below full strength search alone.
+      std::vector<Searcher*> team;
+      std::vector<std::thread> pool;
+      if (im.options.skill >= 20) {
+        Options helper_options = im.options;
+        helper_options.multipv = 1;
+        im.helper_stop = false;
+        for (size_t i = 0; i < im.helpers.size(); ++i) {
+          Searcher* h = im.helpers[i].get();
+          team.push_back(h);
+          pool.emplace_back([&im, h, i, limits, helper_options, start] {
+            h->run(im.game, limits, helper_options, im.helper_stop, start, nullptr, int(i) + 1);
+          });
+        }
+      }
+      result = im.searcher.run(im.game, limits, im.options, im.stop, start, on_info, 0, &team);
+      im.helper_stop = true;
+      for (auto& t : pool) t.join();
+      for (const Searcher* h : team) result.nodes += h->nodes_published();
+    }
     // "infinite" answers only after stop(), even when the search ended by itself.
     while (limits.infinite && !im.stop.load()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
     result.time_ms = int(std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start).count());

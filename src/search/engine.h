@@ -55,10 +55,10 @@ struct Info {
 
 struct Options {
   int hash_mb = 16;
-  int threads = 1;       // accepted; the search uses one thread for now
+  int threads = 1;       // Lazy SMP search threads sharing the table (1 = deterministic)
   int multipv = 1;
-  int skill = 20;        // 1..20, 20 = full strength; below: depth <= 1 + skill/2 and a seeded
-                         // choice among moves within (20 - skill) * 20 cp of the best
+  int skill = 20;        // 1..20, 20 = full strength; below: a depth limit by level and a
+                         // seeded choice among moves scored near the best (search.cpp table)
   uint64_t seed = 0;     // for skill randomness; fixed seed = reproducible
 };
 

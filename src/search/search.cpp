@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
 
 #include "rules/random.h"
 #include "search/eval.h"
@@ -16,6 +17,41 @@ constexpr int kOrderGain = 1 << 20;
 constexpr int kOrderKiller = 1 << 19;
 constexpr int kHistoryMax = 1 << 18;
 
+
+#ifndef TOGUZ_LMR
+#define TOGUZ_LMR 0
+#endif
+#ifndef TOGUZ_LMR_DIV
+#define TOGUZ_LMR_DIV 2.0
+#endif
+constexpr bool kLmr = TOGUZ_LMR != 0;
+
+// Plies taken off a late quiet move at `depth`, the `searched`-th move of its node: about
+// log(depth) * log(searched) / 2, so deep nodes and very late moves lose most.
+int lmr_reduction(int depth, int searched) {
+  static const auto table = [] {
+    std::array<std::array<int8_t, Position::kMaxN + 1>, kMaxDepth + 1> t{};
+    for (int d = 1; d <= kMaxDepth; ++d)
+      for (int m = 1; m <= Position::kMaxN; ++m)
+        t[d][m] = int8_t(0.5 + std::log(double(d)) * std::log(double(m)) / TOGUZ_LMR_DIV);
+    return t;
+  }();
+  return table[std::min(depth, kMaxDepth)][std::min(searched, Position::kMaxN)];
+}
+
+// Levels for people (Options::skill 1..19; 20 = full strength): the depth searched and how
+// far below the best a chosen move may score (centi-stones, i.e. stones lost by the choice
+// as the shallow search sees it). Low levels choose among every move, high levels among the
+// best four. Calibrated by matches between neighbouring levels (docs/strength.md).
+struct SkillLevel {
+  int depth;
+  int margin;
+};
+constexpr SkillLevel kSkillLevels[20] = {
+    {0, 0},    {1, 600}, {1, 500}, {2, 450}, {2, 400}, {3, 350}, {3, 300}, {4, 260},
+    {4, 220},  {5, 190}, {5, 160}, {6, 130}, {6, 110}, {7, 90},  {8, 70},  {9, 55},
+    {10, 40},  {11, 30}, {12, 20}, {14, 10},
+};
 
 int kazna_sum(const Position& p) { return p.kazna(Side::White) + p.kazna(Side::Black); }
 
@@ -37,7 +73,15 @@ int Searcher::elapsed_ms() const {
   return int(std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start_).count());
 }
 
+uint64_t Searcher::total_nodes() const {
+  uint64_t n = nodes_;
+  if (team_)
+    for (const Searcher* h : *team_) n += h->nodes_published();
+  return n;
+}
+
 void Searcher::check_limits() {
+  published_.store(nodes_, std::memory_order_relaxed);
   if (stop_flag_->load(std::memory_order_relaxed) || (plan_.hard_ms && elapsed_ms() >= plan_.hard_ms))
     stopped_ = true;
 }
@@ -83,13 +127,14 @@ int Searcher::search(const Position& pos, int alpha, int beta, int depth, int pl
   const uint64_t impure_at_entry = impure_;
   const uint32_t mask = pos.legal_mask();
   int tt_move = 0;
-  if (const TTEntry* e = tt_.probe(key)) {
-    if (e->move && (mask >> (e->move - 1) & 1)) tt_move = e->move;
-    if (!pv_node && (e->depth >= depth || e->pure)) {
-      const int v = value_from_tt(e->value, ply);
-      if (e->bound == kBoundExact || (e->bound == kBoundLower && v >= beta) ||
-          (e->bound == kBoundUpper && v <= alpha)) {
-        if (!e->pure) ++impure_;
+  TTEntry e;
+  if (tt_.probe(key, e)) {
+    if (e.move && (mask >> (e.move - 1) & 1)) tt_move = e.move;
+    if (!pv_node && (e.depth >= depth || e.pure)) {
+      const int v = value_from_tt(e.value, ply);
+      if (e.bound == kBoundExact || (e.bound == kBoundLower && v >= beta) ||
+          (e.bound == kBoundUpper && v <= alpha)) {
+        if (!e.pure) ++impure_;
         return v;
       }
     }
@@ -101,13 +146,18 @@ int Searcher::search(const Position& pos, int alpha, int beta, int depth, int pl
 
   // Searches one child; returns true on a beta cut-off. Updates best, alpha, the PV and, on
   // a cut-off by a quiet move, the killers and history.
-  auto visit = [&](const Position& child, int hole, bool quiet, bool first) {
+  // `reduction` plies less for a late quiet move (LMR): searched with a null window first
+  // and again at full depth when it beats alpha.
+  auto visit = [&](const Position& child, int hole, bool quiet, bool first, int reduction) {
     int v;
     if (first) {
       v = -search(child, -beta, -alpha, depth - 1, ply + 1, pv_node);
     } else {
-      v = -search(child, -alpha - 1, -alpha, depth - 1, ply + 1, false);
-      if (v > alpha && v < beta && pv_node) v = -search(child, -beta, -alpha, depth - 1, ply + 1, true);
+      v = -search(child, -alpha - 1, -alpha, depth - 1 - reduction, ply + 1, false);
+      if (v > alpha && reduction > 0 && !stopped_)
+        v = -search(child, -alpha - 1, -alpha, depth - 1, ply + 1, false);
+      if (v > alpha && v < beta && pv_node && !stopped_)
+        v = -search(child, -beta, -alpha, depth - 1, ply + 1, true);
     }
     if (stopped_ || v <= best) return false;
     best = v;
@@ -137,7 +187,7 @@ int Searcher::search(const Position& pos, int alpha, int beta, int depth, int pl
   if (tt_move) {
     Position child = pos;
     child.play(tt_move);
-    cut = visit(child, tt_move, child.kazna(us) == kazna_before, true);
+    cut = visit(child, tt_move, child.kazna(us) == kazna_before, true, 0);
     if (stopped_) return 0;
   }
 
@@ -169,7 +219,15 @@ int Searcher::search(const Position& pos, int alpha, int beta, int depth, int pl
       std::swap(children[i], children[pick]);
       const Child& c = children[i];
       const bool first = i == 0 && !tt_move;
-      if (visit(c.pos, c.hole, c.order < kOrderGain, first)) break;
+      // Late move reductions: quiet moves after the first few, ordered last because no
+      // ordering rule liked them, are searched shallower unless they prove better.
+      const int searched = i + (tt_move ? 1 : 0);
+      int reduction = 0;
+      if (kLmr && depth >= 3 && searched >= (pv_node ? 3 : 2) && c.order < kOrderKiller) {
+        reduction = lmr_reduction(depth, searched) - (pv_node ? 1 : 0);
+        reduction = std::clamp(reduction, 0, depth - 2);
+      }
+      if (visit(c.pos, c.hole, c.order < kOrderGain, first, reduction)) break;
       if (stopped_) return 0;
     }
   }
@@ -256,10 +314,10 @@ Info Searcher::make_info(const RootMove& rm, int depth, int rank, bool all_pure)
   // A draw is reported proven only when the move's own subtree is proven and, for the first
   // line (the position's score), every other root move's bound is proven too.
   info.score = make_score(rm.score, rm.pure && (rank > 1 || all_pure), rm.pv_len);
-  info.nodes = nodes_;
+  info.nodes = total_nodes();
   const auto us = std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - start_).count();
   info.time_ms = int(us / 1000);
-  info.nps = uint64_t(double(nodes_) * 1e6 / double(std::max<int64_t>(us, 1)));
+  info.nps = uint64_t(double(info.nodes) * 1e6 / double(std::max<int64_t>(us, 1)));
   info.pv.assign(rm.pv.begin(), rm.pv.begin() + rm.pv_len);
   return info;
 }
@@ -270,7 +328,7 @@ Info Searcher::make_info(const RootMove& rm, int depth, int rank, bool all_pure)
 int Searcher::pick_skill_move(const std::vector<Info>& lines, int skill, uint64_t seed, uint64_t key) const {
   const Score& best = lines[0].score;
   if (best.proven && best.result > 0) return lines[0].pv[0];
-  const int margin = (20 - skill) * 20;  // centi-stones
+  const int margin = kSkillLevels[skill].margin;
   std::vector<std::pair<int, int>> candidates;  // (weight, hole)
   int total = 0;
   for (const Info& line : lines) {
@@ -295,17 +353,21 @@ int Searcher::pick_skill_move(const std::vector<Info>& lines, int skill, uint64_
 
 SearchResult Searcher::run(const Game& game, const Limits& limits, const Options& options,
                            const std::atomic<bool>& stop, Clock::time_point start,
-                           const Engine::InfoCallback& on_info) {
+                           const Engine::InfoCallback& on_info, int thread_index,
+                           const std::vector<Searcher*>* team) {
+  const bool helper = thread_index > 0;
   stop_flag_ = &stop;
   start_ = start;
+  team_ = helper ? nullptr : team;
   const Position& root = game.position();
-  plan_ = plan_time(limits, root.side_to_move());
-  node_limit_ = limits.nodes > 0 ? limits.nodes : UINT64_MAX;
+  plan_ = helper ? TimePlan{} : plan_time(limits, root.side_to_move());
+  node_limit_ = limits.nodes > 0 && !helper ? limits.nodes : UINT64_MAX;
   nodes_ = 0;
+  published_.store(0, std::memory_order_relaxed);
   impure_ = 0;
   stopped_ = false;
   for (auto& k : killers_) k[0] = k[1] = 0;
-  tt_.new_search();
+  if (!helper) tt_.new_search();
 
   // History keys (index 0..ply_count) then room for the path; no allocation while searching.
   root_idx_ = game.ply_count();
@@ -334,13 +396,24 @@ SearchResult Searcher::run(const Game& game, const Limits& limits, const Options
   const int n_root = int(root_moves_.size());
   const int skill = std::clamp(options.skill, 1, 20);
   const int multipv = std::clamp(options.multipv, 1, n_root);
-  const int search_pvs = skill < 20 ? std::max(multipv, std::min(4, n_root)) : multipv;
+  const int skill_pvs = skill <= 10 ? n_root : std::min(4, n_root);
+  const int search_pvs = helper ? 1 : skill < 20 ? std::max(multipv, skill_pvs) : multipv;
   int max_depth = limits.depth > 0 ? std::min(limits.depth, kMaxDepth) : kMaxDepth;
-  if (skill < 20) max_depth = std::min(max_depth, 1 + skill / 2);
+  if (skill < 20) max_depth = std::min(max_depth, kSkillLevels[skill].depth);
 
   std::vector<Info> lines;  // the last finished iteration, one per searched line
   int last_score = 0;
+  int last_best = 0;         // time management: the previous iteration's best move,
+  double instability = 0;    // best-move changes, halved each iteration
   for (int depth = 1; depth <= max_depth; ++depth) {
+    // Helpers skip some iterations, each in its own pattern (blocks of 1..4 depths, shifted),
+    // so the threads are spread over two or three depths and fill the table for each other.
+    if (helper && depth > 1) {
+      const int i = (thread_index - 1) % 20;
+      constexpr int kSkipSize[20] = {1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4};
+      constexpr int kSkipPhase[20] = {0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7};
+      if ((depth + kSkipPhase[i]) / kSkipSize[i] % 2) continue;
+    }
     seldepth_ = 0;
     for (int pv_idx = 0; pv_idx < search_pvs && !stopped_; ++pv_idx) {
       int alpha = -kInfinite, beta = kInfinite, delta = 40;
@@ -363,22 +436,41 @@ SearchResult Searcher::run(const Game& game, const Limits& limits, const Options
     bool all_pure = true;
     for (const RootMove& rm : root_moves_) all_pure = all_pure && rm.pure;
     lines.clear();
-    for (int k = 0; k < search_pvs; ++k) {
+    for (int k = 0; k < search_pvs && !helper; ++k) {
       lines.push_back(make_info(root_moves_[k], depth, k + 1, all_pure));
       if (on_info && k < multipv) on_info(lines.back());
     }
+    const int prev_score = last_score;
     last_score = root_moves_[0].score;
 
     // Deeper iterations cannot change a proven result: every root move proven, or a forced
     // win/loss within this depth (the search is full-width, without reductions).
+    if (helper) {
+      if (all_pure || (is_proven_value(last_score) && kWin - std::abs(last_score) <= depth)) break;
+      continue;
+    }
     const Score& s = lines[0].score;
     const bool proven = all_pure || (search_pvs == 1 && s.proven && s.result != 0 && s.plies <= depth);
     if (proven && !limits.infinite) break;
-    if (plan_.soft_ms && elapsed_ms() >= plan_.soft_ms * 3 / 5) break;
+    // Time: no new iteration once 3/5 of the soft budget is gone (the next one would take
+    // longer than all before it), the budget scaled by how critical the move looks: up to
+    // 3x while the best move keeps changing, up to 2x more when the score drops, 0.7x when the
+    // best move has not changed for several iterations.
+    if (depth > 1) instability = instability * 0.5 + (root_moves_[0].hole != last_best ? 1.0 : 0.0);
+    last_best = root_moves_[0].hole;
+    if (plan_.soft_ms) {
+      double scale = instability < 0.1 && depth >= 8 ? 0.7 : 1.0 + instability;
+      const int drop = prev_score - last_score;
+      if (depth >= 5 && drop > 20 && !is_proven_value(last_score) && !is_proven_value(prev_score))
+        scale *= 1.0 + std::min(drop, 200) / 200.0;
+      if (elapsed_ms() >= int(plan_.soft_ms * scale * 0.6)) break;
+    }
     if (n_root == 1 && plan_.soft_ms && !limits.infinite) break;  // a forced move needs no time
   }
 
+  published_.store(nodes_, std::memory_order_relaxed);
   SearchResult result;
+  if (helper) return result;
   if (lines.empty()) {  // not even depth 1 finished: the best-ordered moves, statically scored
     for (int k = 0; k < multipv; ++k) {
       RootMove& rm = root_moves_[k];
@@ -390,7 +482,7 @@ SearchResult Searcher::run(const Game& game, const Limits& limits, const Options
   if (skill < 20) result.best_move = pick_skill_move(lines, skill, options.seed, root.key());
   lines.resize(std::min<size_t>(lines.size(), size_t(multipv)));
   result.lines = std::move(lines);
-  result.nodes = nodes_;
+  result.nodes = nodes_;  // the engine adds its helpers' nodes once they have stopped
   result.time_ms = elapsed_ms();
   return result;
 }

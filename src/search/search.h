@@ -32,9 +32,19 @@ class Searcher {
   // a limit is reached, when `stop` becomes true, or when the result is proven.
   // Deterministic for the same game, limits, options and table contents when only depth and
   // node limits apply.
+  // Lazy SMP: `thread_index` 0 is the main thread, which alone keeps the limits, reports and
+  // answers; a helper (index >= 1) searches the same position into the shared table, with
+  // staggered iteration depths, until `stop`, and returns an empty result. The main thread's
+  // `team` (helpers, may be null) only adds their nodes to the reported counts; its node
+  // limit counts its own nodes. With no helpers the search is the deterministic one above.
   SearchResult run(const Game& game, const Limits& limits, const Options& options,
                    const std::atomic<bool>& stop, Clock::time_point start,
-                   const Engine::InfoCallback& on_info);
+                   const Engine::InfoCallback& on_info, int thread_index = 0,
+                   const std::vector<Searcher*>* team = nullptr);
+
+  // Nodes searched so far in the current or last search (published every 1024 nodes while
+  // it runs, exact at its end); safe to read from another thread.
+  uint64_t nodes_published() const { return published_.load(std::memory_order_relaxed); }
 
  private:
   struct RootMove {
@@ -56,6 +66,7 @@ class Searcher {
   int qsearch(const Position& pos, int alpha, int beta, int ply);
   bool is_repetition(int ply, uint64_t key) const;
   void check_limits();
+  uint64_t total_nodes() const;
   int elapsed_ms() const;
   Info make_info(const RootMove& rm, int depth, int rank, bool first_line_proven_ok) const;
   int pick_skill_move(const std::vector<Info>& lines, int skill, uint64_t seed, uint64_t key) const;
@@ -66,6 +77,8 @@ class Searcher {
   TimePlan plan_;
   uint64_t node_limit_ = 0;
   uint64_t nodes_ = 0;
+  std::atomic<uint64_t> published_{0};
+  const std::vector<Searcher*>* team_ = nullptr;
   uint64_t impure_ = 0;     // heuristic leaves and unproven table cut-offs met so far
   int seldepth_ = 0;
   bool stopped_ = false;
