@@ -486,7 +486,8 @@ export class GameView implements View {
       }
       out.push(b("review", t("review")));
     }
-    const analysis_ok = over || g.mode !== "online" || me === "spectator";
+    // the engine's lines for the live position; after the end the review takes over
+    const analysis_ok = !over && (g.mode !== "online" || me === "spectator");
     if (analysis_ok) out.push(b("analyse", this.analysing ? t("stop") : t("analyse"), this.analysing ? 'class="active"' : ""));
     if (g.mode === "analysis" && !this.review) out.push(b("review", t("review")));
     out.push(b("flip", t("flip")));
@@ -687,7 +688,13 @@ export class GameView implements View {
     this.render_board();
     this.render_analysis();
     this.tick();
+    // keep the current move visible inside the list (not by scrolling the page)
+    const list = this.el.querySelector<HTMLElement>("#moves");
     const cur = this.el.querySelector<HTMLElement>("#moves .current");
-    cur?.scrollIntoView?.({ block: "nearest" });
+    if (list && cur) {
+      const top = cur.offsetTop - list.offsetTop;
+      if (top < list.scrollTop || top + cur.offsetHeight > list.scrollTop + list.clientHeight)
+        list.scrollTop = Math.max(0, top - list.clientHeight / 2);
+    }
   }
 }

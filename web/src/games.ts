@@ -16,6 +16,7 @@ export class GamesView implements View {
     this.el.className = "games";
     this.el.addEventListener("submit", (e) => {
       e.preventDefault();
+      e.stopPropagation();
       this.player = (this.el.querySelector("#q-player") as HTMLInputElement).value.trim();
       this.result = (this.el.querySelector("#q-result") as HTMLSelectElement).value;
       void this.load();

@@ -2,6 +2,7 @@
 // link), import a record or a position, and links to the games list and the position editor.
 
 import { api, store, type NewGame } from "./api";
+import { GamesView } from "./games";
 import { t } from "./i18n";
 import { esc, toast, type View } from "./util";
 
@@ -21,6 +22,7 @@ function colour_select(id: string): string {
 
 export class HomeView implements View {
   el = document.createElement("div");
+  private games = new GamesView();
 
   constructor() {
     this.el.className = "home";
@@ -71,6 +73,8 @@ export class HomeView implements View {
         <p><a href="#/editor">${esc(t("open_editor"))}</a> · <a href="#/games">${esc(t("games_list"))}</a></p>
       </form>
       </div>`;
+    this.games.render();
+    this.el.appendChild(this.games.el);
   }
 
   private val(id: string): string {

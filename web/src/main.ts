@@ -19,7 +19,7 @@ function header(): string {
   const opts = LANGS.map((l) => `<option value="${l.code}"${l.code === lang() ? " selected" : ""}>${l.name}</option>`).join("");
   return `<a class="brand" href="#/"><span class="logo" aria-hidden="true">●●</span>${esc(t("title"))}</a>
     <nav><a href="#/">${esc(t("home"))}</a><a href="#/games">${esc(t("games"))}</a><a href="#/editor">${esc(t("editor"))}</a></nav>
-    <label class="lang">${esc(t("language"))}<select id="lang-select">${opts}</select></label>`;
+    <label class="lang"><span>${esc(t("language"))}</span><select id="lang-select">${opts}</select></label>`;
 }
 
 function route() {

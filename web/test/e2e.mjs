@@ -270,15 +270,17 @@ async function screenshots(browser, base, dir) {
   await page.goto(`${base}/#/`);
   await page.waitForSelector("#play-engine");
   await page.screenshot({ path: path.join(dir, "home.png") });
-  await page.selectOption("#engine-level", "3");
+  await page.selectOption("#engine-level", "1");
   await page.click("#play-engine");
-  for (let i = 0; i < 14; i++) {
+  for (let i = 0; i < 8; i++) {
     if ((await wait_turn(page)) === "over") break;
     await play_one(page, "click", (i * 5) % 7);
   }
   await wait_turn(page);
   await page.click('[data-action="analyse"]');
   await page.waitForSelector("#analysis .line", { timeout: T });
+  await page.click('[data-action="hint"]');
+  await page.waitForSelector("#hint", { timeout: T });
   await page.screenshot({ path: path.join(dir, "game-engine.png") });
   await page.click('[data-action="analyse"]');
   for (let i = 0; i < 400; i++) {
@@ -307,6 +309,7 @@ async function screenshots(browser, base, dir) {
   await cb.close();
 
   const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+  await phone.addInitScript(() => localStorage.setItem("toguz.lang", "kk"));
   const pp = await phone.newPage();
   await pp.goto(`${base}/#/`);
   await pp.selectOption("#engine-level", "1");
