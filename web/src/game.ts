@@ -11,6 +11,7 @@ import {
   clock_text,
   cp_text,
   graph_points,
+  graph_x,
   other,
   parse_position,
   score_text,
@@ -584,7 +585,8 @@ export class GameView implements View {
     const H = 160;
     const values = [0, ...r.moves.map((m) => m.white_cp)];
     const pts = graph_points(values, W, H);
-    const count = Math.max(values.length, 1);
+    const count = values.length;
+    const step = count > 1 ? W / (count - 1) : W;
     const poly = pts.map(([x, y]) => `${x.toFixed(1)},${y.toFixed(1)}`).join(" ");
     const area = pts.length ? `0,${H / 2} ${poly} ${pts[pts.length - 1][0].toFixed(1)},${H / 2}` : "";
     const shown = this.view_ply ?? g.ply;
@@ -596,9 +598,9 @@ export class GameView implements View {
         return `<circle class="gmark ${cls}" cx="${x.toFixed(1)}" cy="${y.toFixed(1)}" r="5" data-goto="${m.ply}"><title>${m.ply}. ${esc(m.mark)}</title></circle>`;
       })
       .join("");
-    const cursor = (shown / count) * W;
+    const cursor = graph_x(Math.min(shown, count - 1), count, W);
     const hits = values
-      .map((_, i) => `<rect class="ghit" x="${((i - 0.5) / count) * W}" y="0" width="${W / count}" height="${H}" data-goto="${i}"/>`)
+      .map((_, i) => `<rect class="ghit" x="${graph_x(i, count, W) - step / 2}" y="0" width="${step}" height="${H}" data-goto="${i}"/>`)
       .join("");
     const list = r.moves
       .filter((m) => m.mark)

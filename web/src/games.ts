@@ -47,7 +47,7 @@ export class GamesView implements View {
         const tok = store.token(r.id);
         const href = `#/game/${encodeURIComponent(r.id)}${tok ? `/${encodeURIComponent(tok)}` : ""}`;
         return `<tr data-id="${esc(r.id)}"><td>${esc(r.white)}</td><td>${esc(r.black)}</td>
-          <td>${res(r)}${r.score ? ` <small>${esc(r.score)}</small>` : ""}</td>
+          <td>${res(r)}${r.score && r.result ? ` <small>${esc(r.score)}</small>` : ""}</td>
           <td>${r.reason ? esc(t(`r_${r.reason}`)) : ""}</td><td>${r.moves}</td>
           <td><small>${esc(r.updated || r.created)}</small></td><td><a href="${href}">${esc(t("open"))}</a></td></tr>`;
       })

@@ -129,13 +129,17 @@ export function clock_text(ms: number): string {
   return h > 0 ? `${h}:${String(m).padStart(2, "0")}:${ss}` : `${m}:${ss}`;
 }
 
-/** The points of the review graph: x from ply 0..count, y from White's view clamped to ±limit,
- * mapped into a width x height box (y = height/2 is equal). */
+/** The x of value i of count in a graph width wide (first at 0, last at width). */
+export function graph_x(i: number, count: number, width: number): number {
+  return count > 1 ? (i / (count - 1)) * width : 0;
+}
+
+/** The points of the review graph: x over plies 0..count-1 across the width, y from White's
+ * view clamped to ±limit, mapped into a width x height box (y = height/2 is equal). */
 export function graph_points(values: number[], width: number, height: number, limit = 3000): [number, number][] {
-  const count = Math.max(values.length, 1);
   return values.map((v, i) => {
     const c = Math.max(-limit, Math.min(limit, v));
-    return [(i / count) * width, height / 2 - (c / limit) * (height / 2)];
+    return [graph_x(i, values.length, width), height / 2 - (c / limit) * (height / 2)];
   });
 }
 
