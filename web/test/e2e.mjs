@@ -133,6 +133,16 @@ async function engine_game(browser, base, pages) {
   const d = await board_data(page);
   check(d.you === "white", `engine game: you = ${d.you}, expected white`);
   check(await page.locator("#board g.hole").count() === 18, "18 holes drawn");
+  // a hint marks one of the legal holes; a takeback undoes our move and the engine's answer
+  check((await wait_turn(page)) === "move", "White moves first");
+  await page.click('[data-action="hint"]');
+  await page.waitForSelector("#board g.hole.hint.legal", { timeout: T });
+  await play_one(page, "click", 0);
+  check((await wait_turn(page)) === "move", "our turn after the engine answered");
+  check(Number((await board_data(page)).ply) === 2, "the engine answered our first move");
+  await page.click('[data-action="takeback"]');
+  await wait_ply(page, 0);
+  check((await move_texts(page)).length === 0, "the takeback emptied the move list");
   let plies = 0;
   for (let i = 0; i < 400; i++) {
     const what = await wait_turn(page, 120_000);
@@ -181,6 +191,7 @@ async function online_pair(browser, base, pages, clock = "300000+5000") {
   check(/#\/join\/[^/]+\/[^/]+$/.test(invite), `invite link ${invite}`);
   check((await a.inputValue("#spectator-link")).includes("#/game/"), "spectator link shown");
   await b.goto(invite);
+  await b.waitForSelector("#join-name", { timeout: T });
   await b.fill("#join-name", "Bolat");
   await b.click("#join-go");
   await b.waitForURL(/#\/game\/[^/]+\/[^/]+$/, { timeout: T });
@@ -201,6 +212,12 @@ async function online_pair(browser, base, pages, clock = "300000+5000") {
 /** Two browsers play a few moves through the invite link, then Black resigns: both see it. */
 async function online_resign(browser, base, pages) {
   const { a, b, ca, cb } = await online_pair(browser, base, pages);
+  // a spectator follows through the spectator link
+  const cs = await browser.newContext({ viewport: { width: 1000, height: 800 } });
+  const spec = await cs.newPage();
+  pages.push(spec);
+  await spec.goto(await a.evaluate(() => `${location.origin}/#/game/${window.__toguz.state().id}`));
+  check((await board_data(spec)).you === "spectator", "the spectator link watches");
   // the own row is at the bottom: A (white) sees White's row at the bottom, B Black's
   const bottom_side = (p) => p.$eval('.player.bottom', (e) => e.dataset.side);
   check((await bottom_side(a)) === "white" && (await bottom_side(b)) === "black", "own row at the bottom");
@@ -218,12 +235,16 @@ async function online_resign(browser, base, pages) {
   check((await wait_turn(a)) === "move", "White to move after four plies");
   await b.click('[data-action="resign"]');
   await b.click('[data-action="resign-confirm"]');
-  for (const p of [a, b]) {
+  await wait_ply(spec, ply);
+  check(JSON.stringify(await move_texts(spec)) === JSON.stringify(await move_texts(a)), "the spectator saw every move");
+  check((await spec.locator("#board g.hole.legal").count()) === 0, "a spectator has no legal holes");
+  for (const p of [a, b, spec]) {
     await p.waitForSelector('#game-over[data-reason="resign"]', { timeout: T });
     const w = await p.$eval("#game-over", (e) => e.dataset.winner);
     check(w === "white", `the resignation makes White the winner, got ${w}`);
   }
-  console.log("  online game: 4 plies through the invite link, Black resigned; both saw it");
+  console.log("  online game: 4 plies through the invite link, Black resigned; both players and a spectator saw it");
+  await cs.close();
   await ca.close();
   await cb.close();
 }
