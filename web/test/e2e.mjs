@@ -34,9 +34,9 @@ const chrome = [args.chromium, "/usr/lib/chromium/chromium", "/usr/bin/chromium"
 if (!chrome) skip("Debian's chromium is not installed (run: scripts/install-deps web)");
 
 /** Starts `toguz serve` on a free port with a fresh database; resolves to {proc, base, dir}. */
-function start_server(dir) {
+function start_server(dir, extra = []) {
   return new Promise((resolve, reject) => {
-    const proc = spawn(toguz, ["serve", "--host", "127.0.0.1", "--port", "0", "--db", path.join(dir, "t.db"), "--static", dist], {
+    const proc = spawn(toguz, ["serve", "--host", "127.0.0.1", "--port", "0", "--db", path.join(dir, "t.db"), "--static", dist, ...extra], {
       stdio: ["ignore", "pipe", "pipe"],
     });
     let buf = "";
@@ -283,6 +283,65 @@ async function reconnect(browser, base, pages) {
   await cb.close();
 }
 
+/** A draw offered and accepted, a rematch with colours swapped, and that game aborted. */
+async function draw_rematch_abort(browser, base, pages) {
+  const { a, b, ca, cb } = await online_pair(browser, base, pages);
+  await wait_turn(a);
+  await play_one(a, "click", 4);
+  await wait_ply(b, 1);
+  await a.click('[data-action="offer_draw"]');
+  await b.waitForSelector('[data-action="accept_draw"]', { timeout: T });
+  await b.click('[data-action="accept_draw"]');
+  for (const p of [a, b]) {
+    await p.waitForSelector('#game-over[data-reason="agreement"]', { timeout: T });
+    check((await p.$eval("#game-over", (e) => e.dataset.winner)) === "draw", "an agreed draw");
+  }
+  const first = await a.evaluate(() => window.__toguz.state().id);
+  await a.click('#game-over [data-action="rematch"]');
+  await b.waitForSelector('#controls .offer', { timeout: T }); // "your opponent wants a rematch"
+  await b.click('#game-over [data-action="rematch"]');
+  for (const [p, side] of [[a, "black"], [b, "white"]]) {
+    await p.waitForFunction(
+      ([old, want]) => {
+        const st = window.__toguz?.state();
+        return st && st.id !== old && st.you === want && st.ply === 0 && document.querySelector("#board")?.dataset.you === want;
+      },
+      [first, side],
+      { timeout: T },
+    );
+  }
+  // the new game: nobody has moved, so either side may abort
+  await a.click('[data-action="abort"]');
+  for (const p of [a, b]) {
+    await p.waitForFunction(() => window.__toguz?.state()?.status === "aborted" && !!document.querySelector("#game-over"), null, { timeout: T });
+  }
+  console.log("  draw agreed, rematch with colours swapped, the rematch aborted");
+  await ca.close();
+  await cb.close();
+}
+
+/** With a 1 s abandon delay (a second server): Black closes his browser; White may claim. */
+async function claim_win(browser, _base, pages) {
+  const dir = mkdtempSync(path.join(tmpdir(), "toguz-e2e-claim-"));
+  const srv = await start_server(dir, ["--abandon-seconds", "1"]);
+  try {
+    const { a, b, ca, cb } = await online_pair(browser, srv.base, pages, "");
+    await wait_turn(a);
+    await play_one(a, "click", 1);
+    await wait_ply(b, 1);
+    await cb.close();
+    await a.waitForSelector('[data-action="claim_win"]', { timeout: T });
+    await a.click('[data-action="claim_win"]');
+    await a.waitForSelector('#game-over[data-reason="abandon"]', { timeout: T });
+    check((await a.$eval("#game-over", (e) => e.dataset.winner)) === "white", "the claim makes White the winner");
+    console.log("  claim win: Black left, White claimed after the abandon delay");
+    await ca.close();
+  } finally {
+    srv.proc.kill("SIGTERM");
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 /** The README screenshots (not a test): home, engine game, online game, review, phone. */
 async function screenshots(browser, base, dir) {
   mkdirSync(dir, { recursive: true });
@@ -347,7 +406,7 @@ async function screenshots(browser, base, dir) {
 
 // ---- runner --------------------------------------------------------------------------------
 
-const tests = { engine_game, online_resign, reconnect };
+const tests = { engine_game, online_resign, reconnect, draw_rematch_abort, claim_win };
 const dir = mkdtempSync(path.join(tmpdir(), "toguz-e2e-"));
 let server;
 let browser;
