@@ -437,7 +437,7 @@ export class GameView implements View {
     if (g.status === "aborted" || g.result?.reason === "aborted") return t("aborted");
     if (!g.result) return t("game_over");
     if (g.result.winner === "draw") return t("drawn");
-    return t("wins", { side: `${t(g.result.winner)} (${this.name_of(g.result.winner)})` });
+    return t("wins", { side: this.name_of(g.result.winner) });
   }
 
   private controls(): string {
@@ -650,7 +650,7 @@ export class GameView implements View {
     const player = g.you === "white" || g.you === "black";
     return `<div class="over-panel" id="game-over" role="dialog" data-winner="${esc(r?.winner ?? "")}" data-reason="${esc(r?.reason ?? "")}">
       <button type="button" class="x" data-action="close-panel" aria-label="close">✕</button>
-      <h2>${esc(this.result_title())}</h2>
+      <h2>${r && r.winner !== "draw" ? `<span class="stone-badge ${r.winner}"></span> ` : ""}${esc(this.result_title())}</h2>
       ${r ? `<p class="final-score">${esc(t("score"))}: <b>${esc(r.score)}</b></p><p class="reason">${esc(reason)}</p>` : ""}
       <div class="row">
         <button type="button" data-action="review" class="primary">${esc(t("review"))}</button>
@@ -681,11 +681,11 @@ export class GameView implements View {
         ${hint_text}
         <div class="controls" id="controls">${this.controls()}</div>
         ${this.links_html()}
+        ${this.review_html()}
       </div>
       <aside class="side-col">
         ${this.move_list()}
         <div class="analysis" id="analysis" hidden></div>
-        ${this.review_html()}
       </aside></div>`;
     this.render_board();
     this.render_analysis();

@@ -361,16 +361,28 @@ async function screenshots(browser, base, dir) {
   await page.waitForSelector("#analysis .line", { timeout: T });
   await page.click('[data-action="hint"]');
   await page.waitForSelector("#hint", { timeout: T });
+  await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: path.join(dir, "game-engine.png") });
   await page.click('[data-action="analyse"]');
+  // the rest of the game: every other move the engine's hint, so the graph has a story
   for (let i = 0; i < 400; i++) {
     if ((await wait_turn(page, 120_000)) === "over") break;
-    await play_one(page, "click", i);
+    if (i % 2 === 0) {
+      await page.click('[data-action="hint"]');
+      await page.waitForSelector("#board g.hole.hint.legal", { timeout: T });
+      const ply = Number((await board_data(page)).ply);
+      await page.click("#board g.hole.hint.legal");
+      await page.waitForFunction((p) => Number(document.querySelector("#board")?.dataset.ply) > p, ply, { timeout: T });
+    } else {
+      await play_one(page, "click", i);
+    }
   }
   await page.click('#game-over [data-action="review"]');
   await page.waitForSelector('#review[data-done="1"]', { timeout: 180_000 });
-  await page.keyboard.press("Home");
-  await page.keyboard.press("ArrowRight");
+  // show the position after the first marked mistake
+  const mistake = page.locator(".mistakes li").first();
+  if (await mistake.count()) await mistake.click();
+  await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: path.join(dir, "review.png"), fullPage: true });
   await ctx.close();
 
