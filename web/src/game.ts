@@ -48,7 +48,12 @@ export class GameView implements View {
   private ticker: number;
   private keyh: (e: KeyboardEvent) => void;
 
-  constructor(id: string, token: string | undefined) {
+  private checked = false;
+
+  constructor(
+    private id: string,
+    token: string | undefined,
+  ) {
     this.el = document.createElement("div");
     this.el.className = "game-view";
     this.el.innerHTML = `<p class="loading">…</p>`;
@@ -81,6 +86,16 @@ export class GameView implements View {
   private on_status(s: "connecting" | "open" | "closed") {
     this.conn = s;
     if (s === "open") this.ever_open = true;
+    if (s === "closed" && !this.ever_open && !this.checked) {
+      // never connected: say so if the game does not exist instead of retrying for ever
+      this.checked = true;
+      void fetch(`/api/games/${encodeURIComponent(this.id)}`).then((r) => {
+        if (r.status === 404) {
+          this.sock.close();
+          this.el.innerHTML = `<p class="not-found" id="not-found">${esc(t("not_found"))}</p>`;
+        }
+      });
+    }
     const banner = this.el.querySelector<HTMLElement>("#conn-banner");
     if (banner) banner.hidden = !(this.ever_open && s !== "open");
     const root = this.el.querySelector<HTMLElement>(".game");

@@ -170,6 +170,14 @@ async function engine_game(browser, base, pages) {
   check(shown === "1", "the first move is highlighted");
   await page.keyboard.press("End");
   await page.waitForFunction((p) => document.querySelector("#board")?.dataset.shown === String(p), n, { timeout: T });
+  // the game is listed on the games page and opens from there for replay
+  await page.goto(`${base}/#/games`);
+  await page.waitForSelector("#games-table tbody tr", { timeout: T });
+  await page.locator("#games-table tbody tr").first().locator("a").click();
+  await wait_ply(page, n);
+  // a game that does not exist says so
+  await page.goto(`${base}/#/game/no-such-game`);
+  await page.waitForSelector("#not-found", { timeout: T });
   await ctx.close();
 }
 
