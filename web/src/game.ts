@@ -603,7 +603,8 @@ export class GameView implements View {
     const count = values.length;
     const step = count > 1 ? W / (count - 1) : W;
     const poly = pts.map(([x, y]) => `${x.toFixed(1)},${y.toFixed(1)}`).join(" ");
-    const area = pts.length ? `0,${H / 2} ${poly} ${pts[pts.length - 1][0].toFixed(1)},${H / 2}` : "";
+    // White's share is the light area rising from the bottom, Black's the dark one above it
+    const area = pts.length ? `0,${H} ${poly} ${pts[pts.length - 1][0].toFixed(1)},${H}` : "";
     const shown = this.view_ply ?? g.ply;
     const marks = r.moves
       .filter((m) => m.mark)
@@ -629,8 +630,8 @@ export class GameView implements View {
       <h3>${esc(t("review_graph"))}</h3>${progress}
       <svg class="graph" id="graph" viewBox="0 0 ${W} ${H}" preserveAspectRatio="none">
         <rect class="gbg" x="0" y="0" width="${W}" height="${H}"/>
-        <line class="gmid" x1="0" y1="${H / 2}" x2="${W}" y2="${H / 2}"/>
         ${area ? `<polygon class="garea" points="${area}"/>` : ""}
+        <line class="gmid" x1="0" y1="${H / 2}" x2="${W}" y2="${H / 2}"/>
         <polyline class="gline" points="${poly}"/>
         <line class="gcursor" x1="${cursor}" y1="0" x2="${cursor}" y2="${H}"/>
         ${hits}${marks}
