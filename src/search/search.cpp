@@ -19,12 +19,18 @@ constexpr int kHistoryMax = 1 << 18;
 
 
 #ifndef TOGUZ_LMR
-#define TOGUZ_LMR 0
+#define TOGUZ_LMR 1
 #endif
 #ifndef TOGUZ_LMR_DIV
 #define TOGUZ_LMR_DIV 2.0
 #endif
 constexpr bool kLmr = TOGUZ_LMR != 0;
+#ifndef TOGUZ_PRUNE
+#define TOGUZ_PRUNE 0
+#endif
+constexpr bool kPrune = TOGUZ_PRUNE != 0;
+constexpr int kRfpMargin = 120;       // centi-stones per ply of depth left
+constexpr int kFutilityMargin = 150;  // centi-stones per ply of depth left
 
 // Plies taken off a late quiet move at `depth`, the `searched`-th move of its node: about
 // log(depth) * log(searched) / 2, so deep nodes and very late moves lose most.
@@ -140,6 +146,19 @@ int Searcher::search(const Position& pos, int alpha, int beta, int depth, int pl
     }
   }
 
+  // Pruning near the leaves (not at PV nodes, not when a bound is a proven value): with the
+  // static evaluation far above beta the node fails high at once (reverse futility); far
+  // below alpha, quiet moves (no gain, no killer) after the first are not searched
+  // (futility). Either makes the node's value heuristic, so it is counted impure and never
+  // becomes a proof.
+  const bool prune_ok = kPrune && !pv_node && depth <= 3 && !is_proven_value(alpha) && !is_proven_value(beta);
+  const int static_eval = prune_ok ? evaluate(pos) : 0;
+  if (prune_ok && static_eval - kRfpMargin * depth >= beta) {
+    ++impure_;
+    return static_eval;
+  }
+  const bool futile = prune_ok && depth <= 2 && static_eval + kFutilityMargin * depth <= alpha;
+
   const Side us = pos.side_to_move();
   const int alpha_orig = alpha;
   int best = -kInfinite, best_move = 0;
@@ -219,6 +238,11 @@ int Searcher::search(const Position& pos, int alpha, int beta, int depth, int pl
       std::swap(children[i], children[pick]);
       const Child& c = children[i];
       const bool first = i == 0 && !tt_move;
+      if (futile && !first && c.order < kOrderKiller) {
+        ++impure_;
+        best = std::max(best, static_eval + kFutilityMargin * depth);
+        continue;
+      }
       // Late move reductions: quiet moves after the first few, ordered last because no
       // ordering rule liked them, are searched shallower unless they prove better.
       const int searched = i + (tt_move ? 1 : 0);
