@@ -18,5 +18,7 @@ void add_bench(CLI::App& app);
 void add_solve(CLI::App& app);
 void add_tables(CLI::App& app);
 void add_analyze(CLI::App& app);
+void add_serve(CLI::App& app);
+void add_annotate(CLI::App& app);
 
 }  // namespace toguz::cli

@@ -19,6 +19,8 @@ int main(int argc, char** argv) {
   toguz::cli::add_solve(app);
   toguz::cli::add_tables(app);
   toguz::cli::add_analyze(app);
+  toguz::cli::add_serve(app);
+  toguz::cli::add_annotate(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -371,8 +371,15 @@ Replayed replay_record(const Record& record, const RuleOptions& overrides) {
 
 std::string write_record(const Game& game,
                          const std::vector<std::pair<std::string, std::string>>& tags,
-                         RecordStyle style) {
+                         RecordStyle style, const std::vector<MoveNote>& notes) {
   const std::string result(result_text(game.result()));
+  // A move with its note: "65(10)?! {+1.25}".
+  auto noted = [&notes](size_t i, std::string move) {
+    if (i >= notes.size()) return move;
+    move += notes[i].mark;
+    if (!notes[i].comment.empty()) move += " {" + notes[i].comment + "}";
+    return move;
+  };
   std::string out;
   bool wrote_result = false;
   for (const auto& [name, value] : tags) {
@@ -407,12 +414,12 @@ std::string write_record(const Game& game,
     // One move number per line, lowercase x, no counts, no result in the moves.
     for (size_t i = 0; i < moves.size(); ++i) {
       if (side == Side::White) {
-        out += std::to_string(number) + ". " + format_move(moves[i], MoveStyle::Tgk);
+        out += std::to_string(number) + ". " + noted(i, format_move(moves[i], MoveStyle::Tgk));
         if (i + 1 == moves.size()) out += '\n';
       } else {
         if (i == 0) out += std::to_string(number) + "... ";
         else out += ' ';
-        out += format_move(moves[i], MoveStyle::Tgk) + '\n';
+        out += noted(i, format_move(moves[i], MoveStyle::Tgk)) + '\n';
         ++number;
       }
       side = opposite(side);
@@ -436,7 +443,8 @@ std::string write_record(const Game& game,
   for (size_t i = 0; i < moves.size(); ++i) {
     if (side == Side::White) put(std::to_string(number) + ".");
     else if (i == 0) put(std::to_string(number) + "...");
-    put(format_move(moves[i], MoveStyle::PlayOK));
+    put(format_move(moves[i], MoveStyle::PlayOK) + (i < notes.size() ? notes[i].mark : ""));
+    if (i < notes.size() && !notes[i].comment.empty()) put("{" + notes[i].comment + "}");
     if (side == Side::Black) ++number;
     side = opposite(side);
   }

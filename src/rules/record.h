@@ -53,11 +53,19 @@ struct Replayed {
 Replayed replay_record(const Record& record, const RuleOptions& overrides = {});
 
 enum class RecordStyle { PlayOK, Tgk };
+// What may follow a move in a written record: a mark glued to it ("?!", "?", "??"; read back
+// as part of the token) and a comment ("{...}", without the braces; none when empty).
+struct MoveNote {
+  std::string mark;
+  std::string comment;
+};
 // Writes one game. Tags: the given ones in order (Result is set from the game), plus Variant /
 // Rules / FEN when the game is not a standard game from the start. PlayOK style: moves on
 // wrapped lines with PlayOK's (n) habit and X; TGK: one move number per line, lowercase x.
+// `notes[i]`, where given, follows ply i + 1 (annotated games, toguz annotate).
 std::string write_record(const Game& game,
                          const std::vector<std::pair<std::string, std::string>>& tags,
-                         RecordStyle style = RecordStyle::PlayOK);
+                         RecordStyle style = RecordStyle::PlayOK,
+                         const std::vector<MoveNote>& notes = {});
 
 }  // namespace toguz
