@@ -135,12 +135,10 @@ export function graph_x(i: number, count: number, width: number): number {
 }
 
 /** The points of the review graph: x over plies 0..count-1 across the width, y from White's
- * view clamped to ±limit, mapped into a width x height box (y = height/2 is equal). */
-export function graph_points(values: number[], width: number, height: number, limit = 3000): [number, number][] {
-  return values.map((v, i) => {
-    const c = Math.max(-limit, Math.min(limit, v));
-    return [graph_x(i, values.length, width), height / 2 - (c / limit) * (height / 2)];
-  });
+ * view squashed like the evaluation bar (tanh: a few stones move it well, a won game saturates),
+ * in a width x height box (y = height/2 is equal, y = 0 White winning). */
+export function graph_points(values: number[], width: number, height: number, scale = 1500): [number, number][] {
+  return values.map((v, i) => [graph_x(i, values.length, width), height / 2 - Math.tanh(v / scale) * (height / 2)]);
 }
 
 /** Reads "#/a/b/c" into ["a","b","c"] (empty parts dropped, each part URI-decoded). */

@@ -372,10 +372,10 @@ async function screenshots(browser, base, dir) {
   await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: path.join(dir, "game-engine.png") });
   await page.click('[data-action="analyse"]');
-  // the rest of the game: every other move the engine's hint, so the graph has a story
+  // the rest of the game: mostly the engine's hint, every fifth move a weaker one (a story to review)
   for (let i = 0; i < 400; i++) {
     if ((await wait_turn(page, 120_000)) === "over") break;
-    if (i % 2 === 0) {
+    if (i % 5 !== 4) {
       await page.click('[data-action="hint"]');
       await page.waitForSelector("#board g.hole.hint.legal", { timeout: T });
       const ply = Number((await board_data(page)).ply);

@@ -70,12 +70,13 @@ test("bar and graph stay inside their boxes", () => {
   assert.equal(bar_percent(0), 50);
   assert.ok(bar_percent(1e6) <= 100 && bar_percent(1e6) > 99);
   assert.ok(bar_percent(-1e6) >= 0 && bar_percent(-1e6) < 1);
-  const pts = graph_points([0, 3000, -9000, 1500], 400, 100);
+  const pts = graph_points([0, 1e6, -1e6, 1500], 400, 100);
   assert.deepEqual(pts[0], [0, 50]);
-  assert.ok(Math.abs(pts[1][0] - 400 / 3) < 1e-9 && pts[1][1] === 0);
-  assert.ok(Math.abs(pts[2][0] - 800 / 3) < 1e-9 && pts[2][1] === 100);
-  assert.deepEqual(pts[3], [400, 25]); // the last ply at the right edge
-  assert.deepEqual(graph_points([500], 400, 100), [[0, 50 - 500 / 3000 * 50]]);
+  assert.ok(Math.abs(pts[1][0] - 400 / 3) < 1e-9 && pts[1][1] === 0); // won for White: the top
+  assert.ok(Math.abs(pts[2][0] - 800 / 3) < 1e-9 && pts[2][1] === 100); // won for Black: the bottom
+  assert.equal(pts[3][0], 400); // the last ply at the right edge
+  assert.ok(Math.abs(pts[3][1] - (50 - Math.tanh(1) * 50)) < 1e-9);
+  assert.deepEqual(graph_points([500], 400, 100)[0][0], 0);
 });
 
 test("route_parts reads hash routes", () => {
