@@ -79,7 +79,7 @@ async function wait_turn(page, timeout = T) {
       return false;
     },
     null,
-    { timeout, polling: "raf" },
+    { timeout, polling: 50 },
   );
   return h.jsonValue();
 }
@@ -95,7 +95,7 @@ async function play_one(page, how = "click", pick = 0) {
   await page.waitForFunction(
     (p) => Number(document.querySelector("#board")?.dataset.ply) > p || !!document.querySelector("#game-over"),
     before,
-    { timeout: T },
+    { timeout: T, polling: 50 },
   );
   return hole;
 }
@@ -104,7 +104,7 @@ async function wait_ply(page, ply) {
   await page.waitForFunction(
     (p) => Number(document.querySelector("#board")?.dataset.ply) === p && document.querySelector("#board")?.dataset.animating === "0",
     ply,
-    { timeout: T },
+    { timeout: T, polling: 50 },
   );
 }
 
@@ -163,13 +163,13 @@ async function engine_game(browser, base, pages) {
   // navigation: close the panel, step back with the arrow key, jump by clicking the first move
   await page.click('[data-action="close-panel"]');
   await page.keyboard.press("ArrowLeft");
-  await page.waitForFunction((p) => document.querySelector("#board")?.dataset.shown === String(p - 1), n, { timeout: T });
+  await page.waitForFunction((p) => document.querySelector("#board")?.dataset.shown === String(p - 1), n, { timeout: T, polling: 50 });
   await page.click('#moves .mv[data-ply="1"]');
-  await page.waitForFunction(() => document.querySelector("#board")?.dataset.shown === "1", null, { timeout: T });
+  await page.waitForFunction(() => document.querySelector("#board")?.dataset.shown === "1", null, { timeout: T, polling: 50 });
   const shown = await page.$eval('#moves .mv.current', (e) => e.dataset.ply);
   check(shown === "1", "the first move is highlighted");
   await page.keyboard.press("End");
-  await page.waitForFunction((p) => document.querySelector("#board")?.dataset.shown === String(p), n, { timeout: T });
+  await page.waitForFunction((p) => document.querySelector("#board")?.dataset.shown === String(p), n, { timeout: T, polling: 50 });
   // the game is listed on the games page and opens from there for replay
   await page.goto(`${base}/#/games`);
   await page.waitForSelector("#games-table tbody tr", { timeout: T });
@@ -211,7 +211,7 @@ async function online_pair(browser, base, pages, clock = "300000+5000") {
       () => document.querySelector('.player[data-side="black"] .pname')?.textContent === "Bolat" &&
         document.querySelector('.player[data-side="white"] .pname')?.textContent === "Aigerim",
       null,
-      { timeout: T },
+      { timeout: T, polling: 50 },
     );
   }
   return { a, b, ca, cb };
@@ -315,13 +315,13 @@ async function draw_rematch_abort(browser, base, pages) {
         return st && st.id !== old && st.you === want && st.ply === 0 && document.querySelector("#board")?.dataset.you === want;
       },
       [first, side],
-      { timeout: T },
+      { timeout: T, polling: 50 },
     );
   }
   // the new game: nobody has moved, so either side may abort
   await a.click('[data-action="abort"]');
   for (const p of [a, b]) {
-    await p.waitForFunction(() => window.__toguz?.state()?.status === "aborted" && !!document.querySelector("#game-over"), null, { timeout: T });
+    await p.waitForFunction(() => window.__toguz?.state()?.status === "aborted" && !!document.querySelector("#game-over"), null, { timeout: T, polling: 50 });
   }
   console.log("  draw agreed, rematch with colours swapped, the rematch aborted");
   await ca.close();
@@ -380,7 +380,7 @@ async function screenshots(browser, base, dir) {
       await page.waitForSelector("#board g.hole.hint.legal", { timeout: T });
       const ply = Number((await board_data(page)).ply);
       await page.click("#board g.hole.hint.legal");
-      await page.waitForFunction((p) => Number(document.querySelector("#board")?.dataset.ply) > p, ply, { timeout: T });
+      await page.waitForFunction((p) => Number(document.querySelector("#board")?.dataset.ply) > p, ply, { timeout: T, polling: 50 });
     } else {
       await play_one(page, "click", i);
     }
@@ -417,7 +417,7 @@ async function screenshots(browser, base, dir) {
   for (let i = 0; i < 6; i++) {
     await wait_turn(pp);
     await pp.locator(`#board g.hole.legal`).nth(i % 3).tap();
-    await pp.waitForFunction((p) => Number(document.querySelector("#board")?.dataset.ply) > p, 2 * i, { timeout: T });
+    await pp.waitForFunction((p) => Number(document.querySelector("#board")?.dataset.ply) > p, 2 * i, { timeout: T, polling: 50 });
   }
   await wait_turn(pp);
   await pp.screenshot({ path: path.join(dir, "phone.png") });
