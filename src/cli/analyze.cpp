@@ -1,6 +1,7 @@
 // toguz analyze --position S [--moves M...] [--depth D|--time MS|--nodes N] [--multipv K]
 // [--threads T] [--json]: the K best lines of a position, through the Engine API.
 #include <iostream>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -10,6 +11,9 @@
 #include "rules/game.h"
 #include "rules/notation.h"
 #include "search/engine.h"
+#include "cli/tables_dir.h"
+#include "tables/probe.h"
+#include "tables/solver.h"
 
 namespace toguz::cli {
 
@@ -108,6 +112,27 @@ void print_text(const Game& game, const search::SearchResult& r, const search::I
             << ", time " << r.time_ms << " ms\n";
 }
 
+// [tables, issue 6] The proof search's verdict for players: "White wins by 6", "draw".
+std::string proof_text(const Position& pos, const tables::Solution& s) {
+  if (s.result == 0) return s.margin ? "draw (81-81)" : "draw";
+  const bool white = (s.result > 0) == (pos.side_to_move() == Side::White);
+  std::string out = white ? "White wins" : "Black wins";
+  if (s.margin) out += " by " + std::to_string(*s.margin < 0 ? -*s.margin : *s.margin);
+  return out;
+}
+
+// [tables, issue 6] The "proven" member of the JSON: result and margin (rules.md "Values")
+// for the side to move, the winner, the line to the end; null when not proven.
+std::string proof_json(const Position& pos, const tables::Solution* s) {
+  if (!s || !s->proven) return "null";
+  const bool white_wins = s->result != 0 && (s->result > 0) == (pos.side_to_move() == Side::White);
+  std::string out = std::string("{\"result\":\"") + result_word(s->result) + "\",\"winner\":" +
+                    (s->result == 0 ? "null" : white_wins ? "\"white\"" : "\"black\"") + ",\"margin\":" +
+                    (s->margin ? std::to_string(*s->margin) : "null") + ",\"line\":[";
+  for (size_t i = 0; i < s->line.size(); ++i) out += (i ? "," : "") + std::to_string(s->line[i]);
+  return out + "],\"nodes\":" + std::to_string(s->nodes) + ",\"time_ms\":" + std::to_string(s->time_ms) + "}";
+}
+
 }  // namespace
 
 void add_analyze(CLI::App& app) {
@@ -121,6 +146,8 @@ void add_analyze(CLI::App& app) {
     int threads = 1;
     int hash_mb = 16;
     bool json = false;
+    std::string tables;  // [tables, issue 6]
+    int prove_ms = -1;   // [tables, issue 6] -1: 1000 with --tables, else off
     RuleFlags rules;
   };
   auto args = std::make_shared<Args>();
@@ -136,6 +163,8 @@ void add_analyze(CLI::App& app) {
   cmd->add_option("--threads", args->threads, "search threads")->check(CLI::Range(1, 256))->capture_default_str();
   cmd->add_option("--hash", args->hash_mb, "hash table in MiB")->check(CLI::Range(1, 65536))->capture_default_str();
   cmd->add_flag("--json", args->json, "one JSON object (docs: issue 4 shape)");
+  cmd->add_option("--tables", args->tables, "endgame tables (toguz tables build): the search probes them and the proof search runs");
+  cmd->add_option("--prove", args->prove_ms, "proof search (toguz solve) time in ms, shown as 'proven' (default: 1000 with --tables, else off)")->check(CLI::NonNegativeNumber);
   args->rules.add_to(cmd);
   cmd->callback([args] {
     Game game(args->rules.position_or_start(args->position, "analyze"));
@@ -147,8 +176,20 @@ void add_analyze(CLI::App& app) {
     limits.nodes = args->nodes;
     if (!limits.depth && !limits.movetime_ms && !limits.nodes) limits.movetime_ms = 1000;
 
+    // [tables, issue 6] Tables for the engine's probes and the proof search.
+    std::shared_ptr<tables::Tablebase> tb;
+    if (!args->tables.empty()) {
+      std::string why;
+      tb = open_tables(args->tables, &why);
+      if (!tb) {
+        std::cerr << "toguz analyze: " << why << "\n";
+        throw CLI::RuntimeError(2);
+      }
+    }
+
     search::Engine engine;
     search::Options opt;
+    if (tb) opt.tables = std::make_shared<tables::TablesProbe>(tb);
     opt.multipv = args->multipv;
     opt.threads = args->threads;
     opt.hash_mb = args->hash_mb;
@@ -159,8 +200,38 @@ void add_analyze(CLI::App& app) {
       if (info.multipv == 1) top = info;
     });
     if (!r.lines.empty() && top.depth == 0) top = r.lines[0];
-    if (args->json) print_json(r, top);
-    else print_text(game, r, top);
+    // [tables, issue 6] The proof search (tables where they exist), with the game's history.
+    const int prove_ms = args->prove_ms >= 0 ? args->prove_ms : tb ? 1000 : 0;
+    std::optional<tables::Solution> proof;
+    if (prove_ms > 0 && r.best_move != 0) {
+      tables::SolveOptions so;
+      so.time_ms = prove_ms;
+      so.tables = tb.get();
+      for (int i = 0; i < game.ply_count(); ++i) so.history.push_back(game.position_at(i).key());
+      proof = tables::solve(game.position(), so);
+    }
+    if (args->json) {
+      if (prove_ms <= 0) {
+        print_json(r, top);
+      } else {
+        // The analysis object as print_json writes it, with "proven" added before its '}'.
+        std::ostringstream captured;
+        std::streambuf* saved = std::cout.rdbuf(captured.rdbuf());
+        print_json(r, top);
+        std::cout.rdbuf(saved);
+        std::string j = captured.str();
+        while (!j.empty() && j.back() != '}') j.pop_back();
+        j.insert(j.size() - 1, ",\"proven\":" + proof_json(game.position(), proof ? &*proof : nullptr));
+        std::cout << j << "\n";
+      }
+    } else {
+      print_text(game, r, top);
+      if (proof && proof->proven)
+        std::cout << "proven: " << proof_text(game.position(), *proof) << ": " << pv_notation(game.position(), proof->line)
+                  << " (" << proof->nodes << " nodes, " << proof->time_ms << " ms)\n";
+      else if (proof)
+        std::cout << "proven: not within " << prove_ms << " ms\n";
+    }
   });
 }
 

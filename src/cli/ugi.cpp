@@ -3,6 +3,8 @@
 
 #include "cli/commands.h"
 #include "protocol/ugi.h"
+#include "cli/tables_dir.h"
+#include "tables/probe.h"
 
 namespace toguz::cli {
 
@@ -11,6 +13,12 @@ void add_ugi(CLI::App& app) {
   cmd->callback([] {
     std::ios::sync_with_stdio(false);
     protocol::UgiSession session(std::cin, std::cout);
+    // [tables, issue 6] setoption name TablesDir value DIR: endgame tables for the search.
+    session.set_tables_opener([](const std::string& dir, std::string* why) -> std::shared_ptr<const search::TableProbe> {
+      auto tb = open_tables(dir, why);
+      if (!tb) return nullptr;
+      return std::make_shared<tables::TablesProbe>(tb);
+    });
     session.run();
   });
 }

@@ -21,6 +21,8 @@
 #pragma once
 
 #include <atomic>
+#include <functional>
+#include <memory>
 #include <iosfwd>
 #include <mutex>
 #include <string>
@@ -52,6 +54,13 @@ class UgiSession {
   // Handles one command line. Returns false for "quit".
   bool handle(std::string_view line);
 
+  // [tables, issue 6] Opens a folder of endgame tables for the search (null and *why on
+  // failure). When set, the session offers "option name TablesDir type string" and hands the
+  // tables to the engine (Options::tables); an empty value turns them off. The protocol does
+  // not depend on src/tables: the front end (toguz ugi) supplies this.
+  using TablesOpener = std::function<std::shared_ptr<const search::TableProbe>(const std::string& dir, std::string* why)>;
+  void set_tables_opener(TablesOpener opener) { tables_opener_ = std::move(opener); }
+
  private:
   void send(const std::string& line);
   void error(const std::string& what) { send("info string error " + what); }
@@ -75,6 +84,7 @@ class UgiSession {
   Variant variant_ = Variant::Standard;
   std::string tuz_ = "auto";   // auto, on, off
   bool play_out_ = false;
+  TablesOpener tables_opener_;  // [tables, issue 6]
   Game game_;
   std::atomic<bool> awaiting_bestmove_{false};
   bool infinite_ = false;

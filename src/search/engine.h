@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "rules/game.h"
+#include "search/table_probe.h"
 
 namespace toguz::search {
 
@@ -60,6 +61,10 @@ struct Options {
   int skill = 20;        // 1..20, 20 = full strength; below: a depth limit by level and a
                          // seeded choice among moves scored near the best (search.cpp table)
   uint64_t seed = 0;     // for skill randomness; fixed seed = reproducible
+  // Endgame tables probed at every node they hold (null = none). A table hit is scored
+  // +-(kTablesWin + margin) (below the proven-by-distance band, above any heuristic score)
+  // or 0 for a draw; it is not reported as proven (no distance to the end is known).
+  std::shared_ptr<const TableProbe> tables;
 };
 
 struct SearchResult {

@@ -59,6 +59,9 @@ constexpr SkillLevel kSkillLevels[20] = {
     {10, 40},  {11, 30}, {12, 20}, {14, 10},
 };
 
+// [tables, issue 6] Score of a won endgame-table position: kTablesWin + margin.
+constexpr int kTablesWin = 20000;
+
 int kazna_sum(const Position& p) { return p.kazna(Side::White) + p.kazna(Side::Black); }
 
 // The value of a root child for its side to move (one ply from the root), without search.
@@ -120,6 +123,16 @@ int Searcher::search(const Position& pos, int alpha, int beta, int depth, int pl
   keys_[root_idx_ + ply] = key;
   ksums_[root_idx_ + ply] = uint16_t(kazna_sum(pos));
   if (!pos.any_tuz() && is_repetition(ply, key)) return kDraw;
+  // [tables, issue 6] An endgame table hit is exact: +-(kTablesWin + margin), below the
+  // proven-by-distance band (no distance is known), so it counts as an impure value.
+  if (tables_ && ply > 0) {
+    int board_value;
+    if (tables_->probe(pos, &board_value)) {
+      const int margin = pos.kazna(pos.side_to_move()) - pos.kazna(opposite(pos.side_to_move())) + board_value;
+      ++impure_;
+      return margin > 0 ? kTablesWin + margin : margin < 0 ? -kTablesWin + margin : kDraw;
+    }
+  }
   if (depth <= 0 || ply >= kMaxPly - 1) {
     ++impure_;
     return qsearch(pos, alpha, beta, ply);
@@ -386,6 +399,7 @@ SearchResult Searcher::run(const Game& game, const Limits& limits, const Options
   const Position& root = game.position();
   plan_ = helper ? TimePlan{} : plan_time(limits, root.side_to_move());
   node_limit_ = limits.nodes > 0 && !helper ? limits.nodes : UINT64_MAX;
+  tables_ = options.tables.get();  // [tables, issue 6]
   nodes_ = 0;
   published_.store(0, std::memory_order_relaxed);
   impure_ = 0;

@@ -17,6 +17,7 @@ class Tablebase;
 
 struct SolveOptions {
   int64_t time_ms = 0;              // wall-clock limit for the whole solve; 0 = none
+  uint64_t max_nodes = 0;           // node limit for the whole solve (checked every 4096); 0 = none
   // Keys (Position::key) of the positions that occurred before the root in the game, oldest
   // first. A position on the search path equal to one of them, or to an earlier position on
   // the path, is scored as a draw by repetition.
@@ -40,6 +41,7 @@ struct Solution {
   // holds the same history, it ends the game with `result` (a repetition draw is completed
   // to its third occurrence when the cycle lies on the line).
   std::vector<int> line;
+  bool line_cut = false;     // the limit was hit while walking the line: `line` is empty
   uint64_t nodes = 0;        // positions visited by both searches and the line walks
   uint64_t table_hits = 0;   // positions answered by the tables
   int64_t time_ms = 0;
