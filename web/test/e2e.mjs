@@ -170,6 +170,10 @@ async function engine_game(browser, base, pages) {
   check(shown === "1", "the first move is highlighted");
   await page.keyboard.press("End");
   await page.waitForFunction((p) => document.querySelector("#board")?.dataset.shown === String(p), n, { timeout: T, polling: 50 });
+  // Export PGN: the link gives the record with the moves of the list
+  const href = await page.getAttribute('#controls a[download]', "href");
+  const pgn = await (await page.request.get(`${base}${href}`)).text();
+  check(pgn.includes("[Result ") && pgn.includes(`1. ${list[0]}`), `the PGN export holds the game: ${pgn.slice(0, 200)}`);
   // the game is listed on the games page and opens from there for replay
   await page.goto(`${base}/#/games`);
   await page.waitForSelector("#games-table tbody tr", { timeout: T });
