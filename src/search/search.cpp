@@ -18,19 +18,7 @@ constexpr int kOrderKiller = 1 << 19;
 constexpr int kHistoryMax = 1 << 18;
 
 
-#ifndef TOGUZ_LMR
-#define TOGUZ_LMR 1
-#endif
-#ifndef TOGUZ_LMR_DIV
-#define TOGUZ_LMR_DIV 2.0
-#endif
-constexpr bool kLmr = TOGUZ_LMR != 0;
-#ifndef TOGUZ_PRUNE
-#define TOGUZ_PRUNE 0
-#endif
-constexpr bool kPrune = TOGUZ_PRUNE != 0;
-constexpr int kRfpMargin = 120;       // centi-stones per ply of depth left
-constexpr int kFutilityMargin = 150;  // centi-stones per ply of depth left
+constexpr double kLmrDivisor = 2.0;  // 3.5 (milder) was not better (docs/engine.md)
 
 // Plies taken off a late quiet move at `depth`, the `searched`-th move of its node: about
 // log(depth) * log(searched) / 2, so deep nodes and very late moves lose most.
@@ -39,7 +27,7 @@ int lmr_reduction(int depth, int searched) {
     std::array<std::array<int8_t, Position::kMaxN + 1>, kMaxDepth + 1> t{};
     for (int d = 1; d <= kMaxDepth; ++d)
       for (int m = 1; m <= Position::kMaxN; ++m)
-        t[d][m] = int8_t(0.5 + std::log(double(d)) * std::log(double(m)) / TOGUZ_LMR_DIV);
+        t[d][m] = int8_t(0.5 + std::log(double(d)) * std::log(double(m)) / kLmrDivisor);
     return t;
   }();
   return table[std::min(depth, kMaxDepth)][std::min(searched, Position::kMaxN)];
@@ -47,16 +35,17 @@ int lmr_reduction(int depth, int searched) {
 
 // Levels for people (Options::skill 1..19; 20 = full strength): the depth searched and how
 // far below the best a chosen move may score (centi-stones, i.e. stones lost by the choice
-// as the shallow search sees it). Low levels choose among every move, high levels among the
-// best four. Calibrated by matches between neighbouring levels (docs/strength.md).
+// as the shallow search sees it). Levels up to 12 choose among every move, higher ones among
+// the best four. A level either searches one ply deeper or narrows the margin. Calibrated
+// by matches between neighbouring levels (docs/strength.md).
 struct SkillLevel {
   int depth;
   int margin;
 };
 constexpr SkillLevel kSkillLevels[20] = {
-    {0, 0},    {1, 600}, {1, 500}, {2, 450}, {2, 400}, {3, 350}, {3, 300}, {4, 260},
-    {4, 220},  {5, 190}, {5, 160}, {6, 130}, {6, 110}, {7, 90},  {8, 70},  {9, 55},
-    {10, 40},  {11, 30}, {12, 20}, {14, 10},
+    {0, 0},    {1, 600}, {1, 400}, {2, 400}, {2, 280}, {3, 280}, {3, 200}, {4, 200},
+    {4, 150},  {5, 150}, {5, 110}, {6, 110}, {6, 80},  {7, 80},  {7, 60},  {8, 60},
+    {9, 45},   {10, 30}, {11, 20}, {13, 10},
 };
 
 // [tables, issue 6] Score of a won endgame-table position: kTablesWin + margin.
@@ -159,19 +148,6 @@ int Searcher::search(const Position& pos, int alpha, int beta, int depth, int pl
     }
   }
 
-  // Pruning near the leaves (not at PV nodes, not when a bound is a proven value): with the
-  // static evaluation far above beta the node fails high at once (reverse futility); far
-  // below alpha, quiet moves (no gain, no killer) after the first are not searched
-  // (futility). Either makes the node's value heuristic, so it is counted impure and never
-  // becomes a proof.
-  const bool prune_ok = kPrune && !pv_node && depth <= 3 && !is_proven_value(alpha) && !is_proven_value(beta);
-  const int static_eval = prune_ok ? evaluate(pos) : 0;
-  if (prune_ok && static_eval - kRfpMargin * depth >= beta) {
-    ++impure_;
-    return static_eval;
-  }
-  const bool futile = prune_ok && depth <= 2 && static_eval + kFutilityMargin * depth <= alpha;
-
   const Side us = pos.side_to_move();
   const int alpha_orig = alpha;
   int best = -kInfinite, best_move = 0;
@@ -251,16 +227,11 @@ int Searcher::search(const Position& pos, int alpha, int beta, int depth, int pl
       std::swap(children[i], children[pick]);
       const Child& c = children[i];
       const bool first = i == 0 && !tt_move;
-      if (futile && !first && c.order < kOrderKiller) {
-        ++impure_;
-        best = std::max(best, static_eval + kFutilityMargin * depth);
-        continue;
-      }
       // Late move reductions: quiet moves after the first few, ordered last because no
       // ordering rule liked them, are searched shallower unless they prove better.
       const int searched = i + (tt_move ? 1 : 0);
       int reduction = 0;
-      if (kLmr && depth >= 3 && searched >= (pv_node ? 3 : 2) && c.order < kOrderKiller) {
+      if (depth >= 3 && searched >= (pv_node ? 3 : 2) && c.order < kOrderKiller) {
         reduction = lmr_reduction(depth, searched) - (pv_node ? 1 : 0);
         reduction = std::clamp(reduction, 0, depth - 2);
       }
@@ -434,7 +405,7 @@ SearchResult Searcher::run(const Game& game, const Limits& limits, const Options
   const int n_root = int(root_moves_.size());
   const int skill = std::clamp(options.skill, 1, 20);
   const int multipv = std::clamp(options.multipv, 1, n_root);
-  const int skill_pvs = skill <= 10 ? n_root : std::min(4, n_root);
+  const int skill_pvs = skill <= 12 ? n_root : std::min(4, n_root);
   const int search_pvs = helper ? 1 : skill < 20 ? std::max(multipv, skill_pvs) : multipv;
   int max_depth = limits.depth > 0 ? std::min(limits.depth, kMaxDepth) : kMaxDepth;
   if (skill < 20) max_depth = std::min(max_depth, kSkillLevels[skill].depth);
