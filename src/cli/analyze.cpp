@@ -8,6 +8,7 @@
 
 #include "cli/commands.h"
 #include "cli/options.h"
+#include "protocol/analysis_json.h"
 #include "rules/game.h"
 #include "rules/notation.h"
 #include "search/engine.h"
@@ -52,7 +53,7 @@ std::string pv_notation(Position pos, const std::vector<int>& pv) {
   return out;
 }
 
-const char* result_word(int result) { return result > 0 ? "win" : result < 0 ? "loss" : "draw"; }
+using protocol::result_word;
 
 // The score as a player reads it: "+1.25" stones, or "win in 12 plies", "draw (proven)".
 std::string score_text(const search::Score& s) {
@@ -70,28 +71,7 @@ std::string score_text(const search::Score& s) {
 }
 
 void print_json(const search::SearchResult& r, const search::Info& top) {
-  uint64_t nps = r.time_ms > 0 ? r.nodes * 1000 / uint64_t(r.time_ms) : top.nps;
-  std::cout << "{\"depth\":" << top.depth << ",\"seldepth\":" << top.seldepth << ",\"nodes\":" << r.nodes
-            << ",\"nps\":" << nps << ",\"time_ms\":" << r.time_ms << ",\"bestmove\":";
-  if (r.best_move) std::cout << r.best_move; else std::cout << "null";
-  std::cout << ",\"lines\":[";
-  for (size_t i = 0; i < r.lines.size(); ++i) {
-    const search::Info& l = r.lines[i];
-    std::cout << (i ? "," : "") << "{\"pv\":[";
-    for (size_t j = 0; j < l.pv.size(); ++j) std::cout << (j ? "," : "") << l.pv[j];
-    std::cout << "],\"score_cp\":";
-    if (l.score.proven) std::cout << "null"; else std::cout << l.score.cp;
-    std::cout << ",\"proven\":";
-    if (!l.score.proven) {
-      std::cout << "null";
-    } else {
-      std::cout << "{\"result\":\"" << result_word(l.score.result) << "\",\"margin\":";
-      if (l.score.has_margin) std::cout << l.score.margin; else std::cout << "null";
-      std::cout << "}";
-    }
-    std::cout << "}";
-  }
-  std::cout << "]}\n";
+  std::cout << protocol::analysis_json(r, top) << "\n";
 }
 
 void print_text(const Game& game, const search::SearchResult& r, const search::Info& top) {

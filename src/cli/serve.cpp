@@ -1,0 +1,51 @@
+// toguz serve [--host H] [--port P] [--db FILE] [--static DIR] [--workers N]
+// [--abandon-seconds S]: the web app's server (docs/server.md, docs/web-protocol.md).
+#include <csignal>
+#include <filesystem>
+#include <iostream>
+
+#include "cli/commands.h"
+#include "server/server.h"
+
+#ifndef TOGUZ_WEB_DIST
+#define TOGUZ_WEB_DIST "web/dist"
+#endif
+
+namespace toguz::cli {
+
+void add_serve(CLI::App& app) {
+  auto cfg = std::make_shared<server::Config>();
+  cfg->static_dir = TOGUZ_WEB_DIST;
+  auto* cmd = app.add_subcommand("serve", "the web app: HTTP + WebSocket server (play, online games, analysis)");
+  cmd->add_option("--host", cfg->host, "address to listen on")->capture_default_str();
+  cmd->add_option("--port", cfg->port, "port (0: any free port)")->capture_default_str();
+  cmd->add_option("--db", cfg->db_path, "SQLite database file (its folder is created)")->capture_default_str();
+  cmd->add_option("--static", cfg->static_dir, "the built front end")->capture_default_str();
+  cmd->add_option("--workers", cfg->workers, "engine threads (0: cores - 1)")->check(CLI::Range(0, 256));
+  cmd->add_option("--abandon-seconds", cfg->abandon_seconds, "a player gone this long may be claimed against")
+      ->check(CLI::Range(1, 86400))
+      ->capture_default_str();
+  cmd->callback([cfg] {
+    // SIGINT / SIGTERM are taken by sigwait below: block them before any thread starts.
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &set, nullptr);
+    try {
+      const std::filesystem::path db(cfg->db_path);
+      if (db.has_parent_path()) std::filesystem::create_directories(db.parent_path());
+      server::Server srv(*cfg);
+      srv.start();
+      std::cout << "toguz serve: listening on http://" << cfg->host << ":" << srv.port() << "/" << std::endl;
+      int sig = 0;
+      sigwait(&set, &sig);
+      srv.stop();
+    } catch (const std::exception& e) {
+      std::cerr << "toguz serve: " << e.what() << "\n";
+      throw CLI::RuntimeError(1);
+    }
+  });
+}
+
+}  // namespace toguz::cli

@@ -1,0 +1,19 @@
+// The review of a game for the web (docs/web-protocol.md <Review>), computed in a worker.
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <string>
+
+#include "rules/game.h"
+#include "search/engine.h"
+
+namespace toguz::server {
+
+// The JSON array of <Review> objects for every move of `game`, each position searched with
+// `nodes` nodes on `engine`. `progress(done, total)` is called after each search. Returns ""
+// when `cancel` was set before the end.
+std::string review_json(search::Engine& engine, const Game& game, uint64_t nodes,
+                        const std::function<void(int, int)>& progress, const std::atomic<bool>* cancel);
+
+}  // namespace toguz::server

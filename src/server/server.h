@@ -1,0 +1,46 @@
+// `toguz serve`: the HTTP + WebSocket server of the browser front end (docs/web-protocol.md,
+// docs/server.md). One IO thread runs every socket, timer and game room; engine searches run
+// in a worker pool; every game and move is written to SQLite as it happens.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace toguz::server {
+
+struct Config {
+  std::string host = "127.0.0.1";
+  uint16_t port = 8080;          // 0: any free port (read it back with Server::port())
+  std::string db_path = "./data/toguz.db";
+  std::string static_dir;        // the built front end; "" or no index.html: a "run make web" page
+  int workers = 0;               // engine threads; 0 = hardware threads - 1 (at least 1)
+  int abandon_seconds = 60;      // an opponent gone this long may be claimed against
+  int engine_movetime_ms = 1000; // engine move time when the game has no clock
+  uint64_t review_nodes = 100000;  // search per position of a review
+};
+
+class Server {
+ public:
+  // Opens the database (creating its folder's file, not the folder) and loads every unfinished
+  // game. Throws std::runtime_error on a database error.
+  explicit Server(const Config& config);
+  ~Server();  // stops if still running
+  Server(const Server&) = delete;
+  Server& operator=(const Server&) = delete;
+
+  // Binds and listens, then runs the IO thread. Throws std::runtime_error when it cannot bind.
+  void start();
+  // The port actually listened on (after start()).
+  uint16_t port() const;
+  // Stops accepting, stops the searches, saves the clocks of running games and joins the
+  // threads. Safe to call from any thread, more than once.
+  void stop();
+
+  struct Impl;
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace toguz::server

@@ -1,0 +1,208 @@
+// Test clients for the server tests: a real toguz server on 127.0.0.1 (port 0, a temporary
+// database) and Beast HTTP / WebSocket clients whose every wait has a deadline, so a broken
+// server fails a test instead of hanging it. No sleeps: every wait is for a message.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <boost/asio.hpp>
+#include <boost/beast.hpp>
+#include <boost/json.hpp>
+#include <chrono>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <random>
+#include <string>
+
+#include "server/server.h"
+
+namespace toguz::test {
+
+namespace net = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+namespace websocket = beast::websocket;
+namespace json = boost::json;
+using tcp = net::ip::tcp;
+
+constexpr auto kWait = std::chrono::seconds(20);  // generous: the tests also run under ASan
+
+// A fresh folder under the system temp dir, removed at the end.
+struct TempDir {
+  std::filesystem::path path;
+  TempDir() {
+    std::random_device rd;
+    path = std::filesystem::temp_directory_path() / ("toguz-server-test-" + std::to_string(rd()) + std::to_string(rd()));
+    std::filesystem::create_directories(path);
+  }
+  ~TempDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path, ec);
+  }
+};
+
+// A server on 127.0.0.1, any free port, with its database in `db` (a file path).
+struct TestServer {
+  std::unique_ptr<server::Server> server;
+  uint16_t port = 0;
+  explicit TestServer(const std::string& db, server::Config cfg = {}) {
+    cfg.host = "127.0.0.1";
+    cfg.port = 0;
+    cfg.db_path = db;
+    if (cfg.workers == 0) cfg.workers = 2;
+    server = std::make_unique<server::Server>(cfg);
+    server->start();
+    port = server->port();
+  }
+  ~TestServer() { server->stop(); }
+};
+
+struct HttpResult {
+  int status = -1;  // -1: no answer
+  std::string body;
+  std::string content_type;
+  json::value json() const {
+    json::error_code ec;
+    json::value v = json::parse(body, ec);
+    return ec ? json::value(nullptr) : v;
+  }
+};
+
+// One HTTP request on a fresh connection.
+inline HttpResult http_call(uint16_t port, http::verb method, const std::string& target, const std::string& body = "") {
+  net::io_context ioc;
+  beast::tcp_stream stream(ioc);
+  stream.expires_after(kWait);
+  http::request<http::string_body> req{method, target, 11};
+  req.set(http::field::host, "127.0.0.1");
+  if (method == http::verb::post) req.set(http::field::content_type, "application/json");
+  req.body() = body;
+  req.prepare_payload();
+  http::response_parser<http::string_body> parser;
+  parser.body_limit(16 * 1024 * 1024);
+  beast::flat_buffer buffer;
+  beast::error_code result = net::error::timed_out;
+  stream.async_connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port), [&](beast::error_code ec) {
+    if (ec) {
+      result = ec;
+      return;
+    }
+    http::async_write(stream, req, [&](beast::error_code ec, size_t) {
+      // The server may answer (413) before reading the whole body: read the answer anyway.
+      (void)ec;
+      http::async_read(stream, buffer, parser, [&](beast::error_code ec, size_t) { result = ec; });
+    });
+  });
+  ioc.run();
+  HttpResult out;
+  if (!result || parser.is_done()) {
+    out.status = int(parser.get().result_int());
+    out.body = parser.get().body();
+    out.content_type = std::string(parser.get()[http::field::content_type]);
+  }
+  return out;
+}
+
+inline HttpResult http_get(uint16_t port, const std::string& target) { return http_call(port, http::verb::get, target); }
+inline HttpResult http_post(uint16_t port, const std::string& target, const std::string& body) {
+  return http_call(port, http::verb::post, target, body);
+}
+inline HttpResult http_post(uint16_t port, const std::string& target, const json::value& body) {
+  return http_call(port, http::verb::post, target, json::serialize(body));
+}
+
+// A WebSocket client of /ws/<id>?token=<token>.
+class WsClient {
+ public:
+  WsClient(uint16_t port, const std::string& id, const std::string& token = "") {
+    beast::error_code result = net::error::timed_out;
+    beast::get_lowest_layer(ws_).expires_after(kWait);
+    const std::string target = "/ws/" + id + (token.empty() ? "" : "?token=" + token);
+    beast::get_lowest_layer(ws_).async_connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port),
+                                               [&, target](beast::error_code ec) {
+                                                 if (ec) {
+                                                   result = ec;
+                                                   return;
+                                                 }
+                                                 beast::error_code ignored;
+                                                 beast::get_lowest_layer(ws_).socket().set_option(tcp::no_delay(true), ignored);
+                                                 ws_.async_handshake("127.0.0.1", target,
+                                                                     [&](beast::error_code ec) { result = ec; });
+                                               });
+    ioc_.run();
+    ok_ = !result;
+    beast::get_lowest_layer(ws_).expires_never();
+  }
+  bool ok() const { return ok_; }
+
+  void send(const std::string& text) {
+    beast::error_code ec;
+    ws_.text(true);
+    ws_.write(net::buffer(text), ec);
+  }
+  void send(const json::object& o) { send(json::serialize(o)); }
+
+  // The next message, or nullopt when none came within the deadline or the socket closed.
+  std::optional<json::object> read() {
+    if (!ok_) return std::nullopt;
+    bool done = false;
+    beast::error_code result;
+    buffer_.consume(buffer_.size());
+    beast::get_lowest_layer(ws_).expires_after(kWait);
+    ws_.async_read(buffer_, [&](beast::error_code ec, size_t) {
+      result = ec;
+      done = true;
+    });
+    ioc_.restart();
+    ioc_.run();
+    if (!done || result) {
+      ok_ = false;
+      return std::nullopt;
+    }
+    json::error_code jec;
+    json::value v = json::parse(beast::buffers_to_string(buffer_.data()), jec);
+    if (jec || !v.is_object()) return std::nullopt;
+    return v.as_object();
+  }
+
+  // Reads until a message satisfies `pred` (the others are skipped); nullopt on timeout.
+  std::optional<json::object> read_until(const std::function<bool(const json::object&)>& pred) {
+    for (int i = 0; i < 10000; ++i) {
+      auto m = read();
+      if (!m) return std::nullopt;
+      if (pred(*m)) return m;
+    }
+    return std::nullopt;
+  }
+  std::optional<json::object> read_type(const std::string& type) {
+    return read_until([&](const json::object& m) { return m.at("type").as_string() == type; });
+  }
+  // The next state message whose game satisfies `pred`.
+  std::optional<json::object> read_state(const std::function<bool(const json::object&)>& pred) {
+    auto m = read_until([&](const json::object& m) { return m.at("type").as_string() == "state" && pred(m.at("game").as_object()); });
+    if (!m) return std::nullopt;
+    return m->at("game").as_object();
+  }
+
+  void close() {
+    beast::error_code ec;
+    beast::get_lowest_layer(ws_).expires_after(kWait);
+    ws_.async_close(websocket::close_code::normal, [](beast::error_code) {});
+    ioc_.restart();
+    ioc_.run();
+    ok_ = false;
+  }
+
+ private:
+  net::io_context ioc_;
+  websocket::stream<beast::tcp_stream> ws_{ioc_};
+  beast::flat_buffer buffer_;
+  bool ok_ = false;
+};
+
+inline int64_t jint(const json::value& v) { return v.as_int64(); }
+inline std::string jstr(const json::value& v) { return std::string(v.as_string()); }
+
+}  // namespace toguz::test
