@@ -131,151 +131,231 @@ namespace {
 // Byte-lane vectors (GCC/Clang vector extensions: SSE2 on x86-64, NEON on ARM, plain code
 // elsewhere; no -m flag needed).
 using Lanes = uint8_t __attribute__((vector_size(16)));
-
-// kPrefix + 16 - x, read as 16 bytes, is 0xFF in lanes 0..x-1 and 0 above (0 <= x <= 16).
-alignas(32) constexpr uint8_t kPrefix[32] = {
-    0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
-
-inline Lanes lanes_below(int x) {
+inline Lanes load_lanes(const void* p) {
   Lanes v;
-  std::memcpy(&v, kPrefix + 16 - x, 16);
+  std::memcpy(&v, p, 16);
   return v;
 }
 
-// laps_rem[n][k] = k / 2n and k % 2n (a table: the divisor changes with the variant).
-struct DivTable {
-  uint8_t laps[Position::kMaxN + 1][Position::kMaxStones + 1];
-  uint8_t rem[Position::kMaxN + 1][Position::kMaxStones + 1];
+// The tables play() reads for row length N (see play_n). Everything that depends only on the
+// origin, the stone count, a hole or the mover is looked up rather than computed: the move is
+// bound by the number of instructions it executes, and a table entry replaces a handful.
+// Arrays of 8-byte values are indexed by hole + 1 (index 0: hole -1, "no tuz", "nothing
+// taken"), so that one scaled index reaches an entry in a single instruction.
+template <int N>
+struct PlayTables {
+  static constexpr int T = 2 * N;  // holes in sowing order
+  // The stone count k: laps = k / T full rounds, and the byte offset in sow[s] of the run's
+  // column: k % T, or T for a single stone (it goes to the next hole, where every other move
+  // starts at the origin).
+  struct Div {
+    uint8_t laps, pad;
+    uint16_t offset;
+  } div[2 * N * N + 1];
+  // sow[s][column]: what one more stone in each hole of the run (the rem holes from `start`)
+  // does, for origin s. run[1 + i] = 1 when hole i is in it (run[0] = 0: hole -1, "no tuz").
+  struct alignas(32) Sow {
+    uint8_t run[1 + T];
+    uint8_t pad[18 - T];
+    uint8_t last;   // 19: the hole the last stone falls into (0..T-1)
+    uint8_t keep;   // 20: 0 when it is the origin (emptied first), else 0xFF
+    uint8_t extra;  // 21: stones of the run in it (1, or 0 when rem == 0)
+    uint8_t pad2[2];
+    uint32_t info;  // 24: MoveInfo's last_hole (byte 1: 1..N) and last_row (byte 2)
+    uint32_t row;   // 28: the landing hole's row (0 White, 1 Black)
+    uint64_t hash;  // 32: the sum of the run's hole weights
+  } sow[T][T + 1];
+  alignas(16) uint8_t laps_lanes[N + 1][16];  // l in every lane below T: what l laps add
+  uint64_t laps_word[N + 1];  // ... to holes 16 and 17 (bytes 0, 1 of the word at 16..23)
+  uint64_t laps_hash[N + 1];  // ... to the key's sum
+  alignas(16) uint8_t origin_keep[T][16];  // all lanes but s: the origin emptied before sowing
+  uint64_t origin_word_keep[T];             // the same for the word at bytes 16..23
+  // Hole i (index 1 + i) emptied into o's kazna (stones sown into o's tuz, or taken by o):
+  // the lanes but i, and the change per stone of the word at bytes 16..23 and of the key's
+  // sum. Index 0 keeps every lane and changes nothing.
+  alignas(16) uint8_t lane_keep[2][T + 1][16];
+  uint64_t lane_word[2][T + 1];
+  uint64_t lane_hash[2][T + 1];
+  uint8_t exists[T + 1];  // 0 at index 0 (no tuz), 0xFF elsewhere
+  uint64_t side_word[2], side_hash[2];  // the side change after `me` moved
 };
-constexpr DivTable make_div_table() {
-  DivTable t{};
-  for (int n = 1; n <= Position::kMaxN; ++n)
-    for (int k = 0; k <= Position::kMaxStones; ++k) {
-      t.laps[n][k] = uint8_t(k / (2 * n));
-      t.rem[n][k] = uint8_t(k % (2 * n));
+
+template <int N>
+constexpr PlayTables<N> make_play_tables() {
+  constexpr int T = 2 * N;
+  const auto& W = zobrist::kWeights;
+  PlayTables<N> t{};
+  // Holes 16 and 17 (N = 9) are bytes 0 and 1 of the word at bytes 16..23; kaznas 2 and 3.
+  auto word_unit = [](int i) -> uint64_t { return i >= 16 ? uint64_t(1) << (8 * (i - 16)) : 0; };
+  auto lanes_but = [](uint8_t* v, int i) {
+    for (int j = 0; j < 16; ++j) v[j] = j == i ? 0 : 0xFF;
+  };
+  for (int k = 0; k <= 2 * N * N; ++k) {
+    t.div[k].laps = uint8_t(k / T);
+    t.div[k].offset = uint16_t((k == 1 ? T : k % T) * sizeof(typename PlayTables<N>::Sow));
+  }
+  for (int s = 0; s < T; ++s) {
+    for (int col = 0; col <= T; ++col) {
+      auto& e = t.sow[s][col];
+      const int start = col == T ? (s + 1) % T : s, rem = col == T ? 1 : col;
+      for (int j = 0; j < rem; ++j) {
+        const int i = (start + j) % T;
+        e.run[1 + i] = 1;
+        e.hash += W.hole[i];
+      }
+      const int last = (start + rem - 1 + T) % T;
+      e.last = uint8_t(last);
+      e.keep = last == s ? 0 : 0xFF;
+      e.extra = uint8_t(rem != 0);
+      e.info = uint32_t(last % N + 1) << 8 | uint32_t(last / N) << 16;
+      e.row = uint32_t(last / N);
     }
+    lanes_but(t.origin_keep[s], s);
+    t.origin_word_keep[s] = ~(uint64_t(0xFF) * word_unit(s));
+  }
+  uint64_t all = 0, all_word = 0;
+  for (int i = 0; i < T; ++i) all += W.hole[i], all_word += word_unit(i);
+  for (int l = 0; l <= N; ++l) {
+    for (int j = 0; j < 16 && j < T; ++j) t.laps_lanes[l][j] = uint8_t(l);
+    t.laps_word[l] = all_word * uint64_t(l);
+    t.laps_hash[l] = all * uint64_t(l);
+  }
+  for (int o = 0; o < 2; ++o) {
+    lanes_but(t.lane_keep[o][0], -1);
+    for (int i = 0; i < T; ++i) {
+      lanes_but(t.lane_keep[o][1 + i], i);
+      t.lane_word[o][1 + i] = (uint64_t(1) << (16 + 8 * o)) - word_unit(i);
+      t.lane_hash[o][1 + i] = W.kazna[o] - W.hole[i];
+    }
+  }
+  for (int i = 1; i <= T; ++i) t.exists[i] = 0xFF;
+  t.side_word[0] = uint64_t(1) << 48;       // side_ 0 -> 1
+  t.side_word[1] = 0 - (uint64_t(1) << 48);  // side_ 1 -> 0
+  t.side_hash[0] = W.side;
+  t.side_hash[1] = 0 - W.side;
   return t;
 }
-constexpr DivTable kDiv = make_div_table();
+
+template <int N>
+inline constexpr PlayTables<N> kPlayTables = make_play_tables<N>();
 
 }  // namespace
 
 // The hot path of the whole project; speed beat clarity here. The plain statement of the
-// rules is in tests/unit/property_test.cpp, which checks this against it move by move.
-// - Sowing k stones from the origin adds `laps` = k / 2N to every hole and one more to the
-//   `rem` = k % 2N holes from `start` on (the origin itself when k >= 2, the next hole when
-//   k == 1), wrapping round once at most. That is done without a loop or a branch: holes
-//   0..15 as one 16-lane vector add of masks made from kPrefix, holes 16 and 17 (N = 9 only)
-//   by two scalar compares.
-// - The key's sum changes by laps * (all weights) + (a ring_sum range) - k * weight(origin):
-//   O(1) whatever k is (zobrist.h).
-// - Stones sown into a tuz and the even capture are applied without branches (a missing tuz
-//   reads hole 0 and moves 0 stones).
+// rules is in tests/unit/property_test.cpp, which checks this against it move by move (and on
+// random positions with large piles and every tuz placement).
+// - A move is bound by the number of instructions it executes (the core runs several per
+//   cycle, and the moves of a search or a benchmark are independent), so all that depends
+//   only on the origin, the stone count, a hole or the mover comes from PlayTables: one copy
+//   per row length N (a template, dispatched by a test that always predicts).
+// - No branch depends on the position except the rare tuz-making case: in a search or over
+//   random positions the others (the row of the last stone, even or odd, a tuz or not) are
+//   coin tosses, and a misprediction costs as much as the whole move. Conditions are 0/1
+//   values or all-ones masks.
+// - Sowing k stones from the origin s adds laps = k / 2N to every hole and one more to the
+//   rem = k % 2N holes from `start` on (the origin itself when k >= 2, the next hole when
+//   k == 1), wrapping round once at most: that run is sow[s][column], a byte per hole.
+// - Every count the move needs (stones sown into each tuz, stones in the landing hole) is
+//   worked out from the counts before the move, never read back after a store.
+// - Holes 0..15 are one 16-lane vector. Bytes 16..23 (holes 16 and 17, the kaznas, the tuzes,
+//   the side to move, the row length) change by one 64-bit addition: each byte's new value
+//   is in 0..255, so the sum of the byte changes times their place values is exactly the
+//   change of the word (a stone moved from hole 16 into White's kazna is +2^16 - 1).
+// - The key's sum changes by laps * (all weights) + (the run's weights) - k * weight(origin),
+//   plus a weight difference per stone moved into a kazna: O(1) whatever k is (zobrist.h).
 // - MoveInfo is packed into one register at the end (see there).
-MoveInfo Position::play(int hole) {
-  const auto& W = zobrist::kWeights;
-  const int n = n_, total = 2 * n_;
+template <int N>
+MoveInfo Position::play_n(int hole) {
+  constexpr int T = 2 * N;
+  static_assert(std::endian::native == std::endian::little, "play() adds bytes as little-endian words");
+  static_assert(offsetof(Position, board_) == 0 && offsetof(Position, kazna_) == 18 &&
+                offsetof(Position, tuz_) == 20 && offsetof(Position, side_) == 22 &&
+                offsetof(Position, n_) == 23 && offsetof(Position, hash_) == 32);
+  const auto& tab = kPlayTables<N>;
+  unsigned char* const bytes = reinterpret_cast<unsigned char*>(this);
   const int me = side_;
-  const int s = me * n + hole - 1;
-  const int k = board_[s];
-  const int old_kazna0 = kazna_[0], old_kazna1 = kazna_[1];
-  int start = k == 1 ? s + 1 : s;  // one stone goes to the next hole, more start at the origin
-  if (start == total) start = 0;
-  const int laps = kDiv.laps[n][k], rem = kDiv.rem[n][k];
-  const int end = start + rem;  // exclusive; past `total` the run wraps to hole 0
-  {
-    const int end1 = end < total ? end : total;
-    const int end2 = end - total > 0 ? end - total : 0;
-    const Lanes one = Lanes{} + 1;
-    const Lanes run = (lanes_below(end1 < 16 ? end1 : 16) & ~lanes_below(start < 16 ? start : 16)) |
-                      lanes_below(end2 < 16 ? end2 : 16);
-    // The origin is emptied in the same add (a byte store to it first would stall the wide
-    // load below: store forwarding fails when a load spans a smaller, earlier store).
-    const Lanes origin = s < 16 ? lanes_below(s + 1) & ~lanes_below(s) : Lanes{};
-    const Lanes add = (run & one) + (lanes_below(total < 16 ? total : 16) & uint8_t(laps)) -
-                      (origin & uint8_t(k));
-    Lanes low;
-    std::memcpy(&low, board_, 16);
-    low += add;
-    std::memcpy(board_, &low, 16);
-    if (n == 9) {  // holes 16 and 17 (Black's 8 and 9): in the run when (i - start) mod 18 < rem
-      for (int i = 16; i < 18; ++i) {
-        const int d = i >= start ? i - start : i - start + 18;
-        board_[i] = uint8_t(board_[i] - (i == s ? k : 0) + laps + (d < rem));
-      }
-    }
+  const int s = me * N + hole - 1;  // the origin
+  const unsigned k = board_[s];
+  const unsigned laps = tab.div[k].laps;
+  const auto& sow = *reinterpret_cast<const typename PlayTables<N>::Sow*>(
+      reinterpret_cast<const unsigned char*>(tab.sow[s]) + tab.div[k].offset);
+
+  // Stones sown into a tuz go to its owner: the laps and one more if it is in the run.
+  const int i0 = tuz_[0] + 1, i1 = tuz_[1] + 1;  // 1 + the tuz's hole; 0: none
+  const unsigned into0 = (laps & tab.exists[i0]) + sow.run[i0];
+  const unsigned into1 = (laps & tab.exists[i1]) + sow.run[i1];
+  // The landing hole: its count before (0 if it is the origin), the laps, the last stone;
+  // 0 if it is a tuz (its stones went to the owner).
+  const int last = sow.last;
+  unsigned c = (board_[last] & sow.keep) + laps + sow.extra;
+  c &= 0u - unsigned((last + 1 != i0) & (last + 1 != i1));
+  const unsigned on_opponent = sow.row ^ unsigned(me);
+  const unsigned capture = on_opponent & ~c & 1;  // an even count (0 stones if it was a tuz)
+  const unsigned captured = c & (0u - capture);
+  const int it = me * (T + 1) + ((last + 1) & -int(capture));  // lane_*[me][taken hole + 1]
+
+  Lanes low = load_lanes(bytes);
+  low = ((low & load_lanes(tab.origin_keep[s])) + load_lanes(tab.laps_lanes[laps]) +
+         load_lanes(sow.run + 1)) &
+        load_lanes(tab.lane_keep[0][i0]) & load_lanes(tab.lane_keep[1][i1]) &
+        load_lanes(tab.lane_keep[0][it]);
+  std::memcpy(bytes, &low, 16);
+  uint64_t word;  // bytes 16..23
+  std::memcpy(&word, bytes + 16, 8);
+  if constexpr (T > 16) {  // holes 16 and 17
+    uint16_t run_high;
+    std::memcpy(&run_high, sow.run + 17, 2);
+    word = (word & tab.origin_word_keep[s]) + tab.laps_word[laps] + run_high;
   }
-  uint64_t hash = hash_ - uint64_t(k) * W.hole[s] + uint64_t(laps) * W.ring_sum[n][total] +
-                  (W.ring_sum[n][end] - W.ring_sum[n][start]);
-  int last = end - 1;
-  if (last >= total) last -= total;
-  if (last < 0) last += total;
-  // Stones that fell into a tuz go to its owner at once.
-  // The branch is stable (no tuz for the first part of a game, then one for the rest).
-  int into_tuz[2] = {0, 0};
-  if (any_tuz()) for (int o = 0; o < 2; ++o) {
-    const int t = tuz_[o];
-    const int ti = t < 0 ? 0 : t;
-    const int c = board_[ti] & -int(t >= 0);
-    hash += uint64_t(c) * (W.kazna[o] - W.hole[ti]);
-    board_[ti] = uint8_t(board_[ti] - c);
-    kazna_[o] = uint8_t(kazna_[o] + c);
-    into_tuz[o] = c;
-  }
-  const int last_row = last >= n;
-  const int c = board_[last];
-  const bool on_opponent = last_row != me;
-  const int captured = (on_opponent && (c & 1) == 0) ? c : 0;
-  hash += uint64_t(captured) * (W.kazna[me] - W.hole[last]);
-  board_[last] = uint8_t(c - captured);
-  kazna_[me] = uint8_t(kazna_[me] + captured);
-  // Bitwise & and | rather than && and ||: whether the last stone lands on the opponent's
-  // row is a coin toss, and a branch on it mispredicts half the time.
-  const int last_number = last - last_row * n;  // 0-based hole number on its row
-  const bool tuz_made = on_opponent & (c == 3) & bool(flags_ & kTuzFlag) & (tuz_[me] < 0) &
-                        (last_number != n - 1) &
-                        ((tuz_[1 - me] < 0) | (tuz_[1 - me] - me * n != last_number));
-  if (tuz_made) {
-    hash += 3 * (W.kazna[me] - W.hole[last]) + W.tuz[me][last];
-    board_[last] = 0;
-    kazna_[me] = uint8_t(kazna_[me] + 3);
-    tuz_[me] = int8_t(last);
-  }
-  hash += me ? -W.side : W.side;
+  word += into0 * tab.lane_word[0][i0] + into1 * tab.lane_word[1][i1] +
+          captured * tab.lane_word[0][it] + tab.side_word[me];
+  std::memcpy(bytes + 16, &word, 8);
   // Grows after Black's move; stops at 65535 (the most a position string may say) instead of
   // wrapping to 0, which no position string accepts.
   move_number_ = uint16_t(move_number_ + (me & int(move_number_ != 0xFFFF)));
-  side_ = uint8_t(me ^ 1);
-  hash_ = hash;
-  const int last_hole = last_number + 1;
-  const int kazna_after = kazna_[me];
-  const bool kazna_changed = kazna_after != (me ? old_kazna1 : old_kazna0);
+  hash_ = hash_ - k * zobrist::kWeights.hole[s] + tab.laps_hash[laps] + sow.hash +
+          into0 * tab.lane_hash[0][i0] + into1 * tab.lane_hash[1][i1] +
+          captured * tab.lane_hash[0][it] + tab.side_hash[me];
+
+  // Speed: the first eight fields packed in a register and stored at once. Filled field by
+  // field, the 9-byte value was returned through a stack slot written in bytes and read back
+  // in 8, a store-forwarding stall that cost a fifth of play(). Layout checked below.
+  static_assert(offsetof(MoveInfo, hole) == 0 && offsetof(MoveInfo, last_hole) == 1 &&
+                offsetof(MoveInfo, last_row) == 2 && offsetof(MoveInfo, captured) == 3 &&
+                offsetof(MoveInfo, tuz_made) == 4 && offsetof(MoveInfo, into_tuz) == 5 &&
+                offsetof(MoveInfo, kazna_after) == 7 && offsetof(MoveInfo, kazna_changed) == 8);
+  const uint64_t packed = uint64_t(uint8_t(hole)) | sow.info | uint64_t(captured) << 24 |
+                          uint64_t(into0 | into1 << 8) << 40 |
+                          uint64_t(kazna_[me]) << 56;  // kazna_ holds the new total
   MoveInfo info;
-  if constexpr (std::endian::native == std::endian::little) {
-    // Speed: the first eight fields packed in a register and stored at once. Filled field by
-    // field, the 9-byte value was returned through a stack slot written in bytes and read back
-    // in 8, a store-forwarding stall that cost a fifth of play(). Layout checked below.
-    static_assert(offsetof(MoveInfo, hole) == 0 && offsetof(MoveInfo, last_hole) == 1 &&
-                  offsetof(MoveInfo, last_row) == 2 && offsetof(MoveInfo, captured) == 3 &&
-                  offsetof(MoveInfo, tuz_made) == 4 && offsetof(MoveInfo, into_tuz) == 5 &&
-                  offsetof(MoveInfo, kazna_after) == 7 && offsetof(MoveInfo, kazna_changed) == 8);
-    const uint64_t packed = uint64_t(uint8_t(hole)) | uint64_t(uint8_t(last_hole)) << 8 |
-                            uint64_t(last_row) << 16 | uint64_t(captured) << 24 |
-                            uint64_t(tuz_made) << 32 | uint64_t(into_tuz[0]) << 40 |
-                            uint64_t(into_tuz[1]) << 48 | uint64_t(kazna_after) << 56;
-    static_assert(std::is_trivially_copyable_v<MoveInfo>);
-    std::memcpy(static_cast<void*>(&info), &packed, 8);
-  } else {
-    info.hole = int8_t(hole);
-    info.last_hole = int8_t(last_hole);
-    info.last_row = Side(last_row);
-    info.captured = uint8_t(captured);
-    info.tuz_made = tuz_made;
-    info.into_tuz[0] = uint8_t(into_tuz[0]);
-    info.into_tuz[1] = uint8_t(into_tuz[1]);
-    info.kazna_after = uint8_t(kazna_after);
-  }
-  info.kazna_changed = kazna_changed;
+  static_assert(std::is_trivially_copyable_v<MoveInfo>);
+  std::memcpy(static_cast<void*>(&info), &packed, 8);
+  info.kazna_changed = ((me ? into1 : into0) | captured) != 0;
+  // A tuz: the last stone made 3 on the opponent's row and the mover has none (rare, and
+  // once a player has a tuz never again, so the branch predicts well).
+  if (__builtin_expect(on_opponent & (c == 3) & ((me ? i1 : i0) == 0), 0)) return make_tuz(last, info);
+  return info;
+}
+
+// The rest of a tuz-making move, once play_n has sown: rules.md's other conditions, then the
+// 3 stones to the mover's kazna and the hole marked. Rare, so plain code.
+MoveInfo Position::make_tuz(int last, MoveInfo info) {
+  const auto& W = zobrist::kWeights;
+  const int me = side_ ^ 1;  // play_n already passed the move to the opponent
+  const int n = n_, number = last % n, opp_tuz = tuz_[me ^ 1];
+  if (!(flags_ & kTuzFlag) || number == n - 1 || (opp_tuz >= 0 && opp_tuz % n == number)) return info;
+  board_[last] = 0;
+  kazna_[me] = uint8_t(kazna_[me] + 3);
+  tuz_[me] = int8_t(last);
+  hash_ += 3 * (W.kazna[me] - W.hole[last]) + W.tuz[me][last];
+  info.tuz_made = true;
+  info.kazna_after = kazna_[me];
+  info.kazna_changed = true;
+  return info;
+}
+
+MoveInfo Position::play(int hole) {
+  MoveInfo info = n_ == 9 ? play_n<9>(hole) : n_ == 7 ? play_n<7>(hole) : play_n<5>(hole);
 #ifdef TOGUZ_CHECK_POSITIONS
   // Debug builds (the sanitizer build of make test): every stone accounted for, tuz holes
   // empty, and the incremental key equal to the recomputed one, after every move.

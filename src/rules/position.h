@@ -127,6 +127,10 @@ class Position {
   uint64_t hash_ = 0;  // the additive Zobrist sum before mixing (see zobrist.h)
 
   uint64_t compute_hash() const;
+  // play() for row length N (position.cpp): one copy per variant, see there.
+  template <int N>
+  MoveInfo play_n(int hole);
+  MoveInfo make_tuz(int last, MoveInfo info);  // play_n's rare case
   // A bijection on 64-bit values (so it keeps distinct sums distinct) that spreads every
   // input bit over the whole key: the sum's low bits alone mix poorly.
   static constexpr uint64_t zobrist_mix(uint64_t h) {

@@ -3,6 +3,7 @@
 // the invariants of the position and the referee are checked after every ply.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <random>
 #include <string>
@@ -281,6 +282,86 @@ TEST(Property, UndoWalksBackThroughTheWholeGame) {
     ASSERT_TRUE(game.position() == seen[0]);
     ASSERT_EQ(game.ply_count(), 0);
     ASSERT_FALSE(game.undo());
+  }
+}
+
+// Positions that random play seldom reaches: big piles (a lap or more round the ring, up to
+// every stone in one hole), tuzes on every allowed hole (holes 8 and 9 of Black's row
+// included), either side to move, the largest move number. Every legal move of each is
+// checked against the reference move, with the key recomputed.
+TEST(Property, RandomPositionsAgreeWithTheRules) {
+  std::mt19937_64 rng(20261131);
+#if defined(__SANITIZE_ADDRESS__)
+  constexpr int kPositionsPerCase = 300;
+#else
+  constexpr int kPositionsPerCase = 3000;
+#endif
+  for (const RuleCase& rc : rule_cases()) {
+    SCOPED_TRACE(rc.name);
+    const int n = rc.rules.n, total = rc.rules.total_stones();
+    int laps_seen = 0, tuz_moves = 0, captures = 0, tuzes_made = 0;
+    for (int made = 0; made < kPositionsPerCase;) {
+      int holes[2][Position::kMaxN] = {};
+      int tuz[2] = {0, 0};
+      if (rc.rules.tuz) {
+        for (int o = 0; o < 2; ++o)
+          if (rng() % 3) tuz[o] = int(rng() % (n - 1)) + 1;  // never hole N
+        if (tuz[0] && tuz[0] == tuz[1]) tuz[1] = 0;
+      }
+      // Stones in a few piles (some huge) or spread thin; the rest into the kaznas.
+      const int piles = 1 + int(rng() % 6);
+      int left = total;
+      for (int p = 0; p < piles && left > 0; ++p) {
+        const int side = int(rng() % 2), h = int(rng() % n);
+        if (tuz[1 - side] == h + 1) continue;  // a tuz holds no stones
+        const int c = rng() % 4 == 0 ? left : int(rng() % (left + 1)) / (1 + int(rng() % 4));
+        holes[side][h] += c;
+        left -= c;
+      }
+      for (int i = 0; i < 30 && left > 0; ++i) {
+        const int side = int(rng() % 2), h = int(rng() % n);
+        if (tuz[1 - side] == h + 1) continue;
+        ++holes[side][h];
+        --left;
+      }
+      const int white = int(rng() % (left + 1));
+      const Side to_move = Side(rng() % 2);
+      const int move_number = rng() % 8 == 0 ? 65535 : 1 + int(rng() % 200);
+      Position pos;
+      std::string why;
+      ASSERT_TRUE(Position::from_parts(rc.rules, holes, white, left - white, tuz, to_move, move_number, &pos, &why))
+          << why;
+      const uint32_t mask = pos.legal_mask();
+      ASSERT_EQ(mask, rule_mask(pos));
+      if (mask == 0) continue;
+      ++made;
+      SCOPED_TRACE(format_position(pos));
+      for (uint32_t m = mask; m; m &= m - 1) {
+        const int hole = __builtin_ctz(m) + 1;
+        Position child = pos;
+        const MoveInfo info = child.play(hole);
+        Plain expected = plain(pos);
+        const MoveInfo expected_info = reference_play(expected, hole, pos.rules().tuz);
+        ASSERT_TRUE(same(expected, child)) << "hole " << hole << " gave " << format_position(child);
+        ASSERT_TRUE(same_info(expected_info, info)) << "hole " << hole;
+        ASSERT_TRUE(child.consistent(&why)) << why;
+        ASSERT_EQ(child.key(), child.compute_key());
+        ASSERT_EQ(child.rules(), pos.rules());
+        ASSERT_EQ(child.move_number(),
+                  std::min(65535, pos.move_number() + (pos.side_to_move() == Side::Black)));
+        laps_seen += pos.stones(pos.side_to_move(), hole) >= 2 * n;
+        tuz_moves += info.into_tuz[0] + info.into_tuz[1] > 0;
+        captures += info.captured > 0;
+        tuzes_made += info.tuz_made;
+      }
+    }
+    // The cases this test is for did come up.
+    EXPECT_GT(laps_seen, 100);
+    EXPECT_GT(captures, 100);
+    if (rc.rules.tuz) {
+      EXPECT_GT(tuz_moves, 100);
+      EXPECT_GT(tuzes_made, 0);
+    }
   }
 }
 
