@@ -6,7 +6,7 @@ BUILD := build
 BUILD_ASAN := build-asan
 CMAKE_FLAGS ?=
 
-.PHONY: run test deps build build-asan bench fuzz strength python clean format
+.PHONY: run test deps build build-asan bench fuzz strength python clean format web web-deps
 
 deps:
 	@scripts/install-deps core
@@ -23,12 +23,31 @@ build: deps $(BUILD)/build.ninja
 build-asan: deps $(BUILD_ASAN)/build.ninja
 	ninja -C $(BUILD_ASAN) -j $(JOBS) toguz toguz_tests
 
-# Until the web app exists, `make run` starts a terminal game against the computer.
-run: build
-	$(BUILD)/toguz play --vs engine
+# The web front end (web/, docs/web-protocol.md) with the machine's own Node >= 20: `npm ci` only
+# when package-lock.json changed (stamp file), then `npm run build` only when a source changed.
+WEB_STAMP := web/node_modules/.npm-ci.stamp
+WEB_SRCS := $(shell find web/src -type f 2>/dev/null) web/index.html web/vite.config.ts web/tsconfig.json web/package.json
 
-# Every test on the Release build, then the unit tests again under ASan + UBSan.
-test: build build-asan
+web-deps:
+	@scripts/install-deps web
+
+$(WEB_STAMP): web/package-lock.json | web-deps
+	cd web && npm ci --no-audit --no-fund
+	touch $@
+
+web/dist/index.html: $(WEB_STAMP) $(WEB_SRCS)
+	cd web && npm run build
+
+web: web-deps web/dist/index.html
+
+# The server and the front end, then `toguz serve` (it prints the URL to open).
+run: build web
+	mkdir -p data
+	$(BUILD)/toguz serve --db data/toguz.db --static web/dist
+
+# Every test on the Release build (the browser tests web.e2e included), then the unit tests
+# again under ASan + UBSan.
+test: build build-asan web
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 	cd $(BUILD_ASAN) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	  ctest --output-on-failure -j $(JOBS) -L unit
