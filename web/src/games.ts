@@ -12,7 +12,8 @@ export class GamesView implements View {
   private result = "";
   private loaded = false;
 
-  constructor() {
+  /** limit: rows per page (the home page shows the newest few, the games page 50). */
+  constructor(private limit = 50) {
     this.el.className = "games";
     this.el.addEventListener("submit", (e) => {
       e.preventDefault();
@@ -28,7 +29,7 @@ export class GamesView implements View {
 
   private async load() {
     try {
-      const r = await api.list({ player: this.player, result: this.result });
+      const r = await api.list({ player: this.player, result: this.result, limit: this.limit });
       this.rows = r.games;
       this.total = r.total;
       this.loaded = true;
@@ -64,6 +65,6 @@ export class GamesView implements View {
           ? `<p>${esc(t("no_games"))}</p>`
           : `<div class="table-wrap"><table id="games-table" data-total="${this.total}"><thead><tr><th>${esc(t("white"))}</th><th>${esc(t("black"))}</th>
           <th>${esc(t("result"))}</th><th></th><th>${esc(t("moves"))}</th><th></th><th></th></tr></thead><tbody>${body}</tbody></table></div>`
-      }`;
+      }${this.total > this.rows.length ? `<p class="more">${this.rows.length} / ${this.total} · <a href="#/games">${esc(t("games"))}</a></p>` : ""}`;
   }
 }

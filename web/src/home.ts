@@ -22,7 +22,7 @@ function colour_select(id: string): string {
 
 export class HomeView implements View {
   el = document.createElement("div");
-  private games = new GamesView();
+  private games = new GamesView(10);
 
   constructor() {
     this.el.className = "home";
