@@ -11,6 +11,7 @@ export class GamesView implements View {
   private player = "";
   private result = "";
   private loaded = false;
+  private offset = 0;
 
   /** limit: rows per page (the home page shows the newest few, the games page 50). */
   constructor(private limit = 50) {
@@ -20,6 +21,13 @@ export class GamesView implements View {
       e.stopPropagation();
       this.player = (this.el.querySelector("#q-player") as HTMLInputElement).value.trim();
       this.result = (this.el.querySelector("#q-result") as HTMLSelectElement).value;
+      this.offset = 0;
+      void this.load();
+    });
+    this.el.addEventListener("click", (e) => {
+      const a = (e.target as Element).closest<HTMLElement>("[data-page]");
+      if (!a) return;
+      this.offset = Math.max(0, this.offset + Number(a.dataset.page) * this.limit);
       void this.load();
     });
     this.render();
@@ -29,7 +37,7 @@ export class GamesView implements View {
 
   private async load() {
     try {
-      const r = await api.list({ player: this.player, result: this.result, limit: this.limit });
+      const r = await api.list({ player: this.player, result: this.result, limit: this.limit, offset: this.offset });
       this.rows = r.games;
       this.total = r.total;
       this.loaded = true;
@@ -65,6 +73,17 @@ export class GamesView implements View {
           ? `<p>${esc(t("no_games"))}</p>`
           : `<div class="table-wrap"><table id="games-table" data-total="${this.total}"><thead><tr><th>${esc(t("white"))}</th><th>${esc(t("black"))}</th>
           <th>${esc(t("result"))}</th><th></th><th>${esc(t("moves"))}</th><th></th><th></th></tr></thead><tbody>${body}</tbody></table></div>`
-      }${this.total > this.rows.length ? `<p class="more">${this.rows.length} / ${this.total} · <a href="#/games">${esc(t("games"))}</a></p>` : ""}`;
+      }${this.pager()}`;
+  }
+
+  /** "11-20 / 57" with previous / next buttons; on the home page a link to the games page. */
+  private pager(): string {
+    if (this.total <= this.rows.length && this.offset === 0) return "";
+    const from = this.offset + 1;
+    const to = this.offset + this.rows.length;
+    const prev = this.offset > 0 ? `<button type="button" data-page="-1">◀</button>` : "";
+    const next = to < this.total ? `<button type="button" data-page="1">▶</button>` : "";
+    const all = this.limit < 50 ? ` <a href="#/games">${esc(t("games"))}</a>` : "";
+    return `<p class="more row">${prev} ${from}–${to} / ${this.total} ${next}${all}</p>`;
   }
 }
