@@ -1,8 +1,16 @@
 // The games page: past games with search by player and result, each opened for replay.
 
 import { api, store, type GameRow } from "./api";
-import { t } from "./i18n";
+import { lang, t } from "./i18n";
 import { esc, toast, type View } from "./util";
+
+/** A time from the server (ISO 8601) in the reader's language, or as given if unreadable. */
+function when(iso: string): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  const tag = { en: "en-GB", ru: "ru-RU", kk: "kk-KZ", ky: "ky-KG" }[lang()];
+  return d.toLocaleString(tag, { dateStyle: "medium", timeStyle: "short" });
+}
 
 export class GamesView implements View {
   el = document.createElement("div");
@@ -58,7 +66,7 @@ export class GamesView implements View {
         return `<tr data-id="${esc(r.id)}"><td>${esc(r.white)}</td><td>${esc(r.black)}</td>
           <td>${res(r)}${r.score && r.result ? ` <small>${esc(r.score)}</small>` : ""}</td>
           <td>${r.reason ? esc(t(`r_${r.reason}`)) : ""}</td><td>${r.moves}</td>
-          <td><small>${esc(r.updated || r.created)}</small></td><td><a href="${href}">${esc(t("open"))}</a></td></tr>`;
+          <td><small>${esc(when(r.updated || r.created))}</small></td><td><a href="${href}">${esc(t("open"))}</a></td></tr>`;
       })
       .join("");
     this.el.innerHTML = `<h2>${esc(t("games_list"))}</h2>
