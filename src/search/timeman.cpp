@@ -14,7 +14,9 @@ TimePlan plan_time(const Limits& limits, Side us) {
     const int cap = std::max(1, std::min(left * 2 / 5, left - kMoveOverhead));
     const int base = left / 30 + inc * 3 / 4;
     plan.soft_ms = std::clamp(base, 1, cap);
-    plan.hard_ms = std::clamp(base * 4, 1, cap);
+    // Short of time (under a second), at most twice the soft budget: a long move then costs
+    // clock that the increment cannot give back.
+    plan.hard_ms = std::clamp(base * (left < 1000 ? 2 : 4), 1, cap);
   }
   if (limits.movetime_ms > 0) {
     const int mt = limits.movetime_ms;
