@@ -549,8 +549,8 @@ void Server::Impl::on_message(WsSession& s, std::string_view text) {
     s.window_start = now;
     s.window_count = 0;
   }
-  if (++s.window_count > kMaxMessagesPerSecond) {
-    fail("rate limit: more than " + std::to_string(kMaxMessagesPerSecond) + " messages per second");
+  if (++s.window_count > config.max_messages_per_second) {
+    fail("rate limit: more than " + std::to_string(config.max_messages_per_second) + " messages per second");
     return;
   }
   if (text.size() > kMaxMessage) {

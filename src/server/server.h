@@ -18,6 +18,7 @@ struct Config {
   int abandon_seconds = 60;      // an opponent gone this long may be claimed against
   int engine_movetime_ms = 1000; // engine move time when the game has no clock
   uint64_t review_nodes = 100000;  // search per position of a review
+  int max_messages_per_second = 20;  // per WebSocket connection; more get an error
 };
 
 class Server {

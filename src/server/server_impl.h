@@ -35,7 +35,6 @@ constexpr int kSpectator = -1;
 constexpr int kBoth = 2;
 constexpr size_t kMaxBody = 64 * 1024;       // HTTP request bodies (413 above)
 constexpr size_t kMaxMessage = 4 * 1024;     // WebSocket messages (error above)
-constexpr int kMaxMessagesPerSecond = 20;    // per WebSocket connection
 constexpr size_t kMaxQueuedWrites = 512;     // a client this far behind is dropped
 
 class WsSession;

@@ -39,7 +39,9 @@ int first_legal(const json::object& g) { return int(g.at("legal").as_array().at(
 
 TEST(ServerGame, OnlineWholeGameWithTwoClients) {
   TempDir dir;
-  TestServer srv((dir.path / "t.db").string());
+  server::Config cfg;
+  cfg.max_messages_per_second = 100000;  // the clients move as fast as the server answers
+  TestServer srv((dir.path / "t.db").string(), cfg);
   json::object body{{"mode", "online"}, {"color", "white"}, {"name", "Aigerim"}};
   HttpResult r = http_post(srv.port, "/api/games", json::value(body));
   ASSERT_EQ(r.status, 200) << r.body;
@@ -118,7 +120,9 @@ TEST(ServerGame, OnlineWholeGameWithTwoClients) {
 
 TEST(ServerGame, EngineGameToTheEndAtLevel1WithHintAndTakeback) {
   TempDir dir;
-  TestServer srv((dir.path / "t.db").string());
+  server::Config cfg;
+  cfg.max_messages_per_second = 100000;  // the client moves as fast as the engine answers
+  TestServer srv((dir.path / "t.db").string(), cfg);
   Seat me = create(srv.port, json::object{{"mode", "engine"}, {"color", "white"}, {"level", 1}, {"name", "A"}});
   ASSERT_EQ(me.side, "white");
   WsClient ws(srv.port, me.id, me.token);
