@@ -2,7 +2,9 @@
 """Speed of toguz.VecEnv driven from Python, against a plain pure-Python environment.
 
 Both environments play B random games at once with auto-reset, the random legal actions
-chosen in Python (NumPy for VecEnv, the random module for the pure-Python one). The pure-Python
+chosen in Python: for VecEnv with NumPy over its legal-move views (two ways: lookup tables
+indexed by the `legal_bits` masks, and argmax of random numbers over the boolean mask) or by
+its own seeded sampler (`random_actions()`); for the pure-Python one with `random.choice`. The pure-Python
 rules are checked against the C++ ones on a few thousand random steps first (every observation,
 reward and done flag), so the two measure the same work.
 
@@ -158,15 +160,29 @@ class Meter:
         return self.steps / self.wall, self.steps / self.cpu
 
 
+def mask_tables(n):
+    """For every legal-move bit mask m < 2^n: the number of legal actions and the k-th of them."""
+    count = np.array([bin(m).count("1") for m in range(1 << n)], dtype=np.int64)
+    kth = np.zeros((1 << n, n), dtype=np.int64)
+    for m in range(1 << n):
+        actions = [i for i in range(n) if m >> i & 1]
+        kth[m, :len(actions)] = actions
+    return count, kth
+
+
 def bench(batch, seconds, rounds=5, seed=1):
     env = toguz.VecEnv(batch, seed=seed)
     rng = np.random.default_rng(seed)
-    mask = env.legal_mask  # a view: it follows the steps
+    mask, bits = env.legal_mask, env.legal_bits  # views: they follow the steps
+    count, kth = mask_tables(env.n)
     ref = PyVecEnv(batch)
     rnd = random.Random(seed)
 
-    def numpy_step():
-        env.step(np.argmax(rng.random(mask.shape) * mask, axis=1))  # uniform among legal
+    def numpy_bits_step():  # uniform among legal: the k-th legal action, k < count, by table
+        env.step(kth[bits, (rng.random(batch) * count[bits]).astype(np.int64)])
+
+    def numpy_argmax_step():  # uniform among legal: the largest of random numbers on legal holes
+        env.step(np.argmax(rng.random(mask.shape) * mask, axis=1))
 
     def cpp_step():
         env.step(env.random_actions())
@@ -174,11 +190,12 @@ def bench(batch, seconds, rounds=5, seed=1):
     def python_step():
         ref.step([rnd.choice(ref.legal(g)) for g in ref.games])
 
-    meters = {"numpy": Meter(), "cpp": Meter(), "python": Meter()}
+    drivers = {"numpy_bits": numpy_bits_step, "numpy_argmax": numpy_argmax_step, "cpp": cpp_step,
+               "python": python_step}
+    meters = {k: Meter() for k in drivers}
     for _ in range(rounds):
-        meters["numpy"].run(seconds / rounds, numpy_step, batch)
-        meters["cpp"].run(seconds / rounds, cpp_step, batch)
-        meters["python"].run(seconds / rounds, python_step, batch)
+        for k, f in drivers.items():
+            meters[k].run(seconds / rounds, f, batch)
     return {k: m.rates() for k, m in meters.items()}
 
 
@@ -191,13 +208,16 @@ def main():
     if not args.no_check:
         check_against_cpp()
     r = bench(args.batch, args.seconds)
-    rows = [("VecEnv, actions chosen with NumPy", r["numpy"]), ("VecEnv, actions from random_actions()", r["cpp"]),
-            ("pure Python", r["python"])]
+    rows = [("numpy_bits", "VecEnv, NumPy picks (legal_bits tables)"),
+            ("numpy_argmax", "VecEnv, NumPy picks (argmax over mask)"),
+            ("cpp", "VecEnv, random_actions()"),
+            ("python", "pure Python (random.choice)")]
     print(f"batch {args.batch}: env steps/s (wall clock, per CPU second of this process)")
-    for name, (wall, cpu) in rows:
-        print(f"  {name:40s} {wall / 1e6:8.3f} M   {cpu / 1e6:8.3f} M")
-    for name, key in [("NumPy-driven", "numpy"), ("random_actions-driven", "cpp")]:
-        print(f"ratio {name} VecEnv / pure Python: {r[key][0] / r['python'][0]:.0f}x wall, "
+    for key, name in rows:
+        wall, cpu = r[key]
+        print(f"  {name:42s} {wall / 1e6:8.3f} M   {cpu / 1e6:8.3f} M")
+    for key, name in rows[:3]:
+        print(f"ratio {name} / pure Python: {r[key][0] / r['python'][0]:.0f}x wall, "
               f"{r[key][1] / r['python'][1]:.0f}x CPU")
 
 if __name__ == "__main__":

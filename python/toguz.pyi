@@ -211,6 +211,8 @@ class VecEnv:
     @property
     def legal_mask(self) -> npt.NDArray[np.bool_]: ...  # [B, N]
     @property
+    def legal_bits(self) -> npt.NDArray[np.uint32]: ...  # [B]: bit i = action i legal
+    @property
     def reward(self) -> npt.NDArray[np.float32]: ...  # [B]
     @property
     def done(self) -> npt.NDArray[np.bool_]: ...  # [B]

@@ -55,7 +55,7 @@ void bind_vec_env(py::module_& m) {
       "same array objects' data change in place at every step and reset):\n"
       "  holes [B,2,N] int32 (row 0 White, row 1 Black, holes 1..N; a tuz holds 0),\n"
       "  kaznas [B,2] int32, tuz [B,2,N] int8 (1 where hole i+1 of row s is a tuz, owned by 1-s),\n"
-      "  side_to_move [B] int8 (0 White, 1 Black), legal_mask [B,N] bool.\n"
+      "  side_to_move [B] int8 (0 White, 1 Black), legal_mask [B,N] bool, legal_bits [B] uint32.\n"
       "Actions are 0-based hole indices (action i plays hole i+1), one per game, any integer dtype.\n"
       "step() returns (reward [B] float32, done [B] bool). reward is +1 / 0 / -1 at the end of a game\n"
       "for the player who made the last move (the side_to_move before the step), 0 otherwise.\n"
@@ -104,6 +104,11 @@ void bind_vec_env(py::module_& m) {
              VecEnv& e = self.cast<VecEnv&>();
              return view(e.legal, {e.batch(), e.n()}, self, "bool");
            }, "[B,N] bool: action i (hole i+1) is legal (view).")
+      .def_property_readonly("legal_bits", [](py::object self) {
+             VecEnv& e = self.cast<VecEnv&>();
+             return view(e.legal_bits, {e.batch()}, self);
+           }, "[B] uint32: the legal actions as bits, bit i set when action i is legal (view); e.g. for\n"
+              "sampling with lookup tables indexed by the mask.")
       .def_property_readonly("reward", [](py::object self) {
              VecEnv& e = self.cast<VecEnv&>();
              return view(e.reward, {e.batch()}, self);

@@ -45,7 +45,7 @@ VecEnv::VecEnv(int batch, const Rules& rules, uint64_t seed, int random_start_pl
   final_score.assign(b * 2, 0);
   episode_length.assign(b, 0);
   plies.assign(b, 0);
-  masks_.assign(b, 0);
+  legal_bits.assign(b, 0);
   slots_.resize(b);
   reset(seed);
 }
@@ -64,15 +64,18 @@ void VecEnv::reset(uint64_t seed) {
 
 int VecEnv::repetitions(const Slot& slot) {
   const Position& now = slot.pos;
-  int count = 0;
-  for (const Position& p : slot.window) {
-    if (p.key() != now.key() || p.side_to_move() != now.side_to_move()) continue;
-    bool same = true;
-    for (int s = 0; s < 2 && same; ++s) {
-      same = p.tuz(Side(s)) == now.tuz(Side(s));
-      for (int h = 1; h <= now.n() && same; ++h) same = p.stones(Side(s), h) == now.stones(Side(s), h);
-    }
-    count += same;
+  const int size = int(slot.keys.size());
+  const uint64_t key = slot.keys[size - 1];  // now's key (advance pushed it last)
+  int count = 1;
+  // Speed: every ply while no tuz exists is in the window, so the positions with the same
+  // side to move are 2, 4, ... plies back (the kaznas are the same in the whole window);
+  // keys first, the boards compared only when they match.
+  for (int i = size - 3; i >= 0; i -= 2) {
+    if (slot.keys[i] != key) continue;
+    const Position& p = slot.window[i];
+    count += p.side_to_move() == now.side_to_move() && p.tuz_index(Side::White) == now.tuz_index(Side::White) &&
+             p.tuz_index(Side::Black) == now.tuz_index(Side::Black) &&
+             std::memcmp(p.hole_counts(), now.hole_counts(), size_t(2 * now.n())) == 0;
   }
   return count;
 }
@@ -85,6 +88,7 @@ void VecEnv::start_game(int b) {
     slot.pos = Position::start(rules_);
     slot.ply = 0;
     slot.window.assign(1, slot.pos);
+    slot.keys.assign(1, slot.pos.key());
     if (attempt >= 100) break;
     bool ended = false;
     for (int i = 0; i < random_start_plies_ && !ended; ++i) {
@@ -103,41 +107,67 @@ Outcome VecEnv::advance(Slot& slot, int hole) {
   Outcome how = slot.pos.outcome();
   if (how == Outcome::Ongoing && !slot.pos.any_tuz()) {
     // Repetition bookkeeping only while no tuz exists (afterwards no position can recur).
-    if (slot.pos.kazna(Side::White) != kw || slot.pos.kazna(Side::Black) != kb) slot.window.clear();
+    if (slot.pos.kazna(Side::White) != kw || slot.pos.kazna(Side::Black) != kb) {
+      slot.window.clear();
+      slot.keys.clear();
+    }
     slot.window.push_back(slot.pos);
+    slot.keys.push_back(slot.pos.key());
     if (repetitions(slot) >= 3) how = Outcome::Repetition;
   }
   return how;
 }
 
+// Speed: kSpread[m] has byte i = bit i of m: eight legal-mask bytes from one table read.
+struct SpreadTable {
+  uint64_t v[256] = {};
+  constexpr SpreadTable() {
+    for (int m = 0; m < 256; ++m)
+      for (int i = 0; i < 8; ++i) v[m] |= uint64_t(m >> i & 1) << (8 * i);
+  }
+};
+constexpr SpreadTable kSpread;
+
 void VecEnv::write_observation(int b) {
+  switch (n_) {
+    case 9: return write_observation_n<9>(b);
+    case 7: return write_observation_n<7>(b);
+    default: return write_observation_n<5>(b);
+  }
+}
+
+// One copy per row length, so that every copy below has a constant size and compiles to a
+// few wide moves (this runs once per game and step, as often as play()).
+template <int N>
+void VecEnv::write_observation_n(int b) {
   const Position& pos = slots_[b].pos;
-  const int n = n_;
-  // Speed: gather into locals first; stores through the int8_t (char) tuz pointer could
-  // alias the position and would force a reload of every field on each iteration.
-  int32_t stones[2 * Position::kMaxN];
-  for (int s = 0; s < 2; ++s)
-    for (int i = 0; i < n; ++i) stones[s * n + i] = pos.stones(Side(s), i + 1);
-  const int tuz_w = pos.tuz(Side::White), tuz_b = pos.tuz(Side::Black);
+  const uint8_t* board = pos.hole_counts();  // White's holes, then Black's: the [2, N] order
+  int32_t* h = &holes[size_t(b) * 2 * N];
+  for (int i = 0; i < 2 * N; ++i) h[i] = board[i];
+  const int tuz_w = pos.tuz_index(Side::White), tuz_b = pos.tuz_index(Side::Black);
   const uint32_t mask = pos.legal_mask();
   kaznas[2 * b] = pos.kazna(Side::White);
   kaznas[2 * b + 1] = pos.kazna(Side::Black);
   side_to_move[b] = int8_t(pos.side_to_move());
-  masks_[b] = mask;
-  std::memcpy(&holes[size_t(b) * 2 * n], stones, sizeof(int32_t) * 2 * n);
-  int8_t* t = &tuz[size_t(b) * 2 * n];
-  std::memset(t, 0, size_t(2 * n));
-  // White's tuz is on Black's row and vice versa.
-  if (tuz_w) t[n + tuz_w - 1] = 1;
-  if (tuz_b) t[tuz_b - 1] = 1;
-  uint8_t* l = &legal[size_t(b) * n];
-  for (int i = 0; i < n; ++i) l[i] = (mask >> i) & 1;
+  legal_bits[b] = mask;
+  // Built in a local array, then copied: stores through the int8_t (char) pointer could
+  // alias the position and would force reloads.
+  int8_t t[2 * N] = {};
+  // In the same order as the holes (White's tuz is on Black's row and vice versa).
+  if (tuz_w >= 0) t[tuz_w] = 1;
+  if (tuz_b >= 0) t[tuz_b] = 1;
+  std::memcpy(&tuz[size_t(b) * 2 * N], t, sizeof t);
+  uint8_t l[16];
+  const uint64_t low = kSpread.v[mask & 0xFF], high = kSpread.v[mask >> 8];
+  std::memcpy(l, &low, 8);
+  std::memcpy(l + 8, &high, 8);
+  std::memcpy(&legal[size_t(b) * N], l, N);
 }
 
 int VecEnv::first_illegal(const int64_t* actions) const {
   for (int b = 0; b < batch_; ++b) {
     int64_t a = actions[b];
-    if (a < 0 || a >= n_ || !((masks_[b] >> a) & 1)) return b;
+    if (a < 0 || a >= n_ || !((legal_bits[b] >> a) & 1)) return b;
   }
   return -1;
 }
@@ -180,7 +210,7 @@ void VecEnv::step(const int64_t* actions) {
 }
 
 void VecEnv::random_actions(int64_t* out) {
-  for (int b = 0; b < batch_; ++b) out[b] = random_bit(rng_, masks_[b]);
+  for (int b = 0; b < batch_; ++b) out[b] = random_bit(rng_, legal_bits[b]);
 }
 
 }  // namespace toguz::rl

@@ -55,6 +55,7 @@ class VecEnv {
   std::vector<int8_t> tuz;            // [B, 2, N] 1 where hole i+1 of row s is a tuz (owned by 1-s)
   std::vector<int8_t> side_to_move;   // [B] 0 = White, 1 = Black
   std::vector<uint8_t> legal;         // [B, N] bool: action i (hole i+1) is legal
+  std::vector<uint32_t> legal_bits;   // [B] the same as bits: bit i set when action i is legal
   std::vector<float> reward;          // [B] last step: +1/0/-1 for the player who moved, at the end only
   std::vector<uint8_t> done;          // [B] bool: last step ended the game (it was reset)
   std::vector<int8_t> winner;         // [B] where done: 0 White, 1 Black, -1 draw; else -2
@@ -70,18 +71,20 @@ class VecEnv {
     Position pos;
     int ply = 0;
     // Positions since the kaznas last changed (only kept while no tuz exists): kaznas never
-    // shrink, so only these can repeat the current position.
+    // shrink, so only these can repeat the current position. keys[i] = window[i].key().
     std::vector<Position> window;
+    std::vector<uint64_t> keys;
   };
   void start_game(int b);
   // Plays `hole` (legal) in the slot and returns how the game stands, repetition included.
   static Outcome advance(Slot& slot, int hole);
   void write_observation(int b);
+  template <int N>
+  void write_observation_n(int b);
   // Occurrences of slot.pos among the window (itself included), ignoring the move number.
   static int repetitions(const Slot& slot);
 
   int batch_, n_;
-  std::vector<uint32_t> masks_;  // [B] legal_mask() of every game, kept with the observation
   Rules rules_;
   int random_start_plies_;
   SplitMix64 rng_;

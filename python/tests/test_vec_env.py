@@ -26,6 +26,7 @@ def check_slot(env, b, pos):
     assert np.array_equal(env.tuz[b], tuz)
     assert env.side_to_move[b] == side
     assert np.array_equal(env.legal_mask[b], mask)
+    assert env.legal_bits[b] == sum(1 << i for i in range(len(mask)) if mask[i])
 
 
 def test_shapes_dtypes_and_start():
@@ -34,6 +35,8 @@ def test_shapes_dtypes_and_start():
     assert env.holes.shape == (3, 2, 7) and env.holes.dtype == np.int32
     assert env.kaznas.shape == (3, 2) and env.tuz.shape == (3, 2, 7) and env.tuz.dtype == np.int8
     assert env.side_to_move.shape == (3,) and env.legal_mask.dtype == np.bool_
+    assert env.legal_bits.shape == (3,) and env.legal_bits.dtype == np.uint32
+    assert (env.legal_bits == 0x7F).all()
     assert (env.holes == 7).all() and (env.kaznas == 0).all() and env.legal_mask.all()
     assert not env.holes.flags.writeable
 

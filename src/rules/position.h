@@ -75,6 +75,11 @@ class Position {
 
   // Stones in `side`'s hole `hole` (1..N); a tuz hole holds 0.
   int stones(Side side, int hole) const { return board_[index(side) * n_ + hole - 1]; }
+  // The 2N hole counts in sowing order (White's holes 1..N, then Black's 1..N; a tuz hole
+  // holds 0), for readers that copy the whole board at once (the Python observation arrays).
+  const uint8_t* hole_counts() const { return board_; }
+  // Where `owner`'s tuz is in hole_counts() order (0..2N-1, on the opponent's row), -1 if none.
+  int tuz_index(Side owner) const { return tuz_[index(owner)]; }
   int kazna(Side side) const { return kazna_[index(side)]; }
   // The hole number (1..N, on the opponent's row) of `owner`'s tuz, 0 if he has none.
   int tuz(Side owner) const { return tuz_[index(owner)] < 0 ? 0 : tuz_[index(owner)] % n_ + 1; }
