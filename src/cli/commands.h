@@ -20,5 +20,7 @@ void add_tables(CLI::App& app);
 void add_analyze(CLI::App& app);
 void add_serve(CLI::App& app);
 void add_annotate(CLI::App& app);
+void add_selfplay(CLI::App& app);
+void add_tune(CLI::App& app);
 
 }  // namespace toguz::cli

@@ -21,6 +21,8 @@ int main(int argc, char** argv) {
   toguz::cli::add_analyze(app);
   toguz::cli::add_serve(app);
   toguz::cli::add_annotate(app);
+  toguz::cli::add_selfplay(app);
+  toguz::cli::add_tune(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -2,12 +2,11 @@
 
 namespace toguz::search {
 
-int evaluate(const Position& pos) {
-  const Side us = pos.side_to_move(), them = opposite(us);
-  int v = kStoneInKazna * (pos.kazna(us) - pos.kazna(them));
-  v += kStoneOnRow * (pos.stones_on_row(us) - pos.stones_on_row(them));
-  v += kTuzOwned * ((pos.tuz(us) != 0) - (pos.tuz(them) != 0));
-  return v;
+const char* eval_feature_name(int feature) {
+  static const char* const names[kNumFeatures] = {"kazna", "row", "tuz", "mobility", "odd_holes", "row_late"};
+  return feature >= 0 && feature < kNumFeatures ? names[feature] : "?";
 }
+
+int evaluate(const Position& pos) { return evaluate_with(pos, kEvalWeights); }
 
 }  // namespace toguz::search
