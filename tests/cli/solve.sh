@@ -36,4 +36,24 @@ pos="0,0,0,0,0,0,0,0,1/0,x,0,0,0,0,0,0,1 80 80 w"
 a=$("$toguz" solve --position "$pos" --json --tables "$dir" | sed 's/,"nodes".*//')
 b=$("$toguz" solve --position "$pos" --json | sed 's/,"nodes".*//')
 [ "$a" = "$b" ] || fail "with tables: $a, without: $b"
+# analyze --tables: the proven result in words with its line, and the JSON "proven" member.
+# The margin shown must be the one toguz solve proves without tables.
+m=$("$toguz" solve --position "$pos" --json | sed 's/.*"margin":\([-0-9]*\).*/\1/')
+out=$("$toguz" analyze --position "$pos" --depth 4 --tables "$dir") || fail "analyze --tables exited $?"
+if [ "$m" -gt 0 ]; then want="White wins by $m"; elif [ "$m" -lt 0 ]; then want="Black wins by ${m#-}"; else want="draw"; fi
+grep -q "^proven: $want[ :]" <<<"$out" || fail "analyze text (want '$want'): $out"
+out=$("$toguz" analyze --position "$pos" --depth 4 --tables "$dir" --json) || fail "analyze --tables --json exited $?"
+grep -q "\"proven\":{\"result\":\"[a-z]*\",\"winner\":[a-z\"]*,\"margin\":$m,\"line\":\[" <<<"$out" || fail "analyze json: $out"
+# A win: "White wins by 4" (White 80 + 3 stones on the board against 79).
+out=$("$toguz" analyze --position "0,0,0,0,0,0,0,1,1/0,x,0,0,0,0,0,0,1 80 79 w" --depth 4 --tables "$dir") || fail "analyze win exited $?"
+grep -q "^proven: White wins by 4: 89 " <<<"$out" || fail "analyze win text: $out"
+err=$("$toguz" analyze --position "$pos" --depth 2 --tables /nonexistent-dir 2>&1 >/dev/null)
+[ $? -ne 0 ] || fail "analyze with a missing tables dir accepted"
+grep -q "no table files" <<<"$err" || fail "missing tables message: $err"
+
+# UGI: TablesDir offered, accepted, and a bad folder answered with an error.
+out=$(printf 'ugi\nsetoption name TablesDir value %s\nposition fen %s\ngo depth 2\nsetoption name TablesDir value /nonexistent-dir\nquit\n' "$dir" "$pos" | "$toguz" ugi)
+grep -q "^option name TablesDir type string" <<<"$out" || fail "ugi option: $out"
+grep -q "^bestmove [1-9]" <<<"$out" || fail "ugi bestmove with tables: $out"
+grep -q "^info string error setoption TablesDir: no table files" <<<"$out" || fail "ugi bad TablesDir: $out"
 echo ok

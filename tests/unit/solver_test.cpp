@@ -4,12 +4,15 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <random>
 
 #include "rules/game.h"
 #include "rules/notation.h"
 #include "tables/tablebase.h"
+#include "tables/probe.h"
+#include "search/engine.h"
 #include "test_util.h"
 
 namespace toguz {
@@ -38,13 +41,22 @@ void expect_line_ends_with(const Position& pos, const std::vector<int>& line, in
   EXPECT_EQ(result_text(r), result_text(want));
 }
 
-// Studies the proof search proves within 10 s on the Release build, with their solve time
-// there in ms (docs/tables.md); the others are skipped with a message until it does.
+// The eight studies (etudes.json), proof search alone (no tables), result only. Each run is
+// node-limited, not timed: the budget is about 4x the nodes the proof took (docs/tables.md,
+// "Studies"), so a weaker search fails the test, while the machine's speed does not matter.
+// Studies 3, 5 and 8 are not proven even in 120 s (about 450-500 M nodes): skipped with a
+// message. Study 7: etudes.json says draw; our rules and solver prove a White win (see
+// Study7ProvenWhiteWinNotTheVectorsDraw); the full 59 M-node proof runs only with
+// TOGUZ_HEAVY_TESTS=1 in the environment.
 struct StudyBudget {
   int study;
-  int release_ms;
+  uint64_t max_nodes;  // 0: not proven within 120 s
+  bool heavy;          // more than a few seconds in Release: skipped under sanitizers
 };
-constexpr StudyBudget kProvenStudies[] = {{1, 200}, {2, 200}, {4, 300}};
+constexpr StudyBudget kStudyBudgets[] = {
+    {1, 200'000, false},      {2, 20'000, false}, {3, 0, true},  {4, 500'000, false},
+    {5, 0, true},             {6, 50'000'000, true}, {7, 240'000'000, true}, {8, 0, true},
+};
 
 class Studies : public ::testing::TestWithParam<int> {};
 
@@ -53,23 +65,63 @@ TEST_P(Studies, ProvesTheKnownResultWithALineToTheEnd) {
   auto doc = test::read_json("etudes.json");
   const auto& st = doc.at("studies").as_array().at(size_t(n - 1)).as_object();
   ASSERT_EQ(st.at("study").as_int64(), n);
-  const StudyBudget* budget = nullptr;
-  for (const auto& b : kProvenStudies)
-    if (b.study == n) budget = &b;
-  if (!budget) GTEST_SKIP() << "study " << n << " is not yet proven within 10 s by the proof search (docs/tables.md)";
-  if (kSanitized && budget->release_ms > 500) GTEST_SKIP() << "study " << n << " takes too long under ASan";
+  const StudyBudget& budget = kStudyBudgets[n - 1];
+  ASSERT_EQ(budget.study, n);
+  if (!budget.max_nodes)
+    GTEST_SKIP() << "study " << n << " is not proven by the proof search alone even in 120 s (docs/tables.md)";
+  if (kSanitized && budget.heavy) GTEST_SKIP() << "study " << n << " takes too long under ASan";
+  if (n == 7 && !std::getenv("TOGUZ_HEAVY_TESTS"))
+    GTEST_SKIP() << "study 7: the full proof (59 M nodes) runs with TOGUZ_HEAVY_TESTS=1; "
+                    "Study7ProvenWhiteWinNotTheVectorsDraw checks its result";
   Position pos = parse_position(std::string(st.at("position").as_string()));
   std::string want(st.at("result_for_white").as_string());
+  // Study 7: etudes.json says "draw", but White wins under rules.md (docs/tables.md, "Study 7").
+  if (n == 7) want = "win";
   tables::SolveOptions opt;
-  opt.time_ms = 10000;
+  opt.max_nodes = budget.max_nodes;
   opt.want_margin = false;
+  opt.hash_log2 = budget.heavy ? 25 : 22;
   tables::Solution s = tables::solve(pos, opt);
-  ASSERT_TRUE(s.proven) << "not proven in 10 s";
+  ASSERT_TRUE(s.proven) << "study " << n << " not proven within " << budget.max_nodes << " nodes";
   EXPECT_EQ(s.result, want == "win" ? 1 : want == "loss" ? -1 : 0) << "study " << n;
+  EXPECT_FALSE(s.line_cut);
   expect_line_ends_with(pos, s.line, s.result);
 }
 
 INSTANTIATE_TEST_SUITE_P(Etudes, Studies, ::testing::Range(1, 9));
+
+// Study 7 (etudes.json: "draw"): under rules.md White wins. Our line, checked move by move
+// by the referee, ends "decided 83-68"; and from the position after its first six plies
+// (Black's replies there are the ones the full proof found best) the solver proves the win
+// with a line to the end. The full proof from the study is the heavy Studies/7 test.
+TEST(Solver, Study7ProvenWhiteWinNotTheVectorsDraw) {
+  auto doc = test::read_json("etudes.json");
+  const auto& st = doc.at("studies").as_array().at(6).as_object();
+  ASSERT_EQ(std::string(st.at("result_for_white").as_string()), "draw");  // the vector's claim
+  Position pos = parse_position(std::string(st.at("position").as_string()));
+  const std::vector<int> line = {6, 2, 9, 1, 8, 1, 5, 2, 5, 2, 6, 3, 8, 1, 9, 1, 6, 2, 7, 1, 7, 2, 8, 1, 9};
+  Game g(pos);
+  for (int h : line) {
+    std::string why;
+    ASSERT_FALSE(g.over());
+    ASSERT_TRUE(g.play(h, &why)) << why;
+  }
+  ASSERT_TRUE(g.over());
+  EXPECT_EQ(result_text(g.result()), result_text(Result::WhiteWins));
+  EXPECT_EQ(g.position().kazna(Side::White), 83);
+  EXPECT_EQ(g.position().kazna(Side::Black), 68);
+  if (kSanitized) GTEST_SKIP() << "the proof after six plies takes too long under ASan";
+  Position after6 = pos;
+  for (int i = 0; i < 6; ++i) after6.play(line[size_t(i)]);
+  EXPECT_EQ(format_position(after6), "x,0,0,0,5,1,2,1,2/0,3,1,x,3,2,0,0,0 74 68 w 43");
+  tables::SolveOptions opt;
+  opt.max_nodes = 12'000'000;  // the proof took 3.0 M
+  opt.want_margin = false;
+  tables::Solution s = tables::solve(after6, opt);
+  ASSERT_TRUE(s.proven);
+  EXPECT_EQ(s.result, 1);
+  expect_line_ends_with(after6, s.line, s.result);
+}
 
 TEST(Solver, FinishedPositionIsItsOwnResult) {
   // White has no stones: Black takes the rest (2) and wins 82-80.
@@ -214,6 +266,43 @@ TEST_F(SmallTables, ValuesMatchTheSolversSearch) {
     ++checked;
   }
   EXPECT_EQ(checked, 1000);
+}
+
+TEST_F(SmallTables, EngineProbesThemThroughTheTableProbe) {
+  // The engine (src/search) with Options::tables: every root child is answered by the tables,
+  // so the score is +-(20000 + margin) with the proven margin of the root (0 for a draw).
+  std::shared_ptr<const tables::Tablebase> shared(tb_, [](const tables::Tablebase*) {});
+  search::Options opt;
+  opt.tables = std::make_shared<tables::TablesProbe>(shared);
+  search::Engine engine;
+  engine.set_options(opt);
+  std::mt19937_64 rng(5);
+  auto configs = tables::all_configs();
+  int checked = 0;
+  for (int i = 0; i < 200 && checked < 20; ++i) {
+    const auto& c = configs[rng() % configs.size()];
+    Position base = tb_->position_of(c, rng() % tables::table_entries(c, kK));
+    int s = 162 - base.kazna(Side::White);
+    int white = 70 + int(rng() % 12);
+    Position p = with_kaznas(base, std::min(white, 162 - s), 162 - s - std::min(white, 162 - s), Side::White);
+    if (p.outcome() != Outcome::Ongoing) continue;
+    bool child_ends = false;
+    for (uint32_t m = p.legal_mask(); m; m &= m - 1) child_ends |= p.after(__builtin_ctz(m) + 1).outcome() != Outcome::Ongoing;
+    if (child_ends) continue;  // a finished child scores as proven, not from the tables
+    tables::SolveOptions so;
+    so.hash_log2 = 16;
+    tables::Solution sol = tables::solve(p, so);
+    ASSERT_TRUE(sol.proven && sol.margin.has_value());
+    engine.set_position(Game(p));
+    search::Limits lim;
+    lim.depth = 1;
+    search::SearchResult r = engine.search(lim);
+    ASSERT_FALSE(r.lines.empty());
+    int m = *sol.margin;
+    EXPECT_EQ(r.lines[0].score.cp, m > 0 ? 20000 + m : m < 0 ? -20000 + m : 0) << format_position(p);
+    ++checked;
+  }
+  EXPECT_GE(checked, 10);
 }
 
 TEST_F(SmallTables, ConfigsForAPositionIncludeWhatItCanReach) {
