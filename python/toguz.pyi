@@ -190,6 +190,22 @@ class Engine:
     @property
     def skill(self) -> int: ...
 
+class Solution(TypedDict):
+    proven: bool
+    result: Optional[int]  # +1 win, 0 draw, -1 loss for the side to move; None when not proven
+    margin: Optional[int]
+    margin_timed_out: bool
+    margin_needs_repetition: bool
+    line: List[int]
+    line_cut: bool
+    nodes: int
+    table_hits: int
+    time_ms: int
+
+def solve(target: Union[Position, Game], *, time_ms: int = 0, max_nodes: int = 0, margin: bool = True,
+          hash_log2: int = 22, tables: Optional[str] = None) -> Solution:
+    """The exact result (and play-out margin) with a line to the end of the game."""
+
 class VecEnv:
     """B games stepped together; observations are read-only NumPy views of C++ memory."""
     def __init__(self, batch: int, *, variant: VariantName = "standard", tuz: Optional[bool] = None,

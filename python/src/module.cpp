@@ -28,6 +28,7 @@ using namespace pybind11::literals;
 namespace toguz::python {
 
 void bind_vec_env(py::module_& m);  // env_bindings.cpp
+void bind_solve(py::module_& m);    // solve_bindings.cpp
 
 // The rule options of a call: variant name (None = from the row length or standard),
 // tuz (None = the variant's default) and play-out. Raises ValueError on an unknown variant.
@@ -576,4 +577,5 @@ PYBIND11_MODULE(toguz, m) {
       .def_property_readonly("skill", [](const PyEngine& e) { return e.options().skill; });
 #endif
   bind_vec_env(m);
+  bind_solve(m);
 }
