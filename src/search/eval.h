@@ -25,7 +25,7 @@ const char* eval_feature_name(int feature);
 
 // Weights in centi-stones per feature unit (kazna fixed at 100: the score is an expected
 // margin in hundredths of a stone). How they were made: docs/engine.md "Evaluation".
-constexpr EvalFeatures kEvalWeights = {100, 6, 1000, 0, 0, 0};
+constexpr EvalFeatures kEvalWeights = {100, -28, 1111, 91, 33, 72};
 
 // Before: the game is not over at `pos`.
 inline EvalFeatures eval_features(const Position& pos) {
