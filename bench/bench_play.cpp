@@ -1,6 +1,7 @@
 // Google Benchmark for the hot rules functions: play (copy-make) and legal moves.
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <random>
 #include <vector>
 
@@ -46,6 +47,48 @@ void BM_Play(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations());
 }
 BENCHMARK(BM_Play);
+
+// The same moves with the positions in random order (BM_Play visits them game by game, so a
+// branch that depends on the stage of the game could predict well there and not here).
+void BM_PlayShuffled(benchmark::State& state) {
+  auto positions = random_positions(4096);
+  std::vector<int> moves;
+  std::mt19937 rng(7);
+  for (auto& p : positions) {
+    uint32_t m = p.legal_mask();
+    for (int skip = int(rng() % __builtin_popcount(m)); skip > 0; --skip) m &= m - 1;
+    moves.push_back(__builtin_ctz(m) + 1);
+  }
+  std::vector<size_t> order(positions.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::shuffle(order.begin(), order.end(), rng);
+  std::vector<toguz::Position> shuffled;
+  std::vector<int> shuffled_moves;
+  for (size_t i : order) shuffled.push_back(positions[i]), shuffled_moves.push_back(moves[i]);
+  size_t i = 0;
+  for (auto _ : state) {
+    toguz::Position child = shuffled[i];
+    benchmark::DoNotOptimize(child.play(shuffled_moves[i]));
+    benchmark::DoNotOptimize(child);
+    if (++i == shuffled.size()) i = 0;
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_PlayShuffled);
+
+// BM_Play's loop without the move (the copy of the position and the bookkeeping): what of
+// BM_Play's time is the harness.
+void BM_PlayHarness(benchmark::State& state) {
+  auto positions = random_positions(4096);
+  size_t i = 0;
+  for (auto _ : state) {
+    toguz::Position child = positions[i];
+    benchmark::DoNotOptimize(child);
+    if (++i == positions.size()) i = 0;
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_PlayHarness);
 
 void BM_LegalMask(benchmark::State& state) {
   auto positions = random_positions(4096);
