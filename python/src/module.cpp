@@ -29,6 +29,7 @@ namespace toguz::python {
 
 void bind_vec_env(py::module_& m);  // env_bindings.cpp
 void bind_solve(py::module_& m);    // solve_bindings.cpp
+void bind_selfplay(py::module_& m); // selfplay_bindings.cpp
 
 // The rule options of a call: variant name (None = from the row length or standard),
 // tuz (None = the variant's default) and play-out. Raises ValueError on an unknown variant.
@@ -578,4 +579,5 @@ PYBIND11_MODULE(toguz, m) {
 #endif
   bind_vec_env(m);
   bind_solve(m);
+  bind_selfplay(m);
 }
