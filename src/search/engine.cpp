@@ -91,6 +91,7 @@ void Engine::go(const Limits& limits, InfoCallback on_info, DoneCallback on_done
   impl_->thread = std::thread([this, limits, start, on_info = std::move(on_info), on_done = std::move(on_done)] {
     Impl& im = *impl_;
     SearchResult result;
+    std::vector<std::thread> helpers_running;
     if (im.game.over()) {
       result = finished_result(im.game);
     } else {
@@ -112,13 +113,16 @@ void Engine::go(const Limits& limits, InfoCallback on_info, DoneCallback on_done
       }
       result = im.searcher.run(im.game, limits, im.options, im.stop, start, on_info, 0, &team);
       im.helper_stop = true;
-      for (auto& t : pool) t.join();
+      // Answer at once: the helpers' nodes so far are counted, and they are joined after
+      // on_done (a helper waiting for a busy core must not cost clock time).
       for (const Searcher* h : team) result.nodes += h->nodes_published();
+      helpers_running = std::move(pool);
     }
     // "infinite" answers only after stop(), even when the search ended by itself.
     while (limits.infinite && !im.stop.load()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
     result.time_ms = int(std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start).count());
     if (on_done) on_done(result);
+    for (auto& t : helpers_running) t.join();
     im.running = false;
   });
 }

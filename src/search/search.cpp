@@ -463,15 +463,16 @@ SearchResult Searcher::run(const Game& game, const Limits& limits, const Options
     if (proven && !limits.infinite) break;
     // Time: no new iteration once 3/5 of the soft budget is gone (the next one would take
     // longer than all before it), the budget scaled by how critical the move looks: up to
-    // 3x while the best move keeps changing, up to 2x more when the score drops, 0.7x when the
-    // best move has not changed for several iterations.
+    // 2x while the best move keeps changing, up to 1.5x more when the score drops (2.5x in
+    // all), 0.7x when the best move has not changed for several iterations.
     if (depth > 1) instability = instability * 0.5 + (root_moves_[0].hole != last_best ? 1.0 : 0.0);
     last_best = root_moves_[0].hole;
     if (plan_.soft_ms) {
-      double scale = instability < 0.1 && depth >= 8 ? 0.7 : 1.0 + instability;
+      double scale = instability < 0.1 && depth >= 8 ? 0.7 : 1.0 + std::min(instability, 1.0);
       const int drop = prev_score - last_score;
       if (depth >= 5 && drop > 20 && !is_proven_value(last_score) && !is_proven_value(prev_score))
-        scale *= 1.0 + std::min(drop, 200) / 200.0;
+        scale *= 1.0 + std::min(drop, 200) / 400.0;
+      scale = std::min(scale, 2.5);
       if (elapsed_ms() >= int(plan_.soft_ms * scale * 0.6)) break;
     }
     if (n_root == 1 && plan_.soft_ms && !limits.infinite) break;  // a forced move needs no time

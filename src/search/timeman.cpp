@@ -11,12 +11,15 @@ TimePlan plan_time(const Limits& limits, Side us) {
   const int inc = std::max(0, limits.inc_ms[index(us)]);
   if (left >= 0) {
     // The most this move may take: 40% of the clock, and the clock less the overhead.
-    const int cap = std::max(1, std::min(left * 2 / 5, left - kMoveOverhead));
-    const int base = left / 30 + inc * 3 / 4;
+    // Games last about 30-60 more moves per side: 1/40 of the clock keeps a reserve that
+    // a slow move (a loaded machine) cannot exhaust (1/30 with the scaling below ran the
+    // clock down to 0.1 s by move 30 at 5+0.05).
+    const int cap = std::max(1, std::min(left / 4, left - kMoveOverhead));
+    const int base = left / 40 + inc * 3 / 4;
     plan.soft_ms = std::clamp(base, 1, cap);
     // Short of time (under a second), at most twice the soft budget: a long move then costs
     // clock that the increment cannot give back.
-    plan.hard_ms = std::clamp(base * (left < 1000 ? 2 : 4), 1, cap);
+    plan.hard_ms = std::clamp(base * (left < 1000 ? 2 : 3), 1, cap);
   }
   if (limits.movetime_ms > 0) {
     const int mt = limits.movetime_ms;

@@ -15,8 +15,8 @@ struct TimePlan {
 constexpr int kMoveOverhead = 50;  // 30 lost 2 games of 60 on time at 1+0.01 on a loaded machine
 
 // The plan for the side `us` to move. movetime is used as a hard limit (less the overhead
-// when a clock also runs). With a clock: about 1/30 of what is left plus most of the
-// increment, never more than 40% of the clock, and always leaving kMoveOverhead, so the
+// when a clock also runs). With a clock: about 1/40 of what is left plus most of the
+// increment, never more than 25% of the clock, and always leaving kMoveOverhead, so the
 // engine never loses on time while its moves are answered promptly.
 TimePlan plan_time(const Limits& limits, Side us);
 

@@ -53,7 +53,8 @@ TEST(Search, FindsTheBigCapture) {
     const SearchResult r = run(g, depth(d), two);
     EXPECT_EQ(r.best_move, 9) << "depth " << d;
     ASSERT_EQ(r.lines.size(), 2u);
-    EXPECT_GT(r.lines[0].score.cp, -1200) << "depth " << d;
+    // (No absolute bound on the score: the fitted evaluation's scale is not exactly 100 per
+    // stone. The capture's lead over every other move is what matters.)
     EXPECT_GT(r.lines[0].score.cp - r.lines[1].score.cp, 800) << "depth " << d;
   }
 }

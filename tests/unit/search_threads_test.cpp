@@ -100,7 +100,7 @@ TEST(TimePlan, LeavesTheOverheadAndUsesTheIncrement) {
       const TimePlan p = plan_time(l, Side::White);
       EXPECT_GE(p.soft_ms, 1) << left << "+" << inc;
       EXPECT_LE(p.soft_ms, p.hard_ms) << left << "+" << inc;
-      EXPECT_LE(p.hard_ms, std::max(1, left * 2 / 5)) << left << "+" << inc << ": at most 40% of the clock";
+      EXPECT_LE(p.hard_ms, std::max(1, left / 4)) << left << "+" << inc << ": at most 25% of the clock";
       EXPECT_LE(p.hard_ms, std::max(1, left - kMoveOverhead)) << left << "+" << inc;
     }
   }
