@@ -4,85 +4,59 @@
 #include <boost/json.hpp>
 #include <vector>
 
+#include "search/annotate.h"
 #include "server/server_impl.h"
 
 namespace toguz::server {
 
+// The review through the engine's annotate code (search/annotate.h, as `toguz annotate`).
+std::string review_json(const Game& game, uint64_t nodes, const std::function<void(int, int)>& progress,
+                        const std::atomic<bool>* cancel) {
+  search::Limits limits;
+  limits.nodes = nodes;
+  const search::GameReview review = search::review_game(game, limits, search::Options{}, progress, cancel);
+  if (!review.complete) return "";
+  json::array moves;
+  for (const search::MoveReview& m : review.moves) {
+    json::array best_pv;
+    for (int h : m.best_pv) best_pv.push_back(h);
+    moves.push_back(json::object{{"ply", m.ply},
+                                 {"hole", m.hole},
+                                 {"side", side_name(index(m.side))},
+                                 {"white_cp", m.white_cp},
+                                 {"best", m.best_hole},
+                                 {"best_pv", std::move(best_pv)},
+                                 {"loss_cp", m.loss_cp},
+                                 {"mark", m.mark.empty() ? json::value(nullptr) : json::value(m.mark)},
+                                 {"white", score_json(m.white, Side::White)},
+                                 {"best_score", score_json(m.best, m.side)}});
+  }
+  json::object players;
+  for (int s = 0; s < 2; ++s) {
+    const search::PlayerSummary& p = review.players[s];
+    players[side_name(s)] = json::object{{"moves", p.moves},
+                                         {"average_loss_cp", p.average_loss_cp},
+                                         {"inaccuracies", p.inaccuracies},
+                                         {"mistakes", p.mistakes},
+                                         {"blunders", p.blunders}};
+  }
+  return json::serialize(json::object{{"moves", std::move(moves)}, {"players", std::move(players)}});
+}
+
 namespace {
 
-constexpr int kProvenCp = 10000;  // a proven result counts this much (as in toguz annotate)
-
-// A score clamped to +-kProvenCp, a proven result as +-kProvenCp or 0.
-int clamp_cp(const search::Score& s) {
-  if (s.proven) return s.result * kProvenCp;
-  return std::clamp(s.cp, -kProvenCp, kProvenCp);
+// The finished review message from the stored {"moves":..,"players":..} object.
+std::string done_message(const std::string& review) {
+  return R"({"type":"review","done":true,"progress":1,)" + review.substr(1);
 }
-
-const char* mark_for(int loss) { return loss >= 1000 ? "??" : loss >= 500 ? "?" : loss >= 200 ? "?!" : nullptr; }
 
 }  // namespace
-
-// A plain per-move evaluation: each position searched once; a move's loss is the best score
-// before it plus the score after it (both from the mover's view, the second negated back).
-std::string review_json(search::Engine& engine, const Game& game, uint64_t nodes,
-                        const std::function<void(int, int)>& progress, const std::atomic<bool>* cancel) {
-  const int plies = game.ply_count();
-  struct Searched {
-    search::Score score;
-    int best = 0;
-    std::vector<int> pv;
-  };
-  std::vector<Searched> at(size_t(plies) + 1);
-  Game g(game.start());
-  search::Options options;
-  engine.set_options(options);
-  engine.new_game();
-  for (int i = 0; i <= plies; ++i) {
-    if (cancel && cancel->load()) return "";
-    engine.set_position(g);
-    search::Limits limits;
-    limits.nodes = nodes;
-    const search::SearchResult r = engine.search(limits, [&](const search::Info&) {
-      if (cancel && cancel->load()) engine.stop();
-    });
-    if (!r.lines.empty()) {
-      at[i].score = r.lines[0].score;
-      at[i].pv = r.lines[0].pv;
-    }
-    at[i].best = r.best_move;
-    if (progress) progress(i + 1, plies + 1);
-    if (i < plies) g.play(game.moves()[i].hole);
-  }
-  if (cancel && cancel->load()) return "";
-  json::array out;
-  for (int i = 1; i <= plies; ++i) {
-    const Side mover = game.position_at(i - 1).side_to_move();
-    const Side after_stm = game.position_at(i).side_to_move();
-    const int after_cp = clamp_cp(at[i].score);  // for the side to move after the move
-    const int white_cp = after_stm == Side::White ? after_cp : -after_cp;
-    const int hole = game.moves()[i - 1].hole;
-    int loss = clamp_cp(at[i - 1].score) + after_cp;
-    if (hole == at[i - 1].best || loss < 0) loss = 0;
-    json::array best_pv;
-    for (int h : at[i - 1].pv) best_pv.push_back(h);
-    const char* mark = mark_for(loss);
-    out.push_back(json::object{{"ply", i},
-                               {"hole", hole},
-                               {"side", side_name(index(mover))},
-                               {"white_cp", white_cp},
-                               {"best", at[i - 1].best},
-                               {"best_pv", std::move(best_pv)},
-                               {"loss_cp", loss},
-                               {"mark", mark ? json::value(mark) : json::value(nullptr)}});
-  }
-  return json::serialize(out);
-}
 
 void Server::Impl::start_review(const std::shared_ptr<Room>& room_ptr, WsSession& s) {
   Room& room = *room_ptr;
   const bool finished = room.row.status == "over" || room.row.status == "aborted";
   if (finished && !room.row.review.empty()) {
-    s.send(R"({"type":"review","done":true,"progress":1,"moves":)" + room.row.review + "}");
+    s.send(done_message(room.row.review));
     return;
   }
   room.review_waiters.push_back(s.shared_from_this());
@@ -96,7 +70,7 @@ void Server::Impl::start_review(const std::shared_ptr<Room>& room_ptr, WsSession
   auto job = std::make_shared<Job>();
   room.review_job = job;
   const uint64_t nodes = config.review_nodes;
-  pool->submit([this, room_ptr, job, nodes, game = room.game](search::Engine& engine) {
+  pool->submit([this, room_ptr, job, nodes, game = room.game](search::Engine&) {
     std::atomic<bool> cancel{false};
     auto progress = [&](int done, int total) {
       if (job->cancelled() || pool->stopping()) cancel = true;
@@ -110,7 +84,7 @@ void Server::Impl::start_review(const std::shared_ptr<Room>& room_ptr, WsSession
           if (auto s = w.lock()) s->send(text);
       });
     };
-    std::string moves = review_json(engine, game, nodes, progress, &cancel);
+    std::string moves = review_json(game, nodes, progress, &cancel);
     const int plies = game.ply_count();
     net::post(ioc, [this, room_ptr, moves = std::move(moves), plies] {
       Room& room = *room_ptr;
@@ -125,7 +99,7 @@ void Server::Impl::start_review(const std::shared_ptr<Room>& room_ptr, WsSession
         } catch (const std::exception&) {
         }
       }
-      const std::string text = R"({"type":"review","done":true,"progress":1,"moves":)" + moves + "}";
+      const std::string text = done_message(moves);
       for (auto& w : room.review_waiters)
         if (auto s = w.lock()) s->send(text);
       room.review_waiters.clear();

@@ -213,8 +213,9 @@ json::object Server::Impl::state_json(Room& room, int viewer) {
   board["kazna"] = json::object{{"white", pos.kazna(Side::White)}, {"black", pos.kazna(Side::Black)}};
   board["tuz"] = json::object{{"white", pos.tuz(Side::White)}, {"black", pos.tuz(Side::Black)}};
   o["board"] = std::move(board);
-  json::array moves;
-  for (int i = 0; i < game.ply_count(); ++i) {
+  json::array& moves = room.moves_json;  // only the new plies are formatted
+  if (int(moves.size()) > game.ply_count()) moves.clear();
+  for (int i = int(moves.size()); i < game.ply_count(); ++i) {
     const MoveInfo& m = game.moves()[i];
     const int mover = index(game.position_at(i).side_to_move());
     json::object mv;
@@ -228,7 +229,7 @@ json::object Server::Impl::state_json(Room& room, int viewer) {
     mv["position"] = format_position(game.position_at(i + 1));
     moves.push_back(std::move(mv));
   }
-  o["moves"] = std::move(moves);
+  o["moves"] = moves;
   o["ply"] = game.ply_count();
   o["to_move"] = side_name(room.side_to_move());
   o["legal"] = may_move(room, viewer) ? holes_of(game.legal_mask()) : json::array();
@@ -708,6 +709,7 @@ void Server::Impl::on_message(WsSession& s, std::string_view text) {
       return fail("takeback: no move to take back");
     }
     for (int i = 0; i < plies; ++i) room.game.undo();
+    room.moves_json.clear();
     room.row.status = "playing";
     room.row.winner.clear();
     room.row.reason.clear();

@@ -70,6 +70,9 @@ struct Room {
   std::shared_ptr<Job> review_job;
   std::vector<std::weak_ptr<WsSession>> review_waiters;
 
+  // The "moves" of the state, one entry per ply, extended as moves are made (cleared on takeback).
+  json::array moves_json;
+
   int side_to_move() const { return index(game.position().side_to_move()); }
   // Side s's clock now.
   int64_t clock_left(int s) const;

@@ -197,6 +197,8 @@ TEST(ServerGame, DrawOfferDeclineAcceptThenRematchWithColoursSwapped) {
   w.send(json::object{{"type", "offer_draw"}});
   ASSERT_TRUE(b.read_state([](const json::object& g) { return g.at("draw_offer") == "white"; }));
   b.send(json::object{{"type", "decline_draw"}});
+  // White sees its offer, then the decline (the states before the offer also say null).
+  ASSERT_TRUE(w.read_state([](const json::object& g) { return g.at("draw_offer") == "white"; }));
   ASSERT_TRUE(w.read_state([](const json::object& g) { return g.at("draw_offer").is_null(); }));
   w.send(json::object{{"type", "offer_draw"}});
   ASSERT_TRUE(b.read_state([](const json::object& g) { return g.at("draw_offer") == "white"; }));
