@@ -292,13 +292,13 @@ MoveInfo Position::play_n(int hole) {
   const unsigned on_opponent = sow.row ^ unsigned(me);
   const unsigned capture = on_opponent & ~c & 1;  // an even count (0 stones if it was a tuz)
   const unsigned captured = c & (0u - capture);
-  const int it = me * (T + 1) + ((last + 1) & -int(capture));  // lane_*[me][taken hole + 1]
+  const int taken = (last + 1) & -int(capture);  // 1 + the hole taken from; 0: none
 
   Lanes low = load_lanes(bytes);
   low = ((low & load_lanes(tab.origin_keep[s])) + load_lanes(tab.laps_lanes[laps]) +
          load_lanes(sow.run + 1)) &
         load_lanes(tab.lane_keep[0][i0]) & load_lanes(tab.lane_keep[1][i1]) &
-        load_lanes(tab.lane_keep[0][it]);
+        load_lanes(tab.lane_keep[me][taken]);
   std::memcpy(bytes, &low, 16);
   uint64_t word;  // bytes 16..23
   std::memcpy(&word, bytes + 16, 8);
@@ -308,14 +308,14 @@ MoveInfo Position::play_n(int hole) {
     word = (word & tab.origin_word_keep[s]) + tab.laps_word[laps] + run_high;
   }
   word += into0 * tab.lane_word[0][i0] + into1 * tab.lane_word[1][i1] +
-          captured * tab.lane_word[0][it] + tab.side_word[me];
+          captured * tab.lane_word[me][taken] + tab.side_word[me];
   std::memcpy(bytes + 16, &word, 8);
   // Grows after Black's move; stops at 65535 (the most a position string may say) instead of
   // wrapping to 0, which no position string accepts.
   move_number_ = uint16_t(move_number_ + (me & int(move_number_ != 0xFFFF)));
   hash_ = hash_ - k * zobrist::kWeights.hole[s] + tab.laps_hash[laps] + sow.hash +
           into0 * tab.lane_hash[0][i0] + into1 * tab.lane_hash[1][i1] +
-          captured * tab.lane_hash[0][it] + tab.side_hash[me];
+          captured * tab.lane_hash[me][taken] + tab.side_hash[me];
 
   // Speed: the first eight fields packed in a register and stored at once. Filled field by
   // field, the 9-byte value was returned through a stack slot written in bytes and read back
