@@ -25,19 +25,6 @@ namespace toguz::python {
 
 namespace {
 
-// The largest K with table files ("tb9_k<K>_<configuration>.bin") in `dir`, 0 if none.
-int table_stones_in(const std::string& dir) {
-  int k = 0;
-  std::error_code ec;
-  for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
-    const std::string f = e.path().filename().string();
-    int file_k = 0, end = -1;
-    if (std::sscanf(f.c_str(), "tb9_k%d_%*[0-9].bin%n", &file_k, &end) == 1 && end == int(f.size()))
-      k = std::max(k, file_k);
-  }
-  return k;
-}
-
 // Runs the solve on its own thread with the GIL released, so that Ctrl-C (checked every
 // 20 ms) can stop it: then KeyboardInterrupt is raised.
 tables::Solution run_solve(const Position& root, tables::SolveOptions options) {
@@ -95,7 +82,7 @@ py::dict solve(const py::object& target, int64_t time_ms, uint64_t max_nodes, bo
   }
   std::unique_ptr<tables::Tablebase> tb;
   if (tables_dir) {
-    const int k = table_stones_in(*tables_dir);
+    const int k = tables::largest_table_stones(*tables_dir);
     if (k == 0) throw py::value_error("no table files (tb9_k<K>_<ab>.bin) in " + *tables_dir);
     tb = std::make_unique<tables::Tablebase>(*tables_dir, k);
     options.tables = tb.get();

@@ -12,20 +12,6 @@
 
 namespace toguz::cli {
 
-// The largest K with table files in `dir` (0 if none).
-int tables_in_dir(const std::string& dir) {
-  int k = 0;
-  std::error_code ec;
-  for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
-    // Table files are named "tb9_k<K>_<configuration>.bin".
-    const std::string f = e.path().filename().string();
-    int file_k = 0, end = -1;
-    if (std::sscanf(f.c_str(), "tb9_k%d_%*[0-9].bin%n", &file_k, &end) == 1 && end == int(f.size()))
-      k = std::max(k, file_k);
-  }
-  return k;
-}
-
 void add_solve(CLI::App& app) {
   struct Args {
     std::string position;
@@ -55,7 +41,7 @@ void add_solve(CLI::App& app) {
     }
     std::unique_ptr<tables::Tablebase> tb;
     if (!args->tables.empty()) {
-      int k = tables_in_dir(args->tables);
+      int k = tables::largest_table_stones(args->tables);
       if (k == 0) {
         std::cerr << "toguz solve: no table files (tb9_k<K>_<ab>.bin) in " << args->tables << "\n";
         throw CLI::RuntimeError(2);

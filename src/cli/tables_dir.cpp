@@ -3,7 +3,7 @@
 namespace toguz::cli {
 
 std::shared_ptr<tables::Tablebase> open_tables(const std::string& dir, std::string* why) {
-  int k = tables_in_dir(dir);
+  int k = tables::largest_table_stones(dir);
   if (k == 0) {
     *why = "no table files (tb9_k<K>_<ab>.bin) in " + dir + " (make them with: toguz tables build)";
     return nullptr;

@@ -9,9 +9,6 @@
 
 namespace toguz::cli {
 
-// The largest K with table files (tb9_k<K>_<ab>.bin) in `dir` (0 if none). In solve.cpp.
-int tables_in_dir(const std::string& dir);
-
 // The tables of `dir` with the largest K found there; null and *why set when there are none.
 std::shared_ptr<tables::Tablebase> open_tables(const std::string& dir, std::string* why);
 

@@ -88,6 +88,9 @@ std::string iso_time(int64_t ms) {
   return buf;
 }
 
+
+}  // namespace
+
 std::string url_decode(std::string_view s) {
   std::string out;
   for (size_t i = 0; i < s.size(); ++i) {
@@ -103,8 +106,6 @@ std::string url_decode(std::string_view s) {
   }
   return out;
 }
-
-}  // namespace
 
 std::shared_ptr<Room> Server::Impl::new_room(const std::string& mode, const Game& game) {
   auto room = std::make_shared<Room>(ioc);

@@ -171,5 +171,7 @@ std::string side_name(int s);  // "white", "black"
 http::response<http::string_body> json_response(http::status status, const json::value& body, unsigned version = 11);
 http::response<http::string_body> error_response(http::status status, const std::string& message);
 int64_t now_ms();  // wall clock, ms since the epoch
+// Percent-decoding for paths and query values ('+' is a space). Bad escapes are kept as written.
+std::string url_decode(std::string_view s);
 
 }  // namespace toguz::server

@@ -5,6 +5,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <stdexcept>
@@ -343,6 +345,18 @@ uint64_t Tablebase::verify(const std::vector<Config>& configs, const std::functi
     if (progress) progress(pr);
   }
   return bad;
+}
+
+int largest_table_stones(const std::string& dir) {
+  int k = 0;
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
+    const std::string f = e.path().filename().string();
+    int file_k = 0, end = -1;
+    if (std::sscanf(f.c_str(), "tb9_k%d_%*[0-9].bin%n", &file_k, &end) == 1 && end == int(f.size()))
+      k = std::max(k, file_k);
+  }
+  return k;
 }
 
 }  // namespace toguz::tables

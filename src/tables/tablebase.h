@@ -56,6 +56,10 @@ struct BuildProgress {
   int config_index = 0, config_count = 0;
 };
 
+// The largest K with table files (`tb9_k<K>_<mine><theirs>.bin`) in `dir`, 0 if none or if
+// `dir` cannot be read.
+int largest_table_stones(const std::string& dir);
+
 // A set of tables for at most `max_stones` stones, one file per configuration in `dir`
 // (`tb9_k<K>_<mine><theirs>.bin`), memory-mapped. A file starts with a 64-byte header and
 // is marked complete once every entry is built; an interrupted build resumes from what the

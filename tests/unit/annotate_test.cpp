@@ -57,7 +57,9 @@ TEST(Annotate, ReviewIsConsistent) {
     EXPECT_EQ(m.side, game.position_at(int(k)).side_to_move());
     EXPECT_GE(m.loss_cp, 0);
     EXPECT_EQ(m.mark, mark_for_loss(m.loss_cp));
-    if (m.hole == m.best_hole) EXPECT_EQ(m.loss_cp, 0) << "ply " << m.ply;
+    if (m.hole == m.best_hole) {
+      EXPECT_EQ(m.loss_cp, 0) << "ply " << m.ply;
+    }
     ASSERT_FALSE(m.best_pv.empty());
     EXPECT_EQ(m.best_pv[0], m.best_hole);
     EXPECT_TRUE(game.position_at(int(k)).legal_mask() >> (m.best_hole - 1) & 1u);
