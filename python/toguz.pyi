@@ -215,13 +215,16 @@ def solve(target: Union[Position, Game], *, time_ms: int = 0, max_nodes: int = 0
 class VecEnv:
     """B games stepped together; observations are read-only NumPy views of C++ memory."""
     def __init__(self, batch: int, *, variant: VariantName = "standard", tuz: Optional[bool] = None,
-                 play_out: bool = False, seed: int = 0, random_start_plies: int = 0) -> None: ...
+                 play_out: bool = False, seed: int = 0, random_start_plies: int = 0,
+                 num_threads: int = 1) -> None: ...
     @property
     def batch(self) -> int: ...
     @property
     def n(self) -> int: ...
     @property
     def num_actions(self) -> int: ...
+    @property
+    def num_threads(self) -> int: ...  # threads step() uses: num_threads (0: CPUs), <= B / 64
     @property
     def holes(self) -> npt.NDArray[np.int32]: ...  # [B, 2, N]
     @property

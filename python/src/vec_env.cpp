@@ -1,7 +1,12 @@
 #include "vec_env.h"
 
+#include <algorithm>
 #include <cstring>
 #include <stdexcept>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace toguz::rl {
 
@@ -29,10 +34,80 @@ int random_bit(SplitMix64& rng, uint32_t mask) { return kBits.kth[mask][rng.belo
 
 }  // namespace
 
-VecEnv::VecEnv(int batch, const Rules& rules, uint64_t seed, int random_start_plies)
+WorkerPool::WorkerPool(int size) {
+  for (int t = 1; t < size; ++t) workers_.emplace_back([this] { work(); });
+}
+
+WorkerPool::~WorkerPool() {
+  stop_.store(true);
+  state_.fetch_add(uint64_t(1) << 32, std::memory_order_release);
+  state_.notify_all();
+  for (std::thread& w : workers_) w.join();
+}
+
+namespace {
+// Spins before a thread sleeps: about the time Python takes between two steps, so that a
+// pool kept busy stays awake, while an idle one sleeps soon.
+constexpr int kSpins = 256;
+inline void cpu_relax() {
+#if defined(__SSE2__)
+  _mm_pause();
+#endif
+}
+}  // namespace
+
+void WorkerPool::run(int chunks, const std::function<void(int)>& job) {
+  job_.store(&job, std::memory_order_relaxed);
+  chunks_.store(chunks, std::memory_order_relaxed);
+  finished_.store(0, std::memory_order_relaxed);
+  const uint32_t generation = uint32_t(state_.load(std::memory_order_relaxed) >> 32) + 1;
+  state_.store(uint64_t(generation) << 32, std::memory_order_release);
+  state_.notify_all();
+  take_chunks(generation);
+  for (int spin = 0;; ++spin) {
+    const int done = finished_.load(std::memory_order_acquire);
+    if (done == chunks) break;
+    if (spin < kSpins) cpu_relax();
+    else finished_.wait(done, std::memory_order_acquire);
+  }
+}
+
+void WorkerPool::take_chunks(uint32_t generation) {
+  uint64_t s = state_.load(std::memory_order_acquire);
+  for (;;) {
+    // A claim succeeds only while the generation is this one: run() cannot return (and the
+    // job cannot change) before every claimed chunk is finished.
+    if (uint32_t(s >> 32) != generation || int(uint32_t(s)) >= chunks_.load(std::memory_order_relaxed)) return;
+    if (!state_.compare_exchange_weak(s, s + 1, std::memory_order_acq_rel, std::memory_order_acquire)) continue;
+    const int chunks = chunks_.load(std::memory_order_relaxed);
+    (*job_.load(std::memory_order_relaxed))(int(uint32_t(s)));
+    if (finished_.fetch_add(1, std::memory_order_acq_rel) + 1 == chunks) finished_.notify_one();
+    s = state_.load(std::memory_order_acquire);
+  }
+}
+
+void WorkerPool::work() {
+  uint32_t seen = 0;
+  for (;;) {
+    uint32_t generation;
+    for (int spin = 0;; ++spin) {
+      const uint64_t s = state_.load(std::memory_order_acquire);
+      generation = uint32_t(s >> 32);
+      if (generation != seen) break;
+      if (spin < kSpins) cpu_relax();
+      else state_.wait(s, std::memory_order_acquire);
+    }
+    if (stop_.load()) return;
+    seen = generation;
+    take_chunks(generation);
+  }
+}
+
+VecEnv::VecEnv(int batch, const Rules& rules, uint64_t seed, int random_start_plies, int threads)
     : batch_(batch), n_(rules.n), rules_(rules), random_start_plies_(random_start_plies) {
   if (batch < 1) throw std::invalid_argument("batch must be at least 1");
   if (random_start_plies < 0) throw std::invalid_argument("random_start_plies must be >= 0");
+  if (threads < 1) throw std::invalid_argument("threads must be at least 1");
   size_t b = size_t(batch), n = size_t(n_);
   holes.assign(b * 2 * n, 0);
   kaznas.assign(b * 2, 0);
@@ -47,6 +122,9 @@ VecEnv::VecEnv(int batch, const Rules& rules, uint64_t seed, int random_start_pl
   plies.assign(b, 0);
   legal_bits.assign(b, 0);
   slots_.resize(b);
+  // A thread per chunk at most: below that, waking it costs more than the moves it would play.
+  threads = std::min(threads, std::max(1, batch / kChunk));
+  if (threads > 1) pool_ = std::make_unique<WorkerPool>(threads);
   reset(seed);
 }
 
@@ -62,60 +140,70 @@ void VecEnv::reset(uint64_t seed) {
   }
 }
 
+void VecEnv::remember(Slot& slot, bool kaznas_changed) {
+  if (kaznas_changed) slot.window.clear();
+  Seen& s = slot.window.emplace_back();
+  s.key = slot.pos.key();
+  std::memcpy(s.board, slot.pos.hole_counts(), sizeof s.board);
+}
+
 int VecEnv::repetitions(const Slot& slot) {
-  const Position& now = slot.pos;
-  const int size = int(slot.keys.size());
-  const uint64_t key = slot.keys[size - 1];  // now's key (advance pushed it last)
+  const int size = int(slot.window.size());
+  const Seen& now = slot.window[size - 1];
+  const size_t bytes = size_t(2 * slot.pos.n());
   int count = 1;
-  // Speed: every ply while no tuz exists is in the window, so the positions with the same
-  // side to move are 2, 4, ... plies back (the kaznas are the same in the whole window);
-  // keys first, the boards compared only when they match.
+  // Speed: the positions with the same side to move are 2, 4, ... plies back, with the same
+  // kaznas and no tuz (see Seen); keys first, the boards compared only when they match.
   for (int i = size - 3; i >= 0; i -= 2) {
-    if (slot.keys[i] != key) continue;
-    const Position& p = slot.window[i];
-    count += p.side_to_move() == now.side_to_move() && p.tuz_index(Side::White) == now.tuz_index(Side::White) &&
-             p.tuz_index(Side::Black) == now.tuz_index(Side::Black) &&
-             std::memcmp(p.hole_counts(), now.hole_counts(), size_t(2 * now.n())) == 0;
+    const Seen& s = slot.window[i];
+    count += s.key == now.key && std::memcmp(s.board, now.board, bytes) == 0;
   }
   return count;
 }
 
 void VecEnv::start_game(int b) {
   Slot& slot = slots_[b];
+  uint32_t mask = 0;
   // Random opening plies: a line that ends the game before its last ply is thrown away and
   // drawn again (after 100 such lines the plain start is used).
   for (int attempt = 0;; ++attempt) {
     slot.pos = Position::start(rules_);
     slot.ply = 0;
-    slot.window.assign(1, slot.pos);
-    slot.keys.assign(1, slot.pos.key());
+    remember(slot, true);
+    mask = slot.pos.legal_mask();
     if (attempt >= 100) break;
     bool ended = false;
     for (int i = 0; i < random_start_plies_ && !ended; ++i) {
-      ended = advance(slot, random_bit(rng_, slot.pos.legal_mask()) + 1) != Outcome::Ongoing;
+      ended = advance(slot, random_bit(rng_, mask) + 1, &mask) != Outcome::Ongoing;
     }
     if (!ended) break;
   }
   plies[b] = slot.ply;
-  write_observation(b);
+  write_observation(b, mask);
 }
 
-Outcome VecEnv::advance(Slot& slot, int hole) {
-  int kw = slot.pos.kazna(Side::White), kb = slot.pos.kazna(Side::Black);
+Outcome VecEnv::advance(Slot& slot, int hole, uint32_t* mask) {
+  const Played played = play(slot, hole);
+  return settle(slot, played, mask);
+}
+
+VecEnv::Played VecEnv::play(Slot& slot, int hole) {
+  Played p{slot.pos.side_to_move(), uint8_t(slot.pos.kazna(Side::White)), uint8_t(slot.pos.kazna(Side::Black))};
   slot.pos.play(hole);
   ++slot.ply;
-  Outcome how = slot.pos.outcome();
-  if (how == Outcome::Ongoing && !slot.pos.any_tuz()) {
-    // Repetition bookkeeping only while no tuz exists (afterwards no position can recur).
-    if (slot.pos.kazna(Side::White) != kw || slot.pos.kazna(Side::Black) != kb) {
-      slot.window.clear();
-      slot.keys.clear();
-    }
-    slot.window.push_back(slot.pos);
-    slot.keys.push_back(slot.pos.key());
-    if (repetitions(slot) >= 3) how = Outcome::Repetition;
-  }
-  return how;
+  return p;
+}
+
+Outcome VecEnv::settle(Slot& slot, const Played& played, uint32_t* mask) {
+  const Position& pos = slot.pos;
+  // pos.outcome() spelled out, so that the legal mask is computed once for the end check and
+  // the observation.
+  *mask = pos.legal_mask();
+  if (pos.decided()) return Outcome::Decided;
+  if (*mask == 0) return Outcome::NoMove;
+  if (pos.any_tuz()) return Outcome::Ongoing;  // no position can recur once a tuz exists
+  remember(slot, pos.kazna(Side::White) != played.kazna_white || pos.kazna(Side::Black) != played.kazna_black);
+  return repetitions(slot) >= 3 ? Outcome::Repetition : Outcome::Ongoing;
 }
 
 // Speed: kSpread[m] has byte i = bit i of m: eight legal-mask bytes from one table read.
@@ -128,35 +216,54 @@ struct SpreadTable {
 };
 constexpr SpreadTable kSpread;
 
-void VecEnv::write_observation(int b) {
+void VecEnv::write_observation(int b, uint32_t mask) {
   switch (n_) {
-    case 9: return write_observation_n<9>(b);
-    case 7: return write_observation_n<7>(b);
-    default: return write_observation_n<5>(b);
+    case 9: return write_observation_n<9>(b, mask);
+    case 7: return write_observation_n<7>(b, mask);
+    default: return write_observation_n<5>(b, mask);
   }
 }
 
-// One copy per row length, so that every copy below has a constant size and compiles to a
-// few wide moves (this runs once per game and step, as often as play()).
+// Every copy below has a constant size (one instance per row length) and the board is read
+// once; this runs once per game and step, as often as play(). Nothing is written outside
+// game b's rows (other threads write the neighbouring games).
 template <int N>
-void VecEnv::write_observation_n(int b) {
+void VecEnv::write_observation_n(int b, uint32_t mask) {
+  constexpr int kHoles = 2 * N;
   const Position& pos = slots_[b].pos;
   const uint8_t* board = pos.hole_counts();  // White's holes, then Black's: the [2, N] order
-  int32_t* h = &holes[size_t(b) * 2 * N];
-  for (int i = 0; i < 2 * N; ++i) h[i] = board[i];
+  int32_t* h = &holes[size_t(b) * kHoles];
+  int8_t* t = &tuz[size_t(b) * kHoles];
   const int tuz_w = pos.tuz_index(Side::White), tuz_b = pos.tuz_index(Side::Black);
-  const uint32_t mask = pos.legal_mask();
+#if defined(__SSE2__)
+  // The 16 first hole counts widened to int32 in registers; the tuz row as a compare of the
+  // hole indices with the two tuz indices (-1 matches none). No byte stores then wide loads
+  // of the same bytes: those stall on store forwarding.
+  __m128i bytes;
+  std::memcpy(&bytes, board, 16);  // board holds kMaxHoles = 18 bytes
+  const __m128i zero = _mm_setzero_si128();
+  const __m128i words_lo = _mm_unpacklo_epi8(bytes, zero), words_hi = _mm_unpackhi_epi8(bytes, zero);
+  const __m128i ints[4] = {_mm_unpacklo_epi16(words_lo, zero), _mm_unpackhi_epi16(words_lo, zero),
+                           _mm_unpacklo_epi16(words_hi, zero), _mm_unpackhi_epi16(words_hi, zero)};
+  constexpr int kFull = kHoles / 4;  // whole groups of four holes
+  for (int i = 0; i < kFull; ++i) _mm_storeu_si128(reinterpret_cast<__m128i*>(h + 4 * i), ints[i]);
+  for (int i = 4 * kFull; i < kHoles; ++i) h[i] = board[i];
+  const __m128i index = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+  const __m128i is_tuz = _mm_or_si128(_mm_cmpeq_epi8(index, _mm_set1_epi8(int8_t(tuz_w))),
+                                      _mm_cmpeq_epi8(index, _mm_set1_epi8(int8_t(tuz_b))));
+  uint8_t flags[16];
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(flags), _mm_and_si128(is_tuz, _mm_set1_epi8(1)));
+  constexpr int kVector = kHoles < 16 ? kHoles : 16;
+  std::memcpy(t, flags, kVector);
+  for (int i = kVector; i < kHoles; ++i) t[i] = int8_t(i == tuz_w || i == tuz_b);
+#else
+  for (int i = 0; i < kHoles; ++i) h[i] = board[i];
+  for (int i = 0; i < kHoles; ++i) t[i] = int8_t(i == tuz_w || i == tuz_b);
+#endif
   kaznas[2 * b] = pos.kazna(Side::White);
   kaznas[2 * b + 1] = pos.kazna(Side::Black);
   side_to_move[b] = int8_t(pos.side_to_move());
   legal_bits[b] = mask;
-  // Built in a local array, then copied: stores through the int8_t (char) pointer could
-  // alias the position and would force reloads.
-  int8_t t[2 * N] = {};
-  // In the same order as the holes (White's tuz is on Black's row and vice versa).
-  if (tuz_w >= 0) t[tuz_w] = 1;
-  if (tuz_b >= 0) t[tuz_b] = 1;
-  std::memcpy(&tuz[size_t(b) * 2 * N], t, sizeof t);
   uint8_t l[16];
   const uint64_t low = kSpread.v[mask & 0xFF], high = kSpread.v[mask >> 8];
   std::memcpy(l, &low, 8);
@@ -184,28 +291,71 @@ std::string VecEnv::illegal_reason(int b, int64_t a) const {
          "); legal actions: " + legal_list;
 }
 
+template <int N>
+void VecEnv::finish(int b, const Played& played) {
+  Slot& slot = slots_[b];
+  uint32_t mask;
+  const Outcome how = settle(slot, played, &mask);
+  if (how == Outcome::Ongoing) {
+    reward[b] = 0.0f;
+    done[b] = 0;
+    winner[b] = -2;
+    plies[b] = slot.ply;
+    write_observation_n<N>(b, mask);
+    return;
+  }
+  std::array<int, 2> score = slot.pos.final_score(how);
+  int w = how == Outcome::Repetition || score[0] == score[1] ? -1 : score[0] > score[1] ? 0 : 1;
+  reward[b] = w < 0 ? 0.0f : w == index(played.mover) ? 1.0f : -1.0f;
+  done[b] = 1;
+  winner[b] = int8_t(w);
+  final_score[2 * b] = score[0];
+  final_score[2 * b + 1] = score[1];
+  episode_length[b] = slot.ply;
+}
+
+template <int N>
+void VecEnv::step_range(const int64_t* actions, int lo, int hi) {
+  if (lo >= hi) return;
+  // Speed: game b's move is finished (end checks, observation) after game b+1's move is
+  // played. play() writes the board byte by byte, and reading it back at once with 16-byte
+  // loads stalls until those stores reach the cache (store forwarding fails); one game later
+  // they have.
+  Played pending = play(slots_[lo], int(actions[lo]) + 1);
+  for (int b = lo + 1; b < hi; ++b) {
+    const Played next = play(slots_[b], int(actions[b]) + 1);
+    finish<N>(b - 1, pending);
+    pending = next;
+  }
+  finish<N>(hi - 1, pending);
+}
+
+void VecEnv::step_range(const int64_t* actions, int lo, int hi) {
+  switch (n_) {
+    case 9: return step_range<9>(actions, lo, hi);
+    case 7: return step_range<7>(actions, lo, hi);
+    default: return step_range<5>(actions, lo, hi);
+  }
+}
+
 void VecEnv::step(const int64_t* actions) {
-  for (int b = 0; b < batch_; ++b) {
-    Slot& slot = slots_[b];
-    Side mover = slot.pos.side_to_move();
-    Outcome how = advance(slot, int(actions[b]) + 1);
-    if (how == Outcome::Ongoing) {
-      reward[b] = 0.0f;
-      done[b] = 0;
-      winner[b] = -2;
-      plies[b] = slot.ply;
-      write_observation(b);
-      continue;
+  if (!pool_) {
+    step_range(actions, 0, batch_);
+  } else {
+    // Chunks taken in turn by whichever thread is free: on a loaded machine a thread that
+    // is not running leaves its share to the others instead of holding up the step.
+    const int chunks = (batch_ + kChunk - 1) / kChunk;
+    pool_->run(chunks, [&](int c) { step_range(actions, c * kChunk, std::min(batch_, (c + 1) * kChunk)); });
+  }
+  // The finished games restart here, in slot order (the random start plies draw from rng_).
+  for (int b = 0; b < batch_; b += 8) {
+    uint64_t any;  // eight done flags at once (most steps end few games)
+    if (b + 8 <= batch_) {
+      std::memcpy(&any, &done[b], 8);
+      if (!any) continue;
     }
-    std::array<int, 2> score = slot.pos.final_score(how);
-    int w = how == Outcome::Repetition || score[0] == score[1] ? -1 : score[0] > score[1] ? 0 : 1;
-    reward[b] = w < 0 ? 0.0f : w == index(mover) ? 1.0f : -1.0f;
-    done[b] = 1;
-    winner[b] = int8_t(w);
-    final_score[2 * b] = score[0];
-    final_score[2 * b + 1] = score[1];
-    episode_length[b] = slot.ply;
-    start_game(b);
+    for (int i = b; i < std::min(b + 8, batch_); ++i)
+      if (done[i]) start_game(i);
   }
 }
 

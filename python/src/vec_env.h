@@ -5,7 +5,10 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "rules/position.h"
@@ -22,16 +25,49 @@ struct SplitMix64 {
   uint32_t below(uint32_t bound) { return uint32_t((unsigned __int128)next() * bound >> 64); }
 };
 
+// A fixed set of threads that share out one job at a time: run(chunks, job) calls job(c)
+// once for every c in 0..chunks-1, each call on whichever thread claims c first (the caller
+// takes part), and returns when all have returned. Idle workers spin briefly (the next step
+// usually follows within microseconds), then sleep, so an idle pool costs no CPU.
+class WorkerPool {
+ public:
+  explicit WorkerPool(int size);  // size-1 workers besides the caller
+  ~WorkerPool();
+  WorkerPool(const WorkerPool&) = delete;
+  WorkerPool& operator=(const WorkerPool&) = delete;
+
+  int size() const { return int(workers_.size()) + 1; }
+  void run(int chunks, const std::function<void(int)>& job);
+
+ private:
+  void work();
+  // Claims and runs chunks of `generation` until none is left (or a newer run started).
+  void take_chunks(uint32_t generation);
+
+  std::vector<std::thread> workers_;
+  std::atomic<const std::function<void(int)>*> job_{nullptr};
+  std::atomic<int> chunks_{0};
+  std::atomic<uint64_t> state_{0};  // run number << 32 | next chunk to claim
+  std::atomic<int> finished_{0};    // chunks of this run done
+  std::atomic<bool> stop_{false};
+};
+
 class VecEnv {
  public:
   // `batch` >= 1 games under `rules`, all at the start (after `random_start_plies` random
-  // plies each, from `seed`).
-  VecEnv(int batch, const Rules& rules, uint64_t seed, int random_start_plies);
+  // plies each, from `seed`). step() runs on `threads` >= 1 threads (the caller and
+  // threads-1 workers, fewer for small batches); results do not depend on the thread count.
+  VecEnv(int batch, const Rules& rules, uint64_t seed, int random_start_plies, int threads = 1);
 
   int batch() const { return batch_; }
   int n() const { return n_; }
   const Rules& rules() const { return rules_; }
   int random_start_plies() const { return random_start_plies_; }
+  // Games per chunk of work for the threads (a multiple of 8: chunks own whole cache lines of
+  // the byte buffers).
+  static constexpr int kChunk = 64;
+  // Threads step() uses (1: the caller alone).
+  int threads() const { return pool_ ? pool_->size() : 1; }
 
   // Every game back to a start; the RNG restarts from `seed`. Rewards and done flags cleared.
   void reset(uint64_t seed);
@@ -41,7 +77,9 @@ class VecEnv {
   std::string illegal_reason(int b, int64_t a) const;
   // Plays actions[b] (0-based hole index, legal: check first_illegal first) in every game.
   // After: reward/done/winner/final_score/episode_length describe this step; a finished game
-  // is already replaced by a new one (its observation is the new game's start).
+  // is already replaced by a new one (its observation is the new game's start). The moves
+  // are split over the threads; the finished games restart afterwards on the calling thread,
+  // in slot order, so the RNG is drawn in the same order whatever the thread count.
   void step(const int64_t* actions);
   // A uniformly random legal action for every game, from the batch's RNG.
   void random_actions(int64_t* out);
@@ -67,28 +105,53 @@ class VecEnv {
   std::atomic<bool> busy{false};
 
  private:
+  // One position of the repetition window: its key and its board. The window holds every
+  // position since the kaznas last changed, one per ply, so the side to move alternates
+  // along it, and no tuz exists in it (it is only kept while none does).
+  struct Seen {
+    uint64_t key;
+    uint8_t board[Position::kMaxHoles];
+  };
   struct Slot {
     Position pos;
     int ply = 0;
     // Positions since the kaznas last changed (only kept while no tuz exists): kaznas never
-    // shrink, so only these can repeat the current position. keys[i] = window[i].key().
-    std::vector<Position> window;
-    std::vector<uint64_t> keys;
+    // shrink and a tuz never goes away, so only these can repeat the current position.
+    std::vector<Seen> window;
   };
   void start_game(int b);
-  // Plays `hole` (legal) in the slot and returns how the game stands, repetition included.
-  static Outcome advance(Slot& slot, int hole);
-  void write_observation(int b);
-  template <int N>
-  void write_observation_n(int b);
-  // Occurrences of slot.pos among the window (itself included), ignoring the move number.
+  // What settle() needs to know about the position before the move.
+  struct Played {
+    Side mover;
+    uint8_t kazna_white, kazna_black;
+  };
+  // Plays `hole` (legal) in the slot and returns how the game stands, repetition included;
+  // *mask = the legal mask of the side now to move. advance = play, then settle.
+  static Outcome advance(Slot& slot, int hole, uint32_t* mask);
+  static Played play(Slot& slot, int hole);
+  static Outcome settle(Slot& slot, const Played& played, uint32_t* mask);
+  // Appends slot.pos to its window (cleared first when `kaznas_changed`).
+  static void remember(Slot& slot, bool kaznas_changed);
+  // Occurrences of slot.pos (the window's last entry) among the window, itself included.
   static int repetitions(const Slot& slot);
+  // Writes slot b's observation (its position, legal mask `mask`) into the buffers.
+  void write_observation(int b, uint32_t mask);
+  template <int N>
+  void write_observation_n(int b, uint32_t mask);
+  // Settles game b after play() (rewards, end, observation); a finished game gets done = 1.
+  template <int N>
+  void finish(int b, const Played& played);
+  // step() for the games lo..hi-1; finished games get done = 1 and are not restarted here.
+  template <int N>
+  void step_range(const int64_t* actions, int lo, int hi);
+  void step_range(const int64_t* actions, int lo, int hi);
 
   int batch_, n_;
   Rules rules_;
   int random_start_plies_;
   SplitMix64 rng_;
   std::vector<Slot> slots_;
+  std::unique_ptr<WorkerPool> pool_;  // null when stepping on the caller alone
 };
 
 }  // namespace toguz::rl

@@ -154,3 +154,42 @@ def test_bad_arguments():
         toguz.VecEnv(0)
     with pytest.raises(ValueError, match="unknown variant"):
         toguz.VecEnv(1, variant="x")
+
+
+@pytest.mark.parametrize("variant", ["standard", "kozdatu", "bestemshi"])
+def test_threads_give_the_same_games(variant):
+    # 200 games: chunks of 64, 64, 64 and 8 shared by the threads; random start plies make
+    # the restarts draw from the generator, which must happen in the same order.
+    def run(threads):
+        env = toguz.VecEnv(200, variant=variant, seed=21, random_start_plies=2, num_threads=threads)
+        rng = np.random.default_rng(4)
+        out, ends = [], 0
+        for i in range(400):
+            # Half the steps from the env's own sampler, half from NumPy over legal_bits.
+            if i % 2:
+                actions = env.random_actions()
+            else:
+                legal = [np.flatnonzero(row) for row in env.legal_mask]
+                actions = np.array([rng.choice(a) for a in legal])
+            reward, done = env.step(actions)
+            ends += int(done.sum())
+            out.append([a.copy() for a in (env.holes, env.kaznas, env.tuz, env.side_to_move, env.legal_mask,
+                                           env.legal_bits, reward, done, env.winner, env.final_score,
+                                           env.episode_length, env.plies)])
+        return env.num_threads, ends, out
+
+    one_threads, ends, one = run(1)
+    assert one_threads == 1 and ends > 0
+    for threads in (2, 3):
+        used, ends_t, many = run(threads)
+        assert used == threads and ends_t == ends
+        for step, (x, y) in enumerate(zip(one, many)):
+            assert all(np.array_equal(a, b) for a, b in zip(x, y)), (threads, step)
+
+
+def test_num_threads_argument():
+    assert toguz.VecEnv(1000, num_threads=4).num_threads == 4
+    assert toguz.VecEnv(100, num_threads=4).num_threads == 1  # at most one thread per 64 games
+    assert toguz.VecEnv(1024, num_threads=0).num_threads >= 1  # 0: one per CPU
+    with pytest.raises(ValueError, match="num_threads"):
+        toguz.VecEnv(8, num_threads=-1)
