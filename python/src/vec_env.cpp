@@ -8,6 +8,14 @@
 #include <emmintrin.h>
 #endif
 
+// The per-game steps of step() are inlined into its loop (saves a call and its register
+// saves per function and game; a few percent of a step).
+#if defined(__GNUC__)
+#define TOGUZ_HOT_INLINE [[gnu::always_inline]] inline
+#else
+#define TOGUZ_HOT_INLINE inline
+#endif
+
 namespace toguz::rl {
 
 namespace {
@@ -28,6 +36,22 @@ struct BitTables {
   }
 };
 constexpr BitTables kBits;
+
+// pos.legal_mask() inlined (a call and its 16-byte load from the mover's row saved; this
+// runs once per game and step): bit i set when the mover's hole i+1 holds stones.
+inline uint32_t legal_mask_of(const Position& pos) {
+#if defined(__SSE2__)
+  const uint8_t* board = pos.hole_counts();  // kMaxHoles = 18 bytes; lanes past 2N are cut off
+  __m128i low;
+  std::memcpy(&low, board, 16);
+  const uint32_t empty = uint32_t(_mm_movemask_epi8(_mm_cmpeq_epi8(low, _mm_setzero_si128()))) |
+                         uint32_t(board[16] == 0) << 16 | uint32_t(board[17] == 0) << 17;
+  const int n = pos.n();
+  return ~(empty >> (index(pos.side_to_move()) * n)) & ((1u << n) - 1);
+#else
+  return pos.legal_mask();
+#endif
+}
 
 // A uniformly random set bit of `mask` (not 0).
 int random_bit(SplitMix64& rng, uint32_t mask) { return kBits.kth[mask][rng.below(kBits.count[mask])]; }
@@ -140,11 +164,20 @@ void VecEnv::reset(uint64_t seed) {
   }
 }
 
-void VecEnv::remember(Slot& slot, bool kaznas_changed) {
-  if (kaznas_changed) slot.window.clear();
+TOGUZ_HOT_INLINE bool VecEnv::remember(Slot& slot, bool kaznas_changed) {
+  if (kaznas_changed) {
+    slot.window.clear();
+    slot.window_bits = 0;
+  }
   Seen& s = slot.window.emplace_back();
   s.key = slot.pos.key();
   std::memcpy(s.board, slot.pos.hole_counts(), sizeof s.board);
+  // Two bits of the key in a 64-bit filter: when either was not set yet, no earlier position
+  // of the window has this key.
+  const uint64_t bits = uint64_t(1) << (s.key & 63) | uint64_t(1) << (s.key >> 58);
+  const bool maybe = (slot.window_bits & bits) == bits;
+  slot.window_bits |= bits;
+  return maybe;
 }
 
 int VecEnv::repetitions(const Slot& slot) {
@@ -169,7 +202,7 @@ void VecEnv::start_game(int b) {
   for (int attempt = 0;; ++attempt) {
     slot.pos = Position::start(rules_);
     slot.ply = 0;
-    remember(slot, true);
+    remember(slot, true);  // the start: no repetition yet
     mask = slot.pos.legal_mask();
     if (attempt >= 100) break;
     bool ended = false;
@@ -194,16 +227,17 @@ VecEnv::Played VecEnv::play(Slot& slot, int hole) {
   return p;
 }
 
-Outcome VecEnv::settle(Slot& slot, const Played& played, uint32_t* mask) {
+TOGUZ_HOT_INLINE Outcome VecEnv::settle(Slot& slot, const Played& played, uint32_t* mask) {
   const Position& pos = slot.pos;
   // pos.outcome() spelled out, so that the legal mask is computed once for the end check and
   // the observation.
-  *mask = pos.legal_mask();
+  *mask = legal_mask_of(pos);
   if (pos.decided()) return Outcome::Decided;
   if (*mask == 0) return Outcome::NoMove;
   if (pos.any_tuz()) return Outcome::Ongoing;  // no position can recur once a tuz exists
-  remember(slot, pos.kazna(Side::White) != played.kazna_white || pos.kazna(Side::Black) != played.kazna_black);
-  return repetitions(slot) >= 3 ? Outcome::Repetition : Outcome::Ongoing;
+  const bool maybe =
+      remember(slot, pos.kazna(Side::White) != played.kazna_white || pos.kazna(Side::Black) != played.kazna_black);
+  return maybe && repetitions(slot) >= 3 ? Outcome::Repetition : Outcome::Ongoing;
 }
 
 // Speed: kSpread[m] has byte i = bit i of m: eight legal-mask bytes from one table read.
@@ -224,21 +258,17 @@ void VecEnv::write_observation(int b, uint32_t mask) {
   }
 }
 
-// Every copy below has a constant size (one instance per row length) and the board is read
-// once; this runs once per game and step, as often as play(). Nothing is written outside
-// game b's rows (other threads write the neighbouring games).
+// Every copy below has a constant size (one instance per row length); this runs once per
+// game and step, as often as play(). Nothing is written outside game b's rows (other
+// threads write the neighbouring games).
 template <int N>
-void VecEnv::write_observation_n(int b, uint32_t mask) {
+TOGUZ_HOT_INLINE void VecEnv::write_observation_n(int b, uint32_t mask) {
   constexpr int kHoles = 2 * N;
   const Position& pos = slots_[b].pos;
   const uint8_t* board = pos.hole_counts();  // White's holes, then Black's: the [2, N] order
   int32_t* h = &holes[size_t(b) * kHoles];
-  int8_t* t = &tuz[size_t(b) * kHoles];
-  const int tuz_w = pos.tuz_index(Side::White), tuz_b = pos.tuz_index(Side::Black);
 #if defined(__SSE2__)
-  // The 16 first hole counts widened to int32 in registers; the tuz row as a compare of the
-  // hole indices with the two tuz indices (-1 matches none). No byte stores then wide loads
-  // of the same bytes: those stall on store forwarding.
+  // The 16 first hole counts widened to int32 in registers.
   __m128i bytes;
   std::memcpy(&bytes, board, 16);  // board holds kMaxHoles = 18 bytes
   const __m128i zero = _mm_setzero_si128();
@@ -248,18 +278,20 @@ void VecEnv::write_observation_n(int b, uint32_t mask) {
   constexpr int kFull = kHoles / 4;  // whole groups of four holes
   for (int i = 0; i < kFull; ++i) _mm_storeu_si128(reinterpret_cast<__m128i*>(h + 4 * i), ints[i]);
   for (int i = 4 * kFull; i < kHoles; ++i) h[i] = board[i];
-  const __m128i index = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-  const __m128i is_tuz = _mm_or_si128(_mm_cmpeq_epi8(index, _mm_set1_epi8(int8_t(tuz_w))),
-                                      _mm_cmpeq_epi8(index, _mm_set1_epi8(int8_t(tuz_b))));
-  uint8_t flags[16];
-  _mm_storeu_si128(reinterpret_cast<__m128i*>(flags), _mm_and_si128(is_tuz, _mm_set1_epi8(1)));
-  constexpr int kVector = kHoles < 16 ? kHoles : 16;
-  std::memcpy(t, flags, kVector);
-  for (int i = kVector; i < kHoles; ++i) t[i] = int8_t(i == tuz_w || i == tuz_b);
 #else
   for (int i = 0; i < kHoles; ++i) h[i] = board[i];
-  for (int i = 0; i < kHoles; ++i) t[i] = int8_t(i == tuz_w || i == tuz_b);
 #endif
+  // The tuz row only when a tuz appeared or the game restarted (at most three times a game).
+  const int8_t tuz_w = int8_t(pos.tuz_index(Side::White)), tuz_b = int8_t(pos.tuz_index(Side::Black));
+  Slot& slot = slots_[b];
+  if (tuz_w != slot.shown_tuz[0] || tuz_b != slot.shown_tuz[1]) {
+    int8_t* t = &tuz[size_t(b) * kHoles];
+    std::memset(t, 0, kHoles);
+    if (tuz_w >= 0) t[tuz_w] = 1;
+    if (tuz_b >= 0) t[tuz_b] = 1;
+    slot.shown_tuz[0] = tuz_w;
+    slot.shown_tuz[1] = tuz_b;
+  }
   kaznas[2 * b] = pos.kazna(Side::White);
   kaznas[2 * b + 1] = pos.kazna(Side::Black);
   side_to_move[b] = int8_t(pos.side_to_move());
@@ -292,7 +324,7 @@ std::string VecEnv::illegal_reason(int b, int64_t a) const {
 }
 
 template <int N>
-void VecEnv::finish(int b, const Played& played) {
+TOGUZ_HOT_INLINE void VecEnv::finish(int b, const Played& played) {
   Slot& slot = slots_[b];
   uint32_t mask;
   const Outcome how = settle(slot, played, &mask);
@@ -316,18 +348,17 @@ void VecEnv::finish(int b, const Played& played) {
 
 template <int N>
 void VecEnv::step_range(const int64_t* actions, int lo, int hi) {
-  if (lo >= hi) return;
-  // Speed: game b's move is finished (end checks, observation) after game b+1's move is
-  // played. play() writes the board byte by byte, and reading it back at once with 16-byte
-  // loads stalls until those stores reach the cache (store forwarding fails); one game later
-  // they have.
-  Played pending = play(slots_[lo], int(actions[lo]) + 1);
-  for (int b = lo + 1; b < hi; ++b) {
-    const Played next = play(slots_[b], int(actions[b]) + 1);
-    finish<N>(b - 1, pending);
-    pending = next;
+  // Speed: game b's move is finished (end checks, observation) after the moves of the next
+  // kLag games are played. play() writes the board in a 16-byte and an 8-byte store, and
+  // reading it back across both (the mover's row) stalls until they reach the cache (store
+  // forwarding fails); a few hundred instructions later they have.
+  constexpr int kLag = 2;
+  Played pending[kLag] = {};
+  for (int b = lo; b < hi; ++b) {
+    if (b - lo >= kLag) finish<N>(b - kLag, pending[(b - lo) % kLag]);
+    pending[(b - lo) % kLag] = play(slots_[b], int(actions[b]) + 1);
   }
-  finish<N>(hi - 1, pending);
+  for (int b = std::max(lo, hi - kLag); b < hi; ++b) finish<N>(b, pending[(b - lo) % kLag]);
 }
 
 void VecEnv::step_range(const int64_t* actions, int lo, int hi) {

@@ -118,6 +118,8 @@ class VecEnv {
     // Positions since the kaznas last changed (only kept while no tuz exists): kaznas never
     // shrink and a tuz never goes away, so only these can repeat the current position.
     std::vector<Seen> window;
+    uint64_t window_bits = 0;  // a Bloom filter of the window's keys (see remember)
+    int8_t shown_tuz[2] = {-1, -1};  // the tuz indices the tuz buffer shows for this game
   };
   void start_game(int b);
   // What settle() needs to know about the position before the move.
@@ -130,8 +132,9 @@ class VecEnv {
   static Outcome advance(Slot& slot, int hole, uint32_t* mask);
   static Played play(Slot& slot, int hole);
   static Outcome settle(Slot& slot, const Played& played, uint32_t* mask);
-  // Appends slot.pos to its window (cleared first when `kaznas_changed`).
-  static void remember(Slot& slot, bool kaznas_changed);
+  // Appends slot.pos to its window (cleared first when `kaznas_changed`); false when no
+  // earlier position of the window can equal it (then repetitions() is 1).
+  static bool remember(Slot& slot, bool kaznas_changed);
   // Occurrences of slot.pos (the window's last entry) among the window, itself included.
   static int repetitions(const Slot& slot);
   // Writes slot b's observation (its position, legal mask `mask`) into the buffers.
