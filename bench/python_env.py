@@ -4,15 +4,17 @@
 Both environments play B random games at once with auto-reset, the random legal actions
 chosen in Python: for VecEnv with NumPy over its legal-move views (two ways: lookup tables
 indexed by the `legal_bits` masks, and argmax of random numbers over the boolean mask) or by
-its own seeded sampler (`random_actions()`); for the pure-Python one with `random.choice`. The pure-Python
+its own seeded sampler (`random_actions()`, also with the batch stepped on several threads:
+`num_threads`); for the pure-Python one with `random.choice`. The pure-Python
 rules are checked against the C++ ones on a few thousand random steps first (every observation,
 reward and done flag), so the two measure the same work.
 
-    PYTHONPATH=build/python /usr/bin/python3 bench/python_env.py [--batch 1024] [--seconds 3]
+    PYTHONPATH=build/python /usr/bin/python3 bench/python_env.py [--batch 1024] [--seconds 3] [--threads 2]
 
 A benchmark, not a test: the figures depend on the machine (docs/python.md has ours).
 """
 import argparse
+import os
 import pathlib
 import random
 import sys
@@ -170,8 +172,9 @@ def mask_tables(n):
     return count, kth
 
 
-def bench(batch, seconds, rounds=5, seed=1):
+def bench(batch, seconds, threads, rounds=5, seed=1):
     env = toguz.VecEnv(batch, seed=seed)
+    env_threads = toguz.VecEnv(batch, seed=seed, num_threads=threads)
     rng = np.random.default_rng(seed)
     mask, bits = env.legal_mask, env.legal_bits  # views: they follow the steps
     count, kth = mask_tables(env.n)
@@ -187,36 +190,42 @@ def bench(batch, seconds, rounds=5, seed=1):
     def cpp_step():
         env.step(env.random_actions())
 
+    def cpp_threads_step():
+        env_threads.step(env_threads.random_actions())
+
     def python_step():
         ref.step([rnd.choice(ref.legal(g)) for g in ref.games])
 
     drivers = {"numpy_bits": numpy_bits_step, "numpy_argmax": numpy_argmax_step, "cpp": cpp_step,
-               "python": python_step}
+               "cpp_threads": cpp_threads_step, "python": python_step}
     meters = {k: Meter() for k in drivers}
     for _ in range(rounds):
         for k, f in drivers.items():
             meters[k].run(seconds / rounds, f, batch)
-    return {k: m.rates() for k, m in meters.items()}
+    return {k: m.rates() for k, m in meters.items()}, env_threads.num_threads
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--batch", type=int, default=1024)
     ap.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
+    ap.add_argument("--threads", type=int, default=os.cpu_count() or 1,
+                    help="num_threads of the threaded VecEnv (default: the CPUs)")
     ap.add_argument("--no-check", action="store_true", help="skip the C++ / Python agreement check")
     args = ap.parse_args()
     if not args.no_check:
         check_against_cpp()
-    r = bench(args.batch, args.seconds)
+    r, threads = bench(args.batch, args.seconds, args.threads)
     rows = [("numpy_bits", "VecEnv, NumPy picks (legal_bits tables)"),
             ("numpy_argmax", "VecEnv, NumPy picks (argmax over mask)"),
             ("cpp", "VecEnv, random_actions()"),
+            ("cpp_threads", f"VecEnv, random_actions(), {threads} threads"),
             ("python", "pure Python (random.choice)")]
-    print(f"batch {args.batch}: env steps/s (wall clock, per CPU second of this process)")
+    print(f"batch {args.batch}: env steps/s (wall clock, per CPU second of this process, all threads)")
     for key, name in rows:
         wall, cpu = r[key]
         print(f"  {name:42s} {wall / 1e6:8.3f} M   {cpu / 1e6:8.3f} M")
-    for key, name in rows[:3]:
+    for key, name in rows[:4]:
         print(f"ratio {name} / pure Python: {r[key][0] / r['python'][0]:.0f}x wall, "
               f"{r[key][1] / r['python'][1]:.0f}x CPU")
 
