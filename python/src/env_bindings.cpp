@@ -70,13 +70,15 @@ void bind_vec_env(py::module_& m) {
       "Seeding: `seed` drives random_actions() and the random_start_plies opening plies (SplitMix64,\n"
       "the same on every platform); the same seed and actions give the same games.\n"
       "step() releases the GIL; one thread at a time per env (a second one gets RuntimeError).\n"
-      "num_threads > 1 steps the batch on that many threads (0: one per CPU); the games, rewards and\n"
-      "random draws are the same for every thread count.")
+      "num_threads > 1 steps the batch on that many threads (0: one per CPU); the games,\n"
+      "rewards and random draws are the same for every thread count.")
       .def(py::init([](int batch, const std::optional<std::string>& variant, std::optional<bool> tuz, bool play_out,
                        uint64_t seed, int random_start_plies, int num_threads) {
              RuleOptions o = rule_options(variant, tuz, play_out);
-             if (num_threads < 0) throw py::value_error("num_threads must be >= 0 (0: one per CPU)");
-             if (num_threads == 0) num_threads = int(std::max(1u, std::thread::hardware_concurrency()));
+             if (num_threads < 0)
+               throw py::value_error("num_threads must be >= 0 (0: one per CPU)");
+             if (num_threads == 0)
+               num_threads = int(std::max(1u, std::thread::hardware_concurrency()));
              try {
                return new VecEnv(batch, o.resolve(), seed, random_start_plies, num_threads);
              } catch (const std::invalid_argument& e) {
@@ -86,8 +88,8 @@ void bind_vec_env(py::module_& m) {
            "batch"_a, py::kw_only(), "variant"_a = "standard", "tuz"_a = py::none(), "play_out"_a = false,
            "seed"_a = 0, "random_start_plies"_a = 0, "num_threads"_a = 1,
            "`batch` games of `variant` ('standard', 'kozdatu', 'bestemshi'; tuz None = the variant's default),\n"
-           "each started after `random_start_plies` uniformly random plies drawn from `seed`; step() on\n"
-           "`num_threads` threads (0: one per CPU; at most one per 64 games).")
+           "each started after `random_start_plies` uniformly random plies drawn from `seed`;\n"
+           "step() on `num_threads` threads (0: one per CPU; at most one per 64 games).")
       .def_property_readonly("batch", &VecEnv::batch)
       .def_property_readonly("n", &VecEnv::n, "Holes per row.")
       .def_property_readonly("num_actions", &VecEnv::n, "N: actions are 0..N-1.")

@@ -54,7 +54,9 @@ inline uint32_t legal_mask_of(const Position& pos) {
 }
 
 // A uniformly random set bit of `mask` (not 0).
-int random_bit(SplitMix64& rng, uint32_t mask) { return kBits.kth[mask][rng.below(kBits.count[mask])]; }
+int random_bit(SplitMix64& rng, uint32_t mask) {
+  return kBits.kth[mask][rng.below(kBits.count[mask])];
+}
 
 }  // namespace
 
@@ -91,8 +93,10 @@ void WorkerPool::run(int chunks, const std::function<void(int)>& job) {
   for (int spin = 0;; ++spin) {
     const int done = finished_.load(std::memory_order_acquire);
     if (done == chunks) break;
-    if (spin < kSpins) cpu_relax();
-    else finished_.wait(done, std::memory_order_acquire);
+    if (spin < kSpins)
+      cpu_relax();
+    else
+      finished_.wait(done, std::memory_order_acquire);
   }
 }
 
@@ -101,8 +105,12 @@ void WorkerPool::take_chunks(uint32_t generation) {
   for (;;) {
     // A claim succeeds only while the generation is this one: run() cannot return (and the
     // job cannot change) before every claimed chunk is finished.
-    if (uint32_t(s >> 32) != generation || int(uint32_t(s)) >= chunks_.load(std::memory_order_relaxed)) return;
-    if (!state_.compare_exchange_weak(s, s + 1, std::memory_order_acq_rel, std::memory_order_acquire)) continue;
+    if (uint32_t(s >> 32) != generation ||
+        int(uint32_t(s)) >= chunks_.load(std::memory_order_relaxed))
+      return;
+    if (!state_.compare_exchange_weak(s, s + 1, std::memory_order_acq_rel,
+                                      std::memory_order_acquire))
+      continue;
     const int chunks = chunks_.load(std::memory_order_relaxed);
     (*job_.load(std::memory_order_relaxed))(int(uint32_t(s)));
     if (finished_.fetch_add(1, std::memory_order_acq_rel) + 1 == chunks) finished_.notify_one();
@@ -118,8 +126,10 @@ void WorkerPool::work() {
       const uint64_t s = state_.load(std::memory_order_acquire);
       generation = uint32_t(s >> 32);
       if (generation != seen) break;
-      if (spin < kSpins) cpu_relax();
-      else state_.wait(s, std::memory_order_acquire);
+      if (spin < kSpins)
+        cpu_relax();
+      else
+        state_.wait(s, std::memory_order_acquire);
     }
     if (stop_.load()) return;
     seen = generation;
@@ -221,7 +231,8 @@ Outcome VecEnv::advance(Slot& slot, int hole, uint32_t* mask) {
 }
 
 VecEnv::Played VecEnv::play(Slot& slot, int hole) {
-  Played p{slot.pos.side_to_move(), uint8_t(slot.pos.kazna(Side::White)), uint8_t(slot.pos.kazna(Side::Black))};
+  Played p{slot.pos.side_to_move(), uint8_t(slot.pos.kazna(Side::White)),
+           uint8_t(slot.pos.kazna(Side::Black))};
   slot.pos.play(hole);
   ++slot.ply;
   return p;
@@ -235,8 +246,8 @@ TOGUZ_HOT_INLINE Outcome VecEnv::settle(Slot& slot, const Played& played, uint32
   if (pos.decided()) return Outcome::Decided;
   if (*mask == 0) return Outcome::NoMove;
   if (pos.any_tuz()) return Outcome::Ongoing;  // no position can recur once a tuz exists
-  const bool maybe =
-      remember(slot, pos.kazna(Side::White) != played.kazna_white || pos.kazna(Side::Black) != played.kazna_black);
+  const bool maybe = remember(slot, pos.kazna(Side::White) != played.kazna_white ||
+                                        pos.kazna(Side::Black) != played.kazna_black);
   return maybe && repetitions(slot) >= 3 ? Outcome::Repetition : Outcome::Ongoing;
 }
 
@@ -252,9 +263,12 @@ constexpr SpreadTable kSpread;
 
 void VecEnv::write_observation(int b, uint32_t mask) {
   switch (n_) {
-    case 9: return write_observation_n<9>(b, mask);
-    case 7: return write_observation_n<7>(b, mask);
-    default: return write_observation_n<5>(b, mask);
+    case 9:
+      return write_observation_n<9>(b, mask);
+    case 7:
+      return write_observation_n<7>(b, mask);
+    default:
+      return write_observation_n<5>(b, mask);
   }
 }
 
@@ -272,7 +286,8 @@ TOGUZ_HOT_INLINE void VecEnv::write_observation_n(int b, uint32_t mask) {
   __m128i bytes;
   std::memcpy(&bytes, board, 16);  // board holds kMaxHoles = 18 bytes
   const __m128i zero = _mm_setzero_si128();
-  const __m128i words_lo = _mm_unpacklo_epi8(bytes, zero), words_hi = _mm_unpackhi_epi8(bytes, zero);
+  const __m128i words_lo = _mm_unpacklo_epi8(bytes, zero),
+                words_hi = _mm_unpackhi_epi8(bytes, zero);
   const __m128i ints[4] = {_mm_unpacklo_epi16(words_lo, zero), _mm_unpackhi_epi16(words_lo, zero),
                            _mm_unpacklo_epi16(words_hi, zero), _mm_unpackhi_epi16(words_hi, zero)};
   constexpr int kFull = kHoles / 4;  // whole groups of four holes
@@ -282,7 +297,8 @@ TOGUZ_HOT_INLINE void VecEnv::write_observation_n(int b, uint32_t mask) {
   for (int i = 0; i < kHoles; ++i) h[i] = board[i];
 #endif
   // The tuz row only when a tuz appeared or the game restarted (at most three times a game).
-  const int8_t tuz_w = int8_t(pos.tuz_index(Side::White)), tuz_b = int8_t(pos.tuz_index(Side::Black));
+  const int8_t tuz_w = int8_t(pos.tuz_index(Side::White)),
+               tuz_b = int8_t(pos.tuz_index(Side::Black));
   Slot& slot = slots_[b];
   if (tuz_w != slot.shown_tuz[0] || tuz_b != slot.shown_tuz[1]) {
     int8_t* t = &tuz[size_t(b) * kHoles];
@@ -315,10 +331,12 @@ std::string VecEnv::illegal_reason(int b, int64_t a) const {
   const Position& pos = slots_[b].pos;
   std::string legal_list;
   for (int i = 0; i < n_; ++i)
-    if ((pos.legal_mask() >> i) & 1) legal_list += (legal_list.empty() ? "" : ", ") + std::to_string(i);
+    if ((pos.legal_mask() >> i) & 1)
+      legal_list += (legal_list.empty() ? "" : ", ") + std::to_string(i);
   std::string why = a < 0 || a >= n_ ? "out of range 0.." + std::to_string(n_ - 1)
-                    : pos.tuz(opposite(pos.side_to_move())) == a + 1 ? "the hole is the opponent's tuz"
-                                                                      : "the hole is empty";
+                    : pos.tuz(opposite(pos.side_to_move())) == a + 1
+                        ? "the hole is the opponent's tuz"
+                        : "the hole is empty";
   return "illegal action " + std::to_string(a) + " in game " + std::to_string(b) + " (" + why +
          "); legal actions: " + legal_list;
 }
@@ -363,9 +381,12 @@ void VecEnv::step_range(const int64_t* actions, int lo, int hi) {
 
 void VecEnv::step_range(const int64_t* actions, int lo, int hi) {
   switch (n_) {
-    case 9: return step_range<9>(actions, lo, hi);
-    case 7: return step_range<7>(actions, lo, hi);
-    default: return step_range<5>(actions, lo, hi);
+    case 9:
+      return step_range<9>(actions, lo, hi);
+    case 7:
+      return step_range<7>(actions, lo, hi);
+    default:
+      return step_range<5>(actions, lo, hi);
   }
 }
 
@@ -376,7 +397,8 @@ void VecEnv::step(const int64_t* actions) {
     // Chunks taken in turn by whichever thread is free: on a loaded machine a thread that
     // is not running leaves its share to the others instead of holding up the step.
     const int chunks = (batch_ + kChunk - 1) / kChunk;
-    pool_->run(chunks, [&](int c) { step_range(actions, c * kChunk, std::min(batch_, (c + 1) * kChunk)); });
+    pool_->run(chunks,
+               [&](int c) { step_range(actions, c * kChunk, std::min(batch_, (c + 1) * kChunk)); });
   }
   // The finished games restart here, in slot order (the random start plies draw from rng_).
   for (int b = 0; b < batch_; b += 8) {

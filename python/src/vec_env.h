@@ -88,18 +88,18 @@ class VecEnv {
   int ply(int b) const { return slots_[b].ply; }
 
   // The buffers the NumPy views show (shapes in the comments; row-major).
-  std::vector<int32_t> holes;         // [B, 2, N] stones; a tuz holds 0
-  std::vector<int32_t> kaznas;        // [B, 2]
-  std::vector<int8_t> tuz;            // [B, 2, N] 1 where hole i+1 of row s is a tuz (owned by 1-s)
-  std::vector<int8_t> side_to_move;   // [B] 0 = White, 1 = Black
-  std::vector<uint8_t> legal;         // [B, N] bool: action i (hole i+1) is legal
-  std::vector<uint32_t> legal_bits;   // [B] the same as bits: bit i set when action i is legal
-  std::vector<float> reward;          // [B] last step: +1/0/-1 for the player who moved, at the end only
-  std::vector<uint8_t> done;          // [B] bool: last step ended the game (it was reset)
-  std::vector<int8_t> winner;         // [B] where done: 0 White, 1 Black, -1 draw; else -2
-  std::vector<int32_t> final_score;   // [B, 2] where done: the finished game's totals
+  std::vector<int32_t> holes;        // [B, 2, N] stones; a tuz holds 0
+  std::vector<int32_t> kaznas;       // [B, 2]
+  std::vector<int8_t> tuz;           // [B, 2, N] 1 where hole i+1 of row s is a tuz (owned by 1-s)
+  std::vector<int8_t> side_to_move;  // [B] 0 = White, 1 = Black
+  std::vector<uint8_t> legal;        // [B, N] bool: action i (hole i+1) is legal
+  std::vector<uint32_t> legal_bits;  // [B] the same as bits: bit i set when action i is legal
+  std::vector<float> reward;   // [B] last step: +1/0/-1 for the player who moved, at the end only
+  std::vector<uint8_t> done;   // [B] bool: last step ended the game (it was reset)
+  std::vector<int8_t> winner;  // [B] where done: 0 White, 1 Black, -1 draw; else -2
+  std::vector<int32_t> final_score;     // [B, 2] where done: the finished game's totals
   std::vector<int32_t> episode_length;  // [B] where done: plies of the finished game
-  std::vector<int32_t> plies;         // [B] plies played in the current game
+  std::vector<int32_t> plies;           // [B] plies played in the current game
 
   // Set while step() runs without the GIL: a second caller is refused instead of racing.
   std::atomic<bool> busy{false};
@@ -118,7 +118,7 @@ class VecEnv {
     // Positions since the kaznas last changed (only kept while no tuz exists): kaznas never
     // shrink and a tuz never goes away, so only these can repeat the current position.
     std::vector<Seen> window;
-    uint64_t window_bits = 0;  // a Bloom filter of the window's keys (see remember)
+    uint64_t window_bits = 0;        // a Bloom filter of the window's keys (see remember)
     int8_t shown_tuz[2] = {-1, -1};  // the tuz indices the tuz buffer shows for this game
   };
   void start_game(int b);
