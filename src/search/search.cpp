@@ -18,10 +18,17 @@ constexpr int kOrderKiller = 1 << 19;
 constexpr int kHistoryMax = 1 << 18;
 
 
-constexpr double kLmrDivisor = 2.0;  // 3.5 (milder) was not better (docs/engine.md)
+// Selectivity, each kept by a fixed-node match (docs/engine.md). None of it can make a
+// proven value: pruned nodes count as impure and never stand against a proven bound.
+constexpr double kLmrDivisor = 1.25;  // 2.0, then 1.5 before; 3.5 (milder) was not better
+constexpr int kRfpDepth = 5;          // reverse futility up to this depth ...
+constexpr int kRfpMargin = 120;       // ... when the evaluation beats beta by this per ply
+constexpr int kLmpDepth = 4;          // late move pruning up to this depth: quiet moves from
+constexpr int kLmpBase = 3;           // the (kLmpBase + depth)-th on are not searched
+constexpr int kIirDepth = 4;          // internal iterative reduction from this depth
 
 // Plies taken off a late quiet move at `depth`, the `searched`-th move of its node: about
-// log(depth) * log(searched) / 2, so deep nodes and very late moves lose most.
+// log(depth) * log(searched) / 1.25, so deep nodes and very late moves lose most.
 int lmr_reduction(int depth, int searched) {
   static const auto table = [] {
     std::array<std::array<int8_t, Position::kMaxN + 1>, kMaxDepth + 1> t{};
@@ -148,6 +155,20 @@ int Searcher::search(const Position& pos, int alpha, int beta, int depth, int pl
     }
   }
 
+  // Reverse futility: at a shallow non-PV node whose static evaluation beats beta by a
+  // margin per ply, the opponent is assumed to have no refutation. The value is heuristic
+  // (impure, never in the proven band) and the rule is not used against a proven beta.
+  if (!pv_node && depth <= kRfpDepth && beta > -kWinBound && beta < kWinBound) {
+    const int static_eval = evaluate(pos);
+    if (static_eval - kRfpMargin * depth >= beta) {
+      ++impure_;
+      return static_eval;
+    }
+  }
+  // Internal iterative reduction: a deep node without a table move was not searched before
+  // (or not usefully): one ply less, and its ordering is learnt by the time it comes back.
+  if (!tt_move && depth >= kIirDepth) --depth;
+
   const Side us = pos.side_to_move();
   const int alpha_orig = alpha;
   int best = -kInfinite, best_move = 0;
@@ -227,11 +248,19 @@ int Searcher::search(const Position& pos, int alpha, int beta, int depth, int pl
       std::swap(children[i], children[pick]);
       const Child& c = children[i];
       const bool first = i == 0 && !tt_move;
-      // Late move reductions: quiet moves after the first few, ordered last because no
-      // ordering rule liked them, are searched shallower unless they prove better.
+      // Late move reductions: quiet moves after the first (two at PV nodes), ordered after the
+      // gains and killers, are searched shallower unless they prove better.
       const int searched = i + (tt_move ? 1 : 0);
+      // Late move pruning: at shallow non-PV nodes, late quiet moves (the rest are quiet too:
+      // the list is sorted) are not searched once a move that is not a proven loss was: so
+      // a fail-low here never claims a proven loss that a skipped move might avoid.
+      if (!pv_node && depth <= kLmpDepth && c.order < kOrderKiller && best > -kWinBound &&
+          searched >= kLmpBase + depth) {
+        ++impure_;
+        break;
+      }
       int reduction = 0;
-      if (depth >= 3 && searched >= (pv_node ? 3 : 2) && c.order < kOrderKiller) {
+      if (depth >= 3 && searched >= (pv_node ? 2 : 1) && c.order < kOrderKiller) {
         reduction = lmr_reduction(depth, searched) - (pv_node ? 1 : 0);
         reduction = std::clamp(reduction, 0, depth - 2);
       }
@@ -441,6 +470,11 @@ SearchResult Searcher::run(const Game& game, const Limits& limits, const Options
       }
     }
     if (stopped_) break;  // an unfinished iteration is dropped: same answer for the same nodes
+    // Multi-PV: a later line can score above an earlier one (its move was only bounded by a
+    // null window, with pruning, while the earlier line was searched), so the lines are
+    // ordered by their own searches' scores.
+    std::stable_sort(root_moves_.begin(), root_moves_.begin() + search_pvs,
+                     [](const RootMove& a, const RootMove& b) { return a.score > b.score; });
 
     bool all_pure = true;
     for (const RootMove& rm : root_moves_) all_pure = all_pure && rm.pure;
@@ -453,7 +487,8 @@ SearchResult Searcher::run(const Game& game, const Limits& limits, const Options
     last_score = root_moves_[0].score;
 
     // Deeper iterations cannot change a proven result: every root move proven, or a forced
-    // win/loss within this depth (the search is full-width, without reductions).
+    // win/loss within this depth (a proven value comes only from finished games: reductions
+    // and pruning never make one).
     if (helper) {
       if (all_pure || (is_proven_value(last_score) && kWin - std::abs(last_score) <= depth)) break;
       continue;

@@ -1,7 +1,8 @@
 // The search of one thread: iterative deepening over principal-variation alpha-beta
 // (negamax, fail-soft) with aspiration windows, a shared transposition table, move ordering
-// (table move, captures and tuz makers by gain, killers, history), repetition draws and
-// proven results. Engine (engine.cpp) owns the thread and the callbacks.
+// (table move, captures and tuz makers by gain, killers, history), late move reductions and
+// shallow pruning (docs/engine.md, "Selectivity"), repetition draws and proven results.
+// Engine (engine.cpp) owns the thread and the callbacks.
 #pragma once
 
 #include <array>
