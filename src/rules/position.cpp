@@ -126,216 +126,85 @@ uint32_t Position::legal_mask() const {
 #endif
 }
 
-namespace {
+namespace play_detail {
 
-// Byte-lane vectors (GCC/Clang vector extensions: SSE2 on x86-64, NEON on ARM, plain code
-// elsewhere; no -m flag needed).
-using Lanes = uint8_t __attribute__((vector_size(16)));
-inline Lanes load_lanes(const void* p) {
-  Lanes v;
-  std::memcpy(&v, p, 16);
-  return v;
-}
-
-// The tables play() reads for row length N (see play_n). Everything that depends only on the
-// origin, the stone count, a hole or the mover is looked up rather than computed: the move is
-// bound by the number of instructions it executes, and a table entry replaces a handful.
-// Arrays of 8-byte values are indexed by hole + 1 (index 0: hole -1, "no tuz", "nothing
-// taken"), so that one scaled index reaches an entry in a single instruction.
-template <int N>
-struct PlayTables {
-  static constexpr int T = 2 * N;  // holes in sowing order
-  // The stone count k: laps = k / T full rounds, and the byte offset in sow[s] of the run's
-  // column: k % T, or T for a single stone (it goes to the next hole, where every other move
-  // starts at the origin).
-  struct Div {
-    uint8_t laps, pad;
-    uint16_t offset;
-  } div[2 * N * N + 1];
-  // sow[s][column]: what one more stone in each hole of the run (the rem holes from `start`)
-  // does, for origin s. run[1 + i] = 1 when hole i is in it (run[0] = 0: hole -1, "no tuz").
-  struct alignas(32) Sow {
-    uint8_t run[1 + T];
-    uint8_t pad[18 - T];
-    uint8_t last;   // 19: the hole the last stone falls into (0..T-1)
-    uint8_t keep;   // 20: 0 when it is the origin (emptied first), else 0xFF
-    uint8_t extra;  // 21: stones of the run in it (1, or 0 when rem == 0)
-    uint8_t pad2[2];
-    uint32_t info;  // 24: MoveInfo's last_hole (byte 1: 1..N) and last_row (byte 2)
-    uint32_t row;   // 28: the landing hole's row (0 White, 1 Black)
-    uint64_t hash;  // 32: the sum of the run's hole weights
-  } sow[T][T + 1];
-  alignas(16) uint8_t laps_lanes[N + 1][16];  // l in every lane below T: what l laps add
-  uint64_t laps_word[N + 1];  // ... to holes 16 and 17 (bytes 0, 1 of the word at 16..23)
-  uint64_t laps_hash[N + 1];  // ... to the key's sum
-  alignas(16) uint8_t origin_keep[T][16];  // all lanes but s: the origin emptied before sowing
-  uint64_t origin_word_keep[T];             // the same for the word at bytes 16..23
-  // Hole i (index 1 + i) emptied into o's kazna (stones sown into o's tuz, or taken by o):
-  // the lanes but i, and the change per stone of the word at bytes 16..23 and of the key's
-  // sum. Index 0 keeps every lane and changes nothing.
-  alignas(16) uint8_t lane_keep[2][T + 1][16];
-  uint64_t lane_word[2][T + 1];
-  uint64_t lane_hash[2][T + 1];
-  uint8_t exists[T + 1];  // 0 at index 0 (no tuz), 0xFF elsewhere
-  uint64_t side_word[2], side_hash[2];  // the side change after `me` moved
-};
-
+// The tables of position_play.h for row length N, at compile time.
 template <int N>
 constexpr PlayTables<N> make_play_tables() {
-  constexpr int T = 2 * N;
+  using Tables = PlayTables<N>;
+  constexpr int T = Tables::T;
   const auto& W = zobrist::kWeights;
-  PlayTables<N> t{};
-  // Holes 16 and 17 (N = 9) are bytes 0 and 1 of the word at bytes 16..23; kaznas 2 and 3.
+  Tables t{};
+  // Holes 16 and 17 (N = 9) are bytes 0 and 1 of the word at bytes 16..23; kaznas 2 and 3,
+  // the side to move 6.
   auto word_unit = [](int i) -> uint64_t { return i >= 16 ? uint64_t(1) << (8 * (i - 16)) : 0; };
-  auto lanes_but = [](uint8_t* v, int i) {
-    for (int j = 0; j < 16; ++j) v[j] = j == i ? 0 : 0xFF;
-  };
-  for (int k = 0; k <= 2 * N * N; ++k) {
-    t.div[k].laps = uint8_t(k / T);
-    t.div[k].offset = uint16_t((k == 1 ? T : k % T) * sizeof(typename PlayTables<N>::Sow));
-  }
+  auto kazna_unit = [](int o) -> uint64_t { return uint64_t(1) << (16 + 8 * o); };
+  uint64_t all = 0, all_word = 0;
+  for (int i = 0; i < T; ++i) all += W.hole[i], all_word += word_unit(i);
   for (int s = 0; s < T; ++s) {
+    const int me = s / N;
+    // The side change after `me` moved: side_ 0 -> 1 or 1 -> 0.
+    const uint64_t side_word = me == 0 ? uint64_t(1) << 48 : 0 - (uint64_t(1) << 48);
+    const uint64_t side_hash = me == 0 ? W.side : 0 - W.side;
     for (int col = 0; col <= T; ++col) {
       auto& e = t.sow[s][col];
       const int start = col == T ? (s + 1) % T : s, rem = col == T ? 1 : col;
       for (int j = 0; j < rem; ++j) {
         const int i = (start + j) % T;
-        e.run[1 + i] = 1;
+        e.lane[1 + i] = uint8_t(e.lane[1 + i] + 1);
+        e.word += word_unit(i);
         e.hash += W.hole[i];
       }
+      e.lane[1 + s] = uint8_t(e.lane[1 + s] - rem);  // the run's stones leave the origin
+      e.word += side_word - uint64_t(rem) * word_unit(s);
+      e.hash += side_hash - uint64_t(rem) * W.hole[s];
       const int last = (start + rem - 1 + T) % T;
+      e.info = uint32_t(s % N + 1) | uint32_t(last % N + 1) << 8 | uint32_t(last / N) << 16;
+      e.kazna_mask = uint64_t(0xFF) * kazna_unit(me);
+      e.tuz_sign = uint64_t(0x80) << (32 + 8 * me);
+    }
+    for (int l = 0; l <= N; ++l) {
+      auto& e = t.lap[s][l];
+      for (int i = 0; i < T; ++i) e.lane[1 + i] = uint8_t(l);
+      e.lane[1 + s] = uint8_t(l - l * T);  // the laps' stones leave the origin
+      e.word = all_word * uint64_t(l) - uint64_t(l * T) * word_unit(s);
+      e.hash = all * uint64_t(l) - uint64_t(l * T) * W.hole[s];
+    }
+    for (int k = 1; k <= Tables::kMaxK; ++k) {
+      auto& e = t.step[s][k];
+      const int laps = k / T, col = k == 1 ? T : k % T;
+      const int last = k == 1 ? (s + 1) % T : (s + k - 1) % T;  // a single stone: the next hole
       e.last = uint8_t(last);
-      e.keep = last == s ? 0 : 0xFF;
-      e.extra = uint8_t(rem != 0);
-      e.info = uint32_t(last % N + 1) << 8 | uint32_t(last / N) << 16;
-      e.row = uint32_t(last / N);
-    }
-    lanes_but(t.origin_keep[s], s);
-    t.origin_word_keep[s] = ~(uint64_t(0xFF) * word_unit(s));
-  }
-  uint64_t all = 0, all_word = 0;
-  for (int i = 0; i < T; ++i) all += W.hole[i], all_word += word_unit(i);
-  for (int l = 0; l <= N; ++l) {
-    for (int j = 0; j < 16 && j < T; ++j) t.laps_lanes[l][j] = uint8_t(l);
-    t.laps_word[l] = all_word * uint64_t(l);
-    t.laps_hash[l] = all * uint64_t(l);
-  }
-  for (int o = 0; o < 2; ++o) {
-    lanes_but(t.lane_keep[o][0], -1);
-    for (int i = 0; i < T; ++i) {
-      lanes_but(t.lane_keep[o][1 + i], i);
-      t.lane_word[o][1 + i] = (uint64_t(1) << (16 + 8 * o)) - word_unit(i);
-      t.lane_hash[o][1 + i] = W.kazna[o] - W.hole[i];
+      e.laps = uint8_t(laps);
+      e.opp = uint8_t(last / N != me);
+      // The landing hole gets the laps and the last stone (none when rem == 0); when it is
+      // the origin it was emptied first (its k stones are subtracted).
+      e.cadd = uint8_t(laps + (col != 0) - (last == s ? k : 0));
+      constexpr size_t kDelta = sizeof(typename Tables::Delta);
+      e.sow = uint16_t(offsetof(Tables, sow) + kDelta * (s * (T + 1) + col));
+      e.lap = uint16_t(offsetof(Tables, lap) + kDelta * (s * (N + 1) + laps));
     }
   }
-  for (int i = 1; i <= T; ++i) t.exists[i] = 0xFF;
-  t.side_word[0] = uint64_t(1) << 48;       // side_ 0 -> 1
-  t.side_word[1] = 0 - (uint64_t(1) << 48);  // side_ 1 -> 0
-  t.side_hash[0] = W.side;
-  t.side_hash[1] = 0 - W.side;
+  for (int j = 0; j < 16; ++j) t.take_keep[0][j] = 0xFF;
+  t.word_keep[0] = ~uint64_t(0);
+  for (int i = 0; i < T; ++i) {
+    const int gainer = 1 - i / N;  // tuz stones and captures come from the gainer's opponent's row
+    for (int j = 0; j < 16; ++j) t.take_keep[1 + i][j] = j == i ? 0 : 0xFF;
+    t.take_word[1 + i] = kazna_unit(gainer) - word_unit(i);
+    t.take_hash[1 + i] = W.kazna[gainer] - W.hole[i];
+    t.word_keep[1 + i] = ~(uint64_t(0xFF) * word_unit(i));
+  }
   return t;
 }
 
-template <int N>
-inline constexpr PlayTables<N> kPlayTables = make_play_tables<N>();
+static_assert(offsetof(PlayTables<9>, step) < 65536, "Step's offsets fit 16 bits");
+constexpr PlayTables<9> kPlayTables9 = make_play_tables<9>();
+constexpr PlayTables<7> kPlayTables7 = make_play_tables<7>();
+constexpr PlayTables<5> kPlayTables5 = make_play_tables<5>();
 
-}  // namespace
+}  // namespace play_detail
 
-// The hot path of the whole project; speed beat clarity here. The plain statement of the
-// rules is in tests/unit/property_test.cpp, which checks this against it move by move (and on
-// random positions with large piles and every tuz placement).
-// - A move is bound by the number of instructions it executes (the core runs several per
-//   cycle, and the moves of a search or a benchmark are independent), so all that depends
-//   only on the origin, the stone count, a hole or the mover comes from PlayTables: one copy
-//   per row length N (a template, dispatched by a test that always predicts).
-// - No branch depends on the position except the rare tuz-making case: in a search or over
-//   random positions the others (the row of the last stone, even or odd, a tuz or not) are
-//   coin tosses, and a misprediction costs as much as the whole move. Conditions are 0/1
-//   values or all-ones masks.
-// - Sowing k stones from the origin s adds laps = k / 2N to every hole and one more to the
-//   rem = k % 2N holes from `start` on (the origin itself when k >= 2, the next hole when
-//   k == 1), wrapping round once at most: that run is sow[s][column], a byte per hole.
-// - Every count the move needs (stones sown into each tuz, stones in the landing hole) is
-//   worked out from the counts before the move, never read back after a store.
-// - Holes 0..15 are one 16-lane vector. Bytes 16..23 (holes 16 and 17, the kaznas, the tuzes,
-//   the side to move, the row length) change by one 64-bit addition: each byte's new value
-//   is in 0..255, so the sum of the byte changes times their place values is exactly the
-//   change of the word (a stone moved from hole 16 into White's kazna is +2^16 - 1).
-// - The key's sum changes by laps * (all weights) + (the run's weights) - k * weight(origin),
-//   plus a weight difference per stone moved into a kazna: O(1) whatever k is (zobrist.h).
-// - MoveInfo is packed into one register at the end (see there).
-template <int N>
-MoveInfo Position::play_n(int hole) {
-  constexpr int T = 2 * N;
-  static_assert(std::endian::native == std::endian::little, "play() adds bytes as little-endian words");
-  static_assert(offsetof(Position, board_) == 0 && offsetof(Position, kazna_) == 18 &&
-                offsetof(Position, tuz_) == 20 && offsetof(Position, side_) == 22 &&
-                offsetof(Position, n_) == 23 && offsetof(Position, hash_) == 32);
-  const auto& tab = kPlayTables<N>;
-  unsigned char* const bytes = reinterpret_cast<unsigned char*>(this);
-  const int me = side_;
-  const int s = me * N + hole - 1;  // the origin
-  const unsigned k = board_[s];
-  const unsigned laps = tab.div[k].laps;
-  const auto& sow = *reinterpret_cast<const typename PlayTables<N>::Sow*>(
-      reinterpret_cast<const unsigned char*>(tab.sow[s]) + tab.div[k].offset);
-
-  // Stones sown into a tuz go to its owner: the laps and one more if it is in the run.
-  const int i0 = tuz_[0] + 1, i1 = tuz_[1] + 1;  // 1 + the tuz's hole; 0: none
-  const unsigned into0 = (laps & tab.exists[i0]) + sow.run[i0];
-  const unsigned into1 = (laps & tab.exists[i1]) + sow.run[i1];
-  // The landing hole: its count before (0 if it is the origin), the laps, the last stone;
-  // 0 if it is a tuz (its stones went to the owner).
-  const int last = sow.last;
-  unsigned c = (board_[last] & sow.keep) + laps + sow.extra;
-  c &= 0u - unsigned((last + 1 != i0) & (last + 1 != i1));
-  const unsigned on_opponent = sow.row ^ unsigned(me);
-  const unsigned capture = on_opponent & ~c & 1;  // an even count (0 stones if it was a tuz)
-  const unsigned captured = c & (0u - capture);
-  const int taken = (last + 1) & -int(capture);  // 1 + the hole taken from; 0: none
-
-  Lanes low = load_lanes(bytes);
-  low = ((low & load_lanes(tab.origin_keep[s])) + load_lanes(tab.laps_lanes[laps]) +
-         load_lanes(sow.run + 1)) &
-        load_lanes(tab.lane_keep[0][i0]) & load_lanes(tab.lane_keep[1][i1]) &
-        load_lanes(tab.lane_keep[me][taken]);
-  std::memcpy(bytes, &low, 16);
-  uint64_t word;  // bytes 16..23
-  std::memcpy(&word, bytes + 16, 8);
-  if constexpr (T > 16) {  // holes 16 and 17
-    uint16_t run_high;
-    std::memcpy(&run_high, sow.run + 17, 2);
-    word = (word & tab.origin_word_keep[s]) + tab.laps_word[laps] + run_high;
-  }
-  word += into0 * tab.lane_word[0][i0] + into1 * tab.lane_word[1][i1] +
-          captured * tab.lane_word[me][taken] + tab.side_word[me];
-  std::memcpy(bytes + 16, &word, 8);
-  // Grows after Black's move; stops at 65535 (the most a position string may say) instead of
-  // wrapping to 0, which no position string accepts.
-  move_number_ = uint16_t(move_number_ + (me & int(move_number_ != 0xFFFF)));
-  hash_ = hash_ - k * zobrist::kWeights.hole[s] + tab.laps_hash[laps] + sow.hash +
-          into0 * tab.lane_hash[0][i0] + into1 * tab.lane_hash[1][i1] +
-          captured * tab.lane_hash[me][taken] + tab.side_hash[me];
-
-  // Speed: the first eight fields packed in a register and stored at once. Filled field by
-  // field, the 9-byte value was returned through a stack slot written in bytes and read back
-  // in 8, a store-forwarding stall that cost a fifth of play(). Layout checked below.
-  static_assert(offsetof(MoveInfo, hole) == 0 && offsetof(MoveInfo, last_hole) == 1 &&
-                offsetof(MoveInfo, last_row) == 2 && offsetof(MoveInfo, captured) == 3 &&
-                offsetof(MoveInfo, tuz_made) == 4 && offsetof(MoveInfo, into_tuz) == 5 &&
-                offsetof(MoveInfo, kazna_after) == 7 && offsetof(MoveInfo, kazna_changed) == 8);
-  const uint64_t packed = uint64_t(uint8_t(hole)) | sow.info | uint64_t(captured) << 24 |
-                          uint64_t(into0 | into1 << 8) << 40 |
-                          uint64_t(kazna_[me]) << 56;  // kazna_ holds the new total
-  MoveInfo info;
-  static_assert(std::is_trivially_copyable_v<MoveInfo>);
-  std::memcpy(static_cast<void*>(&info), &packed, 8);
-  info.kazna_changed = ((me ? into1 : into0) | captured) != 0;
-  // A tuz: the last stone made 3 on the opponent's row and the mover has none (rare, and
-  // once a player has a tuz never again, so the branch predicts well).
-  if (__builtin_expect(on_opponent & (c == 3) & ((me ? i1 : i0) == 0), 0)) return make_tuz(last, info);
-  return info;
-}
+MoveInfo Position::play_small(int hole) { return n_ == 7 ? play_n<7>(hole) : play_n<5>(hole); }
 
 // The rest of a tuz-making move, once play_n has sown: rules.md's other conditions, then the
 // 3 stones to the mover's kazna and the hole marked. Rare, so plain code.
@@ -354,17 +223,13 @@ MoveInfo Position::make_tuz(int last, MoveInfo info) {
   return info;
 }
 
-MoveInfo Position::play(int hole) {
-  MoveInfo info = n_ == 9 ? play_n<9>(hole) : n_ == 7 ? play_n<7>(hole) : play_n<5>(hole);
-#ifdef TOGUZ_CHECK_POSITIONS
-  // Debug builds (the sanitizer build of make test): every stone accounted for, tuz holes
-  // empty, and the incremental key equal to the recomputed one, after every move.
+void Position::check_after_play(int hole) const {
+  // Every stone accounted for, tuz holes empty, and the incremental key equal to the
+  // recomputed one, after every move (debug builds and the sanitizer build of make test).
   if (std::string why; !consistent(&why)) {
     std::fprintf(stderr, "toguz: inconsistent position after playing hole %d: %s\n", hole, why.c_str());
     std::abort();
   }
-#endif
-  return info;
 }
 
 Outcome Position::outcome() const {

@@ -132,10 +132,12 @@ class Position {
   uint64_t hash_ = 0;  // the additive Zobrist sum before mixing (see zobrist.h)
 
   uint64_t compute_hash() const;
-  // play() for row length N (position.cpp): one copy per variant, see there.
+  // play() for row length N (position_play.h): one copy per variant, see there.
   template <int N>
   MoveInfo play_n(int hole);
+  MoveInfo play_small(int hole);  // play() for N = 7 and 5, out of line
   MoveInfo make_tuz(int last, MoveInfo info);  // play_n's rare case
+  void check_after_play(int hole) const;  // aborts on an inconsistent position (debug builds)
   // A bijection on 64-bit values (so it keeps distinct sums distinct) that spreads every
   // input bit over the whole key: the sum's low bits alone mix poorly.
   static constexpr uint64_t zobrist_mix(uint64_t h) {
@@ -148,3 +150,5 @@ class Position {
 };
 
 }  // namespace toguz
+
+#include "rules/position_play.h"  // Position::play, inline
