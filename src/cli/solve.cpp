@@ -16,6 +16,7 @@ void add_solve(CLI::App& app) {
   struct Args {
     std::string position;
     int64_t time_ms = 0;
+    uint64_t max_nodes = 0;
     bool json = false;
     bool result_only = false;
     int hash_log2 = 25;  // 512 MB: the table size decides which studies finish (docs/tables.md)
@@ -26,6 +27,7 @@ void add_solve(CLI::App& app) {
   auto* cmd = app.add_subcommand("solve", "prove the result (and margin) of a position with a line to the end");
   cmd->add_option("--position", args->position, "position string (rules.md)")->required();
   cmd->add_option("--time", args->time_ms, "time limit in ms (0 = none)")->check(CLI::NonNegativeNumber);
+  cmd->add_option("--nodes", args->max_nodes, "node limit (0 = none; deterministic, unlike --time)");
   cmd->add_flag("--json", args->json, "one JSON object: result, margin, line, nodes, time_ms");
   cmd->add_flag("--result-only", args->result_only, "prove the result only (no margin search)");
   cmd->add_option("--hash-log2", args->hash_log2, "transposition table: 2^N entries of 16 bytes")->check(CLI::Range(10, 30))->capture_default_str();
@@ -50,12 +52,14 @@ void add_solve(CLI::App& app) {
     }
     tables::SolveOptions opt;
     opt.time_ms = args->time_ms;
+    opt.max_nodes = args->max_nodes;
     opt.tables = tb.get();
     opt.want_margin = !args->result_only;
     opt.hash_log2 = args->hash_log2;
     tables::Solution s = tables::solve(pos, opt);
     if (!s.proven) {
-      std::cerr << "toguz solve: not proven within " << args->time_ms << " ms (" << s.nodes << " nodes)\n";
+      std::cerr << "toguz solve: not proven within " << args->time_ms << " ms / " << args->max_nodes
+                << " nodes (" << s.nodes << " nodes)\n";
       throw CLI::RuntimeError(3);
     }
     const char* word = s.result > 0 ? "win" : s.result < 0 ? "loss" : "draw";

@@ -20,6 +20,12 @@ rc=$?
 [ $rc -eq 3 ] || fail "time limit exit code $rc"
 grep -q "not proven within 1 ms" <<<"$err" || fail "time limit message: $err"
 
+# A node limit: the same, deterministically (study 3 is not proven in 5000 nodes).
+err=$("$toguz" solve --position "x,0,2,3,4,8,0,0,2/0,9,0,0,1,5,2,3,2 66 55 w 40" --nodes 5000 2>&1 >/dev/null)
+rc=$?
+[ $rc -eq 3 ] || fail "node limit exit code $rc"
+grep -q "not proven within 0 ms / 5000 nodes" <<<"$err" || fail "node limit message: $err"
+
 # A bad position names the field.
 err=$("$toguz" solve --position "1,2,3/4,5,6 0 0 w" 2>&1 >/dev/null)
 rc=$?
