@@ -160,7 +160,7 @@ int Searcher::search(const Position& pos, int alpha, int beta, int depth, int pl
   // Reverse futility: at a shallow non-PV node whose static evaluation beats beta by a
   // margin per ply, the opponent is assumed to have no refutation. The value is heuristic
   // (impure, never in the proven band) and the rule is not used against a proven beta.
-  if (!pv_node && depth <= kRfpDepth && beta > -kWinBound && beta < kWinBound) {
+  if (!pv_node && depth <= kRfpDepth && !is_proven_value(beta)) {
     const int static_eval = evaluate(pos);
     if (static_eval - kRfpMargin * depth >= beta) {
       ++impure_;

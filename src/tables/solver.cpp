@@ -129,8 +129,7 @@ class Prover {
       Position po = p.rules().play_out ? p : with_rules(p, Rules{p.n(), true, true});
       if (alpha >= 0) return search(po, 0, 1, rep, Mode::Margin, depth) > 0 ? 1 : 0;
       if (beta <= 0) return search(po, -1, 0, rep, Mode::Margin, depth) < 0 ? -1 : 0;
-      if (search(po, 0, 1, rep, Mode::Margin, depth) > 0) return 1;
-      return search(po, -1, 0, rep, Mode::Margin, depth) < 0 ? -1 : 0;
+      return null_window_sign(po, rep, Mode::Margin, depth);
     }
     int kd = p.kazna(me) - p.kazna(opp);
     int on_board = p.rules().total_stones() - p.kazna(me) - p.kazna(opp);
@@ -268,10 +267,12 @@ class Prover {
     return e ? e->move : 0;
   }
 
-  // The sign of the margin of `po` (play-out rules, a tuz), by two null-window searches.
-  int margin_sign(const Position& po, bool* rep) {
-    if (search(po, 0, 1, rep, Mode::Margin) > 0) return 1;
-    return search(po, -1, 0, rep, Mode::Margin) < 0 ? -1 : 0;
+  // The sign of p's value (the result, or the margin of a play-out position), by null-window
+  // searches: "win?", then only if not "loss?". A won position never proves the exact draws
+  // of its other moves.
+  int null_window_sign(const Position& p, bool* rep, Mode mode, int depth = kProof) {
+    if (search(p, 0, 1, rep, mode, depth) > 0) return 1;
+    return search(p, -1, 0, rep, mode, depth) < 0 ? -1 : 0;
   }
 
  private:
@@ -405,16 +406,12 @@ Solution solve(const Position& root, const SolveOptions& options) {
     // Depths 1, 4, 7, ...: steps of 3 plies cost fewer repeated passes than steps of 1 and
     // still order well (study 6: 12.6 M nodes instead of 19.9 M; measured in docs/tables.md).
     // A root without a tuz steps by 2 (study 5: 7 k nodes; steps of 3: 36.8 M).
-    // Each pass asks "win?" and, only if not, "loss?" with null windows, so a won root never
-    // proves the exact draws of its other moves (search() does the same below a tuz).
+    // Each pass asks "win?" and, only if not, "loss?" (null_window_sign, as below a tuz).
     const int step = root.any_tuz() ? 3 : 2;
     for (int depth = 1;; depth += step) {
       bool rep = false;
       pr.horizon_ = false;
-      int d = std::min(depth, kProof);
-      sol.result = pr.search(root, 0, 1, &rep, Mode::Result, d) > 0    ? 1
-                   : pr.search(root, -1, 0, &rep, Mode::Result, d) < 0 ? -1
-                                                                        : 0;
+      sol.result = pr.null_window_sign(root, &rep, Mode::Result, std::min(depth, kProof));
       if (!pr.horizon_) break;
     }
   } catch (const Abort&) {
