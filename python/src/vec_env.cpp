@@ -37,22 +37,6 @@ struct BitTables {
 };
 constexpr BitTables kBits;
 
-// pos.legal_mask() inlined (a call and its 16-byte load from the mover's row saved; this
-// runs once per game and step): bit i set when the mover's hole i+1 holds stones.
-inline uint32_t legal_mask_of(const Position& pos) {
-#if defined(__SSE2__)
-  const uint8_t* board = pos.hole_counts();  // kMaxHoles = 18 bytes; lanes past 2N are cut off
-  __m128i low;
-  std::memcpy(&low, board, 16);
-  const uint32_t empty = uint32_t(_mm_movemask_epi8(_mm_cmpeq_epi8(low, _mm_setzero_si128()))) |
-                         uint32_t(board[16] == 0) << 16 | uint32_t(board[17] == 0) << 17;
-  const int n = pos.n();
-  return ~(empty >> (index(pos.side_to_move()) * n)) & ((1u << n) - 1);
-#else
-  return pos.legal_mask();
-#endif
-}
-
 // A uniformly random set bit of `mask` (not 0).
 int random_bit(SplitMix64& rng, uint32_t mask) {
   return kBits.kth[mask][rng.below(kBits.count[mask])];
@@ -242,7 +226,7 @@ TOGUZ_HOT_INLINE Outcome VecEnv::settle(Slot& slot, const Played& played, uint32
   const Position& pos = slot.pos;
   // pos.outcome() spelled out, so that the legal mask is computed once for the end check and
   // the observation.
-  *mask = legal_mask_of(pos);
+  *mask = pos.legal_mask();
   if (pos.decided()) return Outcome::Decided;
   if (*mask == 0) return Outcome::NoMove;
   if (pos.any_tuz()) return Outcome::Ongoing;  // no position can recur once a tuz exists

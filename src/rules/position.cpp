@@ -9,9 +9,6 @@
 
 #include "rules/zobrist.h"
 
-#if defined(__SSE2__)
-#include <emmintrin.h>  // SSE2 is part of every x86-64, so this needs no -m flag
-#endif
 
 namespace toguz {
 
@@ -103,27 +100,6 @@ int Position::stones_on_row(Side side) const {
   int sum = 0;
   for (int i = 0; i < n_; ++i) sum += row[i];
   return sum;
-}
-
-uint32_t Position::legal_mask() const {
-#if defined(__SSE2__)
-  // Speed: one 16-byte compare instead of a loop (legal_mask runs at every node of a search
-  // or perft). The load starts at the mover's row and may run past the board into the
-  // object's next members (all initialized); those lanes are cut off by the mask. Reading the
-  // object representation through unsigned char is well defined, and the static_assert keeps
-  // the load inside the object.
-  static_assert(sizeof(Position) >= offsetof(Position, board_) + kMaxN + 16);
-  const auto* bytes = reinterpret_cast<const unsigned char*>(this) + offsetof(Position, board_);
-  __m128i row;
-  std::memcpy(&row, bytes + side_ * n_, 16);
-  const uint32_t empty = uint32_t(_mm_movemask_epi8(_mm_cmpeq_epi8(row, _mm_setzero_si128())));
-  return ~empty & ((1u << n_) - 1);
-#else
-  const uint8_t* row = board_ + side_ * n_;
-  uint32_t mask = 0;
-  for (int i = 0; i < n_; ++i) mask |= uint32_t(row[i] != 0) << i;
-  return mask;
-#endif
 }
 
 namespace play_detail {

@@ -3,9 +3,14 @@
 #pragma once
 
 #include <array>
+#include <cstring>
 #include <cstdint>
 #include <string>
 #include <string_view>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>  // SSE2 is part of every x86-64: no -m flag needed
+#endif
 
 namespace toguz {
 
@@ -148,6 +153,26 @@ class Position {
     return h ^ (h >> 33);
   }
 };
+
+// Inline: it runs at every node of a search or perft and once per game and step of the Python
+// environment. Speed: the board is read the way play() writes it (bytes 0..15 as one vector,
+// 16 and 17 on their own), so reading it right after a move is forwarded from play()'s stores
+// (a load from the mover's row that straddled them stalled); one compare for all 18 holes,
+// then the mover's row is shifted out.
+inline uint32_t Position::legal_mask() const {
+#if defined(__SSE2__)
+  __m128i low;
+  std::memcpy(&low, board_, 16);
+  const uint32_t empty = uint32_t(_mm_movemask_epi8(_mm_cmpeq_epi8(low, _mm_setzero_si128()))) |
+                         uint32_t(board_[16] == 0) << 16 | uint32_t(board_[17] == 0) << 17;
+  return ~(empty >> (side_ * n_)) & ((1u << n_) - 1);
+#else
+  const uint8_t* row = board_ + side_ * n_;
+  uint32_t mask = 0;
+  for (int i = 0; i < n_; ++i) mask |= uint32_t(row[i] != 0) << i;
+  return mask;
+#endif
+}
 
 }  // namespace toguz
 
