@@ -1,6 +1,7 @@
 #include "vec_env.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <stdexcept>
 
@@ -42,82 +43,119 @@ int random_bit(SplitMix64& rng, uint32_t mask) {
   return kBits.kth[mask][rng.below(kBits.count[mask])];
 }
 
+// SplitMix64's increment: its state after k draws from s is s + k * kGolden.
+constexpr uint64_t kGolden = [] {
+  uint64_t state = 0;
+  splitmix64(state);
+  return state;
+}();
+
+// random_bit() as the draw after `draws` earlier ones from state `state` would give it (the
+// generator's k-th value depends on its start and k alone).
+int random_bit_at(uint64_t state, uint64_t draws, uint32_t mask) {
+  SplitMix64 rng{state + draws * kGolden};
+  return random_bit(rng, mask);
+}
+
 }  // namespace
 
-WorkerPool::WorkerPool(int size) {
-  for (int t = 1; t < size; ++t) workers_.emplace_back([this] { work(); });
+WorkerPool::WorkerPool(int size) : blocks_(new Block[size_t(size)]) {
+  for (int t = 1; t < size; ++t) workers_.emplace_back([this, t] { work(t); });
 }
 
 WorkerPool::~WorkerPool() {
   stop_.store(true);
-  state_.fetch_add(uint64_t(1) << 32, std::memory_order_release);
-  state_.notify_all();
+  generation_.fetch_add(1);
+  generation_.notify_all();
   for (std::thread& w : workers_) w.join();
 }
 
 namespace {
-// Spins before a thread sleeps: about the time Python takes between two steps, so that a
-// pool kept busy stays awake, while an idle one sleeps soon.
-constexpr int kSpins = 256;
 inline void cpu_relax() {
 #if defined(__SSE2__)
   _mm_pause();
 #endif
 }
+
+// Polls `ready` (pausing between polls) for at most WorkerPool::kSpinNs; true once it holds,
+// false when the time ran out first (then the caller sleeps).
+template <typename Ready>
+bool spin_until(Ready ready) {
+  const auto start = std::chrono::steady_clock::now();
+  for (int i = 1;; ++i) {
+    if (ready()) return true;
+    cpu_relax();
+    // The clock every 64 polls only: reading it costs more than a poll.
+    if (i % 64 == 0 &&
+        std::chrono::steady_clock::now() - start > std::chrono::nanoseconds(WorkerPool::kSpinNs))
+      return false;
+  }
+}
 }  // namespace
 
 void WorkerPool::run(int chunks, const std::function<void(int)>& job) {
+  const int threads = size();
+  const uint32_t generation = generation_.load(std::memory_order_relaxed) + 1;
   job_.store(&job, std::memory_order_relaxed);
   chunks_.store(chunks, std::memory_order_relaxed);
   finished_.store(0, std::memory_order_relaxed);
-  const uint32_t generation = uint32_t(state_.load(std::memory_order_relaxed) >> 32) + 1;
-  state_.store(uint64_t(generation) << 32, std::memory_order_release);
-  state_.notify_all();
-  take_chunks(generation);
-  for (int spin = 0;; ++spin) {
-    const int done = finished_.load(std::memory_order_acquire);
-    if (done == chunks) break;
-    if (spin < kSpins)
-      cpu_relax();
-    else
+  for (int t = 0; t < threads; ++t) {
+    blocks_[t].lo.store(int(int64_t(chunks) * t / threads), std::memory_order_relaxed);
+    blocks_[t].hi.store(int(int64_t(chunks) * (t + 1) / threads), std::memory_order_relaxed);
+    blocks_[t].claim.store(uint64_t(generation) << 32, std::memory_order_relaxed);
+  }
+  // seq_cst store, then the sleeper count: a worker that counted itself as a sleeper either
+  // is seen here or sees the new generation before it sleeps (the wait compares first).
+  generation_.store(generation);
+  if (sleepers_.load() > 0) generation_.notify_all();
+  take_chunks(generation, 0);
+  if (!spin_until([&] { return finished_.load(std::memory_order_acquire) == chunks; })) {
+    caller_sleeping_.store(true);  // seq_cst: pairs with the workers' finished_ increment
+    for (int done; (done = finished_.load()) != chunks;)
       finished_.wait(done, std::memory_order_acquire);
+    caller_sleeping_.store(false, std::memory_order_relaxed);
   }
 }
 
-void WorkerPool::take_chunks(uint32_t generation) {
-  uint64_t s = state_.load(std::memory_order_acquire);
-  for (;;) {
-    // A claim succeeds only while the generation is this one: run() cannot return (and the
-    // job cannot change) before every claimed chunk is finished.
-    if (uint32_t(s >> 32) != generation ||
-        int(uint32_t(s)) >= chunks_.load(std::memory_order_relaxed))
-      return;
-    if (!state_.compare_exchange_weak(s, s + 1, std::memory_order_acq_rel,
-                                      std::memory_order_acquire))
-      continue;
-    const int chunks = chunks_.load(std::memory_order_relaxed);
-    (*job_.load(std::memory_order_relaxed))(int(uint32_t(s)));
-    if (finished_.fetch_add(1, std::memory_order_acq_rel) + 1 == chunks) finished_.notify_one();
-    s = state_.load(std::memory_order_acquire);
+void WorkerPool::take_chunks(uint32_t generation, int self) {
+  const int threads = size();
+  for (int k = 0; k < threads; ++k) {
+    Block& block = blocks_[(self + k) % threads];
+    uint64_t s = block.claim.load(std::memory_order_acquire);
+    for (;;) {
+      // A claim succeeds only while the generation is this one: run() cannot return (and
+      // the job and blocks cannot change) before every claimed chunk is finished.
+      if (uint32_t(s >> 32) != generation) return;
+      const int c = block.lo.load(std::memory_order_relaxed) + int(uint32_t(s));
+      if (c >= block.hi.load(std::memory_order_relaxed)) break;
+      if (!block.claim.compare_exchange_weak(s, s + 1, std::memory_order_acq_rel,
+                                             std::memory_order_acquire))
+        continue;
+      const int chunks = chunks_.load(std::memory_order_relaxed);
+      (*job_.load(std::memory_order_relaxed))(c);
+      // seq_cst: the caller either sees this count or is seen asleep here.
+      if (finished_.fetch_add(1) + 1 == chunks && caller_sleeping_.load()) finished_.notify_one();
+      s = block.claim.load(std::memory_order_acquire);
+    }
   }
 }
 
-void WorkerPool::work() {
+void WorkerPool::work(int self) {
   uint32_t seen = 0;
   for (;;) {
-    uint32_t generation;
-    for (int spin = 0;; ++spin) {
-      const uint64_t s = state_.load(std::memory_order_acquire);
-      generation = uint32_t(s >> 32);
-      if (generation != seen) break;
-      if (spin < kSpins)
-        cpu_relax();
-      else
-        state_.wait(s, std::memory_order_acquire);
+    uint32_t generation = 0;
+    const auto fresh = [&] {
+      generation = generation_.load(std::memory_order_acquire);
+      return generation != seen;
+    };
+    if (!spin_until(fresh)) {
+      sleepers_.fetch_add(1);  // seq_cst, then generation_ again: see run()
+      while (!fresh()) generation_.wait(seen, std::memory_order_acquire);
+      sleepers_.fetch_sub(1, std::memory_order_relaxed);
     }
     if (stop_.load()) return;
     seen = generation;
-    take_chunks(generation);
+    take_chunks(generation, self);
   }
 }
 
@@ -139,15 +177,20 @@ VecEnv::VecEnv(int batch, const Rules& rules, uint64_t seed, int random_start_pl
   episode_length.assign(b, 0);
   plies.assign(b, 0);
   legal_bits.assign(b, 0);
+  next_actions_.assign(b, 0);
   slots_.resize(b);
   // A thread per chunk at most: below that, waking it costs more than the moves it would play.
   threads = std::min(threads, std::max(1, batch / kChunk));
   if (threads > 1) pool_ = std::make_unique<WorkerPool>(threads);
+  // About four chunks per thread, whole multiples of kChunk: few enough that claiming them
+  // costs little, enough that a thread the machine holds up leaves its share to the others.
+  chunk_games_ = kChunk * std::max(1, batch / (kChunk * 4 * threads));
   reset(seed);
 }
 
 void VecEnv::reset(uint64_t seed) {
   rng_.state = seed;
+  prefetched_ = false;
   for (int b = 0; b < batch_; ++b) {
     start_game(b);
     reward[b] = 0.0f;
@@ -336,6 +379,7 @@ TOGUZ_HOT_INLINE void VecEnv::finish(int b, const Played& played) {
     winner[b] = -2;
     plies[b] = slot.ply;
     write_observation_n<N>(b, mask);
+    if (prefetch_) next_actions_[b] = random_bit_at(prefetch_state_, uint64_t(b), mask);
     return;
   }
   std::array<int, 2> score = slot.pos.final_score(how);
@@ -361,6 +405,25 @@ void VecEnv::step_range(const int64_t* actions, int lo, int hi) {
     pending[(b - lo) % kLag] = play(slots_[b], int(actions[b]) + 1);
   }
   for (int b = std::max(lo, hi - kLag); b < hi; ++b) finish<N>(b, pending[(b - lo) % kLag]);
+  // Without random start plies a restart draws nothing from rng_, so the thread that finished
+  // the games restarts them, in any order. (Speed: here, not in finish(): the call there
+  // made the whole loop about a third slower.)
+  if (random_start_plies_ == 0) restart_finished(lo, hi);
+}
+
+void VecEnv::restart_finished(int lo, int hi) {
+  for (int b = lo; b < hi; b += 8) {
+    uint64_t any;  // eight done flags at once (most steps end few games)
+    if (b + 8 <= hi) {
+      std::memcpy(&any, &done[b], 8);
+      if (!any) continue;
+    }
+    for (int i = b; i < std::min(b + 8, hi); ++i) {
+      if (!done[i]) continue;
+      start_game(i);
+      if (prefetch_) next_actions_[i] = random_bit_at(prefetch_state_, uint64_t(i), legal_bits[i]);
+    }
+  }
 }
 
 void VecEnv::step_range(const int64_t* actions, int lo, int hi) {
@@ -375,29 +438,39 @@ void VecEnv::step_range(const int64_t* actions, int lo, int hi) {
 }
 
 void VecEnv::step(const int64_t* actions) {
+  // Speed: after a step that random_actions() followed, this step also draws the next random
+  // actions, game by game while the masks are at hand (and on the threads), as the sampler
+  // would draw them from the generator's present state; random_actions() then copies them.
+  // Only without random start plies: with them the restarts below draw first.
+  prefetch_ = sampler_used_ && random_start_plies_ == 0;
+  prefetch_state_ = rng_.state;
+  sampler_used_ = false;
+  prefetched_ = false;
   if (!pool_) {
     step_range(actions, 0, batch_);
   } else {
     // Chunks taken in turn by whichever thread is free: on a loaded machine a thread that
     // is not running leaves its share to the others instead of holding up the step.
-    const int chunks = (batch_ + kChunk - 1) / kChunk;
-    pool_->run(chunks,
-               [&](int c) { step_range(actions, c * kChunk, std::min(batch_, (c + 1) * kChunk)); });
+    const int chunks = (batch_ + chunk_games_ - 1) / chunk_games_;
+    pool_->run(chunks, [&](int c) {
+      step_range(actions, c * chunk_games_, std::min(batch_, (c + 1) * chunk_games_));
+    });
   }
-  // The finished games restart here, in slot order (the random start plies draw from rng_).
-  for (int b = 0; b < batch_; b += 8) {
-    uint64_t any;  // eight done flags at once (most steps end few games)
-    if (b + 8 <= batch_) {
-      std::memcpy(&any, &done[b], 8);
-      if (!any) continue;
-    }
-    for (int i = b; i < std::min(b + 8, batch_); ++i)
-      if (done[i]) start_game(i);
-  }
+  // With random start plies the finished games restart here, in slot order (the plies draw
+  // from rng_); without, step_range() restarted them.
+  if (random_start_plies_ > 0) restart_finished(0, batch_);
+  prefetched_ = prefetch_;
 }
 
 void VecEnv::random_actions(int64_t* out) {
-  for (int b = 0; b < batch_; ++b) out[b] = random_bit(rng_, legal_bits[b]);
+  if (prefetched_ && prefetch_state_ == rng_.state) {
+    std::memcpy(out, next_actions_.data(), sizeof(int64_t) * size_t(batch_));
+    rng_.state += uint64_t(batch_) * kGolden;  // the batch_ draws step() made in its stead
+  } else {
+    for (int b = 0; b < batch_; ++b) out[b] = random_bit(rng_, legal_bits[b]);
+  }
+  prefetched_ = false;
+  sampler_used_ = true;
 }
 
 }  // namespace toguz::rl

@@ -27,8 +27,13 @@ struct SplitMix64 {
 
 // A fixed set of threads that share out one job at a time: run(chunks, job) calls job(c)
 // once for every c in 0..chunks-1, each call on whichever thread claims c first (the caller
-// takes part), and returns when all have returned. Idle workers spin briefly (the next step
-// usually follows within microseconds), then sleep, so an idle pool costs no CPU.
+// takes part), and returns when all have returned. Thread t (the caller is 0) first claims
+// the chunks of its own block, the t-th of size() equal runs of chunks, then helps with the
+// others': the same games stay on the same core from step to step (their data in its cache)
+// unless a thread falls behind. Between runs the workers spin for a bounded time (kSpinNs:
+// the next step usually follows within microseconds, and waking a sleeping thread costs more
+// than a step's share), then sleep, so an idle pool costs no CPU; a run wakes sleepers only
+// when there are some (no system call while they spin).
 class WorkerPool {
  public:
   explicit WorkerPool(int size);  // size-1 workers besides the caller
@@ -39,17 +44,30 @@ class WorkerPool {
   int size() const { return int(workers_.size()) + 1; }
   void run(int chunks, const std::function<void(int)>& job);
 
- private:
-  void work();
-  // Claims and runs chunks of `generation` until none is left (or a newer run started).
-  void take_chunks(uint32_t generation);
+  // How long a waiting thread spins before it sleeps.
+  static constexpr int64_t kSpinNs = 100'000;
 
+ private:
+  void work(int self);
+  // Claims and runs chunks of run `generation`, its own block first, until none is left (or
+  // a newer run started).
+  void take_chunks(uint32_t generation, int self);
+
+  // Speed: every word that one thread writes while another polls it sits on its own cache
+  // line, so that polling does not pull the others' lines away.
+  struct alignas(64) Block {
+    std::atomic<uint64_t> claim{0};  // run number << 32 | chunks of this block claimed
+    std::atomic<int> lo{0}, hi{0};   // its chunks (set by run() before it publishes)
+  };
   std::vector<std::thread> workers_;
+  std::unique_ptr<Block[]> blocks_;  // one per thread
+  alignas(64) std::atomic<uint32_t> generation_{0};  // the run number; workers poll it
   std::atomic<const std::function<void(int)>*> job_{nullptr};
   std::atomic<int> chunks_{0};
-  std::atomic<uint64_t> state_{0};  // run number << 32 | next chunk to claim
-  std::atomic<int> finished_{0};    // chunks of this run done
   std::atomic<bool> stop_{false};
+  alignas(64) std::atomic<int> finished_{0};  // chunks of this run done
+  std::atomic<bool> caller_sleeping_{false};  // run() waits on finished_: notify it
+  alignas(64) std::atomic<int> sleepers_{0};  // workers asleep on generation_ (or about to be)
 };
 
 class VecEnv {
@@ -78,8 +96,10 @@ class VecEnv {
   // Plays actions[b] (0-based hole index, legal: check first_illegal first) in every game.
   // After: reward/done/winner/final_score/episode_length describe this step; a finished game
   // is already replaced by a new one (its observation is the new game's start). The moves
-  // are split over the threads; the finished games restart afterwards on the calling thread,
-  // in slot order, so the RNG is drawn in the same order whatever the thread count.
+  // are split over the threads. With random start plies the finished games restart
+  // afterwards on the calling thread, in slot order, so the RNG is drawn in the same order
+  // whatever the thread count; without, a restart draws nothing and each thread restarts the
+  // games it finished at once.
   void step(const int64_t* actions);
   // A uniformly random legal action for every game, from the batch's RNG.
   void random_actions(int64_t* out);
@@ -122,6 +142,8 @@ class VecEnv {
     int8_t shown_tuz[2] = {-1, -1};  // the tuz indices the tuz buffer shows for this game
   };
   void start_game(int b);
+  // start_game(b) for the games lo..hi-1 whose done flag is set, in slot order.
+  void restart_finished(int lo, int hi);
   // What settle() needs to know about the position before the move.
   struct Played {
     Side mover;
@@ -144,7 +166,8 @@ class VecEnv {
   // Settles game b after play() (rewards, end, observation); a finished game gets done = 1.
   template <int N>
   void finish(int b, const Played& played);
-  // step() for the games lo..hi-1; finished games get done = 1 and are not restarted here.
+  // step() for the games lo..hi-1; finished games get done = 1 and are restarted here only
+  // without random start plies (see finish).
   template <int N>
   void step_range(const int64_t* actions, int lo, int hi);
   void step_range(const int64_t* actions, int lo, int hi);
@@ -155,6 +178,13 @@ class VecEnv {
   SplitMix64 rng_;
   std::vector<Slot> slots_;
   std::unique_ptr<WorkerPool> pool_;  // null when stepping on the caller alone
+  int chunk_games_ = kChunk;          // games per chunk of step() on the pool
+  // The random actions step() drew ahead for random_actions() (see step).
+  std::vector<int64_t> next_actions_;
+  bool sampler_used_ = false;    // random_actions() was called since the last step
+  bool prefetch_ = false;        // this step fills next_actions_
+  bool prefetched_ = false;      // next_actions_ holds the draws from prefetch_state_
+  uint64_t prefetch_state_ = 0;  // rng_.state when the step began
 };
 
 }  // namespace toguz::rl

@@ -157,11 +157,14 @@ def test_bad_arguments():
 
 
 @pytest.mark.parametrize("variant", ["standard", "kozdatu", "bestemshi"])
-def test_threads_give_the_same_games(variant):
+@pytest.mark.parametrize("start_plies", [2, 0])
+def test_threads_give_the_same_games(variant, start_plies):
     # 200 games: chunks of 64, 64, 64 and 8 shared by the threads; random start plies make
-    # the restarts draw from the generator, which must happen in the same order.
+    # the restarts draw from the generator, which must happen in the same order (without
+    # them each thread restarts the games it finished).
     def run(threads):
-        env = toguz.VecEnv(200, variant=variant, seed=21, random_start_plies=2, num_threads=threads)
+        env = toguz.VecEnv(200, variant=variant, seed=21, random_start_plies=start_plies,
+                           num_threads=threads)
         rng = np.random.default_rng(4)
         out, ends = [], 0
         for i in range(400):
@@ -193,3 +196,45 @@ def test_num_threads_argument():
     assert toguz.VecEnv(1024, num_threads=0).num_threads >= 1  # 0: one per CPU
     with pytest.raises(ValueError, match="num_threads"):
         toguz.VecEnv(8, num_threads=-1)
+
+
+class SplitMix64:
+    """The env's sampler in Python: SplitMix64, a uniform index by multiply-shift, the k-th legal action."""
+
+    def __init__(self, seed):
+        self.state = seed
+
+    def next(self):
+        m = (1 << 64) - 1
+        self.state = (self.state + 0x9E3779B97F4A7C15) & m
+        z = self.state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & m
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & m
+        return z ^ (z >> 31)
+
+    def actions(self, legal_bits, n):
+        out = []
+        for bits in legal_bits.tolist():
+            legal = [i for i in range(n) if bits >> i & 1]
+            out.append(legal[self.next() * len(legal) >> 64])
+        return out
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_random_actions_follow_the_seeded_sampler(threads):
+    # step() draws the next random actions ahead after a step that random_actions() followed;
+    # whatever the order of calls, random_actions() must give the sampler's next draws.
+    env = toguz.VecEnv(130, variant="standard", seed=3, num_threads=threads)
+    ref = SplitMix64(3)
+    rng = np.random.default_rng(1)
+    for i in range(300):
+        if i % 50 == 49:
+            env.reset(i)
+            ref = SplitMix64(i)
+        if i % 7 == 3:  # actions from elsewhere: the env's sampler is not drawn
+            actions = np.array([rng.choice(np.flatnonzero(row)) for row in env.legal_mask])
+        else:
+            for _ in range(1 + (i % 5 == 1)):  # sometimes twice in a row
+                actions = env.random_actions()
+                assert actions.tolist() == ref.actions(env.legal_bits, env.n), i
+        env.step(actions)
