@@ -30,10 +30,10 @@ struct SplitMix64 {
 // takes part), and returns when all have returned. Thread t (the caller is 0) first claims
 // the chunks of its own block, the t-th of size() equal runs of chunks, then helps with the
 // others': the same games stay on the same core from step to step (their data in its cache)
-// unless a thread falls behind. Between runs the workers spin for a bounded time (kSpinNs:
+// unless a thread falls behind. Between runs the workers poll for a bounded time (kSpinNs:
 // the next step usually follows within microseconds, and waking a sleeping thread costs more
-// than a step's share), then sleep, so an idle pool costs no CPU; a run wakes sleepers only
-// when there are some (no system call while they spin).
+// than a step's share; see spin_until), then sleep, so an idle pool costs no CPU; a run wakes
+// sleepers only when there are some (no system call while they poll).
 class WorkerPool {
  public:
   explicit WorkerPool(int size);  // size-1 workers besides the caller
@@ -44,7 +44,7 @@ class WorkerPool {
   int size() const { return int(workers_.size()) + 1; }
   void run(int chunks, const std::function<void(int)>& job);
 
-  // How long a waiting thread spins before it sleeps.
+  // How long a waiting thread polls before it sleeps.
   static constexpr int64_t kSpinNs = 100'000;
 
  private:
@@ -101,7 +101,8 @@ class VecEnv {
   // whatever the thread count; without, a restart draws nothing and each thread restarts the
   // games it finished at once.
   void step(const int64_t* actions);
-  // A uniformly random legal action for every game, from the batch's RNG.
+  // A uniformly random legal action for every game, from the batch's RNG. (When step() drew
+  // them ahead, see there, they are copied: the same values, the RNG advanced alike.)
   void random_actions(int64_t* out);
 
   const Position& position(int b) const { return slots_[b].pos; }
@@ -167,7 +168,7 @@ class VecEnv {
   template <int N>
   void finish(int b, const Played& played);
   // step() for the games lo..hi-1; finished games get done = 1 and are restarted here only
-  // without random start plies (see finish).
+  // without random start plies (a restart then draws nothing from rng_).
   template <int N>
   void step_range(const int64_t* actions, int lo, int hi);
   void step_range(const int64_t* actions, int lo, int hi);
