@@ -115,50 +115,37 @@ constexpr PlayTables<N> make_play_tables() {
   // the side to move 6.
   auto word_unit = [](int i) -> uint64_t { return i >= 16 ? uint64_t(1) << (8 * (i - 16)) : 0; };
   auto kazna_unit = [](int o) -> uint64_t { return uint64_t(1) << (16 + 8 * o); };
-  uint64_t all = 0, all_word = 0;
-  for (int i = 0; i < T; ++i) all += W.hole[i], all_word += word_unit(i);
   for (int s = 0; s < T; ++s) {
     const int me = s / N;
     // The side change after `me` moved: side_ 0 -> 1 or 1 -> 0.
     const uint64_t side_word = me == 0 ? uint64_t(1) << 48 : 0 - (uint64_t(1) << 48);
     const uint64_t side_hash = me == 0 ? W.side : 0 - W.side;
-    for (int col = 0; col <= T; ++col) {
-      auto& e = t.sow[s][col];
-      const int start = col == T ? (s + 1) % T : s, rem = col == T ? 1 : col;
-      for (int j = 0; j < rem; ++j) {
-        const int i = (start + j) % T;
-        e.lane[1 + i] = uint8_t(e.lane[1 + i] + 1);
-        e.word += word_unit(i);
-        e.hash += W.hole[i];
+    for (int k = 1; k <= Tables::kMaxK; ++k) {
+      auto& e = t.move[s][k];
+      // The origin is emptied, then one stone to each hole from s on (a single stone: the
+      // next hole), round the board as often as it takes.
+      int change[T] = {};
+      change[s] -= k;
+      if (k == 1)
+        change[(s + 1) % T] += 1;
+      else
+        for (int j = 0; j < k; ++j) change[(s + j) % T] += 1;
+      for (int i = 0; i < T; ++i) {
+        e.lane[1 + i] = uint8_t(change[i]);
+        e.word += uint64_t(int64_t(change[i])) * word_unit(i);
+        e.hash += uint64_t(int64_t(change[i])) * W.hole[i];
       }
-      e.lane[1 + s] = uint8_t(e.lane[1 + s] - rem);  // the run's stones leave the origin
-      e.word += side_word - uint64_t(rem) * word_unit(s);
-      e.hash += side_hash - uint64_t(rem) * W.hole[s];
-      const int last = (start + rem - 1 + T) % T;
+      e.word += side_word;
+      e.hash += side_hash;
+      const int last = k == 1 ? (s + 1) % T : (s + k - 1) % T;
+      e.last = uint8_t(last);
+      e.opp = uint8_t(last / N != me);
+      e.cadd = uint8_t(change[last]);
+      e.tuz3 = last / N != me ? 3 : 0xFF;
       e.info = uint32_t(s % N + 1) | uint32_t(last % N + 1) << 8 | uint32_t(last / N) << 16;
       e.kazna_mask = uint64_t(0xFF) * kazna_unit(me);
       e.tuz_sign = uint64_t(0x80) << (32 + 8 * me);
-    }
-    for (int l = 0; l <= N; ++l) {
-      auto& e = t.lap[s][l];
-      for (int i = 0; i < T; ++i) e.lane[1 + i] = uint8_t(l);
-      e.lane[1 + s] = uint8_t(l - l * T);  // the laps' stones leave the origin
-      e.word = all_word * uint64_t(l) - uint64_t(l * T) * word_unit(s);
-      e.hash = all * uint64_t(l) - uint64_t(l * T) * W.hole[s];
-    }
-    for (int k = 1; k <= Tables::kMaxK; ++k) {
-      auto& e = t.step[s][k];
-      const int laps = k / T, col = k == 1 ? T : k % T;
-      const int last = k == 1 ? (s + 1) % T : (s + k - 1) % T;  // a single stone: the next hole
-      e.last = uint8_t(last);
-      e.laps = uint8_t(laps);
-      e.opp = uint8_t(last / N != me);
-      // The landing hole gets the laps and the last stone (none when rem == 0); when it is
-      // the origin it was emptied first (its k stones are subtracted).
-      e.cadd = uint8_t(laps + (col != 0) - (last == s ? k : 0));
-      constexpr size_t kDelta = sizeof(typename Tables::Delta);
-      e.sow = uint16_t(offsetof(Tables, sow) + kDelta * (s * (T + 1) + col));
-      e.lap = uint16_t(offsetof(Tables, lap) + kDelta * (s * (N + 1) + laps));
+      e.kazna_shift = uint32_t(40 - 8 * me);  // kazna_[me] is the word's byte 2 + me
     }
   }
   for (int j = 0; j < 16; ++j) t.take_keep[0][j] = 0xFF;
@@ -173,7 +160,6 @@ constexpr PlayTables<N> make_play_tables() {
   return t;
 }
 
-static_assert(offsetof(PlayTables<9>, step) < 65536, "Step's offsets fit 16 bits");
 constexpr PlayTables<9> kPlayTables9 = make_play_tables<9>();
 constexpr PlayTables<7> kPlayTables7 = make_play_tables<7>();
 constexpr PlayTables<5> kPlayTables5 = make_play_tables<5>();

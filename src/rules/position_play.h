@@ -27,32 +27,32 @@ inline Lanes load_lanes(const void* p) {
 
 // The tables play() reads for row length N. Everything that depends only on the origin s,
 // its stone count k, a hole or the mover (who is s / N) is looked up rather than computed:
-// the move is bound by the number of instructions it executes, and an entry replaces several.
-// A Step finds its sow and lap entries by byte offsets from the start of the tables.
+// the move is bound by the number of instructions it executes (and the loads in a row before
+// the landing hole is known), and an entry replaces several.
 template <int N>
 struct PlayTables {
   static constexpr int T = 2 * N;  // holes in sowing order
   static constexpr int kMaxK = 2 * N * N;
-  // A change of the position, added to it: lane[1 + i] to hole i (mod 256 per lane), `word`
-  // to bytes 16..23 (holes 16 and 17, kaznas, tuzes, side; the bytes' signed changes times
-  // their place values) and `hash` to the key's sum. lane[0] = 0 (index 0: "no tuz").
-  struct alignas(64) Delta {
-    uint8_t lane[1 + T];
-    uint8_t pad[24 - 1 - T];
+  // move[s][k]: the whole sowing of k stones from origin s (k: 1..2N*N), added to the
+  // position: lane[1 + i] to hole i (mod 256 per lane), `word` to bytes 16..23 (holes 16 and
+  // 17, kaznas, tuzes, side; the bytes' signed changes times their place values) and `hash` to
+  // the key's sum. lane[0] = 0 (index 0: "no tuz"). Laps and the rest in one entry (it was two,
+  // a lap entry and a sow entry found through a step table: one load in a row and a dozen
+  // instructions more per move, for a table 3 times smaller; 188 KB here for N = 9).
+  struct alignas(64) Move {
+    // lane[1 + T..19] are 0: the 16 lanes read from lane + 1 go past the board when N < 9.
+    uint8_t lane[20];
+    uint8_t last;  // the hole the last stone falls into (the hole after s when k == 1)
+    uint8_t opp;   // 1 when `last` is on the opponent's row
+    uint8_t cadd;  // the landing hole's count after sowing minus before, mod 256
+    uint8_t tuz3;  // 3 when `last` is on the opponent's row, else 255 (no count is 255)
     uint64_t word;
     uint64_t hash;
-    // Sow entries only: MoveInfo's hole, last_hole and last_row (bytes 0, 1, 2), and the
-    // mover's kazna byte in the word.
-    uint32_t info;
-    uint64_t kazna_mask;
-    uint64_t tuz_sign;  // the sign bit of the mover's tuz_ byte in the word
+    uint32_t info;         // MoveInfo's hole, last_hole and last_row (bytes 0, 1, 2)
+    uint32_t kazna_shift;  // the word shifted left by this has the mover's kazna in bits 56..63
+    uint64_t kazna_mask;   // the mover's kazna byte in the word
+    uint64_t tuz_sign;     // the sign bit of the mover's tuz_ byte in the word
   };
-  // sow[s][column]: the stones of k that are not whole laps, from origin s. The run of
-  // rem = k % T holes from s (or the one hole after s when k == 1: column T) gets one each,
-  // the origin loses those stones (and the side to move changes).
-  Delta sow[T][T + 1];
-  // lap[s][l]: l whole laps from origin s: l stones in every hole, the origin loses l * T.
-  Delta lap[T][N + 1];
   // take_*[1 + i]: hole i emptied into the kazna of the side that does not own its row
   // (stones sown into a tuz, or taken by a capture: only ever from the opponent's row): the
   // lanes but i, and per stone the word and key changes. Index 0 keeps every lane and changes
@@ -61,14 +61,9 @@ struct PlayTables {
   uint64_t take_word[T + 1];
   uint64_t take_hash[T + 1];
   uint64_t word_keep[T + 1];  // the word's bits but hole i's byte (White's tuz on hole 16)
-  // step[s][k]: what the move from s with k stones needs first (k: 1..2N*N).
-  struct Step {
-    uint8_t last;  // the hole the last stone falls into
-    uint8_t laps;  // k / T
-    uint8_t opp;   // 1 when `last` is on the opponent's row
-    uint8_t cadd;  // the landing hole's count after sowing minus before, mod 256
-    uint16_t sow, lap;  // byte offsets of sow[s][column] and lap[s][laps] in the tables
-  } step[T][256];  // (k < 256; a power of two, so that [s][k] is two instructions away)
+  // [kMaxK + 1], not a power of two: rows 16 KB apart put the same k of every origin in one
+  // L1 set, and that measured slower than the multiply.
+  Move move[T][kMaxK + 1];
 };
 
 extern const PlayTables<9> kPlayTables9;
@@ -91,9 +86,7 @@ namespace toguz {
 //   random positions the others (the row of the last stone, even or odd, a tuz or not) are
 //   coin tosses, and a misprediction costs as much as the whole move. Conditions are 0/1
 //   values or all-ones masks.
-// - Sowing k stones from the origin s adds laps = k / 2N to every hole and one more to the
-//   rem = k % 2N holes from s on (the next hole when k == 1), wrapping round once at most, and
-//   takes the k stones out of s: lap[s][laps] + sow[s][column], each a lane change per hole,
+// - Sowing k stones from the origin s is one table entry, move[s][k]: a lane change per hole,
 //   a word change and a key change (the key is an additive Zobrist sum, zobrist.h).
 // - Every count the move needs (stones sown into each tuz, stones in the landing hole) is
 //   worked out from the counts before the move, never read back after a store.
@@ -105,28 +98,23 @@ namespace toguz {
 template <int N>
 inline MoveInfo Position::play_n(int hole) {
   using Tables = play_detail::PlayTables<N>;
-  using Delta = typename Tables::Delta;
   static_assert(std::endian::native == std::endian::little, "play() adds bytes as little-endian words");
   const Tables& tab = play_detail::play_tables<N>();
-  const unsigned char* const base = reinterpret_cast<const unsigned char*>(&tab);
   unsigned char* const bytes = reinterpret_cast<unsigned char*>(this);
   const size_t me = side_;
   const size_t s = me * N + size_t(hole) - 1;  // the origin
-  const unsigned k = board_[s];
-  const typename Tables::Step& st = tab.step[s][k];
-  const Delta& sow = *reinterpret_cast<const Delta*>(base + st.sow);
-  const Delta& lap = *reinterpret_cast<const Delta*>(base + st.lap);
+  const typename Tables::Move& mv = tab.move[s][board_[s]];
 
-  // Stones sown into a tuz go to its owner: the laps and one more if it is in the run.
+  // Stones sown into a tuz go to its owner: a tuz hole held 0, so they are its lane.
   // Tables indexed by 1 + a hole (0: none) are reached as (table + 1)[hole].
   const ptrdiff_t tz0 = tuz_[0], tz1 = tuz_[1];  // the tuz's hole; -1: none
-  const unsigned into0 = unsigned((lap.lane + 1)[tz0]) + (sow.lane + 1)[tz0];
-  const unsigned into1 = unsigned((lap.lane + 1)[tz1]) + (sow.lane + 1)[tz1];
+  const unsigned into0 = (mv.lane + 1)[tz0];
+  const unsigned into1 = (mv.lane + 1)[tz1];
   // The landing hole's count after sowing. Only the mover's own tuz (on the opponent's row)
   // can take a capture's place: the landing hole must not be it.
-  const ptrdiff_t last = st.last;
-  const unsigned c = uint8_t(board_[last] + st.cadd);
-  const unsigned capture = st.opp & ~c & unsigned(last != tz0) & unsigned(last != tz1);  // even
+  const ptrdiff_t last = mv.last;
+  const unsigned c = uint8_t(board_[last] + mv.cadd);
+  const unsigned capture = mv.opp & ~c & unsigned(last != tz0) & unsigned(last != tz1);  // even
   const unsigned captured = c & (0u - capture);
   // The landing hole's entries are reached from `last`, known early; the capture only selects
   // (the lanes kept) or multiplies (per stone taken, and captured is 0 without a capture).
@@ -134,10 +122,9 @@ inline MoveInfo Position::play_n(int hole) {
   const uint8_t* const keep_taken = (tab.take_keep + 1)[taken];
 
   play_detail::Lanes low = play_detail::load_lanes(bytes);
-  low = (low + play_detail::load_lanes(lap.lane + 1) + play_detail::load_lanes(sow.lane + 1)) &
+  low = (low + play_detail::load_lanes(mv.lane + 1)) &
         play_detail::load_lanes((tab.take_keep + 1)[tz0]) &
-        play_detail::load_lanes((tab.take_keep + 1)[tz1]) &
-        play_detail::load_lanes(keep_taken);
+        play_detail::load_lanes((tab.take_keep + 1)[tz1]) & play_detail::load_lanes(keep_taken);
   std::memcpy(bytes, &low, 16);
   const uint64_t* const take_word = tab.take_word + 1;
   const uint64_t* const take_hash = tab.take_hash + 1;
@@ -146,31 +133,32 @@ inline MoveInfo Position::play_n(int hole) {
   // The tuz stones go to the kaznas (bytes 2 and 3); the only tuz hole in the word is
   // White's on hole 16, emptied by a mask.
   const unsigned into = into0 | into1 << 8;
-  word = word_before + lap.word + sow.word;
+  word = word_before + mv.word;
   if constexpr (Tables::T > 16) word &= (tab.word_keep + 1)[tz0];
   word += (uint64_t(into) << 16) + captured * take_word[last];
   std::memcpy(bytes + 16, &word, 8);
   // Grows after Black's move; stops at 65535 (the most a position string may say) instead of
-  // wrapping to 0, which no position string accepts.
-  move_number_ = uint16_t(move_number_ + (unsigned(me) & unsigned(move_number_ != 0xFFFF)));
-  hash_ += lap.hash + sow.hash + into0 * take_hash[tz0] + into1 * take_hash[tz1] +
-           captured * take_hash[last];
+  // wrapping to 0, which no position string accepts: 65535 + 1 = 65536 less its bit 16.
+  const unsigned number = unsigned(move_number_) + unsigned(me);
+  move_number_ = uint16_t(number - (number >> 16));
+  hash_ += mv.hash + into0 * take_hash[tz0] + into1 * take_hash[tz1] + captured * take_hash[last];
 
   static_assert(offsetof(MoveInfo, hole) == 0 && offsetof(MoveInfo, last_hole) == 1 &&
                 offsetof(MoveInfo, last_row) == 2 && offsetof(MoveInfo, captured) == 3 &&
                 offsetof(MoveInfo, tuz_made) == 4 && offsetof(MoveInfo, into_tuz) == 5 &&
                 offsetof(MoveInfo, kazna_after) == 7 && offsetof(MoveInfo, kazna_changed) == 8);
-  const unsigned kazna_after = kazna_[me];
-  const uint64_t packed = sow.info | uint64_t(captured) << 24 |
-                          uint64_t(into) << 40 | uint64_t(kazna_after) << 56;
+  // The mover's kazna after the move is taken from the word in hand, not read back from the
+  // byte just stored (a load that waits for the store).
+  const uint64_t kazna_after = (word << mv.kazna_shift) & (uint64_t(0xFF) << 56);
+  const uint64_t packed = mv.info | uint64_t(captured) << 24 | uint64_t(into) << 40 | kazna_after;
   MoveInfo info;
   static_assert(std::is_trivially_copyable_v<MoveInfo>);
   std::memcpy(static_cast<void*>(&info), &packed, 8);
-  info.kazna_changed = ((word ^ word_before) & sow.kazna_mask) != 0;
+  info.kazna_changed = ((word ^ word_before) & mv.kazna_mask) != 0;
   // A tuz: the last stone made 3 on the opponent's row and the mover has none (rare, and
   // once a player has a tuz never again, so the branch predicts well).
-  const bool has_tuz = (word_before & sow.tuz_sign) == 0;  // the mover's tuz_ is not -1
-  if (__builtin_expect(st.opp & (c == 3) & !has_tuz, 0)) return make_tuz(int(last), info);
+  const bool has_tuz = (word_before & mv.tuz_sign) == 0;  // the mover's tuz_ is not -1
+  if (__builtin_expect((c == mv.tuz3) & !has_tuz, 0)) return make_tuz(int(last), info);
   return info;
 }
 
