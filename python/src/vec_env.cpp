@@ -199,7 +199,7 @@ VecEnv::VecEnv(int batch, const Rules& rules, uint64_t seed, int random_start_pl
 
 void VecEnv::reset(uint64_t seed) {
   rng_.state = seed;
-  prefetched_ = false;
+  prefetch_ = false;
   for (int b = 0; b < batch_; ++b) {
     start_game(b);
     reward[b] = 0.0f;
@@ -377,6 +377,10 @@ std::string VecEnv::illegal_reason(int b, int64_t a) const {
          "); legal actions: " + legal_list;
 }
 
+TOGUZ_HOT_INLINE void VecEnv::draw_ahead(int b, uint32_t mask) {
+  if (prefetch_) next_actions_[b] = random_bit_at(prefetch_state_, uint64_t(b), mask);
+}
+
 template <int N>
 TOGUZ_HOT_INLINE void VecEnv::finish(int b, const Played& played) {
   Slot& slot = slots_[b];
@@ -388,7 +392,7 @@ TOGUZ_HOT_INLINE void VecEnv::finish(int b, const Played& played) {
     winner[b] = -2;
     plies[b] = slot.ply;
     write_observation_n<N>(b, mask);
-    if (prefetch_) next_actions_[b] = random_bit_at(prefetch_state_, uint64_t(b), mask);
+    draw_ahead(b, mask);
     return;
   }
   std::array<int, 2> score = slot.pos.final_score(how);
@@ -430,7 +434,7 @@ void VecEnv::restart_finished(int lo, int hi) {
     for (int i = b; i < std::min(b + 8, hi); ++i) {
       if (!done[i]) continue;
       start_game(i);
-      if (prefetch_) next_actions_[i] = random_bit_at(prefetch_state_, uint64_t(i), legal_bits[i]);
+      draw_ahead(i, legal_bits[i]);
     }
   }
 }
@@ -454,7 +458,6 @@ void VecEnv::step(const int64_t* actions) {
   prefetch_ = sampler_used_ && random_start_plies_ == 0;
   prefetch_state_ = rng_.state;
   sampler_used_ = false;
-  prefetched_ = false;
   if (!pool_) {
     step_range(actions, 0, batch_);
   } else {
@@ -468,17 +471,16 @@ void VecEnv::step(const int64_t* actions) {
   // With random start plies the finished games restart here, in slot order (the plies draw
   // from rng_); without, step_range() restarted them.
   if (random_start_plies_ > 0) restart_finished(0, batch_);
-  prefetched_ = prefetch_;
 }
 
 void VecEnv::random_actions(int64_t* out) {
-  if (prefetched_ && prefetch_state_ == rng_.state) {
+  if (prefetch_ && prefetch_state_ == rng_.state) {
     std::memcpy(out, next_actions_.data(), sizeof(int64_t) * size_t(batch_));
     rng_.state += uint64_t(batch_) * kGolden;  // the batch_ draws step() made in its stead
   } else {
     for (int b = 0; b < batch_; ++b) out[b] = random_bit(rng_, legal_bits[b]);
   }
-  prefetched_ = false;
+  prefetch_ = false;
   sampler_used_ = true;
 }
 

@@ -145,6 +145,9 @@ class VecEnv {
   void start_game(int b);
   // start_game(b) for the games lo..hi-1 whose done flag is set, in slot order.
   void restart_finished(int lo, int hi);
+  // When this step draws ahead (prefetch_): the random action of game b, whose mover's legal
+  // holes are `mask`, as random_actions() would draw it next.
+  void draw_ahead(int b, uint32_t mask);
   // What settle() needs to know about the position before the move.
   struct Played {
     Side mover;
@@ -182,9 +185,10 @@ class VecEnv {
   int chunk_games_ = kChunk;          // games per chunk of step() on the pool
   // The random actions step() drew ahead for random_actions() (see step).
   std::vector<int64_t> next_actions_;
-  bool sampler_used_ = false;    // random_actions() was called since the last step
-  bool prefetch_ = false;        // this step fills next_actions_
-  bool prefetched_ = false;      // next_actions_ holds the draws from prefetch_state_
+  bool sampler_used_ = false;  // random_actions() was called since the last step
+  // The last step filled next_actions_ with the draws from prefetch_state_ (set by step()
+  // before it plays; cleared by random_actions() and reset()).
+  bool prefetch_ = false;
   uint64_t prefetch_state_ = 0;  // rng_.state when the step began
 };
 
