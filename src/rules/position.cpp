@@ -9,7 +9,6 @@
 
 #include "rules/zobrist.h"
 
-
 namespace toguz {
 
 Rules Rules::for_variant(Variant v) {
