@@ -7,7 +7,15 @@ indexed by the `legal_bits` masks, and argmax of random numbers over the boolean
 its own seeded sampler (`random_actions()`, also with the batch stepped on several threads:
 `num_threads`); for the pure-Python one with `random.choice`. The pure-Python
 rules are checked against the C++ ones on a few thousand random steps first (every observation,
-reward and done flag), so the two measure the same work.
+legal mask, reward and done flag), so the two play the same games.
+
+VecEnv's step() writes every game's observation (holes, kaznas, tuz one-hot, side to move) and
+legal mask (bools and bits) at every step. The pure-Python env is measured two ways: with
+step_observed(), which like a gym-style env returns every game's observation and legal mask
+(plain lists, built by observation() and legal()) and whose driver picks from those masks: the
+like-for-like comparison; and with step() alone, which only plays the moves (the driver asks
+legal() for the mover's holes; no observation is built): a cheaper baseline, so a larger ratio.
+Both ratios are printed.
 
     PYTHONPATH=build/python /usr/bin/python3 bench/python_env.py [--batch 1024] [--seconds 3] [--threads 2]
 
@@ -109,6 +117,21 @@ class PyVecEnv:
                 self.games[b] = self.new_game()
         return rewards, dones
 
+    def step_observed(self, actions):
+        """step() as a gym-style env gives it: also every game's observation and legal mask
+        (after the step, so a finished game shows the new one), as lists."""
+        rewards, dones = self.step(actions)
+        observations = [self.observation(b) for b in range(self.batch)]
+        masks = [self.legal_mask(b) for b in range(self.batch)]
+        return observations, masks, rewards, dones
+
+    def legal_mask(self, b):
+        """[N] bools: action i (hole i+1) is legal in game b."""
+        mask = [False] * self.n
+        for a in self.legal(self.games[b]):
+            mask[a] = True
+        return mask
+
     def observation(self, b):
         g, n = self.games[b], self.n
         holes = [[0 if i == g["tuz"][1] else g["board"][i] for i in range(n)],
@@ -134,9 +157,13 @@ def check_against_cpp(batch=8, steps=3000, seed=7):
                 assert env.side_to_move[b] == side
                 assert [i for i in range(n) if env.legal_mask[b, i]] == ref.legal(ref.games[b])
             actions = env.random_actions()
-            rewards, dones = ref.step(actions.tolist())
+            observations, masks, rewards, dones = ref.step_observed(actions.tolist())
             r, d = env.step(actions)
             assert r.tolist() == rewards and d.tolist() == dones, (variant, step)
+            for b, (holes, kazna, tuzs, side) in enumerate(observations):  # what step_observed gave
+                assert env.holes[b].tolist() == holes and env.kaznas[b].tolist() == kazna
+                assert env.tuz[b].tolist() == tuzs and env.side_to_move[b] == side
+                assert env.legal_mask[b].tolist() == masks[b], (variant, step, b)
             ends += sum(dones)
         print(f"check: {variant}: {steps} steps x {batch} games, {ends} game ends: C++ and Python agree")
 
@@ -180,6 +207,9 @@ def bench(batch, seconds, threads, rounds=5, seed=1):
     count, kth = mask_tables(env.n)
     ref = PyVecEnv(batch)
     rnd = random.Random(seed)
+    ref_obs = PyVecEnv(batch)
+    rnd_obs = random.Random(seed)
+    masks = [ref_obs.legal_mask(b) for b in range(batch)]  # what the last step_observed returned
 
     def numpy_bits_step():  # uniform among legal: the k-th legal action, k < count, by table
         env.step(kth[bits, (rng.random(batch) * count[bits]).astype(np.int64)])
@@ -193,11 +223,17 @@ def bench(batch, seconds, threads, rounds=5, seed=1):
     def cpp_threads_step():
         env_threads.step(env_threads.random_actions())
 
-    def python_step():
+    def python_step():  # plays the moves only: no observation is built
         ref.step([rnd.choice(ref.legal(g)) for g in ref.games])
 
+    def python_observed_step():  # like VecEnv: every game's observation and mask, picks from the masks
+        nonlocal masks
+        actions = [rnd_obs.choice([i for i, legal in enumerate(m) if legal]) for m in masks]
+        _, masks, _, _ = ref_obs.step_observed(actions)
+
     drivers = {"numpy_bits": numpy_bits_step, "numpy_argmax": numpy_argmax_step, "cpp": cpp_step,
-               "cpp_threads": cpp_threads_step, "python": python_step}
+               "cpp_threads": cpp_threads_step, "python_obs": python_observed_step,
+               "python": python_step}
     meters = {k: Meter() for k in drivers}
     for _ in range(rounds):
         for k, f in drivers.items():
@@ -220,14 +256,17 @@ def main():
             ("numpy_argmax", "VecEnv, NumPy picks (argmax over mask)"),
             ("cpp", "VecEnv, random_actions()"),
             ("cpp_threads", f"VecEnv, random_actions(), {threads} threads"),
-            ("python", "pure Python (random.choice)")]
+            ("python_obs", "pure Python, observations + masks"),
+            ("python", "pure Python, play only")]
     print(f"batch {args.batch}: env steps/s (wall clock, per CPU second of this process, all threads)")
     for key, name in rows:
         wall, cpu = r[key]
         print(f"  {name:42s} {wall / 1e6:8.3f} M   {cpu / 1e6:8.3f} M")
-    for key, name in rows[:4]:
-        print(f"ratio {name} / pure Python: {r[key][0] / r['python'][0]:.0f}x wall, "
-              f"{r[key][1] / r['python'][1]:.0f}x CPU")
+    for base, what in [("python_obs", "pure Python with observations + masks (like for like)"),
+                       ("python", "pure Python playing only (no observations)")]:
+        print(f"ratios to {what}:")
+        for key, name in rows[:4]:
+            print(f"  {name:42s} {r[key][0] / r[base][0]:5.0f}x wall, {r[key][1] / r[base][1]:5.0f}x CPU")
 
 if __name__ == "__main__":
     main()
