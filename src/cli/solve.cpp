@@ -19,6 +19,7 @@ void add_solve(CLI::App& app) {
     uint64_t max_nodes = 0;
     bool json = false;
     bool result_only = false;
+    int threads = 1;
     int hash_log2 = 25;  // 512 MB: the table size decides which studies finish (docs/tables.md)
     std::string tables;
     RuleFlags rules;
@@ -30,6 +31,10 @@ void add_solve(CLI::App& app) {
   cmd->add_option("--nodes", args->max_nodes, "node limit (0 = none; deterministic, unlike --time)");
   cmd->add_flag("--json", args->json, "one JSON object: result, margin, line, nodes, time_ms");
   cmd->add_flag("--result-only", args->result_only, "prove the result only (no margin search)");
+  cmd->add_option("--threads", args->threads,
+                  "search threads over the shared table (node counts then vary)")
+      ->check(CLI::Range(1, 64))
+      ->capture_default_str();
   cmd->add_option("--hash-log2", args->hash_log2, "transposition table: 2^N entries of 16 bytes")->check(CLI::Range(10, 30))->capture_default_str();
   cmd->add_option("--tables", args->tables, "folder of endgame tables to probe (toguz tables build)");
   args->rules.add_to(cmd);
@@ -56,6 +61,7 @@ void add_solve(CLI::App& app) {
     opt.tables = tb.get();
     opt.want_margin = !args->result_only;
     opt.hash_log2 = args->hash_log2;
+    opt.threads = args->threads;
     tables::Solution s = tables::solve(pos, opt);
     if (!s.proven) {
       std::cerr << "toguz solve: not proven within " << args->time_ms << " ms / " << args->max_nodes

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <memory>
 #include <new>
+#include <thread>
 
 #include <sys/mman.h>
 
@@ -41,60 +42,103 @@ constexpr int kProof = 255;
 constexpr bool kEtc = true;
 enum Bound : uint8_t { kNone = 0, kLower = 1, kUpper = 2, kExact = 3 };
 
-// 16-byte entry; two per bucket, the one with less work behind it is replaced.
+// One entry as the search reads it (a copy, checked against the key).
 struct Entry {
-  uint64_t key = 0;
   int16_t value = 0;
   uint8_t bound = kNone;
   int8_t move = 0;
   uint8_t depth = 0;  // plies searched below it; kProof: not cut by any depth limit
   uint8_t work = 0;   // log2 of the nodes searched below it
-  uint16_t pad = 0;
 };
-static_assert(sizeof(Entry) == 16);  // a bucket of two is one aligned half cache line
 
+// Two 16-byte slots per bucket (one aligned half cache line); the one with less work behind it
+// is replaced. Shared by the threads of a parallel solve without locks (as the engine's table,
+// src/search/tt.h): a slot holds the key XOR the packed entry and the packed entry, read and
+// written with relaxed atomics (plain moves on x86-64), so a slot torn by two threads writing
+// at once no longer matches its key and reads as absent instead of as another position's entry.
 class Table {
  public:
   // Anonymous mapping: the kernel hands out zero pages lazily (no 512 MB clearing pass at the
   // start) and may back it with huge pages, which cuts the TLB misses of random probes (the
   // probes dominate the solver's time).
-  explicit Table(int log2) : mask_((size_t(1) << log2) - 2), bytes_(sizeof(Entry) << log2) {
+  explicit Table(int log2) : mask_((size_t(1) << log2) - 2), bytes_(sizeof(Slot) << log2) {
     void* m = mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (m == MAP_FAILED) throw std::bad_alloc();
 #ifdef MADV_HUGEPAGE
     madvise(m, bytes_, MADV_HUGEPAGE);
 #endif
-    entries_ = static_cast<Entry*>(m);
+    slots_ = static_cast<Slot*>(m);
   }
-  ~Table() { munmap(entries_, bytes_); }
+  ~Table() {
+    munmap(slots_, bytes_);
+  }
   Table(const Table&) = delete;
   Table& operator=(const Table&) = delete;
-  const Entry* find(uint64_t key) const {
-    const Entry* b = &entries_[key & mask_];
-    if (b[0].key == key && b[0].bound) return &b[0];
-    if (b[1].key == key && b[1].bound) return &b[1];
-    return nullptr;
+  // Copies the entry of `key` into *out; false when there is none.
+  bool find(uint64_t key, Entry* out) const {
+    Slot* b = &slots_[key & mask_];
+    for (int i = 0; i < 2; ++i) {
+      uint64_t d = load(b[i].data);
+      if ((load(b[i].check) ^ d) == key && (d >> 16 & 0xff) != kNone) {
+        *out = unpack(d);
+        return true;
+      }
+    }
+    return false;
   }
   void store(uint64_t key, int value, Bound bound, int move, int depth, uint64_t work) {
-    Entry* b = &entries_[key & mask_];
-    Entry* e = b[0].key == key ? &b[0] : b[1].key == key ? &b[1] : b[0].work <= b[1].work ? &b[0] : &b[1];
-    *e = Entry{key, int16_t(value), uint8_t(bound), int8_t(move), uint8_t(depth), uint8_t(64 - __builtin_clzll(work | 1)), 0};
+    Slot* b = &slots_[key & mask_];
+    uint64_t d0 = load(b[0].data), d1 = load(b[1].data);
+    Slot* e = (load(b[0].check) ^ d0) == key           ? &b[0]
+              : (load(b[1].check) ^ d1) == key         ? &b[1]
+              : (d0 >> 40 & 0xff) <= (d1 >> 40 & 0xff) ? &b[0]
+                                                       : &b[1];
+    uint64_t d = uint64_t(uint16_t(value)) | uint64_t(bound) << 16 | uint64_t(uint8_t(move)) << 24 |
+                 uint64_t(uint8_t(depth)) << 32 | uint64_t(64 - __builtin_clzll(work | 1)) << 40;
+    std::atomic_ref<uint64_t>(e->check).store(key ^ d, std::memory_order_relaxed);
+    std::atomic_ref<uint64_t>(e->data).store(d, std::memory_order_relaxed);
   }
 
  private:
+  struct Slot {
+    uint64_t check;  // key ^ data
+    uint64_t data;   // packed Entry; 0 = empty
+  };
+  static uint64_t load(uint64_t& w) {
+    return std::atomic_ref<uint64_t>(w).load(std::memory_order_relaxed);
+  }
+  static Entry unpack(uint64_t d) {
+    return Entry{int16_t(uint16_t(d)), uint8_t(d >> 16), int8_t(uint8_t(d >> 24)), uint8_t(d >> 32),
+                 uint8_t(d >> 40)};
+  }
   size_t mask_;  // even: an index is the first of a bucket of two
   size_t bytes_;
-  Entry* entries_ = nullptr;
+  Slot* slots_ = nullptr;
 };
+static_assert(sizeof(uint64_t[2]) == 16);
 
 struct Abort {};
+
+// What the threads of one solve share besides the table: the nodes counted so far (added in
+// steps of 4096 at each poll, so one thread's limit check sees the same counts as before) and
+// the flag that stops the other threads once one has finished the current search.
+struct Shared {
+  std::atomic<uint64_t> polled_nodes{0};
+  std::atomic<bool> done{false};
+};
 
 int sign(int v) { return (v > 0) - (v < 0); }
 
 class Prover {
  public:
-  Prover(const SolveOptions& o, Table* table, std::chrono::steady_clock::time_point deadline, bool limited)
-      : opt_(o), tt_(table), deadline_(deadline), limited_(limited) {}
+  Prover(const SolveOptions& o, Table* table, Shared* shared,
+         std::chrono::steady_clock::time_point deadline, bool limited, int thread)
+      : opt_(o),
+        tt_(table),
+        shared_(shared),
+        deadline_(deadline),
+        limited_(limited),
+        thread_(thread) {}
 
   uint64_t nodes = 0;
   uint64_t table_hits = 0;
@@ -169,7 +213,8 @@ class Prover {
     uint64_t key = solver_key(p, mode == Mode::Result);
     int shift = mode == Mode::Margin ? kd : 0;
     int tt_move = 0;
-    if (const Entry* e = tt_->find(key)) {
+    if (Entry te; tt_->find(key, &te)) {
+      const Entry* e = &te;
       int v = e->value + shift;
       tt_move = e->move;
       if (e->depth >= std::min(depth, kProof)) {
@@ -211,7 +256,8 @@ class Prover {
       for (int i = 0; i < count; ++i) {
         const Position& c = kids[i].pos;
         if (!c.any_tuz() || c.outcome() != Outcome::Ongoing) continue;
-        const Entry* e = tt_->find(solver_key(c, false));
+        Entry te;
+        const Entry* e = tt_->find(solver_key(c, false), &te) ? &te : nullptr;
         if (!e || !(e->bound & kUpper) || e->depth < std::min(depth - 1, kProof)) continue;
         int cv = e->value + (c.kazna(opp) - c.kazna(me));
         if (-cv >= beta) {
@@ -253,7 +299,10 @@ class Prover {
     path_.pop_back();
     if (!my_rep) {
       Bound b = best <= alpha0 ? kUpper : best >= beta ? kLower : kExact;
-      tt_->store(key, best - shift, b, best_move, horizon_ ? depth : kProof, nodes - start_nodes);
+      // A value that met a horizon is never marked proven, not even 255 plies below a search
+      // without a depth limit (kProof): tuz-free lines can be that long.
+      tt_->store(key, best - shift, b, best_move, horizon_ ? std::min(depth, kProof - 1) : kProof,
+                 nodes - start_nodes);
     }
     horizon_ = horizon_ || outer_horizon;
     *rep |= my_rep;
@@ -276,8 +325,8 @@ class Prover {
   // The best move stored for `p` in `mode` (0: none); a result-mode position with a tuz is
   // searched in margin mode, under its board key.
   int stored_move(const Position& p, Mode mode) const {
-    const Entry* e = tt_->find(solver_key(p, mode == Mode::Result && !p.any_tuz()));
-    return e ? e->move : 0;
+    Entry e;
+    return tt_->find(solver_key(p, mode == Mode::Result && !p.any_tuz()), &e) ? e.move : 0;
   }
 
   // The sign of p's value (the result, or the margin of a play-out position), by null-window
@@ -298,14 +347,22 @@ class Prover {
   }
   void poll() {
     if (opt_.stop && opt_.stop->load(std::memory_order_relaxed)) throw Abort{};
+    if (shared_->done.load(std::memory_order_relaxed)) throw Abort{};
     if (limited_ && std::chrono::steady_clock::now() >= deadline_) throw Abort{};
-    if (opt_.max_nodes && nodes >= opt_.max_nodes) throw Abort{};
+    uint64_t total = shared_->polled_nodes.fetch_add(4096, std::memory_order_relaxed) + 4096;
+    if (opt_.max_nodes && total >= opt_.max_nodes) throw Abort{};
   }
 
   const SolveOptions& opt_;
   Table* tt_;
+  Shared* shared_;
   std::chrono::steady_clock::time_point deadline_;
   bool limited_;
+
+ public:
+  const int thread_;  // 0: the main thread (first_depth)
+
+ private:
   int history_[2][Position::kMaxN + 1] = {};
 
  public:
@@ -394,6 +451,43 @@ bool line_ends_with(const Position& root, const std::vector<int>& line, const st
   return sign(d) == result;
 }
 
+// The first pass of thread t's iterative deepening (steps of `step` plies) towards the proof.
+// Thread 0 deepens from 1; thread 1 runs the proof at once, without deepening, feeding the
+// table with proven values while thread 0's passes order it; threads 2.. deepen from other
+// depths. Study 6 / 7, nodes of the busier of two threads when the first proves (one thread:
+// 8.33 M / 34.5 M): this 6.4-6.7 M / 15.7-18.5 M; both deepening from 1: 4.4 M / 186 M;
+// thread 1 from 2: 4.4 M / 26-27 M (docs/tables.md, "Threads").
+int first_depth(int thread, int step, bool tuz) {
+  if (thread == 1 && tuz) return kProof;
+  return 1 + (thread > 1 ? (thread - 1) % step : 0);
+}
+
+// Runs `f(prover)` once per prover, each on its own thread (the first on the calling thread),
+// over the shared table: the first to return wins and stops the others (Lazy SMP; every value
+// a search stores is proven or depth-tagged, so any finisher's answer is the proven one).
+// Returns the winner's index, or -1 when every prover hit a limit (time, nodes, stop).
+template <class F>
+int run_parallel(std::vector<std::unique_ptr<Prover>>& provers, Shared& shared, F f) {
+  std::atomic<int> winner{-1};
+  shared.done.store(false);
+  auto run = [&](size_t t) {
+    Prover& pr = *provers[t];
+    pr.path_.clear();  // an aborted search leaves its path behind
+    try {
+      f(pr);
+      int none = -1;
+      if (winner.compare_exchange_strong(none, int(t))) shared.done.store(true);
+    } catch (const Abort&) {
+    }
+  };
+  std::vector<std::thread> helpers;
+  for (size_t t = 1; t < provers.size(); ++t) helpers.emplace_back(run, t);
+  run(0);
+  for (auto& h : helpers) h.join();
+  shared.done.store(false);
+  return winner.load();
+}
+
 }  // namespace
 
 Solution solve(const Position& root, const SolveOptions& options) {
@@ -402,33 +496,41 @@ Solution solve(const Position& root, const SolveOptions& options) {
   bool limited = options.time_ms > 0;
   Solution sol;
   Table table(std::clamp(options.hash_log2, 10, 30));
-  Prover pr(options, &table, deadline, limited);
+  Shared shared;
+  std::vector<std::unique_ptr<Prover>> provers;
+  for (int t = 0; t < std::clamp(options.threads, 1, 64); ++t)
+    provers.push_back(std::make_unique<Prover>(options, &table, &shared, deadline, limited, t));
   auto finish = [&] {
-    sol.nodes = pr.nodes;
-    sol.table_hits = pr.table_hits;
+    for (auto& pr : provers) {
+      sol.nodes += pr->nodes;
+      sol.table_hits += pr->table_hits;
+    }
     sol.time_ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
     return sol;
   };
 
   // 1. The result under the root's rules (3-valued; with a tuz, the sign of the margin).
-  try {
-    // Iterative deepening: shallow searches fill the table with good first moves; the first
-    // iteration that meets no horizon is the proof.
-    // Depths 1, 4, 7, ...: steps of 3 plies cost fewer repeated passes than steps of 1 and
-    // still order well (study 6: 12.6 M nodes instead of 19.9 M; measured in docs/tables.md).
-    // A root without a tuz steps by 2 (study 5: 7 k nodes; steps of 3: 36.8 M).
-    // Each pass asks "win?" and, only if not, "loss?" (null_window_sign, as below a tuz).
-    const int step = root.any_tuz() ? 3 : 2;
-    for (int depth = 1;; depth += step) {
+  // Iterative deepening: shallow searches fill the table with good first moves; the first
+  // iteration that meets no horizon is the proof.
+  // Depths 1, 4, 7, ...: steps of 3 plies cost fewer repeated passes than steps of 1 and
+  // still order well (study 6: 12.6 M nodes instead of 19.9 M; measured in docs/tables.md).
+  // A root without a tuz steps by 2 (study 5: 7 k nodes; steps of 3: 36.8 M).
+  // Each pass asks "win?" and, only if not, "loss?" (null_window_sign, as below a tuz).
+  const int step = root.any_tuz() ? 3 : 2;
+  std::vector<int> results(provers.size());
+  int w = run_parallel(provers, shared, [&](Prover& pr) {
+    for (int depth = first_depth(pr.thread_, step, root.any_tuz());; depth += step) {
       bool rep = false;
       pr.horizon_ = false;
-      sol.result = pr.null_window_sign(root, &rep, Mode::Result, std::min(depth, kProof));
+      results[size_t(pr.thread_)] =
+          pr.null_window_sign(root, &rep, Mode::Result, std::min(depth, kProof));
       if (!pr.horizon_) break;
     }
-  } catch (const Abort&) {
-    return finish();
-  }
+  });
+  if (w < 0) return finish();
+  sol.result = results[size_t(w)];
   sol.proven = true;
+  Prover& pr = *provers[size_t(w)];
   try {
     sol.line = walk_line(pr, root, root, sol.result, Mode::Result, options.history);
   } catch (const Abort&) {
@@ -447,28 +549,49 @@ Solution solve(const Position& root, const SolveOptions& options) {
       if (sol.result < 0) upper = -1;
       if (sol.result == 0) lower = upper = 0;
     }
-    try {
-      bool rep = false;
-      int guess = sol.result > 0 ? lower : sol.result < 0 ? upper : 0;
-      while (lower < upper && !rep) {
-        int beta = guess == lower ? guess + 1 : guess;
-        int v = pr.search(po, beta - 1, beta, &rep, Mode::Margin);
-        if (v < beta) upper = v; else lower = v;
-        guess = v;
+    // One margin search over all threads: the first value, and whether it rests on a
+    // repetition; false when a limit was hit.
+    std::vector<int> values(provers.size());
+    std::vector<char> reps(provers.size());
+    auto searched = [&](int a, int b, int* v, bool* rep) {
+      int win = run_parallel(provers, shared, [&](Prover& p) {
+        bool r = false;
+        values[size_t(p.thread_)] = p.search(po, a, b, &r, Mode::Margin);
+        reps[size_t(p.thread_)] = r;
+      });
+      if (win < 0) return false;
+      *v = values[size_t(win)];
+      *rep = *rep || reps[size_t(win)];
+      return true;
+    };
+    bool rep = false, cut = false;
+    int guess = sol.result > 0 ? lower : sol.result < 0 ? upper : 0;
+    while (lower < upper && !rep) {
+      int beta = guess == lower ? guess + 1 : guess, v;
+      if (!searched(beta - 1, beta, &v, &rep)) {
+        cut = true;
+        break;
       }
-      if (!rep && lower == upper) {
-        // One exact search confirms it (and covers a draw proven without any search).
-        int v = pr.search(po, lower - 1, lower + 1, &rep, Mode::Margin);
-        if (!rep && v == lower) {
-          sol.margin = v;
-          std::vector<int> l = walk_line(pr, po, root, v, Mode::Margin, options.history);
-          if (line_ends_with(root, l, options.history, sol.result)) sol.line = l;
-        }
-      }
-      sol.margin_needs_repetition = rep;
-    } catch (const Abort&) {
-      sol.margin_timed_out = true;
+      if (v < beta)
+        upper = v;
+      else
+        lower = v;
+      guess = v;
     }
+    // One exact search confirms it (and covers a draw proven without any search).
+    int v = 0;
+    if (!cut && !rep && lower == upper && !searched(lower - 1, lower + 1, &v, &rep)) cut = true;
+    if (!cut && !rep && lower == upper && v == lower) {
+      sol.margin = v;
+      try {
+        std::vector<int> l = walk_line(pr, po, root, v, Mode::Margin, options.history);
+        if (line_ends_with(root, l, options.history, sol.result)) sol.line = l;
+      } catch (const Abort&) {
+        cut = true;
+      }
+    }
+    sol.margin_needs_repetition = rep;
+    sol.margin_timed_out = cut;
   }
   return finish();
 }

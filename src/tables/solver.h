@@ -26,6 +26,9 @@ struct SolveOptions {
   bool want_margin = true;          // also prove the play-out margin (a second search)
   int hash_log2 = 23;               // transposition table: 2^hash_log2 entries of 16 bytes
   const std::atomic<bool>* stop = nullptr;  // set from another thread to abandon the solve
+  // Threads searching the same root over the shared table (Lazy SMP); with more than one the
+  // node counts (and which proven line is printed) are no longer deterministic.
+  int threads = 1;
 };
 
 struct Solution {

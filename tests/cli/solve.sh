@@ -14,6 +14,12 @@ out=$("$toguz" solve --position "$study1") || fail "solve text exited $?"
 grep -q "^White to move: win (margin +" <<<"$out" || fail "text: $out"
 grep -q "^line: " <<<"$out" || fail "text line: $out"
 
+# Two threads (--threads): the same result and margin as one (lines and nodes may differ).
+a=$("$toguz" solve --position "$study1" --json --threads 2) || fail "solve --threads 2 exited $?"
+b=$("$toguz" solve --position "$study1" --json)
+[ "${a%%,\"line\"*}" = "${b%%,\"line\"*}" ] || fail "--threads 2: $a, one thread: $b"
+"$toguz" solve --position "$study1" --threads 0 >/dev/null 2>&1 && fail "--threads 0 accepted"
+
 # Not provable in 1 ms: a clear message and exit 3.
 err=$("$toguz" solve --position "x,0,2,3,4,8,0,0,2/0,9,0,0,1,5,2,3,2 66 55 w 40" --time 1 2>&1 >/dev/null)
 rc=$?

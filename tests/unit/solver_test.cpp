@@ -149,6 +149,32 @@ TEST(Solver, MarginLineEndsTheGameAndMatchesTheResult) {
   expect_line_ends_with(pos, s.line, s.result);
 }
 
+// Two threads over the shared table (SolveOptions::threads) prove what one thread proves: the
+// same result and margin, with a line the referee accepts (the lines and node counts of two
+// threads vary from run to run; one thread's are deterministic). Studies 1, 2 (a draw) and 4
+// with the margin, 5 (no tuz: repetitions, result mode) for the result only.
+TEST(Solver, TwoThreadsProveWhatOneThreadProves) {
+  auto doc = test::read_json("etudes.json");
+  for (int n : {1, 2, 4, 5}) {
+    SCOPED_TRACE("study " + std::to_string(n));
+    const auto& st = doc.at("studies").as_array().at(size_t(n - 1)).as_object();
+    Position pos = parse_position(std::string(st.at("position").as_string()));
+    tables::SolveOptions opt;
+    opt.hash_log2 = 20;
+    opt.max_nodes = 20'000'000;
+    opt.want_margin = n != 5;
+    tables::Solution one = tables::solve(pos, opt);
+    opt.threads = 2;
+    tables::Solution two = tables::solve(pos, opt);
+    ASSERT_TRUE(one.proven);
+    ASSERT_TRUE(two.proven);
+    EXPECT_EQ(two.result, one.result);
+    EXPECT_EQ(two.margin.has_value(), n != 5);
+    EXPECT_EQ(two.margin, one.margin);
+    expect_line_ends_with(pos, two.line, two.result);
+  }
+}
+
 TEST(Solver, TimeLimitLeavesItUnproven) {
   // 41 stones on the board: far beyond 1 ms.
   Position pos = parse_position("x,0,2,3,4,8,0,0,2/0,9,0,0,1,5,2,3,2 66 55 w 40");
@@ -157,6 +183,8 @@ TEST(Solver, TimeLimitLeavesItUnproven) {
   opt.hash_log2 = 12;
   tables::Solution s = tables::solve(pos, opt);
   EXPECT_FALSE(s.proven);
+  opt.threads = 2;  // every thread stops at the limit
+  EXPECT_FALSE(tables::solve(pos, opt).proven);
 }
 
 TEST(Solver, RepetitionInTheHistoryIsADraw) {
