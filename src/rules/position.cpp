@@ -105,16 +105,17 @@ namespace play_detail {
 
 // The tables of position_play.h for row length N, at compile time.
 template <int N>
-constexpr PlayTables<N> make_play_tables() {
+constexpr PlayTables<N>::PlayTables()
+    : take_keep{}, take_word{}, take_hash{}, word_keep{}, keep_lo{}, keep_hi{}, row{}, move{} {
   using Tables = PlayTables<N>;
-  constexpr int T = Tables::T;
   const auto& W = zobrist::kWeights;
-  Tables t{};
+  Tables& t = *this;
   // Holes 16 and 17 (N = 9) are bytes 0 and 1 of the word at bytes 16..23; kaznas 2 and 3,
   // the side to move 6.
   auto word_unit = [](int i) -> uint64_t { return i >= 16 ? uint64_t(1) << (8 * (i - 16)) : 0; };
   auto kazna_unit = [](int o) -> uint64_t { return uint64_t(1) << (16 + 8 * o); };
   for (int s = 0; s < T; ++s) {
+    t.row[s] = t.move[s];
     const int me = s / N;
     // The side change after `me` moved: side_ 0 -> 1 or 1 -> 0.
     const uint64_t side_word = me == 0 ? uint64_t(1) << 48 : 0 - (uint64_t(1) << 48);
@@ -130,7 +131,7 @@ constexpr PlayTables<N> make_play_tables() {
       else
         for (int j = 0; j < k; ++j) change[(s + j) % T] += 1;
       for (int i = 0; i < T; ++i) {
-        e.lane[1 + i] = uint8_t(change[i]);
+        if (1 + i < int(sizeof(e.lane))) e.lane[1 + i] = uint8_t(change[i]);  // hole 17: the word
         e.word += uint64_t(int64_t(change[i])) * word_unit(i);
         e.hash += uint64_t(int64_t(change[i])) * W.hole[i];
       }
@@ -138,13 +139,14 @@ constexpr PlayTables<N> make_play_tables() {
       e.hash += side_hash;
       const int last = k == 1 ? (s + 1) % T : (s + k - 1) % T;
       e.last = uint8_t(last);
-      e.opp = uint8_t(last / N != me);
-      e.cadd = uint8_t(change[last]);
-      e.tuz3 = last / N != me ? 3 : 0xFF;
+      e.own = uint8_t(last / N == me);
+      e.cadd = change[last];
+      // c + 8 * my_tuz is -5 only for c == 3 and my_tuz == -1 (c: 1..162, my_tuz >= 0 or -1).
+      e.tuz_key = last / N != me ? 3 - 8 : 0x7FFFFFFF;
       e.info = uint32_t(s % N + 1) | uint32_t(last % N + 1) << 8 | uint32_t(last / N) << 16;
-      e.kazna_mask = uint64_t(0xFF) * kazna_unit(me);
-      e.tuz_sign = uint64_t(0x80) << (32 + 8 * me);
-      e.kazna_shift = uint32_t(40 - 8 * me);  // kazna_[me] is the word's byte 2 + me
+      e.taken16 = uint32_t(16 * (1 + last));
+      e.kazna_mult = uint64_t(1) << (40 - 8 * me);  // kazna_[me] is the word's byte 2 + me
+      e.into_mine = uint32_t(0xFF) << (8 * me);
     }
   }
   for (int j = 0; j < 16; ++j) t.take_keep[0][j] = 0xFF;
@@ -156,12 +158,17 @@ constexpr PlayTables<N> make_play_tables() {
     t.take_hash[1 + i] = W.kazna[gainer] - W.hole[i];
     t.word_keep[1 + i] = ~(uint64_t(0xFF) * word_unit(i));
   }
-  return t;
+  for (int i = -1; i < T; ++i) {
+    for (int j = 0; j < 8; ++j) {
+      t.keep_lo[1 + i] |= uint64_t(t.take_keep[1 + i][j]) << (8 * j);
+      t.keep_hi[1 + i] |= uint64_t(t.take_keep[1 + i][8 + j]) << (8 * j);
+    }
+  }
 }
 
-constexpr PlayTables<9> kPlayTables9 = make_play_tables<9>();
-constexpr PlayTables<7> kPlayTables7 = make_play_tables<7>();
-constexpr PlayTables<5> kPlayTables5 = make_play_tables<5>();
+constexpr PlayTables<9> kPlayTables9;
+constexpr PlayTables<7> kPlayTables7;
+constexpr PlayTables<5> kPlayTables5;
 
 }  // namespace play_detail
 

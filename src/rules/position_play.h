@@ -3,7 +3,7 @@
 // row length, the saved registers and the return of MoveInfo were a large share of the
 // move, so the standard row length (N = 9) is sown right at the call site (7 and 5: one
 // call). Debug builds (TOGUZ_CHECK_POSITIONS) still check the position after every move.
-// The tables are built at compile time in position.cpp (make_play_tables). The plain
+// The tables are built at compile time in position.cpp (PlayTables' constructor). The plain
 // statement of the rules is in tests/unit/property_test.cpp, which checks this against it
 // move by move.
 #pragma once
@@ -24,6 +24,11 @@ inline Lanes load_lanes(const void* p) {
   std::memcpy(&v, p, 16);
   return v;
 }
+// Lanes 0..7 from lo, 8..15 from hi.
+inline Lanes load_halves(const uint64_t* lo, const uint64_t* hi) {
+  using Halves = uint64_t __attribute__((vector_size(16)));
+  return Lanes(Halves{*lo, *hi});
+}
 
 // The tables play() reads for row length N. Everything that depends only on the origin s,
 // its stone count k, a hole or the mover (who is s / N) is looked up rather than computed:
@@ -40,19 +45,25 @@ struct PlayTables {
   // a lap entry and a sow entry found through a step table: one load in a row and a dozen
   // instructions more per move, for a table 3 times smaller; 188 KB here for N = 9).
   struct alignas(64) Move {
-    // lane[1 + T..19] are 0: the 16 lanes read from lane + 1 go past the board when N < 9.
-    uint8_t lane[20];
+    // lane[1 + 17] (hole 17) is not kept: it is in the word, and no tuz. lane[1 + T..17] are
+    // 0: the 16 lanes read from lane + 1 go past the board when N < 9.
+    uint8_t lane[18];
     uint8_t last;  // the hole the last stone falls into (the hole after s when k == 1)
-    uint8_t opp;   // 1 when `last` is on the opponent's row
-    uint8_t cadd;  // the landing hole's count after sowing minus before, mod 256
-    uint8_t tuz3;  // 3 when `last` is on the opponent's row, else 255 (no count is 255)
+    uint8_t own;   // 1 when `last` is on the mover's own row
+    int32_t cadd;  // the landing hole's count after sowing minus before (-153..162)
     uint64_t word;
     uint64_t hash;
-    uint32_t info;         // MoveInfo's hole, last_hole and last_row (bytes 0, 1, 2)
-    uint32_t kazna_shift;  // the word shifted left by this has the mover's kazna in bits 56..63
-    uint64_t kazna_mask;   // the mover's kazna byte in the word
-    uint64_t tuz_sign;     // the sign bit of the mover's tuz_ byte in the word
+    uint32_t info;     // MoveInfo's hole, last_hole and last_row (bytes 0, 1, 2)
+    uint32_t taken16;  // 16 * (1 + last): take_keep[1 + last]'s byte offset in take_keep
+    // The word times this has the mover's kazna in bits 56..63 (a shift by 40 or 32: a
+    // multiply by a loaded factor is one instruction, a shift by a loaded count three).
+    uint64_t kazna_mult;
+    uint32_t into_mine;  // 0xFF or 0xFF00: the stones sown into the mover's tuz in `into`
+    // c + 8 * (the mover's tuz, -1: none) equals this only when a tuz may be made: c == 3 on
+    // the opponent's row and no tuz yet (-5; else a value no sum reaches). One compare.
+    int32_t tuz_key;
   };
+  static_assert(sizeof(Move) == 64);
   // take_*[1 + i]: hole i emptied into the kazna of the side that does not own its row
   // (stones sown into a tuz, or taken by a capture: only ever from the opponent's row): the
   // lanes but i, and per stone the word and key changes. Index 0 keeps every lane and changes
@@ -61,9 +72,20 @@ struct PlayTables {
   uint64_t take_word[T + 1];
   uint64_t take_hash[T + 1];
   uint64_t word_keep[T + 1];  // the word's bits but hole i's byte (White's tuz on hole 16)
+  // N = 9: take_keep[1 + i] as two 8-byte halves, lanes 0..7 and 8..15, for the tuz holes:
+  // Black's tuz is on White's holes 0..7 (keep_lo), White's on Black's 9..16 (keep_hi), so
+  // each tuz touches one half, and an 8-byte entry is reached by one scaled index (a 16-byte
+  // one needs a shift first).
+  uint64_t keep_lo[T + 1];
+  uint64_t keep_hi[T + 1];
+  // row[s] = move[s] (a load instead of s * (kMaxK + 1): four instructions fewer, and in
+  // parallel with the load of the origin's count).
+  const Move* row[T];
   // [kMaxK + 1], not a power of two: rows 16 KB apart put the same k of every origin in one
   // L1 set, and that measured slower than the multiply.
   Move move[T][kMaxK + 1];
+
+  constexpr PlayTables();  // position.cpp, at compile time
 };
 
 extern const PlayTables<9> kPlayTables9;
@@ -99,49 +121,74 @@ template <int N>
 inline MoveInfo Position::play_n(int hole) {
   using Tables = play_detail::PlayTables<N>;
   static_assert(std::endian::native == std::endian::little, "play() adds bytes as little-endian words");
-  const Tables& tab = play_detail::play_tables<N>();
+  const Tables* tab_address = &play_detail::play_tables<N>();
+#if defined(__GNUC__)
+  // One register for every table: without this GCC sees each array as its own symbol and,
+  // short of registers, builds several addresses (a lea each) in the loop around a play().
+  asm("" : "+r"(tab_address));
+#endif
+  const Tables& tab = *tab_address;
   unsigned char* const bytes = reinterpret_cast<unsigned char*>(this);
   const size_t me = side_;
   const size_t s = me * N + size_t(hole) - 1;  // the origin
-  const typename Tables::Move& mv = tab.move[s][board_[s]];
+  const typename Tables::Move& mv = tab.row[s][board_[s]];
+  // Grows after Black's move; stops at 65535 (the most a position string may say) instead of
+  // wrapping to 0, which no position string accepts: the carry out of 16 bits taken back.
+  // (Early, so that `me` is not held in a register to the end.)
+  uint16_t number;
+  const bool wrapped = __builtin_add_overflow(move_number_, uint16_t(me), &number);
+  move_number_ = uint16_t(number - wrapped);
 
   // Stones sown into a tuz go to its owner: a tuz hole held 0, so they are its lane.
-  // Tables indexed by 1 + a hole (0: none) are reached as (table + 1)[hole].
+  // Tables indexed by 1 + a hole (0: none) are reached as (table + 1)[hole]. (In this order:
+  // GCC keeps it, and what is done with the tuzes first frees their registers.)
   const ptrdiff_t tz0 = tuz_[0], tz1 = tuz_[1];  // the tuz's hole; -1: none
   const unsigned into0 = (mv.lane + 1)[tz0];
   const unsigned into1 = (mv.lane + 1)[tz1];
-  // The landing hole's count after sowing. Only the mover's own tuz (on the opponent's row)
-  // can take a capture's place: the landing hole must not be it.
-  const ptrdiff_t last = mv.last;
-  const unsigned c = uint8_t(board_[last] + mv.cadd);
-  const unsigned capture = mv.opp & ~c & unsigned(last != tz0) & unsigned(last != tz1);  // even
-  const unsigned captured = c & (0u - capture);
-  // The landing hole's entries are reached from `last`, known early; the capture only selects
-  // (the lanes kept) or multiplies (per stone taken, and captured is 0 without a capture).
-  const ptrdiff_t taken = ((last + 1) & -ptrdiff_t(capture)) - 1;  // the hole taken from; -1: none
-  const uint8_t* const keep_taken = (tab.take_keep + 1)[taken];
-
-  play_detail::Lanes low = play_detail::load_lanes(bytes);
-  low = (low + play_detail::load_lanes(mv.lane + 1)) &
-        play_detail::load_lanes((tab.take_keep + 1)[tz0]) &
-        play_detail::load_lanes((tab.take_keep + 1)[tz1]) & play_detail::load_lanes(keep_taken);
-  std::memcpy(bytes, &low, 16);
-  const uint64_t* const take_word = tab.take_word + 1;
   const uint64_t* const take_hash = tab.take_hash + 1;
-  uint64_t word_before, word;  // bytes 16..23
-  std::memcpy(&word_before, bytes + 16, 8);
+  uint64_t hash = hash_ + mv.hash + into0 * take_hash[tz0] + into1 * take_hash[tz1];
+  play_detail::Lanes low = play_detail::load_lanes(bytes) + play_detail::load_lanes(mv.lane + 1);
+  if constexpr (N == 9) {
+    low &= play_detail::load_halves(&(tab.keep_lo + 1)[tz1], &(tab.keep_hi + 1)[tz0]);
+  } else {
+    low &= play_detail::load_lanes((tab.take_keep + 1)[tz0]) &
+           play_detail::load_lanes((tab.take_keep + 1)[tz1]);
+  }
   // The tuz stones go to the kaznas (bytes 2 and 3); the only tuz hole in the word is
   // White's on hole 16, emptied by a mask.
   const unsigned into = into0 | into1 << 8;
-  word = word_before + mv.word;
+  const uint64_t into16 = uint64_t(into) << 16;
+  uint64_t word;  // bytes 16..23
+  std::memcpy(&word, bytes + 16, 8);
+  word += mv.word;
   if constexpr (Tables::T > 16) word &= (tab.word_keep + 1)[tz0];
-  word += (uint64_t(into) << 16) + captured * take_word[last];
+  word += into16;
+
+  // The landing hole's count after sowing. Only the mover's own tuz is on the opponent's row:
+  // the landing hole must not be it.
+  const ptrdiff_t last = mv.last;
+  const unsigned c = unsigned(board_[last] + mv.cadd);
+  const ptrdiff_t my_tuz = tuz_[me];
+  // A capture: even, on the opponent's row, not the tuz. Bit 0 of `no_capture` set if not.
+  const unsigned no_capture = (c | mv.own | unsigned(last == my_tuz)) & 1;
+  const unsigned capture_mask = no_capture - 1;  // all ones for a capture
+  const unsigned captured = c & capture_mask;
+  // A tuz: the last stone made 3 on the opponent's row and the mover has none (rare, and
+  // once a player has a tuz never again, so the branch at the end predicts well).
+  bool tuz_made = int32_t(c + 8 * my_tuz) == mv.tuz_key;
+#if defined(__GNUC__)
+  // Worked out here, not at the branch: GCC would keep both sides of the compare (spilled)
+  // to the end.
+  asm("" : "+r"(tuz_made));
+#endif
+  // The landing hole's entries are reached from `last`, known early; the capture only selects
+  // (the lanes kept: take_keep[0] without a capture) or multiplies (per stone taken, and
+  // captured is 0 without a capture).
+  low &= play_detail::load_lanes(tab.take_keep[0] + (mv.taken16 & capture_mask));
+  std::memcpy(bytes, &low, 16);
+  word += captured * (tab.take_word + 1)[last];
   std::memcpy(bytes + 16, &word, 8);
-  // Grows after Black's move; stops at 65535 (the most a position string may say) instead of
-  // wrapping to 0, which no position string accepts: 65535 + 1 = 65536 less its bit 16.
-  const unsigned number = unsigned(move_number_) + unsigned(me);
-  move_number_ = uint16_t(number - (number >> 16));
-  hash_ += mv.hash + into0 * take_hash[tz0] + into1 * take_hash[tz1] + captured * take_hash[last];
+  hash_ = hash + captured * take_hash[last];
 
   static_assert(offsetof(MoveInfo, hole) == 0 && offsetof(MoveInfo, last_hole) == 1 &&
                 offsetof(MoveInfo, last_row) == 2 && offsetof(MoveInfo, captured) == 3 &&
@@ -149,16 +196,14 @@ inline MoveInfo Position::play_n(int hole) {
                 offsetof(MoveInfo, kazna_after) == 7 && offsetof(MoveInfo, kazna_changed) == 8);
   // The mover's kazna after the move is taken from the word in hand, not read back from the
   // byte just stored (a load that waits for the store).
-  const uint64_t kazna_after = (word << mv.kazna_shift) & (uint64_t(0xFF) << 56);
-  const uint64_t packed = mv.info | uint64_t(captured) << 24 | uint64_t(into) << 40 | kazna_after;
+  const uint64_t kazna_after = (word * mv.kazna_mult) & (uint64_t(0xFF) << 56);
+  const uint64_t packed = mv.info | (into16 | captured) << 24 | kazna_after;
   MoveInfo info;
   static_assert(std::is_trivially_copyable_v<MoveInfo>);
   std::memcpy(static_cast<void*>(&info), &packed, 8);
-  info.kazna_changed = ((word ^ word_before) & mv.kazna_mask) != 0;
-  // A tuz: the last stone made 3 on the opponent's row and the mover has none (rare, and
-  // once a player has a tuz never again, so the branch predicts well).
-  const bool has_tuz = (word_before & mv.tuz_sign) == 0;  // the mover's tuz_ is not -1
-  if (__builtin_expect((c == mv.tuz3) & !has_tuz, 0)) return make_tuz(int(last), info);
+  // The mover's kazna grew by the capture and the stones sown into his tuz.
+  info.kazna_changed = ((into & mv.into_mine) | captured) != 0;
+  if (__builtin_expect(tuz_made, 0)) return make_tuz(int(last), info);
   return info;
 }
 
