@@ -169,7 +169,11 @@ void WorkerPool::work(int self) {
 }
 
 VecEnv::VecEnv(int batch, const Rules& rules, uint64_t seed, int random_start_plies, int threads)
-    : batch_(batch), n_(rules.n), rules_(rules), random_start_plies_(random_start_plies) {
+    : batch_(batch),
+      n_(rules.n),
+      rules_(rules),
+      random_start_plies_(random_start_plies),
+      start_(Position::start(rules)) {
   if (batch < 1) throw std::invalid_argument("batch must be at least 1");
   if (random_start_plies < 0) throw std::invalid_argument("random_start_plies must be >= 0");
   if (threads < 1) throw std::invalid_argument("threads must be at least 1");
@@ -200,6 +204,7 @@ VecEnv::VecEnv(int batch, const Rules& rules, uint64_t seed, int random_start_pl
 void VecEnv::reset(uint64_t seed) {
   rng_.state = seed;
   prefetch_ = false;
+  drawn_returned_ = false;
   for (int b = 0; b < batch_; ++b) {
     start_game(b);
     reward[b] = 0.0f;
@@ -246,7 +251,7 @@ void VecEnv::start_game(int b) {
   // Random opening plies: a line that ends the game before its last ply is thrown away and
   // drawn again (after 100 such lines the plain start is used).
   for (int attempt = 0;; ++attempt) {
-    slot.pos = Position::start(rules_);
+    slot.pos = start_;  // Speed: a copy, not Position::start() (its hash) at every restart
     slot.ply = 0;
     remember(slot, true);  // the start: no repetition yet
     mask = slot.pos.legal_mask();
@@ -358,15 +363,25 @@ TOGUZ_HOT_INLINE void VecEnv::write_observation_n(int b, uint32_t mask) {
 #endif
   side_to_move[b] = int8_t(pos.side_to_move());
   legal_bits[b] = mask;
-  uint8_t l[16];
-  const uint64_t low = kSpread.v[mask & 0xFF], high = kSpread.v[mask >> 8];
-  std::memcpy(l, &low, 8);
-  std::memcpy(l + 8, &high, 8);
-  std::memcpy(&legal[size_t(b) * N], l, N);
+  // Speed: from registers (a copy through a 16-byte buffer on the stack, stored and then read
+  // back in parts, stalled the loop).
+  const uint64_t low = kSpread.v[mask & 0xFF];
+  uint8_t* l = &legal[size_t(b) * N];
+  if constexpr (N > 8) {
+    std::memcpy(l, &low, 8);
+    l[8] = uint8_t(mask >> 8 & 1);
+  } else {
+    std::memcpy(l, &low, N);
+  }
 }
 
 int VecEnv::first_illegal(const int64_t* actions) const {
-  // Speed: the whole batch without branches first (it is legal unless the caller erred).
+  // Speed: the actions random_actions() returned, unchanged, are legal (they were drawn from
+  // the present masks); comparing them is cheaper than testing each against its mask.
+  if (drawn_returned_ &&
+      std::memcmp(actions, next_actions_.data(), sizeof(int64_t) * size_t(batch_)) == 0)
+    return -1;
+  // Then the whole batch without branches (it is legal unless the caller erred).
   uint32_t bad = 0;
   for (int b = 0; b < batch_; ++b) {
     const uint64_t a = uint64_t(actions[b]);  // negative ones become huge
@@ -479,6 +494,7 @@ void VecEnv::step(const int64_t* actions) {
   prefetch_ = sampler_used_ && random_start_plies_ == 0;
   prefetch_state_ = rng_.state;
   sampler_used_ = false;
+  drawn_returned_ = false;
   if (!pool_) {
     step_range(actions, 0, batch_);
   } else {
@@ -499,8 +515,10 @@ void VecEnv::random_actions(int64_t* out) {
     std::memcpy(out, next_actions_.data(), sizeof(int64_t) * size_t(batch_));
     rng_.state += uint64_t(batch_) * kGolden;  // the batch_ draws step() made in its stead
   } else {
-    for (int b = 0; b < batch_; ++b) out[b] = random_bit(rng_, legal_bits[b]);
+    for (int b = 0; b < batch_; ++b) next_actions_[b] = random_bit(rng_, legal_bits[b]);
+    std::memcpy(out, next_actions_.data(), sizeof(int64_t) * size_t(batch_));
   }
+  drawn_returned_ = true;
   prefetch_ = false;
   sampler_used_ = true;
 }

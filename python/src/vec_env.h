@@ -181,6 +181,7 @@ class VecEnv {
   int random_start_plies_;
   SplitMix64 rng_;
   std::vector<Slot> slots_;
+  Position start_;                    // Position::start(rules_), copied at every restart
   std::unique_ptr<WorkerPool> pool_;  // null when stepping on the caller alone
   int chunk_games_ = kChunk;          // games per chunk of step() on the pool
   // The random actions step() drew ahead for random_actions() (see step).
@@ -190,6 +191,9 @@ class VecEnv {
   // before it plays; cleared by random_actions() and reset()).
   bool prefetch_ = false;
   uint64_t prefetch_state_ = 0;  // rng_.state when the step began
+  // random_actions() returned a copy of next_actions_, legal in the present positions (set
+  // there; cleared by step() and reset()): first_illegal() passes actions equal to them.
+  bool drawn_returned_ = false;
 };
 
 }  // namespace toguz::rl

@@ -149,6 +149,32 @@ def test_illegal_action_raises_and_changes_nothing():
     assert not np.array_equal(env.holes, before)
 
 
+def test_changed_or_stale_random_actions_are_still_checked():
+    # step() passes the actions random_actions() returned without testing each (they are
+    # legal); the array is the caller's, so a changed one must still be refused, and so must a
+    # stale one (returned before the last step).
+    env = toguz.VecEnv(4, seed=2)
+    env.step(np.array([5, 5, 5, 5]))  # 65(10): Black's hole 5 is emptied everywhere
+    actions = env.random_actions()
+    before = env.holes.copy()
+    changed = actions.copy()
+    changed[2] = 4
+    with pytest.raises(ValueError, match="illegal action 4 in game 2 \\(the hole is empty\\)"):
+        env.step(changed)
+    assert np.array_equal(env.holes, before)
+    env.step(actions)  # unchanged: legal
+    for _ in range(1000):
+        actions = env.random_actions()
+        env.step(actions)
+        if not env.legal_mask[np.arange(4), actions].all():
+            break
+    else:
+        raise AssertionError("no stale action became illegal")
+    before = env.holes.copy()
+    with pytest.raises(ValueError, match="illegal action"):
+        env.step(actions)
+    assert np.array_equal(env.holes, before)
+
 def test_bad_arguments():
     with pytest.raises(ValueError):
         toguz.VecEnv(0)
