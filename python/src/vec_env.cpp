@@ -160,7 +160,7 @@ void WorkerPool::work(int self) {
       sleepers_.fetch_add(1);  // seq_cst, then generation_ seq_cst: see run()
       while (generation_.load() == seen) generation_.wait(seen, std::memory_order_acquire);
       sleepers_.fetch_sub(1, std::memory_order_relaxed);
-      fresh();
+      generation = generation_.load(std::memory_order_acquire);
     }
     if (stop_.load()) return;
     seen = generation;
@@ -204,7 +204,7 @@ VecEnv::VecEnv(int batch, const Rules& rules, uint64_t seed, int random_start_pl
 void VecEnv::reset(uint64_t seed) {
   rng_.state = seed;
   prefetch_ = false;
-  drawn_returned_ = false;
+  sampler_used_ = false;
   for (int b = 0; b < batch_; ++b) {
     start_game(b);
     reward[b] = 0.0f;
@@ -378,7 +378,7 @@ TOGUZ_HOT_INLINE void VecEnv::write_observation_n(int b, uint32_t mask) {
 int VecEnv::first_illegal(const int64_t* actions) const {
   // Speed: the actions random_actions() returned, unchanged, are legal (they were drawn from
   // the present masks); comparing them is cheaper than testing each against its mask.
-  if (drawn_returned_ &&
+  if (sampler_used_ &&
       std::memcmp(actions, next_actions_.data(), sizeof(int64_t) * size_t(batch_)) == 0)
     return -1;
   // Then the whole batch without branches (it is legal unless the caller erred).
@@ -494,7 +494,6 @@ void VecEnv::step(const int64_t* actions) {
   prefetch_ = sampler_used_ && random_start_plies_ == 0;
   prefetch_state_ = rng_.state;
   sampler_used_ = false;
-  drawn_returned_ = false;
   if (!pool_) {
     step_range(actions, 0, batch_);
   } else {
@@ -518,7 +517,6 @@ void VecEnv::random_actions(int64_t* out) {
     for (int b = 0; b < batch_; ++b) next_actions_[b] = random_bit(rng_, legal_bits[b]);
     std::memcpy(out, next_actions_.data(), sizeof(int64_t) * size_t(batch_));
   }
-  drawn_returned_ = true;
   prefetch_ = false;
   sampler_used_ = true;
 }

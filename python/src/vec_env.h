@@ -186,14 +186,14 @@ class VecEnv {
   int chunk_games_ = kChunk;          // games per chunk of step() on the pool
   // The random actions step() drew ahead for random_actions() (see step).
   std::vector<int64_t> next_actions_;
-  bool sampler_used_ = false;  // random_actions() was called since the last step
+  // random_actions() was called since the last step or reset: it returned a copy of
+  // next_actions_, legal in the present positions, so first_illegal() passes actions equal to
+  // them; and the next step draws ahead (prefetch_).
+  bool sampler_used_ = false;
   // The last step filled next_actions_ with the draws from prefetch_state_ (set by step()
   // before it plays; cleared by random_actions() and reset()).
   bool prefetch_ = false;
   uint64_t prefetch_state_ = 0;  // rng_.state when the step began
-  // random_actions() returned a copy of next_actions_, legal in the present positions (set
-  // there; cleared by step() and reset()): first_illegal() passes actions equal to them.
-  bool drawn_returned_ = false;
 };
 
 }  // namespace toguz::rl
