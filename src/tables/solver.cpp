@@ -567,7 +567,8 @@ Solution solve(const Position& root, const SolveOptions& options) {
     bool rep = false, cut = false;
     int guess = sol.result > 0 ? lower : sol.result < 0 ? upper : 0;
     while (lower < upper && !rep) {
-      int beta = guess == lower ? guess + 1 : guess, v;
+      const int beta = guess == lower ? guess + 1 : guess;
+      int v;
       if (!searched(beta - 1, beta, &v, &rep)) {
         cut = true;
         break;
