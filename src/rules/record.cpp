@@ -441,9 +441,19 @@ std::string write_record(const Game& game,
     }
   };
   for (size_t i = 0; i < moves.size(); ++i) {
-    if (side == Side::White) put(std::to_string(number) + ".");
-    else if (i == 0) put(std::to_string(number) + "...");
-    put(format_move(moves[i], MoveStyle::PlayOK) + (i < notes.size() ? notes[i].mark : ""));
+    std::string number_text;
+    if (side == Side::White)
+      number_text = std::to_string(number) + ".";
+    else if (i == 0)
+      number_text = std::to_string(number) + "...";
+    std::string move =
+        format_move(moves[i], MoveStyle::PlayOK) + (i < notes.size() ? notes[i].mark : "");
+    if (style == RecordStyle::Pgn && !number_text.empty()) {
+      put(number_text + " " + move);  // one word: the line may break before the number only
+    } else {
+      if (!number_text.empty()) put(number_text);
+      put(move);
+    }
     if (i < notes.size() && !notes[i].comment.empty()) put("{" + notes[i].comment + "}");
     if (side == Side::Black) ++number;
     side = opposite(side);

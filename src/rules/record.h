@@ -52,7 +52,9 @@ struct Replayed {
 // result on a game the board did not end (resignation, time, agreement) is kept.
 Replayed replay_record(const Record& record, const RuleOptions& overrides = {});
 
-enum class RecordStyle { PlayOK, Tgk };
+// Pgn: PlayOK's moves and width, but a move number never ends a line (it stays with its move,
+// as PGN readers and people expect; PlayOK's own files break there).
+enum class RecordStyle { PlayOK, Tgk, Pgn };
 // What may follow a move in a written record: a mark glued to it ("?!", "?", "??"; read back
 // as part of the token) and a comment ("{...}", without the braces; none when empty).
 struct MoveNote {

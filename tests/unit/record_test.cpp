@@ -1,8 +1,9 @@
 // Game records: the reader's tolerance for real habits, the Variant/Rules/FEN tags, the writer's
-// two styles and round trips.
+// three styles and round trips.
 #include <gtest/gtest.h>
 
 #include <random>
+#include <sstream>
 
 #include "rules/record.h"
 #include "test_util.h"
@@ -123,7 +124,7 @@ TEST(RecordWriter, NonStandardGamesCarryTheirTags) {
             "[FEN \"9,9,9,9,9,1,10,10,10/10,10,10,10,0,9,9,9,9 10 0 b 1\"]\n\n1... 11\n");
   // And both read back to the same games.
   for (const Game* game : {&g, &h})
-    for (RecordStyle style : {RecordStyle::PlayOK, RecordStyle::Tgk}) {
+    for (RecordStyle style : {RecordStyle::PlayOK, RecordStyle::Tgk, RecordStyle::Pgn}) {
       auto back = read_records(write_record(*game, {}, style));
       ASSERT_EQ(back.size(), 1u);
       Replayed r = replay_record(back[0]);
@@ -151,8 +152,11 @@ TEST(RecordWriter, RoundTripsRandomGames) {
       ASSERT_TRUE(g.play(hole));
     }
     if (!g.over() && i % 4 == 0) g.set_recorded_result(Result::BlackWins, EndReason::Resignation);
-    for (RecordStyle style : {RecordStyle::PlayOK, RecordStyle::Tgk}) {
-      SCOPED_TRACE("game " + std::to_string(i) + (style == RecordStyle::Tgk ? " tgk" : " playok"));
+    for (RecordStyle style : {RecordStyle::PlayOK, RecordStyle::Tgk, RecordStyle::Pgn}) {
+      SCOPED_TRACE("game " + std::to_string(i) +
+                   (style == RecordStyle::Tgk   ? " tgk"
+                    : style == RecordStyle::Pgn ? " pgn"
+                                                : " playok"));
       std::string text = write_record(g, {{"Event", "random"}}, style);
       auto back = read_records(text);
       ASSERT_EQ(back.size(), 1u) << text;
@@ -166,6 +170,41 @@ TEST(RecordWriter, RoundTripsRandomGames) {
       EXPECT_EQ(write_record(r.game, back[0].tags, style), text);
     }
   }
+}
+
+// The Pgn style keeps each move number on the line of its move, where PlayOK's own style (as
+// its files do) lets a line end with "5."; the moves are the same words otherwise.
+TEST(RecordWriter, PgnStyleKeepsMoveNumbersWithTheirMoves) {
+  std::mt19937 rng(7);
+  int playok_breaks = 0;
+  for (int i = 0; i < 50; ++i) {
+    Game g(Position::start(Rules::for_variant(Variant::Standard)));
+    while (!g.over() && g.ply_count() < 120) {
+      const uint32_t mask = g.legal_mask();
+      int hole;
+      do hole = int(rng() % 9) + 1;
+      while (!(mask >> (hole - 1) & 1));
+      ASSERT_TRUE(g.play(hole));
+    }
+    auto moves_of = [](const std::string& text) {
+      std::string body = text.substr(text.find("\n\n") + 2);
+      std::vector<std::string> lines, words;
+      std::istringstream in(body);
+      for (std::string line; std::getline(in, line);) lines.push_back(line);
+      std::istringstream w(body);
+      for (std::string word; w >> word;) words.push_back(word);
+      return std::make_pair(lines, words);
+    };
+    const auto [pgn_lines, pgn_words] = moves_of(write_record(g, {}, RecordStyle::Pgn));
+    const auto [ok_lines, ok_words] = moves_of(write_record(g, {}, RecordStyle::PlayOK));
+    EXPECT_EQ(pgn_words, ok_words);
+    for (const std::string& line : pgn_lines) {
+      EXPECT_LE(line.size(), 59u) << line;
+      EXPECT_NE(line.back(), '.') << "a line ends with a move number: " << line;
+    }
+    for (const std::string& line : ok_lines) playok_breaks += line.back() == '.';
+  }
+  EXPECT_GT(playok_breaks, 0);  // the case arises in these games
 }
 
 }  // namespace
