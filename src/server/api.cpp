@@ -8,6 +8,7 @@
 #include "rules/notation.h"
 #include "rules/record.h"
 #include "server/server_impl.h"
+#include "server/texts.h"
 
 namespace toguz::server {
 
@@ -158,18 +159,19 @@ http::response<http::string_body> Server::Impl::api_create(const json::object& b
     if (mode == "local") {
       r.white_token = r.black_token = token;
       r.white_seated = r.black_seated = true;
-      r.white_name = clean_name(get_string(body, "white", "", 200), name.empty() ? "White" : name);
-      r.black_name = clean_name(get_string(body, "black", "", 200), "Black");
+      r.white_name =
+          clean_name(get_string(body, "white", "", 200), name.empty() ? kNameWhite : name);
+      r.black_name = clean_name(get_string(body, "black", "", 200), kNameBlack);
       out["side"] = "both";
     } else {
       (me == 0 ? r.white_token : r.black_token) = token;
       (me == 0 ? r.white_seated : r.black_seated) = true;
-      (me == 0 ? r.white_name : r.black_name) = name.empty() ? "Player" : name;
+      (me == 0 ? r.white_name : r.black_name) = name.empty() ? kNamePlayer : name;
       out["side"] = side_name(me);
       if (mode == "engine") {
         r.engine_side = 1 - me;
         r.level = level;
-        (me == 0 ? r.black_name : r.white_name) = "toguz (level " + std::to_string(level) + ")";
+        (me == 0 ? r.black_name : r.white_name) = engine_name(level);
         (me == 0 ? r.black_seated : r.white_seated) = true;
       } else {
         r.invite = random_id(12);
@@ -199,7 +201,8 @@ http::response<http::string_body> Server::Impl::api_join(const std::string& id, 
     const std::string token = random_id(32);
     (side == 0 ? r.white_token : r.black_token) = token;
     (side == 0 ? r.white_seated : r.black_seated) = true;
-    (side == 0 ? r.white_name : r.black_name) = clean_name(get_string(body, "name", "", 200), "Guest");
+    (side == 0 ? r.white_name : r.black_name) =
+        clean_name(get_string(body, "name", "", 200), kNameGuest);
     r.status = "playing";
     persist(*room);
     broadcast(*room);
@@ -212,7 +215,7 @@ http::response<http::string_body> Server::Impl::api_join(const std::string& id, 
 http::response<http::string_body> Server::Impl::api_import(const json::object& body) {
   try {
     Game game;
-    std::string white = "White", black = "Black";
+    std::string white = kNameWhite, black = kNameBlack;
     if (field(body, "record")) {
       const std::string text = get_string(body, "record", "", kMaxBody);
       std::vector<Record> records;
@@ -302,6 +305,9 @@ http::response<http::string_body> Server::Impl::api_list(const std::string& quer
                                  {"variant", g.variant},
                                  {"white", g.white_name},
                                  {"black", g.black_name},
+                                 {"white_default", default_name_code(g, 0)},
+                                 {"black_default", default_name_code(g, 1)},
+                                 {"level", g.engine_side >= 0 ? json::value(g.level) : json::value(nullptr)},
                                  {"status", g.status},
                                  {"result", g.winner.empty() ? json::value(nullptr) : json::value(g.winner)},
                                  {"reason", g.reason.empty() ? json::value(nullptr) : json::value(g.reason)},

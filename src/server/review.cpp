@@ -4,6 +4,7 @@
 #include <boost/json.hpp>
 #include <vector>
 
+#include "rules/notation.h"
 #include "search/annotate.h"
 #include "server/server_impl.h"
 
@@ -20,12 +21,18 @@ std::string review_json(const Game& game, uint64_t nodes, const std::function<vo
   for (const search::MoveReview& m : review.moves) {
     json::array best_pv;
     for (int h : m.best_pv) best_pv.push_back(h);
+    // the best move as written in the move list ("65(10)"), so the client needs no rules
+    Position before = game.position_at(m.ply - 1);
+    json::value best_notation = nullptr;
+    if (before.outcome() == Outcome::Ongoing && before.is_legal(m.best_hole))
+      best_notation = json::string(format_move(before.play(m.best_hole)));
     moves.push_back(json::object{{"ply", m.ply},
                                  {"hole", m.hole},
                                  {"side", side_name(index(m.side))},
                                  {"white_cp", m.white_cp},
                                  {"best", m.best_hole},
                                  {"best_pv", std::move(best_pv)},
+                                 {"best_notation", std::move(best_notation)},
                                  {"loss_cp", m.loss_cp},
                                  {"mark", m.mark.empty() ? json::value(nullptr) : json::value(m.mark)},
                                  {"white", score_json(m.white, Side::White)},

@@ -9,6 +9,7 @@
 #include "search/decisions.h"
 #include "server/review.h"
 #include "server/server_impl.h"
+#include "server/texts.h"
 
 namespace toguz::server {
 
@@ -43,8 +44,12 @@ json::array holes_of(uint32_t mask) {
   return a;
 }
 
+// The refusal with its code and parameters for the client's own words (texts.h).
 std::string error_message(const std::string& why) {
-  return json::serialize(json::object{{"type", "error"}, {"message", why}});
+  json::object o = error_code(why);
+  o["type"] = "error";
+  o["message"] = why;
+  return json::serialize(o);
 }
 
 }  // namespace
@@ -247,6 +252,7 @@ json::object Server::Impl::state_json(Room& room, int viewer) {
     const bool connected = seat_present(room, s);
     json::object p;
     p["name"] = s == 0 ? r.white_name : r.black_name;
+    p["default_name"] = default_name_code(r, s);
     p["engine"] = engine;
     p["level"] = engine ? json::value(r.level) : json::value(nullptr);
     p["connected"] = connected;
@@ -280,6 +286,8 @@ json::object Server::Impl::state_json(Room& room, int viewer) {
                 now - room.gone_since[opp] >= std::chrono::seconds(config.abandon_seconds);
   }
   o["can_claim"] = can_claim;
+  o["can_offer_draw"] = (viewer == 0 || viewer == 1) && r.status == "playing" &&
+                        room.draw_offer != viewer && room.may_offer_draw(viewer);
   o["rematch_id"] = room.rematch_id.empty() ? json::value(nullptr) : json::value(room.rematch_id);
   return o;
 }
@@ -417,6 +425,7 @@ bool Server::Impl::apply_move(const std::shared_ptr<Room>& room_ptr, int hole, s
     room.clock_running = true;
     room.turn_start = SteadyClock::now();
   }
+  if (room.draw_offer == 1 - s) room.draw_declined_ply[1 - s] = room.game.ply_count();
   if (room.draw_offer != s) room.draw_offer = -1;  // a move declines the opponent's offer
   if (room.game.over()) finish_from_board(room);
   persist_move(room, hole);
@@ -484,6 +493,7 @@ void Server::Impl::on_engine_result(const std::shared_ptr<Room>& room_ptr, uint6
       return;
     }
     room.draw_offer = -1;  // declined: the engine plays on
+    room.draw_declined_ply[human] = room.game.ply_count();
   }
   std::string why;
   if (!apply_move(room_ptr, r.best_move, &why)) std::cerr << "toguz serve: engine move refused: " << why << "\n";
@@ -771,6 +781,10 @@ void Server::Impl::on_message(WsSession& s, std::string_view text) {
         persist(room);
       } else if (room.draw_offer == me) {
         return fail("offer_draw: already offered");
+      } else if (!room.may_offer_draw(me)) {
+        const int plies = room.draw_declined_ply[me] + kDrawOfferGap - room.game.ply_count();
+        return fail("offer_draw: declined; again after " + std::to_string((plies + 1) / 2) +
+                    " more moves");
       } else {
         room.draw_offer = me;  // the engine answers with its next move
       }
@@ -781,6 +795,7 @@ void Server::Impl::on_message(WsSession& s, std::string_view text) {
         persist(room);
       } else {
         room.draw_offer = -1;
+        room.draw_declined_ply[1 - me] = room.game.ply_count();
       }
     }
     broadcast(room);

@@ -6,6 +6,7 @@
 
 #include "rules/record.h"
 #include "server/server_impl.h"
+#include "server/texts.h"
 
 namespace toguz::server {
 
@@ -28,7 +29,9 @@ http::response<http::string_body> json_response(http::status status, const json:
 }
 
 http::response<http::string_body> error_response(http::status status, const std::string& message) {
-  return json_response(status, json::object{{"error", message}});
+  json::object o = error_code(message);  // the code and parameters a client translates
+  o["error"] = message;
+  return json_response(status, o);
 }
 
 namespace {
@@ -302,14 +305,11 @@ void Server::Impl::handle_http(const http::request<http::string_body>& req, Resp
       if (!room) {
         respond(error_response(http::status::not_found, "no such game: " + parts[1]));
       } else {
-        std::vector<std::pair<std::string, std::string>> tags = {{"Event", "toguz serve"},
-                                                                 {"Site", "toguz"},
-                                                                 {"White", room->row.white_name},
-                                                                 {"Black", room->row.black_name}};
+        const auto tags = export_tags(room->row);
         http::response<http::string_body> res{http::status::ok, 11};
         res.set(http::field::content_type, "text/plain; charset=utf-8");
         res.set(http::field::content_disposition, "attachment; filename=\"toguz-" + room->row.id + ".pgn\"");
-        res.body() = write_record(room->game, tags, RecordStyle::PlayOK);
+        res.body() = write_record(room->game, tags, RecordStyle::Pgn);
         respond(std::move(res));
       }
     } else {

@@ -36,6 +36,7 @@ constexpr int kBoth = 2;
 constexpr size_t kMaxBody = 64 * 1024;       // HTTP request bodies (413 above)
 constexpr size_t kMaxMessage = 4 * 1024;     // WebSocket messages (error above)
 constexpr size_t kMaxQueuedWrites = 512;     // a client this far behind is dropped
+constexpr int kDrawOfferGap = 10;            // plies between a declined offer and the next
 
 class WsSession;
 
@@ -54,6 +55,12 @@ struct Room {
   SteadyClock::time_point turn_start;
   net::steady_timer flag_timer;
   int draw_offer = -1, rematch_offer = -1;
+  // The ply at which side s's last draw offer was declined: he may offer again kDrawOfferGap
+  // plies later, so offers cannot be repeated move after move.
+  int draw_declined_ply[2] = {-kDrawOfferGap, -kDrawOfferGap};
+  bool may_offer_draw(int s) const {
+    return game.ply_count() >= draw_declined_ply[s] + kDrawOfferGap;
+  }
   std::string rematch_id;
   // Connections per seat (kBoth counts for both) and since when a seat has been empty.
   std::vector<WsSession*> sessions;

@@ -200,9 +200,14 @@ TEST(ServerGame, DrawOfferDeclineAcceptThenRematchWithColoursSwapped) {
   // White sees its offer, then the decline (the states before the offer also say null).
   ASSERT_TRUE(w.read_state([](const json::object& g) { return g.at("draw_offer") == "white"; }));
   ASSERT_TRUE(w.read_state([](const json::object& g) { return g.at("draw_offer").is_null(); }));
+  // White may not offer again at once (offers cannot be repeated move after move); Black may.
   w.send(json::object{{"type", "offer_draw"}});
-  ASSERT_TRUE(b.read_state([](const json::object& g) { return g.at("draw_offer") == "white"; }));
-  b.send(json::object{{"type", "accept_draw"}});
+  auto refused = w.read_type("error");
+  ASSERT_TRUE(refused);
+  EXPECT_EQ(jstr(refused->at("code")), "draw_wait");
+  b.send(json::object{{"type", "offer_draw"}});
+  ASSERT_TRUE(w.read_state([](const json::object& g) { return g.at("draw_offer") == "black"; }));
+  w.send(json::object{{"type", "accept_draw"}});
   auto over = w.read_state([](const json::object& g) { return jstr(g.at("status")) == "over"; });
   ASSERT_TRUE(over);
   EXPECT_EQ(jstr(over->at("result").at("winner")), "draw");

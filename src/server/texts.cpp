@@ -1,0 +1,139 @@
+#include "server/texts.h"
+
+#include <cstdio>
+#include <ctime>
+
+namespace toguz::server {
+
+namespace {
+
+struct Pattern {
+  const char* text;  // the message with {name} where a parameter stands
+  const char* code;
+};
+
+// Every error message of src/server, most specific first; the client has a text for each code
+// (web/src/i18n.ts, "e_<code>") with the same {names}.
+constexpr Pattern kErrors[] = {
+    // WebSocket messages
+    {"rate limit: more than {n} messages per second", "rate_limit"},
+    {"message over 4 KiB", "too_long"},
+    {"request body over 64 KiB", "too_long"},
+    {"invalid JSON: {detail}", "bad_message"},
+    {"expected a JSON object", "bad_message"},
+    {"body: expected a JSON object", "bad_message"},
+    {"type: expected a string", "bad_message"},
+    {"type: unknown message type '{detail}'", "bad_message"},
+    {"{action}: spectators may only send ping, analyze and review", "spectator"},
+    {"move: waiting for the opponent to join", "waiting"},
+    {"{action}: the game is over", "game_over"},
+    {"{action}: not your turn", "not_your_turn"},
+    {"move: stale (ply {ply}, the game is at ply {now})", "stale"},
+    {"{action}: not in online games", "not_in_online"},
+    {"takeback: no move of yours to take back", "no_takeback"},
+    {"takeback: no move to take back", "no_takeback"},
+    {"{action}: not in analysis", "not_in_analysis"},
+    {"{action}: the game is not being played", "not_playing"},
+    {"{action}: only in online and engine games", "not_in_mode"},
+    {"{action}: only in online games", "not_in_mode"},
+    {"offer_draw: already offered", "draw_already"},
+    {"offer_draw: declined; again after {n} more moves", "draw_wait"},
+    {"{action}: no draw offer from the opponent", "no_draw_offer"},
+    {"abort: only before each side has moved", "abort_late"},
+    {"rematch: the game is not over", "not_over"},
+    {"rematch: the rematch game is gone", "rematch_gone"},
+    {"claim_win: the opponent is connected", "opponent_connected"},
+    {"claim_win: the opponent has been gone less than {n} s", "claim_early"},
+    {"move: time is up", "time_up"},
+    {"move: {detail}", "illegal_move"},
+    // HTTP
+    {"no such game: {id}", "no_game"},
+    {"no such game", "no_game"},
+    {"only online games can be joined", "not_joinable"},
+    {"invite: wrong invite code", "wrong_invite"},
+    {"the seat is taken", "seat_taken"},
+    {"the game is {status}", "join_closed"},
+    {"record: no game found", "no_record"},
+    {"record: line {line}, ply {ply} '{token}': {detail}", "record_move"},
+    {"record: line {line}: {detail}", "record_line"},
+    {"record: {detail}", "record"},
+    {"position: {detail}", "position"},
+    {"expected \"record\" or \"position\"", "no_record"},
+    {"server error: {detail}", "server_error"},
+};
+
+// Matches text against pattern from the given offsets, filling params; a parameter takes the
+// shortest text that lets the rest match (the last one takes what is left).
+bool match(std::string_view pattern, std::string_view text, json::object& params) {
+  if (pattern.empty()) return text.empty();
+  if (pattern.front() != '{') {
+    const size_t lit = std::min(pattern.find('{'), pattern.size());
+    if (text.substr(0, lit) != pattern.substr(0, lit)) return false;
+    return match(pattern.substr(lit), text.substr(lit), params);
+  }
+  const size_t close = pattern.find('}');
+  const std::string name(pattern.substr(1, close - 1));
+  const std::string_view rest = pattern.substr(close + 1);
+  for (size_t n = 1; n <= text.size(); ++n) {
+    if (rest.empty() && n != text.size()) continue;
+    if (match(rest, text.substr(n), params)) {
+      params[name] = std::string(text.substr(0, n));
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+json::object error_code(std::string_view message) {
+  for (const Pattern& p : kErrors) {
+    json::object params;
+    if (match(p.text, message, params))
+      return json::object{{"code", p.code}, {"params", std::move(params)}};
+  }
+  return json::object{{"code", nullptr}, {"params", json::object()}};
+}
+
+std::string engine_name(int level) {
+  return "toguz (level " + std::to_string(level) + ")";
+}
+
+json::value default_name_code(const GameRow& row, int side) {
+  const std::string& name = side == 0 ? row.white_name : row.black_name;
+  if (row.engine_side == side)
+    return name == engine_name(row.level) ? json::value("engine") : nullptr;
+  if (name == kNamePlayer) return "player";
+  if (name == kNameGuest) return "guest";
+  if (name == kNameWhite) return "white";
+  if (name == kNameBlack) return "black";
+  return nullptr;
+}
+
+std::vector<std::pair<std::string, std::string>> export_tags(const GameRow& row) {
+  char date[16] = "????.??.??";
+  const std::time_t t = std::time_t(row.created_ms / 1000);
+  std::tm tm{};
+  if (row.created_ms > 0 && gmtime_r(&t, &tm)) std::strftime(date, sizeof date, "%Y.%m.%d", &tm);
+  std::string tc = "-";
+  if (row.clock_initial_ms >= 0) {
+    auto seconds = [](int64_t ms) {
+      char buf[32];
+      std::snprintf(buf, sizeof buf, "%g", double(ms) / 1000.0);
+      return std::string(buf);
+    };
+    tc = seconds(row.clock_initial_ms) + "+" + seconds(row.clock_increment_ms);
+  }
+  std::string termination = "normal";
+  if (row.status == "waiting" || row.status == "playing")
+    termination = "unterminated";
+  else if (row.reason == "timeout")
+    termination = "time forfeit";
+  else if (row.reason == "abandon" || row.reason == "aborted")
+    termination = "abandoned";
+  return {{"Event", "toguz serve"},    {"Site", "toguz"},         {"Date", date},
+          {"White", row.white_name},   {"Black", row.black_name}, {"TimeControl", tc},
+          {"Termination", termination}};
+}
+
+}  // namespace toguz::server
