@@ -4,6 +4,9 @@ export class ApiError extends Error {
   constructor(
     public status: number,
     message: string,
+    // the server's code and parameters of the refusal, which the page translates (i18n.ts)
+    public code: string | null = null,
+    public params: Record<string, string> = {},
   ) {
     super(message);
   }
@@ -22,7 +25,8 @@ async function call<T>(method: string, path: string, body?: unknown): Promise<T>
   } catch {
     data = null;
   }
-  if (!res.ok) throw new ApiError(res.status, (data && data.error) || `${res.status} ${res.statusText}`);
+  if (!res.ok)
+    throw new ApiError(res.status, (data && data.error) || `${res.status} ${res.statusText}`, data?.code ?? null, data?.params ?? {});
   return data as T;
 }
 
@@ -56,6 +60,10 @@ export interface GameRow {
   moves: number;
   created: string;
   updated: string;
+  // added by the server: which names are its own defaults (translated here), the engine's level
+  white_default?: string | null;
+  black_default?: string | null;
+  level?: number | null;
 }
 
 export const api = {

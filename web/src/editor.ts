@@ -1,10 +1,11 @@
 // The position editor: counts for every hole and both kaznas, the tuzes, the side to move;
 // the result is a position string the server checks (POST /api/import) and opens for analysis.
-// Clicking a hole on the preview adds a stone, shift-click (or right-click) takes one away.
+// Clicking a hole on the preview adds a stone, shift-click (or right-click) takes one away; on a
+// touch screen, which has neither, the "−" mode makes a tap take one away.
 
 import { api, store } from "./api";
 import { board_svg } from "./board";
-import { t } from "./i18n";
+import { error_text, t } from "./i18n";
 import { format_position, parse_position, variant_size } from "./logic";
 import type { Board, Side } from "./types";
 import { esc, toast, type View } from "./util";
@@ -14,6 +15,7 @@ export class EditorView implements View {
   private board: Board;
   private to_move: Side = "white";
   private variant = "standard";
+  private removing = false; // a tap takes a stone away
 
   constructor() {
     this.el.className = "editor";
@@ -58,12 +60,15 @@ export class EditorView implements View {
     const target = e.target as Element;
     const g = target.closest<SVGGElement>("g.hole");
     if (g) {
-      this.bump(g, e.shiftKey ? -1 : 1);
+      this.bump(g, e.shiftKey !== this.removing ? -1 : 1);
       return;
     }
     const a = target.closest<HTMLElement>("[data-action]")?.dataset.action;
     const n = this.board.white.length;
-    if (a === "clear") {
+    if (a === "add-mode" || a === "remove-mode") {
+      this.removing = a === "remove-mode";
+      this.render();
+    } else if (a === "clear") {
       this.board = { white: Array(n).fill(0), black: Array(n).fill(0), kazna: { white: 0, black: 0 }, tuz: { white: 0, black: 0 } };
       this.render();
     } else if (a === "reset") {
@@ -114,7 +119,7 @@ export class EditorView implements View {
       store.set_token(r.id, r.token);
       location.hash = `#/game/${r.id}/${r.token}`;
     } catch (e) {
-      toast(`${t("error")}: ${(e as Error).message}`, "error");
+      toast(error_text(e), "error");
     }
   }
 
@@ -141,9 +146,16 @@ export class EditorView implements View {
       this.el.querySelector("#editor-total")!.textContent = `${t("total")}: ${total} (${t("must_total", { n: need })})`;
       return;
     }
+    const mode = (action: string, label: string, on: boolean, help: string) =>
+      `<button type="button" data-action="${action}" id="editor-${action}" aria-pressed="${on}" title="${esc(help)}"${on ? ' class="active"' : ""}>${label}</button>`;
     this.el.innerHTML = `<h2>${esc(t("editor"))}</h2>
       <div class="editor-grid">
-      <div class="board" id="editor-board">${svg}</div>
+      <div class="editor-left">
+      <div class="row editor-mode" role="group" aria-label="${esc(t("tap_mode"))}">
+        <span>${esc(t("tap_mode"))}</span>
+        ${mode("add-mode", "+1", !this.removing, t("tap_add"))}${mode("remove-mode", "−1", this.removing, t("tap_remove"))}
+        <small>${esc(this.removing ? t("tap_remove") : t("tap_add"))}</small></div>
+      <div class="board" id="editor-board">${svg}</div></div>
       <form class="card" onsubmit="return false">
         <label>${esc(t("variant"))}<select data-field="variant">
           ${["standard", "kozdatu", "bestemshi"].map((v) => `<option value="${v}"${v === this.variant ? " selected" : ""}>${esc(t(`v_${v}`))}</option>`).join("")}</select></label>
@@ -155,7 +167,7 @@ export class EditorView implements View {
           <option value="white"${this.to_move === "white" ? " selected" : ""}>${esc(t("white"))}</option>
           <option value="black"${this.to_move === "black" ? " selected" : ""}>${esc(t("black"))}</option></select></label>
         <p id="editor-total" class="${total === need ? "ok" : "bad"}">${esc(t("total"))}: ${total} (${esc(t("must_total", { n: need }))})</p>
-        <label>Position<input type="text" id="editor-position" data-field="position" value="${esc(this.text())}" spellcheck="false"/></label>
+        <label>${esc(t("position"))}<input type="text" id="editor-position" data-field="position" value="${esc(this.text())}" spellcheck="false"/></label>
         <div class="row"><button type="button" data-action="clear">${esc(t("clear"))}</button>
           <button type="button" data-action="reset">${esc(t("reset"))}</button>
           <button type="button" class="primary" data-action="analyse" id="editor-analyse">${esc(t("analyse_position"))}</button></div>

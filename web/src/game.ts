@@ -4,21 +4,23 @@
 
 import { board_svg } from "./board";
 import { GameSocket } from "./conn";
-import { t } from "./i18n";
+import { error_text, player_name, t } from "./i18n";
 import { api, store } from "./api";
 import {
   bar_percent,
   clock_text,
   cp_text,
   graph_points,
+  graph_value,
   graph_x,
+  move_label,
   other,
   parse_position,
   score_text,
   sowing_path,
   white_cp,
 } from "./logic";
-import type { Board, GameState, Line, Review, Score, Side } from "./types";
+import type { Board, GameState, Line, Review, ReviewSummary, Score, Side } from "./types";
 import { copy_text, esc, toast, type View } from "./util";
 
 interface Anim {
@@ -41,8 +43,14 @@ export class GameView implements View {
   private hint: { hole: number; score: Score | null; ply: number } | null = null;
   private analysing = false;
   private lines: { ply: number; depth: number; lines: Line[] } | null = null;
-  private review: { done: boolean; progress: number; moves: Review[] } | null = null;
+  private review: {
+    done: boolean;
+    progress: number;
+    moves: Review[];
+    players: { white: ReviewSummary; black: ReviewSummary } | null;
+  } | null = null;
   private confirm_resign = false;
+  private declined_ply = -1; // our draw offer was declined at this ply (shown until we move)
   private panel_closed = false;
   private sent_ply = -1;
   private ticker: number;
@@ -67,8 +75,10 @@ export class GameView implements View {
     this.keyh = (e) => this.on_key(e);
     document.addEventListener("keydown", this.keyh);
     this.ticker = window.setInterval(() => this.tick(), 100);
-    // test hooks (drop the socket as a network failure would, then let it reconnect)
+    // test hooks (drop the socket as a network failure would, then let it reconnect; send a
+    // message the buttons would not)
     (window as any).__toguz = {
+      send: (m: object) => this.sock.send(m),
       drop: () => this.sock.drop_and_hold(),
       resume: () => this.sock.resume(),
       state: () => this.state,
@@ -109,7 +119,7 @@ export class GameView implements View {
         if (!this.animating) this.next_state();
         break;
       case "error":
-        toast(`${t("error")}: ${m.message}`, "error");
+        toast(error_text(m), "error");
         // a refused move leaves the game unchanged: allow the same ply again
         this.sent_ply = -1;
         this.render();
@@ -125,7 +135,7 @@ export class GameView implements View {
         }
         break;
       case "review":
-        this.review = { done: !!m.done, progress: m.progress ?? 0, moves: m.moves || [] };
+        this.review = { done: !!m.done, progress: m.progress ?? 0, moves: m.moves || [], players: m.players ?? null };
         this.render();
         break;
       case "rematch":
@@ -195,6 +205,12 @@ export class GameView implements View {
   private apply(g: GameState) {
     const prev = this.state;
     const changed_ply = !prev || prev.ply !== g.ply;
+    // our standing offer gone while the game goes on: the opponent declined it (or moved)
+    const mine = (x: GameState | null) => !!x && (x.you === "white" || x.you === "black") && x.draw_offer === x.you;
+    if (prev && prev.id === g.id && mine(prev) && !g.draw_offer && g.status === "playing") {
+      this.declined_ply = g.ply;
+      toast(t("draw_declined"));
+    }
     this.state = g;
     this.received_at = performance.now();
     if (changed_ply) {
@@ -316,7 +332,7 @@ export class GameView implements View {
         this.render();
         break;
       case "review":
-        this.review = this.review ?? { done: false, progress: 0, moves: [] };
+        this.review = this.review ?? { done: false, progress: 0, moves: [], players: null };
         this.panel_closed = true;
         send({ type: "review" });
         this.render();
@@ -374,7 +390,7 @@ export class GameView implements View {
   private name_of(side: Side): string {
     const p = this.state?.players?.[side];
     if (!p) return "…";
-    return p.name || t(side);
+    return p.name ? player_name(p.name, p.default_name, p.level) : t(side);
   }
 
   private render_board() {
@@ -403,8 +419,19 @@ export class GameView implements View {
     box.dataset.canMove = this.can_move() ? "1" : "0";
   }
 
+  /** How long the opponent has been away now: the state's away_ms plus the time since it came. */
+  private away_text(): string {
+    const g = this.state;
+    const me = g?.you;
+    const opp = me === "white" || me === "black" ? g?.players?.[other(me)] : null;
+    const ms = typeof opp?.away_ms === "number" ? opp.away_ms + (performance.now() - this.received_at) : 0;
+    return t("seconds", { n: Math.floor(ms / 1000) });
+  }
+
   private tick() {
     const g = this.state;
+    const away = this.el.querySelector<HTMLElement>("#away");
+    if (away) away.textContent = this.away_text();
     if (!g || !g.clock || !g.clock.running || g.status !== "playing") return;
     const el = this.el.querySelector<HTMLElement>(`.clock[data-side="${g.clock.running}"]`);
     if (!el) return;
@@ -432,7 +459,7 @@ export class GameView implements View {
     return `<div class="player ${pos}${turn ? " turn" : ""}" data-side="${side}">
       <span class="stone-badge ${side}"></span>${dot}
       <span class="pname">${esc(this.name_of(side))}</span>${you}${thinking}
-      <span class="kz" title="${esc(t("kazna"))}">${esc(t("kazna"))}: <b>${g.board.kazna[side]}</b></span>
+      <span class="kz" title="${esc(t("kazna"))}">${esc(t("kazna"))}: <b>${this.shown().board.kazna[side]}</b></span>
       ${clock}</div>`;
   }
 
@@ -483,14 +510,17 @@ export class GameView implements View {
           } else if (g.draw_offer === me) {
             out.push(`<span class="offer">${esc(t("draw_sent"))}</span>`);
           } else if (g.status === "playing") {
-            out.push(b("offer_draw", t("offer_draw")));
+            if (this.declined_ply === g.ply) out.push(`<span class="offer" id="draw-declined">${esc(t("draw_declined"))}</span>`);
+            // the server limits repeated offers (can_offer_draw); older servers do not send it
+            if (g.can_offer_draw ?? true) out.push(b("offer_draw", t("offer_draw")));
           }
         }
         if (g.mode === "online" && player && g.ply < 2) out.push(b("abort", t("abort")));
         const opp = player ? g.players?.[other(me as Side)] : null;
         if (g.mode === "online" && opp && !opp.engine && !opp.connected && g.status === "playing") {
           // the server says when the claim is allowed (can_claim); before that, how long he is gone
-          const away = typeof opp.away_ms === "number" ? ` (${Math.floor(opp.away_ms / 1000)} s)` : "";
+          // the server's away_ms is as of the state; tick() counts on from there
+          const away = typeof opp.away_ms === "number" ? ` (<span class="away" id="away">${esc(this.away_text())}</span>)` : "";
           out.push(`<span class="offer">${esc(t("opponent_gone"))}${away}</span>`);
           if (g.can_claim ?? true) out.push(b("claim_win", t("claim_win"), 'class="primary"'));
         }
@@ -562,9 +592,10 @@ export class GameView implements View {
     if (!this.analysing) return `<div class="evalbar" id="evalbar" hidden></div>`;
     const flip = this.bottom() === "black";
     // White's share grows from White's side (the bottom when White is at the bottom)
-    return `<div class="evalbar${flip ? " flip" : ""}" id="evalbar" title="${esc(t("eval"))}" data-white="${pct.toFixed(1)}">
-      <div class="white-part" style="height:${pct.toFixed(1)}%"></div>
-      <span class="eval-label">${esc(label)}</span></div>`;
+    // the number, written across above the bar, is White's expected margin in stones
+    return `<div class="evalbar${flip ? " flip" : ""}" id="evalbar" title="${esc(t("eval_help"))}" data-white="${pct.toFixed(1)}">
+      <span class="eval-label" id="eval-label">${esc(label || "…")}</span>
+      <div class="bar"><div class="white-part" style="height:${pct.toFixed(1)}%"></div></div></div>`;
   }
 
   private render_analysis() {
@@ -589,7 +620,17 @@ export class GameView implements View {
         return `<li class="line" data-rank="${i + 1}"><b>${esc(txt)}</b> <span class="pv">${esc(pv)}</span></li>`;
       })
       .join("");
-    box.innerHTML = `<h3>${esc(t("analyse"))} <small>${this.lines ? `${esc(t("depth"))} ${this.lines.depth}` : "…"}</small></h3><ol class="lines">${rows}</ol>`;
+    box.innerHTML = `<h3>${esc(t("analyse"))} <small>${this.lines ? `${esc(t("depth"))} ${this.lines.depth}` : "…"}</small></h3><ol class="lines">${rows}</ol>
+      <p class="units">${esc(t("eval_help"))}</p>`;
+  }
+
+  /** A score from the side to move's view in words with its unit: "+15.75 stones expected for
+   * White" or "White wins in 7". */
+  private score_words(sc: Score): string {
+    const g = this.state!;
+    const words = { win: t("win_in"), loss: t("loss_in"), draw: t("draw_in") };
+    if (sc.proven) return `${t(g.to_move)}: ${score_text(sc, words)}`;
+    return t("margin_for", { v: cp_text(sc.cp), side: t(g.to_move) });
   }
 
   private review_html(): string {
@@ -598,7 +639,7 @@ export class GameView implements View {
     const g = this.state!;
     const W = 600;
     const H = 160;
-    const values = [0, ...r.moves.map((m) => m.white_cp)];
+    const values = [0, ...r.moves.map((m) => graph_value(m.white, m.white_cp))];
     const pts = graph_points(values, W, H);
     const count = values.length;
     const step = count > 1 ? W / (count - 1) : W;
@@ -606,12 +647,15 @@ export class GameView implements View {
     // White's share is the light area rising from the bottom, Black's the dark one above it
     const area = pts.length ? `0,${H} ${poly} ${pts[pts.length - 1][0].toFixed(1)},${H}` : "";
     const shown = this.view_ply ?? g.ply;
+    const start = parse_position(g.start_position);
+    const label = (ply: number) => move_label(ply, start.move_number, start.to_move);
     const marks = r.moves
       .filter((m) => m.mark)
       .map((m) => {
         const [x, y] = pts[m.ply] ?? [0, H / 2];
         const cls = m.mark === "??" ? "blunder" : m.mark === "?" ? "mistake" : "dubious";
-        return `<circle class="gmark ${cls}" cx="${x.toFixed(1)}" cy="${y.toFixed(1)}" r="5" data-goto="${m.ply}"><title>${m.ply}. ${esc(m.mark)}</title></circle>`;
+        const mv = g.moves[m.ply - 1];
+        return `<circle class="gmark ${cls}" cx="${x.toFixed(1)}" cy="${y.toFixed(1)}" r="5" data-goto="${m.ply}"><title>${esc(label(m.ply))} ${esc(mv?.notation ?? "")}${esc(m.mark)}</title></circle>`;
       })
       .join("");
     const cursor = graph_x(Math.min(shown, count - 1), count, W);
@@ -622,7 +666,8 @@ export class GameView implements View {
       .filter((m) => m.mark)
       .map((m) => {
         const mv = g.moves[m.ply - 1];
-        return `<li data-goto="${m.ply}" role="button"><b>${esc(mv?.notation ?? String(m.hole))}${esc(m.mark)}</b> (${esc(t(m.side))}, ${m.ply}) — ${esc(t("best_was"))} ${m.best} · −${(m.loss_cp / 100).toFixed(1)}</li>`;
+        const best = m.best_notation ?? `${t("hole")} ${m.best}`;
+        return `<li data-goto="${m.ply}" data-ply="${m.ply}" role="button"><span class="mnum">${esc(label(m.ply))}</span> <b>${esc(mv?.notation ?? String(m.hole))}${esc(m.mark)}</b> (${esc(t(m.side))}) — ${esc(t("best_was"))} <b class="best">${esc(best)}</b> · ${esc(t("loss_stones", { n: (m.loss_cp / 100).toFixed(1) }))}</li>`;
       })
       .join("");
     const progress = r.done ? "" : `<progress max="1" value="${r.progress}"></progress> ${esc(t("reviewing"))} ${(r.progress * 100).toFixed(0)}%`;
@@ -636,8 +681,25 @@ export class GameView implements View {
         <line class="gcursor" x1="${cursor}" y1="0" x2="${cursor}" y2="${H}"/>
         ${hits}${marks}
       </svg>
+      ${this.summary_html()}
       ${list ? `<h4>${esc(t("mistakes"))}</h4><ul class="mistakes">${list}</ul>` : ""}
     </section>`;
+  }
+
+  /** The finished review's totals per player (the server's `players`). */
+  private summary_html(): string {
+    const p = this.review?.players;
+    if (!p) return "";
+    const row = (side: Side) => {
+      const s = p[side];
+      return `<tr data-side="${side}"><th scope="row"><span class="who"><span class="stone-badge ${side}"></span>${esc(this.name_of(side))}</span></th>
+        <td>${s.moves}</td><td>${(s.average_loss_cp / 100).toFixed(2)}</td><td>${s.inaccuracies}</td><td>${s.mistakes}</td><td>${s.blunders}</td></tr>`;
+    };
+    // on a phone the mark columns show only their marks (the words stay in the tooltips)
+    const mark = (m: string, key: string) => `<th title="${esc(t(key))}">${m}<span class="word"> ${esc(t(key))}</span></th>`;
+    return `<div class="summary-wrap"><table class="summary" id="review-summary"><thead><tr><th></th><th>${esc(t("moves"))}</th>
+      <th title="${esc(t("avg_loss_help"))}">${esc(t("avg_loss"))}</th>${mark("?!", "inaccuracies")}${mark("?", "mistakes")}${mark("??", "blunders")}</tr></thead>
+      <tbody>${row("white")}${row("black")}</tbody></table></div>`;
   }
 
   private links_html(): string {
@@ -681,7 +743,7 @@ export class GameView implements View {
     const top = other(this.bottom());
     const hint_text =
       this.hint && this.hint.ply === g.ply
-        ? `<p class="hint-text" id="hint">${esc(t("hint"))}: ${esc(t("hole"))} ${this.hint.hole}${this.hint.score ? ` (${esc(score_text(this.hint.score, { win: t("win_in"), loss: t("loss_in"), draw: t("draw_in") }))})` : ""}</p>`
+        ? `<p class="hint-text" id="hint">${esc(t("hint"))}: ${esc(t("hole"))} ${this.hint.hole}${this.hint.score ? ` (${esc(this.score_words(this.hint.score))})` : ""}</p>`
         : "";
     this.el.innerHTML = `<div class="game" data-mode="${g.mode}" data-conn="${this.conn}">
       <div class="banner" id="conn-banner" ${this.ever_open && this.conn !== "open" ? "" : "hidden"}>${esc(t("reconnecting"))}</div>

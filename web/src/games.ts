@@ -1,16 +1,9 @@
 // The games page: past games with search by player and result, each opened for replay.
 
 import { api, store, type GameRow } from "./api";
-import { lang, t } from "./i18n";
+import { error_text, lang, player_name, t } from "./i18n";
+import { date_text } from "./logic";
 import { esc, toast, type View } from "./util";
-
-/** A time from the server (ISO 8601) in the reader's language, or as given if unreadable. */
-function when(iso: string): string {
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return iso;
-  const tag = { en: "en-GB", ru: "ru-RU", kk: "kk-KZ", ky: "ky-KG" }[lang()];
-  return d.toLocaleString(tag, { dateStyle: "medium", timeStyle: "short" });
-}
 
 export class GamesView implements View {
   el = document.createElement("div");
@@ -51,7 +44,7 @@ export class GamesView implements View {
       this.loaded = true;
       this.render();
     } catch (e) {
-      toast(`${t("error")}: ${(e as Error).message}`, "error");
+      toast(error_text(e), "error");
     }
   }
 
@@ -63,10 +56,14 @@ export class GamesView implements View {
       .map((r) => {
         const tok = store.token(r.id);
         const href = `#/game/${encodeURIComponent(r.id)}${tok ? `/${encodeURIComponent(tok)}` : ""}`;
-        return `<tr data-id="${esc(r.id)}"><td>${esc(r.white)}</td><td>${esc(r.black)}</td>
-          <td>${res(r)}${r.score && r.result ? ` <small>${esc(r.score)}</small>` : ""}</td>
-          <td>${r.reason ? esc(t(`r_${r.reason}`)) : ""}</td><td>${r.moves}</td>
-          <td><small>${esc(when(r.updated || r.created))}</small></td><td><a href="${href}">${esc(t("open"))}</a></td></tr>`;
+        const white = player_name(r.white, r.white_default, r.level);
+        const black = player_name(r.black, r.black_default, r.level);
+        // long names are cut with an ellipsis (the whole name in the tooltip); on a phone each
+        // row is a small card with the link beside the names (style.css)
+        return `<tr data-id="${esc(r.id)}"><td class="name w" title="${esc(white)}">${esc(white)}</td><td class="name b" title="${esc(black)}">${esc(black)}</td>
+          <td class="res">${res(r)}${r.score && r.result ? ` <small>${esc(r.score)}</small>` : ""}</td>
+          <td class="reason">${r.reason ? esc(t(`r_${r.reason}`)) : ""}</td><td class="nmoves">${r.moves}</td>
+          <td class="date"><small>${esc(date_text(r.updated || r.created, lang()))}</small></td><td class="open"><a href="${href}">${esc(t("open"))}</a></td></tr>`;
       })
       .join("");
     this.el.innerHTML = `<h2>${esc(t("games_list"))}</h2>

@@ -3,7 +3,7 @@
 
 import { api, store, type NewGame } from "./api";
 import { GamesView } from "./games";
-import { t } from "./i18n";
+import { error_text, t } from "./i18n";
 import { esc, toast, type View } from "./util";
 
 function variant_select(id: string): string {
@@ -125,7 +125,7 @@ export class HomeView implements View {
       if (r.invite) store.set_invite(r.id, r.invite);
       location.hash = `#/game/${r.id}/${r.token}`;
     } catch (e) {
-      toast(`${t("error")}: ${(e as Error).message}`, "error");
+      toast(error_text(e), "error");
     } finally {
       if (btn) btn.disabled = false;
     }
@@ -161,8 +161,7 @@ export class JoinView implements View {
       store.set_token(this.id, r.token);
       location.hash = `#/game/${this.id}/${r.token}`;
     } catch (e) {
-      const err = e as Error & { status?: number };
-      toast(err.status === 409 ? t("seat_taken") : `${t("error")}: ${err.message}`, "error");
+      toast(error_text(e), "error");
     }
   }
 }

@@ -134,11 +134,11 @@ export function graph_x(i: number, count: number, width: number): number {
   return count > 1 ? (i / (count - 1)) * width : 0;
 }
 
-/** The points of the review graph: x over plies 0..count-1 across the width, y from White's
- * view squashed like the evaluation bar (tanh: a few stones move it well, a won game saturates),
- * in a width x height box (y = height/2 is equal, y = 0 White winning). */
-export function graph_points(values: number[], width: number, height: number, scale = 1500): [number, number][] {
-  return values.map((v, i) => [graph_x(i, values.length, width), height / 2 - Math.tanh(v / scale) * (height / 2)]);
+/** The points of the review graph: x over plies 0..count-1 across the width, y from values in
+ * -1..1 (graph_value; 1 = White winning) in a width x height box (y = height/2 is equal, y = 0
+ * White winning). */
+export function graph_points(values: number[], width: number, height: number): [number, number][] {
+  return values.map((v, i) => [graph_x(i, values.length, width), height / 2 - Math.max(-1, Math.min(1, v)) * (height / 2)]);
 }
 
 /** Reads "#/a/b/c" into ["a","b","c"] (empty parts dropped, each part URI-decoded). */
@@ -154,4 +154,46 @@ export function route_parts(hash: string): string[] {
 /** Stones per hole and total for a variant name. */
 export function variant_size(variant: string): number {
   return variant === "kozdatu" ? 7 : variant === "bestemshi" ? 5 : 9;
+}
+
+/** The move number of ply (1-based) in a game whose start position has move number `first`
+ * and side to move `first_side`, written "6." for White's move and "6…" for Black's. */
+export function move_label(ply: number, first: number, first_side: Side): string {
+  const half = ply - 1 + (first_side === "black" ? 1 : 0);
+  const num = first + Math.floor(half / 2);
+  return half % 2 === 0 ? `${num}.` : `${num}…`;
+}
+
+/** A time from the server (ISO 8601) for the games list: "30 Nov 2026, 21:05" in English,
+ * "30.11.2026 21:05" (as written in Russia, Kazakhstan and Kyrgyzstan) in the other languages,
+ * in the reader's time zone; the text as given when it is not a time. Written here rather than
+ * with Intl, whose data for Kazakh and Kyrgyz is missing or garbled in some browsers. */
+export function date_text(iso: string, lang: string): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  const two = (n: number) => String(n).padStart(2, "0");
+  const time = `${two(d.getHours())}:${two(d.getMinutes())}`;
+  if (lang === "en") {
+    const months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+    return `${d.getDate()} ${months[d.getMonth()]} ${d.getFullYear()}, ${time}`;
+  }
+  return `${two(d.getDate())}.${two(d.getMonth() + 1)}.${d.getFullYear()} ${time}`;
+}
+
+/** Where a reviewed position sits on the graph, -1 (Black winning) .. 1 (White winning), from
+ * White's view: an unproven score in the inner band (|v| <= 0.85) on a log scale that still
+ * tells +30 from +60 stones (a lead of 82 stones, more than half of them, reaches the band's
+ * edge), a proven win or loss in the outer band, further out for a larger final margin. So the
+ * graph keeps moving after one side is lost instead of lying flat on the edge. */
+export function graph_value(white: Score | null | undefined, white_cp_value: number): number {
+  const p = white?.proven;
+  if (!p) {
+    const cp = white?.white_cp ?? white_cp_value;
+    const f = Math.min(1, Math.log1p(Math.abs(cp) / 500) / Math.log1p(8200 / 500));
+    return 0.85 * Math.sign(cp) * f;
+  }
+  if (p.result === "draw") return 0;
+  const sign = p.result === "win" ? 1 : -1;
+  const margin = p.margin === null ? 20 : Math.abs(p.margin);
+  return sign * (0.88 + 0.12 * Math.tanh(margin / 30));
 }

@@ -11,7 +11,7 @@ import { GamesView } from "./games";
 import { HomeView, JoinView } from "./home";
 import { LANGS, lang, set_lang, t, type Lang } from "./i18n";
 import { route_parts } from "./logic";
-import { esc, type View } from "./util";
+import { clear_toasts, esc, type View } from "./util";
 
 let view: View | null = null;
 
@@ -24,6 +24,7 @@ function header(): string {
 
 function route() {
   view?.destroy();
+  clear_toasts();
   const parts = route_parts(location.hash);
   const main = document.getElementById("app")!;
   if (parts.length === 0) view = new HomeView();

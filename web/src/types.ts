@@ -44,6 +44,8 @@ export interface Player {
   level: number | null;
   connected: boolean;
   away_ms?: number | null;
+  // added by the server: which of its own default names `name` is (the page translates it)
+  default_name?: string | null;
 }
 
 export interface Clock {
@@ -80,6 +82,8 @@ export interface GameState {
   can_claim?: boolean;
   abandon_ms?: number;
   rematch_id?: string | null;
+  // may `you` offer a draw now (false for a while after an offer of his was declined)
+  can_offer_draw?: boolean;
 }
 
 export interface Line {
@@ -97,4 +101,17 @@ export interface Review {
   best_pv: number[];
   loss_cp: number;
   mark: null | "?!" | "?" | "??";
+  // added by the server: the evaluation after the move from White's view, the best move's
+  // notation (absent in reviews stored before it was sent)
+  white?: Score;
+  best_notation?: string;
+}
+
+/** One side's totals of a finished review. */
+export interface ReviewSummary {
+  moves: number;
+  average_loss_cp: number;
+  inaccuracies: number;
+  mistakes: number;
+  blunders: number;
 }

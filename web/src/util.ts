@@ -20,6 +20,11 @@ export function toast(text: string, kind: "error" | "info" = "info"): void {
   window.setTimeout(() => el.remove(), 5000);
 }
 
+/** Removes every toast: a message about one page does not stay over the next. */
+export function clear_toasts(): void {
+  document.getElementById("toasts")?.replaceChildren();
+}
+
 /** Copies text to the clipboard (falls back to selecting an input). */
 export async function copy_text(text: string, input?: HTMLInputElement): Promise<boolean> {
   try {

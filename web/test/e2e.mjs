@@ -137,6 +137,19 @@ async function engine_game(browser, base, pages) {
   check((await wait_turn(page)) === "move", "White moves first");
   await page.click('[data-action="hint"]');
   await page.waitForSelector("#board g.hole.hint.legal", { timeout: T });
+  const hint = await page.textContent("#hint");
+  check(/expected margin for White: [+−]?\d+\.\d\d stones|White: wins in/.test(hint), `the hint's score says its unit: ${hint}`);
+  // the evaluation's number is written across, in a readable size, above the bar
+  await page.click('[data-action="analyse"]');
+  await page.waitForFunction(() => /\d\.\d\d|wins|loses|draw/.test(document.querySelector("#eval-label")?.textContent ?? ""), null, { timeout: T, polling: 50 });
+  const label = await page.$eval("#eval-label", (e) => {
+    const cs = getComputedStyle(e);
+    const r = e.getBoundingClientRect();
+    return { size: parseFloat(cs.fontSize), mode: cs.writingMode, w: r.width, h: r.height, text: e.textContent };
+  });
+  check(label.size >= 12 && label.mode === "horizontal-tb" && label.w > label.h, `eval label readable: ${JSON.stringify(label)}`);
+  check((await page.textContent("#analysis .units")).includes("stones"), "the analysis says its numbers are stones");
+  await page.click('[data-action="analyse"]');
   await play_one(page, "click", 0);
   check((await wait_turn(page)) === "move", "our turn after the engine answered");
   check(Number((await board_data(page)).ply) === 2, "the engine answered our first move");
@@ -168,12 +181,38 @@ async function engine_game(browser, base, pages) {
   await page.waitForFunction(() => document.querySelector("#board")?.dataset.shown === "1", null, { timeout: T, polling: 50 });
   const shown = await page.$eval('#moves .mv.current', (e) => e.dataset.ply);
   check(shown === "1", "the first move is highlighted");
+  // the player bars show the kaznas of the position on the board, not the live ones
+  const kaznas = async () => page.evaluate(() => ["white", "black"].map((s) => [
+    document.querySelector(`.player[data-side="${s}"] .kz b`)?.textContent,
+    document.querySelector(`#board .kazna-${s}`)?.getAttribute("data-count"),
+  ]));
+  const at1 = await kaznas();
+  check(at1.every(([bar, board]) => bar === board), `kazna in the bars = the board's after move 1: ${JSON.stringify(at1)}`);
+  const live = await page.evaluate(() => window.__toguz.state().board.kazna);
+  check(Number(at1[0][0]) !== live.white || Number(at1[1][0]) !== live.black, "the first move's kaznas differ from the final ones");
   await page.keyboard.press("End");
   await page.waitForFunction((p) => document.querySelector("#board")?.dataset.shown === String(p), n, { timeout: T, polling: 50 });
-  // Export PGN: the link gives the record with the moves of the list
+  // Export PGN: the link gives the record with the moves of the list, its date, time control
+  // and how it ended, and never a move number apart from its move
   const href = await page.getAttribute('#controls a[download]', "href");
   const pgn = await (await page.request.get(`${base}${href}`)).text();
   check(pgn.includes("[Result ") && pgn.includes(`1. ${list[0]}`), `the PGN export holds the game: ${pgn.slice(0, 200)}`);
+  const today = new Date().toISOString().slice(0, 10).replaceAll("-", ".");
+  check(pgn.includes(`[Date "${today}"]`) && pgn.includes('[TimeControl "-"]') && /\[Termination "normal"\]/.test(pgn), `PGN tags: ${pgn.slice(0, 300)}`);
+  const moves_lines = pgn.split("\n\n")[1].trim().split("\n");
+  check(moves_lines.every((l) => !/\d\.$/.test(l)), `no line ends with a move number: ${moves_lines.find((l) => /\d\.$/.test(l))}`);
+  // the review: totals per player, mistakes by move number with the best move's notation
+  await page.click('#controls [data-action="review"]');
+  await page.waitForSelector('#review[data-done="1"]', { timeout: 180_000 });
+  const summary = await page.$$eval("#review-summary tbody tr", (rows) => rows.map((r) => [r.dataset.side, ...[...r.querySelectorAll("td")].map((c) => c.textContent)]));
+  check(summary.length === 2 && summary.every((r) => r.length === 6 && /^\d+$/.test(r[1]) && /^\d+\.\d\d$/.test(r[2])), `review summary: ${JSON.stringify(summary)}`);
+  const mistakes = await page.$$eval(".mistakes li", (lis) => lis.map((li) => ({ ply: Number(li.dataset.ply), num: li.querySelector(".mnum").textContent, best: li.querySelector(".best").textContent })));
+  for (const m of mistakes) {
+    const want = `${Math.floor((m.ply - 1) / 2) + 1}${m.ply % 2 ? "." : "…"}`;
+    check(m.num === want, `mistake at ply ${m.ply} numbered ${m.num}, expected ${want}`);
+    check(/^[1-9][1-9]X?(\(\d+\))?$/.test(m.best), `best move in notation: ${m.best}`);
+  }
+  console.log(`  review: ${mistakes.length} marked moves, summary ${JSON.stringify(summary)}`);
   // the game is listed on the games page and opens from there for replay
   await page.goto(`${base}/#/games`);
   await page.waitForSelector("#games-table tbody tr", { timeout: T });
@@ -295,15 +334,28 @@ async function reconnect(browser, base, pages) {
   await cb.close();
 }
 
-/** A draw offered and accepted, a rematch with colours swapped, and that game aborted. */
+/** A draw offer declined (the offerer is told, and may not offer again at once), one offered
+ * and accepted, a rematch with colours swapped, and that game aborted. */
 async function draw_rematch_abort(browser, base, pages) {
   const { a, b, ca, cb } = await online_pair(browser, base, pages);
   await wait_turn(a);
   await play_one(a, "click", 4);
   await wait_ply(b, 1);
   await a.click('[data-action="offer_draw"]');
-  await b.waitForSelector('[data-action="accept_draw"]', { timeout: T });
-  await b.click('[data-action="accept_draw"]');
+  await b.waitForSelector('[data-action="decline_draw"]', { timeout: T });
+  await b.click('[data-action="decline_draw"]');
+  await a.waitForSelector("#draw-declined", { timeout: T });
+  check((await a.locator('[data-action="offer_draw"]').count()) === 0, "no new offer right after a declined one");
+  // the server refuses a repeated offer too (a page that ignores the missing button)
+  const refused = await a.evaluate(() => window.__toguz.state().can_offer_draw);
+  check(refused === false, `can_offer_draw after the decline: ${refused}`);
+  await a.evaluate(() => window.__toguz.send({ type: "offer_draw" }));
+  await a.waitForFunction(() => [...document.querySelectorAll(".toast.error")].some((e) => /offer a draw again in \d+ moves/.test(e.textContent)), null, { timeout: T, polling: 50 });
+  check((await b.locator('[data-action="accept_draw"]').count()) === 0, "the refused offer did not reach Black");
+  // Black has offered nothing: he may, and White accepts
+  await b.click('[data-action="offer_draw"]');
+  await a.waitForSelector('[data-action="accept_draw"]', { timeout: T });
+  await a.click('[data-action="accept_draw"]');
   for (const p of [a, b]) {
     await p.waitForSelector('#game-over[data-reason="agreement"]', { timeout: T });
     check((await p.$eval("#game-over", (e) => e.dataset.winner)) === "draw", "an agreed draw");
@@ -342,6 +394,9 @@ async function claim_win(browser, _base, pages) {
     await play_one(a, "click", 1);
     await wait_ply(b, 1);
     await cb.close();
+    // the away counter counts on between states
+    await a.waitForSelector("#away", { timeout: T });
+    await a.waitForFunction(() => parseInt(document.querySelector("#away")?.textContent ?? "0", 10) >= 3, null, { timeout: T, polling: 100 });
     await a.waitForSelector('[data-action="claim_win"]', { timeout: T });
     await a.click('[data-action="claim_win"]');
     await a.waitForSelector('#game-over[data-reason="abandon"]', { timeout: T });
@@ -352,6 +407,105 @@ async function claim_win(browser, _base, pages) {
     srv.proc.kill("SIGTERM");
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** On a phone (390 px, touch): the games list fits the screen with a long name in it, and the
+ * editor takes stones away by touch. */
+async function phone_pages(browser, base, pages) {
+  const long = "Айгерим".repeat(5) + "Bolatbek"; // 43 characters, no space to break at
+  for (const name of [long, "Bolat"]) {
+    const r = await fetch(`${base}/api/games`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Origin: base },
+      body: JSON.stringify({ mode: "online", variant: "standard", tuz: true, play_out: false, position: null, color: "white", level: 5, clock: null, name }),
+    });
+    check(r.ok, `created a game for ${name}: ${r.status}`);
+  }
+  const ctx = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+  const page = await ctx.newPage();
+  pages.push(page);
+  await page.goto(`${base}/#/games`);
+  await page.waitForSelector("#games-table tbody tr", { timeout: T });
+  const fit = await page.evaluate(() => ({
+    width: innerWidth,
+    scroll: document.documentElement.scrollWidth,
+    table: document.querySelector(".table-wrap").scrollWidth,
+    links: [...document.querySelectorAll("#games-table td.open a")].map((a) => a.getBoundingClientRect().right),
+    names: [...document.querySelectorAll("#games-table td.name")].map((td) => td.getBoundingClientRect().right),
+  }));
+  check(fit.scroll <= fit.width && fit.table <= fit.width, `the games list fits the phone: ${JSON.stringify(fit)}`);
+  check(fit.links.length >= 2 && fit.links.every((x) => x <= fit.width), `every Open link on screen: ${fit.links}`);
+  check(fit.names.every((x) => x <= fit.width), `long names cut inside the screen: ${fit.names}`);
+  // the editor by touch: a tap adds a stone, in the "−1" mode a tap takes one away
+  await page.goto(`${base}/#/editor`);
+  const hole = '#editor-board g.hole[data-side="white"][data-hole="1"]';
+  const count = async () => Number(await page.getAttribute(hole, "data-count"));
+  await page.waitForSelector(hole, { timeout: T });
+  check((await count()) === 9, "the start position");
+  await page.tap(hole);
+  await page.waitForFunction((h) => document.querySelector(h)?.getAttribute("data-count") === "10", hole, { timeout: T, polling: 50 });
+  await page.tap("#editor-remove-mode");
+  await page.tap(hole);
+  await page.tap(hole);
+  await page.waitForFunction((h) => document.querySelector(h)?.getAttribute("data-count") === "8", hole, { timeout: T, polling: 50 });
+  check((await page.getAttribute("#editor-remove-mode", "aria-pressed")) === "true", "the remove mode shows as pressed");
+  console.log("  phone: the games list fits 390 px with a 43-character name; the editor removes stones by touch");
+  await ctx.close();
+}
+
+/** The other languages leave no English: the server's default names, its refusals, the
+ * editor's labels and the dates; and a toast does not outlive its page. */
+async function languages(browser, base, pages) {
+  const ctx = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+  await ctx.addInitScript(() => localStorage.getItem("toguz.lang") || localStorage.setItem("toguz.lang", "ru"));
+  const page = await ctx.newPage();
+  pages.push(page);
+  // a record that cannot be read: the refusal in Russian; it is gone on the next page
+  await page.goto(`${base}/#/`);
+  await page.fill("#import-text", "1. 65(10) 99(3)\n");
+  await page.click("#import-go");
+  await page.waitForSelector(".toast.error", { timeout: T });
+  const refusal = await page.textContent(".toast.error");
+  check(/^Не удалось прочитать запись|^В тексте не найдено партии/.test(refusal), `import refusal in Russian: ${refusal}`);
+  await page.click('a[href="#/games"]');
+  await page.waitForSelector("#games-search", { timeout: T });
+  check((await page.locator(".toast").count()) === 0, "the home page's toast is gone on the games page");
+  // an engine game: both names are the server's own, written in Russian
+  await page.goto(`${base}/#/`);
+  await page.selectOption("#engine-level", "1");
+  await page.click("#play-engine");
+  await page.waitForURL(/#\/game\/[^/]+\/[^/]+$/, { timeout: T });
+  await board_data(page);
+  const names = await page.$$eval(".player .pname", (els) => els.map((e) => e.textContent));
+  check(names.includes("toguz (уровень 1)") && names.includes("Игрок"), `names in Russian: ${names}`);
+  const id = await page.evaluate(() => window.__toguz.state().id);
+  // a wrong invite code: the server's refusal in Russian
+  const online = await (await fetch(`${base}/api/games`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Origin: base },
+    body: JSON.stringify({ mode: "online", variant: "standard", tuz: true, play_out: false, position: null, color: "white", level: 5, clock: null, name: "" }),
+  })).json();
+  await page.goto(`${base}/#/join/${online.id}/wrongcode`);
+  await page.fill("#join-name", "Болат");
+  await page.click("#join-go");
+  await page.waitForSelector(".toast.error", { timeout: T });
+  const wrong = await page.textContent(".toast.error");
+  check(wrong === "Ссылка-приглашение неверна или устарела", `join refusal in Russian: ${wrong}`);
+  // the editor's labels
+  await page.goto(`${base}/#/editor`);
+  await page.waitForSelector("#editor-position", { timeout: T });
+  const editor = await page.textContent(".editor");
+  check(editor.includes("Строка позиции") && !/Position/.test(editor), "the editor in Russian");
+  // the games list in Kyrgyz: names and dates
+  await page.evaluate(() => localStorage.setItem("toguz.lang", "ky"));
+  await page.goto(`${base}/#/games`);
+  await page.reload();
+  await page.waitForSelector(`#games-table tr[data-id="${id}"]`, { timeout: T });
+  const row = await page.$eval(`#games-table tr[data-id="${id}"]`, (tr) => tr.textContent);
+  check(row.includes("Оюнчу") && row.includes("toguz (1-деңгээл)"), `names in Kyrgyz: ${row}`);
+  check(/\d\d\.\d\d\.20\d\d \d\d:\d\d/.test(row), `a date in Kyrgyz: ${row}`);
+  console.log("  languages: names, refusals, editor and dates without English");
+  await ctx.close();
 }
 
 /** The README screenshots (not a test): home, engine game, online game, review, phone. */
@@ -430,7 +584,7 @@ async function screenshots(browser, base, dir) {
 
 // ---- runner --------------------------------------------------------------------------------
 
-const tests = { engine_game, online_resign, reconnect, draw_rematch_abort, claim_win };
+const tests = { engine_game, online_resign, reconnect, draw_rematch_abort, claim_win, phone_pages, languages };
 const dir = mkdtempSync(path.join(tmpdir(), "toguz-e2e-"));
 let server;
 let browser;

@@ -29,3 +29,44 @@ test("t fills placeholders and falls back to the key", () => {
   assert.equal(t("wins", { side: "Aigerim" }), "Aigerim wins");
   assert.equal(t("no-such-key"), "no-such-key");
 });
+
+// The server's error codes (src/server/texts.cpp) and default names: each has a text in every
+// language, which uses only the parameters the server sends with it.
+import { readFileSync } from "node:fs";
+import { error_text, player_name } from "../../node_modules/.toguz-unit/i18n.js";
+
+const texts = readFileSync(new URL("../../../src/server/texts.cpp", import.meta.url), "utf8");
+
+test("every server error code has a text in every language", () => {
+  const table = texts.slice(texts.indexOf("kErrors[]"), texts.indexOf("};", texts.indexOf("kErrors[]")));
+  const params = new Map(); // code -> parameters every one of its messages carries
+  for (const m of table.matchAll(/\{"((?:[^"\\]|\\.)*)", "(\w+)"\}/g)) {
+    const names = new Set([...m[1].matchAll(/\{(\w+)\}/g)].map((x) => x[1]));
+    const had = params.get(m[2]);
+    params.set(m[2], had ? new Set([...had].filter((n) => names.has(n))) : names);
+  }
+  assert.ok(params.size > 30, `read ${params.size} codes from texts.cpp`);
+  for (const [code, names] of params) {
+    for (const [lang, dict] of Object.entries(DICTS)) {
+      const s = dict[`e_${code}`];
+      assert.ok(s, `${lang} lacks e_${code}`);
+      for (const [, p] of s.matchAll(/\{(\w+)\}/g)) assert.ok(names.has(p), `${lang}.e_${code} uses {${p}}, which ${code} lacks`);
+    }
+  }
+  for (const code of texts.matchAll(/return "(\w+)";/g))
+    for (const [lang, dict] of Object.entries(DICTS)) assert.ok(dict[`name_${code[1]}`], `${lang} lacks name_${code[1]}`);
+});
+
+test("refusals and default names are written in the reader's language", () => {
+  assert.equal(error_text({ code: "stale", params: { ply: "3", now: "4" }, message: "move: stale (...)" }),
+    "That move came too late: the game has moved on");
+  assert.equal(error_text({ code: "claim_early", params: { n: "60" }, message: "x" }), "Your opponent has been away less than 60 s");
+  // an unknown code or none: the server's message with the word "Error"
+  assert.equal(error_text({ code: "no-such", params: {}, message: "something new" }), "Error: something new");
+  assert.equal(error_text({ message: "plain" }), "Error: plain");
+  assert.equal(error_text(new TypeError("Failed to fetch")), "The server cannot be reached");
+  assert.equal(player_name("toguz (level 5)", "engine", 5), "toguz (level 5)");
+  assert.equal(player_name("Player", "player"), "Player");
+  assert.equal(player_name("Aigerim", null), "Aigerim");
+  assert.equal(DICTS.ru.name_engine.replace("{n}", "5"), "toguz (уровень 5)");
+});

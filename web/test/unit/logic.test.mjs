@@ -3,7 +3,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
   parse_position, format_position, sowing_path, white_cp, score_text, cp_text, bar_percent,
-  clock_text, graph_points, route_parts,
+  clock_text, graph_points, graph_value, route_parts, move_label, date_text,
 } from "../../node_modules/.toguz-unit/logic.js";
 
 test("parse_position reads the start and the position after 65(10)", () => {
@@ -70,13 +70,51 @@ test("bar and graph stay inside their boxes", () => {
   assert.equal(bar_percent(0), 50);
   assert.ok(bar_percent(1e6) <= 100 && bar_percent(1e6) > 99);
   assert.ok(bar_percent(-1e6) >= 0 && bar_percent(-1e6) < 1);
-  const pts = graph_points([0, 1e6, -1e6, 1500], 400, 100);
+  const pts = graph_points([0, 1, -1, 0.5, 7], 400, 100);
   assert.deepEqual(pts[0], [0, 50]);
-  assert.ok(Math.abs(pts[1][0] - 400 / 3) < 1e-9 && pts[1][1] === 0); // won for White: the top
-  assert.ok(Math.abs(pts[2][0] - 800 / 3) < 1e-9 && pts[2][1] === 100); // won for Black: the bottom
-  assert.equal(pts[3][0], 400); // the last ply at the right edge
-  assert.ok(Math.abs(pts[3][1] - (50 - Math.tanh(1) * 50)) < 1e-9);
-  assert.deepEqual(graph_points([500], 400, 100)[0][0], 0);
+  assert.ok(Math.abs(pts[1][0] - 100) < 1e-9 && pts[1][1] === 0); // won for White: the top
+  assert.ok(pts[2][1] === 100); // won for Black: the bottom
+  assert.equal(pts[3][1], 25);
+  assert.equal(pts[4][0], 400); // the last ply at the right edge
+  assert.equal(pts[4][1], 0); // clamped to the box
+  assert.deepEqual(graph_points([0.2], 400, 100)[0][0], 0);
+});
+
+test("the graph keeps moving after one side is lost", () => {
+  const won = (margin) => ({ cp: 10000, proven: { result: "win", margin, plies: 9 }, white_cp: 10000 });
+  const lost = (margin) => ({ cp: -10000, proven: { result: "loss", margin, plies: 9 }, white_cp: -10000 });
+  // unproven scores stay inside the inner band, however large
+  assert.ok(Math.abs(graph_value({ cp: 90000, proven: null }, 9000)) <= 0.85);
+  assert.ok(graph_value(null, 300) > 0 && graph_value(null, -300) < 0);
+  // a large lead still moves the line: +30 and +60 stones lie well apart
+  assert.ok(graph_value(null, 6000) - graph_value(null, 3000) > 0.1);
+  assert.ok(graph_value(null, -6000) - graph_value(null, -3000) < -0.1);
+  assert.equal(graph_value(null, 0), 0);
+  // a proven win lies beyond every unproven score, and a larger margin lies further out
+  assert.ok(graph_value(won(2), 10000) > graph_value(null, 1e6));
+  assert.ok(graph_value(won(40), 10000) > graph_value(won(2), 10000) + 0.05);
+  assert.ok(graph_value(lost(40), -10000) < graph_value(lost(2), -10000) - 0.05);
+  assert.ok(graph_value(won(80), 10000) <= 1);
+  assert.equal(graph_value({ cp: 0, proven: { result: "draw", margin: 0, plies: 3 } }, 0), 0);
+});
+
+test("move numbers of plies, from any start", () => {
+  assert.equal(move_label(1, 1, "white"), "1.");
+  assert.equal(move_label(2, 1, "white"), "1…");
+  assert.equal(move_label(12, 1, "white"), "6…");
+  assert.equal(move_label(13, 1, "white"), "7.");
+  // an imported position: Black to move at move 20
+  assert.equal(move_label(1, 20, "black"), "20…");
+  assert.equal(move_label(2, 20, "black"), "21.");
+});
+
+test("dates for the games list in every language", () => {
+  // a time without zone is read as local time, so the expected text does not depend on the zone
+  assert.equal(date_text("2026-11-30T21:05:26", "en"), "30 Nov 2026, 21:05");
+  assert.equal(date_text("2026-11-30T21:05:26", "ru"), "30.11.2026 21:05");
+  assert.equal(date_text("2026-03-04T07:08:00", "kk"), "04.03.2026 07:08");
+  assert.equal(date_text("2026-03-04T07:08:00", "ky"), "04.03.2026 07:08");
+  assert.equal(date_text("not a date", "ky"), "not a date");
 });
 
 test("route_parts reads hash routes", () => {
