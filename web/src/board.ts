@@ -60,7 +60,7 @@ export function board_svg(v: BoardView): string {
   const top: Side = v.bottom === "white" ? "black" : "white";
   const parts: string[] = [];
   parts.push(
-    `<svg class="board-svg" viewBox="0 0 ${W} ${H}" xmlns="http://www.w3.org/2000/svg" role="img" aria-label="board">`,
+    `<svg class="board-svg" viewBox="0 0 ${W} ${H}" xmlns="http://www.w3.org/2000/svg" role="img" aria-label="${esc(t("a_board"))}">`,
   );
   parts.push(`<rect class="wood" x="0" y="0" width="${W}" height="${H}" rx="18"/>`);
 

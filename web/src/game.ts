@@ -571,9 +571,9 @@ export class GameView implements View {
     }
     return `<div class="nav">
         <button type="button" data-action="first" aria-label="${esc(t("start"))}">«</button>
-        <button type="button" data-action="prev" aria-label="prev">◀</button>
-        <button type="button" data-action="next" aria-label="next">▶</button>
-        <button type="button" data-action="last" aria-label="last">»</button>
+        <button type="button" data-action="prev" aria-label="${esc(t("a_prev"))}">◀</button>
+        <button type="button" data-action="next" aria-label="${esc(t("a_next"))}">▶</button>
+        <button type="button" data-action="last" aria-label="${esc(t("a_last"))}">»</button>
       </div>
       <div class="moves" id="moves" data-count="${g.moves.length}">${cells.join("")}</div>
       <p class="keys">${esc(t("keys_help"))}</p>`;
@@ -727,7 +727,7 @@ export class GameView implements View {
     const reason = r ? t(`r_${r.reason}`) : "";
     const player = g.you === "white" || g.you === "black";
     return `<div class="over-panel" id="game-over" role="dialog" data-winner="${esc(r?.winner ?? "")}" data-reason="${esc(r?.reason ?? "")}">
-      <button type="button" class="x" data-action="close-panel" aria-label="close">✕</button>
+      <button type="button" class="x" data-action="close-panel" aria-label="${esc(t("a_close"))}">✕</button>
       <h2>${r && r.winner !== "draw" ? `<span class="stone-badge ${r.winner}"></span> ` : ""}${esc(this.result_title())}</h2>
       ${r ? `<p class="final-score">${esc(t("score"))}: <b>${esc(r.score)}</b></p><p class="reason">${esc(reason)}</p>` : ""}
       <div class="row">

@@ -177,6 +177,11 @@ const en: Dict = {
   e_position: "The position is not valid: {detail}",
   e_server_error: "Server error: {detail}",
   e_network: "The server cannot be reached",
+  a_board: "Board",
+  a_prev: "Previous move",
+  a_next: "Next move",
+  a_last: "Last move",
+  a_close: "Close",
 };
 
 const ru: Dict = {
@@ -343,6 +348,11 @@ const ru: Dict = {
   e_position: "Неверная позиция: {detail}",
   e_server_error: "Ошибка сервера: {detail}",
   e_network: "Сервер недоступен",
+  a_board: "Доска",
+  a_prev: "Предыдущий ход",
+  a_next: "Следующий ход",
+  a_last: "Последний ход",
+  a_close: "Закрыть",
 };
 
 const kk: Dict = {
@@ -509,6 +519,11 @@ const kk: Dict = {
   e_position: "Позиция дұрыс емес: {detail}",
   e_server_error: "Сервер қатесі: {detail}",
   e_network: "Серверге қосылу мүмкін емес",
+  a_board: "Тақта",
+  a_prev: "Алдыңғы жүріс",
+  a_next: "Келесі жүріс",
+  a_last: "Соңғы жүріс",
+  a_close: "Жабу",
 };
 
 const ky: Dict = {
@@ -675,6 +690,11 @@ const ky: Dict = {
   e_position: "Позиция туура эмес: {detail}",
   e_server_error: "Сервер катасы: {detail}",
   e_network: "Серверге туташуу мүмкүн эмес",
+  a_board: "Такта",
+  a_prev: "Мурунку жүрүш",
+  a_next: "Кийинки жүрүш",
+  a_last: "Акыркы жүрүш",
+  a_close: "Жабуу",
 };
 
 export const DICTS: Record<Lang, Dict> = { en, ru, kk, ky };

@@ -478,6 +478,8 @@ async function languages(browser, base, pages) {
   await board_data(page);
   const names = await page.$$eval(".player .pname", (els) => els.map((e) => e.textContent));
   check(names.includes("toguz (уровень 1)") && names.includes("Игрок"), `names in Russian: ${names}`);
+  const labels = await page.$$eval(".game [aria-label]", (els) => els.map((e) => e.getAttribute("aria-label")).filter((l) => /^[A-Za-z ]+$/.test(l)));
+  check(labels.length === 0, `labels for screen readers in Russian: ${labels}`);
   const id = await page.evaluate(() => window.__toguz.state().id);
   // a wrong invite code: the server's refusal in Russian
   const online = await (await fetch(`${base}/api/games`, {
