@@ -56,8 +56,9 @@ export class GamesView implements View {
       .map((r) => {
         const tok = store.token(r.id);
         const href = `#/game/${encodeURIComponent(r.id)}${tok ? `/${encodeURIComponent(tok)}` : ""}`;
-        const white = player_name(r.white, r.white_default, r.level);
-        const black = player_name(r.black, r.black_default, r.level);
+        // a seat nobody has taken yet (a game waiting for the invited friend) has no name
+        const white = r.white ? player_name(r.white, r.white_default, r.level) : "…";
+        const black = r.black ? player_name(r.black, r.black_default, r.level) : "…";
         // long names are cut with an ellipsis (the whole name in the tooltip); on a phone each
         // row is a small card with the link beside the names (style.css)
         return `<tr data-id="${esc(r.id)}"><td class="name w" title="${esc(white)}">${esc(white)}</td><td class="name b" title="${esc(black)}">${esc(black)}</td>
