@@ -29,19 +29,39 @@ std::string lower(std::string s) {
   return s;
 }
 
-// A whole-token integer in [lo, hi]; false for anything else.
-bool parse_int(const std::string& s, long long lo, long long hi, long long* out) {
+enum class IntCheck { Ok, NotInteger, OutOfRange };
+
+// A whole-token integer in [lo, hi]. An integer too large for 64 bits is out of range too.
+IntCheck check_int(const std::string& s, long long lo, long long hi, long long* out) {
   long long v = 0;
   auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (ec != std::errc() || p != s.data() + s.size() || v < lo || v > hi) return false;
+  if (p != s.data() + s.size() || (ec != std::errc() && ec != std::errc::result_out_of_range))
+    return IntCheck::NotInteger;
+  if (ec == std::errc::result_out_of_range || v < lo || v > hi) return IntCheck::OutOfRange;
   *out = v;
-  return true;
+  return IntCheck::Ok;
+}
+
+bool parse_int(const std::string& s, long long lo, long long hi, long long* out) {
+  return check_int(s, lo, hi, out) == IntCheck::Ok;
+}
+
+// Why `value` was refused: "value 'x' is not an integer in lo..hi" or "value '99999' is out
+// of range lo..hi".
+std::string int_error(const std::string& value, IntCheck c, long long lo, long long hi) {
+  const std::string range = std::to_string(lo) + ".." + std::to_string(hi);
+  return "value '" + value + "' " +
+         (c == IntCheck::OutOfRange ? "is out of range " : "is not an integer in ") + range;
 }
 
 constexpr long long kMaxHashMb = 4096;
 constexpr long long kMaxThreads = 256;
 constexpr long long kMaxMultiPv = 9;
 constexpr long long kMaxSeed = 2147483647;
+// The search time of a `go` that sets no bound (no usable depth, nodes, movetime or clock of
+// the side to move): long enough for a sound move, short enough that a client waiting for
+// bestmove notices nothing wrong.
+constexpr int kDefaultMoveMs = 1000;
 
 }  // namespace
 
@@ -156,9 +176,9 @@ void UgiSession::cmd_setoption(const std::vector<std::string>& t) {
   const std::string val = lower(value);
   long long v = 0;
   auto spin = [&](long long lo, long long hi) {
-    if (parse_int(value, lo, hi, &v)) return true;
-    error("setoption " + name + ": value '" + value + "' is not an integer in " + std::to_string(lo) +
-          ".." + std::to_string(hi));
+    const IntCheck c = check_int(value, lo, hi, &v);
+    if (c == IntCheck::Ok) return true;
+    error("setoption " + name + ": " + int_error(value, c, lo, hi));
     return false;
   };
   if (key == "hash") {
@@ -248,6 +268,9 @@ void UgiSession::cmd_position(const std::vector<std::string>& t) {
 
 void UgiSession::cmd_go(const std::vector<std::string>& t) {
   search::Limits limits;
+  const Side us = game_.position().side_to_move();
+  // Why the limits given set no bound (reported when nothing else bounds the search).
+  std::vector<std::string> unusable;
   for (size_t i = 1; i < t.size(); ++i) {
     const std::string& k = t[i];
     if (k == "infinite") {
@@ -264,12 +287,24 @@ void UgiSession::cmd_go(const std::vector<std::string>& t) {
     const long long hi = k == "nodes" ? (1ll << 62) : k == "depth" ? 1000 : (1ll << 31) - 1;
     // A clock may already be negative when a front end is late; it is read as "no time".
     const long long lo = (k == "p1time" || k == "p2time") ? -(1ll << 31) : 0;
-    if (i + 1 >= t.size() || !parse_int(t[i + 1], lo, hi, &v)) {
-      error("go: '" + k + "' needs an integer value" + (i + 1 < t.size() ? ", got '" + t[i + 1] + "'" : ""));
-      if (i + 1 < t.size() && t[i + 1] != "infinite") ++i;
+    if (i + 1 >= t.size()) {
+      error("go: '" + k + "' needs an integer value");
+      unusable.push_back("'" + k + "' has no value");
+      continue;
+    }
+    const IntCheck c = check_int(t[i + 1], lo, hi, &v);
+    if (c != IntCheck::Ok) {
+      if (c == IntCheck::OutOfRange)
+        error("go: '" + k + "' " + int_error(t[i + 1], c, lo, hi));
+      else
+        error("go: '" + k + "' needs an integer value, got '" + t[i + 1] + "'");
+      unusable.push_back("'" + k + " " + t[i + 1].substr(0, 24) + "' was refused");
+      if (t[i + 1] != "infinite") ++i;
       continue;
     }
     ++i;
+    if (v == 0 && (k == "movetime" || k == "depth" || k == "nodes"))
+      unusable.push_back("'" + k + " 0' is no limit");
     if (k == "p1time") limits.time_ms[0] = int(std::max(0ll, v));
     else if (k == "p2time") limits.time_ms[1] = int(std::max(0ll, v));
     else if (k == "p1inc") limits.inc_ms[0] = int(v);
@@ -277,6 +312,20 @@ void UgiSession::cmd_go(const std::vector<std::string>& t) {
     else if (k == "movetime") limits.movetime_ms = int(v);
     else if (k == "depth") limits.depth = int(v);
     else if (k == "nodes") limits.nodes = uint64_t(v);
+  }
+  const std::string own = us == Side::White ? "p1time" : "p2time";
+  const bool bounded = limits.depth > 0 || limits.nodes > 0 || limits.movetime_ms > 0 ||
+                       limits.time_ms[index(us)] >= 0;
+  if (!limits.infinite && !bounded) {
+    // Only "go infinite" waits for stop: a client that never sends one must still get a move.
+    if (limits.time_ms[index(opposite(us))] >= 0)
+      unusable.push_back("only the opponent's clock was given (" + own + " is the side to move's)");
+    if (unusable.empty()) unusable.push_back("none was given");
+    std::string why;
+    for (const std::string& u : unusable) why += (why.empty() ? "" : ", ") + u;
+    send("info string go: no usable limit (" + why + "); searching " +
+         std::to_string(kDefaultMoveMs) + " ms ('go infinite' searches until stop)");
+    limits.movetime_ms = kDefaultMoveMs;
   }
   if (game_.over()) {
     error("go: the game is over (" + std::string(end_reason_name(game_.end_reason())) + ", " +

@@ -9,7 +9,10 @@
 //   uginewgame               -> clears the hash table; the position becomes the start
 //   position startpos|fen <position string> [moves <hole> ...]
 //   go [p1time MS] [p2time MS] [p1inc MS] [p2inc MS] [movetime MS] [depth D] [nodes N] [infinite]
-//                            -> info ... lines, then bestmove <hole>
+//                            -> info ... lines, then bestmove <hole>; without a usable limit
+//                               (none, depth/movetime/nodes 0, only the opponent's clock, a
+//                               refused value) an info string says so and it searches 1 s;
+//                               only "go infinite" searches until stop
 //   stop, quit
 //   query gameover|p1turn|result -> response true|false, response p1win|p2win|draw|none
 // Errors: every unknown or malformed command gets "info string error <what>" and changes

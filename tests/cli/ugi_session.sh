@@ -1,5 +1,6 @@
 # `toguz ugi`: scripted sessions against the real binary: handshake, position + go, queries,
-# bad input, and isready answered while a search runs (a live coprocess, not a pipe).
+# bad input, isready answered while a search runs, and go without a usable limit answering by
+# itself (live coprocesses, not pipes).
 # Usage: bash ugi_session.sh <path-to-toguz> <tests-dir>
 set -u
 TOGUZ=$1
@@ -68,6 +69,35 @@ done
 echo "$best" | grep -qE '^bestmove [1-9]$' || fail "bestmove after stop (got '$best')"
 echo "quit" >&"${UGI[1]}"
 wait "$ugi_pid" || fail "exit status after quit"
+
+# 3. Only "go infinite" waits for stop: every go without a usable limit answers by itself
+# (stdin stays open and no stop is sent), after an info string saying why.
+coproc UGI { timeout 60 "$TOGUZ" ugi; }
+ugi_pid=$UGI_PID
+echo "position startpos" >&"${UGI[1]}"
+for g in "go" "go p2time 60000 p2inc 100" "go depth 0" "go movetime 0" "go depth 5000" \
+  "go nodes 99999999999999999999"; do
+  echo "$g" >&"${UGI[1]}"
+  note="" best="" errs=""
+  while IFS= read -r -t 10 line <&"${UGI[0]}"; do
+    case $line in
+      "info string go: no usable limit ("*) note=$line ;;
+      "info string error"*) errs="$errs$line|" ;;
+      bestmove*) best=$line; break ;;
+    esac
+  done
+  echo "$best" | grep -qE '^bestmove [1-9]$' || fail "'$g' answered no bestmove within 10 s"
+  case $note in *"searching 1000 ms ('go infinite' searches until stop)") ;; *) fail "'$g' note: '$note'" ;; esac
+  case $g in
+    "go depth 5000") [ "$errs" = "info string error go: 'depth' value '5000' is out of range 0..1000|" ] ||
+      fail "depth range error: $errs" ;;
+    "go nodes 9"*) [ "$errs" = "info string error go: 'nodes' value '99999999999999999999' is out of range 0..4611686018427387904|" ] ||
+      fail "nodes range error: $errs" ;;
+    *) [ -z "$errs" ] || fail "'$g' errors: $errs" ;;
+  esac
+done
+echo "quit" >&"${UGI[1]}"
+wait "$ugi_pid" || fail "exit status after quit (limitless go)"
 
 [ $fails -eq 0 ] && echo "ugi_session: all passed"
 exit $fails

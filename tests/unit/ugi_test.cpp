@@ -208,6 +208,51 @@ TEST(Ugi, FormatScore) {
   EXPECT_EQ(format_info(info), "info depth 3 seldepth 4 multipv 2 score cp 12 nodes 1000 nps 50000 time 20 pv 3 9 1");
 }
 
+// Every go without a usable limit answers by itself, after an info string saying why (the
+// script never sends stop; the end of the input lets a finite search finish).
+TEST(Ugi, GoWithoutAUsableLimitIsBounded) {
+  const std::vector<std::string> gos = {"go",
+                                        "go p2time 60000 p2inc 100",
+                                        "go depth 0",
+                                        "go movetime 0",
+                                        "go nodes 0",
+                                        "go depth 99999",
+                                        "go movetime 99999999999999999999",
+                                        "go p1inc 5"};
+  std::string script = "position startpos\n";
+  for (const auto& g : gos) script += g + "\n";
+  const auto out = session(script);
+  const auto notes = with_prefix(out, "info string go: no usable limit (");
+  ASSERT_EQ(notes.size(), gos.size());
+  EXPECT_EQ(notes[0],
+            "info string go: no usable limit (none was given); searching 1000 ms "
+            "('go infinite' searches until stop)");
+  EXPECT_TRUE(starts_with(notes[1],
+                          "info string go: no usable limit (only the opponent's clock was "
+                          "given (p1time is the side to move's)); "))
+      << notes[1];
+  EXPECT_TRUE(starts_with(notes[2], "info string go: no usable limit ('depth 0' is no limit); "))
+      << notes[2];
+  EXPECT_TRUE(
+      starts_with(notes[5], "info string go: no usable limit ('depth 99999' was refused); "))
+      << notes[5];
+  const auto errors = with_prefix(out, "info string error ");
+  EXPECT_EQ(errors, (std::vector<std::string>{
+                        "info string error go: 'depth' value '99999' is out of range 0..1000",
+                        "info string error go: 'movetime' value '99999999999999999999' is out of "
+                        "range 0..2147483647",
+                    }));
+  // Each go answered by itself (a search until stop would never end this script).
+  ASSERT_EQ(with_prefix(out, "bestmove ").size(), gos.size());
+  for (const auto& b : with_prefix(out, "bestmove "))
+    EXPECT_TRUE(Position::start().is_legal(std::stoi(b.substr(9)))) << b;
+  // A usable limit says nothing of the kind; the side to move's clock is one (Black here).
+  const auto timed =
+      session("position startpos moves 6\ngo p1time 1 p2time 200\ngo depth 2 movetime 0\n");
+  EXPECT_EQ(with_prefix(timed, "info string").size(), 0u);
+  EXPECT_EQ(with_prefix(timed, "bestmove ").size(), 2u);
+}
+
 TEST(Ugi, BadInputGetsAnErrorAndTheSessionGoesOn) {
   const auto out = session(
       "hello world\n"
@@ -239,7 +284,7 @@ TEST(Ugi, BadInputGetsAnErrorAndTheSessionGoesOn) {
   const std::vector<std::string> expected_start = {
       "info string error unknown command: hello world",
       "info string error setoption: unknown option 'Foo'",
-      "info string error setoption Hash: value '-5' is not an integer in 1..4096",
+      "info string error setoption Hash: value '-5' is out of range 1..4096",
       "info string error setoption Skill: value 'abc' is not an integer in 1..20",
       "info string error setoption: expected 'setoption name <name> value <value>'",
       "info string error setoption Variant: 'chess' is not standard, kozdatu or bestemshi",
