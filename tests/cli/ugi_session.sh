@@ -72,11 +72,12 @@ wait "$ugi_pid" || fail "exit status after quit"
 
 # 3. Only "go infinite" waits for stop: every go without a usable limit answers by itself
 # (stdin stays open and no stop is sent), after an info string saying why.
-coproc UGI { timeout 60 "$TOGUZ" ugi; }
+coproc UGI { timeout 30 "$TOGUZ" ugi; }
 ugi_pid=$UGI_PID
 echo "position startpos" >&"${UGI[1]}"
 for g in "go" "go p2time 60000 p2inc 100" "go depth 0" "go movetime 0" "go depth 5000" \
   "go nodes 99999999999999999999"; do
+  [ -n "${UGI[1]:-}" ] || { fail "the session ended before '$g'"; break; }
   echo "$g" >&"${UGI[1]}"
   note="" best="" errs=""
   while IFS= read -r -t 10 line <&"${UGI[0]}"; do
@@ -96,8 +97,19 @@ for g in "go" "go p2time 60000 p2inc 100" "go depth 0" "go movetime 0" "go depth
     *) [ -z "$errs" ] || fail "'$g' errors: $errs" ;;
   esac
 done
-echo "quit" >&"${UGI[1]}"
+[ -n "${UGI[1]:-}" ] && echo "quit" >&"${UGI[1]}"
 wait "$ugi_pid" || fail "exit status after quit (limitless go)"
+
+# 4. A huge increment (from 715,827,883 ms up, 3x overflows an int) plans the 25% cap of the
+# clock (500 ms of 2 s), not a wrapped-around 1 ms at depth 1.
+out=$(printf 'position startpos\ngo p1time 2000 p2time 2000 p1inc 1000000000 p2inc 715827883\n' |
+  timeout 30 "$TOGUZ" ugi)
+last=$(echo "$out" | grep '^info depth ' | tail -1)
+depth=$(echo "$last" | sed 's/^info depth \([0-9]*\) .*/\1/')
+ms=$(echo "$last" | sed 's/.* time \([0-9]*\).*/\1/')
+[ "${depth:-0}" -ge 4 ] && [ "${ms:-0}" -ge 100 ] && [ "${ms:-0}" -le 1000 ] ||
+  fail "huge increment: last info '$last' (want depth >= 4 after 100..1000 ms)"
+echo "$out" | grep -qE '^bestmove [1-9]$' || fail "huge increment: no bestmove"
 
 [ $fails -eq 0 ] && echo "ugi_session: all passed"
 exit $fails
