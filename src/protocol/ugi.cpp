@@ -229,10 +229,21 @@ RuleOptions UgiSession::rule_options() const {
   return o;
 }
 
-void UgiSession::reset_to_start() { game_ = Game(Position::start(rule_options().resolve())); }
+void UgiSession::reset_to_start() {
+  game_ = Game(Position::start(rule_options().resolve()));
+  has_position_ = true;
+}
+
+// A refused position command leaves no position: answering for the one before it would let a
+// runner that misses the error play on in a game the engine no longer follows.
+void UgiSession::refuse_position(const std::string& why) {
+  has_position_ = false;
+  error(why + " (no position until a valid position command)");
+}
 
 void UgiSession::cmd_position(const std::vector<std::string>& t) {
-  if (t.size() < 2) return error("position: expected 'startpos' or 'fen <position string>'");
+  if (t.size() < 2)
+    return refuse_position("position: expected 'startpos' or 'fen <position string>'");
   size_t i = 1;
   Position start;
   if (t[1] == "startpos") {
@@ -241,32 +252,36 @@ void UgiSession::cmd_position(const std::vector<std::string>& t) {
   } else if (t[1] == "fen") {
     std::string text;
     for (i = 2; i < t.size() && t[i] != "moves"; ++i) text += (text.empty() ? "" : " ") + t[i];
-    if (text.empty()) return error("position fen: the position string is missing");
+    if (text.empty()) return refuse_position("position fen: the position string is missing");
     try {
       start = parse_position(text, rule_options());
     } catch (const ParseError& e) {
-      return error(std::string("position fen: ") + e.what() + " (position unchanged)");
+      return refuse_position(std::string("position fen: ") + e.what());
     }
   } else {
-    return error("position: expected 'startpos' or 'fen', got '" + t[1] + "'");
+    return refuse_position("position: expected 'startpos' or 'fen', got '" + t[1] + "'");
   }
-  if (i < t.size() && t[i] != "moves") return error("position: expected 'moves', got '" + t[i] + "'");
+  if (i < t.size() && t[i] != "moves")
+    return refuse_position("position: expected 'moves', got '" + t[i] + "'");
   Game game(start);
   for (size_t j = i + 1; j < t.size(); ++j) {
     long long hole = 0;
     std::string why;
     if (!parse_int(t[j], 1, start.n(), &hole)) why = "not a hole number 1.." + std::to_string(start.n());
     else game.play(int(hole), &why);
-    if (!why.empty()) {
-      error("position: move " + std::to_string(j - i) + " '" + t[j] + "': " + why +
-            " (the moves before it are kept)");
-      break;
-    }
+    if (!why.empty())
+      return refuse_position("position: move " + std::to_string(j - i) + " '" + t[j] + "': " + why);
   }
   game_ = std::move(game);
+  has_position_ = true;
 }
 
 void UgiSession::cmd_go(const std::vector<std::string>& t) {
+  if (!has_position_) {
+    error("go: no position (the last position command was refused); no move");
+    send("bestmove 0000");
+    return;
+  }
   search::Limits limits;
   const Side us = game_.position().side_to_move();
   // Why the limits given set no bound (reported when nothing else bounds the search).
@@ -351,6 +366,13 @@ void UgiSession::cmd_stop() {
 
 void UgiSession::cmd_query(const std::vector<std::string>& t) {
   if (t.size() != 2) return error("query: expected 'query gameover|p1turn|result'");
+  const bool known = t[1] == "gameover" || t[1] == "p1turn" || t[1] == "result";
+  if (known && !has_position_) {
+    // Still a response, so that a runner waiting for one goes on; "gameover true" ends its
+    // game instead of playing on from a position the engine does not have.
+    error("query " + t[1] + ": no position (the last position command was refused)");
+    return send(t[1] == "gameover" ? "response true" : "response none");
+  }
   if (t[1] == "gameover") {
     send(std::string("response ") + (game_.over() ? "true" : "false"));
   } else if (t[1] == "p1turn") {

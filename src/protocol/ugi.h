@@ -16,9 +16,11 @@
 //   stop, quit
 //   query gameover|p1turn|result -> response true|false, response p1win|p2win|draw|none
 // Errors: every unknown or malformed command gets "info string error <what>" and changes
-// nothing else. A position command with a bad position string keeps the previous position;
-// one with an illegal move keeps the moves before it. `go` when the game is over answers
-// "info string error ..." and "bestmove 0000". While a finite search runs, commands other
+// nothing else, except a refused position command (a bad position string, an illegal move):
+// it leaves no position until a valid position, uginewgame or rules option. Without one, go
+// answers an error and "bestmove 0000", the queries an error and "response true" (gameover)
+// or "response none". `go` when the game is over answers "info string error ..." and
+// "bestmove 0000". While a finite search runs, commands other
 // than isready, stop, quit and query wait for its bestmove; during "go infinite" they are
 // refused with an error.
 #pragma once
@@ -77,6 +79,7 @@ class UgiSession {
   void cmd_stop();
   RuleOptions rule_options() const;
   void reset_to_start();
+  void refuse_position(const std::string& why);
 
   std::istream& in_;
   std::ostream& out_;
@@ -89,6 +92,7 @@ class UgiSession {
   bool play_out_ = false;
   TablesOpener tables_opener_;  // [tables, issue 6]
   Game game_;
+  bool has_position_ = true;  // false after a refused position command
   std::atomic<bool> awaiting_bestmove_{false};
   bool infinite_ = false;
 };

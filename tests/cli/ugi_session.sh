@@ -12,7 +12,7 @@ out=$(printf '%s\n' \
   "ugi" \
   "isready" \
   "setoption name MultiPV value 2" \
-  "position startpos moves 6 5" \
+  "position startpos moves 6" \
   "query p1turn" \
   "go depth 5" \
   "isready" \
@@ -110,6 +110,21 @@ ms=$(echo "$last" | sed 's/.* time \([0-9]*\).*/\1/')
 [ "${depth:-0}" -ge 4 ] && [ "${ms:-0}" -ge 100 ] && [ "${ms:-0}" -le 1000 ] ||
   fail "huge increment: last info '$last' (want depth >= 4 after 100..1000 ms)"
 echo "$out" | grep -qE '^bestmove [1-9]$' || fail "huge increment: no bestmove"
+
+# 5. A refused position leaves no position, as a referee runner sees it (cutegames' generic
+# mode sends position + query after each move): gameover ends the game instead of answering
+# for the position before, and go answers no move, until a valid position arrives.
+out=$(printf '%s\n' "position startpos moves 6" "position startpos moves 6 0000" "query gameover" \
+  "query result" "go depth 3" "position startpos moves 6" "query gameover" "query p1turn" |
+  timeout 30 "$TOGUZ" ugi)
+responses=$(echo "$out" | grep '^response' | tr '\n' ' ')
+[ "$responses" = "response true response none response false response false " ] ||
+  fail "responses after a refused position: $responses"
+echo "$out" | grep -qxF "info string error position: move 2 '0000': not a hole number 1..9 (no position until a valid position command)" ||
+  fail "refused position error: $out"
+echo "$out" | grep -qxF "info string error go: no position (the last position command was refused); no move" ||
+  fail "go without a position: $out"
+[ "$(echo "$out" | grep '^bestmove')" = "bestmove 0000" ] || fail "go without a position answers bestmove 0000"
 
 [ $fails -eq 0 ] && echo "ugi_session: all passed"
 exit $fails

@@ -28,6 +28,8 @@ std::vector<std::string> session(const std::string& script) {
   return lines;
 }
 
+const std::string kNoPosition = " (no position until a valid position command)";
+
 bool starts_with(const std::string& s, const std::string& p) { return s.rfind(p, 0) == 0; }
 
 std::vector<std::string> with_prefix(const std::vector<std::string>& lines, const std::string& p) {
@@ -71,7 +73,7 @@ TEST(Ugi, Handshake) {
 // Scripts end without "quit" after a go whose answer is checked: quit stops the search, the
 // end of the input lets a finite search finish.
 TEST(Ugi, PositionAndGoDepth) {
-  const auto out = session("position startpos moves 6 5\ngo depth 4\n");
+  const auto out = session("position startpos moves 6 4\ngo depth 4\n");
   const auto infos = with_prefix(out, "info depth ");
   ASSERT_EQ(infos.size(), 4u);
   for (int d = 1; d <= 4; ++d) {
@@ -83,8 +85,8 @@ TEST(Ugi, PositionAndGoDepth) {
     EXPECT_NE(infos[d - 1].find(" pv "), std::string::npos);
   }
   Game g;
-  g.play(6);
-  g.play(5);
+  ASSERT_TRUE(g.play(6));
+  ASSERT_TRUE(g.play(4));
   const int best = bestmove_of(out);
   EXPECT_TRUE(g.position().is_legal(best)) << best;
   EXPECT_EQ(out.back().substr(0, 9), "bestmove ");
@@ -120,7 +122,7 @@ TEST(Ugi, VariantOption) {
   // Hole 8 does not exist in kozdatu.
   ASSERT_EQ(with_prefix(out, "info string error").size(), 1u);
   EXPECT_EQ(with_prefix(out, "info string error")[0],
-            "info string error position: move 1 '8': not a hole number 1..7 (the moves before it are kept)");
+            "info string error position: move 1 '8': not a hole number 1..7" + kNoPosition);
   // Without the option, a 7-hole position string is kozdatu by its length.
   const auto k = session("position fen 7,7,7,7,7,7,7/7,7,7,7,7,7,7 0 0 w\ngo depth 2\n");
   EXPECT_GE(bestmove_of(k), 1);
@@ -253,6 +255,56 @@ TEST(Ugi, GoWithoutAUsableLimitIsBounded) {
   EXPECT_EQ(with_prefix(timed, "bestmove ").size(), 2u);
 }
 
+// A runner that misses the error must not go on as if the position had been taken: the
+// queries and go say "no position" (with the answers that end its game) until a valid
+// position, uginewgame or a rules option arrives.
+TEST(Ugi, RefusedPositionLeavesNoPosition) {
+  const std::string refused =
+      "info string error go: no position (the last position command was refused); no move";
+  for (const std::string bad : {"position startpos moves 6 0000", "position startpos moves 6 4 x",
+                                "position fen 9,9,9/9,9,9 0 0 w", "position fen",
+                                "position sideways", "position startpos 6 4"}) {
+    SCOPED_TRACE(bad);
+    const auto out = session("position startpos moves 6\n" + bad +
+                             "\nquery gameover\nquery p1turn\nquery result\ngo depth 2\n");
+    EXPECT_EQ(with_prefix(out, "response "),
+              (std::vector<std::string>{"response true", "response none", "response none"}));
+    const auto errors = with_prefix(out, "info string error ");
+    ASSERT_EQ(errors.size(), 5u);
+    EXPECT_TRUE(errors[0].size() > kNoPosition.size() &&
+                errors[0].compare(errors[0].size() - kNoPosition.size(), kNoPosition.size(),
+                                  kNoPosition) == 0)
+        << errors[0];
+    EXPECT_EQ(
+        errors[1],
+        "info string error query gameover: no position (the last position command was refused)");
+    EXPECT_EQ(
+        errors[2],
+        "info string error query p1turn: no position (the last position command was refused)");
+    EXPECT_EQ(
+        errors[3],
+        "info string error query result: no position (the last position command was refused)");
+    EXPECT_EQ(errors[4], refused);
+    EXPECT_EQ(with_prefix(out, "bestmove "), (std::vector<std::string>{"bestmove 0000"}));
+  }
+  // Each way back: a valid position, uginewgame, a rules option.
+  for (const std::string back :
+       {"position startpos moves 6", "uginewgame", "setoption name Tuz value auto"}) {
+    SCOPED_TRACE(back);
+    const auto out = session("position startpos moves 6 0\n" + back +
+                             "\nquery gameover\nquery result\ngo depth 2\n");
+    EXPECT_EQ(with_prefix(out, "response "),
+              (std::vector<std::string>{"response false", "response none"}));
+    EXPECT_EQ(with_prefix(out, "info string error ").size(), 1u);
+    EXPECT_GE(bestmove_of(out), 1);
+  }
+  // Other errors leave the position alone.
+  const auto kept = session(
+      "position startpos moves 6\nsetoption name Hash value 0\nquery\ngo depth x depth 1\n"
+      "query p1turn\n");
+  EXPECT_EQ(with_prefix(kept, "response "), (std::vector<std::string>{"response false"}));
+}
+
 TEST(Ugi, BadInputGetsAnErrorAndTheSessionGoesOn) {
   const auto out = session(
       "hello world\n"
@@ -289,23 +341,27 @@ TEST(Ugi, BadInputGetsAnErrorAndTheSessionGoesOn) {
       "info string error setoption: expected 'setoption name <name> value <value>'",
       "info string error setoption Variant: 'chess' is not standard, kozdatu or bestemshi",
       "info string error setoption PlayOut: 'maybe' is not true or false",
-      "info string error position: expected 'startpos' or 'fen <position string>'",
-      "info string error position: expected 'startpos' or 'fen', got 'nowhere'",
-      "info string error position fen: the position string is missing",
+      "info string error position: expected 'startpos' or 'fen <position string>'" + kNoPosition,
+      "info string error position: expected 'startpos' or 'fen', got 'nowhere'" + kNoPosition,
+      "info string error position fen: the position string is missing" + kNoPosition,
   };
   ASSERT_GE(errors.size(), expected_start.size() + 7);
   for (size_t i = 0; i < expected_start.size(); ++i) EXPECT_EQ(errors[i], expected_start[i]);
   size_t i = expected_start.size();
   EXPECT_TRUE(starts_with(errors[i++], "info string error position fen: ")) << errors[i - 1];
-  EXPECT_EQ(errors[i++], "info string error position: move 2 'x': not a hole number 1..9 (the moves before it are kept)");
-  EXPECT_EQ(errors[i++], "info string error position: move 3 '0': not a hole number 1..9 (the moves before it are kept)");
+  EXPECT_EQ(errors[i++],
+            "info string error position: move 2 'x': not a hole number 1..9" + kNoPosition);
+  EXPECT_EQ(errors[i++],
+            "info string error query p1turn: no position (the last position command was refused)");
+  EXPECT_EQ(errors[i++],
+            "info string error position: move 3 '0': not a hole number 1..9" + kNoPosition);
   EXPECT_EQ(errors[i++], "info string error query: expected 'query gameover|p1turn|result'");
   EXPECT_EQ(errors[i++], "info string error query: unknown query 'weather' (gameover, p1turn, result)");
   EXPECT_EQ(errors[i++], "info string error go: the game is over (no-move, 0-1); no move");
   EXPECT_EQ(errors[i++], "info string error go: 'depth' needs an integer value, got 'x'");
   EXPECT_EQ(errors[i++], "info string error go: unknown parameter 'sideways' ignored");
-  // "moves 6 x 5" kept the 6: Black to move.
-  EXPECT_EQ(with_prefix(out, "response "), (std::vector<std::string>{"response false"}));
+  // "moves 6 x 5" left no position.
+  EXPECT_EQ(with_prefix(out, "response "), (std::vector<std::string>{"response none"}));
   // The finished game answers bestmove 0000; the node-limited go still answers with a move.
   const auto best = with_prefix(out, "bestmove ");
   ASSERT_EQ(best.size(), 2u);
