@@ -66,8 +66,9 @@ constexpr int kDefaultMoveMs = 1000;
 }  // namespace
 
 std::string format_score(const search::Score& s) {
-  if (s.proven && s.result > 0) return "score mate " + std::to_string(s.plies);
-  if (s.proven && s.result < 0) return "score mate -" + std::to_string(s.plies);
+  // A table result is as certain as a proven one: GUIs show "mate" as a known result.
+  if ((s.proven || s.table) && s.result > 0) return "score mate " + std::to_string(s.plies);
+  if ((s.proven || s.table) && s.result < 0) return "score mate -" + std::to_string(s.plies);
   if (s.proven) return "score cp 0 wdl 0 1000 0";
   return "score cp " + std::to_string(s.cp);
 }

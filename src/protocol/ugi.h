@@ -41,6 +41,7 @@
 namespace toguz::protocol {
 
 // "score cp 35", "score mate 7", "score mate -4", "score cp 0 wdl 0 1000 0" (a proven draw).
+// Mate plies: to the end of the game when proven, to the tables' position for a table result.
 std::string format_score(const search::Score& score);
 // One "info depth .. seldepth .. multipv .. score .. nodes .. nps .. time .. pv .." line.
 std::string format_info(const search::Info& info);

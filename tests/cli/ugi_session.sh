@@ -126,5 +126,26 @@ echo "$out" | grep -qxF "info string error go: no position (the last position co
   fail "go without a position: $out"
 [ "$(echo "$out" | grep '^bestmove')" = "bestmove 0000" ] || fail "go without a position answers bestmove 0000"
 
+# 6. A result from the endgame tables is a known result: "score mate N" (N plies to the
+# position the tables hold), not a centi-stone score of 200 stones. `toguz match` reads it
+# as one (its PGN comments mark mates "+M<plies>/<depth>").
+tb=$(mktemp -d)
+trap 'rm -rf "$tb"' EXIT
+"$TOGUZ" tables build --stones 3 --dir "$tb" --position "0,0,0,0,0,0,0,0,1/0,x,0,0,0,0,0,0,1 80 80 w" \
+  >/dev/null 2>&1 || fail "tables build"
+won="0,0,0,0,0,0,0,1,1/0,x,0,0,0,0,0,0,1 80 79 w"
+out=$(printf 'setoption name TablesDir value %s\nposition fen %s\ngo depth 3\nposition fen %s\ngo depth 3\n' \
+  "$tb" "$won" "0,0,0,0,0,0,0,1,1/0,x,0,0,0,0,0,0,1 79 80 b" | timeout 30 "$TOGUZ" ugi)
+[ "$(echo "$out" | grep -c '^info depth 3 .* score mate 1 .* pv 8$')" = 1 ] || fail "table win as mate 1: $out"
+[ "$(echo "$out" | grep -c '^info depth 3 .* score mate -1 .* pv 9$')" = 1 ] || fail "table loss as mate -1: $out"
+echo "$out" | grep -q ' score cp ' && fail "a table result as cp: $out"
+echo "$won" >"$tb/openings.txt"
+"$TOGUZ" match --engine "cmd=$TOGUZ" arg=ugi name=tables "option.TablesDir=$tb" --engine builtin \
+  --depth 3 --pairs 1 --openings "$tb/openings.txt" --pgn "$tb/m.pgn" >/dev/null 2>&1 ||
+  fail "match with tables exited $?"
+# Game 1: the UGI engine is White (a table win, hole 8); game 2: Black (a table loss).
+grep -q '^1\. 89 {+M1/3 ' "$tb/m.pgn" && grep -q '^1\. 89 {[^}]*} 91 {-M1/3 ' "$tb/m.pgn" ||
+  fail "match PGN shows the UGI engine's table results as +M1/3 and -M1/3: $(cat "$tb/m.pgn")"
+
 [ $fails -eq 0 ] && echo "ugi_session: all passed"
 exit $fails

@@ -1,5 +1,7 @@
 // UGI sessions driven in-process: a script goes in as an istream, the answers come out of an
 // ostream and are checked line by line.
+#include "protocol/ugi.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -7,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "protocol/ugi.h"
 #include "rules/notation.h"
+#include "search/score.h"
 #include "test_util.h"
 
 namespace toguz::protocol {
@@ -197,6 +199,15 @@ TEST(Ugi, FormatScore) {
   s.result = 0;
   s.cp = 0;
   EXPECT_EQ(format_score(s), "score cp 0 wdl 0 1000 0");
+  // Endgame-table results (win/loss by m stones: +-(20000 + m)) are mates in the line's plies
+  // to the tables' position; the heuristic range below them stays cp.
+  EXPECT_EQ(format_score(search::make_score(20004, false, 3)), "score mate 3");
+  EXPECT_EQ(format_score(search::make_score(-20010, false, 2)), "score mate -2");
+  EXPECT_EQ(format_score(search::make_score(19999, false, 5)), "score cp 19999");
+  EXPECT_EQ(format_score(search::make_score(-19999, false, 5)), "score cp -19999");
+  EXPECT_TRUE(search::make_score(20001, false, 1).table);
+  EXPECT_FALSE(search::make_score(20001, false, 1).proven);
+  EXPECT_EQ(format_score(search::make_score(search::kWin - 9, false, 4)), "score mate 9");
   search::Info info;
   info.depth = 3;
   info.seldepth = 4;
