@@ -4,6 +4,7 @@
 # Usage: bash ugi_session.sh <path-to-toguz> <tests-dir>
 set -u
 TOGUZ=$1
+DOC=$2/../docs/ugi.md
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
@@ -146,6 +147,38 @@ echo "$won" >"$tb/openings.txt"
 # Game 1: the UGI engine is White (a table win, hole 8); game 2: Black (a table loss).
 grep -q '^1\. 89 {+M1/3 ' "$tb/m.pgn" && grep -q '^1\. 89 {[^}]*} 91 {-M1/3 ' "$tb/m.pgn" ||
   fail "match PGN shows the UGI engine's table results as +M1/3 and -M1/3: $(cat "$tb/m.pgn")"
+
+# 7. docs/ugi.md agrees with the engine: its option table with the handshake (type, range or
+# values, default), its Skill table with the depth each level searches, and what it says of
+# case and of Variant resetting the position.
+while read -r line; do
+  set -- $line
+  name=$3 type=$5 def=$7
+  shift 7
+  case $type in
+    spin) want="spin $2..$4" ;;
+    combo) vars=$(echo "$*" | sed 's/var //g; s/ /, /g'); want="combo $vars" ;;
+    *) want=$type ;;
+  esac
+  [ "$def" = "<empty>" ] && def='`<empty>`'
+  grep -qF "| \`$name\` | $want | $def |" "$DOC" || fail "docs/ugi.md option row for $name: want '| \`$name\` | $want | $def |'"
+done < <(printf 'ugi\nquit\n' | "$TOGUZ" ugi | grep '^option ')
+depths=$(grep '^| depth |' "$DOC" | tr -d ' ' | tr '|' ' ' | sed 's/^ *depth *//')
+[ "$(echo $depths | wc -w)" = 19 ] || fail "docs/ugi.md Skill table: 19 depths, got '$depths'"
+script="position startpos"
+for l in $(seq 1 19); do script="$script
+setoption name Skill value $l
+position startpos
+go depth 100"; done
+got=$(echo "$script" | timeout 60 "$TOGUZ" ugi | awk '/^info depth/ {d = $3} /^bestmove/ {printf "%s ", d}')
+[ "$got" = "$(echo $depths) " ] || fail "Skill depths: engine '$got', docs/ugi.md '$(echo $depths) '"
+out=$(printf '%s\n' "setoption name VARIANT value KozDatu" "position startpos moves 6" "query p1turn" \
+  "setoption name variant value KOZDATU" "query p1turn" "position startpos moves 8" \
+  "setoption name playout value TRUE" "setoption name tuz value Off" | timeout 30 "$TOGUZ" ugi)
+[ "$(echo "$out" | grep '^response' | tr '\n' ' ')" = "response false response true " ] ||
+  fail "case-insensitive Variant, and setting it resets the position: $out"
+[ "$(echo "$out" | grep -c '^info string error')" = 1 ] && echo "$out" | grep -qF "not a hole number 1..7" ||
+  fail "kozdatu set by 'KozDatu' (hole 8 refused), PlayOut TRUE and Tuz Off taken: $out"
 
 [ $fails -eq 0 ] && echo "ugi_session: all passed"
 exit $fails

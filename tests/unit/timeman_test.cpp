@@ -84,5 +84,27 @@ TEST(TimeManager, MoreTimeNeverPlansLess) {
   }
 }
 
+// The figures docs/ugi.md "Time" gives: soft 1/40 of the clock + 3/4 of the increment, hard
+// 3x (2x under a second), both at most 25% of the clock and the clock less 50 ms.
+TEST(TimeManager, TheDocumentedFigures) {
+  auto plan = [](int left, int inc, int movetime = 0) {
+    Limits l;
+    l.time_ms[0] = left;
+    l.inc_ms[0] = inc;
+    l.movetime_ms = movetime;
+    return plan_time(l, Side::White);
+  };
+  EXPECT_EQ(plan(40000, 0).soft_ms, 1000);
+  EXPECT_EQ(plan(40000, 0).hard_ms, 3000);
+  EXPECT_EQ(plan(4000, 400).soft_ms, 100 + 300);
+  EXPECT_EQ(plan(4000, 400).hard_ms, 1000) << "3 x 400 capped at 25% of 4000";
+  EXPECT_EQ(plan(800, 40).soft_ms, 20 + 30);
+  EXPECT_EQ(plan(800, 40).hard_ms, 100) << "2x under a second";
+  EXPECT_EQ(plan(60, 1000).hard_ms, 10) << "the clock less 50 ms";
+  EXPECT_EQ(plan(40000, 0, 500).soft_ms, 500) << "movetime caps both";
+  EXPECT_EQ(plan(40000, 0, 500).hard_ms, 500);
+  EXPECT_EQ(kMoveOverhead, 50);
+}
+
 }  // namespace
 }  // namespace toguz::search
