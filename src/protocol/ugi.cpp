@@ -329,6 +329,12 @@ void UgiSession::cmd_go(const std::vector<std::string>& t) {
     else if (k == "depth") limits.depth = int(v);
     else if (k == "nodes") limits.nodes = uint64_t(v);
   }
+  if (game_.over()) {
+    error("go: the game is over (" + std::string(end_reason_name(game_.end_reason())) + ", " +
+          std::string(result_text(game_.result())) + "); no move");
+    send("bestmove 0000");
+    return;
+  }
   const std::string own = us == Side::White ? "p1time" : "p2time";
   const bool bounded = limits.depth > 0 || limits.nodes > 0 || limits.movetime_ms > 0 ||
                        limits.time_ms[index(us)] >= 0;
@@ -342,12 +348,6 @@ void UgiSession::cmd_go(const std::vector<std::string>& t) {
     send("info string go: no usable limit (" + why + "); searching " +
          std::to_string(kDefaultMoveMs) + " ms ('go infinite' searches until stop)");
     limits.movetime_ms = kDefaultMoveMs;
-  }
-  if (game_.over()) {
-    error("go: the game is over (" + std::string(end_reason_name(game_.end_reason())) + ", " +
-          std::string(result_text(game_.result())) + "); no move");
-    send("bestmove 0000");
-    return;
   }
   infinite_ = limits.infinite;
   awaiting_bestmove_ = true;

@@ -20,9 +20,8 @@
 // it leaves no position until a valid position, uginewgame or rules option. Without one, go
 // answers an error and "bestmove 0000", the queries an error and "response true" (gameover)
 // or "response none". `go` when the game is over answers "info string error ..." and
-// "bestmove 0000". While a finite search runs, commands other
-// than isready, stop, quit and query wait for its bestmove; during "go infinite" they are
-// refused with an error.
+// "bestmove 0000". While a finite search runs, commands other than isready, stop, quit and
+// query wait for its bestmove; during "go infinite" they are refused with an error.
 #pragma once
 
 #include <atomic>

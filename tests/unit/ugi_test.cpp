@@ -259,6 +259,11 @@ TEST(Ugi, GoWithoutAUsableLimitIsBounded) {
   ASSERT_EQ(with_prefix(out, "bestmove ").size(), gos.size());
   for (const auto& b : with_prefix(out, "bestmove "))
     EXPECT_TRUE(Position::start().is_legal(std::stoi(b.substr(9)))) << b;
+  // A finished game answers at once, with no note about limits.
+  const auto over = session("position fen 0,0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0,1 80 81 w\ngo\n");
+  EXPECT_EQ(over, (std::vector<std::string>{
+                      "info string error go: the game is over (no-move, 0-1); no move",
+                      "bestmove 0000"}));
   // A usable limit says nothing of the kind; the side to move's clock is one (Black here).
   const auto timed =
       session("position startpos moves 6\ngo p1time 1 p2time 200\ngo depth 2 movetime 0\n");
