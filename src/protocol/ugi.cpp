@@ -29,25 +29,46 @@ std::string lower(std::string s) {
   return s;
 }
 
-// A whole-token integer in [lo, hi]; false for anything else.
-bool parse_int(const std::string& s, long long lo, long long hi, long long* out) {
+enum class IntCheck { Ok, NotInteger, OutOfRange };
+
+// A whole-token integer in [lo, hi]. An integer too large for 64 bits is out of range too.
+IntCheck check_int(const std::string& s, long long lo, long long hi, long long* out) {
   long long v = 0;
   auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (ec != std::errc() || p != s.data() + s.size() || v < lo || v > hi) return false;
+  if (p != s.data() + s.size() || (ec != std::errc() && ec != std::errc::result_out_of_range))
+    return IntCheck::NotInteger;
+  if (ec == std::errc::result_out_of_range || v < lo || v > hi) return IntCheck::OutOfRange;
   *out = v;
-  return true;
+  return IntCheck::Ok;
+}
+
+bool parse_int(const std::string& s, long long lo, long long hi, long long* out) {
+  return check_int(s, lo, hi, out) == IntCheck::Ok;
+}
+
+// Why `value` was refused: "value 'x' is not an integer in lo..hi" or "value '99999' is out
+// of range lo..hi".
+std::string int_error(const std::string& value, IntCheck c, long long lo, long long hi) {
+  const std::string range = std::to_string(lo) + ".." + std::to_string(hi);
+  return "value '" + value + "' " +
+         (c == IntCheck::OutOfRange ? "is out of range " : "is not an integer in ") + range;
 }
 
 constexpr long long kMaxHashMb = 4096;
 constexpr long long kMaxThreads = 256;
 constexpr long long kMaxMultiPv = 9;
 constexpr long long kMaxSeed = 2147483647;
+// The search time of a `go` that sets no bound (no usable depth, nodes, movetime or clock of
+// the side to move): long enough for a sound move, short enough that a client waiting for
+// bestmove notices nothing wrong.
+constexpr int kDefaultMoveMs = 1000;
 
 }  // namespace
 
 std::string format_score(const search::Score& s) {
-  if (s.proven && s.result > 0) return "score mate " + std::to_string(s.plies);
-  if (s.proven && s.result < 0) return "score mate -" + std::to_string(s.plies);
+  // A table result is as certain as a proven one: GUIs show "mate" as a known result.
+  if ((s.proven || s.table) && s.result > 0) return "score mate " + std::to_string(s.plies);
+  if ((s.proven || s.table) && s.result < 0) return "score mate -" + std::to_string(s.plies);
   if (s.proven) return "score cp 0 wdl 0 1000 0";
   return "score cp " + std::to_string(s.cp);
 }
@@ -156,9 +177,9 @@ void UgiSession::cmd_setoption(const std::vector<std::string>& t) {
   const std::string val = lower(value);
   long long v = 0;
   auto spin = [&](long long lo, long long hi) {
-    if (parse_int(value, lo, hi, &v)) return true;
-    error("setoption " + name + ": value '" + value + "' is not an integer in " + std::to_string(lo) +
-          ".." + std::to_string(hi));
+    const IntCheck c = check_int(value, lo, hi, &v);
+    if (c == IntCheck::Ok) return true;
+    error("setoption " + name + ": " + int_error(value, c, lo, hi));
     return false;
   };
   if (key == "hash") {
@@ -209,10 +230,21 @@ RuleOptions UgiSession::rule_options() const {
   return o;
 }
 
-void UgiSession::reset_to_start() { game_ = Game(Position::start(rule_options().resolve())); }
+void UgiSession::reset_to_start() {
+  game_ = Game(Position::start(rule_options().resolve()));
+  has_position_ = true;
+}
+
+// A refused position command leaves no position: answering for the one before it would let a
+// runner that misses the error play on in a game the engine no longer follows.
+void UgiSession::refuse_position(const std::string& why) {
+  has_position_ = false;
+  error(why + " (no position until a valid position command)");
+}
 
 void UgiSession::cmd_position(const std::vector<std::string>& t) {
-  if (t.size() < 2) return error("position: expected 'startpos' or 'fen <position string>'");
+  if (t.size() < 2)
+    return refuse_position("position: expected 'startpos' or 'fen <position string>'");
   size_t i = 1;
   Position start;
   if (t[1] == "startpos") {
@@ -221,33 +253,40 @@ void UgiSession::cmd_position(const std::vector<std::string>& t) {
   } else if (t[1] == "fen") {
     std::string text;
     for (i = 2; i < t.size() && t[i] != "moves"; ++i) text += (text.empty() ? "" : " ") + t[i];
-    if (text.empty()) return error("position fen: the position string is missing");
+    if (text.empty()) return refuse_position("position fen: the position string is missing");
     try {
       start = parse_position(text, rule_options());
     } catch (const ParseError& e) {
-      return error(std::string("position fen: ") + e.what() + " (position unchanged)");
+      return refuse_position(std::string("position fen: ") + e.what());
     }
   } else {
-    return error("position: expected 'startpos' or 'fen', got '" + t[1] + "'");
+    return refuse_position("position: expected 'startpos' or 'fen', got '" + t[1] + "'");
   }
-  if (i < t.size() && t[i] != "moves") return error("position: expected 'moves', got '" + t[i] + "'");
+  if (i < t.size() && t[i] != "moves")
+    return refuse_position("position: expected 'moves', got '" + t[i] + "'");
   Game game(start);
   for (size_t j = i + 1; j < t.size(); ++j) {
     long long hole = 0;
     std::string why;
     if (!parse_int(t[j], 1, start.n(), &hole)) why = "not a hole number 1.." + std::to_string(start.n());
     else game.play(int(hole), &why);
-    if (!why.empty()) {
-      error("position: move " + std::to_string(j - i) + " '" + t[j] + "': " + why +
-            " (the moves before it are kept)");
-      break;
-    }
+    if (!why.empty())
+      return refuse_position("position: move " + std::to_string(j - i) + " '" + t[j] + "': " + why);
   }
   game_ = std::move(game);
+  has_position_ = true;
 }
 
 void UgiSession::cmd_go(const std::vector<std::string>& t) {
+  if (!has_position_) {
+    error("go: no position (the last position command was refused); no move");
+    send("bestmove 0000");
+    return;
+  }
   search::Limits limits;
+  const Side us = game_.position().side_to_move();
+  // Why the limits given set no bound (reported when nothing else bounds the search).
+  std::vector<std::string> unusable;
   for (size_t i = 1; i < t.size(); ++i) {
     const std::string& k = t[i];
     if (k == "infinite") {
@@ -264,12 +303,24 @@ void UgiSession::cmd_go(const std::vector<std::string>& t) {
     const long long hi = k == "nodes" ? (1ll << 62) : k == "depth" ? 1000 : (1ll << 31) - 1;
     // A clock may already be negative when a front end is late; it is read as "no time".
     const long long lo = (k == "p1time" || k == "p2time") ? -(1ll << 31) : 0;
-    if (i + 1 >= t.size() || !parse_int(t[i + 1], lo, hi, &v)) {
-      error("go: '" + k + "' needs an integer value" + (i + 1 < t.size() ? ", got '" + t[i + 1] + "'" : ""));
-      if (i + 1 < t.size() && t[i + 1] != "infinite") ++i;
+    if (i + 1 >= t.size()) {
+      error("go: '" + k + "' needs an integer value");
+      unusable.push_back("'" + k + "' has no value");
+      continue;
+    }
+    const IntCheck c = check_int(t[i + 1], lo, hi, &v);
+    if (c != IntCheck::Ok) {
+      if (c == IntCheck::OutOfRange)
+        error("go: '" + k + "' " + int_error(t[i + 1], c, lo, hi));
+      else
+        error("go: '" + k + "' needs an integer value, got '" + t[i + 1] + "'");
+      unusable.push_back("'" + k + " " + t[i + 1].substr(0, 24) + "' was refused");
+      if (t[i + 1] != "infinite") ++i;
       continue;
     }
     ++i;
+    if (v == 0 && (k == "movetime" || k == "depth" || k == "nodes"))
+      unusable.push_back("'" + k + " 0' is no limit");
     if (k == "p1time") limits.time_ms[0] = int(std::max(0ll, v));
     else if (k == "p2time") limits.time_ms[1] = int(std::max(0ll, v));
     else if (k == "p1inc") limits.inc_ms[0] = int(v);
@@ -283,6 +334,20 @@ void UgiSession::cmd_go(const std::vector<std::string>& t) {
           std::string(result_text(game_.result())) + "); no move");
     send("bestmove 0000");
     return;
+  }
+  const std::string own = us == Side::White ? "p1time" : "p2time";
+  const bool bounded = limits.depth > 0 || limits.nodes > 0 || limits.movetime_ms > 0 ||
+                       limits.time_ms[index(us)] >= 0;
+  if (!limits.infinite && !bounded) {
+    // Only "go infinite" waits for stop: a client that never sends one must still get a move.
+    if (limits.time_ms[index(opposite(us))] >= 0)
+      unusable.push_back("only the opponent's clock was given (" + own + " is the side to move's)");
+    if (unusable.empty()) unusable.push_back("none was given");
+    std::string why;
+    for (const std::string& u : unusable) why += (why.empty() ? "" : ", ") + u;
+    send("info string go: no usable limit (" + why + "); searching " +
+         std::to_string(kDefaultMoveMs) + " ms ('go infinite' searches until stop)");
+    limits.movetime_ms = kDefaultMoveMs;
   }
   infinite_ = limits.infinite;
   awaiting_bestmove_ = true;
@@ -302,6 +367,13 @@ void UgiSession::cmd_stop() {
 
 void UgiSession::cmd_query(const std::vector<std::string>& t) {
   if (t.size() != 2) return error("query: expected 'query gameover|p1turn|result'");
+  const bool known = t[1] == "gameover" || t[1] == "p1turn" || t[1] == "result";
+  if (known && !has_position_) {
+    // Still a response, so that a runner waiting for one goes on; "gameover true" ends its
+    // game instead of playing on from a position the engine does not have.
+    error("query " + t[1] + ": no position (the last position command was refused)");
+    return send(t[1] == "gameover" ? "response true" : "response none");
+  }
   if (t[1] == "gameover") {
     send(std::string("response ") + (game_.over() ? "true" : "false"));
   } else if (t[1] == "p1turn") {

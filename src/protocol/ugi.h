@@ -9,15 +9,19 @@
 //   uginewgame               -> clears the hash table; the position becomes the start
 //   position startpos|fen <position string> [moves <hole> ...]
 //   go [p1time MS] [p2time MS] [p1inc MS] [p2inc MS] [movetime MS] [depth D] [nodes N] [infinite]
-//                            -> info ... lines, then bestmove <hole>
+//                            -> info ... lines, then bestmove <hole>; without a usable limit
+//                               (none, depth/movetime/nodes 0, only the opponent's clock, a
+//                               refused value) an info string says so and it searches 1 s;
+//                               only "go infinite" searches until stop
 //   stop, quit
 //   query gameover|p1turn|result -> response true|false, response p1win|p2win|draw|none
 // Errors: every unknown or malformed command gets "info string error <what>" and changes
-// nothing else. A position command with a bad position string keeps the previous position;
-// one with an illegal move keeps the moves before it. `go` when the game is over answers
-// "info string error ..." and "bestmove 0000". While a finite search runs, commands other
-// than isready, stop, quit and query wait for its bestmove; during "go infinite" they are
-// refused with an error.
+// nothing else, except a refused position command (a bad position string, an illegal move):
+// it leaves no position until a valid position, uginewgame or rules option. Without one, go
+// answers an error and "bestmove 0000", the queries an error and "response true" (gameover)
+// or "response none". `go` when the game is over answers "info string error ..." and
+// "bestmove 0000". While a finite search runs, commands other than isready, stop, quit and
+// query wait for its bestmove; during "go infinite" they are refused with an error.
 #pragma once
 
 #include <atomic>
@@ -36,6 +40,7 @@
 namespace toguz::protocol {
 
 // "score cp 35", "score mate 7", "score mate -4", "score cp 0 wdl 0 1000 0" (a proven draw).
+// Mate plies: to the end of the game when proven, to the tables' position for a table result.
 std::string format_score(const search::Score& score);
 // One "info depth .. seldepth .. multipv .. score .. nodes .. nps .. time .. pv .." line.
 std::string format_info(const search::Info& info);
@@ -74,6 +79,7 @@ class UgiSession {
   void cmd_stop();
   RuleOptions rule_options() const;
   void reset_to_start();
+  void refuse_position(const std::string& why);
 
   std::istream& in_;
   std::ostream& out_;
@@ -86,6 +92,7 @@ class UgiSession {
   bool play_out_ = false;
   TablesOpener tables_opener_;  // [tables, issue 6]
   Game game_;
+  bool has_position_ = true;  // false after a refused position command
   std::atomic<bool> awaiting_bestmove_{false};
   bool infinite_ = false;
 };

@@ -33,6 +33,10 @@ struct Limits {
 // margin: has_margin is set only for a game that is already over (plies 0). For a proven
 // win/loss cp is +-(31000 - plies), beyond any heuristic score, so comparing cp orders all
 // scores; a proven draw has cp 0.
+// A win or loss the endgame tables know (Options::tables) is not `proven` (its distance to
+// the end is unknown) but marked `table`: `result` is then +1 or -1, the margin is exact
+// (cp = +-(20000 + margin stones)) and `plies` counts the line to the position the tables
+// hold.
 struct Score {
   int cp = 0;            // hundredths of a stone of expected margin
   bool proven = false;
@@ -40,6 +44,7 @@ struct Score {
   int plies = 0;         // when proven: plies to the end
   bool has_margin = false;
   int margin = 0;        // when has_margin: final total minus the opponent's
+  bool table = false;    // a win/loss from the endgame tables (never with proven)
 };
 
 // One line of one iteration, as sent to callbacks.
@@ -63,7 +68,8 @@ struct Options {
   uint64_t seed = 0;     // for skill randomness; fixed seed = reproducible
   // Endgame tables probed at every node they hold (null = none). A table hit is scored
   // +-(kTablesWin + margin) (below the proven-by-distance band, above any heuristic score)
-  // or 0 for a draw; it is not reported as proven (no distance to the end is known).
+  // or 0 for a draw; it is not reported as proven (no distance to the end is known) but as
+  // Score::table (a draw is not told apart from a heuristic 0).
   std::shared_ptr<const TableProbe> tables;
 };
 

@@ -17,6 +17,13 @@ constexpr int kDraw = 0;
 
 constexpr bool is_proven_value(int v) { return v >= kWinBound || v <= -kWinBound; }
 
+// An endgame-table win by m stones is kTablesWin + m, a loss -(kTablesWin + m): above every
+// heuristic value (|evaluate| < 20000), below the proven band (the tables know no distance).
+constexpr int kTablesWin = 20000;
+constexpr bool is_table_value(int v) {
+  return !is_proven_value(v) && (v > kTablesWin || v < -kTablesWin);
+}
+
 // Proven values are stored in the hash table relative to the node, not the root.
 constexpr int value_to_tt(int v, int ply) { return v >= kWinBound ? v + ply : v <= -kWinBound ? v - ply : v; }
 constexpr int value_from_tt(int v, int ply) { return v >= kWinBound ? v - ply : v <= -kWinBound ? v + ply : v; }
@@ -34,7 +41,8 @@ inline int terminal_value(const Position& pos, Outcome how, int ply) {
 // below it met only finished games); proven wins and losses are recognised by their value.
 // Heuristic values are reported as cp; proven ones carry result and plies, and cp keeps the
 // internal scale (+-(kWin - plies)), so comparing cp still orders every score correctly.
-inline Score make_score(int v, bool proven_draw, int draw_plies) {
+// `line_plies` (the line's length) is the plies of a proven draw and of a table result.
+inline Score make_score(int v, bool proven_draw, int line_plies) {
   Score s;
   s.cp = v;
   if (v >= kWinBound) {
@@ -42,7 +50,9 @@ inline Score make_score(int v, bool proven_draw, int draw_plies) {
   } else if (v <= -kWinBound) {
     s.proven = true, s.result = -1, s.plies = kWin + v;
   } else if (proven_draw && v == kDraw) {
-    s.proven = true, s.result = 0, s.plies = draw_plies;
+    s.proven = true, s.result = 0, s.plies = line_plies;
+  } else if (is_table_value(v)) {
+    s.table = true, s.result = v > 0 ? 1 : -1, s.plies = line_plies;
   }
   return s;
 }

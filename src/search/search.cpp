@@ -57,9 +57,6 @@ constexpr SkillLevel kSkillLevels[20] = {
     {11, 35},  {12, 25}, {14, 15}, {16, 8},
 };
 
-// [tables, issue 6] Score of a won endgame-table position: kTablesWin + margin.
-constexpr int kTablesWin = 20000;
-
 int kazna_sum(const Position& p) { return p.kazna(Side::White) + p.kazna(Side::Black); }
 
 // The value of a root child for its side to move (one ply from the root), without search.

@@ -1,5 +1,7 @@
 // UGI sessions driven in-process: a script goes in as an istream, the answers come out of an
 // ostream and are checked line by line.
+#include "protocol/ugi.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -7,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "protocol/ugi.h"
 #include "rules/notation.h"
+#include "search/score.h"
 #include "test_util.h"
 
 namespace toguz::protocol {
@@ -27,6 +29,8 @@ std::vector<std::string> session(const std::string& script) {
   while (std::getline(res, line)) lines.push_back(line);
   return lines;
 }
+
+const std::string kNoPosition = " (no position until a valid position command)";
 
 bool starts_with(const std::string& s, const std::string& p) { return s.rfind(p, 0) == 0; }
 
@@ -71,7 +75,7 @@ TEST(Ugi, Handshake) {
 // Scripts end without "quit" after a go whose answer is checked: quit stops the search, the
 // end of the input lets a finite search finish.
 TEST(Ugi, PositionAndGoDepth) {
-  const auto out = session("position startpos moves 6 5\ngo depth 4\n");
+  const auto out = session("position startpos moves 6 4\ngo depth 4\n");
   const auto infos = with_prefix(out, "info depth ");
   ASSERT_EQ(infos.size(), 4u);
   for (int d = 1; d <= 4; ++d) {
@@ -83,8 +87,8 @@ TEST(Ugi, PositionAndGoDepth) {
     EXPECT_NE(infos[d - 1].find(" pv "), std::string::npos);
   }
   Game g;
-  g.play(6);
-  g.play(5);
+  ASSERT_TRUE(g.play(6));
+  ASSERT_TRUE(g.play(4));
   const int best = bestmove_of(out);
   EXPECT_TRUE(g.position().is_legal(best)) << best;
   EXPECT_EQ(out.back().substr(0, 9), "bestmove ");
@@ -120,7 +124,7 @@ TEST(Ugi, VariantOption) {
   // Hole 8 does not exist in kozdatu.
   ASSERT_EQ(with_prefix(out, "info string error").size(), 1u);
   EXPECT_EQ(with_prefix(out, "info string error")[0],
-            "info string error position: move 1 '8': not a hole number 1..7 (the moves before it are kept)");
+            "info string error position: move 1 '8': not a hole number 1..7" + kNoPosition);
   // Without the option, a 7-hole position string is kozdatu by its length.
   const auto k = session("position fen 7,7,7,7,7,7,7/7,7,7,7,7,7,7 0 0 w\ngo depth 2\n");
   EXPECT_GE(bestmove_of(k), 1);
@@ -195,6 +199,15 @@ TEST(Ugi, FormatScore) {
   s.result = 0;
   s.cp = 0;
   EXPECT_EQ(format_score(s), "score cp 0 wdl 0 1000 0");
+  // Endgame-table results (win/loss by m stones: +-(20000 + m)) are mates in the line's plies
+  // to the tables' position; the heuristic range below them stays cp.
+  EXPECT_EQ(format_score(search::make_score(20004, false, 3)), "score mate 3");
+  EXPECT_EQ(format_score(search::make_score(-20010, false, 2)), "score mate -2");
+  EXPECT_EQ(format_score(search::make_score(19999, false, 5)), "score cp 19999");
+  EXPECT_EQ(format_score(search::make_score(-19999, false, 5)), "score cp -19999");
+  EXPECT_TRUE(search::make_score(20001, false, 1).table);
+  EXPECT_FALSE(search::make_score(20001, false, 1).proven);
+  EXPECT_EQ(format_score(search::make_score(search::kWin - 9, false, 4)), "score mate 9");
   search::Info info;
   info.depth = 3;
   info.seldepth = 4;
@@ -206,6 +219,106 @@ TEST(Ugi, FormatScore) {
   info.time_ms = 20;
   info.pv = {3, 9, 1};
   EXPECT_EQ(format_info(info), "info depth 3 seldepth 4 multipv 2 score cp 12 nodes 1000 nps 50000 time 20 pv 3 9 1");
+}
+
+// Every go without a usable limit answers by itself, after an info string saying why (the
+// script never sends stop; the end of the input lets a finite search finish).
+TEST(Ugi, GoWithoutAUsableLimitIsBounded) {
+  const std::vector<std::string> gos = {"go",
+                                        "go p2time 60000 p2inc 100",
+                                        "go depth 0",
+                                        "go movetime 0",
+                                        "go nodes 0",
+                                        "go depth 99999",
+                                        "go movetime 99999999999999999999",
+                                        "go p1inc 5"};
+  std::string script = "position startpos\n";
+  for (const auto& g : gos) script += g + "\n";
+  const auto out = session(script);
+  const auto notes = with_prefix(out, "info string go: no usable limit (");
+  ASSERT_EQ(notes.size(), gos.size());
+  EXPECT_EQ(notes[0],
+            "info string go: no usable limit (none was given); searching 1000 ms "
+            "('go infinite' searches until stop)");
+  EXPECT_TRUE(starts_with(notes[1],
+                          "info string go: no usable limit (only the opponent's clock was "
+                          "given (p1time is the side to move's)); "))
+      << notes[1];
+  EXPECT_TRUE(starts_with(notes[2], "info string go: no usable limit ('depth 0' is no limit); "))
+      << notes[2];
+  EXPECT_TRUE(
+      starts_with(notes[5], "info string go: no usable limit ('depth 99999' was refused); "))
+      << notes[5];
+  const auto errors = with_prefix(out, "info string error ");
+  EXPECT_EQ(errors, (std::vector<std::string>{
+                        "info string error go: 'depth' value '99999' is out of range 0..1000",
+                        "info string error go: 'movetime' value '99999999999999999999' is out of "
+                        "range 0..2147483647",
+                    }));
+  // Each go answered by itself (a search until stop would never end this script).
+  ASSERT_EQ(with_prefix(out, "bestmove ").size(), gos.size());
+  for (const auto& b : with_prefix(out, "bestmove "))
+    EXPECT_TRUE(Position::start().is_legal(std::stoi(b.substr(9)))) << b;
+  // A finished game answers at once, with no note about limits.
+  const auto over = session("position fen 0,0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0,1 80 81 w\ngo\n");
+  EXPECT_EQ(over, (std::vector<std::string>{
+                      "info string error go: the game is over (no-move, 0-1); no move",
+                      "bestmove 0000"}));
+  // A usable limit says nothing of the kind; the side to move's clock is one (Black here).
+  const auto timed =
+      session("position startpos moves 6\ngo p1time 1 p2time 200\ngo depth 2 movetime 0\n");
+  EXPECT_EQ(with_prefix(timed, "info string").size(), 0u);
+  EXPECT_EQ(with_prefix(timed, "bestmove ").size(), 2u);
+}
+
+// A runner that misses the error must not go on as if the position had been taken: the
+// queries and go say "no position" (with the answers that end its game) until a valid
+// position, uginewgame or a rules option arrives.
+TEST(Ugi, RefusedPositionLeavesNoPosition) {
+  const std::string refused =
+      "info string error go: no position (the last position command was refused); no move";
+  for (const std::string bad : {"position startpos moves 6 0000", "position startpos moves 6 4 x",
+                                "position fen 9,9,9/9,9,9 0 0 w", "position fen",
+                                "position sideways", "position startpos 6 4"}) {
+    SCOPED_TRACE(bad);
+    const auto out = session("position startpos moves 6\n" + bad +
+                             "\nquery gameover\nquery p1turn\nquery result\ngo depth 2\n");
+    EXPECT_EQ(with_prefix(out, "response "),
+              (std::vector<std::string>{"response true", "response none", "response none"}));
+    const auto errors = with_prefix(out, "info string error ");
+    ASSERT_EQ(errors.size(), 5u);
+    EXPECT_TRUE(errors[0].size() > kNoPosition.size() &&
+                errors[0].compare(errors[0].size() - kNoPosition.size(), kNoPosition.size(),
+                                  kNoPosition) == 0)
+        << errors[0];
+    EXPECT_EQ(
+        errors[1],
+        "info string error query gameover: no position (the last position command was refused)");
+    EXPECT_EQ(
+        errors[2],
+        "info string error query p1turn: no position (the last position command was refused)");
+    EXPECT_EQ(
+        errors[3],
+        "info string error query result: no position (the last position command was refused)");
+    EXPECT_EQ(errors[4], refused);
+    EXPECT_EQ(with_prefix(out, "bestmove "), (std::vector<std::string>{"bestmove 0000"}));
+  }
+  // Each way back: a valid position, uginewgame, a rules option.
+  for (const std::string back :
+       {"position startpos moves 6", "uginewgame", "setoption name Tuz value auto"}) {
+    SCOPED_TRACE(back);
+    const auto out = session("position startpos moves 6 0\n" + back +
+                             "\nquery gameover\nquery result\ngo depth 2\n");
+    EXPECT_EQ(with_prefix(out, "response "),
+              (std::vector<std::string>{"response false", "response none"}));
+    EXPECT_EQ(with_prefix(out, "info string error ").size(), 1u);
+    EXPECT_GE(bestmove_of(out), 1);
+  }
+  // Other errors leave the position alone.
+  const auto kept = session(
+      "position startpos moves 6\nsetoption name Hash value 0\nquery\ngo depth x depth 1\n"
+      "query p1turn\n");
+  EXPECT_EQ(with_prefix(kept, "response "), (std::vector<std::string>{"response false"}));
 }
 
 TEST(Ugi, BadInputGetsAnErrorAndTheSessionGoesOn) {
@@ -239,28 +352,32 @@ TEST(Ugi, BadInputGetsAnErrorAndTheSessionGoesOn) {
   const std::vector<std::string> expected_start = {
       "info string error unknown command: hello world",
       "info string error setoption: unknown option 'Foo'",
-      "info string error setoption Hash: value '-5' is not an integer in 1..4096",
+      "info string error setoption Hash: value '-5' is out of range 1..4096",
       "info string error setoption Skill: value 'abc' is not an integer in 1..20",
       "info string error setoption: expected 'setoption name <name> value <value>'",
       "info string error setoption Variant: 'chess' is not standard, kozdatu or bestemshi",
       "info string error setoption PlayOut: 'maybe' is not true or false",
-      "info string error position: expected 'startpos' or 'fen <position string>'",
-      "info string error position: expected 'startpos' or 'fen', got 'nowhere'",
-      "info string error position fen: the position string is missing",
+      "info string error position: expected 'startpos' or 'fen <position string>'" + kNoPosition,
+      "info string error position: expected 'startpos' or 'fen', got 'nowhere'" + kNoPosition,
+      "info string error position fen: the position string is missing" + kNoPosition,
   };
   ASSERT_GE(errors.size(), expected_start.size() + 7);
   for (size_t i = 0; i < expected_start.size(); ++i) EXPECT_EQ(errors[i], expected_start[i]);
   size_t i = expected_start.size();
   EXPECT_TRUE(starts_with(errors[i++], "info string error position fen: ")) << errors[i - 1];
-  EXPECT_EQ(errors[i++], "info string error position: move 2 'x': not a hole number 1..9 (the moves before it are kept)");
-  EXPECT_EQ(errors[i++], "info string error position: move 3 '0': not a hole number 1..9 (the moves before it are kept)");
+  EXPECT_EQ(errors[i++],
+            "info string error position: move 2 'x': not a hole number 1..9" + kNoPosition);
+  EXPECT_EQ(errors[i++],
+            "info string error query p1turn: no position (the last position command was refused)");
+  EXPECT_EQ(errors[i++],
+            "info string error position: move 3 '0': not a hole number 1..9" + kNoPosition);
   EXPECT_EQ(errors[i++], "info string error query: expected 'query gameover|p1turn|result'");
   EXPECT_EQ(errors[i++], "info string error query: unknown query 'weather' (gameover, p1turn, result)");
   EXPECT_EQ(errors[i++], "info string error go: the game is over (no-move, 0-1); no move");
   EXPECT_EQ(errors[i++], "info string error go: 'depth' needs an integer value, got 'x'");
   EXPECT_EQ(errors[i++], "info string error go: unknown parameter 'sideways' ignored");
-  // "moves 6 x 5" kept the 6: Black to move.
-  EXPECT_EQ(with_prefix(out, "response "), (std::vector<std::string>{"response false"}));
+  // "moves 6 x 5" left no position.
+  EXPECT_EQ(with_prefix(out, "response "), (std::vector<std::string>{"response none"}));
   // The finished game answers bestmove 0000; the node-limited go still answers with a move.
   const auto best = with_prefix(out, "bestmove ");
   ASSERT_EQ(best.size(), 2u);
