@@ -167,39 +167,28 @@ class Reader {
     line_words_ = 0;
   }
 
-  // The offset of the first line after `from` and before `to` whose first non-blank character
-  // is '[' (a tag line: a '{' or '(' still open there was never closed), or npos.
-  size_t tag_line_between(size_t from, size_t to) const {
-    for (size_t nl = text_.find('\n', from); nl != std::string_view::npos && nl < to;
-         nl = text_.find('\n', nl + 1))
-      if (line_lead(text_, nl + 1) == '[') return nl + 1;
-    return std::string_view::npos;
-  }
-
-  // The offset of `close` matching the opener at i_ ('(' nests), stopping at a tag line.
-  // Throws BadGame naming the opener when it is never closed.
+  // The offset of `close` matching the opener at i_ ('(' nests), in one pass that stops at a
+  // tag line (its first non-blank character '['): an opener still open there, or at the end,
+  // was never closed, and BadGame names it.
   size_t find_close(char open, char close, const char* what) const {
-    size_t j = i_ + 1;
-    int depth = 1;
-    while (j < text_.size()) {
-      if (text_[j] == open && open != '{')
+    const std::string o(1, open), cl(1, close);
+    int depth = 1, lines = 0;
+    for (size_t j = i_ + 1; j < text_.size(); ++j) {
+      const char c = text_[j];
+      if (c == open && open != '{') {
         ++depth;
-      else if (text_[j] == close && --depth == 0)
-        break;
-      ++j;
+      } else if (c == close && --depth == 0) {
+        return j;
+      } else if (c == '\n') {
+        ++lines;
+        if (line_lead(text_, j + 1) == '[')
+          throw BadGame{i_, line_, o,
+                        std::string(what) + ": '" + o + "' is not closed: expected '" + cl +
+                            "' before the tag line at line " + std::to_string(line_ + lines)};
+      }
     }
-    const size_t tag = tag_line_between(i_, j);
-    std::string o(1, open), cl(1, close);
-    if (tag != std::string_view::npos)
-      throw BadGame{i_, line_, o,
-                    std::string(what) + ": '" + o + "' is not closed: expected '" + cl +
-                        "' before the tag line at line " +
-                        std::to_string(line_ + int(std::count(text_.begin() + i_,
-                                                              text_.begin() + tag, '\n')))};
-    if (j >= text_.size())
-      throw BadGame{i_, line_, o,
-                    std::string(what) + ": '" + o + "' is never closed: expected '" + cl + "'"};
-    return j;
+    throw BadGame{i_, line_, o,
+                  std::string(what) + ": '" + o + "' is never closed: expected '" + cl + "'"};
   }
 
   // [Name "value"] on one line; \" and \\ are escapes inside the value.
@@ -367,7 +356,7 @@ std::string tag_line(std::string_view name, std::string_view value) {
   out += " \"";
   for (char c : value) {
     if (c == '"' || c == '\\') out += '\\';
-    if (c == '\n' || c == '\r') c = ' ';
+    if (static_cast<unsigned char>(c) < 0x20) c = ' ';  // a tag is one line of text
     out += c;
   }
   return out + "\"]\n";
@@ -472,7 +461,7 @@ std::string decode_record_text(std::string_view bytes, std::string* note) {
     throw ParseError(
         "empty input: no game record (expected PGN or TGK text: tag lines such as "
         "[Event \"...\"], then the moves)");
-  // Binary data: a NUL byte, or control characters that no text file holds.
+  // Binary data: a NUL byte, or more control characters than a stray few in text (over 5%).
   int controls = 0;
   for (size_t k = 0; k < body.size(); ++k) {
     const unsigned char c = static_cast<unsigned char>(body[k]);
@@ -480,7 +469,7 @@ std::string decode_record_text(std::string_view bytes, std::string* note) {
       throw ParseError("not a game record: binary data (a NUL byte at " + where_in(body, k) + ")");
     if (c < 0x20 && !is_space(char(c)) && c != 0x1A) ++controls;
   }
-  if (controls * 100 > int(body.size()))
+  if (controls >= 4 && controls * 20 > int(body.size()))
     throw ParseError("not a game record: binary data (" + std::to_string(controls) +
                      " control characters)");
   std::string_view lead = trim(body);

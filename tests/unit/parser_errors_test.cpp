@@ -174,6 +174,13 @@ TEST(ParserErrors, InputThatIsNotARecord) {
       file.games[0].tag("White"),
       "\xD0\x98\xD0\xB2\xD0\xB0\xD0\xBD\xD0\xBE\xD0\xB2 \xD0\x81\xD0\xBB\xD0\xBA\xD0\xB8\xD0\xBD");
   EXPECT_EQ(read_record_file("[White \"\xD0\x98\"]\n1. 65 *").note, "");  // UTF-8 stays as it is
+  // A stray control character is text, not binary; the writer writes it as a space.
+  auto stray = read_records(
+      "[Event \"a\x01"
+      "b\"]\n\n1. 65 *\n");
+  ASSERT_EQ(stray.size(), 1u);
+  EXPECT_EQ(write_record(replay_record(stray[0]).game, stray[0].tags).substr(0, 14),
+            "[Event \"a b\"]\n");
 }
 
 struct ReplayCase {
