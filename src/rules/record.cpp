@@ -602,6 +602,9 @@ Replayed replay_record(const Record& record, const RuleOptions& overrides) {
   for (size_t k = 0; k < record.plies.size(); ++k) {
     const Record::Ply& ply = record.plies[k];
     auto bad = [&](std::string message) {
+      // The last token of a record cut off in its moves may be a cut token ("91(8").
+      if (record.unterminated && k + 1 == record.plies.size())
+        message += "; the input ends after this token: the record looks truncated";
       out.error = ReplayError{number, int(k) + 1, ply.line, 0, ply.token, std::move(message)};
       return out;
     };

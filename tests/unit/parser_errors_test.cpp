@@ -303,6 +303,14 @@ TEST(ParserErrors, TruncatedLastGameWarns) {
   records = read_records("[Event \"b\"]\n\n1. 65 87\n2. 5");
   ASSERT_EQ(records.size(), 1u);
   ASSERT_TRUE(replay_record(records[0]).warning);
+  // A cut token is an error that says where the input ended.
+  records = read_records("[Event \"b\"]\n\n1. 65(10) 87 1/2");  // cut in "1/2-1/2"
+  r = replay_record(records[0]);
+  ASSERT_TRUE(r.error);
+  EXPECT_EQ(describe(*r.error),
+            "game 1, line 3: ply 3, token '1/2': not a move: unexpected '/2' after the move; the "
+            "input ends after "
+            "this token: the record looks truncated");
   // Not truncated: TGK ending with a line end, and a game with a result token.
   for (const std::string& text : {std::string("[Event \"b\"]\n\n1. 65 87\n2. 55\n"), first}) {
     records = read_records(text);
