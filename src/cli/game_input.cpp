@@ -31,14 +31,10 @@ bool looks_like_records(std::string_view text) {
 }
 
 RecordFile read_games(std::string_view bytes) {
+  if (looks_like_records(bytes))
+    return read_record_file(bytes);  // '[' reads alike in both encodings
   RecordFile file;
   const std::string text = decode_record_text(bytes, &file.note);
-  if (looks_like_records(text)) {
-    std::string note = file.note;
-    file = read_record_file(text);
-    file.note = note;
-    return file;
-  }
   int line_number = 0;
   size_t pos = 0;
   while (pos < text.size()) {
