@@ -82,6 +82,26 @@ MoveStyle move_style(const std::string& s) {
   throw py::value_error("unknown move style '" + s + "' (playok, tgk, book)");
 }
 
+// read_records() with the reader's note (a Windows-1251 text) as a Python UserWarning.
+std::vector<Record> read_records_warned(const std::string& text) {
+  RecordFile file = read_record_file(text);
+  if (!file.note.empty() && PyErr_WarnEx(PyExc_UserWarning, file.note.c_str(), 1) < 0)
+    throw py::error_already_set();
+  return std::move(file.games);
+}
+
+// replay_record() with its warning (a truncated game) as the error under `strict`, else as a
+// Python UserWarning.
+Replayed replay_warned(const Record& record, const RuleOptions& options, bool strict) {
+  Replayed r = replay_record(record, options);
+  if (r.warning && !r.error) {
+    if (strict) r.error = r.warning;
+    else if (PyErr_WarnEx(PyExc_UserWarning, describe(*r.warning).c_str(), 1) < 0)
+      throw py::error_already_set();
+  }
+  return r;
+}
+
 RecordStyle record_style(const std::string& s) {
   if (s == "pgn" || s == "playok") return RecordStyle::PlayOK;
   if (s == "tgk") return RecordStyle::Tgk;
@@ -417,16 +437,16 @@ PYBIND11_MODULE(toguz, m) {
                    "Game() starts the standard game; Game(Position or position string) starts from there.")
       .def(py::init(&game_from), "start"_a = py::none(), py::kw_only(), "variant"_a = py::none(), "tuz"_a = py::none(),
            "play_out"_a = false, "A game from `start` (a Position, a position string, or None = the start of the rules).")
-      .def_static("from_record", [](const std::string& text, std::optional<std::string> variant, std::optional<bool> tuz, bool play_out) {
-            auto records = read_records(text);
+      .def_static("from_record", [](const std::string& text, std::optional<std::string> variant, std::optional<bool> tuz, bool play_out, bool strict) {
+            auto records = read_records_warned(text);
             if (records.empty()) throw py::value_error("no game record in the text");
-            Replayed r = replay_record(records.front(), rule_options(variant, tuz, play_out));
-            if (r.error)
-              throw py::value_error("ply " + std::to_string(r.error->ply) + " (line " + std::to_string(r.error->line) +
-                                    ", '" + r.error->token + "'): " + r.error->message);
+            Replayed r = replay_warned(records.front(), rule_options(variant, tuz, play_out), strict);
+            if (r.error) throw py::value_error(describe(*r.error));
             return r.game;
-          }, "text"_a, "variant"_a = py::none(), "tuz"_a = py::none(), "play_out"_a = false,
-          "The first game of a PGN/TGK text, every move checked. Raises ValueError naming the bad ply.")
+          }, "text"_a, "variant"_a = py::none(), "tuz"_a = py::none(), "play_out"_a = false, "strict"_a = false,
+          "The first game of a PGN/TGK text (str, or bytes in UTF-8 or Windows-1251), every move\n"
+          "checked. Raises ValueError naming the game, line and bad ply; ParseError when the text is\n"
+          "not a record at all. A truncated game warns (an error with strict=True).")
       .def("to_record", [](const Game& g, const py::object& tags, const std::string& style) {
              return write_record(g, tags_arg(tags), record_style(style));
            }, "tags"_a = py::none(), "style"_a = "pgn",
@@ -513,30 +533,39 @@ PYBIND11_MODULE(toguz, m) {
       .def_property_readonly("zero", [](const Record& r) { return r.zero; }, "A '{zero}' comment followed the result.")
       .def_property_readonly("comments", [](const Record& r) { return r.comments; })
       .def_property_readonly("first_line", [](const Record& r) { return r.first_line; })
+      .def_property_readonly("number", [](const Record& r) { return r.number; }, "1-based number of the game in its text.")
+      .def_property_readonly("error", [](const Record& r) { return r.read_error; },
+                             "Why the game could not be read (a ReplayError), or None.")
+      .def_property_readonly("unterminated", [](const Record& r) { return r.unterminated; },
+                             "The text ended inside this game's moves without a result token.")
       .def("__repr__", [](const Record& r) {
         return "<toguz.Record line=" + std::to_string(r.first_line) + " plies=" + std::to_string(r.plies.size()) +
                " result='" + r.result_token + "'>";
       });
 
-  py::class_<ReplayError>(m, "ReplayError", "Why a record did not replay: the ply, line, token and message.")
+  py::class_<ReplayError>(m, "ReplayError", "Why a record did not read or replay: the game, ply, line, column, token and message.")
+      .def_property_readonly("game", [](const ReplayError& e) { return e.game; }, "1-based game number in the text.")
       .def_property_readonly("ply", [](const ReplayError& e) { return e.ply; }, "1-based ply (0: the whole game).")
       .def_property_readonly("line", [](const ReplayError& e) { return e.line; })
+      .def_property_readonly("column", [](const ReplayError& e) { return e.column; }, "1-based column (0: not known).")
       .def_property_readonly("token", [](const ReplayError& e) { return e.token; })
       .def_property_readonly("message", [](const ReplayError& e) { return e.message; })
-      .def("__str__", [](const ReplayError& e) {
-        return "ply " + std::to_string(e.ply) + " (line " + std::to_string(e.line) + ", '" + e.token + "'): " + e.message;
-      })
-      .def("__repr__", [](const ReplayError& e) { return "<toguz.ReplayError ply=" + std::to_string(e.ply) + " " + e.message + ">"; });
+      .def("__str__", [](const ReplayError& e) { return describe(e); })
+      .def("__repr__", [](const ReplayError& e) { return "<toguz.ReplayError " + describe(e) + ">"; });
 
-  m.def("read_records", &read_records, "text"_a,
-        "Every record in a PGN (PlayOK) or TGK (federation) text; CRLF and UTF-8 are fine.\n"
-        "Raises ParseError naming the line when the text is not a record at all.");
-  m.def("replay_record", [](const Record& rec, std::optional<std::string> variant, std::optional<bool> tuz, bool play_out) {
-          Replayed r = replay_record(rec, rule_options(variant, tuz, play_out));
+  m.def("read_records", &read_records_warned, "text"_a,
+        "Every record in a PGN (PlayOK) or TGK (federation) text: str, or bytes in UTF-8 or\n"
+        "Windows-1251 (read as such with a UserWarning saying so); CRLF is fine. A game that cannot\n"
+        "be read is returned with its error (Record.error) and reading goes on at the next tag\n"
+        "block. Raises ParseError when the text is not a record at all (empty, binary, HTML).");
+  m.def("replay_record", [](const Record& rec, std::optional<std::string> variant, std::optional<bool> tuz, bool play_out, bool strict) {
+          Replayed r = replay_warned(rec, rule_options(variant, tuz, play_out), strict);
           return py::make_tuple(r.game, r.error ? py::cast(*r.error) : py::object(py::none()));
-        }, "record"_a, "variant"_a = py::none(), "tuz"_a = py::none(), "play_out"_a = false,
+        }, "record"_a, "variant"_a = py::none(), "tuz"_a = py::none(), "play_out"_a = false, "strict"_a = false,
         "Replays a Record, every token checked: returns (Game, ReplayError or None). The game holds\n"
-        "the moves up to the first error. The record's Variant/Rules/FEN tags apply unless overridden.");
+        "the moves up to the first error. The record's Variant/Rules/FEN tags apply unless overridden.\n"
+        "A truncated last game (Record.unterminated, not over on the board) warns, or with\n"
+        "strict=True is the error.");
   m.def("write_record", [](const Game& g, const py::object& tags, const std::string& style) {
           return write_record(g, tags_arg(tags), record_style(style));
         }, "game"_a, "tags"_a = py::none(), "style"_a = "pgn",

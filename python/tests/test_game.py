@@ -113,3 +113,47 @@ def test_set_result_undo_and_copy():
     assert not g.undo()
     with pytest.raises(ValueError):
         g.set_result("2-0")
+
+
+def test_reader_reports_bad_games_and_goes_on():
+    text = '[Event "a"]\n[White "x]\n\n1. 65 87 1-0\n\n[Event "b"]\n[Result "0-1"]\n\n1. 76 98 0-1\n'
+    records = toguz.read_records(text)
+    assert [r.number for r in records] == [1, 2]
+    assert records[1].error is None and records[1].tokens == ["76", "98"]
+    error = records[0].error
+    assert (error.game, error.line, error.column) == (1, 2, 8)
+    message = ("game 1, line 2, column 8: tag: expected [Name \"value\"], the closing '\"' of the value"
+               " is missing in '[White \"x]'")
+    assert str(error) == message
+    game, replay_error = toguz.replay_record(records[0])
+    assert str(replay_error) == message
+    with pytest.raises(ValueError, match="game 1, line 2, column 8"):
+        toguz.Game.from_record(text)
+
+
+def test_reader_messages_for_text_that_is_not_a_record():
+    for text, message in [("", "empty input"), ("<!DOCTYPE html><html>", "an HTML page"),
+                          (b"ab\0cd", "binary data")]:
+        with pytest.raises(toguz.ParseError, match=message):
+            toguz.read_records(text)
+
+
+def test_windows_1251_is_read_and_said_so():
+    data = '[White "Иван"]\n\n1. 65 *\n'.encode("cp1251")
+    with pytest.warns(UserWarning, match="read as Windows-1251"):
+        records = toguz.read_records(data)
+    assert records[0].tag("White") == "Иван"
+
+
+def test_truncated_game_warns_or_fails_when_strict():
+    text = '[Event "a"]\n\n1. 65(10) 87 2. 55'
+    assert toguz.read_records(text)[0].unterminated
+    with pytest.warns(UserWarning, match="game 1, line 3: ply 3, token '55': .*truncated"):
+        assert toguz.Game.from_record(text).ply_count == 3
+    with pytest.raises(ValueError, match="truncated"):
+        toguz.Game.from_record(text, strict=True)
+
+
+def test_fen_startpos_tag():
+    game = toguz.Game.from_record('[FEN "startpos"]\n\n1. 65(10) *\n')
+    assert game.ply_count == 1 and game.start == toguz.Game().start

@@ -71,6 +71,7 @@ void add_annotate(CLI::App& app) {
     uint64_t nodes = 0;
     int hash_mb = 16;
     bool tgk = false;
+    bool strict = false;
     RuleFlags rules;
   };
   auto args = std::make_shared<Args>();
@@ -85,15 +86,12 @@ void add_annotate(CLI::App& app) {
   cmd->add_option("--out", args->out, "write the annotated games here (default: standard output)");
   cmd->add_option("--hash", args->hash_mb, "hash table in MiB")->check(CLI::Range(1, 65536))->capture_default_str();
   cmd->add_flag("--tgk", args->tgk, "write TGK records instead of PlayOK PGN");
+  cmd->add_flag("--strict", args->strict,
+                "a last game cut off inside its moves (no result token, not over) is an error, not "
+                "a warning");
   args->rules.add_to(cmd);
   cmd->callback([args] {
-    std::vector<Record> records;
-    try {
-      records = read_games(read_input(args->file));
-    } catch (const std::exception& e) {
-      std::cerr << "toguz annotate: " << args->file << ": " << e.what() << "\n";
-      throw CLI::RuntimeError(2);
-    }
+    const std::vector<Record> records = load_games("annotate", args->file).games;
     if (records.empty()) {
       std::cerr << "toguz annotate: " << args->file << ": no game found\n";
       throw CLI::RuntimeError(2);
@@ -113,10 +111,10 @@ void add_annotate(CLI::App& app) {
     std::string text, summaries;
     for (size_t g = 0; g < records.size(); ++g) {
       const Record& r = records[g];
-      Replayed replayed = replay_record(r, args->rules.options());
+      Replayed replayed =
+          replay_checked("annotate", args->file, r, args->rules.options(), args->strict);
       if (replayed.error) {
-        std::cerr << "toguz annotate: " << args->file << ": game " << g + 1 << ": " << describe(*replayed.error)
-                  << "\n";
+        std::cerr << "toguz annotate: " << args->file << ": " << describe(*replayed.error) << "\n";
         throw CLI::RuntimeError(1);
       }
       const Game& game = replayed.game;

@@ -15,6 +15,7 @@ void add_convert(CLI::App& app) {
     std::string in;
     std::string out;
     std::string to;
+    bool strict = false;
   };
   auto args = std::make_shared<Args>();
   auto* cmd = app.add_subcommand("convert", "rewrite game records as PlayOK PGN or federation TGK");
@@ -23,25 +24,19 @@ void add_convert(CLI::App& app) {
   cmd->add_option("--to", args->to, "pgn (PlayOK style) or tgk (one move number per line)")
       ->required()
       ->check(CLI::IsMember({"pgn", "tgk"}));
+  cmd->add_flag("--strict", args->strict,
+                "a last game cut off inside its moves (no result token, not over) is an error, not "
+                "a warning");
   cmd->callback([args] {
-    std::vector<Record> games;
-    try {
-      games = read_games(read_input(args->in));
-    } catch (const ParseError& e) {
-      std::cerr << "toguz convert: " << args->in << ": " << e.what() << "\n";
-      throw CLI::RuntimeError(1);
-    } catch (const std::runtime_error& e) {
-      std::cerr << "toguz convert: " << e.what() << "\n";
-      throw CLI::RuntimeError(2);
-    }
+    const std::vector<Record> games = load_games("convert", args->in).games;
     const RecordStyle style = args->to == "tgk" ? RecordStyle::Tgk : RecordStyle::PlayOK;
     std::string text;
     int bad = 0;
     for (size_t i = 0; i < games.size(); ++i) {
-      Replayed r = replay_record(games[i]);
+      Replayed r = replay_checked("convert", args->in, games[i], {}, args->strict);
       if (r.error) {
         ++bad;
-        std::cerr << "toguz convert: " << args->in << ": game " << i + 1 << ": " << describe(*r.error) << "\n";
+        std::cerr << "toguz convert: " << args->in << ": " << describe(*r.error) << "\n";
         continue;
       }
       if (!text.empty()) text += '\n';

@@ -1,5 +1,6 @@
 #include "cli/game_input.h"
 
+#include <CLI/CLI.hpp>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -29,15 +30,17 @@ bool looks_like_records(std::string_view text) {
   return false;
 }
 
-std::vector<Record> read_games(std::string_view text) {
-  if (looks_like_records(text)) return read_records(text);
-  std::vector<Record> games;
+RecordFile read_games(std::string_view bytes) {
+  if (looks_like_records(bytes))
+    return read_record_file(bytes);  // '[' reads alike in both encodings
+  RecordFile file;
+  const std::string text = decode_record_text(bytes, &file.note);
   int line_number = 0;
   size_t pos = 0;
   while (pos < text.size()) {
     size_t end = text.find('\n', pos);
     if (end == std::string_view::npos) end = text.size();
-    std::string_view line = text.substr(pos, end - pos);
+    std::string_view line = std::string_view(text).substr(pos, end - pos);
     pos = end + 1;
     ++line_number;
     Record r;
@@ -50,15 +53,41 @@ std::vector<Record> read_games(std::string_view text) {
       if (j > i) r.plies.push_back(Record::Ply{std::string(line.substr(i, j - i)), line_number});
       i = j;
     }
-    if (!r.plies.empty()) games.push_back(std::move(r));
+    if (r.plies.empty()) continue;
+    r.number = int(file.games.size()) + 1;
+    file.games.push_back(std::move(r));
   }
-  return games;
+  return file;
 }
 
-std::string describe(const ReplayError& e, bool with_ply) {
-  std::string out = "line " + std::to_string(e.line) + ": ";
-  if (with_ply && e.ply > 0) out += "ply " + std::to_string(e.ply) + ", token '" + e.token + "': ";
-  return out + e.message;
+RecordFile load_games(const std::string& command, const std::string& path) {
+  RecordFile file;
+  try {
+    file = read_games(read_input(path));
+  } catch (const ParseError& e) {
+    std::cerr << "toguz " << command << ": " << path << ": " << e.what() << "\n";
+    throw CLI::RuntimeError(1);
+  } catch (const std::runtime_error& e) {
+    std::cerr << "toguz " << command << ": " << e.what() << "\n";
+    throw CLI::RuntimeError(2);
+  }
+  if (!file.note.empty())
+    std::cerr << "toguz " << command << ": " << path << ": " << file.note << "\n";
+  return file;
+}
+
+Replayed replay_checked(const std::string& command, const std::string& path, const Record& record,
+                        const RuleOptions& overrides, bool strict) {
+  Replayed r = replay_record(record, overrides);
+  if (r.warning && !r.error) {
+    if (strict)
+      r.error = r.warning;
+    else
+      std::cerr << "toguz " << command << ": " << path << ": warning: " << describe(*r.warning)
+                << "\n";
+    r.warning.reset();
+  }
+  return r;
 }
 
 }  // namespace toguz::cli

@@ -1,5 +1,5 @@
-// Input shared by `toguz replay` and `toguz convert`: a file (or "-" for stdin) holding either
-// PGN/TGK records or bare move lists, one game per line.
+// Input shared by `toguz replay`, `convert` and `annotate`: a file (or "-" for stdin) holding
+// either PGN/TGK records or bare move lists, one game per line.
 #pragma once
 
 #include <string>
@@ -17,13 +17,19 @@ std::string read_input(const std::string& path);
 // True when the first non-blank line starts with '[' (records); else bare move lists.
 bool looks_like_records(std::string_view text);
 
-// Records as read_records() gives them, or one Record per non-blank line of bare moves
+// Records as read_record_file() gives them, or one Record per non-blank line of bare moves
 // (its plies are the line's words, its first_line the line number). Throws ParseError from
-// read_records() on text that is not a record.
-std::vector<Record> read_games(std::string_view text);
+// decode_record_text() on input that is not a record at all (empty, binary, HTML).
+RecordFile read_games(std::string_view bytes);
 
-// "line L: ply P, token 'T': message" ("line L: message" for an error about the whole game).
-// With with_ply = false (the JSON error object carries ply and token): "line L: message".
-std::string describe(const ReplayError& e, bool with_ply = true);
+// read_games(read_input(path)) for subcommand `command`: the reader's note (a Windows-1251
+// file) goes to standard error as "toguz COMMAND: PATH: note"; input that is not a record at
+// all gets one such line and exit status 1, a file that cannot be read exit status 2.
+RecordFile load_games(const std::string& command, const std::string& path);
+
+// The replay of `record`, with a warning promoted to the error under `strict`, else printed
+// to standard error as "toguz COMMAND: PATH: warning: ..." (a truncated last game).
+Replayed replay_checked(const std::string& command, const std::string& path, const Record& record,
+                        const RuleOptions& overrides, bool strict);
 
 }  // namespace toguz::cli

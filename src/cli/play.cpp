@@ -339,10 +339,8 @@ class Session {
       }
       Replayed replayed = replay_record(records.front());
       if (replayed.error) {
-        const ReplayError& e = *replayed.error;
-        out_ << "load: " << path << " line " << e.line << ", ply " << e.ply;
-        if (!e.token.empty()) out_ << " '" << e.token << "'";
-        out_ << ": " << e.message << ". The current game is kept.\n";
+        out_ << "load: " << path << ": " << describe(*replayed.error)
+             << ". The current game is kept.\n";
         return false;
       }
       game_ = replayed.game;

@@ -1,6 +1,7 @@
-// toguz replay [FILE|-] [--variant V] [--tuz on|off] [--play-out] [--json]
-// Every game is replayed with every token checked; bad games are reported, the others still
-// checked; exit status 1 when any game was bad.
+// toguz replay [FILE|-] [--variant V] [--tuz on|off] [--play-out] [--json] [--strict]
+// Every game is replayed with every token checked; bad games (unreadable ones too: the reader
+// goes on at the next tag block) are reported, the others still checked; exit status 1 when
+// any game was bad.
 #include <boost/json.hpp>
 #include <iostream>
 #include <stdexcept>
@@ -27,12 +28,16 @@ std::string game_json(const Game& g) {
   return boost::json::serialize(o);
 }
 
+// {"game":g,"ply":p,"token":"..","line":l,"error":"line l[, column c]: .."}: where, and what.
 std::string error_json(int game, const ReplayError& e) {
   boost::json::object o;
   o["game"] = game;
   o["ply"] = e.ply;
   o["token"] = e.token;
-  o["error"] = describe(e, false);
+  o["line"] = e.line;
+  ReplayError where = e;
+  where.game = where.ply = 0;
+  o["error"] = describe(where);
   return boost::json::serialize(o);
 }
 
@@ -55,6 +60,7 @@ void add_replay(CLI::App& app) {
     std::string file = "-";
     RuleFlags rules;
     bool json = false;
+    bool strict = false;
   };
   auto args = std::make_shared<Args>();
   auto* cmd = app.add_subcommand(
@@ -65,26 +71,26 @@ void add_replay(CLI::App& app) {
   args->rules.add_to(cmd);
   cmd->add_flag("--json", args->json,
                 "one JSON line per game: plies, end, score, result, position (or game, ply, token, error)");
+  cmd->add_flag("--strict", args->strict,
+                "a last game cut off inside its moves (no result token, not over) is an error, not "
+                "a warning");
   cmd->callback([args] {
-    std::vector<Record> games;
-    try {
-      games = read_games(read_input(args->file));
-    } catch (const ParseError& e) {
-      std::cerr << "toguz replay: " << args->file << ": " << e.what() << "\n";
-      throw CLI::RuntimeError(1);
-    } catch (const std::runtime_error& e) {
-      std::cerr << "toguz replay: " << e.what() << "\n";
-      throw CLI::RuntimeError(2);
-    }
+    const std::vector<Record> games = load_games("replay", args->file).games;
     const RuleOptions overrides = args->rules.options();
     int bad = 0;
     for (size_t i = 0; i < games.size(); ++i) {
       const int k = int(i) + 1;
-      Replayed r = replay_record(games[i], overrides);
+      std::cout.flush();  // warnings on stderr follow the games before them
+      Replayed r = replay_checked("replay", args->file, games[i], overrides, args->strict);
       if (r.error) {
         ++bad;
-        if (args->json) std::cout << error_json(k, *r.error) << "\n";
-        else std::cout << "Game " << k << ": error at " << describe(*r.error) << "\n\n";
+        if (args->json)
+          std::cout << error_json(k, *r.error) << "\n";
+        else {
+          ReplayError where = *r.error;
+          where.game = 0;  // named in front
+          std::cout << "Game " << k << ": error at " << describe(where) << "\n\n";
+        }
       } else if (args->json) {
         std::cout << game_json(r.game) << "\n";
       } else {

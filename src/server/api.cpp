@@ -227,12 +227,7 @@ http::response<http::string_body> Server::Impl::api_import(const json::object& b
       if (records.empty()) throw BadRequest{"record: no game found"};
       RuleOptions overrides;
       Replayed rep = replay_record(records.front(), overrides);
-      if (rep.error) {
-        const ReplayError& e = *rep.error;
-        std::string where = "record: line " + std::to_string(e.line);
-        if (e.ply) where += ", ply " + std::to_string(e.ply) + " '" + e.token + "'";
-        throw BadRequest{where + ": " + e.message};
-      }
+      if (rep.error) throw BadRequest{"record: " + describe(*rep.error)};
       // Free moves from the imported game: its moves without a recorded result.
       game = Game(rep.game.start());
       for (const MoveInfo& m : rep.game.moves()) game.play(m.hole);

@@ -43,5 +43,12 @@ grep -q "none.pgn" "$tmp/err" || fail "missing file message: $(cat "$tmp/err")"
 printf '[Event "x"]\n\n1. 65(10) 65(10) 19 1-0\n' >"$tmp/bad.pgn"
 "$toguz" annotate "$tmp/bad.pgn" --nodes 100 2>"$tmp/err"
 [ $? = 1 ] || fail "illegal move: status"
-grep -q "line 3: ply 3, token .19.: last stone falls in hole 1, not 9" "$tmp/err" || fail "illegal move message: $(cat "$tmp/err")"
+grep -q "bad.pgn: game 1, line 3: ply 3, token .19.: last stone falls in hole 1, not 9" "$tmp/err" || fail "illegal move message: $(cat "$tmp/err")"
+# The same messages as replay and convert: a game that cannot be read, empty input.
+printf '[Event "x]\n\n1. 65 87 1-0\n' >"$tmp/tag.pgn"
+"$toguz" annotate "$tmp/tag.pgn" --nodes 100 2>"$tmp/err" && fail "bad tag accepted"
+[ "$(cat "$tmp/err")" = "toguz annotate: $tmp/tag.pgn: game 1, line 1, column 8: tag: expected [Name \"value\"], the closing '\"' of the value is missing in '[Event \"x]'" ] \
+  || fail "bad tag message: $(cat "$tmp/err")"
+printf '' | "$toguz" annotate - --nodes 100 2>"$tmp/err" && fail "empty input accepted"
+grep -q "^toguz annotate: -: empty input: no game record" "$tmp/err" || fail "empty input message: $(cat "$tmp/err")"
 echo "annotate: ok"

@@ -77,7 +77,7 @@ EOF
 printf '%s\n' "load $work/bad.pgn" "load $work/tuz.pgn" 5 |
   TOGUZ_AUTOSAVE="$work/auto3.pgn" "$TOGUZ" play --vs human >"$work/out3.txt" 2>&1
 o="$work/out3.txt"
-expect s3 "$o" "load: $work/bad.pgn line 3, ply 2 '99'"
+expect s3 "$o" "load: $work/bad.pgn: game 1, line 3: ply 2, token '99'"
 expect s3 "$o" "The current game is kept."
 expect s3 "$o" "Loaded $work/tuz.pgn (0 plies)."
 expect s3 "$o" "Illegal: hole 5 is the opponent's tuz. Try again."

@@ -67,7 +67,62 @@ TEST(RecordReader, RecordsWithoutTagsAreSplitAtTheResult) {
   auto records = read_records("1. 65 87 1-0\n1. 76 98 *\n");
   ASSERT_EQ(records.size(), 2u);
   EXPECT_EQ(tokens_of(records[1]), (std::vector<std::string>{"76", "98"}));
-  EXPECT_TRUE(read_records("  \r\n\n").empty());
+  EXPECT_THROW(read_records("  \r\n\n"), ParseError);  // empty input: one clear message
+}
+
+// A tag block with no moves under it (a forfeit before the first move) is a game of its own,
+// whether another tag block or moves follow, or its next game's tags follow on the next line.
+TEST(RecordReader, EveryTagBlockStartsAGame) {
+  const std::string text =
+      "[Event \"forfeit\"]\n[Result \"1-0\"]\n\n"
+      "[Event \"forfeit too\"]\n[Result \"0-1\"]\n"
+      "[Event \"played\"]\n[Result \"*\"]\n\n1. 65 87\n"
+      "[Event \"federation\"]\n[Result \"0-1\"]\n1. 76 98\n";
+  auto records = read_records(text);
+  ASSERT_EQ(records.size(), 4u);
+  EXPECT_EQ(records[0].tag("Event"), "forfeit");
+  EXPECT_TRUE(records[0].plies.empty());
+  EXPECT_EQ(records[1].tag("Event"), "forfeit too");  // ends where a second Event tag comes
+  EXPECT_EQ(records[1].tags.size(), 2u);
+  EXPECT_TRUE(records[1].plies.empty());
+  EXPECT_EQ(records[2].tag("Event"), "played");
+  EXPECT_EQ(records[2].plies.size(), 2u);
+  EXPECT_EQ(records[3].tag("Event"), "federation");
+  EXPECT_EQ(records[3].plies.size(), 2u);
+  EXPECT_EQ(records[3].first_line, 10);
+  EXPECT_EQ(records[3].tag_line("Result"), 11);
+  for (size_t k = 0; k < records.size(); ++k) EXPECT_EQ(records[k].number, int(k) + 1);
+}
+
+// Zero-move games survive both writers: PlayOK writes the result alone as the movetext, TGK
+// too (its only result in the moves), so the game reads back with its own tags and result.
+TEST(RecordWriter, ZeroMoveGamesReadBackAsTheirOwnGames) {
+  const std::string text =
+      "[Event \"a\"]\n[White \"w1\"]\n[Result \"1-0\"]\n\n1-0\n\n"
+      "[Event \"b\"]\n[White \"w2\"]\n[Result \"0-1\"]\n\n"
+      "[Event \"c\"]\n[White \"w3\"]\n[Result \"1-0\"]\n\n1. 65(10) 87 1-0\n";
+  auto records = read_records(text);
+  ASSERT_EQ(records.size(), 3u);
+  for (RecordStyle style : {RecordStyle::Tgk, RecordStyle::PlayOK}) {
+    std::string written;
+    for (const Record& r : records) {
+      Replayed g = replay_record(r);
+      ASSERT_FALSE(g.error) << g.error->message;
+      written += (written.empty() ? "" : "\n") + write_record(g.game, r.tags, style);
+    }
+    auto back = read_records(written);
+    ASSERT_EQ(back.size(), 3u) << written;
+    for (size_t k = 0; k < 3; ++k) {
+      EXPECT_EQ(back[k].tags, records[k].tags) << written;
+      Replayed a = replay_record(records[k]), b = replay_record(back[k]);
+      EXPECT_EQ(b.game.ply_count(), a.game.ply_count());
+      EXPECT_EQ(b.game.result(), a.game.result());
+    }
+  }
+  Game forfeit;
+  forfeit.set_recorded_result(Result::WhiteWins, EndReason::Resignation);
+  EXPECT_EQ(write_record(forfeit, {{"Event", "a"}}, RecordStyle::Tgk),
+            "[Event \"a\"]\n[Result \"1-0\"]\n\n1-0\n");
 }
 
 TEST(RecordReader, ReplayChecksBookAndPlayOkTokens) {

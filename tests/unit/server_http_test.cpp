@@ -70,7 +70,8 @@ TEST(ServerHttp, EndpointsAnswerAndRefuse) {
   EXPECT_EQ(jint(game_of(port, jstr(ip.json().at("id"))).at("board").at("white").at(1)), 18);
   HttpResult ib = http_post(port, "/api/import", json::value(json::object{{"record", "[White \"A\"]\n\n1. 76(10) 12(99) *\n"}}));
   EXPECT_EQ(ib.status, 400);
-  EXPECT_NE(ib.body.find("line 3"), std::string::npos) << ib.body;
+  EXPECT_NE(ib.body.find("record: game 1, line 3: ply 2, token '12(99)'"), std::string::npos)
+      << ib.body;
   EXPECT_EQ(http_post(port, "/api/import", std::string("{}")).status, 400);
 
   // The record of a game, PlayOK style.
