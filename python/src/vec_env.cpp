@@ -1,3 +1,12 @@
+// VecEnv: B games stepped at once for reinforcement learning (vec_env.h, docs/python.md).
+// step() plays one move in every game, finishes each game's move (end checks, repetition
+// window, observation rows, reward) a few games later so the freshly stored board is not read
+// back at once, then restarts finished games; the observation buffers are written in place
+// and viewed by NumPy without copies. With num_threads > 1 the games are split into chunks
+// that a small pool (WorkerPool, below) runs on the caller's thread and its workers; every
+// random draw comes from one seeded generator in slot order, so a seed gives the same games
+// whatever the thread count. Speed matters here (it bounds the env's steps per second); the
+// comments marked "Speed" give the reason for each choice, docs/python.md the figures.
 #include "vec_env.h"
 
 #include <algorithm>
@@ -363,8 +372,8 @@ TOGUZ_HOT_INLINE void VecEnv::write_observation_n(int b, uint32_t mask) {
 #endif
   side_to_move[b] = int8_t(pos.side_to_move());
   legal_bits[b] = mask;
-  // Speed: from registers (a copy through a 16-byte buffer on the stack, stored and then read
-  // back in parts, stalled the loop).
+  // Speed: from registers, not through a buffer on the stack (a 16-byte store read back in
+  // parts waits for store forwarding).
   const uint64_t low = kSpread.v[mask & 0xFF];
   uint8_t* l = &legal[size_t(b) * N];
   if constexpr (N > 8) {

@@ -140,7 +140,7 @@ void UgiSession::cmd_ugi() {
   send("option name Variant type combo default standard var standard var kozdatu var bestemshi");
   send("option name Tuz type combo default auto var auto var on var off");
   send("option name PlayOut type check default false");
-  if (tables_opener_) send("option name TablesDir type string default <empty>");  // [tables, issue 6]
+  if (tables_opener_) send("option name TablesDir type string default <empty>");
   send("ugiok");
 }
 
@@ -186,7 +186,7 @@ void UgiSession::cmd_setoption(const std::vector<std::string>& t) {
     if (val != "true" && val != "false") return error("setoption PlayOut: '" + value + "' is not true or false");
     play_out_ = val == "true";
     reset_to_start();
-  } else if (key == "tablesdir" && tables_opener_) {  // [tables, issue 6]
+  } else if (key == "tablesdir" && tables_opener_) {
     if (value.empty() || val == "<empty>") {
       options_.tables = nullptr;
     } else {

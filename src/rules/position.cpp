@@ -174,7 +174,7 @@ constexpr PlayTables<5> kPlayTables5;
 
 MoveInfo Position::play_small(int hole) { return n_ == 7 ? play_n<7>(hole) : play_n<5>(hole); }
 
-// The rest of a tuz-making move, once play_n has sown: rules.md's other conditions, then the
+// The rest of a tuz-making move, once play_n has sown: docs/rules.md's other conditions, then the
 // 3 stones to the mover's kazna and the hole marked. Rare, so plain code.
 MoveInfo Position::make_tuz(int last, MoveInfo info) {
   const auto& W = zobrist::kWeights;

@@ -1,3 +1,13 @@
+// The search of one thread (Searcher, search.h). run() prepares the root (history keys for
+// repetition, the root moves ordered by gain), then deepens one ply at a time: each iteration
+// searches every requested line with an aspiration window around the last score, reports the
+// lines, and stops when the result is proven, a limit is hit or the time plan says the next
+// iteration would not finish. search() is principal-variation alpha-beta (negamax, fail-soft)
+// with the transposition table, endgame-table probes, repetition draws, mate-distance
+// pruning, reverse futility, late move pruning and reductions, internal iterative reduction;
+// qsearch() plays out captures and tuz-making moves at the horizon. Proven values come only
+// from finished games (and table hits), never from pruning. What each piece gained:
+// docs/engine.md.
 #include "search/search.h"
 
 #include <algorithm>
@@ -11,8 +21,8 @@ namespace toguz::search {
 
 namespace {
 
-// Move-ordering keys (the table move is searched before any of these): moves that win stones (captures, tuz, stones into
-// one's own tuz) by how much they win, then killers, then history.
+// Move-ordering keys (the table move is searched before any of these): moves that win stones
+// (captures, tuz, stones into one's own tuz) by how much they win, then killers, then history.
 constexpr int kOrderGain = 1 << 20;
 constexpr int kOrderKiller = 1 << 19;
 constexpr int kHistoryMax = 1 << 18;
@@ -20,7 +30,7 @@ constexpr int kHistoryMax = 1 << 18;
 
 // Selectivity, each kept by a fixed-node match (docs/engine.md). None of it can make a
 // proven value: pruned nodes count as impure and never stand against a proven bound.
-constexpr double kLmrDivisor = 1.25;  // 2.0, then 1.5 before; 3.5 (milder) was not better
+constexpr double kLmrDivisor = 1.25;  // smaller reduces more; chosen by match (docs/engine.md)
 constexpr int kRfpDepth = 5;          // reverse futility up to this depth ...
 constexpr int kRfpMargin = 120;       // ... when the evaluation beats beta by this per ply
 constexpr int kLmpDepth = 4;          // late move pruning up to this depth: quiet moves from
@@ -44,9 +54,9 @@ int lmr_reduction(int depth, int searched) {
 // far below the best a chosen move may score (centi-stones, i.e. stones lost by the choice
 // as the shallow search sees it). Levels up to 12 choose among every move, higher ones among
 // the best four. Up to level 10 a level either searches one ply deeper or narrows the margin;
-// from 11 on each level searches deeper and narrows the margin (since the selective search a
-// single ply more gained too little there: steps of -41..+74 Elo). Calibrated by matches
-// between neighbouring levels (docs/strength.md).
+// from 11 on each level searches deeper and narrows the margin (with the selective search a
+// single ply more gains too little there). Calibrated by matches between neighbouring levels
+// (docs/strength.md).
 struct SkillLevel {
   int depth;
   int margin;
@@ -57,7 +67,7 @@ constexpr SkillLevel kSkillLevels[20] = {
     {11, 35},  {12, 25}, {14, 15}, {16, 8},
 };
 
-// [tables, issue 6] Score of a won endgame-table position: kTablesWin + margin.
+// Score of a won endgame-table position: kTablesWin + margin.
 constexpr int kTablesWin = 20000;
 
 int kazna_sum(const Position& p) { return p.kazna(Side::White) + p.kazna(Side::Black); }
@@ -121,7 +131,7 @@ int Searcher::search(const Position& pos, int alpha, int beta, int depth, int pl
   keys_[root_idx_ + ply] = key;
   ksums_[root_idx_ + ply] = uint16_t(kazna_sum(pos));
   if (!pos.any_tuz() && is_repetition(ply, key)) return kDraw;
-  // [tables, issue 6] An endgame table hit is exact: +-(kTablesWin + margin), below the
+  // An endgame table hit is exact: +-(kTablesWin + margin), below the
   // proven-by-distance band (no distance is known), so it counts as an impure value.
   if (tables_ && ply > 0) {
     int board_value;
@@ -401,7 +411,7 @@ SearchResult Searcher::run(const Game& game, const Limits& limits, const Options
   const Position& root = game.position();
   plan_ = helper ? TimePlan{} : plan_time(limits, root.side_to_move());
   node_limit_ = limits.nodes > 0 && !helper ? limits.nodes : UINT64_MAX;
-  tables_ = options.tables.get();  // [tables, issue 6]
+  tables_ = options.tables.get();
   nodes_ = 0;
   published_.store(0, std::memory_order_relaxed);
   impure_ = 0;

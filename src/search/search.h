@@ -77,7 +77,7 @@ class Searcher {
   Clock::time_point start_;
   TimePlan plan_;
   uint64_t node_limit_ = 0;
-  const TableProbe* tables_ = nullptr;  // [tables, issue 6] Options::tables, probed in search()
+  const TableProbe* tables_ = nullptr;  // Options::tables, probed in search()
   uint64_t nodes_ = 0;
   std::atomic<uint64_t> published_{0};
   const std::vector<Searcher*>* team_ = nullptr;
