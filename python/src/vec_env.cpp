@@ -3,7 +3,7 @@
 // window, observation rows, reward) a few games later so the freshly stored board is not read
 // back at once, then restarts finished games; the observation buffers are written in place
 // and viewed by NumPy without copies. With num_threads > 1 the games are split into chunks
-// that a small pool (WorkerPool, below) runs on the caller's thread and its workers; every
+// that a small pool (StepPool, below) runs on the caller's thread and its workers; every
 // random draw comes from one seeded generator in slot order, so a seed gives the same games
 // whatever the thread count. Speed matters here (it bounds the env's steps per second); the
 // comments marked "Speed" give the reason for each choice, docs/python.md the figures.
@@ -68,11 +68,11 @@ int random_bit_at(uint64_t state, uint64_t draws, uint32_t mask) {
 
 }  // namespace
 
-WorkerPool::WorkerPool(int size) : blocks_(new Block[size_t(size)]) {
+StepPool::StepPool(int size) : blocks_(new Block[size_t(size)]) {
   for (int t = 1; t < size; ++t) workers_.emplace_back([this, t] { work(t); });
 }
 
-WorkerPool::~WorkerPool() {
+StepPool::~StepPool() {
   stop_.store(true);
   generation_.fetch_add(1);
   generation_.notify_all();
@@ -86,7 +86,7 @@ inline void cpu_relax() {
 #endif
 }
 
-// Polls `ready` for at most WorkerPool::kSpinNs; true once it holds, false when the time ran
+// Polls `ready` for at most StepPool::kSpinNs; true once it holds, false when the time ran
 // out first (then the caller sleeps). The first polls pause in between, the later ones yield
 // the CPU: when the scheduler has put two of the pool's threads on one CPU (the other CPU
 // busy), the waiting one then lets the working one run instead of taking turns with it (that
@@ -104,13 +104,13 @@ bool spin_until(Ready ready) {
     std::this_thread::yield();
     // The clock every 8 polls only.
     if (i % 8 == 0 &&
-        std::chrono::steady_clock::now() - start > std::chrono::nanoseconds(WorkerPool::kSpinNs))
+        std::chrono::steady_clock::now() - start > std::chrono::nanoseconds(StepPool::kSpinNs))
       return false;
   }
 }
 }  // namespace
 
-void WorkerPool::run(int chunks, const std::function<void(int)>& job) {
+void StepPool::run(int chunks, const std::function<void(int)>& job) {
   const int threads = size();
   const uint32_t generation = generation_.load(std::memory_order_relaxed) + 1;
   job_.store(&job, std::memory_order_relaxed);
@@ -134,7 +134,7 @@ void WorkerPool::run(int chunks, const std::function<void(int)>& job) {
   }
 }
 
-void WorkerPool::take_chunks(uint32_t generation, int self) {
+void StepPool::take_chunks(uint32_t generation, int self) {
   const int threads = size();
   for (int k = 0; k < threads; ++k) {
     Block& block = blocks_[(self + k) % threads];
@@ -157,7 +157,7 @@ void WorkerPool::take_chunks(uint32_t generation, int self) {
   }
 }
 
-void WorkerPool::work(int self) {
+void StepPool::work(int self) {
   uint32_t seen = 0;
   for (;;) {
     uint32_t generation = 0;
@@ -203,7 +203,7 @@ VecEnv::VecEnv(int batch, const Rules& rules, uint64_t seed, int random_start_pl
   slots_.resize(b);
   // A thread per chunk at most: below that, waking it costs more than the moves it would play.
   threads = std::min(threads, std::max(1, batch / kChunk));
-  if (threads > 1) pool_ = std::make_unique<WorkerPool>(threads);
+  if (threads > 1) pool_ = std::make_unique<StepPool>(threads);
   // About four chunks per thread, whole multiples of kChunk: few enough that claiming them
   // costs little, enough that a thread the machine holds up leaves its share to the others.
   chunk_games_ = kChunk * std::max(1, batch / (kChunk * 4 * threads));
