@@ -76,7 +76,7 @@ void print_json(const search::SearchResult& r, const search::Info& top) {
 
 void print_text(const Game& game, const search::SearchResult& r, const search::Info& top) {
   const Position& pos = game.position();
-  const char* side = pos.side_to_move() == Side::White ? "White" : "Black";
+  const char* side = side_name(pos.side_to_move());
   if (r.best_move == 0) {
     std::cout << "Game over, " << side << " to move: " << (r.lines.empty() ? "?" : score_text(r.lines[0].score))
               << "\n";

@@ -77,7 +77,7 @@ void add_solve(CLI::App& app) {
       std::cout << "],\"nodes\":" << s.nodes << ",\"time_ms\":" << s.time_ms << "}\n";
       return;
     }
-    const char* side = pos.side_to_move() == Side::White ? "White" : "Black";
+    const char* side = side_name(pos.side_to_move());
     std::cout << side << " to move: " << word;
     if (s.margin) std::cout << " (margin " << (*s.margin > 0 ? "+" : "") << *s.margin << ")";
     else if (s.margin_needs_repetition) std::cout << " (margin not reported: a repetition decides it)";

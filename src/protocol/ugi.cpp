@@ -1,33 +1,16 @@
 #include "protocol/ugi.h"
 
 #include <algorithm>
-#include <cctype>
 #include <charconv>
 #include <istream>
 #include <ostream>
 #include <sstream>
 
+#include "rules/text.h"
+
 namespace toguz::protocol {
 
 namespace {
-
-std::vector<std::string> split(std::string_view line) {
-  std::vector<std::string> out;
-  size_t i = 0;
-  while (i < line.size()) {
-    while (i < line.size() && std::isspace(static_cast<unsigned char>(line[i]))) ++i;
-    size_t j = i;
-    while (j < line.size() && !std::isspace(static_cast<unsigned char>(line[j]))) ++j;
-    if (j > i) out.emplace_back(line.substr(i, j - i));
-    i = j;
-  }
-  return out;
-}
-
-std::string lower(std::string s) {
-  for (char& c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
 
 // A whole-token integer in [lo, hi]; false for anything else.
 bool parse_int(const std::string& s, long long lo, long long hi, long long* out) {
@@ -104,7 +87,7 @@ bool UgiSession::busy(std::string_view command) {
 }
 
 bool UgiSession::handle(std::string_view line) {
-  const std::vector<std::string> t = split(line);
+  const std::vector<std::string> t = split_words(line);
   if (t.empty()) return true;
   const std::string& cmd = t[0];
   if (cmd == "quit") {

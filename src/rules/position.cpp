@@ -77,7 +77,7 @@ bool Position::from_parts(const Rules& rules, const int holes[2][kMaxN], int kaz
   for (int o = 0; o < 2; ++o) {
     int h = tuz_hole[o];
     if (h == 0) continue;
-    const char* owner = o == 0 ? "White" : "Black";
+    const char* owner = side_name(Side(o));
     if (!rules.tuz) return fail(std::string("tuz (") + owner + "'s) not allowed: tuz is off in these rules");
     if (h < 1 || h > n) return fail("tuz hole out of range");
     if (h == n) return fail(std::string(owner) + "'s tuz cannot be on hole " + std::to_string(n));

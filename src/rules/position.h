@@ -17,6 +17,7 @@ namespace toguz {
 enum class Side : uint8_t { White = 0, Black = 1 };
 constexpr Side opposite(Side s) { return Side(uint8_t(s) ^ 1); }
 constexpr int index(Side s) { return int(s); }
+constexpr const char* side_name(Side s) { return s == Side::White ? "White" : "Black"; }
 
 enum class Variant : uint8_t { Standard, Kozdatu, Bestemshi };
 
