@@ -402,7 +402,7 @@ int Searcher::pick_skill_move(const std::vector<Info>& lines, int skill, uint64_
 
 SearchResult Searcher::run(const Game& game, const Limits& limits, const Options& options,
                            const std::atomic<bool>& stop, Clock::time_point start,
-                           const Engine::InfoCallback& on_info, int thread_index,
+                           const InfoCallback& on_info, int thread_index,
                            const std::vector<Searcher*>* team) {
   const bool helper = thread_index > 0;
   stop_flag_ = &stop;

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "rules/game.h"
-#include "search/engine.h"
+#include "search/types.h"
 #include "search/score.h"
 #include "search/timeman.h"
 #include "search/tt.h"
@@ -40,7 +40,7 @@ class Searcher {
   // limit counts its own nodes. With no helpers the search is the deterministic one above.
   SearchResult run(const Game& game, const Limits& limits, const Options& options,
                    const std::atomic<bool>& stop, Clock::time_point start,
-                   const Engine::InfoCallback& on_info, int thread_index = 0,
+                   const InfoCallback& on_info, int thread_index = 0,
                    const std::vector<Searcher*>* team = nullptr);
 
   // Nodes searched so far in the current or last search (published every 1024 nodes while
