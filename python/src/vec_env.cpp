@@ -89,8 +89,8 @@ inline void cpu_relax() {
 // Polls `ready` for at most StepPool::kSpinNs; true once it holds, false when the time ran
 // out first (then the caller sleeps). The first polls pause in between, the later ones yield
 // the CPU: when the scheduler has put two of the pool's threads on one CPU (the other CPU
-// busy), the waiting one then lets the working one run instead of taking turns with it (that
-// made steps a fifth slower than on one thread); alone on its CPU a yield returns at once.
+// busy), the waiting one then lets the working one run instead of taking turns with it
+// (which makes a step slower than on one thread); alone on its CPU a yield returns at once.
 template <typename Ready>
 bool spin_until(Ready ready) {
   constexpr int kPauses = 64;
@@ -464,8 +464,8 @@ void VecEnv::step_range(const int64_t* actions, int lo, int hi) {
   }
   for (int b = std::max(lo, hi - kLag); b < hi; ++b) finish<N>(b, pending[(b - lo) % kLag]);
   // Without random start plies a restart draws nothing from rng_, so the thread that finished
-  // the games restarts them, in any order. (Speed: here, not in finish(): the call there
-  // made the whole loop about a third slower.)
+  // the games restarts them, in any order. (Speed: here, not in finish(), where the call
+  // slows the whole loop.)
   if (random_start_plies_ == 0) restart_finished(lo, hi);
 }
 
