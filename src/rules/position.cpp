@@ -1,3 +1,7 @@
+// Position (position.h): the variants, building and checking a position from its parts, the
+// end checks and final score, the hash computed from scratch, and the tables of
+// position_play.h built at compile time. play() itself is inline in position_play.h; only the
+// rare tuz-making step (make_tuz) and the row lengths 7 and 5 (play_small) are called here.
 #include "rules/position.h"
 
 #include <bit>
