@@ -38,7 +38,7 @@ except ImportError:  # run from the repository without PYTHONPATH: try the defau
 
 
 class PyVecEnv:
-    """A straightforward pure-Python statement of rules.md with VecEnv's conventions: B games,
+    """A straightforward pure-Python statement of docs/rules.md with VecEnv's conventions: B games,
     actions 0..N-1, reward +1/0/-1 for the mover at a game's end, auto-reset."""
 
     def __init__(self, batch, n=9, tuz_allowed=True, play_out=False):

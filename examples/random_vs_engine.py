@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Random mover against the engine (or a one-ply greedy player when the module was built
-without it): a few games with colours alternating, each printed with its result.
+"""Random mover against the engine: a few games with colours alternating, each printed with
+its result.
 
     PYTHONPATH=build/python /usr/bin/python3 examples/random_vs_engine.py [--games 4] [--depth 4]
 """
@@ -25,13 +25,6 @@ def engine_player(depth):
     return lambda game: engine.best_move(game, depth=depth)
 
 
-def greedy_player(game):
-    """The move that gains most stones now (ties: the lowest hole)."""
-    pos = game.position
-    me = pos.side_to_move
-    return max(pos.legal_moves(), key=lambda h: (pos.after(h).kazna(me), -h))
-
-
 def play(white, black):
     game = toguz.Game()
     while not game.over:
@@ -49,10 +42,7 @@ def main():
     args = ap.parse_args()
 
     rng = random.Random(args.seed)
-    if toguz.HAVE_ENGINE:
-        name, strong = f"engine(depth {args.depth})", engine_player(args.depth)
-    else:
-        name, strong = "greedy", greedy_player
+    name, strong = f"engine(depth {args.depth})", engine_player(args.depth)
     points = 0.0
     for i in range(args.games):
         strong_is_white = i % 2 == 0

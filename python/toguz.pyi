@@ -7,7 +7,6 @@ import numpy.typing as npt
 __version__: str
 WHITE: int  # 0
 BLACK: int  # 1
-HAVE_ENGINE: bool  # analyze() is available
 
 VariantName = Literal["standard", "kozdatu", "bestemshi"]
 Tags = Union[Dict[str, str], Sequence[Tuple[str, str]], None]
@@ -189,7 +188,7 @@ class Analysis(TypedDict):
 
 def analyze(target: Union[Position, Game], *, depth: int = 0, nodes: int = 0, movetime_ms: int = 0,
             multipv: int = 1, hash_mb: int = 16, threads: int = 1, skill: int = 20, seed: int = 0) -> Analysis:
-    """Only when HAVE_ENGINE."""
+    """Searches with a fresh engine; returns the best move and the lines."""
 
 class Engine:
     """An engine kept between searches (hash and history tables survive); one thread at a time."""

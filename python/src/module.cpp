@@ -18,9 +18,7 @@
 #include "rules/perft.h"
 #include "rules/position.h"
 #include "rules/record.h"
-#ifdef TOGUZ_HAVE_ENGINE
 #include "search/engine.h"
-#endif
 
 namespace py = pybind11;
 using namespace pybind11::literals;
@@ -175,7 +173,6 @@ EndReason end_reason_arg(const std::string& s) {
   throw py::value_error("unknown end reason '" + s + "' (resignation, time, agreement)");
 }
 
-#ifdef TOGUZ_HAVE_ENGINE
 py::dict line_dict(const search::Info& info) {
   const search::Score& s = info.score;
   return py::dict("multipv"_a = info.multipv, "depth"_a = info.depth, "seldepth"_a = info.seldepth,
@@ -304,7 +301,6 @@ py::dict analyze(const py::object& target, int depth, uint64_t nodes, int moveti
   engine.set_options(engine_options(hash_mb, threads, multipv, skill, seed));
   return run_search(engine, game, limits);
 }
-#endif
 
 }  // namespace
 
@@ -322,11 +318,6 @@ PYBIND11_MODULE(toguz, m) {
   m.attr("WHITE") = 0;
   m.attr("BLACK") = 1;
   m.attr("__version__") = TOGUZ_VERSION;
-#ifdef TOGUZ_HAVE_ENGINE
-  m.attr("HAVE_ENGINE") = true;
-#else
-  m.attr("HAVE_ENGINE") = false;
-#endif
   py::register_exception<ParseError>(m, "ParseError", PyExc_ValueError);
 
   py::class_<MoveInfo>(m, "MoveInfo", "What one move did (returned by Position.play and Game.play).")
@@ -581,7 +572,6 @@ PYBIND11_MODULE(toguz, m) {
           py::gil_scoped_release release;
           return perft_divide(p, depth);
         }, "position"_a, "depth"_a, "perft per root move: [(hole, leaves), ...] in hole order.");
-#ifdef TOGUZ_HAVE_ENGINE
   m.def("analyze", &analyze, "target"_a, py::kw_only(), "depth"_a = 0, "nodes"_a = 0, "movetime_ms"_a = 0,
         "multipv"_a = 1, "hash_mb"_a = 16, "threads"_a = 1, "skill"_a = 20, "seed"_a = 0,
         "Searches a Position or a Game (its history counts for repetition) with the engine, with at\n"
@@ -605,7 +595,6 @@ PYBIND11_MODULE(toguz, m) {
       .def_property_readonly("hash_mb", [](const PyEngine& e) { return e.options().hash_mb; })
       .def_property_readonly("threads", [](const PyEngine& e) { return e.options().threads; })
       .def_property_readonly("skill", [](const PyEngine& e) { return e.options().skill; });
-#endif
   bind_vec_env(m);
   bind_solve(m);
   bind_selfplay(m);

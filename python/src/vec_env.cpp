@@ -1,3 +1,12 @@
+// VecEnv: B games stepped at once for reinforcement learning (vec_env.h, docs/python.md).
+// step() plays one move in every game, finishes each game's move (end checks, repetition
+// window, observation rows, reward) a few games later so the freshly stored board is not read
+// back at once, then restarts finished games; the observation buffers are written in place
+// and viewed by NumPy without copies. With num_threads > 1 the games are split into chunks
+// that a small pool (StepPool, below) runs on the caller's thread and its workers; every
+// random draw comes from one seeded generator in slot order, so a seed gives the same games
+// whatever the thread count. Speed matters here (it bounds the env's steps per second); the
+// comments marked "Speed" give the reason for each choice, docs/python.md the figures.
 #include "vec_env.h"
 
 #include <algorithm>
@@ -59,11 +68,11 @@ int random_bit_at(uint64_t state, uint64_t draws, uint32_t mask) {
 
 }  // namespace
 
-WorkerPool::WorkerPool(int size) : blocks_(new Block[size_t(size)]) {
+StepPool::StepPool(int size) : blocks_(new Block[size_t(size)]) {
   for (int t = 1; t < size; ++t) workers_.emplace_back([this, t] { work(t); });
 }
 
-WorkerPool::~WorkerPool() {
+StepPool::~StepPool() {
   stop_.store(true);
   generation_.fetch_add(1);
   generation_.notify_all();
@@ -77,11 +86,11 @@ inline void cpu_relax() {
 #endif
 }
 
-// Polls `ready` for at most WorkerPool::kSpinNs; true once it holds, false when the time ran
+// Polls `ready` for at most StepPool::kSpinNs; true once it holds, false when the time ran
 // out first (then the caller sleeps). The first polls pause in between, the later ones yield
 // the CPU: when the scheduler has put two of the pool's threads on one CPU (the other CPU
-// busy), the waiting one then lets the working one run instead of taking turns with it (that
-// made steps a fifth slower than on one thread); alone on its CPU a yield returns at once.
+// busy), the waiting one then lets the working one run instead of taking turns with it
+// (which makes a step slower than on one thread); alone on its CPU a yield returns at once.
 template <typename Ready>
 bool spin_until(Ready ready) {
   constexpr int kPauses = 64;
@@ -95,13 +104,13 @@ bool spin_until(Ready ready) {
     std::this_thread::yield();
     // The clock every 8 polls only.
     if (i % 8 == 0 &&
-        std::chrono::steady_clock::now() - start > std::chrono::nanoseconds(WorkerPool::kSpinNs))
+        std::chrono::steady_clock::now() - start > std::chrono::nanoseconds(StepPool::kSpinNs))
       return false;
   }
 }
 }  // namespace
 
-void WorkerPool::run(int chunks, const std::function<void(int)>& job) {
+void StepPool::run(int chunks, const std::function<void(int)>& job) {
   const int threads = size();
   const uint32_t generation = generation_.load(std::memory_order_relaxed) + 1;
   job_.store(&job, std::memory_order_relaxed);
@@ -125,7 +134,7 @@ void WorkerPool::run(int chunks, const std::function<void(int)>& job) {
   }
 }
 
-void WorkerPool::take_chunks(uint32_t generation, int self) {
+void StepPool::take_chunks(uint32_t generation, int self) {
   const int threads = size();
   for (int k = 0; k < threads; ++k) {
     Block& block = blocks_[(self + k) % threads];
@@ -148,7 +157,7 @@ void WorkerPool::take_chunks(uint32_t generation, int self) {
   }
 }
 
-void WorkerPool::work(int self) {
+void StepPool::work(int self) {
   uint32_t seen = 0;
   for (;;) {
     uint32_t generation = 0;
@@ -194,7 +203,7 @@ VecEnv::VecEnv(int batch, const Rules& rules, uint64_t seed, int random_start_pl
   slots_.resize(b);
   // A thread per chunk at most: below that, waking it costs more than the moves it would play.
   threads = std::min(threads, std::max(1, batch / kChunk));
-  if (threads > 1) pool_ = std::make_unique<WorkerPool>(threads);
+  if (threads > 1) pool_ = std::make_unique<StepPool>(threads);
   // About four chunks per thread, whole multiples of kChunk: few enough that claiming them
   // costs little, enough that a thread the machine holds up leaves its share to the others.
   chunk_games_ = kChunk * std::max(1, batch / (kChunk * 4 * threads));
@@ -363,8 +372,8 @@ TOGUZ_HOT_INLINE void VecEnv::write_observation_n(int b, uint32_t mask) {
 #endif
   side_to_move[b] = int8_t(pos.side_to_move());
   legal_bits[b] = mask;
-  // Speed: from registers (a copy through a 16-byte buffer on the stack, stored and then read
-  // back in parts, stalled the loop).
+  // Speed: from registers, not through a buffer on the stack (a 16-byte store read back in
+  // parts waits for store forwarding).
   const uint64_t low = kSpread.v[mask & 0xFF];
   uint8_t* l = &legal[size_t(b) * N];
   if constexpr (N > 8) {
@@ -455,8 +464,8 @@ void VecEnv::step_range(const int64_t* actions, int lo, int hi) {
   }
   for (int b = std::max(lo, hi - kLag); b < hi; ++b) finish<N>(b, pending[(b - lo) % kLag]);
   // Without random start plies a restart draws nothing from rng_, so the thread that finished
-  // the games restarts them, in any order. (Speed: here, not in finish(): the call there
-  // made the whole loop about a third slower.)
+  // the games restarts them, in any order. (Speed: here, not in finish(), where the call
+  // slows the whole loop.)
   if (random_start_plies_ == 0) restart_finished(lo, hi);
 }
 

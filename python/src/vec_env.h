@@ -34,12 +34,12 @@ struct SplitMix64 {
 // the next step usually follows within microseconds, and waking a sleeping thread costs more
 // than a step's share; see spin_until), then sleep, so an idle pool costs no CPU; a run wakes
 // sleepers only when there are some (no system call while they poll).
-class WorkerPool {
+class StepPool {
  public:
-  explicit WorkerPool(int size);  // size-1 workers besides the caller
-  ~WorkerPool();
-  WorkerPool(const WorkerPool&) = delete;
-  WorkerPool& operator=(const WorkerPool&) = delete;
+  explicit StepPool(int size);  // size-1 workers besides the caller
+  ~StepPool();
+  StepPool(const StepPool&) = delete;
+  StepPool& operator=(const StepPool&) = delete;
 
   int size() const { return int(workers_.size()) + 1; }
   void run(int chunks, const std::function<void(int)>& job);
@@ -182,7 +182,7 @@ class VecEnv {
   SplitMix64 rng_;
   std::vector<Slot> slots_;
   Position start_;                    // Position::start(rules_), copied at every restart
-  std::unique_ptr<WorkerPool> pool_;  // null when stepping on the caller alone
+  std::unique_ptr<StepPool> pool_;  // null when stepping on the caller alone
   int chunk_games_ = kChunk;          // games per chunk of step() on the pool
   // The random actions step() drew ahead for random_actions() (see step).
   std::vector<int64_t> next_actions_;

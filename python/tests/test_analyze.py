@@ -1,8 +1,6 @@
-"""analyze: plain Python results from the engine (skipped until the engine is built in)."""
+"""analyze: plain Python results from the engine."""
 import pytest
 import toguz
-
-pytestmark = pytest.mark.skipif(not getattr(toguz, "HAVE_ENGINE", False), reason="engine not built in")
 
 
 def test_analyze_depth_multipv():

@@ -25,9 +25,6 @@ def stub_members():
 def test_stub_matches_module():
     top, classes = stub_members()
     exported = {name for name in dir(toguz) if not name.startswith("_")} | {"__version__"}
-    if not toguz.HAVE_ENGINE:
-        top -= {"analyze", "Engine"}
-        classes.pop("Engine")
     assert top == exported
     for cls, members in classes.items():
         if cls == "ParseError":

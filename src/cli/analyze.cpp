@@ -76,7 +76,7 @@ void print_json(const search::SearchResult& r, const search::Info& top) {
 
 void print_text(const Game& game, const search::SearchResult& r, const search::Info& top) {
   const Position& pos = game.position();
-  const char* side = pos.side_to_move() == Side::White ? "White" : "Black";
+  const char* side = side_name(pos.side_to_move());
   if (r.best_move == 0) {
     std::cout << "Game over, " << side << " to move: " << (r.lines.empty() ? "?" : score_text(r.lines[0].score))
               << "\n";
@@ -92,7 +92,7 @@ void print_text(const Game& game, const search::SearchResult& r, const search::I
             << ", time " << r.time_ms << " ms\n";
 }
 
-// [tables, issue 6] The proof search's verdict for players: "White wins by 6", "draw".
+// The proof search's verdict for players: "White wins by 6", "draw".
 std::string proof_text(const Position& pos, const tables::Solution& s) {
   if (s.result == 0) return s.margin ? "draw (81-81)" : "draw";
   const bool white = (s.result > 0) == (pos.side_to_move() == Side::White);
@@ -101,7 +101,7 @@ std::string proof_text(const Position& pos, const tables::Solution& s) {
   return out;
 }
 
-// [tables, issue 6] The "proven" member of the JSON: result and margin (rules.md "Values")
+// The "proven" member of the JSON: result and margin (docs/rules.md "Values")
 // for the side to move, the winner, the line to the end; null when not proven.
 std::string proof_json(const Position& pos, const tables::Solution* s) {
   if (!s || !s->proven) return "null";
@@ -126,13 +126,13 @@ void add_analyze(CLI::App& app) {
     int threads = 1;
     int hash_mb = 16;
     bool json = false;
-    std::string tables;  // [tables, issue 6]
-    int prove_ms = -1;   // [tables, issue 6] -1: 1000 with --tables, else off
+    std::string tables;
+    int prove_ms = -1;   // -1: 1000 with --tables, else off
     RuleFlags rules;
   };
   auto args = std::make_shared<Args>();
   auto* cmd = app.add_subcommand("analyze", "the best lines of a position with scores (engine search)");
-  cmd->add_option("--position", args->position, "position string (rules.md; default: the start)");
+  cmd->add_option("--position", args->position, "position string (docs/rules.md; default: the start)");
   cmd->add_option("--moves", args->moves, "moves played from the position: holes or notation tokens");
   auto* d = cmd->add_option("--depth", args->depth, "search depth in plies")->check(CLI::Range(1, 100));
   auto* t = cmd->add_option("--time", args->time_ms, "search time in ms")->check(CLI::PositiveNumber);
@@ -142,7 +142,7 @@ void add_analyze(CLI::App& app) {
   cmd->add_option("--multipv", args->multipv, "number of best lines")->check(CLI::Range(1, 9))->capture_default_str();
   cmd->add_option("--threads", args->threads, "search threads")->check(CLI::Range(1, 256))->capture_default_str();
   cmd->add_option("--hash", args->hash_mb, "hash table in MiB")->check(CLI::Range(1, 65536))->capture_default_str();
-  cmd->add_flag("--json", args->json, "one JSON object (docs: issue 4 shape)");
+  cmd->add_flag("--json", args->json, "one JSON object (docs/engine.md)");
   cmd->add_option("--tables", args->tables, "endgame tables (toguz tables build): the search probes them and the proof search runs");
   cmd->add_option("--prove", args->prove_ms, "proof search (toguz solve) time in ms, shown as 'proven' (default: 1000 with --tables, else off)")->check(CLI::NonNegativeNumber);
   args->rules.add_to(cmd);
@@ -156,7 +156,7 @@ void add_analyze(CLI::App& app) {
     limits.nodes = args->nodes;
     if (!limits.depth && !limits.movetime_ms && !limits.nodes) limits.movetime_ms = 1000;
 
-    // [tables, issue 6] Tables for the engine's probes and the proof search.
+    // Tables for the engine's probes and the proof search.
     std::shared_ptr<tables::Tablebase> tb;
     if (!args->tables.empty()) {
       std::string why;
@@ -180,7 +180,7 @@ void add_analyze(CLI::App& app) {
       if (info.multipv == 1) top = info;
     });
     if (!r.lines.empty() && top.depth == 0) top = r.lines[0];
-    // [tables, issue 6] The proof search (tables where they exist), with the game's history.
+    // The proof search (tables where they exist), with the game's history.
     const int prove_ms = args->prove_ms >= 0 ? args->prove_ms : tb ? 1000 : 0;
     std::optional<tables::Solution> proof;
     if (prove_ms > 0 && r.best_move != 0) {

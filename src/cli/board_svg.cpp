@@ -22,8 +22,6 @@ std::string format(const char* fmt, ...) {
   return buf;
 }
 
-const char* side_name(Side s) { return s == Side::White ? "White" : "Black"; }
-
 // Geometry, in SVG user units.
 constexpr int kCellW = 60, kCellH = 84, kPitch = 68;  // cells and their spacing
 constexpr int kLeft = 44;                              // x of the first cell

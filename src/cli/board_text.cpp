@@ -16,8 +16,6 @@ namespace toguz::cli {
 
 namespace {
 
-const char* side_name(Side s) { return s == Side::White ? "White" : "Black"; }
-
 // `v` right-aligned in `width` columns.
 std::string pad(int v, int width) {
   char buf[16];

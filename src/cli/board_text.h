@@ -1,4 +1,4 @@
-// The board drawn as text, as the players see it (rules.md, `toguz show`).
+// The board drawn as text, as the players see it (docs/rules.md, `toguz show`).
 #pragma once
 
 #include <string>

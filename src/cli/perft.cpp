@@ -17,7 +17,7 @@ void add_perft(CLI::App& app) {
     bool json = false;
   };
   auto args = std::make_shared<Args>();
-  auto* cmd = app.add_subcommand("perft", "count the leaves of the legal-move tree (rules.md)");
+  auto* cmd = app.add_subcommand("perft", "count the leaves of the legal-move tree (docs/rules.md)");
   cmd->add_option("DEPTH", args->depth, "plies")->required()->check(CLI::Range(0, kMaxPerftDepth));
   cmd->add_option("--position", args->position, "start from this position string");
   args->rules.add_to(cmd);

@@ -22,13 +22,12 @@
 #include "rules/game.h"
 #include "rules/notation.h"
 #include "rules/record.h"
+#include "rules/text.h"
 #include "search/engine.h"
 
 namespace toguz::cli {
 
 namespace {
-
-const char* side_name(Side s) { return s == Side::White ? "White" : "Black"; }
 
 std::string plies(int n) { return std::to_string(n) + (n == 1 ? " ply" : " plies"); }
 
@@ -99,13 +98,6 @@ std::string today() {
   return buf;
 }
 
-std::string trim(const std::string& s) {
-  const size_t a = s.find_first_not_of(" \t\r\n");
-  if (a == std::string::npos) return "";
-  const size_t b = s.find_last_not_of(" \t\r\n");
-  return s.substr(a, b - a + 1);
-}
-
 const char* kHelp =
     "  Type a hole number (1..N) to play it, or a move in notation (65, 65(10), 27X):\n"
     "  a notation move is checked against what the move does.\n"
@@ -171,14 +163,14 @@ class Session {
         autosave();
         return 0;
       }
-      line = trim(line);
+      line = std::string(trim(line));
       if (echo_) out_ << line << "\n";
       if (line.empty()) continue;
       std::istringstream words(line);
       std::string cmd, arg;
       words >> cmd;
       std::getline(words, arg);
-      arg = trim(arg);
+      arg = std::string(trim(arg));
       if (cmd == "quit" || cmd == "exit" || cmd == "q") {
         autosave();
         return 0;

@@ -15,7 +15,7 @@ namespace toguz::cli {
 
 namespace {
 
-// {"plies":n,"end":...,"score":[w,b],"result":"..","position":".."} (issue 2, item 4).
+// {"plies":n,"end":...,"score":[w,b],"result":"..","position":".."}.
 std::string game_json(const Game& g) {
   boost::json::object o;
   o["plies"] = g.ply_count();

@@ -26,7 +26,7 @@ void add_solve(CLI::App& app) {
   };
   auto args = std::make_shared<Args>();
   auto* cmd = app.add_subcommand("solve", "prove the result (and margin) of a position with a line to the end");
-  cmd->add_option("--position", args->position, "position string (rules.md)")->required();
+  cmd->add_option("--position", args->position, "position string (docs/rules.md)")->required();
   cmd->add_option("--time", args->time_ms, "time limit in ms (0 = none)")->check(CLI::NonNegativeNumber);
   cmd->add_option("--nodes", args->max_nodes, "node limit (0 = none; deterministic, unlike --time)");
   cmd->add_flag("--json", args->json, "one JSON object: result, margin, line, nodes, time_ms");
@@ -77,7 +77,7 @@ void add_solve(CLI::App& app) {
       std::cout << "],\"nodes\":" << s.nodes << ",\"time_ms\":" << s.time_ms << "}\n";
       return;
     }
-    const char* side = pos.side_to_move() == Side::White ? "White" : "Black";
+    const char* side = side_name(pos.side_to_move());
     std::cout << side << " to move: " << word;
     if (s.margin) std::cout << " (margin " << (*s.margin > 0 ? "+" : "") << *s.margin << ")";
     else if (s.margin_needs_repetition) std::cout << " (margin not reported: a repetition decides it)";

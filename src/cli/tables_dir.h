@@ -1,5 +1,5 @@
-// Opening a folder of endgame tables for the commands that take --tables DIR (solve, analyze,
-// play, ugi's TablesDir option).
+// Opening a folder of endgame tables for the engine: toguz analyze --tables DIR and the
+// TablesDir option of toguz ugi.
 #pragma once
 
 #include <memory>

@@ -13,7 +13,7 @@ void add_ugi(CLI::App& app) {
   cmd->callback([] {
     std::ios::sync_with_stdio(false);
     protocol::UgiSession session(std::cin, std::cout);
-    // [tables, issue 6] setoption name TablesDir value DIR: endgame tables for the search.
+    // setoption name TablesDir value DIR: endgame tables for the search.
     session.set_tables_opener([](const std::string& dir, std::string* why) -> std::shared_ptr<const search::TableProbe> {
       auto tb = open_tables(dir, why);
       if (!tb) return nullptr;

@@ -1,3 +1,10 @@
+// The match runner (runner.h). play_game referees one game between two players: it asks each
+// for a move under its limits and the clocks, checks the move with Game::play, and ends the
+// game on the board's result, a forfeit (illegal move, crash, hang) or time. Then the resume
+// file (the settings and every finished pair as JSON, written atomically after each pair),
+// the PGN of a game with the engines' scores as comments, and run_match: --concurrency
+// threads each start their own two players and take the next pair until the pairs, the SPRT
+// or a stop say there is none left.
 #include "match/runner.h"
 
 #include <boost/json.hpp>

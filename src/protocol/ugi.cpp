@@ -1,33 +1,16 @@
 #include "protocol/ugi.h"
 
 #include <algorithm>
-#include <cctype>
 #include <charconv>
 #include <istream>
 #include <ostream>
 #include <sstream>
 
+#include "rules/text.h"
+
 namespace toguz::protocol {
 
 namespace {
-
-std::vector<std::string> split(std::string_view line) {
-  std::vector<std::string> out;
-  size_t i = 0;
-  while (i < line.size()) {
-    while (i < line.size() && std::isspace(static_cast<unsigned char>(line[i]))) ++i;
-    size_t j = i;
-    while (j < line.size() && !std::isspace(static_cast<unsigned char>(line[j]))) ++j;
-    if (j > i) out.emplace_back(line.substr(i, j - i));
-    i = j;
-  }
-  return out;
-}
-
-std::string lower(std::string s) {
-  for (char& c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
 
 enum class IntCheck { Ok, NotInteger, OutOfRange };
 
@@ -125,7 +108,7 @@ bool UgiSession::busy(std::string_view command) {
 }
 
 bool UgiSession::handle(std::string_view line) {
-  const std::vector<std::string> t = split(line);
+  const std::vector<std::string> t = split_words(line);
   if (t.empty()) return true;
   const std::string& cmd = t[0];
   if (cmd == "quit") {
@@ -161,7 +144,7 @@ void UgiSession::cmd_ugi() {
   send("option name Variant type combo default standard var standard var kozdatu var bestemshi");
   send("option name Tuz type combo default auto var auto var on var off");
   send("option name PlayOut type check default false");
-  if (tables_opener_) send("option name TablesDir type string default <empty>");  // [tables, issue 6]
+  if (tables_opener_) send("option name TablesDir type string default <empty>");
   send("ugiok");
 }
 
@@ -207,7 +190,7 @@ void UgiSession::cmd_setoption(const std::vector<std::string>& t) {
     if (val != "true" && val != "false") return error("setoption PlayOut: '" + value + "' is not true or false");
     play_out_ = val == "true";
     reset_to_start();
-  } else if (key == "tablesdir" && tables_opener_) {  // [tables, issue 6]
+  } else if (key == "tablesdir" && tables_opener_) {
     if (value.empty() || val == "<empty>") {
       options_.tables = nullptr;
     } else {

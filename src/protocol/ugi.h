@@ -59,7 +59,7 @@ class UgiSession {
   // Handles one command line. Returns false for "quit".
   bool handle(std::string_view line);
 
-  // [tables, issue 6] Opens a folder of endgame tables for the search (null and *why on
+  // Opens a folder of endgame tables for the search (null and *why on
   // failure). When set, the session offers "option name TablesDir type string" and hands the
   // tables to the engine (Options::tables); an empty value turns them off. The protocol does
   // not depend on src/tables: the front end (toguz ugi) supplies this.
@@ -90,7 +90,7 @@ class UgiSession {
   Variant variant_ = Variant::Standard;
   std::string tuz_ = "auto";   // auto, on, off
   bool play_out_ = false;
-  TablesOpener tables_opener_;  // [tables, issue 6]
+  TablesOpener tables_opener_;
   Game game_;
   bool has_position_ = true;  // false after a refused position command
   std::atomic<bool> awaiting_bestmove_{false};

@@ -3,21 +3,11 @@
 #include <charconv>
 #include <vector>
 
+#include "rules/text.h"
+
 namespace toguz {
 
 namespace {
-
-std::vector<std::string_view> split(std::string_view s, char sep, bool skip_empty) {
-  std::vector<std::string_view> out;
-  size_t i = 0;
-  while (i <= s.size()) {
-    size_t j = s.find(sep, i);
-    if (j == std::string_view::npos) j = s.size();
-    if (!skip_empty || j > i) out.push_back(s.substr(i, j - i));
-    i = j + 1;
-  }
-  return out;
-}
 
 bool to_int(std::string_view s, int* out) {
   if (s.empty() || s.size() > 6) return false;

@@ -1,4 +1,4 @@
-// Text forms of rules.md: position strings and move tokens.
+// Text forms of docs/rules.md: position strings and move tokens.
 #pragma once
 
 #include <optional>

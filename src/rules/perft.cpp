@@ -39,7 +39,7 @@ constexpr BitCounts make_bit_counts() {
 }
 constexpr BitCounts kBits = make_bit_counts();
 
-// The position's end (rules.md: decided, no move, threefold repetition along the path).
+// The position's end (docs/rules.md: decided, no move, threefold repetition along the path).
 // `mask` is its legal-move mask: no legal move is exactly the "no move" end.
 bool finished(const Position& pos, uint32_t mask, const Path& path, int ply) {
   if (mask == 0 || pos.decided()) return true;

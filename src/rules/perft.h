@@ -1,4 +1,4 @@
-// Perft: leaves of the legal-move tree (rules.md: a finished position is one leaf).
+// Perft: leaves of the legal-move tree (docs/rules.md: a finished position is one leaf).
 #pragma once
 
 #include <cstdint>

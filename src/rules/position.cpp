@@ -1,3 +1,7 @@
+// Position (position.h): the variants, building and checking a position from its parts, the
+// end checks and final score, the hash computed from scratch, and the tables of
+// position_play.h built at compile time. play() itself is inline in position_play.h; only the
+// rare tuz-making step (make_tuz) and the row lengths 7 and 5 (play_small) are called here.
 #include "rules/position.h"
 
 #include <bit>
@@ -77,7 +81,7 @@ bool Position::from_parts(const Rules& rules, const int holes[2][kMaxN], int kaz
   for (int o = 0; o < 2; ++o) {
     int h = tuz_hole[o];
     if (h == 0) continue;
-    const char* owner = o == 0 ? "White" : "Black";
+    const char* owner = side_name(Side(o));
     if (!rules.tuz) return fail(std::string("tuz (") + owner + "'s) not allowed: tuz is off in these rules");
     if (h < 1 || h > n) return fail("tuz hole out of range");
     if (h == n) return fail(std::string(owner) + "'s tuz cannot be on hole " + std::to_string(n));
@@ -174,7 +178,7 @@ constexpr PlayTables<5> kPlayTables5;
 
 MoveInfo Position::play_small(int hole) { return n_ == 7 ? play_n<7>(hole) : play_n<5>(hole); }
 
-// The rest of a tuz-making move, once play_n has sown: rules.md's other conditions, then the
+// The rest of a tuz-making move, once play_n has sown: docs/rules.md's other conditions, then the
 // 3 stones to the mover's kazna and the hole marked. Rare, so plain code.
 MoveInfo Position::make_tuz(int last, MoveInfo info) {
   const auto& W = zobrist::kWeights;

@@ -1,4 +1,4 @@
-// The position: a small value type (copy-make) for every variant of rules.md.
+// The position: a small value type (copy-make) for every variant of docs/rules.md.
 // Depends on nothing outside the standard library.
 #pragma once
 
@@ -17,6 +17,7 @@ namespace toguz {
 enum class Side : uint8_t { White = 0, Black = 1 };
 constexpr Side opposite(Side s) { return Side(uint8_t(s) ^ 1); }
 constexpr int index(Side s) { return int(s); }
+constexpr const char* side_name(Side s) { return s == Side::White ? "White" : "Black"; }
 
 enum class Variant : uint8_t { Standard, Kozdatu, Bestemshi };
 
@@ -60,7 +61,7 @@ class Position {
   // The start position of the rule set: N stones in every hole, White to move, move 1.
   static Position start(const Rules& rules = Rules{});
 
-  // Builds a position from its parts; returns false and sets *why if it breaks rules.md
+  // Builds a position from its parts; returns false and sets *why if it breaks docs/rules.md
   // (stone count, tuz placement, counts out of range). `holes[side][i]` is hole i+1;
   // `tuz_hole[owner]` is the hole number (1..N) on the opponent's row, 0 if none.
   static bool from_parts(const Rules& rules, const int holes[2][kMaxN], int kazna_white,
@@ -107,7 +108,7 @@ class Position {
     return p;
   }
 
-  // The end checks that need no history, in rules.md order: decided, then no move.
+  // The end checks that need no history, in docs/rules.md order: decided, then no move.
   Outcome outcome() const;
   // A kazna holds more than N*N and the rules stop there (not under play-out).
   bool decided() const {

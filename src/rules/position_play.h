@@ -1,11 +1,10 @@
-// Position::play, inline (included at the end of position.h; not for direct use). The hot
-// path of the whole project: in a search, perft or benchmark the call, the dispatch on the
-// row length, the saved registers and the return of MoveInfo were a large share of the
-// move, so the standard row length (N = 9) is sown right at the call site (7 and 5: one
-// call). Debug builds (TOGUZ_CHECK_POSITIONS) still check the position after every move.
-// The tables are built at compile time in position.cpp (PlayTables' constructor). The plain
-// statement of the rules is in tests/unit/property_test.cpp, which checks this against it
-// move by move.
+// Position::play, inline (included at the end of position.h; not for direct use). This is the
+// hot path of the search, perft and the Python env, so N = 9 is sown at the call site (7 and
+// 5 go through one call). The tables are built at compile time in position.cpp (PlayTables'
+// constructor). To change it safely: keep the layout asserted below, run the property tests
+// (tests/unit/property_test.cpp states the rules plainly and checks this move by move), perft
+// and a Debug build (TOGUZ_CHECK_POSITIONS checks the position after every move), and measure
+// with BM_Play (CONTRIBUTING.md).
 #pragma once
 
 #include <bit>
@@ -32,8 +31,8 @@ inline Lanes load_halves(const uint64_t* lo, const uint64_t* hi) {
 
 // The tables play() reads for row length N. Everything that depends only on the origin s,
 // its stone count k, a hole or the mover (who is s / N) is looked up rather than computed:
-// the move is bound by the number of instructions it executes (and the loads in a row before
-// the landing hole is known), and an entry replaces several.
+// the move's cost is its instruction count and the chain of loads before the landing hole is
+// known.
 template <int N>
 struct PlayTables {
   static constexpr int T = 2 * N;  // holes in sowing order
@@ -41,9 +40,8 @@ struct PlayTables {
   // move[s][k]: the whole sowing of k stones from origin s (k: 1..2N*N), added to the
   // position: lane[1 + i] to hole i (mod 256 per lane), `word` to bytes 16..23 (holes 16 and
   // 17, kaznas, tuzes, side; the bytes' signed changes times their place values) and `hash` to
-  // the key's sum. lane[0] = 0 (index 0: "no tuz"). Laps and the rest in one entry (it was two,
-  // a lap entry and a sow entry found through a step table: one load in a row and a dozen
-  // instructions more per move, for a table 3 times smaller; 188 KB here for N = 9).
+  // the key's sum. lane[0] = 0 (index 0: "no tuz"). Laps included: one entry per (s, k),
+  // 188 KB for N = 9.
   struct alignas(64) Move {
     // lane[1 + 17] (hole 17) is not kept: it is in the word, and no tuz. lane[1 + T..17] are
     // 0: the 16 lanes read from lane + 1 go past the board when N < 9.
@@ -55,8 +53,8 @@ struct PlayTables {
     uint64_t hash;
     uint32_t info;     // MoveInfo's hole, last_hole and last_row (bytes 0, 1, 2)
     uint32_t taken16;  // 16 * (1 + last): take_keep[1 + last]'s byte offset in take_keep
-    // The word times this has the mover's kazna in bits 56..63 (a shift by 40 or 32: a
-    // multiply by a loaded factor is one instruction, a shift by a loaded count three).
+    // The word times this has the mover's kazna in bits 56..63 (a multiply, not a shift by
+    // a loaded count, which costs more instructions).
     uint64_t kazna_mult;
     uint32_t into_mine;  // 0xFF or 0xFF00: the stones sown into the mover's tuz in `into`
     // c + 8 * (the mover's tuz, -1: none) equals this only when a tuz may be made: c == 3 on
@@ -74,15 +72,14 @@ struct PlayTables {
   uint64_t word_keep[T + 1];  // the word's bits but hole i's byte (White's tuz on hole 16)
   // N = 9: take_keep[1 + i] as two 8-byte halves, lanes 0..7 and 8..15, for the tuz holes:
   // Black's tuz is on White's holes 0..7 (keep_lo), White's on Black's 9..16 (keep_hi), so
-  // each tuz touches one half, and an 8-byte entry is reached by one scaled index (a 16-byte
-  // one needs a shift first).
+  // each tuz touches one half (8-byte entries: one scaled index).
   uint64_t keep_lo[T + 1];
   uint64_t keep_hi[T + 1];
-  // row[s] = move[s] (a load instead of s * (kMaxK + 1): four instructions fewer, and in
-  // parallel with the load of the origin's count).
+  // row[s] = move[s]: a load, in parallel with the load of the origin's count, instead of a
+  // multiply.
   const Move* row[T];
-  // [kMaxK + 1], not a power of two: rows 16 KB apart put the same k of every origin in one
-  // L1 set, and that measured slower than the multiply.
+  // [kMaxK + 1], not padded to a power of two: rows 16 KB apart would put the same k of every
+  // origin in one L1 set.
   Move move[T][kMaxK + 1];
 
   constexpr PlayTables();  // position.cpp, at compile time
@@ -103,10 +100,9 @@ inline const PlayTables<N>& play_tables() {
 
 namespace toguz {
 
-// Speed beat clarity here:
-// - No branch depends on the position except the rare tuz-making case: in a search or over
-//   random positions the others (the row of the last stone, even or odd, a tuz or not) are
-//   coin tosses, and a misprediction costs as much as the whole move. Conditions are 0/1
+// The rules this code keeps:
+// - No branch depends on the position except the rare tuz-making case (the others are coin
+//   tosses in a search, and a misprediction costs as much as the move). Conditions are 0/1
 //   values or all-ones masks.
 // - Sowing k stones from the origin s is one table entry, move[s][k]: a lane change per hole,
 //   a word change and a key change (the key is an additive Zobrist sum, zobrist.h).
@@ -123,8 +119,8 @@ inline MoveInfo Position::play_n(int hole) {
   static_assert(std::endian::native == std::endian::little, "play() adds bytes as little-endian words");
   const Tables* tab_address = &play_detail::play_tables<N>();
 #if defined(__GNUC__)
-  // One register for every table: without this GCC sees each array as its own symbol and,
-  // short of registers, builds several addresses (a lea each) in the loop around a play().
+  // One register for every table: otherwise GCC treats each array as its own symbol and
+  // rebuilds their addresses in the caller's loop.
   asm("" : "+r"(tab_address));
 #endif
   const Tables& tab = *tab_address;
@@ -140,8 +136,8 @@ inline MoveInfo Position::play_n(int hole) {
   move_number_ = uint16_t(number - wrapped);
 
   // Stones sown into a tuz go to its owner: a tuz hole held 0, so they are its lane.
-  // Tables indexed by 1 + a hole (0: none) are reached as (table + 1)[hole]. (In this order:
-  // GCC keeps it, and what is done with the tuzes first frees their registers.)
+  // Tables indexed by 1 + a hole (0: none) are reached as (table + 1)[hole]. The tuzes come
+  // first so that their registers are free early.
   const ptrdiff_t tz0 = tuz_[0], tz1 = tuz_[1];  // the tuz's hole; -1: none
   const unsigned into0 = (mv.lane + 1)[tz0];
   const unsigned into1 = (mv.lane + 1)[tz1];
@@ -177,8 +173,7 @@ inline MoveInfo Position::play_n(int hole) {
   // once a player has a tuz never again, so the branch at the end predicts well).
   bool tuz_made = int32_t(c + 8 * my_tuz) == mv.tuz_key;
 #if defined(__GNUC__)
-  // Worked out here, not at the branch: GCC would keep both sides of the compare (spilled)
-  // to the end.
+  // Computed here, not at the branch, so both sides of the compare are not kept to the end.
   asm("" : "+r"(tuz_made));
 #endif
   // The landing hole's entries are reached from `last`, known early; the capture only selects

@@ -1,4 +1,4 @@
-// Game review: every move of a game judged by the engine (issue 4 item 4). Used by
+// Game review: every move of a game judged by the engine. Used by
 // `toguz annotate` and the web review; it never prints.
 #pragma once
 

@@ -4,7 +4,7 @@
 // and never accepts a draw in a position it can still win.
 #pragma once
 
-#include "search/engine.h"
+#include "search/types.h"
 
 namespace toguz::search {
 

@@ -1,10 +1,10 @@
 // Internal search values: centi-stones for heuristic scores, and a band of "proven" values
 // for finished games (mate-like: a win in p plies is kWin - p). Also the conversion to the
-// public Score of engine.h.
+// public Score of types.h.
 #pragma once
 
 #include "rules/position.h"
-#include "search/engine.h"
+#include "search/types.h"
 
 namespace toguz::search {
 

@@ -1,3 +1,13 @@
+// The search of one thread (Searcher, search.h). run() prepares the root (history keys for
+// repetition, the root moves ordered by gain), then deepens one ply at a time: each iteration
+// searches every requested line with an aspiration window around the last score, reports the
+// lines, and stops when the result is proven, a limit is hit or the time plan says the next
+// iteration would not finish. search() is principal-variation alpha-beta (negamax, fail-soft)
+// with the transposition table, endgame-table probes, repetition draws, mate-distance
+// pruning, reverse futility, late move pruning and reductions, internal iterative reduction;
+// qsearch() plays out captures and tuz-making moves at the horizon. Proven values come only
+// from finished games (and table hits), never from pruning. What each piece gained:
+// docs/engine.md.
 #include "search/search.h"
 
 #include <algorithm>
@@ -11,8 +21,8 @@ namespace toguz::search {
 
 namespace {
 
-// Move-ordering keys (the table move is searched before any of these): moves that win stones (captures, tuz, stones into
-// one's own tuz) by how much they win, then killers, then history.
+// Move-ordering keys (the table move is searched before any of these): moves that win stones
+// (captures, tuz, stones into one's own tuz) by how much they win, then killers, then history.
 constexpr int kOrderGain = 1 << 20;
 constexpr int kOrderKiller = 1 << 19;
 constexpr int kHistoryMax = 1 << 18;
@@ -20,7 +30,7 @@ constexpr int kHistoryMax = 1 << 18;
 
 // Selectivity, each kept by a fixed-node match (docs/engine.md). None of it can make a
 // proven value: pruned nodes count as impure and never stand against a proven bound.
-constexpr double kLmrDivisor = 1.25;  // 2.0, then 1.5 before; 3.5 (milder) was not better
+constexpr double kLmrDivisor = 1.25;  // smaller reduces more; chosen by match (docs/engine.md)
 constexpr int kRfpDepth = 5;          // reverse futility up to this depth ...
 constexpr int kRfpMargin = 120;       // ... when the evaluation beats beta by this per ply
 constexpr int kLmpDepth = 4;          // late move pruning up to this depth: quiet moves from
@@ -44,9 +54,9 @@ int lmr_reduction(int depth, int searched) {
 // far below the best a chosen move may score (centi-stones, i.e. stones lost by the choice
 // as the shallow search sees it). Levels up to 12 choose among every move, higher ones among
 // the best four. Up to level 10 a level either searches one ply deeper or narrows the margin;
-// from 11 on each level searches deeper and narrows the margin (since the selective search a
-// single ply more gained too little there: steps of -41..+74 Elo). Calibrated by matches
-// between neighbouring levels (docs/strength.md).
+// from 11 on each level searches deeper and narrows the margin (with the selective search a
+// single ply more gains too little there). Calibrated by matches between neighbouring levels
+// (docs/strength.md).
 struct SkillLevel {
   int depth;
   int margin;
@@ -118,7 +128,7 @@ int Searcher::search(const Position& pos, int alpha, int beta, int depth, int pl
   keys_[root_idx_ + ply] = key;
   ksums_[root_idx_ + ply] = uint16_t(kazna_sum(pos));
   if (!pos.any_tuz() && is_repetition(ply, key)) return kDraw;
-  // [tables, issue 6] An endgame table hit is exact: +-(kTablesWin + margin), below the
+  // An endgame table hit is exact: +-(kTablesWin + margin), below the
   // proven-by-distance band (no distance is known), so it counts as an impure value.
   if (tables_ && ply > 0) {
     int board_value;
@@ -387,18 +397,15 @@ int Searcher::pick_skill_move(const std::vector<Info>& lines, int skill, uint64_
   return candidates.front().second;
 }
 
-SearchResult Searcher::run(const Game& game, const Limits& limits, const Options& options,
-                           const std::atomic<bool>& stop, Clock::time_point start,
-                           const Engine::InfoCallback& on_info, int thread_index,
-                           const std::vector<Searcher*>* team) {
-  const bool helper = thread_index > 0;
+void Searcher::prepare(const Game& game, const Limits& limits, const Options& options,
+                       const std::atomic<bool>& stop, Clock::time_point start, bool helper,
+                       const std::vector<Searcher*>* team) {
   stop_flag_ = &stop;
   start_ = start;
   team_ = helper ? nullptr : team;
-  const Position& root = game.position();
-  plan_ = helper ? TimePlan{} : plan_time(limits, root.side_to_move());
+  plan_ = helper ? TimePlan{} : plan_time(limits, game.position().side_to_move());
   node_limit_ = limits.nodes > 0 && !helper ? limits.nodes : UINT64_MAX;
-  tables_ = options.tables.get();  // [tables, issue 6]
+  tables_ = options.tables.get();
   nodes_ = 0;
   published_.store(0, std::memory_order_relaxed);
   impure_ = 0;
@@ -414,7 +421,9 @@ SearchResult Searcher::run(const Game& game, const Limits& limits, const Options
     keys_[i] = game.position_at(i).key();
     ksums_[i] = uint16_t(kazna_sum(game.position_at(i)));
   }
+}
 
+void Searcher::order_root_moves(const Position& root) {
   root_moves_.clear();
   const int kazna_before = root.kazna(root.side_to_move());
   for (uint32_t m = root.legal_mask(); m; m &= m - 1) {
@@ -429,6 +438,89 @@ SearchResult Searcher::run(const Game& game, const Limits& limits, const Options
   std::stable_sort(root_moves_.begin(), root_moves_.end(),
                    [](const RootMove& a, const RootMove& b) { return a.score > b.score; });
   for (RootMove& rm : root_moves_) rm.score = -kInfinite;
+}
+
+// Helpers skip some iterations, each in its own pattern (blocks of 1..4 depths, shifted), so
+// the threads are spread over two or three depths and fill the table for each other.
+bool Searcher::helper_skips(int thread_index, int depth) {
+  if (thread_index == 0 || depth <= 1) return false;
+  const int i = (thread_index - 1) % 20;
+  constexpr int kSkipSize[20] = {1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4};
+  constexpr int kSkipPhase[20] = {0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7};
+  return (depth + kSkipPhase[i]) / kSkipSize[i] % 2;
+}
+
+void Searcher::search_lines(int depth, int lines, int last_score) {
+  seldepth_ = 0;
+  for (int pv_idx = 0; pv_idx < lines && !stopped_; ++pv_idx) {
+    // One line alone gets an aspiration window around the last score, widened on a fail.
+    int alpha = -kInfinite, beta = kInfinite, delta = 40;
+    if (lines == 1 && depth >= 4 && !is_proven_value(last_score)) {
+      alpha = std::max(last_score - delta, -kInfinite);
+      beta = std::min(last_score + delta, kInfinite);
+    }
+    while (true) {
+      const int v = search_root(alpha, beta, depth, pv_idx);
+      if (stopped_) break;
+      if (v <= alpha && alpha > -kInfinite) alpha = std::max(v - delta, -kInfinite);
+      else if (v >= beta && beta < kInfinite) beta = std::min(v + delta, kInfinite);
+      else break;
+      delta *= 2;
+      if (delta > 1000) alpha = -kInfinite, beta = kInfinite;
+    }
+  }
+  // Multi-PV: a later line can score above an earlier one (its move was only bounded by a
+  // null window, with pruning, while the earlier line was searched), so the lines are
+  // ordered by their own searches' scores.
+  if (!stopped_)
+    std::stable_sort(root_moves_.begin(), root_moves_.begin() + lines,
+                     [](const RootMove& a, const RootMove& b) { return a.score > b.score; });
+}
+
+// No new iteration once 3/5 of the soft budget is gone (the next one would take longer than
+// all before it), the budget scaled by how critical the move looks: up to 2x while the best
+// move keeps changing, up to 1.5x more when the score drops (2.5x in all), 0.7x when the best
+// move has not changed for several iterations.
+bool Searcher::time_is_up(int depth, int prev_score, int score, IterationHistory* h) const {
+  if (depth > 1) h->instability = h->instability * 0.5 + (root_moves_[0].hole != h->last_best ? 1.0 : 0.0);
+  h->last_best = root_moves_[0].hole;
+  if (!plan_.soft_ms) return false;
+  double scale = h->instability < 0.1 && depth >= 8 ? 0.7 : 1.0 + std::min(h->instability, 1.0);
+  const int drop = prev_score - score;
+  if (depth >= 5 && drop > 20 && !is_proven_value(score) && !is_proven_value(prev_score))
+    scale *= 1.0 + std::min(drop, 200) / 400.0;
+  scale = std::min(scale, 2.5);
+  return elapsed_ms() >= int(plan_.soft_ms * scale * 0.6);
+}
+
+SearchResult Searcher::answer(std::vector<Info> lines, int multipv, const Options& options,
+                              uint64_t root_key) {
+  SearchResult result;
+  if (lines.empty()) {  // not even depth 1 finished: the best-ordered moves, statically scored
+    for (int k = 0; k < multipv; ++k) {
+      RootMove& rm = root_moves_[k];
+      rm.score = -evaluate_or_terminal(rm.pos);
+      lines.push_back(make_info(rm, 0, k + 1, false));
+    }
+  }
+  const int skill = std::clamp(options.skill, 1, 20);
+  result.best_move = lines[0].pv[0];
+  if (skill < 20) result.best_move = pick_skill_move(lines, skill, options.seed, root_key);
+  lines.resize(std::min<size_t>(lines.size(), size_t(multipv)));
+  result.lines = std::move(lines);
+  result.nodes = nodes_;  // the engine adds its helpers' nodes once they have stopped
+  result.time_ms = elapsed_ms();
+  return result;
+}
+
+SearchResult Searcher::run(const Game& game, const Limits& limits, const Options& options,
+                           const std::atomic<bool>& stop, Clock::time_point start,
+                           const InfoCallback& on_info, int thread_index,
+                           const std::vector<Searcher*>* team) {
+  const bool helper = thread_index > 0;
+  const Position& root = game.position();
+  prepare(game, limits, options, stop, start, helper, team);
+  order_root_moves(root);
 
   const int n_root = int(root_moves_.size());
   const int skill = std::clamp(options.skill, 1, 20);
@@ -440,40 +532,11 @@ SearchResult Searcher::run(const Game& game, const Limits& limits, const Options
 
   std::vector<Info> lines;  // the last finished iteration, one per searched line
   int last_score = 0;
-  int last_best = 0;         // time management: the previous iteration's best move,
-  double instability = 0;    // best-move changes, halved each iteration
+  IterationHistory history;
   for (int depth = 1; depth <= max_depth; ++depth) {
-    // Helpers skip some iterations, each in its own pattern (blocks of 1..4 depths, shifted),
-    // so the threads are spread over two or three depths and fill the table for each other.
-    if (helper && depth > 1) {
-      const int i = (thread_index - 1) % 20;
-      constexpr int kSkipSize[20] = {1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4};
-      constexpr int kSkipPhase[20] = {0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7};
-      if ((depth + kSkipPhase[i]) / kSkipSize[i] % 2) continue;
-    }
-    seldepth_ = 0;
-    for (int pv_idx = 0; pv_idx < search_pvs && !stopped_; ++pv_idx) {
-      int alpha = -kInfinite, beta = kInfinite, delta = 40;
-      if (search_pvs == 1 && depth >= 4 && !is_proven_value(last_score)) {
-        alpha = std::max(last_score - delta, -kInfinite);
-        beta = std::min(last_score + delta, kInfinite);
-      }
-      while (true) {
-        const int v = search_root(alpha, beta, depth, pv_idx);
-        if (stopped_) break;
-        if (v <= alpha && alpha > -kInfinite) alpha = std::max(v - delta, -kInfinite);
-        else if (v >= beta && beta < kInfinite) beta = std::min(v + delta, kInfinite);
-        else break;
-        delta *= 2;
-        if (delta > 1000) alpha = -kInfinite, beta = kInfinite;
-      }
-    }
+    if (helper_skips(thread_index, depth)) continue;
+    search_lines(depth, search_pvs, last_score);
     if (stopped_) break;  // an unfinished iteration is dropped: same answer for the same nodes
-    // Multi-PV: a later line can score above an earlier one (its move was only bounded by a
-    // null window, with pruning, while the earlier line was searched), so the lines are
-    // ordered by their own searches' scores.
-    std::stable_sort(root_moves_.begin(), root_moves_.begin() + search_pvs,
-                     [](const RootMove& a, const RootMove& b) { return a.score > b.score; });
 
     bool all_pure = true;
     for (const RootMove& rm : root_moves_) all_pure = all_pure && rm.pure;
@@ -495,40 +558,13 @@ SearchResult Searcher::run(const Game& game, const Limits& limits, const Options
     const Score& s = lines[0].score;
     const bool proven = all_pure || (search_pvs == 1 && s.proven && s.result != 0 && s.plies <= depth);
     if (proven && !limits.infinite) break;
-    // Time: no new iteration once 3/5 of the soft budget is gone (the next one would take
-    // longer than all before it), the budget scaled by how critical the move looks: up to
-    // 2x while the best move keeps changing, up to 1.5x more when the score drops (2.5x in
-    // all), 0.7x when the best move has not changed for several iterations.
-    if (depth > 1) instability = instability * 0.5 + (root_moves_[0].hole != last_best ? 1.0 : 0.0);
-    last_best = root_moves_[0].hole;
-    if (plan_.soft_ms) {
-      double scale = instability < 0.1 && depth >= 8 ? 0.7 : 1.0 + std::min(instability, 1.0);
-      const int drop = prev_score - last_score;
-      if (depth >= 5 && drop > 20 && !is_proven_value(last_score) && !is_proven_value(prev_score))
-        scale *= 1.0 + std::min(drop, 200) / 400.0;
-      scale = std::min(scale, 2.5);
-      if (elapsed_ms() >= int(plan_.soft_ms * scale * 0.6)) break;
-    }
+    if (time_is_up(depth, prev_score, last_score, &history)) break;
     if (n_root == 1 && plan_.soft_ms && !limits.infinite) break;  // a forced move needs no time
   }
 
   published_.store(nodes_, std::memory_order_relaxed);
-  SearchResult result;
-  if (helper) return result;
-  if (lines.empty()) {  // not even depth 1 finished: the best-ordered moves, statically scored
-    for (int k = 0; k < multipv; ++k) {
-      RootMove& rm = root_moves_[k];
-      rm.score = -evaluate_or_terminal(rm.pos);
-      lines.push_back(make_info(rm, 0, k + 1, false));
-    }
-  }
-  result.best_move = lines[0].pv[0];
-  if (skill < 20) result.best_move = pick_skill_move(lines, skill, options.seed, root.key());
-  lines.resize(std::min<size_t>(lines.size(), size_t(multipv)));
-  result.lines = std::move(lines);
-  result.nodes = nodes_;  // the engine adds its helpers' nodes once they have stopped
-  result.time_ms = elapsed_ms();
-  return result;
+  if (helper) return SearchResult{};
+  return answer(std::move(lines), multipv, options, root.key());
 }
 
 }  // namespace toguz::search

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "rules/game.h"
-#include "search/engine.h"
+#include "search/types.h"
 #include "search/score.h"
 #include "search/timeman.h"
 #include "search/tt.h"
@@ -40,7 +40,7 @@ class Searcher {
   // limit counts its own nodes. With no helpers the search is the deterministic one above.
   SearchResult run(const Game& game, const Limits& limits, const Options& options,
                    const std::atomic<bool>& stop, Clock::time_point start,
-                   const Engine::InfoCallback& on_info, int thread_index = 0,
+                   const InfoCallback& on_info, int thread_index = 0,
                    const std::vector<Searcher*>* team = nullptr);
 
   // Nodes searched so far in the current or last search (published every 1024 nodes while
@@ -62,6 +62,23 @@ class Searcher {
     int hole;
   };
 
+  // The best-move history that the time plan reads between iterations.
+  struct IterationHistory {
+    int last_best = 0;       // the previous iteration's best move
+    double instability = 0;  // best-move changes, halved each iteration
+  };
+
+  // The steps of run(), in order.
+  void prepare(const Game& game, const Limits& limits, const Options& options,
+               const std::atomic<bool>& stop, Clock::time_point start, bool helper,
+               const std::vector<Searcher*>* team);  // state, limits, history keys
+  void order_root_moves(const Position& root);        // by the stones each move gains
+  static bool helper_skips(int thread_index, int depth);
+  void search_lines(int depth, int lines, int last_score);  // one iteration, every line
+  bool time_is_up(int depth, int prev_score, int score, IterationHistory* h) const;
+  SearchResult answer(std::vector<Info> lines, int multipv, const Options& options,
+                      uint64_t root_key);  // the move (a level's choice below 20) and lines
+
   int search(const Position& pos, int alpha, int beta, int depth, int ply, bool pv_node);
   int search_root(int alpha, int beta, int depth, int pv_idx);
   int qsearch(const Position& pos, int alpha, int beta, int ply);
@@ -69,7 +86,7 @@ class Searcher {
   void check_limits();
   uint64_t total_nodes() const;
   int elapsed_ms() const;
-  Info make_info(const RootMove& rm, int depth, int rank, bool first_line_proven_ok) const;
+  Info make_info(const RootMove& rm, int depth, int rank, bool all_pure) const;
   int pick_skill_move(const std::vector<Info>& lines, int skill, uint64_t seed, uint64_t key) const;
 
   TranspositionTable& tt_;
@@ -77,7 +94,7 @@ class Searcher {
   Clock::time_point start_;
   TimePlan plan_;
   uint64_t node_limit_ = 0;
-  const TableProbe* tables_ = nullptr;  // [tables, issue 6] Options::tables, probed in search()
+  const TableProbe* tables_ = nullptr;  // Options::tables, probed in search()
   uint64_t nodes_ = 0;
   std::atomic<uint64_t> published_{0};
   const std::vector<Searcher*>* team_ = nullptr;

@@ -1,4 +1,4 @@
-// Self-play data (issue 4 item 2): games the engine plays against itself, every searched
+// Self-play data: games the engine plays against itself, every searched
 // position stored with its search score and the game's final result, in the binary format of
 // docs/selfplay-format.md. Written by `toguz selfplay`, read by `toguz tune` and Python.
 #pragma once

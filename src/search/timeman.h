@@ -1,8 +1,8 @@
-// Time management: how long one move may take under the limits of engine.h.
+// Time management: how long one move may take under the limits of types.h.
 #pragma once
 
 #include "rules/position.h"
-#include "search/engine.h"
+#include "search/types.h"
 
 namespace toguz::search {
 

@@ -1,4 +1,4 @@
-// Fitting the evaluation weights on self-play data (issue 4 item 2, `toguz tune`).
+// Fitting the evaluation weights on self-play data (`toguz tune`).
 #pragma once
 
 #include <string>

@@ -26,7 +26,7 @@ TEST(BoardText, StartFromWhitesSeat) {
 }
 
 TEST(BoardText, AfterFirstMoveFromBlacksSeat) {
-  // rules.md: after 1. 65(10).
+  // docs/rules.md: after 1. 65(10).
   Position pos = parse_position("9,9,9,9,9,1,10,10,10/10,10,10,10,0,9,9,9,9 10 0 b 1");
   EXPECT_EQ(draw_board(pos, Side::Black), block(R"(
       9     8     7     6     5     4     3     2     1

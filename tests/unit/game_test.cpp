@@ -1,4 +1,4 @@
-// The referee: illegal moves leave the game unchanged, the end checks in rules.md order,
+// The referee: illegal moves leave the game unchanged, the end checks in docs/rules.md order,
 // recorded results, undo.
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // Property tests over random play in every variant and rule option: each move is checked
-// against a plain re-statement of rules.md (written here independently of position.cpp), and
+// against a plain re-statement of docs/rules.md (written here independently of position.cpp), and
 // the invariants of the position and the referee are checked after every ply.
 #include <gtest/gtest.h>
 
@@ -37,7 +37,7 @@ Plain plain(const Position& p) {
   return q;
 }
 
-// rules.md "A move", stone by stone. Returns the MoveInfo fields it can predict.
+// docs/rules.md "A move", stone by stone. Returns the MoveInfo fields it can predict.
 MoveInfo reference_play(Plain& q, int hole, bool tuz_allowed) {
   const int n = q.n, me = index(q.to_move), opp = 1 - me;
   MoveInfo info;
@@ -109,7 +109,7 @@ int stones_total(const Position& p) {
   return sum;
 }
 
-// rules.md "A move" 1: own holes that hold stones and are not the opponent's tuz.
+// docs/rules.md "A move" 1: own holes that hold stones and are not the opponent's tuz.
 uint32_t rule_mask(const Position& p) {
   const Side me = p.side_to_move();
   uint32_t mask = 0;
@@ -118,7 +118,7 @@ uint32_t rule_mask(const Position& p) {
   return mask;
 }
 
-// rules.md "End of the game", from the position and the history (positions before it).
+// docs/rules.md "End of the game", from the position and the history (positions before it).
 Outcome rule_outcome(const Position& p, const std::vector<Position>& history) {
   const int nn = p.n() * p.n();
   if (!p.rules().play_out && (p.kazna(Side::White) > nn || p.kazna(Side::Black) > nn))
@@ -214,7 +214,7 @@ TEST(Property, RandomPlayAgreesWithTheRules) {
         ASSERT_TRUE(game.play(hole, &why, &info)) << why;
         ASSERT_TRUE(game.position() == pos.after(hole));
         history.push_back(game.position());
-        // The end as rules.md says, and the score and result that follow from it.
+        // The end as docs/rules.md says, and the score and result that follow from it.
         const Outcome expected = rule_outcome(game.position(), history);
         ASSERT_EQ(game.outcome(), expected);
         ASSERT_EQ(game.over(), expected != Outcome::Ongoing);
