@@ -3,6 +3,8 @@
 // points, and an over-the-board event's round trip through TGK.
 #include <gtest/gtest.h>
 
+#include <functional>
+#include <iostream>
 #include <map>
 #include <random>
 #include <set>
@@ -114,6 +116,209 @@ TEST(RoundRobin, EventPairsItsRoundsThenStops) {
   }
   EXPECT_EQ(round_text(ev.played[2]), "2-4, 3-1");
   EXPECT_THROW(pair_next_round(ev), std::runtime_error);  // every round paired
+}
+
+// ---- Swiss ----
+
+Event swiss_event(int players, int rounds, std::mt19937& rng) {
+  Event ev;
+  ev.system = System::Swiss;
+  ev.rounds = rounds;
+  std::uniform_int_distribution<int> rating(1200, 2200);
+  for (int i = 0; i < players; ++i)
+    ev.players.push_back({"P" + std::to_string(i), rating(rng), ""});
+  return ev;
+}
+
+void random_results(Round& round, std::mt19937& rng) {
+  std::uniform_int_distribution<int> d(0, 9);
+  for (Board& b : round.boards) {
+    const int x = d(rng);
+    b.result = x < 4 ? BoardResult::WhiteWins : x < 7 ? BoardResult::BlackWins : BoardResult::Draw;
+  }
+}
+
+// Whether the round could have been paired without a rematch: every player paired or given a bye
+// he has not had, each pair new, and some colour allocation keeping every colour difference
+// within -2..+2. Plain backtracking, independent of the pairing code.
+bool rematch_free_pairing_exists(const Event& ev) {
+  const int n = int(ev.players.size());
+  std::vector<int> cd(n, 0);
+  std::vector<char> had_bye(n, 0);
+  std::set<std::pair<int, int>> met;
+  for (const Round& r : ev.played) {
+    for (int p : r.byes) had_bye[p] = 1;
+    for (const Board& b : r.boards) {
+      ++cd[b.white];
+      --cd[b.black];
+      met.insert({b.white, b.black});
+      met.insert({b.black, b.white});
+    }
+  }
+  auto ok = [&](int a, int b) {
+    if (met.count({a, b})) return false;
+    return (cd[a] + 1 <= 2 && cd[b] - 1 >= -2) || (cd[a] - 1 >= -2 && cd[b] + 1 <= 2);
+  };
+  std::vector<char> used(n, 0);
+  std::function<bool()> match = [&]() {
+    int a = 0;
+    while (a < n && used[a]) ++a;
+    if (a == n) return true;
+    used[a] = 1;
+    for (int b = a + 1; b < n; ++b)
+      if (!used[b] && ok(a, b)) {
+        used[b] = 1;
+        if (match()) return true;
+        used[b] = 0;
+      }
+    used[a] = 0;
+    return false;
+  };
+  if (n % 2 == 0) return match();
+  for (int p = 0; p < n; ++p) {
+    if (had_bye[p]) continue;
+    used[p] = 1;
+    if (match()) return true;
+    used[p] = 0;
+  }
+  return false;
+}
+
+TEST(Swiss, MatchingIsMaximumOnSmallGraphs) {
+  // Against brute force on random graphs of up to 9 vertices (odd cycles need blossoms).
+  std::mt19937 rng(7);
+  for (int t = 0; t < 300; ++t) {
+    const int n = 2 + t % 8;
+    std::vector<std::vector<char>> adj(n, std::vector<char>(n, 0));
+    std::bernoulli_distribution edge(0.35);
+    for (int i = 0; i < n; ++i)
+      for (int j = i + 1; j < n; ++j) adj[i][j] = adj[j][i] = edge(rng);
+    const std::vector<int> mate = maximum_matching(adj);
+    int size = 0;
+    for (int i = 0; i < n; ++i) {
+      if (mate[i] < 0) continue;
+      ASSERT_EQ(mate[mate[i]], i);
+      ASSERT_TRUE(adj[i][mate[i]]);
+      ++size;
+    }
+    std::function<int(int, std::vector<char>&)> best = [&](int i, std::vector<char>& used) {
+      while (i < n && used[i]) ++i;
+      if (i >= n) return 0;
+      used[i] = 1;
+      int b = best(i + 1, used);
+      for (int j = i + 1; j < n; ++j)
+        if (!used[j] && adj[i][j]) {
+          used[j] = 1;
+          b = std::max(b, 1 + best(i + 1, used));
+          used[j] = 0;
+        }
+      used[i] = 0;
+      return b;
+    };
+    std::vector<char> used(n, 0);
+    EXPECT_EQ(size / 2, best(0, used)) << "graph " << t;
+  }
+}
+
+TEST(Swiss, FirstRoundFoldsTheTopHalfOntoTheBottomHalf) {
+  Event ev;
+  ev.system = System::Swiss;
+  ev.rounds = 5;
+  // Entered in any order; pairing numbers follow the rating.
+  for (int r : {1500, 1800, 1600, 2000, 1700, 1900, 1400, 2100})
+    ev.players.push_back({"R" + std::to_string(r), r, ""});
+  auto name = [&](int p) { return ev.players[p].name; };
+  const Round r1 = pair_swiss_round(ev);
+  std::vector<std::string> boards;
+  for (const Board& b : r1.boards) boards.push_back(name(b.white) + "-" + name(b.black));
+  // #1-#5, #6-#2, #3-#7, #8-#4: the higher-ranked player takes White on odd pairing numbers.
+  EXPECT_EQ(boards,
+            (std::vector<std::string>{"R2100-R1700", "R1600-R2000", "R1900-R1500", "R1400-R1800"}));
+}
+
+TEST(Swiss, SecondRoundPairsScoreGroupsAndGrantsColours) {
+  Event ev;
+  ev.system = System::Swiss;
+  ev.rounds = 3;
+  for (int i = 1; i <= 8; ++i) ev.players.push_back({std::to_string(i), 2000 - i, ""});
+  ev.played.push_back(pair_swiss_round(ev));
+  // 1-5, 6-2, 3-7, 8-4, the higher-rated player winning each.
+  for (Board& b : ev.played[0].boards)
+    b.result = b.white < b.black ? BoardResult::WhiteWins : BoardResult::BlackWins;
+  const Round r2 = pair_swiss_round(ev);
+  std::vector<std::string> boards;
+  for (const Board& b : r2.boards)
+    boards.push_back(ev.players[b.white].name + "-" + ev.players[b.black].name);
+  // Group 1: {1,2,3,4}, S1 {1,2}, S2 {3,4}. 1-3 and 2-4 would leave two colour wishes unmet (1
+  // and 3 both had White, 2 and 4 Black); the transposition 1-4, 2-3 none (FIDE C.12 comes
+  // before the order of transpositions). Group 0 likewise: 5-8, 6-7.
+  EXPECT_EQ(boards, (std::vector<std::string>{"4-1", "2-3", "5-8", "7-6"}));
+}
+
+TEST(Swiss, OddNumberGivesTheByeToTheLowestRankedOnce) {
+  Event ev;
+  ev.system = System::Swiss;
+  ev.rounds = 4;
+  for (int i = 1; i <= 5; ++i) ev.players.push_back({std::to_string(i), 2000 - i, ""});
+  std::set<int> byes;
+  for (int r = 0; r < 4; ++r) {
+    ev.played.push_back(pair_swiss_round(ev));
+    ASSERT_EQ(ev.played.back().byes.size(), 1u);
+    const int bye = ev.played.back().byes[0];
+    EXPECT_TRUE(byes.insert(bye).second) << "a second bye for " << bye + 1;
+    if (r == 0) {
+      EXPECT_EQ(bye, 4);  // the lowest-rated
+    }
+    for (Board& b : ev.played.back().boards) b.result = BoardResult::WhiteWins;
+  }
+  EXPECT_EQ(half_points(ev)[ev.played[0].byes[0]] >= 2, true);  // a bye is worth a point
+}
+
+// Thousands of simulated events with random results: every round pairs everyone, no one gets a
+// second bye, no colour difference leaves -2..+2, and a pair meets again only when no pairing
+// without a rematch existed.
+TEST(Swiss, SimulatedEventsKeepTheAbsoluteRules) {
+  std::mt19937 rng(2026);
+  int events = 0, rounds_paired = 0, rematches = 0;
+  for (; events < 2000; ++events) {
+    const int n = 3 + events % 14;  // 3..16 players
+    const int rounds = std::min(n - 1 + events % 3, 3 + events % 7);
+    Event ev = swiss_event(n, rounds, rng);
+    std::set<std::pair<int, int>> met;
+    std::vector<int> cd(n, 0), byes(n, 0);
+    for (int r = 0; r < rounds; ++r) {
+      const bool avoidable = rematch_free_pairing_exists(ev);
+      Round round = pair_swiss_round(ev);
+      ++rounds_paired;
+      std::vector<int> seen(n, 0);
+      for (int p : round.byes) ++seen[p], ++byes[p];
+      ASSERT_EQ(round.byes.size(), size_t(n % 2)) << "event " << events << " round " << r + 1;
+      for (const Board& b : round.boards) {
+        ++seen[b.white];
+        ++seen[b.black];
+        ++cd[b.white];
+        --cd[b.black];
+        if (!met.insert({std::min(b.white, b.black), std::max(b.white, b.black)}).second) {
+          ++rematches;
+          ASSERT_FALSE(avoidable) << "event " << events << " round " << r + 1 << ": " << b.white
+                                  << "-" << b.black << " met before";
+        }
+      }
+      for (int p = 0; p < n; ++p) {
+        ASSERT_EQ(seen[p], 1) << "event " << events << " round " << r + 1 << " player " << p;
+        ASSERT_LE(byes[p], 1) << "event " << events << " player " << p;
+        ASSERT_LE(std::abs(cd[p]), 2)
+            << "event " << events << " round " << r + 1 << " player " << p;
+      }
+      random_results(round, rng);
+      ev.played.push_back(std::move(round));
+    }
+  }
+  EXPECT_EQ(events, 2000);
+  RecordProperty("rounds", rounds_paired);
+  RecordProperty("rematches", rematches);
+  std::cout << events << " events, " << rounds_paired << " rounds, " << rematches
+            << " unavoidable rematches\n";
 }
 
 }  // namespace
