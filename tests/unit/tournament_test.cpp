@@ -126,7 +126,7 @@ Event swiss_event(int players, int rounds, std::mt19937& rng) {
   ev.rounds = rounds;
   std::uniform_int_distribution<int> rating(1200, 2200);
   for (int i = 0; i < players; ++i)
-    ev.players.push_back({"P" + std::to_string(i), rating(rng), ""});
+    ev.players.push_back({std::string("P") + std::to_string(i), rating(rng), ""});
   return ev;
 }
 
@@ -226,7 +226,7 @@ TEST(Swiss, FirstRoundFoldsTheTopHalfOntoTheBottomHalf) {
   ev.rounds = 5;
   // Entered in any order; pairing numbers follow the rating.
   for (int r : {1500, 1800, 1600, 2000, 1700, 1900, 1400, 2100})
-    ev.players.push_back({"R" + std::to_string(r), r, ""});
+    ev.players.push_back({std::string("R") + std::to_string(r), r, ""});
   auto name = [&](int p) { return ev.players[p].name; };
   const Round r1 = pair_swiss_round(ev);
   std::vector<std::string> boards;
@@ -319,6 +319,109 @@ TEST(Swiss, SimulatedEventsKeepTheAbsoluteRules) {
   RecordProperty("rematches", rematches);
   std::cout << events << " events, " << rounds_paired << " rounds, " << rematches
             << " unavoidable rematches\n";
+}
+
+// ---- Standings ----
+
+Board game(int w, int b, BoardResult r) {
+  return Board{w, b, r, {}};
+}
+constexpr BoardResult kW = BoardResult::WhiteWins, kB = BoardResult::BlackWins,
+                      kD = BoardResult::Draw;
+
+// A, B, C, D, E (indexes 0..4), three Swiss rounds with a bye in each:
+//   R1: A-B 1-0, C-D 1/2, E bye    R2: E-A 0-1, B-C 1-0, D bye    R3: A-C 1/2, D-E 1-0, B bye
+// Scores: A 2.5, B 2, C 1, D 2.5, E 1. Worked by hand (an unplayed round counts the player's
+// own score in Buchholz and Sonneborn-Berger):
+//   Buchholz  A 2+1+1 = 4      B 2.5+1+2 = 5.5    C 2.5+2+2.5 = 7    D 1+2.5+1 = 4.5   E 1+2.5+2.5
+//   = 6 BH cut 1  A 3              B 4.5              C 5                D 3.5             E 5 SB
+//   A 2+1+0.5 = 3.5  B 0+1+2 = 3        C 1.25+0+1.25 = 2.5 D 0.5+2.5+1 = 4  E 1+0+0 = 1 wins A 2
+//   B 1                C 0                D 1               E 0
+Event hand_worked_swiss() {
+  Event ev;
+  ev.system = System::Swiss;
+  ev.rounds = 3;
+  for (const char* n : {"A", "B", "C", "D", "E"}) ev.players.push_back({n, 0, ""});
+  ev.played = {Round{{game(0, 1, kW), game(2, 3, kD)}, {4}},
+               Round{{game(4, 0, kB), game(1, 2, kW)}, {3}},
+               Round{{game(0, 2, kD), game(3, 4, kW)}, {1}}};
+  return ev;
+}
+
+TEST(Standings, SwissTieBreaksWorkedByHand) {
+  const Event ev = hand_worked_swiss();
+  const std::vector<Standing> st = standings(ev);
+  // Default Swiss order: BH-1, BH, SB, W, DE.
+  std::vector<std::string> order;
+  for (const Standing& s : st) order.push_back(ev.players[s.player].name);
+  EXPECT_EQ(order, (std::vector<std::string>{"D", "A", "B", "C", "E"}));
+  std::map<std::string, std::vector<double>> tb;
+  std::map<std::string, int> pts;
+  for (const Standing& s : st) {
+    tb[ev.players[s.player].name] = s.tie_breaks;
+    pts[ev.players[s.player].name] = s.half_points;
+  }
+  EXPECT_EQ(pts, (std::map<std::string, int>{{"A", 5}, {"B", 4}, {"C", 2}, {"D", 5}, {"E", 2}}));
+  EXPECT_EQ(tb["A"], (std::vector<double>{3, 4, 3.5, 2, 0}));
+  EXPECT_EQ(tb["B"], (std::vector<double>{4.5, 5.5, 3, 1, 0}));
+  EXPECT_EQ(tb["C"], (std::vector<double>{5, 7, 2.5, 0, 0}));
+  EXPECT_EQ(tb["D"], (std::vector<double>{3.5, 4.5, 4, 1, 0}));  // D and A never met: DE 0
+  EXPECT_EQ(tb["E"], (std::vector<double>{5, 6, 1, 0, 0}));
+  std::vector<int> ranks;
+  for (const Standing& s : st) ranks.push_back(s.rank);
+  EXPECT_EQ(ranks, (std::vector<int>{1, 2, 3, 4, 5}));  // C and E split by BH after BH-1
+
+  // The crosstable rows: A's rounds.
+  const auto& a = st[1].rounds;
+  ASSERT_EQ(a.size(), 3u);
+  EXPECT_EQ(a[0].opponent, 1);
+  EXPECT_EQ(a[0].colour, 'W');
+  EXPECT_EQ(a[1].colour, 'B');
+  EXPECT_EQ(a[2].half_points, 1);
+  EXPECT_EQ(st[0].rounds[1].kind, RoundEntry::Bye);  // D's bye in round 2
+}
+
+// A round robin of four (Berger: R1 1-4, 2-3; R2 4-3, 1-2; R3 2-4, 3-1):
+//   R1: A-D 0-1, B-C 1-0    R2: D-C 0-1, A-B 1-0    R3: B-D 1-0, C-A 0-1
+// Scores A 2, B 2, C 1, D 1. A beat B: DE puts A first. C beat D: DE puts C third, though
+// Sonneborn-Berger alone (C: D 1 x 1 = 1; D: A 2 x 1 = 2) would put D third.
+TEST(Standings, DirectEncounterAmongTiedPlayers) {
+  Event ev;
+  ev.system = System::RoundRobin;
+  for (const char* n : {"A", "B", "C", "D"}) ev.players.push_back({n, 0, ""});
+  ev.played = {Round{{game(0, 3, kB), game(1, 2, kW)}, {}},
+               Round{{game(3, 2, kB), game(0, 1, kW)}, {}},
+               Round{{game(1, 3, kW), game(2, 0, kB)}, {}}};
+  auto names = [&](const std::vector<Standing>& st) {
+    std::string out;
+    for (const Standing& s : st) out += ev.players[s.player].name;
+    return out;
+  };
+  std::vector<Standing> st = standings(ev);  // DE, SB, W
+  EXPECT_EQ(names(st), "ABCD");
+  EXPECT_EQ(st[0].tie_breaks[0], 1);  // A's point against B
+  EXPECT_EQ(st[1].tie_breaks[0], 0);
+  EXPECT_EQ(st[0].tie_breaks[1], 3);  // SB: A beat B (2) and C (1)
+  EXPECT_EQ(st[2].tie_breaks[1], 1);
+  EXPECT_EQ(st[3].tie_breaks[1], 2);
+  ev.tie_breaks = {TieBreak::SonnebornBerger};
+  EXPECT_EQ(names(standings(ev)), "ABDC");
+  // Direct encounter is only used when every tied player met every other: with the tie-break
+  // list {DE} alone and three players on equal points without all games played, it is 0.
+  ev.tie_breaks = {TieBreak::DirectEncounter};
+  ev.played.pop_back();  // after two rounds: A 1, B 1, C 1, D 1, and not everyone has met
+  for (const Standing& s : standings(ev)) EXPECT_EQ(s.tie_breaks[0], 0);
+}
+
+TEST(Standings, RanksAreSharedOnlyWhenEverythingIsEqual) {
+  Event ev;
+  ev.system = System::RoundRobin;
+  for (const char* n : {"A", "B"}) ev.players.push_back({n, 0, ""});
+  ev.played = {Round{{game(0, 1, kD)}, {}}};
+  const std::vector<Standing> st = standings(ev);
+  EXPECT_EQ(st[0].rank, 1);
+  EXPECT_EQ(st[1].rank, 1);
+  EXPECT_EQ(st[0].player, 0);  // then pairing order
 }
 
 }  // namespace
