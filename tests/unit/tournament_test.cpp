@@ -424,5 +424,75 @@ TEST(Standings, RanksAreSharedOnlyWhenEverythingIsEqual) {
   EXPECT_EQ(st[0].player, 0);  // then pairing order
 }
 
+// ---- Arena ----
+
+TEST(Arena, PairsByScoreAndCountsStreaksAsLichess) {
+  Arena arena(100, 600);
+  for (int r : {2000, 1900, 1800, 1700}) arena.join({std::string("P") + std::to_string(r), r, ""});
+  auto pairs = [&](const std::vector<int>& games) {
+    std::vector<std::pair<int, int>> out;
+    for (int g : games) out.push_back({arena.games()[g].white, arena.games()[g].black});
+    return out;
+  };
+  using P = std::vector<std::pair<int, int>>;
+  EXPECT_TRUE(arena.pair(99).empty());  // not started
+  std::vector<int> g = arena.pair(100);
+  EXPECT_EQ(pairs(g), (P{{0, 1}, {2, 3}}));  // by rating at 0 points
+  EXPECT_TRUE(arena.pair(101).empty());      // everyone is playing
+  arena.finish(g[0], BoardResult::WhiteWins);
+  arena.finish(g[1], BoardResult::BlackWins);
+  EXPECT_EQ(arena.entries()[0].points, 2);
+  EXPECT_EQ(arena.entries()[3].points, 2);
+
+  g = arena.pair(200);
+  // P0 (2) meets P3 (2); P3 has had White less often. P1-P2 next.
+  EXPECT_EQ(pairs(g), (P{{3, 0}, {1, 2}}));
+  arena.finish(g[0], BoardResult::BlackWins);  // P0's second win in a row: 2 points
+  arena.finish(g[1], BoardResult::Draw);
+  EXPECT_EQ(arena.entries()[0].points, 4);
+  EXPECT_EQ(arena.entries()[0].streak, 2);
+  EXPECT_EQ(arena.entries()[1].points, 1);
+
+  g = arena.pair(300);
+  // P0 (4) would meet P3 (2) again right away: he takes P1 (1) instead; P3 meets P2 (one White
+  // in two games each: the higher-ranked P3 takes White).
+  EXPECT_EQ(pairs(g), (P{{0, 1}, {3, 2}}));
+  arena.finish(g[0], BoardResult::WhiteWins);  // on a streak: 4 points
+  EXPECT_EQ(arena.entries()[0].points, 8);
+  arena.pause(2);
+  arena.finish(g[1], BoardResult::Draw);
+  g = arena.pair(400);
+  EXPECT_EQ(pairs(g), (P{{0, 3}}));       // P2 is paused; P1 waits alone
+  arena.finish(g[0], BoardResult::Draw);  // a draw on a streak: 2 points, streak over
+  EXPECT_EQ(arena.entries()[0].points, 10);
+  EXPECT_EQ(arena.entries()[0].streak, 0);
+  EXPECT_EQ(arena.entries()[3].points, 4);  // 2 + 1 + 1
+
+  arena.resume(2);
+  g = arena.pair(699);
+  ASSERT_EQ(g.size(), 2u);
+  EXPECT_TRUE(arena.pair(700).empty());        // over: nothing new is paired
+  arena.finish(g[0], BoardResult::WhiteWins);  // a game that ends after the end still counts
+  EXPECT_EQ(arena.entries()[arena.games()[g[0]].white].wins >= 1, true);
+  EXPECT_THROW(arena.finish(g[0], BoardResult::Draw), std::invalid_argument);
+  EXPECT_THROW(arena.finish(99, BoardResult::Draw), std::invalid_argument);
+  EXPECT_EQ(arena.ranking().front(), 0);
+}
+
+TEST(Arena, TwoPlayersMeetAgainWhenNoOneElseWaits) {
+  Arena arena(0, 100);
+  arena.join({"A", 1500, ""});
+  arena.join({"B", 1500, ""});
+  for (int i = 0; i < 3; ++i) {
+    const std::vector<int> g = arena.pair(i);
+    ASSERT_EQ(g.size(), 1u);
+    arena.finish(g[0], BoardResult::WhiteWins);
+  }
+  // Colours alternate by share of Whites.
+  EXPECT_EQ(arena.games()[0].white, 0);
+  EXPECT_EQ(arena.games()[1].white, 1);
+  EXPECT_EQ(arena.entries()[0].points + arena.entries()[1].points, 6);
+}
+
 }  // namespace
 }  // namespace toguz::tournament
