@@ -3,6 +3,7 @@
 // points, and an over-the-board event's round trip through TGK.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <functional>
 #include <iostream>
 #include <map>
@@ -492,6 +493,123 @@ TEST(Arena, TwoPlayersMeetAgainWhenNoOneElseWaits) {
   EXPECT_EQ(arena.games()[0].white, 0);
   EXPECT_EQ(arena.games()[1].white, 1);
   EXPECT_EQ(arena.entries()[0].points + arena.entries()[1].points, 6);
+}
+
+// ---- Over-the-board games and TGK ----
+
+const std::vector<std::string> kMasterGame = {"1.", "65", "87", "2.", "55", "99", "3.", "34", "35",
+                                              "4.", "34", "89", "5.", "91", "45", "6.", "48", "92",
+                                              "7.", "62", "78", "8.", "91", "58", "9.", "15"};
+
+TEST(OverTheBoard, MovesAreCheckedAsTyped) {
+  const std::vector<int> holes = check_moves(kMasterGame, BoardResult::WhiteWins);
+  EXPECT_EQ(holes, (std::vector<int>{6, 8, 5, 9, 3, 3, 3, 8, 9, 4, 4, 9, 6, 7, 9, 5, 1}));
+  EXPECT_TRUE(check_moves({}, BoardResult::Draw).empty());
+  auto error_of = [](const std::vector<std::string>& tokens, BoardResult r) {
+    try {
+      check_moves(tokens, r);
+    } catch (const MoveError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(error_of({"65", "88"}, BoardResult::Draw),
+            "move 1 (Black), '88': last stone falls in hole 7, not 8 (expected 87)");
+  EXPECT_EQ(error_of({"65", "x7"}, BoardResult::Draw),
+            "move 1 (Black), 'x7': not a move: expected a move: a hole digit 1-9, then optionally "
+            "the landing hole, X/x, (n)");
+  EXPECT_EQ(error_of({"65", "87", "55", "99(12)", "34(21)"}, BoardResult::Draw),
+            "move 3 (White), '34(21)': the mover's kazna is 22 after the move, not 21 (expected "
+            "34 (22))");
+  EXPECT_EQ(error_of({"65"}, BoardResult::WhiteForfeitWin), "a forfeit has no moves");
+}
+
+TEST(OverTheBoard, EventRoundTripsThroughTgk) {
+  Event ev;
+  ev.name = "Кубок РК";
+  ev.site = "Astana, KZ";
+  ev.date = "2026.12.01";
+  ev.system = System::Swiss;
+  ev.rounds = 2;
+  ev.players = {{"Кажгалиев Темірлан", 2105, "MS"},
+                {"Сапарбеков Сәбит", 1980, ""},
+                {"Eleusiz, Nurlan", 2200, "GM"},
+                {"Aktayev, Serik", 0, ""},
+                {"Bye Taker", 1500, ""}};
+  ev.played.push_back(pair_swiss_round(ev));
+  ASSERT_EQ(ev.played[0].boards.size(), 2u);
+  ev.played[0].boards[0].moves = check_moves(kMasterGame, BoardResult::WhiteWins);
+  ev.played[0].boards[0].result = BoardResult::WhiteWins;
+  ev.played[0].boards[1].result = BoardResult::BlackForfeitWin;
+  ev.played.push_back(pair_swiss_round(ev));
+  for (Board& b : ev.played[1].boards) b.result = BoardResult::Draw;
+
+  const std::string tgk = event_tgk(ev);
+  EXPECT_NE(tgk.find("[Event \"Кубок РК\"]\n[Site \"Astana, KZ\"]\n[Date \"2026.12.01\"]\n"
+                     "[Round \"1\"]\n"),
+            std::string::npos)
+      << tgk;
+  EXPECT_NE(tgk.find("[WhiteTitle \"GM\"]"), std::string::npos);
+  EXPECT_NE(tgk.find("[Termination \"forfeit\"]"), std::string::npos);
+  EXPECT_NE(tgk.find("\n9. 15\n"), std::string::npos);
+
+  const Event back = event_from_tgk(tgk, System::Swiss);
+  EXPECT_EQ(back.name, ev.name);
+  EXPECT_EQ(back.site, ev.site);
+  EXPECT_EQ(back.date, ev.date);
+  ASSERT_EQ(back.played.size(), ev.played.size());
+  auto name_of = [](const Event& e, int p) { return e.players[p].name; };
+  for (size_t r = 0; r < ev.played.size(); ++r) {
+    ASSERT_EQ(back.played[r].boards.size(), ev.played[r].boards.size());
+    for (size_t b = 0; b < ev.played[r].boards.size(); ++b) {
+      const Board& x = ev.played[r].boards[b];
+      const Board& y = back.played[r].boards[b];
+      EXPECT_EQ(name_of(back, y.white), name_of(ev, x.white));
+      EXPECT_EQ(name_of(back, y.black), name_of(ev, x.black));
+      EXPECT_EQ(y.result, x.result);
+      EXPECT_EQ(y.moves, x.moves);
+    }
+    ASSERT_EQ(back.played[r].byes.size(), 1u);
+    EXPECT_EQ(name_of(back, back.played[r].byes[0]), name_of(ev, ev.played[r].byes[0]));
+  }
+  for (const Player& p : back.players) {
+    auto it = std::find_if(ev.players.begin(), ev.players.end(),
+                           [&](const Player& q) { return q.name == p.name; });
+    ASSERT_NE(it, ev.players.end());
+    EXPECT_EQ(p.rating, it->rating);
+    EXPECT_EQ(p.title, it->title);
+  }
+  // The same standings, name by name, and the same file when written again.
+  auto table = [&](const Event& e) {
+    std::vector<std::pair<std::string, std::vector<double>>> out;
+    for (const Standing& s : standings(e)) {
+      std::vector<double> v{double(s.half_points)};
+      v.insert(v.end(), s.tie_breaks.begin(), s.tie_breaks.end());
+      out.push_back({e.players[s.player].name, v});
+    }
+    return out;
+  };
+  EXPECT_EQ(table(back), table(ev));
+  EXPECT_EQ(event_tgk(back), tgk);
+}
+
+TEST(OverTheBoard, BadTgkNamesTheGame) {
+  auto error_of = [](const std::string& text) {
+    try {
+      event_from_tgk(text, System::Swiss);
+    } catch (const std::runtime_error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(error_of("[White \"A\"]\n[Black \"B\"]\n[Round \"x\"]\n[Result \"1-0\"]\n"),
+            "game 1 (line 1): Round: expected a round number, got 'x'");
+  EXPECT_EQ(error_of("[White \"A\"]\n[Black \"B\"]\n[Round \"1\"]\n[Result \"*\"]\n\n*\n\n"
+                     "[White \"A\"]\n[Round \"2\"]\n[Result \"*\"]\n\n*\n"),
+            "game 2 (line 8): Black: the player's name is missing");
+  EXPECT_NE(error_of("[White \"A\"]\n[Black \"B\"]\n[Round \"1\"]\n[Result \"1-0\"]\n\n1. 65 88\n")
+                .find("game 1 (line 1): line 6, '88': "),
+            std::string::npos);
 }
 
 }  // namespace
