@@ -34,9 +34,9 @@ bool parse_board_result(std::string_view s, BoardResult* out) {
     *out = BoardResult::BlackWins;
   else if (s == "1/2-1/2" || s == "1/2" || s == "=" || s == "\xC2\xBD-\xC2\xBD")
     *out = BoardResult::Draw;
-  else if (s == "+-")
+  else if (s == "+-" || s == "1-0f")
     *out = BoardResult::WhiteForfeitWin;
-  else if (s == "-+")
+  else if (s == "-+" || s == "0-1f")
     *out = BoardResult::BlackForfeitWin;
   else if (s == "*")
     *out = BoardResult::Pending;

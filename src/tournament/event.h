@@ -27,7 +27,8 @@ enum class BoardResult : uint8_t {
   BlackForfeitWin,  // "-+": White did not play
 };
 std::string_view board_result_text(BoardResult r);  // "*", "1-0", "0-1", "1/2-1/2", "+-", "-+"
-// Also accepts "1/2", "½-½" and "=" for a draw. False on anything else.
+// Also accepts "1/2", "½-½" and "=" for a draw, "1-0f" and "0-1f" for the forfeits (a command
+// line takes "-+" for an option). False on anything else.
 bool parse_board_result(std::string_view s, BoardResult* out);
 // Points (in half points) for White and Black; 0 for both while pending.
 int white_half_points(BoardResult r);
