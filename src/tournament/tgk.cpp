@@ -57,8 +57,8 @@ Game board_game(const Board& board) {
   for (size_t i = 0; i < board.moves.size(); ++i) {
     std::string why;
     if (!game.play(board.moves[i], &why))
-      throw MoveError("move " + std::to_string(i / 2 + 1) + ": hole " +
-                      std::to_string(board.moves[i]) + ": " + why);
+      throw MoveError("move " + std::to_string(i / 2 + 1) + (i % 2 ? " (Black)" : " (White)") +
+                      ", hole " + std::to_string(board.moves[i]) + ": " + why);
   }
   const Result r = game_result(board.result);
   if (!game.over() && r != Result::None)

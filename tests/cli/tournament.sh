@@ -4,6 +4,7 @@
 # back by toguz convert), a four-player round robin's crosstable, and the errors.
 set -u
 toguz="$1"
+tests="$2"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
@@ -151,6 +152,17 @@ No  Name   Pts  1  2  3  4
 err=$(t pair "$rr" 2>&1)
 check "rr over: exit status" 1 "$?"
 check "rr over: message" "toguz tournament: every round (3) has been paired" "$err"
+
+# A game the board decided (0-1 at 56-82, a random game of the test data): another result, or a
+# move after the end, is refused and the state file is left as it was.
+moves=$(head -1 "$tests/data/random-games.jsonl" | sed 's/^{"moves": "\([^"]*\)".*/\1/')
+before=$(cat "$rr")
+err=$(t result "$rr" 1 1-0 --round 1 --moves "$moves" 2>&1)
+check "contradicted result: exit status" 1 "$?"
+check "contradicted result: message" "toguz tournament: round 1, board 1: the recorded result 1-0 contradicts the end of the game: decided, 56-82, so 0-1" "$err"
+err=$(t result "$rr" 1 0-1 --round 1 --moves "$moves 5" 2>&1)
+check "move after the end: message" "toguz tournament: round 1, board 1: move 60 (Black), '5': move after the end of the game (decided after ply 119)" "$err"
+check "refused: state unchanged" "$before" "$(cat "$rr")"
 
 # Errors: a state file with a bad field, an unknown board, a bad result, a late entry.
 printf '{"format":"toguz-tournament 1","event":"","site":"","date":"","system":"swiss","rounds":3,"tiebreaks":[],"players":[{"name":"A","rating":"high","title":""}],"played":[]}' >"$tmp/bad.json"

@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "tournament/arena.h"
+#include "tournament/event_json.h"
 #include "tournament/matching.h"
 #include "tournament/round_robin.h"
 #include "tournament/standings.h"
@@ -610,6 +611,43 @@ TEST(OverTheBoard, BadTgkNamesTheGame) {
   EXPECT_NE(error_of("[White \"A\"]\n[Black \"B\"]\n[Round \"1\"]\n[Result \"1-0\"]\n\n1. 65 88\n")
                 .find("game 1 (line 1): line 6, '88': "),
             std::string::npos);
+}
+
+TEST(OverTheBoard, StateFileRoundTripsAndNamesBadFields) {
+  Event ev = hand_worked_swiss();
+  ev.name = "Club \"Open\"";
+  ev.tie_breaks = {TieBreak::SonnebornBerger, TieBreak::Wins};
+  ev.played[0].boards[0].moves = check_moves(kMasterGame, BoardResult::WhiteWins);
+  ev.played[1].boards[1].result = BoardResult::BlackForfeitWin;
+  const std::string text = event_to_json(ev);
+  const Event back = event_from_json(text);
+  EXPECT_EQ(event_to_json(back), text);
+  EXPECT_EQ(back.played[0].boards[0].moves, ev.played[0].boards[0].moves);
+  EXPECT_EQ(back.tie_breaks, ev.tie_breaks);
+
+  auto error_of = [&](const std::string& from, const std::string& to) {
+    std::string t = text;
+    const size_t at = t.find(from);
+    EXPECT_NE(at, std::string::npos) << from;
+    t.replace(at, from.size(), to);
+    try {
+      event_from_json(t);
+    } catch (const std::runtime_error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(error_of("\"system\":\"swiss\"", "\"system\":\"knockout\""),
+            "system: expected round-robin, double-round-robin or swiss");
+  EXPECT_EQ(error_of("\"white\":4", "\"white\":7"),
+            "played[1].boards[0].white: expected an integer from 0 to 4");
+  EXPECT_EQ(error_of("\"white\":4", "\"white\":1"),
+            "played[1].boards[1].white: player 1 is already in this round");
+  EXPECT_EQ(error_of("\"moves\":[6,8", "\"moves\":[6,6"),
+            "played[0].boards[0].moves: move 2 (White), hole 5: hole 5 is empty");
+  EXPECT_EQ(error_of("\"format\":\"toguz-tournament 1\"", "\"format\":\"x\""),
+            "format: expected \"toguz-tournament 1\"");
+  EXPECT_EQ(error_of("{\"name\":\"A\"", "{\"nom\":\"A\""), "players[0].name: missing");
 }
 
 }  // namespace
