@@ -87,6 +87,7 @@ class Pairer {
     for (level_ = 0; level_ <= 3; ++level_) {
       build_allowed();
       matched_.assign(n_, 0);
+      last_mate_.clear();
       int bye = -1;
       if (n_ % 2 == 1) {
         for (auto it = ranking_.rbegin(); it != ranking_.rend() && bye < 0; ++it) {
@@ -153,19 +154,58 @@ class Pairer {
       }
   }
 
-  // The players not yet paired (nor given the bye) can all be paired.
-  bool completable() const {
+  // The players not yet paired (nor given the bye) can all be paired. Tries the last perfect
+  // matching found first (its pairs still free, the others paired greedily), which answers
+  // most calls of the bracket search; else Edmonds' algorithm.
+  bool completable() {
     std::vector<int> free;
     for (int p = 0; p < n_; ++p)
       if (!matched_[p]) free.push_back(p);
     if (free.size() % 2) return false;
-    const size_t m = free.size();
-    std::vector<std::vector<char>> adj(m, std::vector<char>(m, 0));
-    for (size_t i = 0; i < m; ++i)
-      for (size_t j = 0; j < m; ++j) adj[i][j] = allowed_[free[i]][free[j]];
-    for (int mate : maximum_matching(adj))
-      if (mate < 0) return false;
+    std::vector<int> mate(n_, -1), broken;
+    for (int f : free) {
+      const int m = last_mate_.empty() ? -1 : last_mate_[f];
+      if (m >= 0 && !matched_[m] && allowed_[f][m]) mate[f] = m;
+      else broken.push_back(f);
+    }
+    bool all = true;
+    for (size_t i = 0; i < broken.size(); ++i) {
+      if (mate[broken[i]] >= 0) continue;
+      for (size_t j = i + 1; j < broken.size() && mate[broken[i]] < 0; ++j)
+        if (mate[broken[j]] < 0 && allowed_[broken[i]][broken[j]]) {
+          mate[broken[i]] = broken[j];
+          mate[broken[j]] = broken[i];
+        }
+      all = all && mate[broken[i]] >= 0;
+    }
+    if (!all) {
+      const size_t m = free.size();
+      std::vector<std::vector<char>> adj(m, std::vector<char>(m, 0));
+      for (size_t i = 0; i < m; ++i)
+        for (size_t j = 0; j < m; ++j) adj[i][j] = allowed_[free[i]][free[j]];
+      const std::vector<int> found = maximum_matching(adj);
+      for (size_t i = 0; i < m; ++i) {
+        if (found[i] < 0) return false;
+        mate[free[i]] = free[found[i]];
+      }
+    }
+    last_mate_ = std::move(mate);
     return true;
+  }
+
+  // A lower bound on the colour conflicts among the bracket's players not yet done when all of
+  // them but `spare` are paired among themselves: the wishes for one colour beyond those for
+  // the other and the players without a wish must pair among themselves.
+  int conflict_bound(int spare) const {
+    int w = 0, b = 0, z = 0;
+    for (size_t k = 0; k < bracket_.size(); ++k) {
+      if (done_[k]) continue;
+      const Preference& pr = st_[bracket_[k]].pref;
+      if (pr.strength == 0) ++z;
+      else if (pr.colour == 'W') ++w;
+      else ++b;
+    }
+    return std::max(0, std::abs(w - b) - z - spare) / 2;
   }
 
   // Both want the same colour: one of them will not get it.
@@ -197,6 +237,7 @@ class Pairer {
       best_n_ = -1;
       conflicts_ = 0;
       nodes_ = 0;
+      least_conflicts_ = conflict_bound(int(bracket_.size() % 2));
       search();
       floaters.clear();
       for (auto [a, b] : best_pairs_) {
@@ -223,12 +264,15 @@ class Pairer {
         best_conflicts_ = conflicts_;
         best_pairs_ = pairs_;
       }
-      return (best_n_ == int(bracket_.size() / 2) && best_conflicts_ == 0) || nodes_ > kNodeLimit;
+      return (best_n_ == int(bracket_.size() / 2) && best_conflicts_ == least_conflicts_) ||
+             nodes_ > kNodeLimit;
     }
     int left = 0;
     for (char d : done_) left += !d;
     const int ub = int(pairs_.size()) + left / 2;
-    if (ub < best_n_ || (ub == best_n_ && conflicts_ >= best_conflicts_)) return false;
+    if (ub < best_n_ ||
+        (ub == best_n_ && conflicts_ + conflict_bound(left % 2) >= best_conflicts_))
+      return false;
 
     const int p = bracket_[i];
     done_[i] = 1;
@@ -320,7 +364,8 @@ class Pairer {
   std::vector<char> mdp_, done_;
   bool last_ = false;
   std::vector<std::pair<int, int>> pairs_, best_pairs_;
-  int conflicts_ = 0, best_n_ = -1, best_conflicts_ = 0;
+  int conflicts_ = 0, best_n_ = -1, best_conflicts_ = 0, least_conflicts_ = 0;
+  std::vector<int> last_mate_;  // the last perfect matching completable() found
   long nodes_ = 0;
 };
 
