@@ -312,6 +312,8 @@ void add_tournament(CLI::App& app) {
       Event ev;
       parse_system(a->system, &ev.system);
       if (ev.system == System::Swiss && a->rounds == 0) fail("a Swiss needs --rounds");
+      if (ev.system != System::Swiss && a->rounds != 0)
+        fail("a round robin has the rounds of its Berger table; --rounds is for a Swiss", 2);
       ev.rounds = a->rounds;
       ev.name = a->event;
       ev.site = a->site;
@@ -363,7 +365,7 @@ void add_tournament(CLI::App& app) {
       Event ev = load(*file);
       try {
         ev.played.push_back(pair_next_round(ev));
-      } catch (const std::runtime_error& e) {
+      } catch (const std::exception& e) {
         fail(e.what());
       }
       save(*file, ev);

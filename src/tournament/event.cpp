@@ -152,7 +152,7 @@ std::vector<TieBreak> default_tie_breaks(System s) {
 }
 
 int Event::total_rounds() const {
-  if (system == System::Swiss || rounds > 0) return rounds;
+  if (system == System::Swiss) return rounds;
   const int cycle = berger_rounds(int(players.size()));
   return system == System::DoubleRoundRobin ? 2 * cycle : cycle;
 }

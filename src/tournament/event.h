@@ -64,7 +64,7 @@ struct Event {
   std::string site;
   std::string date;  // as written in the records, "2026.12.01"
   System system = System::Swiss;
-  int rounds = 0;                    // planned (round robin: set from the number of players when 0)
+  int rounds = 0;                    // planned, for a Swiss (a round robin has its table's)
   std::vector<TieBreak> tie_breaks;  // empty = default_tie_breaks(system)
   // Round robin: the order is the Berger number (enter players in the drawn order).
   // Swiss: pairing numbers follow pairing_order().
@@ -74,7 +74,7 @@ struct Event {
   // Half points a bye is worth: 2 (one point) in a Swiss, 0 in a round robin (everyone rests
   // once when the number of players is odd).
   int bye_half_points() const { return system == System::Swiss ? 2 : 0; }
-  // Rounds in total: `rounds`, or for a round robin the rounds its Berger table has.
+  // Rounds in total: `rounds` for a Swiss, the Berger table's for a round robin.
   int total_rounds() const;
   bool round_complete(int round_index) const;  // every board has a result
 };

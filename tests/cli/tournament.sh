@@ -179,4 +179,6 @@ err=$(t new "$rr" --system swiss --rounds 2 2>&1)
 check "new over a file: exit status" 2 "$?"
 err=$(t new "$tmp/x.json" --system swiss 2>&1)
 check "swiss without rounds: message" "toguz tournament: a Swiss needs --rounds" "$err"
+err=$(t new "$tmp/y.json" --system round-robin --rounds 2 2>&1)
+check "round robin with rounds: message" "toguz tournament: a round robin has the rounds of its Berger table; --rounds is for a Swiss" "$err"
 exit $fail
