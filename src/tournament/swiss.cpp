@@ -72,8 +72,12 @@ class Pairer {
     }
     for (const Round& r : event.played) {
       for (int p : r.byes) st_.at(p).had_bye = true;
-      for (const Board& b : r.boards)
+      for (const Board& b : r.boards) {
+        // A forfeit win counts as the bye (FIDE C.04.1.d); a forfeited game is no meeting.
+        if (b.result == BoardResult::WhiteForfeitWin) st_[b.white].had_bye = true;
+        if (b.result == BoardResult::BlackForfeitWin) st_[b.black].had_bye = true;
         if (!is_forfeit(b.result)) st_[b.white].met[b.black] = st_[b.black].met[b.white] = 1;
+      }
     }
     for (PlayerState& s : st_) s.pref = preference_of(s);
     ranking_.resize(n_);

@@ -276,6 +276,25 @@ TEST(Swiss, OddNumberGivesTheByeToTheLowestRankedOnce) {
   EXPECT_EQ(half_points(ev)[ev.played[0].byes[0]] >= 2, true);  // a bye is worth a point
 }
 
+TEST(Swiss, AForfeitWinCountsAsTheBye) {
+  Event ev;
+  ev.system = System::Swiss;
+  ev.rounds = 3;
+  for (const char* n : {"A", "B", "C", "D", "E"}) ev.players.push_back({n, 0, ""});
+  // R1: A-B 1-0, C-D 1-0, E bye.  R2: E-D won by D on forfeit, A-C 1/2, B bye.
+  // Now A 1.5, C 1.5, B 1, D 1, E 1: among the lowest, E and B have had the bye and D a forfeit
+  // win, so the bye goes up to C.
+  ev.played = {
+      Round{{Board{0, 1, BoardResult::WhiteWins, {}}, Board{2, 3, BoardResult::WhiteWins, {}}},
+            {4}},
+      Round{{Board{4, 3, BoardResult::BlackForfeitWin, {}}, Board{0, 2, BoardResult::Draw, {}}},
+            {1}}};
+  EXPECT_EQ(pair_swiss_round(ev).byes, std::vector<int>{2});
+  // Without the forfeit (D won over the board) D, the lowest-ranked eligible, gets it.
+  ev.played[1].boards[0].result = BoardResult::BlackWins;
+  EXPECT_EQ(pair_swiss_round(ev).byes, std::vector<int>{3});
+}
+
 // Thousands of simulated events with random results: every round pairs everyone, no one gets a
 // second bye, no colour difference leaves -2..+2, and a pair meets again only when no pairing
 // without a rematch existed.
