@@ -1,0 +1,63 @@
+// An arena: a fixed duration, players paired again as soon as they finish, points as lichess
+// counts them (docs/tournaments.md). The caller passes the time in; the arena has no clock.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "tournament/event.h"
+
+namespace toguz::tournament {
+
+class Arena {
+ public:
+  // Pairs from `start` (seconds, any epoch) for `duration` seconds.
+  Arena(int64_t start, int64_t duration);
+
+  struct Game {
+    int white = -1, black = -1;
+    BoardResult result = BoardResult::Pending;
+    int white_points = 0, black_points = 0;  // arena points the game gave
+  };
+  struct Entry {
+    Player player;
+    int points = 0;
+    int streak = 0;  // wins in a row; from 2 on, the next game counts double
+    int games = 0, wins = 0, whites = 0;
+    bool paused = false;
+    bool playing = false;
+    int last_opponent = -1;
+  };
+
+  // A new player, waiting to be paired; returns his index.
+  int join(const Player& player);
+  // A paused player is not paired (his running game still counts); resume makes him wait again.
+  void pause(int player);
+  void resume(int player);
+
+  // Pairs the waiting players (not playing, not paused) by rank: score, then rating, then entry
+  // order; each takes the next waiting player below him who was not his last opponent (when
+  // none is, the next one). An odd one out waits. Nothing is paired outside the arena's time.
+  // Returns the indexes of the new games in games().
+  std::vector<int> pair(int64_t now);
+
+  // Ends a game: points to both (2 a win, 1 a draw, 0 a loss; doubled while the player's
+  // streak is 2 or more; a forfeit counts as a win without doubling nor streak), and both
+  // players wait again. A game finished after the end still counts. Throws
+  // std::invalid_argument on a game that is unknown or already over, or a Pending result.
+  void finish(int game, BoardResult result);
+
+  bool running(int64_t now) const { return now >= start_ && now < start_ + duration_; }
+  const std::vector<Entry>& entries() const { return entries_; }
+  const std::vector<Game>& games() const { return games_; }
+  // Player indexes best first: points, then rating, then entry order.
+  std::vector<int> ranking() const;
+
+ private:
+  bool ranks_above(int a, int b) const;
+  int64_t start_, duration_;
+  std::vector<Entry> entries_;
+  std::vector<Game> games_;
+};
+
+}  // namespace toguz::tournament

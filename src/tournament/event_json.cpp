@@ -1,0 +1,161 @@
+#include "tournament/event_json.h"
+
+#include <boost/json.hpp>
+#include <stdexcept>
+
+#include "tournament/tgk.h"
+
+namespace toguz::tournament {
+
+namespace json = boost::json;
+
+namespace {
+
+constexpr std::string_view kFormat = "toguz-tournament 1";
+
+[[noreturn]] void bad(const std::string& field, const std::string& what) {
+  throw std::runtime_error(field + ": " + what);
+}
+
+const json::value& member(const json::object& o, const std::string& parent, const char* key) {
+  const json::value* v = o.if_contains(key);
+  if (!v) bad(parent.empty() ? key : parent + "." + key, "missing");
+  return *v;
+}
+
+std::string string_of(const json::value& v, const std::string& field) {
+  if (!v.is_string()) bad(field, "expected a string");
+  return std::string(v.get_string());
+}
+
+int int_of(const json::value& v, const std::string& field, int lo, int hi) {
+  if (!v.is_int64() || v.get_int64() < lo || v.get_int64() > hi)
+    bad(field, "expected an integer from " + std::to_string(lo) + " to " + std::to_string(hi));
+  return int(v.get_int64());
+}
+
+const json::array& array_of(const json::value& v, const std::string& field) {
+  if (!v.is_array()) bad(field, "expected an array");
+  return v.get_array();
+}
+
+const json::object& object_of(const json::value& v, const std::string& field) {
+  if (!v.is_object()) bad(field, "expected an object");
+  return v.get_object();
+}
+
+}  // namespace
+
+std::string event_to_json(const Event& event) {
+  json::array players;
+  for (const Player& p : event.players)
+    players.push_back(json::object{{"name", p.name}, {"rating", p.rating}, {"title", p.title}});
+  json::array rounds;
+  for (const Round& r : event.played) {
+    json::array boards;
+    for (const Board& b : r.boards) {
+      json::object o{{"white", b.white},
+                     {"black", b.black},
+                     {"result", std::string(board_result_text(b.result))}};
+      if (!b.moves.empty()) o["moves"] = json::array(b.moves.begin(), b.moves.end());
+      boards.push_back(std::move(o));
+    }
+    rounds.push_back(json::object{{"boards", std::move(boards)},
+                                  {"byes", json::array(r.byes.begin(), r.byes.end())}});
+  }
+  json::array tbs;
+  for (TieBreak t : event.tie_breaks) tbs.push_back(json::string(tie_break_name(t)));
+  json::object o{{"format", kFormat},
+                 {"event", event.name},
+                 {"site", event.site},
+                 {"date", event.date},
+                 {"system", std::string(system_name(event.system))},
+                 {"rounds", event.rounds},
+                 {"tiebreaks", std::move(tbs)},
+                 {"players", std::move(players)},
+                 {"played", std::move(rounds)}};
+  return json::serialize(o) + "\n";
+}
+
+Event event_from_json(std::string_view text) {
+  json::value root;
+  try {
+    root = json::parse(text);
+  } catch (const std::exception& e) {
+    bad("JSON", e.what());
+  }
+  const json::object& o = object_of(root, "the file");
+  if (string_of(member(o, "", "format"), "format") != kFormat)
+    bad("format", "expected \"" + std::string(kFormat) + "\"");
+  Event ev;
+  ev.name = string_of(member(o, "", "event"), "event");
+  ev.site = string_of(member(o, "", "site"), "site");
+  ev.date = string_of(member(o, "", "date"), "date");
+  if (!parse_system(string_of(member(o, "", "system"), "system"), &ev.system))
+    bad("system", "expected round-robin, double-round-robin or swiss");
+  ev.rounds = int_of(member(o, "", "rounds"), "rounds", 0, 1000);
+  const json::array& tbs = array_of(member(o, "", "tiebreaks"), "tiebreaks");
+  for (size_t i = 0; i < tbs.size(); ++i) {
+    TieBreak t;
+    const std::string field = "tiebreaks[" + std::to_string(i) + "]";
+    if (!parse_tie_break(string_of(tbs[i], field), &t))
+      bad(field, "expected buchholz, buchholz-cut1, sonneborn-berger, wins or direct-encounter");
+    ev.tie_breaks.push_back(t);
+  }
+  const json::array& players = array_of(member(o, "", "players"), "players");
+  for (size_t i = 0; i < players.size(); ++i) {
+    const std::string field = "players[" + std::to_string(i) + "]";
+    const json::object& p = object_of(players[i], field);
+    Player pl;
+    pl.name = string_of(member(p, field, "name"), field + ".name");
+    if (pl.name.empty()) bad(field + ".name", "expected a name");
+    pl.rating = int_of(member(p, field, "rating"), field + ".rating", 0, 9999);
+    pl.title = string_of(member(p, field, "title"), field + ".title");
+    ev.players.push_back(std::move(pl));
+  }
+  const int n = int(ev.players.size());
+  const json::array& played = array_of(member(o, "", "played"), "played");
+  for (size_t r = 0; r < played.size(); ++r) {
+    const std::string rf = "played[" + std::to_string(r) + "]";
+    const json::object& ro = object_of(played[r], rf);
+    Round round;
+    std::vector<char> seen(n, 0);
+    auto player = [&](const json::value& v, const std::string& field) {
+      const int p = int_of(v, field, 0, n - 1);
+      if (seen[p]) bad(field, "player " + std::to_string(p) + " is already in this round");
+      seen[p] = 1;
+      return p;
+    };
+    const json::array& boards = array_of(member(ro, rf, "boards"), rf + ".boards");
+    for (size_t b = 0; b < boards.size(); ++b) {
+      const std::string bf = rf + ".boards[" + std::to_string(b) + "]";
+      const json::object& bo = object_of(boards[b], bf);
+      Board board;
+      board.white = player(member(bo, bf, "white"), bf + ".white");
+      board.black = player(member(bo, bf, "black"), bf + ".black");
+      if (!parse_board_result(string_of(member(bo, bf, "result"), bf + ".result"), &board.result))
+        bad(bf + ".result", "expected 1-0, 0-1, 1/2-1/2, +-, -+ or *");
+      if (const json::value* mv = bo.if_contains("moves")) {
+        const json::array& moves = array_of(*mv, bf + ".moves");
+        for (size_t m = 0; m < moves.size(); ++m)
+          board.moves.push_back(int_of(moves[m], bf + ".moves[" + std::to_string(m) + "]", 1, 9));
+        try {
+          const Game game = board_game(board);
+          if (game.outcome() != Outcome::Ongoing &&
+              board_result_text(board.result) != result_text(game.result()))
+            bad(bf + ".result", "the board ended " + std::string(result_text(game.result())));
+        } catch (const MoveError& e) {
+          bad(bf + ".moves", e.what());
+        }
+      }
+      round.boards.push_back(std::move(board));
+    }
+    const json::array& byes = array_of(member(ro, rf, "byes"), rf + ".byes");
+    for (size_t i = 0; i < byes.size(); ++i)
+      round.byes.push_back(player(byes[i], rf + ".byes[" + std::to_string(i) + "]"));
+    ev.played.push_back(std::move(round));
+  }
+  return ev;
+}
+
+}  // namespace toguz::tournament

@@ -1,0 +1,19 @@
+// The Swiss system, Dutch flavour (docs/tournaments.md states the exact rules and where they
+// simplify FIDE Handbook C.04.3).
+#pragma once
+
+#include "tournament/event.h"
+
+namespace toguz::tournament {
+
+// Colour of one player in one round: 'W', 'B', or '-' when he had no game over the board
+// (bye, forfeit, not paired).
+std::vector<std::vector<char>> colour_history(const Event& event);
+
+// Pairs the next Swiss round of `event` (all previous results in). Every player is paired or
+// gets the bye; no player gets a second bye; no player's colour difference (whites minus
+// blacks) leaves -2..+2. Within those limits no pair meets twice when a pairing without a
+// rematch exists. Throws std::runtime_error when no player is left who may take the bye.
+Round pair_swiss_round(const Event& event);
+
+}  // namespace toguz::tournament
