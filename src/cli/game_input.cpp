@@ -1,5 +1,6 @@
 #include "cli/game_input.h"
 
+#include <CLI/CLI.hpp>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -59,6 +60,24 @@ std::string describe(const ReplayError& e, bool with_ply) {
   std::string out = "line " + std::to_string(e.line) + ": ";
   if (with_ply && e.ply > 0) out += "ply " + std::to_string(e.ply) + ", token '" + e.token + "': ";
   return out + e.message;
+}
+
+void play_moves(Game& game, const std::vector<std::string>& moves, const char* command) {
+  for (size_t i = 0; i < moves.size(); ++i) {
+    const std::string& text = moves[i];
+    auto fail = [&](const std::string& why) {
+      std::cerr << "toguz " << command << ": --moves token " << i + 1 << " '" << text
+                << "': " << why << "\n";
+      throw CLI::RuntimeError(2);
+    };
+    MoveToken token;
+    std::string why;
+    if (!parse_move_token(text, &token, &why)) fail(why);
+    MoveInfo info;
+    if (!game.play(token.hole, &why, &info)) fail(why);
+    const std::string bad = check_move_token(token, info);
+    if (!bad.empty()) fail(bad);
+  }
 }
 
 }  // namespace toguz::cli

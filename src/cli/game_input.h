@@ -26,4 +26,9 @@ std::vector<Record> read_games(std::string_view text);
 // With with_ply = false (the JSON error object carries ply and token): "line L: message".
 std::string describe(const ReplayError& e, bool with_ply = true);
 
+// Plays each token of `moves` on `game`. A token is a hole ("7") or a notation token ("76",
+// "27X", "65(10)"); a notation token must agree with what its move did. On a bad token prints
+// "toguz <command>: --moves token N 'T': why" and throws CLI::RuntimeError(2).
+void play_moves(Game& game, const std::vector<std::string>& moves, const char* command);
+
 }  // namespace toguz::cli
