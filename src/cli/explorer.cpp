@@ -46,8 +46,8 @@ void print_table(const Position& pos, const std::vector<MoveStats>& moves,
     total += m.games, w += m.white_wins, d += m.draws, b += m.black_wins;
   std::cout << "Position: " << format_position(pos) << "\n";
   std::cout << "Games: " << total << " of " << index.games()
-            << " indexed; results from White's view: " << w << " White wins, " << d << " draws, "
-            << b << " Black wins\n";
+            << " indexed; results from White's view: White wins " << w << ", draws " << d
+            << ", Black wins " << b << "\n";
   if (moves.empty()) return;
   char line[128];
   std::snprintf(line, sizeof line, "%-8s %7s %7s %7s %7s %7s\n", "Move", "Games", "White", "Draw",
