@@ -1,19 +1,22 @@
 // toguz explorer build RECORDS... -o FILE [--max-ply N]
 // toguz explorer query FILE [--position S | --moves M] [--json] [--min-rating R]
-//     [--max-rating R] [--from-year Y] [--to-year Y]
+//     [--max-rating R] [--from-year Y] [--to-year Y] [--eval DEPTH]
 // The opening explorer (docs/explorer.md): an index of every move played in a record
 // collection, and for a position the moves with their games, results and ratings.
 #include "explorer/explorer.h"
 
+#include <bit>
 #include <boost/json.hpp>
 #include <chrono>
 #include <cstdio>
 #include <iostream>
+#include <map>
 #include <sstream>
 
 #include "cli/commands.h"
 #include "cli/game_input.h"
 #include "rules/notation.h"
+#include "search/engine.h"
 
 namespace toguz::cli {
 
@@ -33,6 +36,38 @@ std::string move_text(const Position& pos, int hole) {
   return format_move(p.play(hole));
 }
 
+// The engine's score of each move from `game`'s position, from White's view: one multi-PV
+// search to `depth` over all legal moves (empty when the game is over).
+std::map<int, search::Score> evaluate_moves(const Game& game, int depth) {
+  std::map<int, search::Score> scores;
+  if (depth <= 0 || game.legal_mask() == 0) return scores;
+  search::Engine engine;
+  search::Options options;
+  options.multipv = std::popcount(game.legal_mask());
+  engine.set_options(options);
+  engine.set_position(game);
+  search::Limits limits;
+  limits.depth = depth;
+  const bool flip = game.position().side_to_move() == Side::Black;
+  for (search::Info line : engine.search(limits).lines) {
+    if (line.pv.empty()) continue;
+    if (flip) line.score.cp = -line.score.cp, line.score.result = -line.score.result;
+    scores[line.pv[0]] = line.score;
+  }
+  return scores;
+}
+
+// "+1.25" stones, or "win 12" / "loss 12" / "draw" (plies to a proven end), White's view.
+std::string eval_text(const search::Score& s) {
+  if (s.proven) {
+    if (s.result == 0) return "draw";
+    return std::string(s.result > 0 ? "win " : "loss ") + std::to_string(s.plies);
+  }
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "%+.2f", s.cp / 100.0);
+  return buf;
+}
+
 std::string percent(uint64_t part, uint64_t whole) {
   char buf[16];
   std::snprintf(buf, sizeof buf, "%.1f%%", whole ? 100.0 * double(part) / double(whole) : 0.0);
@@ -40,7 +75,7 @@ std::string percent(uint64_t part, uint64_t whole) {
 }
 
 void print_table(const Position& pos, const std::vector<MoveStats>& moves,
-                 const explorer::Index& index) {
+                 const explorer::Index& index, const std::map<int, search::Score>* evals) {
   uint64_t total = 0, w = 0, d = 0, b = 0;
   for (const MoveStats& m : moves)
     total += m.games, w += m.white_wins, d += m.draws, b += m.black_wins;
@@ -50,21 +85,29 @@ void print_table(const Position& pos, const std::vector<MoveStats>& moves,
             << ", Black wins " << b << "\n";
   if (moves.empty()) return;
   char line[128];
-  std::snprintf(line, sizeof line, "%-8s %7s %7s %7s %7s %7s\n", "Move", "Games", "White", "Draw",
+  std::snprintf(line, sizeof line, "%-8s %7s %7s %7s %7s %7s", "Move", "Games", "White", "Draw",
                 "Black", "Rating");
-  std::cout << line;
+  std::cout << line << (evals ? "     Eval" : "") << "\n";
   for (const MoveStats& m : moves) {
     const auto r = m.average_rating();
     const std::string rating = r ? std::to_string(int(*r + 0.5)) : "-";
-    std::snprintf(line, sizeof line, "%-8s %7llu %7s %7s %7s %7s\n", move_text(pos, m.hole).c_str(),
+    std::snprintf(line, sizeof line, "%-8s %7llu %7s %7s %7s %7s", move_text(pos, m.hole).c_str(),
                   static_cast<unsigned long long>(m.games), percent(m.white_wins, m.games).c_str(),
                   percent(m.draws, m.games).c_str(), percent(m.black_wins, m.games).c_str(),
                   rating.c_str());
     std::cout << line;
+    if (evals) {
+      auto it = evals->find(m.hole);
+      std::snprintf(line, sizeof line, " %8s",
+                    it == evals->end() ? "-" : eval_text(it->second).c_str());
+      std::cout << line;
+    }
+    std::cout << "\n";
   }
 }
 
-std::string query_json(const Position& pos, const std::vector<MoveStats>& moves) {
+std::string query_json(const Position& pos, const std::vector<MoveStats>& moves,
+                       const std::map<int, search::Score>* evals) {
   boost::json::object o;
   o["position"] = format_position(pos);
   boost::json::array list;
@@ -81,6 +124,16 @@ std::string query_json(const Position& pos, const std::vector<MoveStats>& moves)
       j["average_rating"] = int(*r + 0.5);
     else
       j["average_rating"] = nullptr;
+    if (evals) {
+      auto it = evals->find(m.hole);
+      if (it == evals->end()) {
+        j["eval"] = nullptr;
+      } else {
+        boost::json::object e{{"cp", it->second.cp}, {"proven", it->second.proven}};
+        if (it->second.proven) e["result"] = it->second.result, e["plies"] = it->second.plies;
+        j["eval"] = std::move(e);
+      }
+    }
     total += m.games;
     list.push_back(std::move(j));
   }
@@ -146,6 +199,7 @@ void add_query(CLI::App* parent) {
     std::vector<std::string> moves;
     bool json = false;
     std::optional<int> min_rating, max_rating, from_year, to_year;
+    int eval_depth = 0;
   };
   auto args = std::make_shared<Args>();
   auto* cmd = parent->add_subcommand("query", "the moves played from a position");
@@ -159,6 +213,9 @@ void add_query(CLI::App* parent) {
   cmd->add_option("--max-rating", args->max_rating, "games whose rating band starts at R or below");
   cmd->add_option("--from-year", args->from_year, "games played in year Y or later");
   cmd->add_option("--to-year", args->to_year, "games played in year Y or earlier");
+  cmd->add_option("--eval", args->eval_depth,
+                  "the engine's score of each move at depth D, from White's view (0 = none)")
+      ->check(CLI::Range(0, 100));
   cmd->callback([args] {
     std::optional<explorer::Index> index;
     try {
@@ -190,10 +247,12 @@ void add_query(CLI::App* parent) {
     play_moves(game, tokens, "explorer query");
     explorer::Filter filter{args->min_rating, args->max_rating, args->from_year, args->to_year};
     const std::vector<MoveStats> moves = index->query(game.position(), filter);
+    const std::map<int, search::Score> evals = evaluate_moves(game, args->eval_depth);
+    const auto* shown = args->eval_depth > 0 ? &evals : nullptr;
     if (args->json)
-      std::cout << query_json(game.position(), moves) << "\n";
+      std::cout << query_json(game.position(), moves, shown) << "\n";
     else
-      print_table(game.position(), moves, *index);
+      print_table(game.position(), moves, *index, shown);
   });
 }
 
