@@ -55,13 +55,14 @@ void merge_into(To& to, const Entry& from) {
   to.rating_sum += from.rating_sum;
 }
 
-// A rating tag's value, nullopt when absent, "?" or not a positive number.
+// A rating tag's value, nullopt when absent, "?" or not a number from 1 to 9999.
 std::optional<int> rating_tag(const Record& record, const char* name) {
   auto text = record.tag(name);
   if (!text) return std::nullopt;
   int value = 0;
   auto [end, ec] = std::from_chars(text->data(), text->data() + text->size(), value);
-  if (ec != std::errc() || end != text->data() + text->size() || value <= 0) return std::nullopt;
+  if (ec != std::errc() || end != text->data() + text->size() || value <= 0 || value > 9999)
+    return std::nullopt;
   return value;
 }
 
@@ -208,6 +209,10 @@ Index::Index(const std::string& path) {
     const int err = errno;
     ::close(fd);
     throw IndexError(path + ": cannot read: " + std::strerror(err));
+  }
+  if (!S_ISREG(st.st_mode)) {
+    ::close(fd);
+    throw IndexError(path + ": not a regular file");
   }
   size_ = size_t(st.st_size);
   if (size_ < kHeaderSize) {

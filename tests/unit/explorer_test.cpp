@@ -56,8 +56,8 @@ Tally plain_replay(const std::vector<Record>& records, int min_rating, int from_
     int rated = 0, sum = 0;
     for (const char* tag : {"WhiteElo", "BlackElo"}) {
       auto v = rec.tag(tag);
-      if (v && !v->empty() && v->find_first_not_of("0123456789") == std::string::npos &&
-          std::stoi(*v) > 0)
+      if (v && !v->empty() && v->size() <= 4 &&
+          v->find_first_not_of("0123456789") == std::string::npos && std::stoi(*v) > 0)
         ++rated, sum += std::stoi(*v);
     }
     if (min_rating > 0 && (rated == 0 || sum / rated < min_rating)) continue;
@@ -173,6 +173,22 @@ TEST(Explorer, HandMadeRecordCountsByHand) {
   expect_index_matches(*index, plain_replay(records, 0, 0), {});
 }
 
+TEST(Explorer, RatingTagsOutsideOneTo9999AreIgnored) {
+  auto records = read_records(
+      "[WhiteElo \"3000000000\"]\n[BlackElo \"1500\"]\n[Date \"2025.01.01\"]\n\n1. 7 *\n\n"
+      "[WhiteElo \"?\"]\n[BlackElo \"0\"]\n\n1. 7 *\n");
+  ASSERT_EQ(records.size(), 2u);
+  const explorer::GameFacts one = explorer::game_facts(records[0], Game());
+  EXPECT_EQ(one.rated, 1);
+  EXPECT_EQ(one.rating_sum, 1500);
+  EXPECT_EQ(one.band, 16);
+  EXPECT_EQ(one.year, 2025);
+  const explorer::GameFacts two = explorer::game_facts(records[1], Game());
+  EXPECT_EQ(two.rated, 0);
+  EXPECT_EQ(two.band, 0);
+  EXPECT_EQ(two.year, 0);
+}
+
 TEST(Explorer, GamesThroughTheSameMoveMergeIntoOneEntry) {
   Game g;
   ASSERT_TRUE(g.play(7));
@@ -258,6 +274,12 @@ TEST(Explorer, BadIndexFilesGiveAClearError) {
   std::string rows = good;
   rows[32] = 8;
   expect_open_error(rows, "row length 8");
+  try {
+    Index folder(fs::temp_directory_path().string());
+    FAIL() << "opened a folder";
+  } catch (const IndexError& e) {
+    EXPECT_NE(std::string(e.what()).find("not a regular file"), std::string::npos) << e.what();
+  }
   try {
     Index missing("/nonexistent/toguz-explorer.idx");
     FAIL() << "opened a missing file";
