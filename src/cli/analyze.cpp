@@ -7,38 +7,19 @@
 #include <vector>
 
 #include "cli/commands.h"
+#include "cli/game_input.h"
 #include "cli/options.h"
+#include "cli/tables_dir.h"
 #include "protocol/analysis_json.h"
 #include "rules/game.h"
 #include "rules/notation.h"
 #include "search/engine.h"
-#include "cli/tables_dir.h"
 #include "tables/probe.h"
 #include "tables/solver.h"
 
 namespace toguz::cli {
 
 namespace {
-
-// Plays each token of `moves` on `game`. A token is a hole ("7") or a notation token ("76",
-// "27X", "65(10)"); a notation token must agree with what its move did. On a bad token prints
-// "toguz analyze: --moves token N 'T': why" and throws CLI::RuntimeError(2).
-void play_moves(Game& game, const std::vector<std::string>& moves) {
-  for (size_t i = 0; i < moves.size(); ++i) {
-    const std::string& text = moves[i];
-    auto fail = [&](const std::string& why) {
-      std::cerr << "toguz analyze: --moves token " << i + 1 << " '" << text << "': " << why << "\n";
-      throw CLI::RuntimeError(2);
-    };
-    MoveToken token;
-    std::string why;
-    if (!parse_move_token(text, &token, &why)) fail(why);
-    MoveInfo info;
-    if (!game.play(token.hole, &why, &info)) fail(why);
-    const std::string bad = check_move_token(token, info);
-    if (!bad.empty()) fail(bad);
-  }
-}
 
 // The moves of `pv` in notation, played from `pos` (stops at an illegal hole, which the
 // search never gives).
@@ -148,7 +129,7 @@ void add_analyze(CLI::App& app) {
   args->rules.add_to(cmd);
   cmd->callback([args] {
     Game game(args->rules.position_or_start(args->position, "analyze"));
-    play_moves(game, args->moves);
+    play_moves(game, args->moves, "analyze");
 
     search::Limits limits;
     limits.depth = args->depth;

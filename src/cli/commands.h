@@ -23,5 +23,6 @@ void add_annotate(CLI::App& app);
 void add_selfplay(CLI::App& app);
 void add_tune(CLI::App& app);
 void add_tournament(CLI::App& app);
+void add_explorer(CLI::App& app);
 
 }  // namespace toguz::cli

@@ -90,4 +90,22 @@ Replayed replay_checked(const std::string& command, const std::string& path, con
   return r;
 }
 
+void play_moves(Game& game, const std::vector<std::string>& moves, const char* command) {
+  for (size_t i = 0; i < moves.size(); ++i) {
+    const std::string& text = moves[i];
+    auto fail = [&](const std::string& why) {
+      std::cerr << "toguz " << command << ": --moves token " << i + 1 << " '" << text
+                << "': " << why << "\n";
+      throw CLI::RuntimeError(2);
+    };
+    MoveToken token;
+    std::string why;
+    if (!parse_move_token(text, &token, &why)) fail(why);
+    MoveInfo info;
+    if (!game.play(token.hole, &why, &info)) fail(why);
+    const std::string bad = check_move_token(token, info);
+    if (!bad.empty()) fail(bad);
+  }
+}
+
 }  // namespace toguz::cli

@@ -32,4 +32,9 @@ RecordFile load_games(const std::string& command, const std::string& path);
 Replayed replay_checked(const std::string& command, const std::string& path, const Record& record,
                         const RuleOptions& overrides, bool strict);
 
+// Plays each token of `moves` on `game`. A token is a hole ("7") or a notation token ("76",
+// "27X", "65(10)"); a notation token must agree with what its move did. On a bad token prints
+// "toguz <command>: --moves token N 'T': why" and throws CLI::RuntimeError(2).
+void play_moves(Game& game, const std::vector<std::string>& moves, const char* command);
+
 }  // namespace toguz::cli

@@ -24,6 +24,7 @@ int main(int argc, char** argv) {
   toguz::cli::add_selfplay(app);
   toguz::cli::add_tune(app);
   toguz::cli::add_tournament(app);
+  toguz::cli::add_explorer(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
