@@ -87,9 +87,6 @@ std::string event_tgk(const Event& event) {
       if (is_forfeit(b.result)) tags.push_back({"Termination", "forfeit"});
       if (!out.empty()) out += '\n';
       out += write_record(board_game(b), tags, RecordStyle::Tgk);
-      // A game without moves gets its result as the move text: a record needs some move text
-      // to end it (the reader would take the next record's tags as its own).
-      if (b.moves.empty()) out += std::string(result_text(game_result(b.result))) + "\n";
     }
   return out;
 }
