@@ -58,10 +58,11 @@ class Table {
   // Anonymous mapping: the kernel hands out zero pages lazily (no 512 MB clearing pass at the
   // start) and may back it with huge pages, which cuts the TLB misses of random probes (the
   // probes dominate the solver's time).
-  // `grow`: start with 2^16 slots of the mapping and double (in place) whenever half of them
-  // are in use, so a small solve touches (and the kernel zeroes) only what it needs: zeroing
-  // the pages of a 512 MB table took longer than most 12-18-stone proofs. Growing is for
-  // one thread only; with several the whole table is used from the start.
+  // `grow`: start with 2^16 slots of the mapping and double (in place) whenever a quarter of
+  // them are in use (at a half, 3% more nodes on the 12-18-stone set), so a small solve touches
+  // (and the kernel zeroes) only what it needs: zeroing the pages of a 512 MB table took longer
+  // than most 12-18-stone proofs. Growing is for one thread only; with several the whole table is
+  // used from the start.
   Table(int log2, bool grow)
       : mask_((size_t(1) << (grow ? std::min(log2, 16) : log2)) - 2),
         max_mask_((size_t(1) << log2) - 2),
@@ -116,7 +117,7 @@ class Table {
     uint64_t d = uint64_t(uint16_t(int16_t(lo))) | uint64_t(uint16_t(int16_t(hi))) << 16 |
                  uint64_t(uint8_t(move)) << 32 | uint64_t(uint8_t(depth)) << 40 |
                  uint64_t(1) << 48 | w << 56;
-    if (!(m0 || m1) && !load(e->data) && ++used_ > (mask_ + 2) / 2 && mask_ < max_mask_) {
+    if (!(m0 || m1) && !load(e->data) && ++used_ > (mask_ + 2) / 4 && mask_ < max_mask_) {
       grow();
       store(key, lo, hi, move, depth, work);
       return;
@@ -159,6 +160,7 @@ class Table {
 };
 
 struct Abort {};
+struct Restart {};  // a try of Prover::with_restarts ran out of nodes
 
 // What the threads of one solve share besides the table: the nodes counted so far (added in
 // steps of 4096 at each poll, so one thread's limit check sees the same counts as before) and
@@ -326,9 +328,10 @@ class Prover {
       int mine = 0;
       for (int k = 1; k <= p.n(); ++k) mine += cp.stones(me, k) != 0;
       int jitter = thread_ ? int((key * uint64_t(2 * thread_ + 1)) >> (61 - 3 * (h % 7)) & 7) : 0;
-      c.order = h == tt_move ? 1 << 30
-                             : (9 - __builtin_popcount(replies)) << 22 | mine << 18 |
-                                   (gain + 512) << 3 | jitter;
+      int fewer = 9 - __builtin_popcount(replies);
+      c.order = h == tt_move  ? 1 << 30
+                : gain_first_ ? (gain + 512) << 12 | fewer << 8 | mine << 4 | jitter
+                              : fewer << 22 | mine << 18 | (gain + 512) << 3 | jitter;
     }
     // No child can reach alpha: every child was bounded without a search (final bounds).
     if (best_hi <= alpha) {
@@ -397,6 +400,32 @@ class Prover {
   // The sign of p's value (the result, or the margin of a play-out position), by null-window
   // searches: "win?", then only if not "loss?". A won position never proves the exact draws
   // of its other moves.
+  // Runs f() (a proof search without a depth limit) in tries of doubling node budgets,
+  // 100 k first, each try with the other move order (material first instead of mobility
+  // first): either order alone has rare positions it orders badly (the 12-18-stone set's
+  // slowest: 10.9 M nodes with mobility first, 0.3 k with material first), and every value a
+  // try stored is final, so the next try starts from what it proved.
+  template <class F>
+  auto with_restarts(F f) {
+    size_t depth = path_.size();
+    for (uint64_t budget = 100'000, t = 0;; budget *= 2, ++t) {
+      gain_first_ = t % 2 == 1;
+      restart_at_ = nodes + budget;
+      try {
+        auto r = f();
+        restart_at_ = 0;
+        gain_first_ = false;
+        return r;
+      } catch (const Restart&) {
+        path_.resize(depth);
+      } catch (...) {
+        restart_at_ = 0;
+        gain_first_ = false;
+        throw;
+      }
+    }
+  }
+
   int null_window_sign(const Position& p, bool* rep, Mode mode, int depth = kProof) {
     if (search(p, 0, 1, rep, mode, depth) > 0) return 1;
     return search(p, -1, 0, rep, mode, depth) < 0 ? -1 : 0;
@@ -411,6 +440,7 @@ class Prover {
     return false;
   }
   void poll() {
+    if (restart_at_ && nodes >= restart_at_) throw Restart{};
     if (opt_.stop && opt_.stop->load(std::memory_order_relaxed)) throw Abort{};
     if (shared_->done.load(std::memory_order_relaxed)) throw Abort{};
     if (limited_ && std::chrono::steady_clock::now() >= deadline_) throw Abort{};
@@ -427,6 +457,10 @@ class Prover {
  public:
   const int thread_;      // 0: the main thread (first_depth)
   bool horizon_ = false;  // a depth-limited node was met since it was last cleared
+
+ private:
+  uint64_t restart_at_ = 0;  // with_restarts: the node count that ends the current try
+  bool gain_first_ = false;  // with_restarts: order by material first
 };
 
 // Walks from `root` (whose exact value in `mode` is `value`) down a line of children that keep
@@ -574,8 +608,11 @@ Solution solve(const Position& root, const SolveOptions& options) {
     for (int depth = first_depth(pr.thread_, root.any_tuz());; depth += 2) {
       bool rep = false;
       pr.horizon_ = false;
+      int d = std::min(depth, kProof);
       results[size_t(pr.thread_)] =
-          pr.null_window_sign(root, &rep, Mode::Result, std::min(depth, kProof));
+          d == kProof
+              ? pr.with_restarts([&] { return pr.null_window_sign(root, &rep, Mode::Result); })
+              : pr.null_window_sign(root, &rep, Mode::Result, d);
       if (!pr.horizon_) break;
     }
   });
@@ -608,7 +645,12 @@ Solution solve(const Position& root, const SolveOptions& options) {
     auto searched = [&](int a, int b, int* v, bool* rep) {
       int win = run_parallel(provers, shared, [&](Prover& p) {
         bool r = false;
-        values[size_t(p.thread_)] = p.search(po, a, b, &r, Mode::Margin);
+        // Tuz-free play may repeat: its values are path-dependent, no restarts there.
+        values[size_t(p.thread_)] = po.any_tuz() ? p.with_restarts([&] {
+          r = false;
+          return p.search(po, a, b, &r, Mode::Margin);
+        })
+                                                 : p.search(po, a, b, &r, Mode::Margin);
         reps[size_t(p.thread_)] = r;
       });
       if (win < 0) return false;
