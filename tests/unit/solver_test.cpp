@@ -43,13 +43,13 @@ void expect_line_ends_with(const Position& pos, const std::vector<int>& line, in
 }
 
 // The eight studies (etudes.json), proof search alone (no tables), result only. Each run is
-// node-limited, not timed: the budget is about 4x the nodes the proof took (docs/tables.md,
+// node-limited, not timed: the budget is 3-7x the nodes the proof took (docs/tables.md,
 // "Studies"), so a weaker search fails the test, while the machine's speed does not matter.
-// Studies 3 and 8 are not proven even in 120 s (about 450-500 M nodes): skipped with a
-// message. Study 5 (no tuz) takes 1.3 M nodes: its tuz-free play is deepened by 2 plies with a
+// Studies 3 and 8 are not proven (not in 30 M nodes; docs/tables.md): skipped with a
+// message. Study 5 (no tuz) takes 1.2 M nodes: its tuz-free play is deepened by 2 plies with a
 // draw guessed at the horizon and a cut for a side whose kazna plus the board cannot pass N*N,
 // and every position with a tuz below is proven in full. Study 7: etudes.json says draw; our
-// rules and solver prove a White win (see Study7ProvenWhiteWinNotTheVectorsDraw), 5.9 M nodes.
+// rules and solver prove a White win (see Study7ProvenWhiteWinNotTheVectorsDraw), 7.4 M nodes.
 struct StudyBudget {
   int study;
   uint64_t max_nodes;  // 0: not proven within 120 s
@@ -400,7 +400,7 @@ TEST_P(EndgameSets, RecipeReproducesThePositions) {
   EXPECT_GT(kinds[2], 0) << "no win";
 }
 
-// A sample of each set (every tenth position) is proven again within a node budget (about 4x
+// A sample of each set (every tenth position) is proven again within a node budget (3-5x
 // what the sample's hardest position takes, docs/tables.md), with the stored result, a line
 // the referee ends with that result, and (6-11 stones) the stored margin.
 TEST_P(EndgameSets, SampleIsProvenWithinANodeBudget) {
