@@ -7,7 +7,7 @@ STUDY1 = "0,0,0,1,x,1,3,2,1/0,0,2,2,0,0,0,0,0 78 72 w 40"  # docs/tables.md, stu
 
 @pytest.mark.parametrize("text, result, margin, line", [
     # `toguz solve --position ... --json` printed these.
-    (STUDY1, 1, 2, [6, 4, 7, 1, 8, 5, 9, 1, 9]),
+    (STUDY1, 1, 2, [6, 4, 4, 3, 7, 1, 7, 4, 8, 5, 8, 1, 9]),
     ("0,0,0,0,0,0,0,0,0/1,1,0,0,0,0,0,0,0 80 80 w", -1, -2, []),  # no move: over already
     ("0,0,0,0,1/0,0,0,0,1 24 24 w", -1, None, [5, 1]),  # a repetition decides the margin
 ])

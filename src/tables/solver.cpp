@@ -37,18 +37,15 @@ enum class Mode { Result, Margin };
 
 constexpr int kInf = 1000;
 constexpr int kProof = 255;
-// Enhanced transposition cutoffs: with O(1) keys (Position::board_key) checking the children's
-// stored bounds before searching any of them halves the nodes (study 6: 39 M -> 20 M).
-constexpr bool kEtc = true;
-enum Bound : uint8_t { kNone = 0, kLower = 1, kUpper = 2, kExact = 3 };
 
-// One entry as the search reads it (a copy, checked against the key).
+// One entry as the search reads it: proven bounds lo <= value <= hi (a margin-mode entry holds
+// them relative to the kazna difference, so one entry answers every split of the kaznas: with
+// a tuz the margin is the kazna difference plus a function of the board), searched to `depth`
+// plies (kProof: no depth limit, final).
 struct Entry {
-  int16_t value = 0;
-  uint8_t bound = kNone;
-  int8_t move = 0;
-  uint8_t depth = 0;  // plies searched below it; kProof: not cut by any depth limit
-  uint8_t work = 0;   // log2 of the nodes searched below it
+  int lo = -kInf, hi = kInf;
+  int move = 0;
+  int depth = 0;
 };
 
 // Two 16-byte slots per bucket (one aligned half cache line); the one with less work behind it
@@ -61,7 +58,15 @@ class Table {
   // Anonymous mapping: the kernel hands out zero pages lazily (no 512 MB clearing pass at the
   // start) and may back it with huge pages, which cuts the TLB misses of random probes (the
   // probes dominate the solver's time).
-  explicit Table(int log2) : mask_((size_t(1) << log2) - 2), bytes_(sizeof(Slot) << log2) {
+  // `grow`: start with 2^16 slots of the mapping and double (in place) whenever a quarter of
+  // them are in use (at a half, 3% more nodes on the 12-18-stone set), so a small solve touches
+  // (and the kernel zeroes) only what it needs: zeroing the pages of a 512 MB table took longer
+  // than most 12-18-stone proofs. Growing is for one thread only; with several the whole table is
+  // used from the start.
+  Table(int log2, bool grow)
+      : mask_((size_t(1) << (grow ? std::min(log2, 16) : log2)) - 2),
+        max_mask_((size_t(1) << log2) - 2),
+        bytes_(sizeof(Slot) << log2) {
     void* m = mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (m == MAP_FAILED) throw std::bad_alloc();
 #ifdef MADV_HUGEPAGE
@@ -79,45 +84,83 @@ class Table {
     Slot* b = &slots_[key & mask_];
     for (int i = 0; i < 2; ++i) {
       uint64_t d = load(b[i].data);
-      if ((load(b[i].check) ^ d) == key && (d >> 16 & 0xff) != kNone) {
+      if (d && (load(b[i].check) ^ d) == key) {
         *out = unpack(d);
         return true;
       }
     }
     return false;
   }
-  void store(uint64_t key, int value, Bound bound, int move, int depth, uint64_t work) {
+  // Records lo <= value <= hi. An entry of the same depth is narrowed (both are proven facts
+  // at that depth); a deeper search's entry replaces a shallower one, and a final entry is not
+  // replaced by a depth-limited one.
+  void store(uint64_t key, int lo, int hi, int move, int depth, uint64_t work) {
     Slot* b = &slots_[key & mask_];
     uint64_t d0 = load(b[0].data), d1 = load(b[1].data);
-    Slot* e = (load(b[0].check) ^ d0) == key           ? &b[0]
-              : (load(b[1].check) ^ d1) == key         ? &b[1]
-              : (d0 >> 40 & 0xff) <= (d1 >> 40 & 0xff) ? &b[0]
-                                                       : &b[1];
-    uint64_t d = uint64_t(uint16_t(value)) | uint64_t(bound) << 16 | uint64_t(uint8_t(move)) << 24 |
-                 uint64_t(uint8_t(depth)) << 32 | uint64_t(64 - __builtin_clzll(work | 1)) << 40;
+    bool m0 = d0 && (load(b[0].check) ^ d0) == key,
+         m1 = !m0 && d1 && (load(b[1].check) ^ d1) == key;
+    Slot* e = m0 ? &b[0] : m1 ? &b[1] : (d0 >> 56) <= (d1 >> 56) ? &b[0] : &b[1];
+    uint64_t w = uint64_t(64 - __builtin_clzll(work | 1));
+    if (m0 || m1) {
+      Entry old = unpack(m0 ? d0 : d1);
+      w = std::max(w, (m0 ? d0 : d1) >> 56);
+      if (old.depth == depth) {
+        lo = std::max(lo, old.lo);
+        hi = std::min(hi, old.hi);
+        if (!move) move = old.move;
+      } else if (old.depth > depth) {
+        return;
+      }
+    }
+    lo = std::max(lo, -kInf);
+    hi = std::min(hi, kInf);
+    uint64_t d = uint64_t(uint16_t(int16_t(lo))) | uint64_t(uint16_t(int16_t(hi))) << 16 |
+                 uint64_t(uint8_t(move)) << 32 | uint64_t(uint8_t(depth)) << 40 |
+                 uint64_t(1) << 48 | w << 56;
+    if (!(m0 || m1) && !load(e->data) && ++used_ > (mask_ + 2) / 4 && mask_ < max_mask_) {
+      grow();
+      store(key, lo, hi, move, depth, work);
+      return;
+    }
     std::atomic_ref<uint64_t>(e->check).store(key ^ d, std::memory_order_relaxed);
     std::atomic_ref<uint64_t>(e->data).store(d, std::memory_order_relaxed);
   }
 
  private:
+  // Doubles the slots in use: a bucket's entries stay or move to the bucket one old size
+  // above (the next key bit decides), which nothing has used yet.
+  void grow() {
+    size_t old = mask_ + 2;
+    mask_ = 2 * old - 2;
+    for (size_t i = 0; i < old; ++i) {
+      Slot& s = slots_[i];
+      if (s.data && ((s.check ^ s.data) & old)) {
+        slots_[i + old] = s;
+        s = Slot{0, 0};
+      }
+    }
+  }
+
   struct Slot {
     uint64_t check;  // key ^ data
-    uint64_t data;   // packed Entry; 0 = empty
+    uint64_t data;   // packed Entry (bit 48 set); 0 = empty
   };
   static uint64_t load(uint64_t& w) {
     return std::atomic_ref<uint64_t>(w).load(std::memory_order_relaxed);
   }
   static Entry unpack(uint64_t d) {
-    return Entry{int16_t(uint16_t(d)), uint8_t(d >> 16), int8_t(uint8_t(d >> 24)), uint8_t(d >> 32),
-                 uint8_t(d >> 40)};
+    return Entry{int16_t(uint16_t(d)), int16_t(uint16_t(d >> 16)), int(uint8_t(d >> 32)),
+                 int(uint8_t(d >> 40))};
   }
   size_t mask_;  // even: an index is the first of a bucket of two
+  size_t max_mask_;
   size_t bytes_;
+  size_t used_ = 0;  // slots filled (counted while growing)
   Slot* slots_ = nullptr;
 };
-static_assert(sizeof(uint64_t[2]) == 16);
 
 struct Abort {};
+struct Restart {};  // a try of Prover::with_restarts ran out of nodes
 
 // What the threads of one solve share besides the table: the nodes counted so far (added in
 // steps of 4096 at each poll, so one thread's limit check sees the same counts as before) and
@@ -144,17 +187,17 @@ class Prover {
   uint64_t table_hits = 0;
   std::vector<uint64_t> path_;  // Position::key of the ancestors of the node searched
 
-  // Negamax alpha-beta, fail-soft.
+  // Negamax alpha-beta, fail-soft, with no depth limit below a tuz.
   // Result mode: the value is -1/0/+1 under p's own rules (the stop above N*N included,
-  //   repetition = draw); p must have no tuz for the search proper: with a tuz the result is
-  //   the sign of the play-out margin, decided by null-window margin searches (whose table
-  //   entries do not depend on the kaznas, so they serve every kazna split).
+  //   repetition = draw). A node with a tuz is answered by null-window margin searches: with a
+  //   tuz the result is the sign of the play-out margin (kaznas only grow, no repetition), and
+  //   margin entries do not depend on the kaznas.
   // Margin mode: p has play-out rules; the value is the final margin.
   // Sets *rep when the value (or any child value it looked at) came from a repetition draw on
   // the path: such values depend on the path and are neither stored nor reported as margins.
-  // `depth` > 0 limits the plies (iterative deepening, for move ordering): a node at depth 0
-  // returns the kazna difference as a guess and sets horizon_; values that met no horizon are
-  // proven and stored as such.
+  // `depth` < kProof limits the plies of tuz-free result-mode play (iterative deepening of a
+  // tuz-free root): a node at depth 0 guesses a draw and sets horizon_; values that met no
+  // horizon are final and stored as such.
   int search(const Position& p, int alpha, int beta, bool* rep, Mode mode, int depth = kProof) {
     if ((++nodes & 4095) == 0) poll();
     Outcome o = p.outcome();
@@ -171,23 +214,22 @@ class Prover {
     }
     if (tuz && mode == Mode::Result) {
       Position po = p.rules().play_out ? p : with_rules(p, Rules{p.n(), true, true});
-      if (alpha >= 0) return search(po, 0, 1, rep, Mode::Margin, depth) > 0 ? 1 : 0;
-      if (beta <= 0) return search(po, -1, 0, rep, Mode::Margin, depth) < 0 ? -1 : 0;
-      return null_window_sign(po, rep, Mode::Margin, depth);
+      if (alpha >= 0) return search(po, 0, 1, rep, Mode::Margin) > 0 ? 1 : 0;
+      if (beta <= 0) return search(po, -1, 0, rep, Mode::Margin) < 0 ? -1 : 0;
+      return null_window_sign(po, rep, Mode::Margin);
     }
     int kd = p.kazna(me) - p.kazna(opp);
     int on_board = p.rules().total_stones() - p.kazna(me) - p.kazna(opp);
+    int lo = -kInf, hi = kInf;  // bounds on the value known before searching the children
     if (!tuz && mode == Mode::Result) {
       // The final totals are the kaznas plus a split of the stones on the board, and a side wins
       // only above N*N (half the stones): a side whose kazna plus the board cannot pass N*N
       // cannot win, whatever the stop or a repetition makes of the game. (Study 5: without this
       // cut the proof and its line take more than 30 M nodes instead of 7 k.)
       int top = p.rules().decided_above();
-      int lo = p.kazna(opp) + on_board > top ? -1 : 0, hi = p.kazna(me) + on_board > top ? 1 : 0;
-      if (lo >= beta || lo == hi) return lo;
-      if (hi <= alpha) return hi;
-    }
-    if (tuz) {
+      lo = p.kazna(opp) + on_board > top ? -1 : 0;
+      hi = p.kazna(me) + on_board > top ? 1 : 0;
+    } else if (tuz) {
       // With a tuz the final totals are the kaznas plus a split of the stones on the board.
       if (opt_.tables) {
         int v;
@@ -196,47 +238,54 @@ class Prover {
           return kd + v;
         }
       }
-      int lo = kd - on_board, hi = kd + on_board;
-      if (lo >= beta || lo == hi) return lo;
-      if (hi <= alpha) return hi;
+      lo = kd - on_board;
+      hi = kd + on_board;
     }
+    if (lo >= beta || lo == hi) return lo;
+    if (hi <= alpha) return hi;
     if (depth <= 0) {
+      // Only tuz-free result-mode play is depth-limited: guess a draw (the sign of a margin
+      // guess made every horizon a win for the side ahead in kaznas, so the "win?" passes
+      // learnt nothing).
       horizon_ = true;
-      // Result mode (no tuz) guesses a draw. The sign of the margin guess made every horizon a
-      // win for the side ahead in kaznas, so its "win?" passes learnt nothing (study 5 not
-      // proven in 120 s; with the draw guess the win is found through lines that make a tuz).
-      if (mode == Mode::Result) return 0;
-      return kd + board_guess(p);
+      return 0;
     }
     // Margin mode keys leave the kaznas out (play-out values shift with them); values are then
     // stored relative to the kazna difference.
-    uint64_t key = solver_key(p, mode == Mode::Result);
-    int shift = mode == Mode::Margin ? kd : 0;
+    const bool margin = mode == Mode::Margin;
+    uint64_t key = solver_key(p, !margin);
+    int shift = margin ? kd : 0;
     int tt_move = 0;
-    if (Entry te; tt_->find(key, &te)) {
-      const Entry* e = &te;
-      int v = e->value + shift;
-      tt_move = e->move;
-      if (e->depth >= std::min(depth, kProof)) {
-      bool guess = e->depth < kProof;  // a depth-limited value: not a proof
-      if (e->bound == kExact || (e->bound == kLower && v >= beta) || (e->bound == kUpper && v <= alpha)) {
-        horizon_ = horizon_ || guess;
-        return v;
-      }
-      if (guess) horizon_ = true;
-      if (e->bound == kLower) alpha = std::max(alpha, v);
-      if (e->bound == kUpper) beta = std::min(beta, v);
+    if (Entry e; tt_->find(key, &e)) {
+      tt_move = e.move;
+      if (e.depth >= depth) {
+        bool guess = e.depth < kProof;  // a depth-limited value: not final
+        int elo = e.lo + shift, ehi = e.hi + shift;
+        if (elo >= beta || ehi <= alpha || elo == ehi) {
+          horizon_ = horizon_ || guess;
+          return elo >= beta || elo == ehi ? elo : ehi;
+        }
+        if (guess) horizon_ = true;
+        lo = std::max(lo, elo);
+        hi = std::min(hi, ehi);
       }
     }
+    alpha = std::max(alpha, lo);
+    beta = std::min(beta, hi);
 
-    // Children, ordered: table move, then by what the move gains at once.
+    // The children, each with what is known of its value for the mover without searching it:
+    // a child that ends the game is exact; a child with a tuz (margin mode, or its sign in
+    // result mode) is bounded by its kaznas and the board, and by its table entry (enhanced
+    // transposition cutoffs). Tuz-free children may repeat the path: not bounded here.
     struct Child {
       Position pos;
       int hole;
       int order;
+      int lo, hi;  // bounds on its value for the mover
     };
     Child kids[Position::kMaxN];
     int count = 0;
+    int best_hi = -kInf;  // the most any child can give
     uint32_t mask = p.legal_mask();
     while (mask) {
       int h = __builtin_ctz(mask) + 1;
@@ -244,34 +293,57 @@ class Prover {
       Child& c = kids[count++];
       c.pos = p.after(h);
       c.hole = h;
-      int gain = (c.pos.kazna(me) - p.kazna(me)) - (c.pos.kazna(opp) - p.kazna(opp));
-      // Gain first; the cutoff history only breaks ties.
-      int replies = __builtin_popcount(c.pos.legal_mask());
-      c.order = h == tt_move ? 1 << 30
-                : gain * (1 << 20) + mob_weight_ * (9 - replies) * (1 << 16) + std::min(history_[index(me)][h], (1 << 16) - 1);
-    }
-    // Enhanced transposition cutoff (margin mode): a child whose stored upper bound already
-    // refutes it. Children with a tuz only: a tuz-free child may repeat the path.
-    if (mode == Mode::Margin && kEtc)
-      for (int i = 0; i < count; ++i) {
-        const Position& c = kids[i].pos;
-        if (!c.any_tuz() || c.outcome() != Outcome::Ongoing) continue;
-        Entry te;
-        const Entry* e = tt_->find(solver_key(c, false), &te) ? &te : nullptr;
-        if (!e || !(e->bound & kUpper) || e->depth < std::min(depth - 1, kProof)) continue;
-        int cv = e->value + (c.kazna(opp) - c.kazna(me));
-        if (-cv >= beta) {
-          horizon_ = horizon_ || e->depth < kProof;
-          return -cv;
+      c.lo = -kInf;
+      c.hi = kInf;
+      const Position& cp = c.pos;
+      uint32_t replies = cp.legal_mask();
+      int gain = (cp.kazna(me) - p.kazna(me)) - (cp.kazna(opp) - p.kazna(opp));
+      if (!replies || cp.decided()) {
+        auto sc = cp.final_score(cp.outcome());
+        int d = sc[index(me)] - sc[index(opp)];
+        c.lo = c.hi = margin ? d : sign(d);
+      } else if (cp.any_tuz()) {
+        int ckd = -(kd + gain);  // the child's own kazna difference and bounds
+        int con_board = cp.rules().total_stones() - cp.kazna(me) - cp.kazna(opp);
+        int clo = ckd - con_board, chi = ckd + con_board;
+        Entry e;
+        if (tt_->find(cp.board_key(), &e)) {
+          clo = std::max(clo, e.lo + ckd);
+          chi = std::min(chi, e.hi + ckd);
         }
+        c.lo = margin ? -chi : -sign(chi);
+        c.hi = margin ? -clo : -sign(clo);
       }
+      // A child known to refute needs no search (the look-ahead for children that end the
+      // game, and the enhanced transposition cutoff). These bounds rest on no repetition and
+      // no horizon: final.
+      if (c.lo >= beta) {
+        tt_->store(key, c.lo - shift, kInf, h, kProof, 1);
+        return c.lo;
+      }
+      best_hi = std::max(best_hi, c.hi);
+      // Order: the opponent's mobility after the move (fewer replies first), then the mover's
+      // (more first), then what the move gains at once; helper threads break ties by a hash
+      // of the position (Lazy SMP diversity).
+      int mine = 0;
+      for (int k = 1; k <= p.n(); ++k) mine += cp.stones(me, k) != 0;
+      int jitter = thread_ ? int((key * uint64_t(2 * thread_ + 1)) >> (61 - 3 * (h % 7)) & 7) : 0;
+      int fewer = 9 - __builtin_popcount(replies);
+      c.order = h == tt_move  ? 1 << 30
+                : gain_first_ ? (gain + 512) << 12 | fewer << 8 | mine << 4 | jitter
+                              : fewer << 22 | mine << 18 | (gain + 512) << 3 | jitter;
+    }
+    // No child can reach alpha: every child was bounded without a search (final bounds).
+    if (best_hi <= alpha) {
+      tt_->store(key, -kInf, best_hi - shift, 0, kProof, 1);
+      return best_hi;
+    }
     // Insertion sort, highest order first, ties kept in hole order (at most 9 children; also
     // what std::sort did for so few, which GCC 12 warns about with a false -Warray-bounds).
     for (int i = 1; i < count; ++i)
       for (int j = i; j > 0 && kids[j - 1].order < kids[j].order; --j) std::swap(kids[j - 1], kids[j]);
 
     uint64_t start_nodes = nodes;
-    int alpha0 = alpha;
     int best = -kInf, best_move = 0;
     bool my_rep = false;
     bool outer_horizon = horizon_;
@@ -281,45 +353,41 @@ class Prover {
     // child. So only the children the bound rests on pass their repetition flag up: a win
     // proven past a refuted repetition draw is still stored.
     for (int i = 0; i < count; ++i) {
+      const Child& c = kids[i];
+      int a = std::max(alpha, best);
       bool child_rep = false;
-      int v = -search(kids[i].pos, -beta, -std::max(alpha, best), &child_rep, mode, depth - 1);
+      int v;
+      if (c.lo == c.hi)
+        v = c.lo;  // the game ends there
+      else if (c.hi <= a)
+        v = c.hi;  // cannot beat what is known: no search
+      else
+        v = -search(c.pos, -beta, -a, &child_rep, mode, depth - 1);
       if (v >= beta) {
         best = v;
-        best_move = kids[i].hole;
+        best_move = c.hole;
         my_rep = child_rep;
-        history_[index(me)][best_move] += 1;
         break;
       }
       my_rep |= child_rep;
       if (v > best) {
         best = v;
-        best_move = kids[i].hole;
+        best_move = c.hole;
       }
     }
     path_.pop_back();
     if (!my_rep) {
-      Bound b = best <= alpha0 ? kUpper : best >= beta ? kLower : kExact;
-      // A value that met a horizon is never marked proven, not even 255 plies below a search
-      // without a depth limit (kProof): tuz-free lines can be that long.
-      tt_->store(key, best - shift, b, best_move, horizon_ ? std::min(depth, kProof - 1) : kProof,
-                 nodes - start_nodes);
+      // A value that met a horizon is never final, not even 255 plies below a search without
+      // a depth limit (kProof): tuz-free lines can be that long.
+      int d = horizon_ ? std::min(depth, kProof - 1) : kProof;
+      int slo = best >= beta ? best : best > alpha ? best : -kInf;
+      int shi = best <= alpha ? best : best < beta ? best : kInf;
+      tt_->store(key, slo == -kInf ? -kInf : slo - shift, shi == kInf ? kInf : shi - shift,
+                 best > alpha ? best_move : 0, d, nodes - start_nodes);
     }
     horizon_ = horizon_ || outer_horizon;
     *rep |= my_rep;
     return best;
-  }
-
-  // The horizon guess of the mover's share of the board minus the opponent's, in stones: the
-  // row difference plus 1.5 per non-empty hole more than the opponent (moves left; the
-  // engine's eval has a mobility term too), rounded half away from zero. Tuned on the
-  // studies' nodes to the proof (docs/tables.md): without the mobility term study 6 took
-  // 12.5 M nodes and study 7 55.7 M, with it 8.3 M and 34.5 M.
-  static int board_guess(const Position& p) {
-    Side me = p.side_to_move(), opp = opposite(me);
-    int mob = 0;
-    for (int h = 1; h <= p.n(); ++h) mob += (p.stones(me, h) != 0) - (p.stones(opp, h) != 0);
-    int e = 2 * (p.stones_on_row(me) - p.stones_on_row(opp)) + 3 * mob;
-    return e >= 0 ? (e + 1) / 2 : -((-e + 1) / 2);
   }
 
   // The best move stored for `p` in `mode` (0: none); a result-mode position with a tuz is
@@ -332,6 +400,32 @@ class Prover {
   // The sign of p's value (the result, or the margin of a play-out position), by null-window
   // searches: "win?", then only if not "loss?". A won position never proves the exact draws
   // of its other moves.
+  // Runs f() (a proof search without a depth limit) in tries of doubling node budgets,
+  // 100 k first, each try with the other move order (material first instead of mobility
+  // first): either order alone has rare positions it orders badly (the 12-18-stone set's
+  // slowest: 10.9 M nodes with mobility first, 0.3 k with material first), and every value a
+  // try stored is final, so the next try starts from what it proved.
+  template <class F>
+  auto with_restarts(F f) {
+    size_t depth = path_.size();
+    for (uint64_t budget = 100'000, t = 0;; budget *= 2, ++t) {
+      gain_first_ = t % 2 == 1;
+      restart_at_ = nodes + budget;
+      try {
+        auto r = f();
+        restart_at_ = 0;
+        gain_first_ = false;
+        return r;
+      } catch (const Restart&) {
+        path_.resize(depth);
+      } catch (...) {
+        restart_at_ = 0;
+        gain_first_ = false;
+        throw;
+      }
+    }
+  }
+
   int null_window_sign(const Position& p, bool* rep, Mode mode, int depth = kProof) {
     if (search(p, 0, 1, rep, mode, depth) > 0) return 1;
     return search(p, -1, 0, rep, mode, depth) < 0 ? -1 : 0;
@@ -346,6 +440,7 @@ class Prover {
     return false;
   }
   void poll() {
+    if (restart_at_ && nodes >= restart_at_) throw Restart{};
     if (opt_.stop && opt_.stop->load(std::memory_order_relaxed)) throw Abort{};
     if (shared_->done.load(std::memory_order_relaxed)) throw Abort{};
     if (limited_ && std::chrono::steady_clock::now() >= deadline_) throw Abort{};
@@ -360,15 +455,12 @@ class Prover {
   bool limited_;
 
  public:
-  const int thread_;  // 0: the main thread (first_depth)
+  const int thread_;      // 0: the main thread (first_depth)
+  bool horizon_ = false;  // a depth-limited node was met since it was last cleared
 
  private:
-  int history_[2][Position::kMaxN + 1] = {};
-
- public:
-  bool horizon_ = false;  // a depth-limited node was met since it was last cleared
-  // Ordering: fewer replies first, weighted by mob_weight_ (tuned on the studies).
-  int mob_weight_ = 1;
+  uint64_t restart_at_ = 0;  // with_restarts: the node count that ends the current try
+  bool gain_first_ = false;  // with_restarts: order by material first
 };
 
 // Walks from `root` (whose exact value in `mode` is `value`) down a line of children that keep
@@ -451,15 +543,11 @@ bool line_ends_with(const Position& root, const std::vector<int>& line, const st
   return sign(d) == result;
 }
 
-// The first pass of thread t's iterative deepening (steps of `step` plies) towards the proof.
-// Thread 0 deepens from 1; thread 1 runs the proof at once, without deepening, feeding the
-// table with proven values while thread 0's passes order it; threads 2.. deepen from other
-// depths. Study 6 / 7, nodes of the busier of two threads when the first proves (one thread:
-// 8.33 M / 34.5 M): this 6.4-6.7 M / 15.7-18.5 M; both deepening from 1: 4.4 M / 186 M;
-// thread 1 from 2: 4.4 M / 26-27 M (docs/tables.md, "Threads").
-int first_depth(int thread, int step, bool tuz) {
-  if (thread == 1 && tuz) return kProof;
-  return 1 + (thread > 1 ? (thread - 1) % step : 0);
+// The first pass of thread t's iterative deepening of a tuz-free root (steps of 2 plies):
+// thread 0 deepens from 1, thread 1 from 2, and so on. A root with a tuz is proven at once
+// with no depth limit by every thread (they differ in their order's tie-breaks).
+int first_depth(int thread, bool tuz) {
+  return tuz ? kProof : 1 + thread % 2;
 }
 
 // Runs `f(prover)` once per prover, each on its own thread (the first on the calling thread),
@@ -495,7 +583,7 @@ Solution solve(const Position& root, const SolveOptions& options) {
   auto deadline = t0 + std::chrono::milliseconds(options.time_ms);
   bool limited = options.time_ms > 0;
   Solution sol;
-  Table table(std::clamp(options.hash_log2, 10, 30));
+  Table table(std::clamp(options.hash_log2, 10, 30), options.threads <= 1);
   Shared shared;
   std::vector<std::unique_ptr<Prover>> provers;
   for (int t = 0; t < std::clamp(options.threads, 1, 64); ++t)
@@ -509,21 +597,22 @@ Solution solve(const Position& root, const SolveOptions& options) {
     return sol;
   };
 
-  // 1. The result under the root's rules (3-valued; with a tuz, the sign of the margin).
-  // Iterative deepening: shallow searches fill the table with good first moves; the first
-  // iteration that meets no horizon is the proof.
-  // Depths 1, 4, 7, ...: steps of 3 plies cost fewer repeated passes than steps of 1 and
-  // still order well (study 6: 12.6 M nodes instead of 19.9 M; measured in docs/tables.md).
-  // A root without a tuz steps by 2 (study 5: 7 k nodes; steps of 3: 36.8 M).
-  // Each pass asks "win?" and, only if not, "loss?" (null_window_sign, as below a tuz).
-  const int step = root.any_tuz() ? 3 : 2;
+  // 1. The result under the root's rules (3-valued; with a tuz, the sign of the margin), by
+  // "win?" and, only if not, "loss?" (null_window_sign). With a tuz at the root: one proof
+  // search with no depth limit. Without one, repetitions make deep tuz-free play a maze:
+  // iterative deepening of the tuz-free play by 2 plies (study 5: 7 k nodes; steps of 3:
+  // 36.8 M), a draw guessed at the horizon, every position with a tuz below it proven in full;
+  // the first pass that meets no horizon is the proof.
   std::vector<int> results(provers.size());
   int w = run_parallel(provers, shared, [&](Prover& pr) {
-    for (int depth = first_depth(pr.thread_, step, root.any_tuz());; depth += step) {
+    for (int depth = first_depth(pr.thread_, root.any_tuz());; depth += 2) {
       bool rep = false;
       pr.horizon_ = false;
+      int d = std::min(depth, kProof);
       results[size_t(pr.thread_)] =
-          pr.null_window_sign(root, &rep, Mode::Result, std::min(depth, kProof));
+          d == kProof
+              ? pr.with_restarts([&] { return pr.null_window_sign(root, &rep, Mode::Result); })
+              : pr.null_window_sign(root, &rep, Mode::Result, d);
       if (!pr.horizon_) break;
     }
   });
@@ -556,7 +645,12 @@ Solution solve(const Position& root, const SolveOptions& options) {
     auto searched = [&](int a, int b, int* v, bool* rep) {
       int win = run_parallel(provers, shared, [&](Prover& p) {
         bool r = false;
-        values[size_t(p.thread_)] = p.search(po, a, b, &r, Mode::Margin);
+        // Tuz-free play may repeat: its values are path-dependent, no restarts there.
+        values[size_t(p.thread_)] = po.any_tuz() ? p.with_restarts([&] {
+          r = false;
+          return p.search(po, a, b, &r, Mode::Margin);
+        })
+                                                 : p.search(po, a, b, &r, Mode::Margin);
         reps[size_t(p.thread_)] = r;
       });
       if (win < 0) return false;

@@ -20,6 +20,31 @@ b=$("$toguz" solve --position "$study1" --json)
 [ "${a%%,\"line\"*}" = "${b%%,\"line\"*}" ] || fail "--threads 2: $a, one thread: $b"
 "$toguz" solve --position "$study1" --threads 0 >/dev/null 2>&1 && fail "--threads 0 accepted"
 
+# Many positions: one JSON line each, from a file (position strings or JSON lines) or stdin;
+# '#' lines skipped; a bad line named with its number (exit 2) while the others are solved.
+list=$(mktemp)
+printf '# two positions\n%s\n{"position":"%s","result":"win"}\n' "$study1" "$study1" >"$list"
+out=$("$toguz" solve --positions "$list" --result-only) || fail "--positions exited $?"
+[ "$(grep -c '^{"position":"0,0,0,1,x,1,3,2,1/0,0,2,2,0,0,0,0,0 78 72 w 40","result":"win","margin":null,"line":\[' <<<"$out")" -eq 2 ] \
+  || fail "--positions: $out"
+out=$("$toguz" solve --positions - --json <"$list") || fail "--positions - exited $?"
+[ "$(grep -c '"result":"win","margin":[0-9]' <<<"$out")" -eq 2 ] || fail "--positions -: $out"
+printf '%s\n1,2/3 0 0 w\n' "$study1" >"$list"
+err=$("$toguz" solve --positions "$list" --result-only 2>&1 >/dev/null)
+[ $? -eq 2 ] || fail "bad line: exit code"
+grep -q "line 2: " <<<"$err" || fail "bad line message: $err"
+# The plain minimax gives the same margin.
+printf '%s\n' "0,0,0,0,0,0,0,1,1/0,x,0,0,0,0,0,0,1 80 79 w" >"$list"
+a=$("$toguz" solve --positions "$list" --plain | sed 's/.*"margin":\([-0-9]*\).*/\1/')
+b=$("$toguz" solve --positions "$list" --json | sed 's/.*"margin":\([-0-9]*\).*/\1/')
+[ -n "$a" ] && [ "$a" = "$b" ] || fail "--plain margin $a, solver $b"
+# The recipe: the same positions every time, and those of the committed set.
+a=$("$toguz" solve --generate 5 --seed 1 --stones 12-18)
+[ "$a" = "$(grep '^{' "$2/data/endgames-12-18.jsonl" | head -5 | sed 's/{"position":"\([^"]*\)".*/\1/')" ] \
+  || fail "--generate: $a"
+"$toguz" solve --generate 5 --stones 12 >/dev/null 2>&1 && fail "--stones 12 accepted"
+rm -f "$list"
+
 # Not provable in 1 ms: a clear message and exit 3.
 err=$("$toguz" solve --position "x,0,2,3,4,8,0,0,2/0,9,0,0,1,5,2,3,2 66 55 w 40" --time 1 2>&1 >/dev/null)
 rc=$?
