@@ -41,6 +41,9 @@ void replay_target(const std::string& target, Entry entry) {
 TEST(FuzzRegressions, PositionString) { replay_target("position_fuzz", fuzz::position_entry); }
 TEST(FuzzRegressions, MoveToken) { replay_target("move_token_fuzz", fuzz::move_token_entry); }
 TEST(FuzzRegressions, Record) { replay_target("record_fuzz", fuzz::record_entry); }
+TEST(FuzzRegressions, StaticPath) {
+  replay_target("path_fuzz", fuzz::path_entry);
+}
 
 // The entries do detect a broken invariant: a sanity check that they are not vacuous.
 TEST(FuzzRegressions, EntriesAcceptValidInputs) {
