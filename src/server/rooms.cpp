@@ -445,17 +445,16 @@ void Server::Impl::sweep() {
     Room& room = *it->second;
     const GameRow& r = room.row;
     const bool idle = room.sessions.empty() && !room.thinking && !room.reviewing;
-    if (idle) {
-      const int64_t age_ms = now - r.updated_ms;
-      const bool unstarted =
-          r.status == "waiting" ||
-          (r.status == "playing" && room.game.ply_count() == 0 && r.mode != "analysis");
-      const bool stale_board = r.mode == "analysis" && r.status == "playing";
-      if ((unstarted && age_ms >= int64_t(config.expire_waiting_seconds) * 1000) ||
-          (stale_board && age_ms >= int64_t(config.expire_analysis_seconds) * 1000)) {
-        finish(room, "", "expired");
-        persist(room);
-      }
+    // The same rule as Store::expire_stale, which then ends the games not in memory.
+    const int64_t age_ms = now - r.updated_ms;
+    const bool unstarted =
+        r.status == "waiting" || (r.status == "playing" && room.game.ply_count() == 0 && r.mode != "analysis");
+    const bool stale_board = r.mode == "analysis" && r.status == "playing";
+    if (!room.thinking && ((unstarted && age_ms >= int64_t(config.expire_waiting_seconds) * 1000) ||
+                           (stale_board && age_ms >= int64_t(config.expire_analysis_seconds) * 1000))) {
+      finish(room, "", "expired");
+      persist(room);
+      broadcast(room);
     }
     const bool live = r.status == "playing" && (r.mode == "online" || r.mode == "engine");
     if (idle && !live &&
@@ -469,6 +468,12 @@ void Server::Impl::sweep() {
     } else {
       ++it;
     }
+  }
+  try {
+    store->expire_stale(now - int64_t(config.expire_waiting_seconds) * 1000,
+                        now - int64_t(config.expire_analysis_seconds) * 1000);
+  } catch (const std::exception& e) {
+    std::cerr << "toguz serve: " << e.what() << "\n";
   }
   for (auto it = addresses.begin(); it != addresses.end();) {
     const AddressState& a = it->second;

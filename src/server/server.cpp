@@ -3,6 +3,7 @@
 #include <zlib.h>
 
 #include <algorithm>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -504,10 +505,33 @@ void Server::Impl::handle_http(const http::request<http::string_body>& req, cons
         };
         if (!has("Event")) tags.emplace_back("Event", "toguz serve");
         if (!has("Site")) tags.emplace_back("Site", "toguz");
-        for (const auto& t : room->row.tags)
+        const GameRow& r = room->row;
+        if (!has("Date")) {
+          std::time_t t = std::time_t(r.created_ms / 1000);
+          std::tm tm{};
+          gmtime_r(&t, &tm);
+          char date[16];
+          std::strftime(date, sizeof date, "%Y.%m.%d", &tm);
+          tags.emplace_back("Date", date);
+        }
+        for (const auto& t : r.tags)
           if (!generated_tag(t.first)) tags.push_back(t);
-        tags.emplace_back("White", room->row.white_name);
-        tags.emplace_back("Black", room->row.black_name);
+        tags.emplace_back("White", r.white_name);
+        tags.emplace_back("Black", r.black_name);
+        // PGN's TimeControl (seconds + increment, "-" without a clock) and Termination.
+        if (!has("TimeControl")) {
+          tags.emplace_back("TimeControl", r.clock_initial_ms < 0 ? std::string("-")
+                                                                  : std::to_string(r.clock_initial_ms / 1000) + "+" +
+                                                                        std::to_string(r.clock_increment_ms / 1000));
+        }
+        if (!has("Termination")) {
+          const std::string termination = r.status == "waiting" || r.status == "playing" ? "unterminated"
+                                          : r.reason == "timeout"                         ? "time forfeit"
+                                          : r.reason == "abandon"                         ? "abandoned"
+                                          : r.status == "aborted"                         ? "abandoned"
+                                                                                          : "normal";
+          tags.emplace_back("Termination", termination);
+        }
         http::response<http::string_body> res{http::status::ok, 11};
         res.set(http::field::content_type, "text/plain; charset=utf-8");
         res.set(http::field::content_disposition, "attachment; filename=\"toguz-" + room->row.id + ".pgn\"");
