@@ -5,14 +5,19 @@
 // another exception or a broken invariant is a finding.
 #pragma once
 
+#include <unistd.h>
+
 #include <cstddef>
 #include <cstdint>
 #include <exception>
+#include <filesystem>
+#include <fstream>
 #include <string>
 #include <string_view>
 
 #include "rules/notation.h"
 #include "rules/record.h"
+#include "server/static_path.h"
 
 namespace toguz::fuzz {
 
@@ -223,6 +228,69 @@ inline std::string tgk_round_trip_entry(const uint8_t* data, size_t size) {
       again.emplace_back(r.game, &back[k]);
     }
     if (write_all(again) != written) return "TGK writer is not stable\n" + written;
+  } catch (const std::exception& e) {
+    return std::string("unexpected exception: ") + e.what();
+  }
+  return "";
+}
+
+// A static root made once per process: index.html, assets/app.js, a file outside the root, and
+// links inside it pointing to that file and to the root's parent.
+struct PathTree {
+  std::filesystem::path root, outside;
+  PathTree() {
+    namespace fs = std::filesystem;
+    const fs::path base =
+        fs::temp_directory_path() / ("toguz-path-fuzz-" + std::to_string(::getpid()));
+    root = base / "dist";
+    outside = base / "secret.txt";
+    std::error_code ec;
+    fs::create_directories(root / "assets", ec);
+    std::ofstream(root / "index.html") << "app";
+    std::ofstream(root / "assets" / "app.js") << "js";
+    std::ofstream(outside) << "secret";
+    fs::create_symlink(outside, root / "link", ec);
+    fs::create_directory_symlink(base, root / "assets" / "up", ec);
+    root = fs::canonical(root);
+  }
+  ~PathTree() {
+    std::error_code ec;
+    std::filesystem::remove_all(outside.parent_path(), ec);
+  }
+};
+
+// Request paths: path_segments never yields a segment that could leave a folder, its segments
+// percent-encoded again read back the same, and whatever static_file returns is a regular file
+// under the root's canonical path (never the file outside it).
+inline std::string path_entry(const uint8_t* data, size_t size) {
+  static const PathTree tree;
+  const std::string_view text(reinterpret_cast<const char*>(data), size);
+  try {
+    auto segments = server::path_segments(text);
+    if (segments) {
+      std::string again;
+      for (const std::string& s : *segments) {
+        if (s.empty() || s == "." || s == ".." ||
+            s.find_first_of(std::string_view("/\\\0", 3)) != std::string::npos)
+          return "a hostile segment got through: '" + s + "'";
+        again += '/';
+        for (unsigned char c : s) {
+          static const char* kHex = "0123456789ABCDEF";
+          again += '%';
+          again += kHex[c >> 4];
+          again += kHex[c & 15];
+        }
+      }
+      if (again.empty()) again = "/";
+      if (server::path_segments(again) != segments)
+        return "encoded segments read back otherwise: " + again;
+    }
+    if (auto file = server::static_file(tree.root, text)) {
+      const std::string f = file->string(), r = tree.root.string() + "/";
+      if (f.compare(0, r.size(), r) != 0) return "a file outside the root: " + f;
+      if (!std::filesystem::is_regular_file(*file)) return "not a regular file: " + f;
+      if (!segments) return "a file for a path path_segments refuses";
+    }
   } catch (const std::exception& e) {
     return std::string("unexpected exception: ") + e.what();
   }

@@ -1,19 +1,32 @@
 // toguz_load: many concurrent online games against a running `toguz serve`, over WebSockets.
 // Each game is created and joined over HTTP, then its two players (one WebSocket each) play
 // random legal moves, each player at most one message per --pace-ms (default 60; the server
-// allows 20 per second per connection; a refused move is sent again). Reports moves/s and the latency from sending a move to receiving the
-// state that contains it (p50, p99, max). Usage: toguz_load --port P [--games N] [--pace-ms MS]
+// allows 20 per second per connection; a refused move is sent again). Reports moves/s and the
+// latency from sending a move to receiving the state that contains it (p50, p99, max). Usage:
+// toguz_load --port P [--games N] [--pace-ms MS] Two more modes (see bench/load):
+//   --flood N [--seconds S]: one engine game whose human moves as soon as he may, while N
+//     analysis boards ask for analysis and hints as fast as the server lets them and a thread
+//     posts 10-second /api/analyze requests; reports the engine's reply time (move sent to the
+//     engine's answer received) and how many flood requests were refused.
+//   --spectators N [--rounds R] [--pid PID]: an online game with both players connected; R
+//     times N spectators connect and leave at once; reports whether the players stayed
+//     connected and the server's resident memory (VmRSS of PID) before, at the peak and after.
 #include <algorithm>
+#include <atomic>
 #include <boost/asio.hpp>
 #include <boost/beast.hpp>
 #include <boost/json.hpp>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
+#include <functional>
 #include <iostream>
 #include <memory>
+#include <mutex>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace net = boost::asio;
@@ -58,8 +71,15 @@ std::string_view field(std::string_view msg, std::string_view key) {
 
 class Player : public std::enable_shared_from_this<Player> {
  public:
-  Player(net::io_context& ioc, Stats& stats, std::string target, uint64_t seed, int pace_ms)
-      : ws_(ioc), timer_(ioc), stats_(stats), target_(std::move(target)), rng_(seed), pace_(pace_ms) {}
+  Player(net::io_context& ioc, Stats& stats, std::string target, std::string token, uint64_t seed,
+         int pace_ms)
+      : ws_(ioc),
+        timer_(ioc),
+        stats_(stats),
+        target_(std::move(target)),
+        token_(std::move(token)),
+        rng_(seed),
+        pace_(pace_ms) {}
 
   void start(const tcp::endpoint& ep) {
     beast::get_lowest_layer(ws_).async_connect(ep, [self = shared_from_this()](beast::error_code ec) {
@@ -67,6 +87,9 @@ class Player : public std::enable_shared_from_this<Player> {
       beast::get_lowest_layer(self->ws_).socket().set_option(tcp::no_delay(true));
       self->ws_.async_handshake("127.0.0.1", self->target_, [self](beast::error_code ec) {
         if (ec) return self->fail("handshake", ec);
+        self->out_.push_back(
+            json::serialize(json::object{{"type", "hello"}, {"token", self->token_}}));
+        self->write();
         self->read();
       });
     });
@@ -162,7 +185,7 @@ class Player : public std::enable_shared_from_this<Player> {
   net::steady_timer timer_;
   beast::flat_buffer buf_;
   Stats& stats_;
-  std::string target_;
+  std::string target_, token_;
   std::mt19937_64 rng_;
   int pace_;
   int pending_ = -1;
@@ -175,25 +198,289 @@ class Player : public std::enable_shared_from_this<Player> {
   static inline int finished_players = 0;
 };
 
+// ---- the synchronous modes (flood, spectators) ----
+
+using SyncWs = websocket::stream<tcp::socket>;
+
+// --token-in-url: also put the token in the URL, as servers before the hello message read it
+// (to run the same load against an older build for comparison).
+bool g_token_in_url = false;
+
+// A WebSocket to /ws/<id> that has said hello (token "" = a spectator).
+std::unique_ptr<SyncWs> ws_connect(net::io_context& ioc, const std::string& host, uint16_t port,
+                                   const std::string& id, const std::string& token) {
+  auto ws = std::make_unique<SyncWs>(ioc);
+  ws->next_layer().connect(tcp::endpoint(net::ip::make_address(host), port));
+  ws->next_layer().set_option(tcp::no_delay(true));
+  ws->handshake(host, "/ws/" + id + (g_token_in_url && !token.empty() ? "?token=" + token : ""));
+  ws->text(true);
+  ws->write(net::buffer(json::serialize(json::object{
+      {"type", "hello"}, {"token", token.empty() ? json::value(nullptr) : json::value(token)}})));
+  return ws;
+}
+
+// Reads until a message of `type` (whose `pred` holds); false when the socket closed.
+bool ws_read_until(SyncWs& ws, const std::string& type, json::object* out,
+                   const std::function<bool(const json::object&)>& pred = nullptr) {
+  for (;;) {
+    beast::flat_buffer buf;
+    beast::error_code ec;
+    ws.read(buf, ec);
+    if (ec) return false;
+    json::error_code jec;
+    json::value v = json::parse(beast::buffers_to_string(buf.data()), jec);
+    if (jec || !v.is_object()) continue;
+    const json::object& o = v.as_object();
+    if (o.at("type").as_string() == type && (!pred || pred(o))) {
+      if (out) *out = o;
+      return true;
+    }
+  }
+}
+
+double percentile(std::vector<double> v, double q) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  return v[std::min(v.size() - 1, size_t(q * double(v.size())))];
+}
+
+long rss_kib(int pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/status");
+  std::string line;
+  while (std::getline(in, line))
+    if (line.rfind("VmRSS:", 0) == 0) return std::atol(line.c_str() + 6);
+  return -1;
+}
+
+int run_flood(const std::string& host, uint16_t port, int boards, int seconds) {
+  std::atomic<bool> stop{false};
+  std::atomic<uint64_t> sent{0}, refused{0}, http_ok{0}, http_refused{0};
+  std::vector<std::thread> threads;
+  for (int b = 0; b < boards; ++b) {
+    threads.emplace_back([&, b] {
+      try {
+        json::value c = post(host, port, "/api/import",
+                             R"({"position":"9,9,9,9,9,9,9,9,9/9,9,9,9,9,9,9,9,9 0 0 w"})");
+        net::io_context ioc;
+        auto ws = ws_connect(ioc, host, port, std::string(c.at("id").as_string()),
+                             std::string(c.at("token").as_string()));
+        ws_read_until(*ws, "state", nullptr);
+        // Reader: counts refusals; writer: 18 messages a second (the server allows 20).
+        std::thread reader([&] {
+          for (;;) {
+            beast::flat_buffer buf;
+            beast::error_code ec;
+            ws->read(buf, ec);
+            if (ec) return;
+            if (beast::buffers_to_string(buf.data()).rfind("{\"type\":\"error\"", 0) == 0)
+              ++refused;
+          }
+        });
+        for (int i = 0; !stop; ++i) {
+          const char* msg =
+              (i + b) % 2 ? R"({"type":"hint"})" : R"({"type":"analyze","multipv":5})";
+          beast::error_code ec;
+          ws->write(net::buffer(std::string(msg)), ec);
+          if (ec) break;
+          ++sent;
+          std::this_thread::sleep_for(std::chrono::milliseconds(55));
+        }
+        beast::error_code ec;
+        ws->next_layer().shutdown(tcp::socket::shutdown_both, ec);
+        ws->next_layer().close(ec);
+        reader.join();
+      } catch (const std::exception& e) {
+        std::cerr << "toguz_load: flood board " << b << ": " << e.what() << "\n";
+      }
+    });
+  }
+  threads.emplace_back([&] {
+    while (!stop) {
+      try {
+        post(host, port, "/api/analyze", R"({"time_ms":10000,"multipv":9})");
+        ++http_ok;
+      } catch (const std::exception&) {
+        ++http_refused;
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      }
+    }
+  });
+  // The engine game: the human answers at once; the engine's reply time is what counts. The
+  // flood stops at the end; a reply still awaited then is waited for (the queue drains) up
+  // to 120 s more, then the socket is shut.
+  std::vector<double> reply_ms;
+  int games = 0;
+  const auto end = Clock::now() + std::chrono::seconds(seconds);
+  std::mutex current_mutex;
+  SyncWs* current = nullptr;
+  std::atomic<bool> engine_done{false}, gave_up{false};
+  std::thread watchdog([&] {
+    std::this_thread::sleep_until(end);
+    stop = true;
+    for (int i = 0; i < 1200 && !engine_done; ++i)
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    std::lock_guard<std::mutex> lock(current_mutex);
+    if (!engine_done && current) {
+      gave_up = true;
+      beast::error_code ec;
+      current->next_layer().shutdown(tcp::socket::shutdown_both, ec);
+    }
+  });
+  std::mt19937_64 rng(7);
+  Clock::time_point last_move{};
+  try {
+    while (Clock::now() < end) {
+      json::value c = post(host, port, "/api/games", R"({"mode":"engine","level":1})");
+      ++games;
+      net::io_context ioc;
+      auto ws = ws_connect(ioc, host, port, std::string(c.at("id").as_string()),
+                           std::string(c.at("token").as_string()));
+      {
+        std::lock_guard<std::mutex> lock(current_mutex);
+        current = ws.get();
+      }
+      json::object st;
+      if (!ws_read_until(*ws, "state", &st)) throw std::runtime_error("engine game: closed");
+      while (Clock::now() < end) {
+        const json::object& g = st.at("game").as_object();
+        if (g.at("status").as_string() != "playing") break;
+        const json::array& legal = g.at("legal").as_array();
+        if (legal.empty()) {
+          if (!ws_read_until(*ws, "state", &st)) throw std::runtime_error("engine game: closed");
+          continue;
+        }
+        const int64_t ply = g.at("ply").as_int64();
+        const int64_t hole = legal[rng() % legal.size()].as_int64();
+        // At most one move per 60 ms: the server refuses more than 20 messages a second.
+        std::this_thread::sleep_until(last_move + std::chrono::milliseconds(60));
+        last_move = Clock::now();
+        const auto t0 = Clock::now();
+        ws->write(net::buffer(
+            json::serialize(json::object{{"type", "move"}, {"hole", hole}, {"ply", ply}})));
+        auto answered = [ply](const json::object& m) {
+          const json::object& g = m.at("game").as_object();
+          return g.at("ply").as_int64() >= ply + 2 || g.at("status").as_string() != "playing";
+        };
+        if (!ws_read_until(*ws, "state", &st, answered))
+          throw std::runtime_error("engine game: closed");
+        if (st.at("game").at("ply").as_int64() >= ply + 2)
+          reply_ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
+      }
+      std::lock_guard<std::mutex> lock(current_mutex);
+      current = nullptr;
+    }
+  } catch (const std::exception& e) {
+    if (!gave_up) std::cerr << "toguz_load: " << e.what() << "\n";
+  }
+  {
+    std::lock_guard<std::mutex> lock(current_mutex);
+    engine_done = true;
+    current = nullptr;
+  }
+  stop = true;
+  watchdog.join();
+  for (auto& t : threads) t.join();
+  if (gave_up) std::printf("flood: a reply was still missing 120 s after the flood stopped\n");
+  std::printf(
+      "flood: %d analysis boards, %llu analyze/hint messages (%llu refused), /api/analyze %llu "
+      "done, %llu refused; engine games %d, replies %zu: p50 %.0f ms, p99 %.0f ms, max %.0f ms "
+      "(level 1: its search takes a few ms once a worker takes it)\n",
+      boards, (unsigned long long)sent, (unsigned long long)refused, (unsigned long long)http_ok,
+      (unsigned long long)http_refused, games, reply_ms.size(), percentile(reply_ms, 0.5),
+      percentile(reply_ms, 0.99), reply_ms.empty() ? 0.0 : percentile(reply_ms, 1.0));
+  return reply_ms.empty() ? 1 : 0;
+}
+
+int run_spectators(const std::string& host, uint16_t port, int spectators, int rounds, int pid) {
+  json::value c = post(host, port, "/api/games", R"({"mode":"online","name":"load-w"})");
+  const std::string id(c.at("id").as_string());
+  json::value j =
+      post(host, port, "/api/games/" + id + "/join",
+           json::serialize(json::object{{"invite", c.at("invite")}, {"name", "load-b"}}));
+  net::io_context ioc;
+  auto white = ws_connect(ioc, host, port, id, std::string(c.at("token").as_string()));
+  auto black = ws_connect(ioc, host, port, id, std::string(j.at("token").as_string()));
+  ws_read_until(*white, "state", nullptr);
+  ws_read_until(*black, "state", nullptr);
+  const long before = pid > 0 ? rss_kib(pid) : -1;
+  long peak = before;
+  bool players_ok = true;
+  for (int r = 0; r < rounds && players_ok; ++r) {
+    std::vector<std::unique_ptr<SyncWs>> watchers;
+    for (int i = 0; i < spectators; ++i) watchers.push_back(ws_connect(ioc, host, port, id, ""));
+    for (auto& w : watchers) ws_read_until(*w, "state", nullptr);
+    if (pid > 0) peak = std::max(peak, rss_kib(pid));
+    for (auto& w : watchers) {  // all leave at once: the sockets just close
+      beast::error_code ec;
+      w->next_layer().close(ec);
+    }
+    watchers.clear();
+    for (auto* p : {white.get(), black.get()}) {
+      beast::error_code ec;
+      p->write(net::buffer(std::string(R"({"type":"ping"})")), ec);
+      if (ec || !ws_read_until(*p, "pong", nullptr)) players_ok = false;
+    }
+  }
+  std::this_thread::sleep_for(std::chrono::seconds(3));  // the server trims a little after
+  const long after = pid > 0 ? rss_kib(pid) : -1;
+  std::printf(
+      "spectators: %d rounds of %d spectators joining and leaving at once; players %s; "
+      "server RSS %ld KiB before, %ld KiB at the peak, %ld KiB 3 s after\n",
+      rounds, spectators, players_ok ? "stayed connected" : "were DISCONNECTED", before, peak,
+      after);
+  return players_ok ? 0 : 1;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   std::string host = "127.0.0.1";
-  int port = 0, games = 100, pace_ms = 60;
-  for (int i = 1; i + 1 < argc; i += 2) {
+  int port = 0, games = 100, pace_ms = 60, flood = 0, seconds = 20, spectators = 0, rounds = 5,
+      pid = 0;
+  const char* usage =
+      "usage: toguz_load --port P [--host H] [--games N] [--pace-ms MS]\n"
+      "       toguz_load --port P --flood N [--seconds S] [--token-in-url]\n"
+      "       toguz_load --port P --spectators N [--rounds R] [--pid SERVER_PID]\n";
+  for (int i = 1; i < argc; i += 2) {
     std::string a = argv[i];
+    if (a == "--token-in-url") {
+      g_token_in_url = true;
+      --i;
+      continue;
+    }
+    if (i + 1 >= argc) {
+      std::cerr << usage;
+      return 2;
+    }
     if (a == "--host") host = argv[i + 1];
     else if (a == "--port") port = std::atoi(argv[i + 1]);
     else if (a == "--games") games = std::atoi(argv[i + 1]);
     else if (a == "--pace-ms") pace_ms = std::atoi(argv[i + 1]);
+    else if (a == "--flood")
+      flood = std::atoi(argv[i + 1]);
+    else if (a == "--seconds")
+      seconds = std::atoi(argv[i + 1]);
+    else if (a == "--spectators")
+      spectators = std::atoi(argv[i + 1]);
+    else if (a == "--rounds")
+      rounds = std::atoi(argv[i + 1]);
+    else if (a == "--pid")
+      pid = std::atoi(argv[i + 1]);
     else {
-      std::cerr << "usage: toguz_load --port P [--host H] [--games N] [--pace-ms MS]\n";
+      std::cerr << usage;
       return 2;
     }
   }
   if (port <= 0 || games <= 0) {
-    std::cerr << "usage: toguz_load --port P [--host H] [--games N] [--pace-ms MS]\n";
+    std::cerr << usage;
     return 2;
+  }
+  try {
+    if (flood > 0) return run_flood(host, uint16_t(port), flood, seconds);
+    if (spectators > 0) return run_spectators(host, uint16_t(port), spectators, rounds, pid);
+  } catch (const std::exception& e) {
+    std::cerr << "toguz_load: " << e.what() << "\n";
+    return 1;
   }
   try {
     net::io_context ioc;
@@ -204,8 +491,10 @@ int main(int argc, char** argv) {
       const std::string id(c.at("id").as_string());
       json::value j = post(host, uint16_t(port), "/api/games/" + id + "/join",
                            json::serialize(json::object{{"invite", c.at("invite")}, {"name", "load-b"}}));
-      players.push_back(std::make_shared<Player>(ioc, stats, "/ws/" + id + "?token=" + std::string(c.at("token").as_string()), g * 2 + 1, pace_ms));
-      players.push_back(std::make_shared<Player>(ioc, stats, "/ws/" + id + "?token=" + std::string(j.at("token").as_string()), g * 2 + 2, pace_ms));
+      players.push_back(std::make_shared<Player>(
+          ioc, stats, "/ws/" + id, std::string(c.at("token").as_string()), g * 2 + 1, pace_ms));
+      players.push_back(std::make_shared<Player>(
+          ioc, stats, "/ws/" + id, std::string(j.at("token").as_string()), g * 2 + 2, pace_ms));
     }
     const tcp::endpoint ep(net::ip::make_address(host), uint16_t(port));
     const auto start = Clock::now();

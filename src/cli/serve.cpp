@@ -1,5 +1,5 @@
 // toguz serve [--host H] [--port P] [--db FILE] [--static DIR] [--workers N]
-// [--abandon-seconds S]: the web app's server (docs/server.md, docs/web-protocol.md).
+// [--abandon-seconds S] [limits]: the web app's server (docs/server.md, docs/web-protocol.md).
 #include <csignal>
 #include <filesystem>
 #include <iostream>
@@ -21,9 +21,24 @@ void add_serve(CLI::App& app) {
   cmd->add_option("--port", cfg->port, "port (0: any free port)")->capture_default_str();
   cmd->add_option("--db", cfg->db_path, "SQLite database file (its folder is created)")->capture_default_str();
   cmd->add_option("--static", cfg->static_dir, "the built front end")->capture_default_str();
-  cmd->add_option("--workers", cfg->workers, "engine threads (0: cores - 1)")->check(CLI::Range(0, 256));
+  cmd->add_option("--workers", cfg->workers, "engine threads (0: cores - 1, at least 2)")
+      ->check(CLI::Range(0, 256));
   cmd->add_option("--abandon-seconds", cfg->abandon_seconds, "a player gone this long may be claimed against")
       ->check(CLI::Range(1, 86400))
+      ->capture_default_str();
+  cmd->add_option("--max-connections-per-address", cfg->max_connections_per_address,
+                  "WebSocket connections from one address")
+      ->check(CLI::Range(1, 1000000))
+      ->capture_default_str();
+  cmd->add_option("--max-spectators", cfg->max_spectators_per_room, "spectators of one game")
+      ->check(CLI::Range(0, 1000000))
+      ->capture_default_str();
+  cmd->add_option("--max-queued-jobs", cfg->max_queued_jobs,
+                  "analyses, hints and reviews waiting for the engine")
+      ->check(CLI::Range(1, 100000))
+      ->capture_default_str();
+  cmd->add_option("--analyze-per-minute", cfg->analyze_per_minute, "POST /api/analyze per address")
+      ->check(CLI::Range(1, 100000))
       ->capture_default_str();
   cmd->callback([cfg] {
     // SIGINT / SIGTERM are taken by sigwait below: block them before any thread starts.

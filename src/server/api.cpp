@@ -51,15 +51,64 @@ bool get_bool(const json::object& o, const char* name, bool fallback) {
   return v->as_bool();
 }
 
-// A display name: trimmed, control characters dropped, at most 40 bytes.
-std::string clean_name(const std::string& in, const std::string& fallback) {
+}  // namespace
+
+std::string clean_name(std::string_view in, const std::string& fallback) {
+  // Decode UTF-8, keeping only well-formed characters that are not controls or bidi controls.
+  std::vector<uint32_t> cps;
+  for (size_t i = 0; i < in.size();) {
+    const unsigned char c = static_cast<unsigned char>(in[i]);
+    const int len = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
+    if (len == 0 || i + len > in.size()) {
+      ++i;
+      continue;
+    }
+    uint32_t cp = len == 1 ? c : c & (0x7f >> len);
+    bool ok = true;
+    for (int k = 1; k < len; ++k) {
+      const unsigned char d = static_cast<unsigned char>(in[i + k]);
+      if ((d >> 6) != 2) ok = false;
+      cp = cp << 6 | (d & 0x3f);
+    }
+    static constexpr uint32_t kMin[5] = {0, 0, 0x80, 0x800, 0x10000};
+    if (!ok || cp < kMin[len] || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) {
+      ++i;
+      continue;
+    }
+    i += len;
+    const bool control = cp < 0x20 || (cp >= 0x7f && cp < 0xa0);
+    const bool bidi = cp == 0x061c || cp == 0x200e || cp == 0x200f ||
+                      (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
+    if (!control && !bidi) cps.push_back(cp);
+  }
+  auto space = [](uint32_t cp) { return cp == ' ' || cp == 0xa0 || cp == 0x3000; };
+  size_t b = 0, e = cps.size();
+  while (b < e && space(cps[b])) ++b;
+  e = std::min(e, b + kMaxNameChars);
+  while (e > b && space(cps[e - 1])) --e;
   std::string out;
-  for (unsigned char c : in)
-    if (c >= 0x20 && c != 0x7f) out += char(c);
-  while (!out.empty() && out.back() == ' ') out.pop_back();
-  while (!out.empty() && out.front() == ' ') out.erase(out.begin());
+  for (size_t k = b; k < e; ++k) {
+    const uint32_t cp = cps[k];
+    if (cp < 0x80) {
+      out += char(cp);
+    } else if (cp < 0x800) {
+      out += char(0xc0 | cp >> 6);
+      out += char(0x80 | (cp & 0x3f));
+    } else if (cp < 0x10000) {
+      out += char(0xe0 | cp >> 12);
+      out += char(0x80 | (cp >> 6 & 0x3f));
+      out += char(0x80 | (cp & 0x3f));
+    } else {
+      out += char(0xf0 | cp >> 18);
+      out += char(0x80 | (cp >> 12 & 0x3f));
+      out += char(0x80 | (cp >> 6 & 0x3f));
+      out += char(0x80 | (cp & 0x3f));
+    }
+  }
   return out.empty() ? fallback : out;
 }
+
+namespace {
 
 // The rules (variant, tuz, play_out) and the start position of a request.
 Position start_of(const json::object& body) {
@@ -88,7 +137,6 @@ std::string iso_time(int64_t ms) {
   std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
   return buf;
 }
-
 
 }  // namespace
 
@@ -137,7 +185,7 @@ http::response<http::string_body> Server::Impl::api_create(const json::object& b
     if (color != "white" && color != "black" && color != "random") throw BadRequest{"color: expected white, black or random"};
     if (color == "random") color = (rng() & 1) ? "black" : "white";
     const int level = int(get_int(body, "level", 5, 1, 20));
-    const std::string name = clean_name(get_string(body, "name", "", 200), "");
+    const std::string name = clean_name(get_string(body, "name", "", 1000), "");
     int64_t initial = -1, increment = 0;
     if (const json::value* c = field(body, "clock")) {
       if (!c->is_object()) throw BadRequest{"clock: expected null or {\"initial_ms\":..,\"increment_ms\":..}"};
@@ -160,8 +208,8 @@ http::response<http::string_body> Server::Impl::api_create(const json::object& b
       r.white_token = r.black_token = token;
       r.white_seated = r.black_seated = true;
       r.white_name =
-          clean_name(get_string(body, "white", "", 200), name.empty() ? kNameWhite : name);
-      r.black_name = clean_name(get_string(body, "black", "", 200), kNameBlack);
+          clean_name(get_string(body, "white", "", 1000), name.empty() ? kNameWhite : name);
+      r.black_name = clean_name(get_string(body, "black", "", 1000), kNameBlack);
       out["side"] = "both";
     } else {
       (me == 0 ? r.white_token : r.black_token) = token;
@@ -179,6 +227,8 @@ http::response<http::string_body> Server::Impl::api_create(const json::object& b
         out["invite"] = r.invite;
       }
     }
+    // A position that is already over makes a finished game, as import does.
+    if (room->game.over()) finish_from_board(*room);
     persist(*room);
     maybe_start_engine(room);
     return json_response(http::status::ok, out);
@@ -202,7 +252,7 @@ http::response<http::string_body> Server::Impl::api_join(const std::string& id, 
     (side == 0 ? r.white_token : r.black_token) = token;
     (side == 0 ? r.white_seated : r.black_seated) = true;
     (side == 0 ? r.white_name : r.black_name) =
-        clean_name(get_string(body, "name", "", 200), kNameGuest);
+        clean_name(get_string(body, "name", "", 1000), kNameGuest);
     r.status = "playing";
     persist(*room);
     broadcast(*room);
@@ -216,6 +266,7 @@ http::response<http::string_body> Server::Impl::api_import(const json::object& b
   try {
     Game game;
     std::string white = kNameWhite, black = kNameBlack;
+    std::vector<std::pair<std::string, std::string>> tags;
     if (field(body, "record")) {
       const std::string text = get_string(body, "record", "", kMaxBody);
       std::vector<Record> records;
@@ -228,11 +279,14 @@ http::response<http::string_body> Server::Impl::api_import(const json::object& b
       RuleOptions overrides;
       Replayed rep = replay_record(records.front(), overrides);
       if (rep.error) throw BadRequest{"record: " + describe(*rep.error)};
-      // Free moves from the imported game: its moves without a recorded result.
-      game = Game(rep.game.start());
-      for (const MoveInfo& m : rep.game.moves()) game.play(m.hole);
+      // The game as recorded, its result included (a resignation, a loss on time or an
+      // agreement ends it as the board would), and its other tags for the export.
+      game = rep.game;
       if (auto w = records.front().tag("White")) white = clean_name(*w, white);
       if (auto b = records.front().tag("Black")) black = clean_name(*b, black);
+      for (const auto& [name, value] : records.front().tags)
+        if (!generated_tag(name) && tags.size() < 32)
+          tags.emplace_back(name.substr(0, 40), value.substr(0, 400));
     } else if (field(body, "position")) {
       game = Game(start_of(body));
     } else {
@@ -243,8 +297,9 @@ http::response<http::string_body> Server::Impl::api_import(const json::object& b
     const std::string token = random_id(32);
     r.white_token = r.black_token = token;
     r.white_seated = r.black_seated = true;
-    r.white_name = white.substr(0, 80);
-    r.black_name = black.substr(0, 80);
+    r.white_name = white;
+    r.black_name = black;
+    r.tags = std::move(tags);
     if (game.over()) finish_from_board(*room);
     // The moves go to the store with the game.
     persist(*room);
@@ -314,7 +369,7 @@ http::response<http::string_body> Server::Impl::api_list(const std::string& quer
   return json_response(http::status::ok, json::object{{"games", std::move(games)}, {"total", total}});
 }
 
-void Server::Impl::api_analyze(const json::object& body, Respond respond) {
+void Server::Impl::api_analyze(const json::object& body, const std::string& peer, Respond respond) {
   Game game;
   int multipv = 3, time_ms = 1000;
   try {
@@ -338,7 +393,28 @@ void Server::Impl::api_analyze(const json::object& body, Respond respond) {
     respond(error_response(e.status, e.message));
     return;
   }
-  pool->submit([this, game, multipv, time_ms, respond](search::Engine& engine) {
+  // Per address: one analysis at a time, and a rate (a bucket of 4 refilled at the set rate).
+  AddressState& a = addresses[peer];
+  const auto now = SteadyClock::now();
+  const double burst = 4, per_second = std::max(1, config.analyze_per_minute) / 60.0;
+  if (a.tokens < 0)
+    a.tokens = burst;
+  else
+    a.tokens = std::min(
+        burst, a.tokens + std::chrono::duration<double>(now - a.refilled).count() * per_second);
+  a.refilled = now;
+  if (a.analyses > 0) {
+    respond(error_response(http::status::too_many_requests,
+                           "analyze: one analysis at a time per address"));
+    return;
+  }
+  if (a.tokens < 1) {
+    respond(error_response(http::status::too_many_requests,
+                           "analyze: more than " + std::to_string(config.analyze_per_minute) +
+                               " analyses a minute from this address"));
+    return;
+  }
+  auto task = [this, game, multipv, time_ms, respond, peer](search::Engine& engine) {
     search::Options options;
     options.multipv = multipv;
     engine.set_options(options);
@@ -352,13 +428,20 @@ void Server::Impl::api_analyze(const json::object& body, Respond respond) {
     });
     if (!r.lines.empty() && top.depth == 0) top = r.lines[0];
     std::string text = protocol::analysis_json(r, top);
-    net::post(ioc, [respond, text = std::move(text)] {
+    net::post(ioc, [this, respond, peer, text = std::move(text)] {
+      if (auto it = addresses.find(peer); it != addresses.end()) --it->second.analyses;
       http::response<http::string_body> res{http::status::ok, 11};
       res.set(http::field::content_type, "application/json; charset=utf-8");
       res.body() = text;
       respond(std::move(res));
     });
-  });
+  };
+  if (!pool->submit(std::move(task))) {
+    respond(error_response(http::status::service_unavailable, "analyze: " + busy_message(*pool)));
+    return;
+  }
+  a.tokens -= 1;
+  ++a.analyses;
 }
 
 }  // namespace toguz::server

@@ -77,7 +77,7 @@ void Server::Impl::start_review(const std::shared_ptr<Room>& room_ptr, WsSession
   auto job = std::make_shared<Job>();
   room.review_job = job;
   const uint64_t nodes = config.review_nodes;
-  pool->submit([this, room_ptr, job, nodes, game = room.game](search::Engine&) {
+  const bool queued = pool->submit([this, room_ptr, job, nodes, game = room.game](search::Engine&) {
     std::atomic<bool> cancel{false};
     auto progress = [&](int done, int total) {
       if (job->cancelled() || pool->stopping()) cancel = true;
@@ -112,6 +112,14 @@ void Server::Impl::start_review(const std::shared_ptr<Room>& room_ptr, WsSession
       room.review_waiters.clear();
     });
   });
+  if (!queued) {
+    room.reviewing = false;
+    room.review_job.reset();
+    const std::string text = error_message("review: " + busy_message(*pool));
+    for (auto& w : room.review_waiters)
+      if (auto waiter = w.lock()) waiter->send(text);
+    room.review_waiters.clear();
+  }
 }
 
 }  // namespace toguz::server

@@ -1,5 +1,7 @@
 // Game rooms: the referee per game, the WebSocket messages, clocks, the engine's moves,
 // persistence. Everything here runs on the IO thread (worker tasks post their results back).
+#include <malloc.h>
+
 #include <algorithm>
 #include <bit>
 #include <iostream>
@@ -44,6 +46,8 @@ json::array holes_of(uint32_t mask) {
   return a;
 }
 
+}  // namespace
+
 // The refusal with its code and parameters for the client's own words (texts.h).
 std::string error_message(const std::string& why) {
   json::object o = error_code(why);
@@ -52,7 +56,10 @@ std::string error_message(const std::string& why) {
   return json::serialize(o);
 }
 
-}  // namespace
+std::string busy_message(const WorkerPool& pool) {
+  return "the engine is busy (" + std::to_string(pool.max_background()) +
+         " analyses, hints and reviews already waiting); try again in a moment";
+}
 
 json::object score_json(const search::Score& s, Side to_move) {
   json::object o;
@@ -192,6 +199,13 @@ bool may_move(const Room& room, int viewer) {
 
 bool seat_present(const Room& room, int s) { return room.row.engine_side == s || room.connected[s] > 0; }
 
+// An online game between people still going: no engine help (analysis, review, hints) for
+// anyone, players or spectators, until it is over.
+bool live_between_people(const Room& room) {
+  return room.row.mode == "online" &&
+         (room.row.status == "playing" || room.row.status == "waiting");
+}
+
 }  // namespace
 
 json::object Server::Impl::state_json(Room& room, int viewer) {
@@ -276,6 +290,7 @@ json::object Server::Impl::state_json(Room& room, int viewer) {
   o["rematch_offer"] = side_or_null(room.rematch_offer);
   o["you"] = viewer == kSpectator ? "spectator" : viewer == kBoth ? "both" : side_name(viewer);
   o["thinking"] = room.thinking;
+  o["spectators"] = room.spectators;
   // Additions to the protocol: the abandon delay, whether `you` may claim the win now, the
   // rematch game once there is one.
   o["abandon_ms"] = int64_t(config.abandon_seconds) * 1000;
@@ -301,8 +316,25 @@ void Server::Impl::broadcast(Room& room) {
   for (WsSession* s : std::vector<WsSession*>(room.sessions)) {
     std::string& m = cache[s->side + 1];
     if (m.empty()) m = state_message(room, s->side);
-    s->send(m);
+    s->send_state(m);
   }
+}
+
+// A spectator joining or leaving changes only the count: everyone gets one small presence
+// message per interval, however many came and went.
+void Server::Impl::schedule_presence(const std::shared_ptr<Room>& room_ptr) {
+  Room& room = *room_ptr;
+  if (room.presence_pending) return;
+  room.presence_pending = true;
+  room.presence_timer.expires_after(std::chrono::milliseconds(500));
+  room.presence_timer.async_wait([this, room_ptr](beast::error_code ec) {
+    Room& room = *room_ptr;
+    room.presence_pending = false;
+    if (ec || stopped_io) return;
+    const std::string text =
+        json::serialize(json::object{{"type", "presence"}, {"spectators", room.spectators}});
+    for (WsSession* s : std::vector<WsSession*>(room.sessions)) s->send(text);
+  });
 }
 
 // ---- connections ----
@@ -310,6 +342,12 @@ void Server::Impl::broadcast(Room& room) {
 void Server::Impl::attach(WsSession& s) {
   Room& room = *s.room;
   room.sessions.push_back(&s);
+  if (s.side == kSpectator) {
+    ++room.spectators;
+    s.send_state(state_message(room, kSpectator));
+    schedule_presence(s.room);
+    return;
+  }
   for (int side = 0; side < 2; ++side) {
     if (s.side == side || s.side == kBoth) {
       if (room.connected[side]++ == 0) room.abandon_timer[side].cancel();
@@ -325,6 +363,13 @@ void Server::Impl::detach(WsSession& s) {
   room.sessions.erase(std::remove(room.sessions.begin(), room.sessions.end(), &s), room.sessions.end());
   if (s.analysis) s.analysis->cancel();
   if (stopped_io) return;
+  if (room.sessions.empty()) room.idle_since = SteadyClock::now();
+  schedule_trim();
+  if (s.side == kSpectator) {
+    --room.spectators;
+    schedule_presence(room_ptr);
+    return;
+  }
   for (int side = 0; side < 2; ++side) {
     if (s.side != side && s.side != kBoth) continue;
     if (--room.connected[side] > 0) continue;
@@ -374,6 +419,80 @@ void Server::Impl::on_flag_timer(const std::shared_ptr<Room>& room) {
   broadcast(*room);
 }
 
+// ---- expiry and memory ----
+
+void Server::Impl::schedule_trim() {
+  if (trim_armed) return;
+  trim_armed = true;
+  trim_timer.expires_after(std::chrono::seconds(2));
+  trim_timer.async_wait([this](beast::error_code ec) {
+    trim_armed = false;
+    // glibc keeps freed memory in its arenas; after many connections went, hand it back.
+    if (!ec && !stopped_io) malloc_trim(0);
+  });
+}
+
+void Server::Impl::arm_sweep() {
+  const int shortest = std::min(
+      {config.expire_waiting_seconds, config.expire_analysis_seconds, config.idle_room_seconds});
+  const auto every =
+      std::chrono::milliseconds(std::clamp<int64_t>(int64_t(shortest) * 500, 200, 60000));
+  sweep_timer.expires_after(every);
+  sweep_timer.async_wait([this](beast::error_code ec) {
+    if (ec || stopped_io) return;
+    sweep();
+    arm_sweep();
+  });
+}
+
+void Server::Impl::sweep() {
+  const int64_t now = now_ms();
+  const auto steady = SteadyClock::now();
+  bool dropped = false;
+  for (auto it = rooms.begin(); it != rooms.end();) {
+    Room& room = *it->second;
+    const GameRow& r = room.row;
+    const bool idle = room.sessions.empty() && !room.thinking && !room.reviewing;
+    // The same rule as Store::expire_stale, which then ends the games not in memory.
+    const int64_t age_ms = now - r.updated_ms;
+    const bool unstarted =
+        r.status == "waiting" || (r.status == "playing" && room.game.ply_count() == 0 && r.mode != "analysis");
+    const bool stale_board = r.mode == "analysis" && r.status == "playing";
+    if (!room.thinking && ((unstarted && age_ms >= int64_t(config.expire_waiting_seconds) * 1000) ||
+                           (stale_board && age_ms >= int64_t(config.expire_analysis_seconds) * 1000))) {
+      finish(room, "", "expired");
+      persist(room);
+      broadcast(room);
+    }
+    const bool live = r.status == "playing" && (r.mode == "online" || r.mode == "engine");
+    if (idle && !live &&
+        steady - room.idle_since >= std::chrono::seconds(config.idle_room_seconds)) {
+      room.flag_timer.cancel();
+      room.presence_timer.cancel();
+      room.abandon_timer[0].cancel();
+      room.abandon_timer[1].cancel();
+      it = rooms.erase(it);
+      dropped = true;
+    } else {
+      ++it;
+    }
+  }
+  try {
+    store->expire_stale(now - int64_t(config.expire_waiting_seconds) * 1000,
+                        now - int64_t(config.expire_analysis_seconds) * 1000);
+  } catch (const std::exception& e) {
+    std::cerr << "toguz serve: " << e.what() << "\n";
+  }
+  for (auto it = addresses.begin(); it != addresses.end();) {
+    const AddressState& a = it->second;
+    if (a.connections == 0 && a.analyses == 0 && steady - a.refilled >= std::chrono::minutes(5))
+      it = addresses.erase(it);
+    else
+      ++it;
+  }
+  if (dropped) schedule_trim();
+}
+
 // ---- moves and endings ----
 
 void Server::Impl::stop_engine(Room& room) {
@@ -391,7 +510,7 @@ void Server::Impl::finish(Room& room, const std::string& winner, const std::stri
   room.abandon_timer[1].cancel();
   EndReason er;
   if (recorded_reason(reason, &er) && !room.game.over()) room.game.set_recorded_result(winner_result(winner), er);
-  room.row.status = reason == "aborted" ? "aborted" : "over";
+  room.row.status = reason == "aborted" || reason == "expired" ? "aborted" : "over";
   room.row.winner = winner;
   room.row.reason = reason;
   room.row.score = score_text(room.game);
@@ -403,7 +522,12 @@ void Server::Impl::finish(Room& room, const std::string& winner, const std::stri
 void Server::Impl::finish_from_board(Room& room) {
   const Result res = room.game.result();
   const std::string winner = res == Result::WhiteWins ? "white" : res == Result::BlackWins ? "black" : "draw";
-  finish(room, winner, std::string(end_reason_name(room.game.end_reason())));
+  const EndReason er = room.game.end_reason();
+  const std::string reason = er == EndReason::Resignation ? "resign"
+                             : er == EndReason::Time      ? "timeout"
+                             : er == EndReason::Agreement ? "agreement"
+                                                          : std::string(end_reason_name(er));
+  finish(room, winner, reason);
 }
 
 bool Server::Impl::apply_move(const std::shared_ptr<Room>& room_ptr, int hole, std::string* why) {
@@ -454,7 +578,8 @@ void Server::Impl::maybe_start_engine(const std::shared_ptr<Room>& room_ptr) {
   search::Options options;
   options.skill = std::clamp(room.row.level, 1, 20);
   options.seed = rng();
-  pool->submit([this, room_ptr, gen, job, game = room.game, limits, options](search::Engine& engine) {
+  auto task = [this, room_ptr, gen, job, game = room.game, limits,
+               options](search::Engine& engine) {
     if (!job->attach(&engine)) return;
     engine.set_options(options);
     engine.set_position(game);
@@ -464,7 +589,8 @@ void Server::Impl::maybe_start_engine(const std::shared_ptr<Room>& room_ptr) {
     job->detach();
     if (job->cancelled()) return;
     net::post(ioc, [this, room_ptr, gen, r] { on_engine_result(room_ptr, gen, r); });
-  });
+  };
+  pool->submit(std::move(task), Priority::Engine, job);
 }
 
 void Server::Impl::on_engine_result(const std::shared_ptr<Room>& room_ptr, uint64_t gen, const search::SearchResult& r) {
@@ -615,6 +741,8 @@ void Server::Impl::on_message(WsSession& s, std::string_view text) {
     s.send(R"({"type":"pong"})");
     return;
   }
+  if ((type == "analyze" || type == "review" || type == "hint") && live_between_people(room))
+    return fail(type + ": no engine help in an online game until it is over");
   if (type == "analyze") {
     int multipv = 3;
     if (!int_field("multipv", 1, 5, &multipv, &why, false)) return fail(why);
@@ -624,7 +752,8 @@ void Server::Impl::on_message(WsSession& s, std::string_view text) {
     std::weak_ptr<WsSession> weak = s.shared_from_this();
     const int ply = room.game.ply_count();
     const int expected = std::max(1, std::min(multipv, std::popcount(room.game.legal_mask())));
-    pool->submit([this, weak, job, ply, expected, multipv, game = room.game](search::Engine& engine) {
+    auto task = [this, weak, job, ply, expected, multipv,
+                 game = room.game](search::Engine& engine) {
       if (!job->attach(&engine)) return;
       const Position pos = game.position();
       auto message = [&](int depth, const std::vector<search::Info>& lines, bool done) {
@@ -664,7 +793,11 @@ void Server::Impl::on_message(WsSession& s, std::string_view text) {
       job->detach();
       if (job->cancelled()) return;
       message(r.lines.empty() ? 0 : r.lines[0].depth, r.lines, true);
-    });
+    };
+    if (!pool->submit(std::move(task), Priority::Background, job)) {
+      s.analysis.reset();
+      return fail("analyze: " + busy_message(*pool));
+    }
     return;
   }
   if (type == "analyze_stop") {
@@ -739,10 +872,11 @@ void Server::Impl::on_message(WsSession& s, std::string_view text) {
     return;
   }
   if (type == "hint") {
-    if (mode == "online") return fail("hint: not in online games");
+    if (mode == "online") return fail("hint: not in online games");  // not even once it is over
     if (!may_move(room, s.side)) return fail("hint: not your turn");
+    if (s.hint_pending) return fail("hint: the last hint is still being searched");
     std::weak_ptr<WsSession> weak = s.shared_from_this();
-    pool->submit([this, weak, game = room.game](search::Engine& engine) {
+    auto task = [this, weak, game = room.game](search::Engine& engine) {
       engine.set_options(search::Options{});
       engine.set_position(game);
       search::Limits limits;
@@ -750,7 +884,12 @@ void Server::Impl::on_message(WsSession& s, std::string_view text) {
       const search::SearchResult r = engine.search(limits, [&](const search::Info&) {
         if (pool->stopping()) engine.stop();
       });
-      if (r.best_move == 0 || r.lines.empty()) return;
+      if (r.best_move == 0 || r.lines.empty()) {
+        net::post(ioc, [weak] {
+          if (auto s = weak.lock()) s->hint_pending = false;
+        });
+        return;
+      }
       json::array pv;
       for (int h : r.lines[0].pv) pv.push_back(h);
       std::string text = json::serialize(json::object{{"type", "hint"},
@@ -759,9 +898,14 @@ void Server::Impl::on_message(WsSession& s, std::string_view text) {
                                                       {"pv", std::move(pv)},
                                                       {"score", score_json(r.lines[0].score, game.position().side_to_move())}});
       net::post(ioc, [weak, text = std::move(text)] {
-        if (auto s = weak.lock()) s->send(text);
+        if (auto s = weak.lock()) {
+          s->hint_pending = false;
+          s->send(text);
+        }
       });
-    });
+    };
+    if (!pool->submit(std::move(task))) return fail("hint: " + busy_message(*pool));
+    s.hint_pending = true;
     return;
   }
   if (type == "resign") {

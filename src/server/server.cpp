@@ -1,5 +1,9 @@
 // The network side: the listener, HTTP sessions (API routing, static files) and WebSocket
 // sessions. All handlers run on the one IO thread.
+#include <zlib.h>
+
+#include <algorithm>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -7,6 +11,7 @@
 #include "rules/record.h"
 #include "server/server_impl.h"
 #include "server/texts.h"
+#include "server/static_path.h"
 
 namespace toguz::server {
 
@@ -61,6 +66,53 @@ std::string mime_type(const std::string& path) {
   return "application/octet-stream";
 }
 
+// On every answer: no MIME sniffing, no framing, no referrer, and a policy that allows only this
+// server's own scripts (none inline), styles, images and sockets.
+void add_security_headers(http::response<http::string_body>& res, const std::string& host) {
+  res.set("X-Content-Type-Options", "nosniff");
+  res.set("X-Frame-Options", "DENY");
+  res.set("Referrer-Policy", "no-referrer");
+  std::string connect = "'self'";
+  if (!host.empty() && host.find_first_of(" ;,'\"") == std::string::npos)
+    connect += " ws://" + host + " wss://" + host;
+  res.set("Content-Security-Policy",
+          "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' "
+          "data:; "
+          "connect-src " +
+              connect +
+              "; object-src 'none'; base-uri 'none'; form-action 'self'; "
+              "frame-ancestors 'none'");
+}
+
+// Text worth compressing.
+bool compressible(const std::string& type) {
+  return type.rfind("text/", 0) == 0 || type.rfind("application/json", 0) == 0 ||
+         type.rfind("image/svg", 0) == 0 || type.rfind("application/manifest", 0) == 0;
+}
+
+// gzip of `in` (zlib's gzip wrapper); "" on failure.
+std::string gzip(const std::string& in) {
+  z_stream z{};
+  if (deflateInit2(&z, 9, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) return "";
+  std::string out(deflateBound(&z, uLong(in.size())), '\0');
+  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data()));
+  z.avail_in = uInt(in.size());
+  z.next_out = reinterpret_cast<Bytef*>(out.data());
+  z.avail_out = uInt(out.size());
+  const int rc = deflate(&z, Z_FINISH);
+  out.resize(z.total_out);
+  deflateEnd(&z);
+  return rc == Z_STREAM_END ? out : "";
+}
+
+bool accepts_gzip(const http::request<http::string_body>& req) {
+  std::string ae(req[http::field::accept_encoding]);
+  for (auto& c : ae) c = char(std::tolower(static_cast<unsigned char>(c)));
+  const auto p = ae.find("gzip");
+  return p != std::string::npos && ae.compare(p, 9, "gzip;q=0") != 0 &&
+         ae.compare(p, 10, "gzip; q=0") != 0;
+}
+
 bool read_file(const fs::path& p, std::string* out) {
   std::error_code ec;
   if (!fs::is_regular_file(p, ec)) return false;
@@ -112,25 +164,28 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     }
     const bool keep = req.keep_alive();
     const unsigned version = req.version();
+    const bool head = req.method() == http::verb::head;
     auto self = shared_from_this();
-    server_.handle_http(req, [self, keep, version](http::response<http::string_body> res) {
-      res.version(version);
-      res.set(http::field::server, "toguz");
-      self->write(std::move(res), keep);
-    });
+    beast::error_code pec;
+    const auto remote = stream_.socket().remote_endpoint(pec);
+    const std::string peer = pec ? std::string("?") : remote.address().to_string();
+    const std::string host(req[http::field::host]);
+    server_.handle_http(req, peer,
+                        [self, keep, version, head, host](http::response<http::string_body> res) {
+                          res.version(version);
+                          res.set(http::field::server, "toguz");
+                          add_security_headers(res, host);
+                          self->write(std::move(res), keep, head);
+                        });
   }
 
   void upgrade(http::request<http::string_body> req) {
-    // /ws/<id>?token=<secret>
+    // /ws/<id>: the token comes in the first message ("hello"), never in the URL.
     std::string target(req.target());
     std::string path = target.substr(0, target.find('?'));
-    std::string token;
-    if (auto q = target.find('?'); q != std::string::npos) {
-      std::string query = target.substr(q + 1);
-      std::istringstream in(query);
-      std::string kv;
-      while (std::getline(in, kv, '&'))
-        if (kv.rfind("token=", 0) == 0) token = kv.substr(6);
+    if (!server_.origin_allowed(req)) {
+      write(error_response(http::status::forbidden, "Origin: not this server's"), false);
+      return;
     }
     std::shared_ptr<Room> room;
     if (path.rfind("/ws/", 0) == 0) room = server_.find_room(path.substr(4));
@@ -138,23 +193,42 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
       write(error_response(http::status::not_found, "no such game"), false);
       return;
     }
+    beast::error_code pec;
+    const auto remote = stream_.socket().remote_endpoint(pec);
+    const std::string peer = pec ? std::string("?") : remote.address().to_string();
+    AddressState& a = server_.addresses[peer];
+    if (a.connections >= server_.config.max_connections_per_address) {
+      write(error_response(http::status::service_unavailable,
+                           "too many connections from this address (" +
+                               std::to_string(server_.config.max_connections_per_address) + ")"),
+            false);
+      return;
+    }
     stream_.expires_never();
     auto ws = std::make_shared<WsSession>(server_, stream_.release_socket());
-    ws->start(std::move(req), room, server_.side_for_token(*room, token));
+    ws->start(std::move(req), room, peer);
   }
 
-  void write(http::response<http::string_body> res, bool keep) {
+  // Sends `res`; for a HEAD request only its header, whose Content-Length is the body's.
+  void write(http::response<http::string_body> res, bool keep, bool head = false) {
     res.keep_alive(keep);
     res.prepare_payload();
     auto sp = std::make_shared<http::response<http::string_body>>(std::move(res));
     stream_.expires_after(std::chrono::seconds(30));
-    http::async_write(stream_, *sp, [self = shared_from_this(), sp, keep](beast::error_code ec, size_t) {
+    auto done = [self = shared_from_this(), sp, keep](beast::error_code ec, size_t) {
       if (ec || !keep) {
         self->close();
         return;
       }
       self->do_read();
-    });
+    };
+    if (head) {
+      auto sr = std::make_shared<http::response_serializer<http::string_body>>(*sp);
+      http::async_write_header(stream_, *sr,
+                               [sr, done](beast::error_code ec, size_t n) { done(ec, n); });
+    } else {
+      http::async_write(stream_, *sp, std::move(done));
+    }
   }
 
   void close() {
@@ -174,27 +248,70 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
 
 // ---- WebSocket session ----
 
-WsSession::WsSession(Server::Impl& server, tcp::socket&& socket) : server_(server), ws_(std::move(socket)) {}
+WsSession::WsSession(Server::Impl& server, tcp::socket&& socket)
+    : server_(server), ws_(std::move(socket)), hello_timer_(ws_.get_executor()) {}
 
 // A session is detached from its room when its connection fails or closes (on_gone); one
 // still attached at shutdown dies with the io_context and must not call back into the server.
 WsSession::~WsSession() = default;
 
-void WsSession::start(http::request<http::string_body> req, std::shared_ptr<Room> r, int s) {
+void WsSession::start(http::request<http::string_body> req, std::shared_ptr<Room> r,
+                      std::string peer) {
   room = std::move(r);
-  side = s;
+  peer_ = std::move(peer);
+  ++server_.addresses[peer_].connections;
+  counted_ = true;
   ws_.set_option(websocket::stream_base::timeout::suggested(beast::role_type::server));
   ws_.read_message_max(kMaxBody);  // above this the connection closes; above kMaxMessage: an error
   ws_.set_option(websocket::stream_base::decorator(
       [](websocket::response_type& res) { res.set(http::field::server, "toguz"); }));
   auto self = shared_from_this();
   ws_.async_accept(req, [self](beast::error_code ec) {
-    if (ec) return;
+    if (ec) {
+      self->on_gone();
+      return;
+    }
     self->window_start = SteadyClock::now();
-    self->attached_ = true;
-    self->server_.attach(*self);
+    // The hello must come soon: a socket that never says who it is does not stay.
+    self->hello_timer_.expires_after(std::chrono::seconds(10));
+    self->hello_timer_.async_wait([weak = std::weak_ptr<WsSession>(self)](beast::error_code ec) {
+      auto s = weak.lock();
+      if (!ec && s && !s->attached_) s->close();
+    });
     self->do_read();
   });
+}
+
+// The first message: {"type":"hello","token":<secret>|null}. It seats the session (a wrong or
+// missing token makes a spectator) and attaches it to its room, which answers with the state.
+void WsSession::on_hello(std::string_view text) {
+  json::error_code ec;
+  json::value v = json::parse(text, ec);
+  const json::object* o = !ec && v.is_object() ? &v.as_object() : nullptr;
+  const json::value* type = o ? o->if_contains("type") : nullptr;
+  if (!type || !type->is_string() || type->as_string() != "hello") {
+    send(error_message(R"(hello: the first message must be {"type":"hello","token":...})"));
+    return;
+  }
+  const json::value* token = o->if_contains("token");
+  if (token && !token->is_null() && !token->is_string()) {
+    send(error_message("token: expected a string or null"));
+    return;
+  }
+  // The room may have left memory since the upgrade (sweep): take the one in the map now.
+  if (auto current = server_.find_room(room->row.id)) room = std::move(current);
+  side = token && token->is_string()
+             ? server_.side_for_token(*room, std::string(token->as_string()))
+             : kSpectator;
+  if (side == kSpectator && room->spectators >= server_.config.max_spectators_per_room) {
+    send(error_message("this game has " + std::to_string(room->spectators) +
+                       " spectators, the most it takes"));
+    close();
+    return;
+  }
+  hello_timer_.cancel();
+  attached_ = true;
+  server_.attach(*this);
 }
 
 void WsSession::do_read() {
@@ -205,34 +322,62 @@ void WsSession::do_read() {
     }
     std::string text = beast::buffers_to_string(self->buffer_.data());
     self->buffer_.consume(self->buffer_.size());
-    if (!self->gone_) self->server_.on_message(*self, text);
+    if (!self->gone_ && !self->attached_)
+      self->on_hello(text);
+    else if (!self->gone_)
+      self->server_.on_message(*self, text);
     if (!self->gone_) self->do_read();
   });
 }
 
 void WsSession::send(std::string message) {
+  push(std::move(message), false);
+}
+
+void WsSession::send_state(std::string message) {
+  push(std::move(message), true);
+}
+
+void WsSession::push(std::string message, bool state) {
   if (gone_) return;
-  if (queue_.size() >= kMaxQueuedWrites) {
+  if (state) {
+    // The front entry may be on the wire: only later ones can be replaced.
+    for (auto it = queue_.begin() + (writing_ ? 1 : 0); it != queue_.end(); ++it) {
+      if (!it->state) continue;
+      queued_bytes_ -= it->text.size();
+      queue_.erase(it);
+      break;
+    }
+  }
+  const bool watcher = side == kSpectator;
+  if (queue_.size() >= (watcher ? kMaxQueuedSpectator : kMaxQueuedPlayer) ||
+      queued_bytes_ + message.size() >
+          (watcher ? kMaxQueuedBytesSpectator : kMaxQueuedBytesPlayer)) {
     close();
     return;
   }
-  queue_.push_back(std::move(message));
+  queued_bytes_ += message.size();
+  queue_.push_back({std::move(message), state});
   if (!writing_) do_write();
 }
 
 void WsSession::do_write() {
   writing_ = true;
   ws_.text(true);
-  ws_.async_write(net::buffer(queue_.front()), [self = shared_from_this()](beast::error_code ec, size_t) {
-    self->queue_.pop_front();
-    if (ec) {
-      self->writing_ = false;
-      self->on_gone();
-      return;
-    }
-    if (!self->queue_.empty()) self->do_write();
-    else self->writing_ = false;
-  });
+  ws_.async_write(net::buffer(queue_.front().text),
+                  [self = shared_from_this()](beast::error_code ec, size_t) {
+                    self->queued_bytes_ -= self->queue_.front().text.size();
+                    self->queue_.pop_front();
+                    if (ec) {
+                      self->writing_ = false;
+                      self->on_gone();
+                      return;
+                    }
+                    if (!self->queue_.empty())
+                      self->do_write();
+                    else
+                      self->writing_ = false;
+                  });
 }
 
 void WsSession::close() {
@@ -245,20 +390,40 @@ void WsSession::close() {
 void WsSession::on_gone() {
   if (gone_) return;
   gone_ = true;
+  hello_timer_.cancel();
+  if (counted_) {
+    counted_ = false;
+    if (auto it = server_.addresses.find(peer_); it != server_.addresses.end())
+      --it->second.connections;
+  }
   if (analysis) analysis->cancel();
   if (attached_) server_.detach(*this);
 }
 
 // ---- HTTP routing ----
 
-void Server::Impl::handle_http(const http::request<http::string_body>& req, Respond respond) {
+bool Server::Impl::origin_allowed(const http::request<http::string_body>& req) const {
+  auto it = req.find(http::field::origin);
+  if (it == req.end()) return true;  // not sent: no browser's cross-site request
+  const std::string origin(it->value()), host(req[http::field::host]);
+  return !host.empty() && (origin == "http://" + host || origin == "https://" + host);
+}
+
+void Server::Impl::handle_http(const http::request<http::string_body>& req, const std::string& peer,
+                               Respond respond) {
   std::string target(req.target());
   const std::string path = target.substr(0, target.find('?'));
   const std::string query = target.find('?') == std::string::npos ? "" : target.substr(target.find('?') + 1);
   const auto method = req.method();
+  if (method != http::verb::get && method != http::verb::head && !origin_allowed(req)) {
+    respond(error_response(http::status::forbidden, "Origin: not this server's"));
+    return;
+  }
   if (path.rfind("/api/", 0) != 0 && path != "/api") {
     if (method != http::verb::get && method != http::verb::head) {
-      respond(error_response(http::status::method_not_allowed, "only GET outside /api"));
+      auto res = error_response(http::status::method_not_allowed, "only GET and HEAD outside /api");
+      res.set(http::field::allow, "GET, HEAD");
+      respond(std::move(res));
       return;
     }
     serve_static(req, respond);
@@ -284,23 +449,53 @@ void Server::Impl::handle_http(const http::request<http::string_body>& req, Resp
         if (!seg.empty()) parts.push_back(seg);
     }
     json::object body;
-    if (parts.size() == 1 && parts[0] == "health" && method == http::verb::get) {
-      respond(json_response(http::status::ok, json::object{{"ok", true}, {"version", TOGUZ_VERSION}}));
-    } else if (parts.size() == 1 && parts[0] == "games" && method == http::verb::post) {
+    // The methods of each endpoint: another method on it is a 405 naming them.
+    std::string allow;
+    if (parts.size() == 1 && parts[0] == "health")
+      allow = "GET, HEAD";
+    else if (parts.size() == 1 && parts[0] == "games")
+      allow = "GET, HEAD, POST";
+    else if (parts.size() == 1 && (parts[0] == "import" || parts[0] == "analyze"))
+      allow = "POST";
+    else if (parts.size() == 2 && parts[0] == "games")
+      allow = "GET, HEAD";
+    else if (parts.size() == 3 && parts[0] == "games" && parts[2] == "join")
+      allow = "POST";
+    else if (parts.size() == 3 && parts[0] == "games" && parts[2] == "pgn")
+      allow = "GET, HEAD";
+    const bool get = method == http::verb::get || method == http::verb::head;
+    const bool post = method == http::verb::post;
+    if (!allow.empty() && !(get && allow.find("GET") != std::string::npos) &&
+        !(post && allow.find("POST") != std::string::npos)) {
+      auto res =
+          error_response(http::status::method_not_allowed,
+                         std::string(req.method_string()) + " " + path + ": allowed " + allow);
+      res.set(http::field::allow, allow);
+      respond(std::move(res));
+      return;
+    }
+    if (parts.size() == 1 && parts[0] == "health" && get) {
+      size_t connections = 0;
+      for (const auto& [id, room] : rooms) connections += room->sessions.size();
+      respond(json_response(http::status::ok, json::object{{"ok", true},
+                                                           {"version", TOGUZ_VERSION},
+                                                           {"rooms", rooms.size()},
+                                                           {"connections", connections}}));
+    } else if (parts.size() == 1 && parts[0] == "games" && post) {
       if (body_object(&body)) respond(api_create(body));
-    } else if (parts.size() == 1 && parts[0] == "games" && method == http::verb::get) {
+    } else if (parts.size() == 1 && parts[0] == "games" && get) {
       respond(api_list(query));
-    } else if (parts.size() == 1 && parts[0] == "import" && method == http::verb::post) {
+    } else if (parts.size() == 1 && parts[0] == "import" && post) {
       if (body_object(&body)) respond(api_import(body));
-    } else if (parts.size() == 1 && parts[0] == "analyze" && method == http::verb::post) {
-      if (body_object(&body)) api_analyze(body, respond);
-    } else if (parts.size() == 3 && parts[0] == "games" && parts[2] == "join" && method == http::verb::post) {
+    } else if (parts.size() == 1 && parts[0] == "analyze" && post) {
+      if (body_object(&body)) api_analyze(body, peer, respond);
+    } else if (parts.size() == 3 && parts[0] == "games" && parts[2] == "join" && post) {
       if (body_object(&body)) respond(api_join(parts[1], body));
-    } else if (parts.size() == 2 && parts[0] == "games" && method == http::verb::get) {
+    } else if (parts.size() == 2 && parts[0] == "games" && get) {
       auto room = find_room(parts[1]);
       if (!room) respond(error_response(http::status::not_found, "no such game: " + parts[1]));
       else respond(json_response(http::status::ok, json::object{{"game", state_json(*room, kSpectator)}}));
-    } else if (parts.size() == 3 && parts[0] == "games" && parts[2] == "pgn" && method == http::verb::get) {
+    } else if (parts.size() == 3 && parts[0] == "games" && parts[2] == "pgn" && get) {
       auto room = find_room(parts[1]);
       if (!room) {
         respond(error_response(http::status::not_found, "no such game: " + parts[1]));
@@ -320,40 +515,86 @@ void Server::Impl::handle_http(const http::request<http::string_body>& req, Resp
   }
 }
 
+StaticFile Server::Impl::load_static(const fs::path& file) {
+  std::error_code ec;
+  const auto mtime = fs::last_write_time(file, ec);
+  const auto size = fs::file_size(file, ec);
+  auto it = static_cache.find(file.string());
+  if (it != static_cache.end() && it->second.mtime == mtime && it->second.size == size)
+    return it->second;
+  StaticFile f;
+  if (ec || !read_file(file, &f.body)) return f;
+  f.ok = true;
+  f.mtime = mtime;
+  f.size = size;
+  f.type = mime_type(file.string());
+  char tag[40];
+  std::snprintf(tag, sizeof tag, "\"%016zx-%zx\"", std::hash<std::string>{}(f.body), f.body.size());
+  f.etag = tag;
+  if (compressible(f.type) && f.body.size() >= 512) f.gzip = gzip(f.body);
+  if (static_cache.size() > 512) static_cache.clear();  // a bound, not an eviction policy
+  static_cache[file.string()] = f;
+  return f;
+}
+
 void Server::Impl::serve_static(const http::request<http::string_body>& req, Respond& respond) {
-  std::string path(req.target());
-  path = url_decode(path.substr(0, path.find('?')));
+  std::string target(req.target());
+  const std::string path = target.substr(0, target.find('?'));
   auto page = [&](http::status st, std::string body, const std::string& type) {
     http::response<http::string_body> res{st, 11};
     res.set(http::field::content_type, type);
-    if (req.method() == http::verb::head) {
-      res.content_length(body.size());
+    res.set(http::field::cache_control, "no-cache");
+    res.body() = std::move(body);
+    respond(std::move(res));
+  };
+  auto not_found = [&] { page(http::status::not_found, "not found", "text/plain; charset=utf-8"); };
+  // A file: hashed assets are cached for good, everything else (index.html) revalidated by
+  // its ETag; text is gzipped for clients that take it.
+  auto serve = [&](const StaticFile& f, bool immutable) {
+    const bool gz = !f.gzip.empty() && accepts_gzip(req);
+    const std::string etag = gz ? f.etag.substr(0, f.etag.size() - 1) + "-gz\"" : f.etag;
+    http::response<http::string_body> res{http::status::ok, 11};
+    res.set(http::field::content_type, f.type);
+    res.set(http::field::cache_control,
+            immutable ? "public, max-age=31536000, immutable" : "no-cache");
+    res.set(http::field::etag, etag);
+    if (!f.gzip.empty()) res.set(http::field::vary, "Accept-Encoding");
+    if (req[http::field::if_none_match] == etag) {
+      res.result(http::status::not_modified);
     } else {
-      res.body() = std::move(body);
+      if (gz) res.set(http::field::content_encoding, "gzip");
+      res.body() = gz ? f.gzip : f.body;
     }
     respond(std::move(res));
   };
-  std::string index;
   const fs::path root = config.static_dir;
-  if (config.static_dir.empty() || !read_file(root / "index.html", &index)) {
+  const StaticFile index =
+      config.static_dir.empty() ? StaticFile{} : load_static(root / "index.html");
+  if (!index.ok) {
     page(http::status::ok, kNoFrontEnd, "text/html; charset=utf-8");
     return;
   }
-  // No way out of the folder: no "..", no backslash, no NUL.
-  const bool safe = path.find("..") == std::string::npos && path.find('\\') == std::string::npos &&
-                    path.find('\0') == std::string::npos && !path.empty() && path[0] == '/';
-  std::string body;
-  if (safe && path != "/" && read_file(root / path.substr(1), &body)) {
-    page(http::status::ok, std::move(body), mime_type(path));
+  // No way out of the root: hostile segments are a 404, and a file is served only when its
+  // canonical path (symlinks resolved) lies under the root's (static_path.h).
+  const auto segments = path_segments(path);
+  if (!segments) {
+    not_found();
     return;
   }
-  // Client routing: unknown paths get the app, except missing assets (a file name with an
-  // extension under /assets), which are a plain 404.
-  if (path.rfind("/assets/", 0) == 0) {
-    page(http::status::not_found, "not found", "text/plain; charset=utf-8");
+  const bool asset = !segments->empty() && (*segments)[0] == "assets";
+  if (auto file = file_under_root(root, *segments)) {
+    const StaticFile f = load_static(*file);
+    if (f.ok) {
+      serve(f, asset);
+      return;
+    }
+  }
+  // Client routing: unknown paths get the app, except missing assets, which are a plain 404.
+  if (asset) {
+    not_found();
     return;
   }
-  page(http::status::ok, std::move(index), "text/html; charset=utf-8");
+  serve(index, false);
 }
 
 void Server::Impl::do_accept() {
@@ -373,8 +614,11 @@ void Server::Impl::do_accept() {
 Server::Impl::Impl(const Config& c) : config(c), rng(std::random_device{}()) {
   store = std::make_unique<Store>(config.db_path);
   int workers = config.workers;
-  if (workers <= 0) workers = std::max(1, int(std::thread::hardware_concurrency()) - 1);
-  pool = std::make_unique<WorkerPool>(workers);
+  // Two at least by default: background work never takes the last worker from engine moves.
+  if (workers <= 0) workers = std::max(2, int(std::thread::hardware_concurrency()) - 1);
+  pool = std::make_unique<WorkerPool>(workers, size_t(std::max(1, config.max_queued_jobs)));
+  store->expire_stale(now_ms() - int64_t(config.expire_waiting_seconds) * 1000,
+                      now_ms() - int64_t(config.expire_analysis_seconds) * 1000);
   load_unfinished();
 }
 
@@ -387,9 +631,12 @@ void Server::Impl::shutdown_on_io() {
   beast::error_code ec;
   acceptor.close(ec);
   stopped_io = true;
+  sweep_timer.cancel();
+  trim_timer.cancel();
   pool->shutdown();
   for (auto& [id, room] : rooms) {
     room->flag_timer.cancel();
+    room->presence_timer.cancel();
     room->abandon_timer[0].cancel();
     room->abandon_timer[1].cancel();
     if (room->row.status == "playing" && room->has_clock) {
@@ -428,6 +675,7 @@ void Server::start() {
       im.maybe_start_engine(room);
       im.arm_flag_timer(room);
     }
+    im.arm_sweep();
   });
   im.io_thread = std::thread([&im] {
     for (;;) {

@@ -14,11 +14,22 @@ struct Config {
   uint16_t port = 8080;          // 0: any free port (read it back with Server::port())
   std::string db_path = "./data/toguz.db";
   std::string static_dir;        // the built front end; "" or no index.html: a "run make web" page
-  int workers = 0;               // engine threads; 0 = hardware threads - 1 (at least 1)
+  int workers = 0;               // engine threads; 0 = hardware threads - 1 (at least 2)
   int abandon_seconds = 60;      // an opponent gone this long may be claimed against
   int engine_movetime_ms = 1000; // engine move time when the game has no clock
   uint64_t review_nodes = 100000;  // search per position of a review
   int max_messages_per_second = 20;  // per WebSocket connection; more get an error
+  int max_queued_jobs = 64;          // background engine work waiting (analysis, hints, reviews)
+  int analyze_per_minute = 12;       // POST /api/analyze per address (one at a time besides)
+  int max_connections_per_address = 64;  // WebSocket connections from one address
+  int max_spectators_per_room = 500;     // watching one game (players always get in)
+  // Expiry: games waiting for an opponent or never started (a rematch nobody played) and
+  // analysis boards left alone this long are ended ("aborted", reason "expired"); a room nobody
+  // is connected to leaves memory after idle_room_seconds (a game still played online or
+  // against the engine stays), and is loaded again from the database when opened.
+  int expire_waiting_seconds = 24 * 3600;
+  int expire_analysis_seconds = 7 * 24 * 3600;
+  int idle_room_seconds = 600;
 };
 
 class Server {

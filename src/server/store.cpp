@@ -2,6 +2,7 @@
 
 #include <sqlite3.h>
 
+#include <boost/json.hpp>
 #include <stdexcept>
 
 namespace toguz::server {
@@ -47,7 +48,40 @@ constexpr const char* kColumns =
     "id, mode, variant, tuz, play_out, start_position, white_name, black_name, white_token, "
     "black_token, invite, white_seated, black_seated, engine_side, level, clock_initial_ms, "
     "clock_increment_ms, white_ms, black_ms, status, winner, reason, score, moves, created_ms, "
-    "updated_ms, review";
+    "updated_ms, review, tags";
+
+std::string tags_json(const std::vector<std::pair<std::string, std::string>>& tags) {
+  if (tags.empty()) return "";
+  boost::json::array a;
+  for (const auto& [k, v] : tags)
+    a.push_back(boost::json::array{boost::json::string(k), boost::json::string(v)});
+  return boost::json::serialize(a);
+}
+
+std::vector<std::pair<std::string, std::string>> tags_of(const std::string& text) {
+  std::vector<std::pair<std::string, std::string>> out;
+  boost::json::error_code ec;
+  boost::json::value v = boost::json::parse(text, ec);
+  if (ec || !v.is_array()) return out;
+  for (const auto& t : v.as_array())
+    if (t.is_array() && t.as_array().size() == 2 && t.as_array()[0].is_string() &&
+        t.as_array()[1].is_string())
+      out.emplace_back(std::string(t.as_array()[0].as_string()),
+                       std::string(t.as_array()[1].as_string()));
+  return out;
+}
+
+// SQL toguz_fold(text): fold_case for the games search.
+void sql_fold(sqlite3_context* ctx, int, sqlite3_value** argv) {
+  const unsigned char* t = sqlite3_value_text(argv[0]);
+  if (!t) {
+    sqlite3_result_null(ctx);
+    return;
+  }
+  const std::string out = fold_case(
+      std::string_view(reinterpret_cast<const char*>(t), size_t(sqlite3_value_bytes(argv[0]))));
+  sqlite3_result_text(ctx, out.data(), int(out.size()), SQLITE_TRANSIENT);
+}
 
 GameRow read_row(Stmt& st) {
   GameRow g;
@@ -79,10 +113,47 @@ GameRow read_row(Stmt& st) {
   g.created_ms = st.col_i64(c++);
   g.updated_ms = st.col_i64(c++);
   g.review = st.col_text(c++);
+  g.tags = tags_of(st.col_text(c++));
   return g;
 }
 
 }  // namespace
+
+std::string fold_case(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (size_t i = 0; i < text.size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>(text[i]);
+    if (c >= 'A' && c <= 'Z') {
+      out += char(c + 32);
+      continue;
+    }
+    // Two-byte characters U+0080-07FF: Latin-1 and Cyrillic.
+    if ((c >> 5) == 6 && i + 1 < text.size() &&
+        (static_cast<unsigned char>(text[i + 1]) >> 6) == 2) {
+      uint32_t cp = uint32_t(c & 0x1f) << 6 | (static_cast<unsigned char>(text[i + 1]) & 0x3f);
+      if (cp >= 0xc0 && cp <= 0xde && cp != 0xd7)
+        cp += 0x20;  // À..Þ
+      else if (cp >= 0x410 && cp <= 0x42f)
+        cp += 0x20;  // А..Я
+      else if (cp >= 0x400 && cp <= 0x40f)
+        cp += 0x50;  // Ѐ..Џ (І, Ё)
+      else if (cp == 0x4c0)
+        cp = 0x4cf;  // Ӏ
+      else if (cp >= 0x4c1 && cp <= 0x4ce)
+        cp += cp % 2;  // Ӂ..Ӎ: odd upper
+      else if (cp % 2 == 0 && ((cp >= 0x460 && cp <= 0x480) || (cp >= 0x48a && cp <= 0x4be) ||
+                               (cp >= 0x4d0 && cp <= 0x4fe)))
+        cp += 1;  // Ғ Қ Ң Ү Ұ Һ Ә Ө ...
+      out += char(0xc0 | cp >> 6);
+      out += char(0x80 | (cp & 0x3f));
+      ++i;
+      continue;
+    }
+    out += char(c);
+  }
+  return out;
+}
 
 Store::Store(const std::string& path) : path_(path) {
   if (sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
@@ -97,6 +168,11 @@ Store::Store(const std::string& path) : path_(path) {
     exec("PRAGMA journal_mode=WAL");
     exec("PRAGMA synchronous=NORMAL");
     exec(kSchema);
+    // Added after the first schema: a database made before it gets the column.
+    sqlite3_exec(db_, "ALTER TABLE games ADD COLUMN tags TEXT NOT NULL DEFAULT ''", nullptr,
+                 nullptr, nullptr);
+    sqlite3_create_function(db_, "toguz_fold", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, nullptr,
+                            sql_fold, nullptr, nullptr);
   } catch (...) {
     sqlite3_close(db_);
     db_ = nullptr;
@@ -123,9 +199,10 @@ sqlite3_stmt* Store::prepare(const char* sql) {
 }
 
 void Store::write_game(const GameRow& g) {
-  static const std::string sql = std::string("INSERT OR REPLACE INTO games (") + kColumns +
-                                 ") VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18,?19,"
-                                 "?20,?21,?22,?23,?24,?25,?26,?27)";
+  static const std::string sql =
+      std::string("INSERT OR REPLACE INTO games (") + kColumns +
+      ") VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18,?19,"
+      "?20,?21,?22,?23,?24,?25,?26,?27,?28)";
   Stmt st(prepare(sql.c_str()));
   int c = 1;
   st.text(c++, g.id);
@@ -155,6 +232,7 @@ void Store::write_game(const GameRow& g) {
   st.i64(c++, g.created_ms);
   st.i64(c++, g.updated_ms);
   st.text(c++, g.review);
+  st.text(c++, tags_json(g.tags));
   if (sqlite3_step(st.s) != SQLITE_DONE) throw std::runtime_error("database " + path_ + ": " + sqlite3_errmsg(db_));
 }
 
@@ -213,22 +291,42 @@ std::optional<GameRow> Store::load_game(const std::string& id) {
 }
 
 std::vector<std::string> Store::unfinished_ids() {
-  Stmt st(prepare("SELECT id FROM games WHERE status IN ('waiting', 'playing') ORDER BY created_ms"));
+  Stmt st(prepare(
+      "SELECT id FROM games WHERE status IN ('waiting', 'playing') AND mode IN ('online', 'engine')"
+      " ORDER BY created_ms"));
   std::vector<std::string> out;
   while (sqlite3_step(st.s) == SQLITE_ROW) out.push_back(st.col_text(0));
   return out;
 }
 
+void Store::expire_stale(int64_t waiting_before_ms, int64_t analysis_before_ms) {
+  Stmt st(prepare(
+      "UPDATE games SET status = 'aborted', reason = 'expired', winner = '' WHERE updated_ms < ?1 "
+      "AND"
+      " (status = 'waiting' OR (status = 'playing' AND moves = 0 AND mode != 'analysis'))"));
+  st.i64(1, waiting_before_ms);
+  if (sqlite3_step(st.s) != SQLITE_DONE)
+    throw std::runtime_error("database " + path_ + ": " + sqlite3_errmsg(db_));
+  Stmt board(
+      prepare("UPDATE games SET status = 'aborted', reason = 'expired', winner = '' WHERE "
+              "updated_ms < ?1 AND"
+              " status = 'playing' AND mode = 'analysis'"));
+  board.i64(1, analysis_before_ms);
+  if (sqlite3_step(board.s) != SQLITE_DONE)
+    throw std::runtime_error("database " + path_ + ": " + sqlite3_errmsg(db_));
+}
+
 std::vector<GameRow> Store::list_games(const ListQuery& q, int64_t* total) {
   // The name filter is a LIKE pattern with the user's text escaped (\ % _ are literal).
   std::string pattern = "%";
-  for (char ch : q.player) {
+  for (char ch : fold_case(q.player)) {
     if (ch == '%' || ch == '_' || ch == '\\') pattern += '\\';
     pattern += ch;
   }
   pattern += '%';
   const char* where =
-      " FROM games WHERE (?1 = '' OR white_name LIKE ?2 ESCAPE '\\' OR black_name LIKE ?2 ESCAPE '\\')"
+      " FROM games WHERE (?1 = '' OR toguz_fold(white_name) LIKE ?2 ESCAPE '\\' OR"
+      " toguz_fold(black_name) LIKE ?2 ESCAPE '\\')"
       " AND (?3 = '' OR winner = ?3)";
   {
     Stmt st(prepare((std::string("SELECT COUNT(*)") + where).c_str()));

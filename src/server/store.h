@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 struct sqlite3;
@@ -28,8 +30,13 @@ struct GameRow {
   int moves = 0;
   int64_t created_ms = 0, updated_ms = 0;
   std::string review;          // the finished review's JSON array, "" when none
+  std::vector<std::pair<std::string, std::string>> tags;  // an imported record's own tags
   std::vector<int> holes;      // the moves, in order (load only)
 };
+
+// Lower case for ASCII, Latin-1, and Cyrillic with its Kazakh and Kyrgyz letters (U+0400-04FF);
+// other text as it is. Used on both sides of the games search.
+std::string fold_case(std::string_view text);
 
 struct ListQuery {
   std::string player;  // substring of either name, "" = any
@@ -57,9 +64,14 @@ class Store {
 
   // One game with its moves, or nullopt.
   std::optional<GameRow> load_game(const std::string& id);
-  // The ids of the games that are not finished (status waiting or playing).
+  // The ids of the games that are not finished (status waiting or playing) and need the server
+  // while nobody watches (online and engine games: clocks, the engine); others load on demand.
   std::vector<std::string> unfinished_ids();
-  // Games newest first, and the total that match.
+  // Ends ("aborted", reason "expired") the games waiting or never started that were last
+  // changed before `waiting_before_ms`, and the analysis boards before `analysis_before_ms`.
+  void expire_stale(int64_t waiting_before_ms, int64_t analysis_before_ms);
+  // Games newest first, and the total that match. The name filter folds case for Latin,
+  // Cyrillic and the Kazakh and Kyrgyz letters (fold_case).
   std::vector<GameRow> list_games(const ListQuery& q, int64_t* total);
 
  private:

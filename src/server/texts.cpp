@@ -1,5 +1,6 @@
 #include "server/texts.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <ctime>
 
@@ -110,6 +111,12 @@ json::value default_name_code(const GameRow& row, int side) {
   return nullptr;
 }
 
+bool generated_tag(const std::string& name) {
+  for (const char* t : {"White", "Black", "Result", "Variant", "Rules", "FEN", "SetUp"})
+    if (name == t) return true;
+  return false;
+}
+
 std::vector<std::pair<std::string, std::string>> export_tags(const GameRow& row) {
   char date[16] = "????.??.??";
   const std::time_t t = std::time_t(row.created_ms / 1000);
@@ -131,9 +138,21 @@ std::vector<std::pair<std::string, std::string>> export_tags(const GameRow& row)
     termination = "time forfeit";
   else if (row.reason == "abandon" || row.reason == "aborted")
     termination = "abandoned";
-  return {{"Event", "toguz serve"},    {"Site", "toguz"},         {"Date", date},
-          {"White", row.white_name},   {"Black", row.black_name}, {"TimeControl", tc},
-          {"Termination", termination}};
+  std::vector<std::pair<std::string, std::string>> tags = {
+      {"Event", "toguz serve"},  {"Site", "toguz"},          {"Date", date},
+      {"White", row.white_name}, {"Black", row.black_name}, {"TimeControl", tc},
+      {"Termination", termination}};
+  // An imported game's own tags come back: they replace the server's value of the same name
+  // and the others follow; the players, the result and the rules are the game's (generated).
+  for (const auto& [name, value] : row.tags) {
+    if (generated_tag(name)) continue;
+    auto same = std::find_if(tags.begin(), tags.end(), [&](const auto& t) { return t.first == name; });
+    if (same != tags.end())
+      same->second = value;
+    else
+      tags.emplace_back(name, value);
+  }
+  return tags;
 }
 
 }  // namespace toguz::server

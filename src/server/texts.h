@@ -35,9 +35,13 @@ std::string engine_name(int level);
 // null: a name a person gave.
 json::value default_name_code(const GameRow& row, int side);
 
+// Tags the record writer makes itself (from the names, the result, the rules).
+bool generated_tag(const std::string& name);
+
 // The tags of the exported record of a game: Event, Site, Date (the day it was created, UTC,
 // "2026.11.30"), White, Black, TimeControl ("300+5" in seconds, "-" without a clock) and
-// Termination ("normal", "time forfeit", "abandoned", "unterminated" while it goes on).
+// Termination ("normal", "time forfeit", "abandoned", "unterminated" while it goes on); an
+// imported game's own tags replace these or follow them.
 std::vector<std::pair<std::string, std::string>> export_tags(const GameRow& row);
 
 }  // namespace toguz::server

@@ -1,5 +1,9 @@
 // A fixed pool of threads, each owning one search engine: every engine search of the server
 // (engine moves, hints, analysis, reviews) runs here, never on the IO thread.
+// Scheduling: engine moves in games go ahead of everything else, background work (analysis,
+// hints, reviews) runs on at most threads - 1 workers at once (all of them with one thread), so
+// with two or more threads an engine move never waits for background work; the background
+// queue is bounded and refuses work past its bound.
 #pragma once
 
 #include <atomic>
@@ -31,17 +35,23 @@ class Job {
   search::Engine* engine_ = nullptr;
 };
 
+enum class Priority { Engine, Background };
+
 class WorkerPool {
  public:
   using Task = std::function<void(search::Engine&)>;
-  // Starts `threads` workers (at least 1).
-  explicit WorkerPool(int threads);
+  // Starts `threads` workers (at least 1); at most `max_background` background tasks may wait.
+  explicit WorkerPool(int threads, size_t max_background = 64);
   // Stops the running searches, drops the queued tasks and joins the workers.
   ~WorkerPool();
-  void submit(Task task);
+  // Queues a task. A background task is refused (false, the task dropped) when the background
+  // queue is full; queued tasks whose `job` was cancelled do not count and are dropped unrun.
+  bool submit(Task task, Priority priority = Priority::Background,
+              std::shared_ptr<Job> job = nullptr);
   // Stops every running search and drops the queue; submit() is ignored afterwards.
   void shutdown();
-  size_t queued() const;
+  size_t queued() const;  // both queues, cancelled tasks included
+  size_t max_background() const { return max_background_; }
   // True once shutdown() began: long tasks check it between steps and in search callbacks.
   bool stopping() const { return stopping_.load(); }
 
@@ -50,10 +60,18 @@ class WorkerPool {
     search::Engine engine;
     std::thread thread;
   };
+  struct Entry {
+    Task task;
+    std::shared_ptr<Job> job;
+  };
   void loop(Worker& w);
+  void drop_cancelled();  // from the background queue; mutex_ held
   mutable std::mutex mutex_;
   std::condition_variable cv_;
-  std::deque<Task> tasks_;
+  std::deque<Entry> engine_tasks_, background_;
+  size_t max_background_;
+  int background_slots_;  // how many workers may run background tasks at once
+  int background_running_ = 0;
   std::atomic<bool> stopping_{false};
   std::vector<std::unique_ptr<Worker>> workers_;
 };

@@ -45,6 +45,10 @@ TEST(FuzzRegressions, TgkRoundTrip) {
   replay_target("tgk_round_trip_fuzz", fuzz::tgk_round_trip_entry);
 }
 
+TEST(FuzzRegressions, StaticPath) {
+  replay_target("path_fuzz", fuzz::path_entry);
+}
+
 // The entries do detect a broken invariant: a sanity check that they are not vacuous.
 TEST(FuzzRegressions, EntriesAcceptValidInputs) {
   const std::string pos = "0,1,1,2,11,x,2,1,20/3,5,18,0,1,20,0,11,1 26 39 w 16";

@@ -15,6 +15,8 @@
 #include <optional>
 #include <random>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "server/server.h"
 
@@ -63,6 +65,7 @@ struct HttpResult {
   int status = -1;  // -1: no answer
   std::string body;
   std::string content_type;
+  http::fields headers;
   json::value json() const {
     json::error_code ec;
     json::value v = json::parse(body, ec);
@@ -71,17 +74,21 @@ struct HttpResult {
 };
 
 // One HTTP request on a fresh connection.
-inline HttpResult http_call(uint16_t port, http::verb method, const std::string& target, const std::string& body = "") {
+inline HttpResult http_call(uint16_t port, http::verb method, const std::string& target,
+                            const std::string& body = "",
+                            const std::vector<std::pair<http::field, std::string>>& headers = {}) {
   net::io_context ioc;
   beast::tcp_stream stream(ioc);
   stream.expires_after(kWait);
   http::request<http::string_body> req{method, target, 11};
-  req.set(http::field::host, "127.0.0.1");
+  req.set(http::field::host, "127.0.0.1:" + std::to_string(port));
   if (method == http::verb::post) req.set(http::field::content_type, "application/json");
+  for (const auto& [f, v] : headers) req.set(f, v);
   req.body() = body;
   req.prepare_payload();
   http::response_parser<http::string_body> parser;
   parser.body_limit(16 * 1024 * 1024);
+  if (method == http::verb::head) parser.skip(true);  // the answer to HEAD has no body
   beast::flat_buffer buffer;
   beast::error_code result = net::error::timed_out;
   stream.async_connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port), [&](beast::error_code ec) {
@@ -101,6 +108,7 @@ inline HttpResult http_call(uint16_t port, http::verb method, const std::string&
     out.status = int(parser.get().result_int());
     out.body = parser.get().body();
     out.content_type = std::string(parser.get()[http::field::content_type]);
+    for (const auto& f : parser.get().base()) out.headers.insert(f.name_string(), f.value());
   }
   return out;
 }
@@ -113,13 +121,27 @@ inline HttpResult http_post(uint16_t port, const std::string& target, const json
   return http_call(port, http::verb::post, target, json::serialize(body));
 }
 
-// A WebSocket client of /ws/<id>?token=<token>.
+// How a WsClient connects: an Origin header to send, and whether it says hello (with the token)
+// as the front end does.
+struct WsOptions {
+  std::string origin;
+  bool hello = true;
+  std::string query;  // appended to the target as written
+};
+
+// A WebSocket client of /ws/<id>: its first message is {"type":"hello","token":<token>|null}.
 class WsClient {
  public:
-  WsClient(uint16_t port, const std::string& id, const std::string& token = "") {
+  WsClient(uint16_t port, const std::string& id, const std::string& token = "",
+           const WsOptions& options = {}) {
     beast::error_code result = net::error::timed_out;
     beast::get_lowest_layer(ws_).expires_after(kWait);
-    const std::string target = "/ws/" + id + (token.empty() ? "" : "?token=" + token);
+    const std::string target = "/ws/" + id + options.query;
+    if (!options.origin.empty())
+      ws_.set_option(websocket::stream_base::decorator(
+          [origin = options.origin](websocket::request_type& req) {
+            req.set(http::field::origin, origin);
+          }));
     beast::get_lowest_layer(ws_).async_connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port),
                                                [&, target](beast::error_code ec) {
                                                  if (ec) {
@@ -128,13 +150,20 @@ class WsClient {
                                                  }
                                                  beast::error_code ignored;
                                                  beast::get_lowest_layer(ws_).socket().set_option(tcp::no_delay(true), ignored);
-                                                 ws_.async_handshake("127.0.0.1", target,
-                                                                     [&](beast::error_code ec) { result = ec; });
+                                                 ws_.async_handshake(
+                                                     response_, "127.0.0.1:" + std::to_string(port),
+                                                     target,
+                                                     [&](beast::error_code ec) { result = ec; });
                                                });
     ioc_.run();
     ok_ = !result;
     beast::get_lowest_layer(ws_).expires_never();
+    if (ok_ && options.hello)
+      send(json::object{{"type", "hello"},
+                        {"token", token.empty() ? json::value(nullptr) : json::value(token)}});
   }
+  // The HTTP status of the upgrade's answer (101 when it was accepted).
+  int handshake_status() const { return int(response_.result_int()); }
   bool ok() const { return ok_; }
 
   void send(const std::string& text) {
@@ -198,6 +227,7 @@ class WsClient {
  private:
   net::io_context ioc_;
   websocket::stream<beast::tcp_stream> ws_{ioc_};
+  websocket::response_type response_;
   beast::flat_buffer buffer_;
   bool ok_ = false;
 };

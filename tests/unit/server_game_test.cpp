@@ -96,7 +96,7 @@ TEST(ServerGame, OnlineWholeGameWithTwoClients) {
   // Both other clients see the same end.
   WsClient spectator(srv.port, id);
   ASSERT_TRUE(spectator.ok());
-  WsClient& waiting = ply % 2 == 0 ? black : white;  // the one who did not make the last move
+  WsClient& waiting = ply % 2 == 0 ? white : black;  // the one who did not make the last move
   for (WsClient* c : {&waiting, &spectator}) {
     auto e = c->read_state([&](const json::object& g) { return jint(g.at("ply")) == ply; });
     ASSERT_TRUE(e);
@@ -315,6 +315,54 @@ TEST(ServerGame, AnalyzeStreamAndReview) {
     EXPECT_GE(jint(m.at("loss_cp")), 0);
     EXPECT_GE(jint(m.at("best")), 1);
   }
+}
+
+// No engine help in a live game between people: players and spectators alike are refused
+// analysis, reviews and hints until the game is over; then analysis works.
+TEST(ServerGame, NoEngineHelpInLiveOnlineGames) {
+  TempDir dir;
+  server::Config cfg;
+  cfg.review_nodes = 2000;
+  TestServer srv((dir.path / "t.db").string(), cfg);
+  HttpResult c = http_post(srv.port, "/api/games", json::value(json::object{{"mode", "online"}}));
+  ASSERT_EQ(c.status, 200) << c.body;
+  const std::string id = jstr(c.json().at("id")), wt = jstr(c.json().at("token"));
+  WsClient early(srv.port, id);  // a spectator while the game waits for its opponent
+  ASSERT_TRUE(early.read_type("state"));
+  early.send(json::object{{"type", "analyze"}});
+  auto refused = early.read_type("error");
+  ASSERT_TRUE(refused);
+  EXPECT_NE(jstr(refused->at("message")).find("no engine help"), std::string::npos)
+      << json::serialize(*refused);
+  HttpResult j = http_post(srv.port, "/api/games/" + id + "/join",
+                           json::value(json::object{{"invite", c.json().at("invite")}}));
+  ASSERT_EQ(j.status, 200) << j.body;
+  const std::string bt = jstr(j.json().at("token"));
+  WsClient w(srv.port, id, wt), b(srv.port, id, bt), spectator(srv.port, id);
+  for (WsClient* client : {&w, &b, &spectator}) {
+    ASSERT_TRUE(
+        client->read_state([](const json::object& g) { return g.at("status") == "playing"; }));
+    for (const char* type : {"analyze", "review", "hint"}) {
+      client->send(json::object{{"type", type}});
+      auto e = client->read_until([](const json::object& m) {
+        return m.at("type") == "error" || m.at("type") == "analysis" || m.at("type") == "review" ||
+               m.at("type") == "hint";
+      });
+      ASSERT_TRUE(e) << type;
+      EXPECT_EQ(jstr(e->at("type")), "error") << type << ": " << json::serialize(*e);
+      if (e->at("type") == "error") {
+        EXPECT_NE(jstr(e->at("message")).find("no engine help"), std::string::npos)
+            << json::serialize(*e);
+      }
+    }
+  }
+  w.send(json::object{{"type", "resign"}});
+  ASSERT_TRUE(spectator.read_state([](const json::object& g) { return g.at("status") == "over"; }));
+  spectator.send(json::object{{"type", "analyze"}, {"multipv", 1}});
+  auto a = spectator.read_until(
+      [](const json::object& m) { return m.at("type") == "analysis" || m.at("type") == "error"; });
+  ASSERT_TRUE(a);
+  EXPECT_EQ(jstr(a->at("type")), "analysis") << json::serialize(*a);
 }
 
 }  // namespace

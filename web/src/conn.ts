@@ -1,5 +1,7 @@
-// The game's WebSocket: connects, reconnects after a drop with exponential backoff (0.5 s
-// doubling to 8 s, with jitter) and lets the server's first `state` resync everything.
+// The game's WebSocket: connects, says hello with the seat's token (never in the URL, so that
+// proxies do not log it), reconnects after a drop with exponential backoff (0.5 s doubling to
+// 8 s, with jitter; reset only once a `state` arrives, so a server that accepts and then drops
+// the socket is not hammered) and lets the server's first `state` resync everything.
 
 export type Listener = (msg: any) => void;
 export type StatusListener = (status: "connecting" | "open" | "closed") => void;
@@ -23,8 +25,7 @@ export class GameSocket {
 
   private url(): string {
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
-    const q = this.token ? `?token=${encodeURIComponent(this.token)}` : "";
-    return `${proto}//${location.host}/ws/${encodeURIComponent(this.id)}${q}`;
+    return `${proto}//${location.host}/ws/${encodeURIComponent(this.id)}`;
   }
 
   private connect() {
@@ -33,7 +34,7 @@ export class GameSocket {
     const ws = new WebSocket(this.url());
     this.ws = ws;
     ws.onopen = () => {
-      this.attempts = 0;
+      ws.send(JSON.stringify({ type: "hello", token: this.token ?? null }));
       this.on_status("open");
       window.clearInterval(this.pinger);
       this.pinger = window.setInterval(() => this.send({ type: "ping" }), 20000);
@@ -45,6 +46,7 @@ export class GameSocket {
       } catch {
         return;
       }
+      if (msg && msg.type === "state") this.attempts = 0;
       this.on_message(msg);
     };
     ws.onclose = () => {
