@@ -6,7 +6,7 @@ BUILD := build
 BUILD_ASAN := build-asan
 CMAKE_FLAGS ?=
 
-.PHONY: run test deps build build-asan bench fuzz strength python clean format web web-deps
+.PHONY: run test format-check deps build build-asan bench fuzz strength python clean format web web-deps
 
 deps:
 	@scripts/install-deps core
@@ -68,8 +68,14 @@ strength: build
 python: deps $(BUILD)/build.ninja
 	ninja -C $(BUILD) -j $(JOBS) python
 
+# The C++ files that `make format` rewrites and `make format-check` (run by .ci/run) checks.
+FORMAT_FILES = $$(git ls-files 'src/*.cpp' 'src/*.h' 'tests/*.cpp' 'tests/*.h' 'bench/*.cpp' 'bench/*.h' 'fuzz/*.cpp' 'fuzz/*.h' 'python/src/*.cpp' 'python/src/*.h')
+
 format:
-	clang-format -i $$(git ls-files 'src/*.cpp' 'src/*.h' 'tests/*.cpp' 'tests/*.h' 'bench/*.cpp' 'fuzz/*.cpp' 'fuzz/*.h')
+	clang-format -i $(FORMAT_FILES)
+
+format-check: deps
+	clang-format --dry-run -Werror $(FORMAT_FILES)
 
 clean:
 	rm -rf $(BUILD) $(BUILD_ASAN) build-fuzz

@@ -15,6 +15,8 @@ struct Pattern {
 
 // Every error message of src/server, most specific first; the client has a text for each code
 // (web/src/i18n.ts, "e_<code>") with the same {names}.
+// One message a line: web/test/unit/i18n.test.mjs reads the table.
+// clang-format off
 constexpr Pattern kErrors[] = {
     // WebSocket messages
     {"rate limit: more than {n} messages per second", "rate_limit"},
@@ -46,9 +48,19 @@ constexpr Pattern kErrors[] = {
     {"claim_win: the opponent is connected", "opponent_connected"},
     {"claim_win: the opponent has been gone less than {n} s", "claim_early"},
     {"move: time is up", "time_up"},
+    {"{action}: no engine help in an online game until it is over", "no_engine_help"},
+    {"hint: the last hint is still being searched", "hint_pending"},
+    {"the engine is busy ({n} analyses, hints and reviews already waiting); try again in a moment", "engine_busy"},
+    {"this game has {n} spectators, the most it takes", "spectators_full"},
+    {"hello: the first message must be {detail}", "bad_message"},
     {"move: {detail}", "illegal_move"},
     // HTTP
     {"no such game: {id}", "no_game"},
+    {"Origin: not this server's", "origin"},
+    {"too many connections from this address ({n})", "too_many_connections"},
+    {"analyze: one analysis at a time per address", "analyze_pending"},
+    {"analyze: more than {n} analyses a minute from this address", "analyze_rate"},
+    {"only GET and HEAD outside /api", "bad_method"},
     {"no such game", "no_game"},
     {"only online games can be joined", "not_joinable"},
     {"invite: wrong invite code", "wrong_invite"},
@@ -62,6 +74,7 @@ constexpr Pattern kErrors[] = {
     {"expected \"record\" or \"position\"", "no_record"},
     {"server error: {detail}", "server_error"},
 };
+// clang-format on
 
 // Matches text against pattern from the given offsets, filling params; a parameter takes the
 // shortest text that lets the rest match (the last one takes what is left).
