@@ -22,5 +22,6 @@ void add_serve(CLI::App& app);
 void add_annotate(CLI::App& app);
 void add_selfplay(CLI::App& app);
 void add_tune(CLI::App& app);
+void add_puzzles(CLI::App& app);
 
 }  // namespace toguz::cli

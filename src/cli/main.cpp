@@ -23,6 +23,7 @@ int main(int argc, char** argv) {
   toguz::cli::add_annotate(app);
   toguz::cli::add_selfplay(app);
   toguz::cli::add_tune(app);
+  toguz::cli::add_puzzles(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
