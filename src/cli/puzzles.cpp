@@ -17,7 +17,7 @@ void add_puzzles(CLI::App& app) {
     std::vector<std::string> records;
     std::string out;
     bool progress = false;
-    double margin_stones = 4;
+    double margin_stones = 5;
     puzzles::MineOptions mine;
   };
   auto args = std::make_shared<Args>();

@@ -16,11 +16,11 @@
 namespace toguz::puzzles {
 
 struct MineOptions {
-  int depth = 8;          // the multi-PV search that finds candidates (plies)
+  int depth = 10;         // the multi-PV search that finds candidates (plies)
   int confirm_depth = 0;  // the deeper search that confirms them; 0 = depth + 2
   // The best move must beat the second by this much (centi-stones) at both depths, and every
   // move of the solver's side on the line too; a reply on the line is "forced" by the same gap.
-  int margin_cp = 400;
+  int margin_cp = 500;
   int skip_plies = 8;              // the opening's first plies are not mined
   int max_line = 7;                // the longest solution line (plies)
   int prove_stones = 24;           // board stones at or below which the solver is asked for a proof
