@@ -12,6 +12,64 @@
 
 namespace toguz::cli {
 
+namespace {
+
+void add_check(CLI::App& top) {
+  struct Args {
+    std::string file;
+    int depth = 14;
+    double margin_stones = 5;
+    uint64_t solver_nodes = 300000;
+  };
+  auto args = std::make_shared<Args>();
+  auto* cmd = top.add_subcommand(
+      "check", "search each puzzle of a file again (deeper) and prove the proven ones again");
+  cmd->add_option("file", args->file, "a puzzle file (toguz puzzles build)")
+      ->required()
+      ->check(CLI::ExistingFile);
+  cmd->add_option("--depth", args->depth, "depth of the search")
+      ->check(CLI::Range(1, 40))
+      ->capture_default_str();
+  cmd->add_option("--margin", args->margin_stones,
+                  "stones by which the solution must beat the second move")
+      ->check(CLI::Range(0.5, 100.0))
+      ->capture_default_str();
+  cmd->add_option("--solver-nodes", args->solver_nodes, "node limit of each solver call")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cmd->callback([args] {
+    const int margin_cp = int(args->margin_stones * 100 + 0.5);
+    std::ifstream in(args->file);
+    std::string line, why;
+    int n = 0, held = 0, proven = 0, reproven = 0, bad = 0;
+    for (int number = 1; std::getline(in, line); ++number) {
+      puzzles::Puzzle p;
+      if (!puzzles::read_puzzle(line, &p, &why)) {
+        std::cout << args->file << ": line " << number << ": " << why << "\n";
+        ++bad;
+        continue;
+      }
+      ++n;
+      if (puzzles::recheck_puzzle(p, args->depth, margin_cp, &why))
+        ++held;
+      else
+        std::cout << "line " << number << " (" << p.position << "): " << why << "\n";
+      if (!p.proven) continue;
+      ++proven;
+      if (puzzles::reprove_puzzle(p, margin_cp, args->solver_nodes, &why))
+        ++reproven;
+      else
+        std::cout << "line " << number << " (" << p.position << "): " << why << "\n";
+    }
+    std::cout << held << "/" << n << " hold at depth " << args->depth << "; " << reproven << "/"
+              << proven << " proven again"
+              << (bad ? "; lines not read: " + std::to_string(bad) : "") << "\n";
+    if (held < n || reproven < proven || bad) throw CLI::RuntimeError(1);
+  });
+}
+
+}  // namespace
+
 void add_puzzles(CLI::App& app) {
   struct Args {
     std::vector<std::string> records;
@@ -58,6 +116,7 @@ void add_puzzles(CLI::App& app) {
   cmd->add_option("--hash", args->mine.hash_mb, "search hash table in MiB")
       ->check(CLI::Range(1, 4096))
       ->capture_default_str();
+  add_check(*top);
   cmd->callback([args] {
     args->mine.margin_cp = int(args->margin_stones * 100 + 0.5);
     puzzles::BuildOptions options;

@@ -141,22 +141,54 @@ std::string puzzle_json(const Puzzle& p) {
   return json::serialize(o);
 }
 
-bool read_puzzle_keys(const std::string& line, uint64_t* key, uint64_t* board_key,
-                      int* first_move) {
-  boost::system::error_code ec;
-  const json::value v = json::parse(line, ec);
-  if (ec || !v.is_object()) return false;
-  const json::object& o = v.as_object();
-  const auto* k = o.if_contains("key");
-  const auto* b = o.if_contains("board_key");
-  const auto* l = o.if_contains("line");
-  if (!k || !b || !l || !k->is_string() || !b->is_string() || !l->is_array() ||
-      l->as_array().empty() || !l->as_array()[0].is_int64())
+bool read_puzzle(const std::string& line, Puzzle* out, std::string* why) {
+  // The member `name` of `obj`; its absence is named in the error.
+  auto field = [](const json::object& obj, const char* name) -> const json::value& {
+    if (const json::value* v = obj.if_contains(name)) return *v;
+    throw std::runtime_error(std::string("no \"") + name + "\" member");
+  };
+  try {
+    const json::object o = json::parse(line).as_object();
+    Puzzle p;
+    p.position = std::string(field(o, "position").as_string());
+    p.side = field(o, "side").as_string() == "black" ? Side::Black : Side::White;
+    for (const auto& h : field(o, "line").as_array()) p.line.push_back(int(h.as_int64()));
+    for (const auto& t : field(o, "line_notation").as_array())
+      p.line_notation.emplace_back(t.as_string());
+    if (p.line.empty()) throw std::runtime_error("the line is empty");
+    Position pos = parse_position(p.position);  // names the field at fault
+    for (int hole : p.line) {
+      if (pos.outcome() != Outcome::Ongoing || !pos.is_legal(hole))
+        throw std::runtime_error("the line's move " + std::to_string(hole) + " is not legal");
+      pos.play(hole);
+    }
+    p.best_cp = int(field(o, "best_cp").as_int64());
+    p.second_cp = int(field(o, "second_cp").as_int64());
+    if (!field(o, "proven").is_null()) {
+      const json::object& pr = field(o, "proven").as_object();
+      const json::string& r = field(pr, "result").as_string();
+      p.proven = true;
+      p.proven_result = r == "win" ? 1 : r == "loss" ? -1 : 0;
+      if (!field(pr, "margin").is_null()) p.proven_margin = int(field(pr, "margin").as_int64());
+    }
+    for (const auto& t : field(o, "themes").as_array()) p.themes.emplace_back(t.as_string());
+    p.difficulty = int(field(o, "difficulty").as_int64());
+    p.found_depth = int(field(o, "found_depth").as_int64());
+    p.key = std::stoull(std::string(field(o, "key").as_string()), nullptr, 16);
+    p.board_key = std::stoull(std::string(field(o, "board_key").as_string()), nullptr, 16);
+    const json::object& src = field(o, "source").as_object();
+    p.source.file = std::string(field(src, "file").as_string());
+    p.source.game = int(field(src, "game").as_int64());
+    p.source.ply = int(field(src, "ply").as_int64());
+    p.source.played = int(field(src, "played").as_int64());
+    for (const auto& [k, v] : field(src, "tags").as_object())
+      p.source.tags.emplace_back(std::string(k), std::string(v.as_string()));
+    *out = std::move(p);
+    return true;
+  } catch (const std::exception& e) {
+    if (why) *why = std::string("not a puzzle line: ") + e.what();
     return false;
-  *key = std::stoull(std::string(k->as_string()), nullptr, 16);
-  *board_key = std::stoull(std::string(b->as_string()), nullptr, 16);
-  *first_move = int(l->as_array()[0].as_int64());
-  return true;
+  }
 }
 
 BuildProgress build_puzzle_file(const std::vector<std::string>& inputs, const std::string& out,
@@ -199,11 +231,9 @@ BuildProgress build_puzzle_file(const std::vector<std::string>& inputs, const st
     state = old;
     std::ifstream in(out);
     std::string line;
-    uint64_t key = 0, board = 0;
-    int first = 0;
+    Puzzle p;
     while (std::getline(in, line))
-      if (read_puzzle_keys(line, &key, &board, &first))
-        dedupe.add(key, board, first), ++progress.puzzles;
+      if (read_puzzle(line, &p, nullptr)) dedupe.add(p), ++progress.puzzles;
     progress.games_done = state.games_done;
     if (state.games_done > 0)
       report("resuming after " + std::to_string(state.games_done) + " games (" +

@@ -81,8 +81,8 @@ class Deduper {
 
 // One puzzle as one line of JSON (no newline), in the shape of docs/puzzles.md.
 std::string puzzle_json(const Puzzle& p);
-// The dedupe fields of a line written by puzzle_json: false when the line is not one.
-bool read_puzzle_keys(const std::string& line, uint64_t* key, uint64_t* board_key, int* first_move);
+// A line written by puzzle_json read back; false (and *why, when given) when it is not one.
+bool read_puzzle(const std::string& line, Puzzle* out, std::string* why);
 
 // A whole build: the games of `inputs` (record files, in order) mined into the JSON-lines file
 // `out`, with a state file `out` + ".state" (the games done, the output's size then, a hash of

@@ -107,27 +107,28 @@ TEST(Puzzles, CorpusPuzzlesHoldAtADeeperSearch) {
               o.confirm_depth + 1, proven);
 }
 
-// An endgame with 21 stones on the board (from a PlayOK game), in reach of the solver: the
+// An endgame with 12 stones on the board (from a PlayOK game), in reach of the solver: the
 // puzzle mined there is proven, and proven again.
 TEST(Puzzles, EndgamePuzzlesAreProven) {
-  Game game(parse_position("0,1,0,1,2,3,2,2,6/2,x,0,0,0,0,0,0,3 60 80 w 43"));
-  ASSERT_TRUE(game.play(2));  // a game of one ply: the position before it is mined
+  Game game(parse_position("1,1,2,1,2,x,1,1,1/x,0,0,0,0,0,0,1,1 70 80 w 60"));
+  ASSERT_TRUE(game.play(1));  // a game of one ply: the position before it is mined
   puzzles::MineOptions o = small_options();
   o.skip_plies = 0;
   o.prove_stones = 24;
-  o.solver_nodes = 200000;
+  o.solver_nodes = 30000;
   const std::vector<puzzles::Puzzle> mined = puzzles::mine_game(game, {}, o);
   ASSERT_EQ(mined.size(), 1u);
   const puzzles::Puzzle& p = mined[0];
   EXPECT_TRUE(p.proven);
   EXPECT_EQ(p.proven_result, 1);
-  EXPECT_EQ(p.line[0], 2);
+  EXPECT_EQ(p.line[0], 1);
   std::string why;
   EXPECT_TRUE(puzzles::reprove_puzzle(p, o.margin_cp, o.solver_nodes, &why)) << why;
   EXPECT_TRUE(std::count(p.themes.begin(), p.themes.end(), "endgame"));
-  // With too few nodes for the solver the puzzle stays, unproven.
-  o.solver_nodes = 10;
-  const std::vector<puzzles::Puzzle> cut = puzzles::mine_game(game, {}, o);
+  // A position with 21 stones is not solved in as few nodes: the puzzle stays, unproven.
+  Game bigger(parse_position("0,1,0,1,2,3,2,2,6/2,x,0,0,0,0,0,0,3 60 80 w 43"));
+  ASSERT_TRUE(bigger.play(2));
+  const std::vector<puzzles::Puzzle> cut = puzzles::mine_game(bigger, {}, o);
   ASSERT_EQ(cut.size(), 1u);
   EXPECT_FALSE(cut[0].proven);
 }
@@ -145,15 +146,24 @@ TEST(Puzzles, DuplicatesAreDropped) {
   q.key = 3;
   EXPECT_TRUE(d.add(q));
   EXPECT_EQ(d.size(), 2u);
-  // The keys read back from a written line are the ones written.
-  uint64_t key = 0, board = 0;
-  int first = 0;
+  // A written line reads back as the puzzle written.
   p.key = 0xF123456789ABCDEFull;
-  ASSERT_TRUE(puzzles::read_puzzle_keys(puzzles::puzzle_json(p), &key, &board, &first));
-  EXPECT_EQ(key, p.key);
-  EXPECT_EQ(board, 100u);
-  EXPECT_EQ(first, 3);
-  EXPECT_FALSE(puzzles::read_puzzle_keys("{\"key\":1}", &key, &board, &first));
+  p.position = "0,1,0,1,2,3,2,2,6/2,x,0,0,0,0,0,0,3 60 80 w 43";
+  p.line = {2};
+  p.proven = true, p.proven_result = -1, p.proven_margin = -4;
+  p.themes = {"tuz"};
+  p.source.tags = {{"White", "A \"B\""}};
+  puzzles::Puzzle back;
+  std::string why;
+  ASSERT_TRUE(puzzles::read_puzzle(puzzles::puzzle_json(p), &back, &why)) << why;
+  EXPECT_EQ(puzzles::puzzle_json(back), puzzles::puzzle_json(p));
+  EXPECT_EQ(back.key, p.key);
+  EXPECT_EQ(back.board_key, 100u);
+  EXPECT_FALSE(puzzles::read_puzzle("{\"key\":1}", &back, &why));
+  EXPECT_NE(why.find("no \"position\" member"), std::string::npos) << why;
+  p.line = {1};  // hole 1 is empty there
+  EXPECT_FALSE(puzzles::read_puzzle(puzzles::puzzle_json(p), &back, &why));
+  EXPECT_NE(why.find("move 1 is not legal"), std::string::npos) << why;
 }
 
 TEST(Puzzles, ResumedBuildEqualsOneBuild) {
