@@ -24,5 +24,6 @@ void add_selfplay(CLI::App& app);
 void add_tune(CLI::App& app);
 void add_tournament(CLI::App& app);
 void add_explorer(CLI::App& app);
+void add_puzzles(CLI::App& app);
 
 }  // namespace toguz::cli

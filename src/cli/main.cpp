@@ -25,6 +25,7 @@ int main(int argc, char** argv) {
   toguz::cli::add_tune(app);
   toguz::cli::add_tournament(app);
   toguz::cli::add_explorer(app);
+  toguz::cli::add_puzzles(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
