@@ -36,7 +36,8 @@ inline std::string check_position(const Position& pos, const RuleOptions& option
   if (format_position(again) != text) return "format is not stable: '" + text + "'";
   if (pos.outcome() == Outcome::NoMove) {
     auto s = pos.final_score(Outcome::NoMove);
-    if (s[0] + s[1] != pos.rules().total_stones()) return "no-move score does not hold every stone: " + text;
+    if (s[0] + s[1] != pos.rules().total_stones())
+      return "no-move score does not hold every stone: " + text;
   }
   return "";
 }
@@ -62,8 +63,10 @@ inline std::string position_entry(const uint8_t* data, size_t size) {
         if (!(mask >> (hole - 1) & 1)) continue;
         Position next = pos;
         MoveInfo info = next.play(hole);
-        if (next.key() != next.compute_key()) return "incremental key differs after " + std::to_string(hole);
-        if (auto bad = check_position(next, options); !bad.empty()) return "after hole " + std::to_string(hole) + ": " + bad;
+        if (next.key() != next.compute_key())
+          return "incremental key differs after " + std::to_string(hole);
+        if (auto bad = check_position(next, options); !bad.empty())
+          return "after hole " + std::to_string(hole) + ": " + bad;
         MoveToken token;
         std::string why;
         const std::string written = format_move(info, MoveStyle::Book);
@@ -100,7 +103,8 @@ inline std::string move_token_entry(const uint8_t* data, size_t size) {
       bool agrees = (token.landing == 0 || token.landing == info.last_hole) &&
                     (token.landing == 0 || token.tuz_mark == info.tuz_made) &&
                     (token.kazna < 0 || token.kazna == info.kazna_after);
-      if (mismatch.empty() != agrees) return "check_move_token disagrees with the move: '" + mismatch + "'";
+      if (mismatch.empty() != agrees)
+        return "check_move_token disagrees with the move: '" + mismatch + "'";
     }
   } catch (const std::exception& e) {
     return std::string("unexpected exception: ") + e.what();
@@ -143,15 +147,18 @@ inline std::string record_entry(const uint8_t* data, size_t size) {
         } catch (const ParseError& e) {
           return std::string("written record does not read: ") + e.what() + "\n" + written;
         }
-        if (back.size() != 1) return "written record reads as " + std::to_string(back.size()) + " games\n" + written;
+        if (back.size() != 1)
+          return "written record reads as " + std::to_string(back.size()) + " games\n" + written;
         Replayed again = replay_record(back[0]);
-        if (again.error) return "written record does not replay: " + again.error->message + "\n" + written;
+        if (again.error)
+          return "written record does not replay: " + again.error->message + "\n" + written;
         const Game& g2 = again.game;
         if (!(g2.start() == game.start()) || g2.ply_count() != game.ply_count() ||
             !(g2.position() == game.position()) || g2.result() != game.result() ||
             g2.end_reason() != game.end_reason())
           return "written record replays to another game\n" + written;
-        if (write_record(g2, back[0].tags, style) != written) return "writer is not stable\n" + written;
+        if (write_record(g2, back[0].tags, style) != written)
+          return "writer is not stable\n" + written;
       }
     }
   } catch (const std::exception& e) {

@@ -44,7 +44,8 @@ struct Stats {
   std::vector<double> latency_ms;
 };
 
-json::value post(const std::string& host, uint16_t port, const std::string& target, const std::string& body) {
+json::value post(const std::string& host, uint16_t port, const std::string& target,
+                 const std::string& body) {
   net::io_context ioc;
   beast::tcp_stream s(ioc);
   s.connect(tcp::endpoint(net::ip::make_address(host), port));
@@ -82,17 +83,18 @@ class Player : public std::enable_shared_from_this<Player> {
         pace_(pace_ms) {}
 
   void start(const tcp::endpoint& ep) {
-    beast::get_lowest_layer(ws_).async_connect(ep, [self = shared_from_this()](beast::error_code ec) {
-      if (ec) return self->fail("connect", ec);
-      beast::get_lowest_layer(self->ws_).socket().set_option(tcp::no_delay(true));
-      self->ws_.async_handshake("127.0.0.1", self->target_, [self](beast::error_code ec) {
-        if (ec) return self->fail("handshake", ec);
-        self->out_.push_back(
-            json::serialize(json::object{{"type", "hello"}, {"token", self->token_}}));
-        self->write();
-        self->read();
-      });
-    });
+    beast::get_lowest_layer(ws_).async_connect(
+        ep, [self = shared_from_this()](beast::error_code ec) {
+          if (ec) return self->fail("connect", ec);
+          beast::get_lowest_layer(self->ws_).socket().set_option(tcp::no_delay(true));
+          self->ws_.async_handshake("127.0.0.1", self->target_, [self](beast::error_code ec) {
+            if (ec) return self->fail("handshake", ec);
+            self->out_.push_back(
+                json::serialize(json::object{{"type", "hello"}, {"token", self->token_}}));
+            self->write();
+            self->read();
+          });
+        });
   }
 
  private:
@@ -135,7 +137,8 @@ class Player : public std::enable_shared_from_this<Player> {
     std::string_view status = field(msg, "status");
     std::string_view legal = field(msg, "legal");
     if (pending_ >= 0 && ply > pending_) {
-      stats_.latency_ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - sent_).count());
+      stats_.latency_ms.push_back(
+          std::chrono::duration<double, std::milli>(Clock::now() - sent_).count());
       ++stats_.moves;
       pending_ = -1;
     }
@@ -145,7 +148,8 @@ class Player : public std::enable_shared_from_this<Player> {
           done_ = true;
           ++finished_players;
           if (finished_players % 2 == 0) ++stats_.games_done;
-          ws_.async_close(websocket::close_code::normal, [self = shared_from_this()](beast::error_code) {});
+          ws_.async_close(websocket::close_code::normal,
+                          [self = shared_from_this()](beast::error_code) {});
         }
       }
       return;
@@ -166,7 +170,8 @@ class Player : public std::enable_shared_from_this<Player> {
   void send_move(int hole, int ply) {
     if (done_) return;
     last_hole_ = hole;
-    out_.push_back("{\"type\":\"move\",\"hole\":" + std::to_string(hole) + ",\"ply\":" + std::to_string(ply) + "}");
+    out_.push_back("{\"type\":\"move\",\"hole\":" + std::to_string(hole) +
+                   ",\"ply\":" + std::to_string(ply) + "}");
     pending_ = ply;
     sent_ = last_send_ = Clock::now();
     if (out_.size() == 1) write();
@@ -174,11 +179,12 @@ class Player : public std::enable_shared_from_this<Player> {
 
   void write() {
     ws_.text(true);
-    ws_.async_write(net::buffer(out_.front()), [self = shared_from_this()](beast::error_code ec, size_t) {
-      self->out_.erase(self->out_.begin());
-      if (ec) return self->fail("write", ec);
-      if (!self->out_.empty()) self->write();
-    });
+    ws_.async_write(net::buffer(out_.front()),
+                    [self = shared_from_this()](beast::error_code ec, size_t) {
+                      self->out_.erase(self->out_.begin());
+                      if (ec) return self->fail("write", ec);
+                      if (!self->out_.empty()) self->write();
+                    });
   }
 
   websocket::stream<beast::tcp_stream> ws_;
@@ -452,10 +458,14 @@ int main(int argc, char** argv) {
       std::cerr << usage;
       return 2;
     }
-    if (a == "--host") host = argv[i + 1];
-    else if (a == "--port") port = std::atoi(argv[i + 1]);
-    else if (a == "--games") games = std::atoi(argv[i + 1]);
-    else if (a == "--pace-ms") pace_ms = std::atoi(argv[i + 1]);
+    if (a == "--host")
+      host = argv[i + 1];
+    else if (a == "--port")
+      port = std::atoi(argv[i + 1]);
+    else if (a == "--games")
+      games = std::atoi(argv[i + 1]);
+    else if (a == "--pace-ms")
+      pace_ms = std::atoi(argv[i + 1]);
     else if (a == "--flood")
       flood = std::atoi(argv[i + 1]);
     else if (a == "--seconds")
@@ -487,10 +497,12 @@ int main(int argc, char** argv) {
     Stats stats;
     std::vector<std::shared_ptr<Player>> players;
     for (int g = 0; g < games; ++g) {
-      json::value c = post(host, uint16_t(port), "/api/games", R"({"mode":"online","name":"load-w"})");
+      json::value c =
+          post(host, uint16_t(port), "/api/games", R"({"mode":"online","name":"load-w"})");
       const std::string id(c.at("id").as_string());
-      json::value j = post(host, uint16_t(port), "/api/games/" + id + "/join",
-                           json::serialize(json::object{{"invite", c.at("invite")}, {"name", "load-b"}}));
+      json::value j =
+          post(host, uint16_t(port), "/api/games/" + id + "/join",
+               json::serialize(json::object{{"invite", c.at("invite")}, {"name", "load-b"}}));
       players.push_back(std::make_shared<Player>(
           ioc, stats, "/ws/" + id, std::string(c.at("token").as_string()), g * 2 + 1, pace_ms));
       players.push_back(std::make_shared<Player>(
@@ -503,12 +515,15 @@ int main(int argc, char** argv) {
     const double secs = std::chrono::duration<double>(Clock::now() - start).count();
     auto& l = stats.latency_ms;
     std::sort(l.begin(), l.end());
-    auto pct = [&](double q) { return l.empty() ? 0.0 : l[std::min(l.size() - 1, size_t(q * double(l.size())))]; };
-    std::printf("games %d (finished %llu), connections %d, moves %llu in %.2f s: %.0f moves/s; "
-                "latency p50 %.2f ms, p99 %.2f ms, max %.2f ms; errors %llu\n",
-                games, (unsigned long long)stats.games_done, games * 2, (unsigned long long)stats.moves, secs,
-                double(stats.moves) / secs, pct(0.5), pct(0.99), l.empty() ? 0.0 : l.back(),
-                (unsigned long long)stats.errors);
+    auto pct = [&](double q) {
+      return l.empty() ? 0.0 : l[std::min(l.size() - 1, size_t(q * double(l.size())))];
+    };
+    std::printf(
+        "games %d (finished %llu), connections %d, moves %llu in %.2f s: %.0f moves/s; "
+        "latency p50 %.2f ms, p99 %.2f ms, max %.2f ms; errors %llu\n",
+        games, (unsigned long long)stats.games_done, games * 2, (unsigned long long)stats.moves,
+        secs, double(stats.moves) / secs, pct(0.5), pct(0.99), l.empty() ? 0.0 : l.back(),
+        (unsigned long long)stats.errors);
     return stats.games_done == uint64_t(games) ? 0 : 1;
   } catch (const std::exception& e) {
     std::cerr << "toguz_load: " << e.what() << "\n";

@@ -62,16 +62,17 @@ py::dict read_selfplay(const std::string& path) {
 }  // namespace
 
 void bind_selfplay(py::module_& m) {
-  m.def("read_selfplay", &read_selfplay, "path"_a,
-        "Reads a `toguz selfplay` data file (docs/selfplay-format.md) in one call: a dict of NumPy\n"
-        "arrays with one row per position: holes (n, 18) uint8 (White's 1..9 then Black's 1..9),\n"
-        "kazna (n, 2) uint8, tuz (n, 2) uint8 (hole of the tuz owned by White / Black, 0 none),\n"
-        "side uint8 (0 White to move), n uint8 (holes per row), rules uint8 (bit 0 tuz, bit 1\n"
-        "play-out), result int8 (final, for White: 1/0/-1), proven bool, best_move uint8, score\n"
-        "int16 (centi-stones for the side to move), ply uint16, move_number uint16, final_margin\n"
-        "int16 (White minus Black), game uint32, game_plies uint16, nodes uint32.\n"
-        "Raises FileNotFoundError for a missing file and ValueError on a file that is not\n"
-        "self-play data (magic, version, truncation).");
+  m.def(
+      "read_selfplay", &read_selfplay, "path"_a,
+      "Reads a `toguz selfplay` data file (docs/selfplay-format.md) in one call: a dict of NumPy\n"
+      "arrays with one row per position: holes (n, 18) uint8 (White's 1..9 then Black's 1..9),\n"
+      "kazna (n, 2) uint8, tuz (n, 2) uint8 (hole of the tuz owned by White / Black, 0 none),\n"
+      "side uint8 (0 White to move), n uint8 (holes per row), rules uint8 (bit 0 tuz, bit 1\n"
+      "play-out), result int8 (final, for White: 1/0/-1), proven bool, best_move uint8, score\n"
+      "int16 (centi-stones for the side to move), ply uint16, move_number uint16, final_margin\n"
+      "int16 (White minus Black), game uint32, game_plies uint16, nodes uint32.\n"
+      "Raises FileNotFoundError for a missing file and ValueError on a file that is not\n"
+      "self-play data (magic, version, truncation).");
 }
 
 }  // namespace toguz::python

@@ -65,8 +65,8 @@ tables::Solution run_solve(const Position& root, tables::SolveOptions options) {
   return std::move(done.solution);
 }
 
-py::dict solve(const py::object& target, int64_t time_ms, uint64_t max_nodes, bool margin, int hash_log2,
-               const std::optional<std::string>& tables_dir) {
+py::dict solve(const py::object& target, int64_t time_ms, uint64_t max_nodes, bool margin,
+               int hash_log2, const std::optional<std::string>& tables_dir) {
   if (time_ms < 0) throw py::value_error("time_ms must be >= 0");
   if (hash_log2 < 10 || hash_log2 > 30) throw py::value_error("hash_log2 must be 10..30");
   tables::SolveOptions options;
@@ -74,7 +74,8 @@ py::dict solve(const py::object& target, int64_t time_ms, uint64_t max_nodes, bo
   if (py::isinstance<Game>(target)) {
     const Game& game = target.cast<const Game&>();
     root = game.position();
-    for (int ply = 0; ply < game.ply_count(); ++ply) options.history.push_back(game.position_at(ply).key());
+    for (int ply = 0; ply < game.ply_count(); ++ply)
+      options.history.push_back(game.position_at(ply).key());
   } else if (py::isinstance<Position>(target)) {
     root = target.cast<Position>();
   } else {
@@ -92,7 +93,9 @@ py::dict solve(const py::object& target, int64_t time_ms, uint64_t max_nodes, bo
   options.want_margin = margin;
   options.hash_log2 = hash_log2;
   const tables::Solution s = run_solve(root, std::move(options));
-  auto maybe = [](bool has, int v) { return has ? py::object(py::int_(v)) : py::object(py::none()); };
+  auto maybe = [](bool has, int v) {
+    return has ? py::object(py::int_(v)) : py::object(py::none());
+  };
   return py::dict("proven"_a = s.proven, "result"_a = maybe(s.proven, s.result),
                   "margin"_a = maybe(s.margin.has_value(), s.margin.value_or(0)),
                   "margin_timed_out"_a = s.margin_timed_out,
@@ -104,16 +107,22 @@ py::dict solve(const py::object& target, int64_t time_ms, uint64_t max_nodes, bo
 }  // namespace
 
 void bind_solve(py::module_& m) {
-  m.def("solve", &solve, "target"_a, py::kw_only(), "time_ms"_a = 0, "max_nodes"_a = 0, "margin"_a = true,
-        "hash_log2"_a = 22, "tables"_a = py::none(),
-        "Proves the result of a Position or a Game (its history counts for repetition) under its own\n"
-        "rules with the exact solver. Limits: time_ms and max_nodes (0 = none); margin: also prove the\n"
-        "play-out margin (a second search); hash_log2: transposition table of 2^hash_log2 entries of\n"
-        "16 bytes; tables: a folder of endgame tables (toguz tables build) to probe.\n"
-        "Returns a dict: proven, result (+1 win / 0 draw / -1 loss for the side to move, None when not\n"
-        "proven), margin (final total minus the opponent's, or None), margin_timed_out,\n"
-        "margin_needs_repetition, line (holes from here to the end by best play), line_cut, nodes,\n"
-        "table_hits, time_ms. The GIL is released; Ctrl-C stops the solve and raises KeyboardInterrupt.");
+  m.def(
+      "solve", &solve, "target"_a, py::kw_only(), "time_ms"_a = 0, "max_nodes"_a = 0,
+      "margin"_a = true, "hash_log2"_a = 22, "tables"_a = py::none(),
+      "Proves the result of a Position or a Game (its history counts for repetition) under its "
+      "own\n"
+      "rules with the exact solver. Limits: time_ms and max_nodes (0 = none); margin: also prove "
+      "the\n"
+      "play-out margin (a second search); hash_log2: transposition table of 2^hash_log2 entries "
+      "of\n"
+      "16 bytes; tables: a folder of endgame tables (toguz tables build) to probe.\n"
+      "Returns a dict: proven, result (+1 win / 0 draw / -1 loss for the side to move, None when "
+      "not\n"
+      "proven), margin (final total minus the opponent's, or None), margin_timed_out,\n"
+      "margin_needs_repetition, line (holes from here to the end by best play), line_cut, nodes,\n"
+      "table_hits, time_ms. The GIL is released; Ctrl-C stops the solve and raises "
+      "KeyboardInterrupt.");
 }
 
 }  // namespace toguz::python

@@ -60,7 +60,7 @@ class StepPool {
     std::atomic<int> lo{0}, hi{0};   // its chunks (set by run() before it publishes)
   };
   std::vector<std::thread> workers_;
-  std::unique_ptr<Block[]> blocks_;  // one per thread
+  std::unique_ptr<Block[]> blocks_;                  // one per thread
   alignas(64) std::atomic<uint32_t> generation_{0};  // the run number; workers poll it
   std::atomic<const std::function<void(int)>*> job_{nullptr};
   std::atomic<int> chunks_{0};
@@ -181,9 +181,9 @@ class VecEnv {
   int random_start_plies_;
   SplitMix64 rng_;
   std::vector<Slot> slots_;
-  Position start_;                    // Position::start(rules_), copied at every restart
+  Position start_;                  // Position::start(rules_), copied at every restart
   std::unique_ptr<StepPool> pool_;  // null when stepping on the caller alone
-  int chunk_games_ = kChunk;          // games per chunk of step() on the pool
+  int chunk_games_ = kChunk;        // games per chunk of step() on the pool
   // The random actions step() drew ahead for random_actions() (see step).
   std::vector<int64_t> next_actions_;
   // random_actions() was called since the last step or reset: it returned a copy of

@@ -59,18 +59,18 @@ void print_text(const Game& game, const search::SearchResult& r, const search::I
   const Position& pos = game.position();
   const char* side = side_name(pos.side_to_move());
   if (r.best_move == 0) {
-    std::cout << "Game over, " << side << " to move: " << (r.lines.empty() ? "?" : score_text(r.lines[0].score))
-              << "\n";
+    std::cout << "Game over, " << side
+              << " to move: " << (r.lines.empty() ? "?" : score_text(r.lines[0].score)) << "\n";
     return;
   }
   std::cout << side << " to move. Scores in stones for " << side << ".\n";
   for (size_t i = 0; i < r.lines.size(); ++i) {
     const search::Info& l = r.lines[i];
-    std::cout << i + 1 << ". " << score_text(l.score) << "  depth " << l.depth << "  " << pv_notation(pos, l.pv)
-              << "\n";
+    std::cout << i + 1 << ". " << score_text(l.score) << "  depth " << l.depth << "  "
+              << pv_notation(pos, l.pv) << "\n";
   }
-  std::cout << "best move " << r.best_move << ", depth " << top.depth << "/" << top.seldepth << ", nodes " << r.nodes
-            << ", time " << r.time_ms << " ms\n";
+  std::cout << "best move " << r.best_move << ", depth " << top.depth << "/" << top.seldepth
+            << ", nodes " << r.nodes << ", time " << r.time_ms << " ms\n";
 }
 
 // The proof search's verdict for players: "White wins by 6", "draw".
@@ -88,10 +88,14 @@ std::string proof_json(const Position& pos, const tables::Solution* s) {
   if (!s || !s->proven) return "null";
   const bool white_wins = s->result != 0 && (s->result > 0) == (pos.side_to_move() == Side::White);
   std::string out = std::string("{\"result\":\"") + result_word(s->result) + "\",\"winner\":" +
-                    (s->result == 0 ? "null" : white_wins ? "\"white\"" : "\"black\"") + ",\"margin\":" +
-                    (s->margin ? std::to_string(*s->margin) : "null") + ",\"line\":[";
+                    (s->result == 0 ? "null"
+                     : white_wins   ? "\"white\""
+                                    : "\"black\"") +
+                    ",\"margin\":" + (s->margin ? std::to_string(*s->margin) : "null") +
+                    ",\"line\":[";
   for (size_t i = 0; i < s->line.size(); ++i) out += (i ? "," : "") + std::to_string(s->line[i]);
-  return out + "],\"nodes\":" + std::to_string(s->nodes) + ",\"time_ms\":" + std::to_string(s->time_ms) + "}";
+  return out + "],\"nodes\":" + std::to_string(s->nodes) +
+         ",\"time_ms\":" + std::to_string(s->time_ms) + "}";
 }
 
 }  // namespace
@@ -108,24 +112,41 @@ void add_analyze(CLI::App& app) {
     int hash_mb = 16;
     bool json = false;
     std::string tables;
-    int prove_ms = -1;   // -1: 1000 with --tables, else off
+    int prove_ms = -1;  // -1: 1000 with --tables, else off
     RuleFlags rules;
   };
   auto args = std::make_shared<Args>();
-  auto* cmd = app.add_subcommand("analyze", "the best lines of a position with scores (engine search)");
-  cmd->add_option("--position", args->position, "position string (docs/rules.md; default: the start)");
-  cmd->add_option("--moves", args->moves, "moves played from the position: holes or notation tokens");
-  auto* d = cmd->add_option("--depth", args->depth, "search depth in plies")->check(CLI::Range(1, 100));
-  auto* t = cmd->add_option("--time", args->time_ms, "search time in ms")->check(CLI::PositiveNumber);
-  auto* n = cmd->add_option("--nodes", args->nodes, "search this many nodes")->check(CLI::PositiveNumber);
+  auto* cmd =
+      app.add_subcommand("analyze", "the best lines of a position with scores (engine search)");
+  cmd->add_option("--position", args->position,
+                  "position string (docs/rules.md; default: the start)");
+  cmd->add_option("--moves", args->moves,
+                  "moves played from the position: holes or notation tokens");
+  auto* d =
+      cmd->add_option("--depth", args->depth, "search depth in plies")->check(CLI::Range(1, 100));
+  auto* t =
+      cmd->add_option("--time", args->time_ms, "search time in ms")->check(CLI::PositiveNumber);
+  auto* n =
+      cmd->add_option("--nodes", args->nodes, "search this many nodes")->check(CLI::PositiveNumber);
   d->excludes(t)->excludes(n);
   t->excludes(n);
-  cmd->add_option("--multipv", args->multipv, "number of best lines")->check(CLI::Range(1, 9))->capture_default_str();
-  cmd->add_option("--threads", args->threads, "search threads")->check(CLI::Range(1, 256))->capture_default_str();
-  cmd->add_option("--hash", args->hash_mb, "hash table in MiB")->check(CLI::Range(1, 65536))->capture_default_str();
+  cmd->add_option("--multipv", args->multipv, "number of best lines")
+      ->check(CLI::Range(1, 9))
+      ->capture_default_str();
+  cmd->add_option("--threads", args->threads, "search threads")
+      ->check(CLI::Range(1, 256))
+      ->capture_default_str();
+  cmd->add_option("--hash", args->hash_mb, "hash table in MiB")
+      ->check(CLI::Range(1, 65536))
+      ->capture_default_str();
   cmd->add_flag("--json", args->json, "one JSON object (docs/engine.md)");
-  cmd->add_option("--tables", args->tables, "endgame tables (toguz tables build): the search probes them and the proof search runs");
-  cmd->add_option("--prove", args->prove_ms, "proof search (toguz solve) time in ms, shown as 'proven' (default: 1000 with --tables, else off)")->check(CLI::NonNegativeNumber);
+  cmd->add_option(
+      "--tables", args->tables,
+      "endgame tables (toguz tables build): the search probes them and the proof search runs");
+  cmd->add_option("--prove", args->prove_ms,
+                  "proof search (toguz solve) time in ms, shown as 'proven' (default: 1000 with "
+                  "--tables, else off)")
+      ->check(CLI::NonNegativeNumber);
   args->rules.add_to(cmd);
   cmd->callback([args] {
     Game game(args->rules.position_or_start(args->position, "analyze"));
@@ -182,14 +203,16 @@ void add_analyze(CLI::App& app) {
         std::cout.rdbuf(saved);
         std::string j = captured.str();
         while (!j.empty() && j.back() != '}') j.pop_back();
-        j.insert(j.size() - 1, ",\"proven\":" + proof_json(game.position(), proof ? &*proof : nullptr));
+        j.insert(j.size() - 1,
+                 ",\"proven\":" + proof_json(game.position(), proof ? &*proof : nullptr));
         std::cout << j << "\n";
       }
     } else {
       print_text(game, r, top);
       if (proof && proof->proven)
-        std::cout << "proven: " << proof_text(game.position(), *proof) << ": " << pv_notation(game.position(), proof->line)
-                  << " (" << proof->nodes << " nodes, " << proof->time_ms << " ms)\n";
+        std::cout << "proven: " << proof_text(game.position(), *proof) << ": "
+                  << pv_notation(game.position(), proof->line) << " (" << proof->nodes << " nodes, "
+                  << proof->time_ms << " ms)\n";
       else if (proof)
         std::cout << "proven: not within " << prove_ms << " ms\n";
     }

@@ -1,6 +1,8 @@
 // toguz annotate GAME [--time MS|--nodes N|--depth D] [--out FILE] [--tgk]: every game of a
 // PGN/TGK file written back with the engine's evaluation after each move, ?! / ? / ?? on
 // inaccuracies, mistakes and blunders, and a summary per player (search/annotate.h).
+#include "search/annotate.h"
+
 #include <unistd.h>
 
 #include <cstdio>
@@ -12,7 +14,6 @@
 #include "cli/commands.h"
 #include "cli/game_input.h"
 #include "cli/options.h"
-#include "search/annotate.h"
 
 namespace toguz::cli {
 
@@ -42,21 +43,25 @@ search::Score to_white(search::Score s, Side side) {
 }
 
 // The notation of `hole` played from `pos` ("65(10)", "27X").
-std::string move_text(Position pos, int hole) { return format_move(pos.play(hole)); }
+std::string move_text(Position pos, int hole) {
+  return format_move(pos.play(hole));
+}
 
 std::string plural(int n, const char* one, const char* many) {
   return std::to_string(n) + " " + (n == 1 ? one : many);
 }
 
 // "White (name): 40 moves, average loss 0.85 stones, 2 inaccuracies, 1 mistake, 0 blunders".
-std::string summary_line(const char* side, const std::string& name, const search::PlayerSummary& p) {
+std::string summary_line(const char* side, const std::string& name,
+                         const search::PlayerSummary& p) {
   std::ostringstream o;
   o << side;
   if (!name.empty()) o << " (" << name << ")";
   o << ": " << plural(p.moves, "move", "moves") << ", average loss "
     << stones(int(p.average_loss_cp + 0.5)).substr(1) << " stones, "
-    << plural(p.inaccuracies, "inaccuracy", "inaccuracies") << ", " << plural(p.mistakes, "mistake", "mistakes")
-    << ", " << plural(p.blunders, "blunder", "blunders");
+    << plural(p.inaccuracies, "inaccuracy", "inaccuracies") << ", "
+    << plural(p.mistakes, "mistake", "mistakes") << ", "
+    << plural(p.blunders, "blunder", "blunders");
   return o.str();
 }
 
@@ -75,16 +80,21 @@ void add_annotate(CLI::App& app) {
     RuleFlags rules;
   };
   auto args = std::make_shared<Args>();
-  auto* cmd = app.add_subcommand("annotate", "a game written back with the engine's evaluation and ?!/?/?? marks");
+  auto* cmd = app.add_subcommand(
+      "annotate", "a game written back with the engine's evaluation and ?!/?/?? marks");
   cmd->add_option("game", args->file, "PGN or TGK file (- = standard input)")->required();
-  auto* d = cmd->add_option("--depth", args->depth, "search depth per position")->check(CLI::Range(1, 100));
+  auto* d = cmd->add_option("--depth", args->depth, "search depth per position")
+                ->check(CLI::Range(1, 100));
   auto* t = cmd->add_option("--time", args->time_ms, "search time per position in ms (default 500)")
                 ->check(CLI::PositiveNumber);
-  auto* n = cmd->add_option("--nodes", args->nodes, "nodes per position (reproducible)")->check(CLI::PositiveNumber);
+  auto* n = cmd->add_option("--nodes", args->nodes, "nodes per position (reproducible)")
+                ->check(CLI::PositiveNumber);
   d->excludes(t)->excludes(n);
   t->excludes(n);
   cmd->add_option("--out", args->out, "write the annotated games here (default: standard output)");
-  cmd->add_option("--hash", args->hash_mb, "hash table in MiB")->check(CLI::Range(1, 65536))->capture_default_str();
+  cmd->add_option("--hash", args->hash_mb, "hash table in MiB")
+      ->check(CLI::Range(1, 65536))
+      ->capture_default_str();
   cmd->add_flag("--tgk", args->tgk, "write TGK records instead of PlayOK PGN");
   cmd->add_flag("--strict", args->strict,
                 "a last game cut off inside its moves (no result token, not over) is an error, not "
@@ -98,8 +108,10 @@ void add_annotate(CLI::App& app) {
     }
     search::Limits limits;
     std::string limit_text;
-    if (args->depth) limits.depth = args->depth, limit_text = "depth " + std::to_string(args->depth);
-    else if (args->nodes) limits.nodes = args->nodes, limit_text = std::to_string(args->nodes) + " nodes";
+    if (args->depth)
+      limits.depth = args->depth, limit_text = "depth " + std::to_string(args->depth);
+    else if (args->nodes)
+      limits.nodes = args->nodes, limit_text = std::to_string(args->nodes) + " nodes";
     else {
       limits.movetime_ms = args->time_ms ? args->time_ms : 500;
       limit_text = std::to_string(limits.movetime_ms) + " ms";
@@ -121,7 +133,8 @@ void add_annotate(CLI::App& app) {
       search::ReviewProgress progress;
       if (show_progress)
         progress = [g](int done, int total) {
-          std::cerr << "\rgame " << g + 1 << ": " << done << "/" << total << " positions" << std::flush;
+          std::cerr << "\rgame " << g + 1 << ": " << done << "/" << total << " positions"
+                    << std::flush;
         };
       const search::GameReview review = search::review_game(game, limits, options, progress);
       if (show_progress) std::cerr << "\n";
@@ -138,15 +151,20 @@ void add_annotate(CLI::App& app) {
       }
       auto tags = r.tags;
       tags.emplace_back("Annotator", "toguz " TOGUZ_VERSION ", " + limit_text + " per position");
-      std::string one = write_record(game, tags, args->tgk ? RecordStyle::Tgk : RecordStyle::PlayOK, notes);
-      const std::string white = summary_line("White", r.tag("White").value_or(""), review.players[0]);
-      const std::string black = summary_line("Black", r.tag("Black").value_or(""), review.players[1]);
+      std::string one =
+          write_record(game, tags, args->tgk ? RecordStyle::Tgk : RecordStyle::PlayOK, notes);
+      const std::string white =
+          summary_line("White", r.tag("White").value_or(""), review.players[0]);
+      const std::string black =
+          summary_line("Black", r.tag("Black").value_or(""), review.players[1]);
       summaries += white + "\n" + black + "\n";
       // The summary as a comment before the moves (after the tags' blank line).
       const size_t body = one.find("\n\n");
       const std::string comment = "{" + white + "}\n{" + black + "}\n";
-      if (body != std::string::npos) one.insert(body + 2, comment);
-      else one = comment + one;
+      if (body != std::string::npos)
+        one.insert(body + 2, comment);
+      else
+        one = comment + one;
       text += (g ? "\n" : "") + one;
     }
     if (args->out.empty()) {

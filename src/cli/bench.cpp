@@ -62,7 +62,8 @@ constexpr int kDefaultDepth = 14;
 }  // namespace
 
 void add_bench(CLI::App& app) {
-  auto* cmd = app.add_subcommand("bench", "search fixed positions to a fixed depth; print the node count");
+  auto* cmd =
+      app.add_subcommand("bench", "search fixed positions to a fixed depth; print the node count");
   struct Args {
     int depth = kDefaultDepth;
     int hash = 16;

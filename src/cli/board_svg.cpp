@@ -24,10 +24,10 @@ std::string format(const char* fmt, ...) {
 
 // Geometry, in SVG user units.
 constexpr int kCellW = 60, kCellH = 84, kPitch = 68;  // cells and their spacing
-constexpr int kLeft = 44;                              // x of the first cell
+constexpr int kLeft = 44;                             // x of the first cell
 constexpr int kTopRowY = 44, kBandY = 140, kPillH = 28, kBottomRowY = 220;
-constexpr int kNameW = 96;                             // room for the names right of the rows
-constexpr int kMaxDots = 15;                           // counts up to this also show dots
+constexpr int kNameW = 96;    // room for the names right of the rows
+constexpr int kMaxDots = 15;  // counts up to this also show dots
 
 // The fill colours: board, cell, tuz cell, stones.
 constexpr const char* kBoardFill = "#e6cfa3";
@@ -41,18 +41,28 @@ constexpr const char* kFont = "font-family=\"DejaVu Sans, Verdana, Arial, sans-s
 std::string cell(int x, int y, int count, bool tuz, Side owner_of_tuz) {
   std::string out;
   if (tuz) {
-    out += format("  <rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" rx=\"12\" fill=\"%s\" stroke=\"%s\" stroke-width=\"1.5\"/>\n",
-                  x, y, kCellW, kCellH, kTuzFill, kBoardStroke);
-    out += format("  <text x=\"%d\" y=\"%d\" text-anchor=\"middle\" font-size=\"34\" font-weight=\"bold\" fill=\"#ffffff\" %s>X</text>\n",
-                  x + kCellW / 2, y + 50, kFont);
-    out += format("  <text x=\"%d\" y=\"%d\" text-anchor=\"middle\" font-size=\"10\" fill=\"#ffffff\" %s>%s's tuz</text>\n",
-                  x + kCellW / 2, y + 72, kFont, side_name(owner_of_tuz));
+    out += format(
+        "  <rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" rx=\"12\" fill=\"%s\" stroke=\"%s\" "
+        "stroke-width=\"1.5\"/>\n",
+        x, y, kCellW, kCellH, kTuzFill, kBoardStroke);
+    out += format(
+        "  <text x=\"%d\" y=\"%d\" text-anchor=\"middle\" font-size=\"34\" font-weight=\"bold\" "
+        "fill=\"#ffffff\" %s>X</text>\n",
+        x + kCellW / 2, y + 50, kFont);
+    out += format(
+        "  <text x=\"%d\" y=\"%d\" text-anchor=\"middle\" font-size=\"10\" fill=\"#ffffff\" "
+        "%s>%s's tuz</text>\n",
+        x + kCellW / 2, y + 72, kFont, side_name(owner_of_tuz));
     return out;
   }
-  out += format("  <rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" rx=\"12\" fill=\"%s\" stroke=\"%s\" stroke-width=\"1.5\"/>\n",
-                x, y, kCellW, kCellH, kCellFill, kBoardStroke);
-  out += format("  <text x=\"%d\" y=\"%d\" text-anchor=\"middle\" font-size=\"22\" font-weight=\"bold\" fill=\"%s\" %s>%d</text>\n",
-                x + kCellW / 2, y + 28, count ? "#2b2118" : "#b5a68c", kFont, count);
+  out += format(
+      "  <rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" rx=\"12\" fill=\"%s\" stroke=\"%s\" "
+      "stroke-width=\"1.5\"/>\n",
+      x, y, kCellW, kCellH, kCellFill, kBoardStroke);
+  out += format(
+      "  <text x=\"%d\" y=\"%d\" text-anchor=\"middle\" font-size=\"22\" font-weight=\"bold\" "
+      "fill=\"%s\" %s>%d</text>\n",
+      x + kCellW / 2, y + 28, count ? "#2b2118" : "#b5a68c", kFont, count);
   if (count > 0 && count <= kMaxDots) {
     // Rows of five, each row centred, from y+44 down.
     for (int i = 0; i < count; ++i) {
@@ -69,10 +79,14 @@ std::string cell(int x, int y, int count, bool tuz, Side owner_of_tuz) {
 // A kazna: a pill across the board with the owner's name and total.
 std::string kazna(int x, int y, int width, Side side, int total) {
   std::string out;
-  out += format("  <rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" rx=\"%d\" fill=\"%s\" stroke=\"%s\" stroke-width=\"1.5\"/>\n",
-                x, y, width, kPillH, kPillH / 2, kCellFill, kBoardStroke);
-  out += format("  <text x=\"%d\" y=\"%d\" text-anchor=\"middle\" font-size=\"15\" fill=\"#2b2118\" %s>%s's kazna: <tspan font-weight=\"bold\">%d</tspan></text>\n",
-                x + width / 2, y + 19, kFont, side_name(side), total);
+  out += format(
+      "  <rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" rx=\"%d\" fill=\"%s\" stroke=\"%s\" "
+      "stroke-width=\"1.5\"/>\n",
+      x, y, width, kPillH, kPillH / 2, kCellFill, kBoardStroke);
+  out += format(
+      "  <text x=\"%d\" y=\"%d\" text-anchor=\"middle\" font-size=\"15\" fill=\"#2b2118\" %s>%s's "
+      "kazna: <tspan font-weight=\"bold\">%d</tspan></text>\n",
+      x + width / 2, y + 19, kFont, side_name(side), total);
   return out;
 }
 
@@ -87,23 +101,32 @@ std::string draw_board_svg(const Position& pos, Side bottom) {
   const bool live = pos.outcome() == Outcome::Ongoing;
 
   std::string out;
-  out += format("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\">\n",
-                width, height, width, height);
-  out += format("  <rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n", width, height);
-  out += format("  <rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" rx=\"18\" fill=\"%s\" stroke=\"%s\" stroke-width=\"2\"/>\n",
-                kLeft - 10, kTopRowY - 10, board_w + 20, kBottomRowY + kCellH - kTopRowY + 20, kBoardFill,
-                kBoardStroke);
+  out += format(
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d "
+      "%d\">\n",
+      width, height, width, height);
+  out += format("  <rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n", width,
+                height);
+  out += format(
+      "  <rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" rx=\"18\" fill=\"%s\" stroke=\"%s\" "
+      "stroke-width=\"2\"/>\n",
+      kLeft - 10, kTopRowY - 10, board_w + 20, kBottomRowY + kCellH - kTopRowY + 20, kBoardFill,
+      kBoardStroke);
 
   // The two rows: the top one N..1, the bottom one 1..N; hole numbers outside the board.
   for (int i = 0; i < n; ++i) {
     const int x = kLeft + i * kPitch;
     const int top_hole = n - i, bottom_hole = i + 1;
-    out += format("  <text x=\"%d\" y=\"%d\" text-anchor=\"middle\" font-size=\"14\" fill=\"#5a4a36\" %s>%d</text>\n",
-                  x + kCellW / 2, kTopRowY - 16, kFont, top_hole);
+    out += format(
+        "  <text x=\"%d\" y=\"%d\" text-anchor=\"middle\" font-size=\"14\" fill=\"#5a4a36\" "
+        "%s>%d</text>\n",
+        x + kCellW / 2, kTopRowY - 16, kFont, top_hole);
     out += cell(x, kTopRowY, pos.stones(top, top_hole), pos.tuz(bottom) == top_hole, bottom);
     out += cell(x, kBottomRowY, pos.stones(bottom, bottom_hole), pos.tuz(top) == bottom_hole, top);
-    out += format("  <text x=\"%d\" y=\"%d\" text-anchor=\"middle\" font-size=\"14\" fill=\"#5a4a36\" %s>%d</text>\n",
-                  x + kCellW / 2, kBottomRowY + kCellH + 26, kFont, bottom_hole);
+    out += format(
+        "  <text x=\"%d\" y=\"%d\" text-anchor=\"middle\" font-size=\"14\" fill=\"#5a4a36\" "
+        "%s>%d</text>\n",
+        x + kCellW / 2, kBottomRowY + kCellH + 26, kFont, bottom_hole);
   }
 
   // The kaznas between the rows: the top player's above, the bottom player's below.
@@ -113,24 +136,34 @@ std::string draw_board_svg(const Position& pos, Side bottom) {
   // Names right of the rows, and a triangle pointing at the mover's row.
   for (Side s : {top, bottom}) {
     const int y = s == top ? kTopRowY : kBottomRowY;
-    out += format("  <text x=\"%d\" y=\"%d\" font-size=\"16\" font-weight=\"bold\" fill=\"#2b2118\" %s>%s</text>\n",
-                  kLeft + board_w + 22, y + kCellH / 2 + 6, kFont, side_name(s));
+    out += format(
+        "  <text x=\"%d\" y=\"%d\" font-size=\"16\" font-weight=\"bold\" fill=\"#2b2118\" "
+        "%s>%s</text>\n",
+        kLeft + board_w + 22, y + kCellH / 2 + 6, kFont, side_name(s));
     if (live && pos.side_to_move() == s) {
       const int cy = y + kCellH / 2;
-      out += format("  <path d=\"M %d %d L %d %d L %d %d Z\" fill=\"%s\"/>\n", 8, cy - 10, 8, cy + 10, 26,
-                    cy, kTuzFill);
+      out += format("  <path d=\"M %d %d L %d %d L %d %d Z\" fill=\"%s\"/>\n", 8, cy - 10, 8,
+                    cy + 10, 26, cy, kTuzFill);
     }
   }
 
   // Caption.
   std::string caption;
   switch (pos.outcome()) {
-    case Outcome::Decided: caption = "Game over: a kazna holds more than " + std::to_string(n * n); break;
-    case Outcome::NoMove: caption = std::string("Game over: ") + side_name(pos.side_to_move()) + " has no move"; break;
-    default: caption = std::string(side_name(pos.side_to_move())) + " to move"; break;
+    case Outcome::Decided:
+      caption = "Game over: a kazna holds more than " + std::to_string(n * n);
+      break;
+    case Outcome::NoMove:
+      caption = std::string("Game over: ") + side_name(pos.side_to_move()) + " has no move";
+      break;
+    default:
+      caption = std::string(side_name(pos.side_to_move())) + " to move";
+      break;
   }
-  out += format("  <text x=\"%d\" y=\"%d\" text-anchor=\"middle\" font-size=\"16\" fill=\"#2b2118\" %s>%s</text>\n",
-                kLeft + board_w / 2, height - 12, kFont, caption.c_str());
+  out += format(
+      "  <text x=\"%d\" y=\"%d\" text-anchor=\"middle\" font-size=\"16\" fill=\"#2b2118\" "
+      "%s>%s</text>\n",
+      kLeft + board_w / 2, height - 12, kFont, caption.c_str());
   out += "</svg>\n";
   return out;
 }

@@ -46,8 +46,10 @@ std::string row(const Position& pos, Side side, bool left_to_right, bool live) {
   std::string out = "  ";
   for (int i = 0; i < n; ++i) {
     const int hole = left_to_right ? i + 1 : n - i;
-    if (hole == tuz_here) out += "|  X  ";
-    else out += "| " + pad(pos.stones(side, hole), 3) + " ";
+    if (hole == tuz_here)
+      out += "|  X  ";
+    else
+      out += "| " + pad(pos.stones(side, hole), 3) + " ";
   }
   out += std::string("|  ") + side_name(side) + "  kazna " + pad(pos.kazna(side), 3);
   if (live && pos.side_to_move() == side) out += "  <- to move";

@@ -43,7 +43,8 @@ void add_convert(CLI::App& app) {
       text += write_record(r.game, games[i].tags, style);
     }
     if (bad) {
-      std::cerr << "toguz convert: " << bad << " of " << games.size() << " games are bad; nothing written\n";
+      std::cerr << "toguz convert: " << bad << " of " << games.size()
+                << " games are bad; nothing written\n";
       throw CLI::RuntimeError(1);
     }
     if (args->out.empty()) {

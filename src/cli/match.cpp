@@ -26,7 +26,9 @@ namespace json = boost::json;
 using namespace toguz::match;
 
 std::atomic<bool> g_stop{false};
-extern "C" void on_sigint(int) { g_stop = true; }
+extern "C" void on_sigint(int) {
+  g_stop = true;
+}
 
 struct MatchArgs {
   std::vector<std::vector<std::string>> engines;
@@ -63,7 +65,9 @@ std::string elo_text(double v) {
   return fmt("%+.1f", v == 0 ? 0.0 : v);
 }
 
-std::string width_text(double v) { return std::isfinite(v) ? fmt("%.1f", v) : "inf"; }
+std::string width_text(double v) {
+  return std::isfinite(v) ? fmt("%.1f", v) : "inf";
+}
 
 // JSON has no infinity: null. Rounded to 4 decimals (and no -0) so the output reads well.
 json::value num(double v) {
@@ -95,9 +99,11 @@ Settings settings_from_args(const MatchArgs& a, bool sprt_given) {
   s.limits.nodes = a.nodes;
   s.limits.depth = a.depth;
   for (const EngineSpec& e : s.engines)
-    if (!merge_limits(s.limits, e.limits).any() && !(e.builtin && e.skill == 0))  // random needs none
-      fail("no limit for an engine: give --tc, --movetime, --nodes or --depth (or tc=/depth=/... "
-           "in its --engine)");
+    if (!merge_limits(s.limits, e.limits).any() &&
+        !(e.builtin && e.skill == 0))  // random needs none
+      fail(
+          "no limit for an engine: give --tc, --movetime, --nodes or --depth (or tc=/depth=/... "
+          "in its --engine)");
   RuleOptions ro = a.rules.options();
   s.rules = ro.resolve();
   s.pairs = a.pairs;
@@ -131,27 +137,27 @@ void print_summary(const Summary& sm, const Settings& st, bool as_json) {
       for (auto& [k, v] : t.forfeits[i]) f[k] = v;
       forfeits[i == 0 ? "engine1" : "engine2"] = std::move(f);
     }
-    json::object o{
-        {"engines", json::array{json::value(sm.names[0]), json::value(sm.names[1])}},
-        {"games", t.games},
-        {"pairs", t.pairs},
-        {"wdl", json::array{t.wdl.wins, t.wdl.draws, t.wdl.losses}},
-        {"pentanomial", json::array(t.penta.begin(), t.penta.end())},
-        {"score", num(e.score)},
-        {"elo", num(e.elo)},
-        {"elo_ci95", num(e.elo_ci95)},
-        {"elo_interval", json::array{num(e.elo_lo), num(e.elo_hi)}},
-        {"nelo", num(e.nelo)},
-        {"nelo_ci95", num(e.nelo_ci95)},
-        {"los", num(e.los)},
-        {"llr", st.sprt ? num(sm.llr) : json::value(nullptr)},
-        {"sprt", st.sprt ? json::value(sprt_state_name(sm.sprt)) : json::value(nullptr)},
-        {"forfeits", std::move(forfeits)},
-        {"complete", sm.complete}};
+    json::object o{{"engines", json::array{json::value(sm.names[0]), json::value(sm.names[1])}},
+                   {"games", t.games},
+                   {"pairs", t.pairs},
+                   {"wdl", json::array{t.wdl.wins, t.wdl.draws, t.wdl.losses}},
+                   {"pentanomial", json::array(t.penta.begin(), t.penta.end())},
+                   {"score", num(e.score)},
+                   {"elo", num(e.elo)},
+                   {"elo_ci95", num(e.elo_ci95)},
+                   {"elo_interval", json::array{num(e.elo_lo), num(e.elo_hi)}},
+                   {"nelo", num(e.nelo)},
+                   {"nelo_ci95", num(e.nelo_ci95)},
+                   {"los", num(e.los)},
+                   {"llr", st.sprt ? num(sm.llr) : json::value(nullptr)},
+                   {"sprt", st.sprt ? json::value(sprt_state_name(sm.sprt)) : json::value(nullptr)},
+                   {"forfeits", std::move(forfeits)},
+                   {"complete", sm.complete}};
     if (st.sprt)
-      o["sprt_bounds"] = json::object{{"elo0", st.sprt_params.elo0}, {"elo1", st.sprt_params.elo1},
-                                      {"alpha", st.sprt_params.alpha}, {"beta", st.sprt_params.beta},
-                                      {"lower", st.sprt_params.lower()}, {"upper", st.sprt_params.upper()}};
+      o["sprt_bounds"] =
+          json::object{{"elo0", st.sprt_params.elo0},     {"elo1", st.sprt_params.elo1},
+                       {"alpha", st.sprt_params.alpha},   {"beta", st.sprt_params.beta},
+                       {"lower", st.sprt_params.lower()}, {"upper", st.sprt_params.upper()}};
     std::cout << json::serialize(o) << "\n";
     return;
   }
@@ -160,15 +166,15 @@ void print_summary(const Summary& sm, const Settings& st, bool as_json) {
             << "  " << t.games << " games\n";
   std::cout << "Pentanomial [0, 0.5, 1, 1.5, 2]: [" << t.penta[0] << ", " << t.penta[1] << ", "
             << t.penta[2] << ", " << t.penta[3] << ", " << t.penta[4] << "]\n";
-  std::cout << "Elo " << elo_text(e.elo) << " +/- " << width_text(e.elo_ci95) << " (95%: "
-            << elo_text(e.elo_lo) << " .. " << elo_text(e.elo_hi) << ")   nElo "
+  std::cout << "Elo " << elo_text(e.elo) << " +/- " << width_text(e.elo_ci95)
+            << " (95%: " << elo_text(e.elo_lo) << " .. " << elo_text(e.elo_hi) << ")   nElo "
             << elo_text(e.nelo) << " +/- " << width_text(e.nelo_ci95) << "   LOS "
             << fmt("%.1f%%", 100 * e.los) << "\n";
   if (st.sprt) {
     const SprtParams& p = st.sprt_params;
     std::cout << "SPRT elo0=" << p.elo0 << " elo1=" << p.elo1 << " alpha=" << p.alpha
-              << " beta=" << p.beta << ": LLR " << fmt("%.2f", sm.llr) << " (" << fmt("%.2f", p.lower())
-              << ", " << fmt("%.2f", p.upper()) << ") "
+              << " beta=" << p.beta << ": LLR " << fmt("%.2f", sm.llr) << " ("
+              << fmt("%.2f", p.lower()) << ", " << fmt("%.2f", p.upper()) << ") "
               << (sm.sprt == SprtState::AcceptH1   ? "H1 accepted"
                   : sm.sprt == SprtState::AcceptH0 ? "H0 accepted"
                                                    : "undecided")
@@ -180,7 +186,8 @@ void print_summary(const Summary& sm, const Settings& st, bool as_json) {
       for (auto& [k, v] : t.forfeits[i]) std::cout << " " << k << " " << v;
       std::cout << "\n";
     }
-  if (!sm.complete) std::cout << "Match interrupted after " << t.pairs << " of " << st.pairs << " pairs\n";
+  if (!sm.complete)
+    std::cout << "Match interrupted after " << t.pairs << " of " << st.pairs << " pairs\n";
 }
 
 void run(const MatchArgs& a, bool sprt_given, bool engines_given) {
@@ -199,7 +206,8 @@ void run(const MatchArgs& a, bool sprt_given, bool engines_given) {
       if (engines_given) {
         Settings given = settings_from_args(a, sprt_given);
         if (settings_to_json(given) != settings_to_json(state.settings))
-          fail(a.resume + ": the match saved there has other settings than this command line; "
+          fail(a.resume +
+               ": the match saved there has other settings than this command line; "
                "give only --resume FILE to continue it, or another file for a new match");
       }
     } else {
@@ -252,13 +260,14 @@ void run(const MatchArgs& a, bool sprt_given, bool engines_given) {
   };
   ro.on_pair = [&](const PairResult& p, const Totals& t, double llr) {
     if (tty) {
-      std::cerr << "\r" << progress(t, games_now) << (st.sprt ? "  LLR " + fmt("%.2f", llr) : "") << "   "
-                << std::flush;
+      std::cerr << "\r" << progress(t, games_now) << (st.sprt ? "  LLR " + fmt("%.2f", llr) : "")
+                << "   " << std::flush;
       return;
     }
-    std::cerr << "pair " << p.index + 1 << ": " << p.games[0].result << " (" << p.games[0].termination
-              << "), " << p.games[1].result << " (" << p.games[1].termination << ")  "
-              << progress(t, t.games) << (st.sprt ? "  LLR " + fmt("%.2f", llr) : "") << "\n";
+    std::cerr << "pair " << p.index + 1 << ": " << p.games[0].result << " ("
+              << p.games[0].termination << "), " << p.games[1].result << " ("
+              << p.games[1].termination << ")  " << progress(t, t.games)
+              << (st.sprt ? "  LLR " + fmt("%.2f", llr) : "") << "\n";
   };
 
   struct sigaction sa {};
@@ -276,14 +285,16 @@ void run(const MatchArgs& a, bool sprt_given, bool engines_given) {
   if (tty) std::cerr << "\n";
   print_summary(sm, st, a.json_out);
   if (!sm.complete && !a.resume.empty())
-    std::cerr << "toguz match: state saved; continue with: toguz match --resume " << a.resume << "\n";
+    std::cerr << "toguz match: state saved; continue with: toguz match --resume " << a.resume
+              << "\n";
 }
 
 }  // namespace
 
 void add_match(CLI::App& app) {
   auto a = std::make_shared<MatchArgs>();
-  CLI::App* cmd = app.add_subcommand("match", "play two engines against each other and measure the difference");
+  CLI::App* cmd =
+      app.add_subcommand("match", "play two engines against each other and measure the difference");
   cmd->add_option("--engine", a->engines,
                   "cmd=PATH [arg=ARG]... [name=NAME] [option.NAME=VALUE]... or builtin [skill=N] "
                   "[option.NAME=VALUE]... (skill=0: random mover); per engine also tc=, movetime=, "
@@ -298,20 +309,26 @@ void add_match(CLI::App& app) {
   cmd->add_option("--openings", a->openings, "file of position strings, one per line");
   cmd->add_option("--plies", a->plies, "random plies of a generated opening (default 8)")
       ->check(CLI::NonNegativeNumber);
-  cmd->add_option("--seed", a->seed, "seed of the generated openings and random movers (default 1)");
-  cmd->add_option("--balance", a->balance, "keep generated openings within this many cp (default 300)")
+  cmd->add_option("--seed", a->seed,
+                  "seed of the generated openings and random movers (default 1)");
+  cmd->add_option("--balance", a->balance,
+                  "keep generated openings within this many cp (default 300)")
       ->check(CLI::NonNegativeNumber);
-  cmd->add_option("--balance-depth", a->balance_depth, "depth of the opening filter search, 0 = none (default 4)")
+  cmd->add_option("--balance-depth", a->balance_depth,
+                  "depth of the opening filter search, 0 = none (default 4)")
       ->check(CLI::NonNegativeNumber);
   cmd->add_option("--concurrency", a->concurrency, "games played at once (default 1)")
       ->check(CLI::PositiveNumber);
-  auto* sprt = cmd->add_option("--sprt", a->sprt, "elo0=0 elo1=5 alpha=0.05 beta=0.05: stop when decided")
-                   ->expected(0, 4)
-                   ->allow_extra_args();
+  auto* sprt =
+      cmd->add_option("--sprt", a->sprt, "elo0=0 elo1=5 alpha=0.05 beta=0.05: stop when decided")
+          ->expected(0, 4)
+          ->allow_extra_args();
   cmd->add_flag("--json", a->json_out, "print the summary as one JSON object");
   cmd->add_option("--pgn", a->pgn, "write every game to this PGN file");
-  cmd->add_option("--resume", a->resume, "state file: saved after every pair; continues the match in it");
-  cmd->add_option("--max-pairs", a->max_pairs, "stop after this many pairs in this run (resume later)")
+  cmd->add_option("--resume", a->resume,
+                  "state file: saved after every pair; continues the match in it");
+  cmd->add_option("--max-pairs", a->max_pairs,
+                  "stop after this many pairs in this run (resume later)")
       ->check(CLI::PositiveNumber);
   cmd->add_option("--margin", a->margin, "clock overstep tolerated, ms (default 100)")
       ->check(CLI::NonNegativeNumber);
@@ -324,7 +341,8 @@ void add_match(CLI::App& app) {
   a->rules.add_to(cmd);
   cmd->callback([a, sprt, cmd] {
     bool engines_given = cmd->count("--engine") > 0;
-    if (!engines_given && a->resume.empty()) fail("expected two --engine (or --resume FILE of a saved match)");
+    if (!engines_given && a->resume.empty())
+      fail("expected two --engine (or --resume FILE of a saved match)");
     if (!engines_given && !std::filesystem::exists(a->resume))
       fail(a->resume + ": no saved match there; give two --engine to start one");
     run(*a, sprt->count() > 0, engines_given);

@@ -1,11 +1,12 @@
 // toguz perft DEPTH [--position S] [--variant V] [--tuz on|off] [--play-out] [--json]
+#include "rules/perft.h"
+
 #include <chrono>
 #include <iostream>
 
 #include "cli/commands.h"
 #include "cli/options.h"
 #include "rules/notation.h"
-#include "rules/perft.h"
 
 namespace toguz::cli {
 
@@ -17,7 +18,8 @@ void add_perft(CLI::App& app) {
     bool json = false;
   };
   auto args = std::make_shared<Args>();
-  auto* cmd = app.add_subcommand("perft", "count the leaves of the legal-move tree (docs/rules.md)");
+  auto* cmd =
+      app.add_subcommand("perft", "count the leaves of the legal-move tree (docs/rules.md)");
   cmd->add_option("DEPTH", args->depth, "plies")->required()->check(CLI::Range(0, kMaxPerftDepth));
   cmd->add_option("--position", args->position, "start from this position string");
   args->rules.add_to(cmd);
@@ -41,7 +43,8 @@ void add_perft(CLI::App& app) {
     } else {
       for (auto& [hole, n] : divide) std::cout << hole << ": " << n << "\n";
       std::cout << "total " << total << "\n";
-      std::cerr << "time " << secs << " s, " << (secs > 0 ? total / secs / 1e6 : 0) << " M leaves/s\n";
+      std::cerr << "time " << secs << " s, " << (secs > 0 ? total / secs / 1e6 : 0)
+                << " M leaves/s\n";
     }
   });
 }

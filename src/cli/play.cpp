@@ -29,7 +29,9 @@ namespace toguz::cli {
 
 namespace {
 
-std::string plies(int n) { return std::to_string(n) + (n == 1 ? " ply" : " plies"); }
+std::string plies(int n) {
+  return std::to_string(n) + (n == 1 ? " ply" : " plies");
+}
 
 // The moves in PlayOK notation, one full move ("12. 41(37) 73(35)") per word, wrapped at about
 // 76 columns, each line indented. With `last_lines` > 0 only that many final lines are kept.
@@ -39,9 +41,12 @@ std::string move_list(const Game& game, int last_lines = 0) {
   for (int ply = 0; ply < game.ply_count(); ++ply) {
     const Position& before = game.position_at(ply);
     const std::string move = format_move(game.moves()[ply]);
-    if (before.side_to_move() == Side::White) words.push_back(std::to_string(before.move_number()) + ". " + move);
-    else if (ply == 0) words.push_back(std::to_string(before.move_number()) + "... " + move);
-    else words.back() += " " + move;
+    if (before.side_to_move() == Side::White)
+      words.push_back(std::to_string(before.move_number()) + ". " + move);
+    else if (ply == 0)
+      words.push_back(std::to_string(before.move_number()) + "... " + move);
+    else
+      words.back() += " " + move;
   }
   std::string line = " ";
   for (const auto& word : words) {
@@ -67,10 +72,18 @@ std::string end_summary(const Game& game) {
   const auto score = game.score();
   std::string who;
   switch (game.result()) {
-    case Result::WhiteWins: who = "White wins"; break;
-    case Result::BlackWins: who = "Black wins"; break;
-    case Result::Draw: who = "Draw"; break;
-    default: who = "Unfinished"; break;
+    case Result::WhiteWins:
+      who = "White wins";
+      break;
+    case Result::BlackWins:
+      who = "Black wins";
+      break;
+    case Result::Draw:
+      who = "Draw";
+      break;
+    default:
+      who = "Unfinished";
+      break;
   }
   const Position& pos = game.position();
   std::string why;
@@ -82,7 +95,9 @@ std::string end_summary(const Game& game) {
       why = std::string(side_name(pos.side_to_move())) + " has no move; " +
             side_name(opposite(pos.side_to_move())) + " takes the stones left on his row";
       break;
-    case EndReason::Repetition: why = "the same position occurred three times"; break;
+    case EndReason::Repetition:
+      why = "the same position occurred three times";
+      break;
     default:  // recorded, not from the board: the kaznas are the running totals
       return who + " (" + std::string(end_reason_name(game.end_reason())) + "; kaznas " +
              std::to_string(score[0]) + "-" + std::to_string(score[1]) + ")";
@@ -136,8 +151,9 @@ class Session {
 
   // Runs until quit or the end of input; returns the exit status.
   int run() {
-    out_ << "toguz play: " << variant_name(rules_.variant()) << (rules_.tuz ? ", tuz on" : ", tuz off")
-         << (rules_.play_out ? ", play-out" : "") << ".\n";
+    out_ << "toguz play: " << variant_name(rules_.variant())
+         << (rules_.tuz ? ", tuz on" : ", tuz off") << (rules_.play_out ? ", play-out" : "")
+         << ".\n";
     if (vs_engine_)
       out_ << "You play " << side_name(human_) << ", the computer " << side_name(opposite(human_))
            << " (skill " << args_.skill << ").";
@@ -188,11 +204,15 @@ class Session {
         out_ << "New game.\n";
         redraw = true;
       } else if (cmd == "save") {
-        if (arg.empty()) out_ << "save: which file? (save FILE)\n";
-        else save(arg);
+        if (arg.empty())
+          out_ << "save: which file? (save FILE)\n";
+        else
+          save(arg);
       } else if (cmd == "load") {
-        if (arg.empty()) out_ << "load: which file? (load FILE)\n";
-        else redraw = load(arg);
+        if (arg.empty())
+          out_ << "load: which file? (load FILE)\n";
+        else
+          redraw = load(arg);
       } else {
         redraw = human_move(line);
       }
@@ -216,7 +236,8 @@ class Session {
     if (game_.over()) return "> ";
     const Side s = game_.position().side_to_move();
     const int n = game_.position().n();
-    if (vs_engine_) return std::string("Your move (") + side_name(s) + ", hole 1-" + std::to_string(n) + "): ";
+    if (vs_engine_)
+      return std::string("Your move (") + side_name(s) + ", hole 1-" + std::to_string(n) + "): ";
     return std::string(side_name(s)) + " to move (hole 1-" + std::to_string(n) + "): ";
   }
 
@@ -238,18 +259,21 @@ class Session {
     }
     MoveInfo info;
     if (!game_.play(hole, &why, &info)) {
-      out_ << "Illegal: " << why << (game_.over() ? " (undo, new, load FILE or quit)" : ". Try again.") << "\n";
+      out_ << "Illegal: " << why
+           << (game_.over() ? " (undo, new, load FILE or quit)" : ". Try again.") << "\n";
       return false;
     }
     if (token.hole) {
       const std::string mismatch = check_move_token(token, info);
       if (!mismatch.empty()) {
         game_.undo();
-        out_ << "'" << text << "' does not match hole " << hole << ": " << mismatch << ". Try again.\n";
+        out_ << "'" << text << "' does not match hole " << hole << ": " << mismatch
+             << ". Try again.\n";
         return false;
       }
     }
-    out_ << side_name(opposite(game_.position().side_to_move())) << " plays " << format_move(info) << "\n";
+    out_ << side_name(opposite(game_.position().side_to_move())) << " plays " << format_move(info)
+         << "\n";
     return true;
   }
 
@@ -290,8 +314,11 @@ class Session {
     const std::string computer = "toguz (skill " + std::to_string(args_.skill) + ")";
     std::string white = "Player", black = "Player";
     if (vs_engine_) (human_ == Side::White ? black : white) = computer;
-    return {{"Event", "toguz play"}, {"Site", "toguz"}, {"Date", today()},
-            {"White", white},        {"Black", black}};
+    return {{"Event", "toguz play"},
+            {"Site", "toguz"},
+            {"Date", today()},
+            {"White", white},
+            {"Black", black}};
   }
 
   bool save(const std::string& path) {
@@ -338,7 +365,8 @@ class Session {
       game_ = replayed.game;
       rules_ = game_.rules();
       out_ << "Loaded " << path << " (" << plies(game_.ply_count())
-           << (records.size() > 1 ? ", the first of " + std::to_string(records.size()) + " games" : "")
+           << (records.size() > 1 ? ", the first of " + std::to_string(records.size()) + " games"
+                                  : "")
            << ").\n";
       return true;
     } catch (const ParseError& e) {
@@ -362,13 +390,16 @@ class Session {
 
 void add_play(CLI::App& app) {
   auto args = std::make_shared<PlayArgs>();
-  auto* cmd = app.add_subcommand("play", "play a game in the terminal (against the computer or a friend)");
+  auto* cmd =
+      app.add_subcommand("play", "play a game in the terminal (against the computer or a friend)");
   cmd->add_option("--vs", args->vs, "opponent: engine (default) or human")
       ->check(CLI::IsMember({"human", "engine"}));
-  cmd->add_option("--skill", args->skill, "engine strength 1..20 (default 10)")->check(CLI::Range(1, 20));
+  cmd->add_option("--skill", args->skill, "engine strength 1..20 (default 10)")
+      ->check(CLI::Range(1, 20));
   cmd->add_option("--color", args->color, "your side against the engine: white (default) or black")
       ->check(CLI::IsMember({"white", "black"}));
-  cmd->add_option("--movetime", args->movetime_ms, "engine thinking time per move in ms (default 1000)")
+  cmd->add_option("--movetime", args->movetime_ms,
+                  "engine thinking time per move in ms (default 1000)")
       ->check(CLI::Range(10, 600000));
   args->rules.add_to(cmd);
   cmd->callback([args] {

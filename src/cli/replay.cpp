@@ -19,8 +19,10 @@ namespace {
 std::string game_json(const Game& g) {
   boost::json::object o;
   o["plies"] = g.ply_count();
-  if (g.outcome() == Outcome::Ongoing) o["end"] = nullptr;
-  else o["end"] = end_reason_name(g.end_reason());
+  if (g.outcome() == Outcome::Ongoing)
+    o["end"] = nullptr;
+  else
+    o["end"] = end_reason_name(g.end_reason());
   auto score = g.score();
   o["score"] = boost::json::array{score[0], score[1]};
   o["result"] = result_text(g.result());
@@ -46,7 +48,8 @@ void print_game(int k, const Record& r, const Game& g) {
   std::cout << "Game " << k;
   auto white = r.tag("White"), black = r.tag("Black");
   if (white || black) std::cout << ": " << white.value_or("?") << " - " << black.value_or("?");
-  std::cout << "\n" << draw_board(g.position()) << "Position: " << format_position(g.position()) << "\n";
+  std::cout << "\n"
+            << draw_board(g.position()) << "Position: " << format_position(g.position()) << "\n";
   auto score = g.score();
   std::string how = g.over() ? std::string(end_reason_name(g.end_reason())) : "unfinished";
   std::cout << "Result: " << result_text(g.result()) << " (" << how << ", " << score[0] << "-"
@@ -69,8 +72,9 @@ void add_replay(CLI::App& app) {
       "one game per line");
   cmd->add_option("FILE", args->file, "records or move lists; '-' or nothing = standard input");
   args->rules.add_to(cmd);
-  cmd->add_flag("--json", args->json,
-                "one JSON line per game: plies, end, score, result, position (or game, ply, token, error)");
+  cmd->add_flag(
+      "--json", args->json,
+      "one JSON line per game: plies, end, score, result, position (or game, ply, token, error)");
   cmd->add_flag("--strict", args->strict,
                 "a last game cut off inside its moves (no result token, not over) is an error, not "
                 "a warning");

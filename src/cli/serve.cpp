@@ -16,14 +16,17 @@ namespace toguz::cli {
 void add_serve(CLI::App& app) {
   auto cfg = std::make_shared<server::Config>();
   cfg->static_dir = TOGUZ_WEB_DIST;
-  auto* cmd = app.add_subcommand("serve", "the web app: HTTP + WebSocket server (play, online games, analysis)");
+  auto* cmd = app.add_subcommand(
+      "serve", "the web app: HTTP + WebSocket server (play, online games, analysis)");
   cmd->add_option("--host", cfg->host, "address to listen on")->capture_default_str();
   cmd->add_option("--port", cfg->port, "port (0: any free port)")->capture_default_str();
-  cmd->add_option("--db", cfg->db_path, "SQLite database file (its folder is created)")->capture_default_str();
+  cmd->add_option("--db", cfg->db_path, "SQLite database file (its folder is created)")
+      ->capture_default_str();
   cmd->add_option("--static", cfg->static_dir, "the built front end")->capture_default_str();
   cmd->add_option("--workers", cfg->workers, "engine threads (0: cores - 1, at least 2)")
       ->check(CLI::Range(0, 256));
-  cmd->add_option("--abandon-seconds", cfg->abandon_seconds, "a player gone this long may be claimed against")
+  cmd->add_option("--abandon-seconds", cfg->abandon_seconds,
+                  "a player gone this long may be claimed against")
       ->check(CLI::Range(1, 86400))
       ->capture_default_str();
   cmd->add_option("--max-connections-per-address", cfg->max_connections_per_address,
@@ -52,7 +55,8 @@ void add_serve(CLI::App& app) {
       if (db.has_parent_path()) std::filesystem::create_directories(db.parent_path());
       server::Server srv(*cfg);
       srv.start();
-      std::cout << "toguz serve: listening on http://" << cfg->host << ":" << srv.port() << "/" << std::endl;
+      std::cout << "toguz serve: listening on http://" << cfg->host << ":" << srv.port() << "/"
+                << std::endl;
       int sig = 0;
       sigwait(&set, &sig);
       srv.stop();

@@ -18,7 +18,8 @@ void add_show(CLI::App& app) {
     std::string svg;
   };
   auto args = std::make_shared<Args>();
-  auto* cmd = app.add_subcommand("show", "draw a position as the players see it (text, or SVG with --svg)");
+  auto* cmd =
+      app.add_subcommand("show", "draw a position as the players see it (text, or SVG with --svg)");
   cmd->add_option("--position", args->position, "position string (default: the variant's start)");
   args->rules.add_to(cmd);
   cmd->add_option("--seat", args->seat, "whose seat the board is seen from (bottom row)")

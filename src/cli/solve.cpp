@@ -73,7 +73,8 @@ void add_solve(CLI::App& app) {
     RuleFlags rules;
   };
   auto args = std::make_shared<Args>();
-  auto* cmd = app.add_subcommand("solve", "prove the result (and margin) of a position with a line to the end");
+  auto* cmd = app.add_subcommand(
+      "solve", "prove the result (and margin) of a position with a line to the end");
   auto* one = cmd->add_option("--position", args->position, "position string (docs/rules.md)");
   auto* many = cmd->add_option("--positions", args->positions,
                                "file of positions, one a line (position strings or JSON lines with "
@@ -99,8 +100,11 @@ void add_solve(CLI::App& app) {
                   "search threads over the shared table (node counts then vary)")
       ->check(CLI::Range(1, 64))
       ->capture_default_str();
-  cmd->add_option("--hash-log2", args->hash_log2, "transposition table: 2^N entries of 16 bytes")->check(CLI::Range(10, 30))->capture_default_str();
-  cmd->add_option("--tables", args->tables, "folder of endgame tables to probe (toguz tables build)");
+  cmd->add_option("--hash-log2", args->hash_log2, "transposition table: 2^N entries of 16 bytes")
+      ->check(CLI::Range(10, 30))
+      ->capture_default_str();
+  cmd->add_option("--tables", args->tables,
+                  "folder of endgame tables to probe (toguz tables build)");
   args->rules.add_to(cmd);
   cmd->callback([args] {
     if (args->generate) {

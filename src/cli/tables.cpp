@@ -21,9 +21,12 @@ struct TableArgs {
 };
 
 void add_common(CLI::App* cmd, TableArgs* a) {
-  cmd->add_option("--stones", a->stones, "at most this many stones on the board (K)")->required()->check(CLI::Range(0, 40));
+  cmd->add_option("--stones", a->stones, "at most this many stones on the board (K)")
+      ->required()
+      ->check(CLI::Range(0, 40));
   cmd->add_option("--dir", a->dir, "folder of the table files")->capture_default_str();
-  cmd->add_option("--position", a->position, "only the tuz configurations this position needs (it must have a tuz)");
+  cmd->add_option("--position", a->position,
+                  "only the tuz configurations this position needs (it must have a tuz)");
 }
 
 std::vector<tables::Config> configs_of(const TableArgs& a, const char* what) {
@@ -36,7 +39,8 @@ std::vector<tables::Config> configs_of(const TableArgs& a, const char* what) {
     throw CLI::RuntimeError(2);
   }
   if (p.n() != 9 || !p.any_tuz()) {
-    std::cerr << "toguz tables " << what << ": --position: tables exist for the standard board with a tuz only\n";
+    std::cerr << "toguz tables " << what
+              << ": --position: tables exist for the standard board with a tuz only\n";
     throw CLI::RuntimeError(2);
   }
   return tables::configs_for(p);
@@ -50,10 +54,11 @@ auto progress_printer(const char* verb) {
     double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     bool done = p.done == p.total;
     if (!tty && !done) return;
-    std::fprintf(stderr, "%s[%d/%d] %s tuz %d/%d: %llu/%llu entries (%.1f%%), %.1f s%s", tty ? "\r" : "",
-                 p.config_index + 1, p.config_count, verb, p.config.mine, p.config.theirs,
-                 (unsigned long long)p.done, (unsigned long long)p.total,
-                 p.total ? 100.0 * double(p.done) / double(p.total) : 100.0, secs, done ? "\n" : "");
+    std::fprintf(stderr, "%s[%d/%d] %s tuz %d/%d: %llu/%llu entries (%.1f%%), %.1f s%s",
+                 tty ? "\r" : "", p.config_index + 1, p.config_count, verb, p.config.mine,
+                 p.config.theirs, (unsigned long long)p.done, (unsigned long long)p.total,
+                 p.total ? 100.0 * double(p.done) / double(p.total) : 100.0, secs,
+                 done ? "\n" : "");
     std::fflush(stderr);
   };
 }
@@ -64,7 +69,8 @@ void add_tables(CLI::App& app) {
   auto* cmd = app.add_subcommand("tables", "endgame tables: build or verify");
   cmd->require_subcommand(1);
   auto build = std::make_shared<TableArgs>();
-  auto* b = cmd->add_subcommand("build", "build the tables for at most K stones (resumes a stopped build)");
+  auto* b = cmd->add_subcommand("build",
+                                "build the tables for at most K stones (resumes a stopped build)");
   add_common(b, build.get());
   b->callback([build] {
     auto configs = configs_of(*build, "build");
@@ -77,7 +83,8 @@ void add_tables(CLI::App& app) {
       throw CLI::RuntimeError(1);
     }
     double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    std::cout << "built tables for K=" << build->stones << " in " << build->dir << " (" << secs << " s)\n";
+    std::cout << "built tables for K=" << build->stones << " in " << build->dir << " (" << secs
+              << " s)\n";
   });
   auto verify = std::make_shared<TableArgs>();
   auto* v = cmd->add_subcommand("verify", "check every entry against its children");

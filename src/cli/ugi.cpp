@@ -1,8 +1,9 @@
 // `toguz ugi`: the UGI protocol on stdin/stdout (see src/protocol/ugi.h).
+#include "protocol/ugi.h"
+
 #include <iostream>
 
 #include "cli/commands.h"
-#include "protocol/ugi.h"
 #include "cli/tables_dir.h"
 #include "tables/probe.h"
 
@@ -14,11 +15,12 @@ void add_ugi(CLI::App& app) {
     std::ios::sync_with_stdio(false);
     protocol::UgiSession session(std::cin, std::cout);
     // setoption name TablesDir value DIR: endgame tables for the search.
-    session.set_tables_opener([](const std::string& dir, std::string* why) -> std::shared_ptr<const search::TableProbe> {
-      auto tb = open_tables(dir, why);
-      if (!tb) return nullptr;
-      return std::make_shared<tables::TablesProbe>(tb);
-    });
+    session.set_tables_opener(
+        [](const std::string& dir, std::string* why) -> std::shared_ptr<const search::TableProbe> {
+          auto tb = open_tables(dir, why);
+          if (!tb) return nullptr;
+          return std::make_shared<tables::TablesProbe>(tb);
+        });
     session.run();
   });
 }

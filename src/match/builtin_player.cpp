@@ -21,7 +21,9 @@ search::Limits to_search_limits(const MoveRequest& r) {
 
 namespace {
 
-bool parse_bool(const std::string& v) { return v == "true" || v == "1" || v == "on" || v == "yes"; }
+bool parse_bool(const std::string& v) {
+  return v == "true" || v == "1" || v == "on" || v == "yes";
+}
 
 class BuiltinPlayer : public Player {
  public:
@@ -31,15 +33,23 @@ class BuiltinPlayer : public Player {
     random_ = spec.skill == 0;
     for (auto& [k, v] : spec.options) {
       int n = std::atoi(v.c_str());
-      if (k == "Hash") options_.hash_mb = n;
-      else if (k == "Threads") options_.threads = n;
-      else if (k == "MultiPV") options_.multipv = n;
+      if (k == "Hash")
+        options_.hash_mb = n;
+      else if (k == "Threads")
+        options_.threads = n;
+      else if (k == "MultiPV")
+        options_.multipv = n;
       else if (k == "Skill") {
-        if (n == 0) random_ = true;
-        else options_.skill = n;
-      } else if (k == "Random") random_ = parse_bool(v);
-      else if (k == "Seed") options_.seed = std::strtoull(v.c_str(), nullptr, 10);
-      else unknown_ = k;
+        if (n == 0)
+          random_ = true;
+        else
+          options_.skill = n;
+      } else if (k == "Random")
+        random_ = parse_bool(v);
+      else if (k == "Seed")
+        options_.seed = std::strtoull(v.c_str(), nullptr, 10);
+      else
+        unknown_ = k;
     }
   }
   std::string name() const override {
@@ -80,9 +90,9 @@ class BuiltinPlayer : public Player {
       }
     }
     reply.move_text = std::to_string(reply.move);
-    reply.elapsed_ms = int(std::chrono::duration_cast<std::chrono::milliseconds>(
-                               std::chrono::steady_clock::now() - t0)
-                               .count());
+    reply.elapsed_ms = int(
+        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0)
+            .count());
     return reply;
   }
   void shutdown() override {}

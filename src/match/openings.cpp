@@ -62,7 +62,8 @@ std::vector<std::string> generate_openings(const OpeningGen& gen, const Rules& r
   }
   if (int(out.size()) < gen.count)
     throw std::runtime_error("found only " + std::to_string(out.size()) + " of " +
-                             std::to_string(gen.count) + " distinct balanced openings; use more "
+                             std::to_string(gen.count) +
+                             " distinct balanced openings; use more "
                              "--plies, a larger --balance or fewer --pairs");
   return out;
 }

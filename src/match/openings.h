@@ -15,11 +15,11 @@ namespace toguz::match {
 std::vector<std::string> read_openings(const std::string& path, const RuleOptions& rules);
 
 struct OpeningGen {
-  int count = 1;           // openings wanted
-  int plies = 8;           // random plies from the start
+  int count = 1;  // openings wanted
+  int plies = 8;  // random plies from the start
   uint64_t seed = 1;
-  int balance_cp = 300;    // keep when |score| <= this at balance_depth
-  int balance_depth = 4;   // depth of the filtering search (0 = no filter)
+  int balance_cp = 300;   // keep when |score| <= this at balance_depth
+  int balance_depth = 4;  // depth of the filtering search (0 = no filter)
 };
 // Generates distinct openings (canonical position strings), deterministic for a seed.
 // Throws std::runtime_error when not enough distinct balanced positions turn up.

@@ -17,20 +17,20 @@ struct MoveRequest {
   MoveLimits limits;
   int clock_ms[2] = {-1, -1};  // clock left for White and Black, -1 = no clock
   int inc_ms[2] = {0, 0};
-  int deadline_ms = 0;         // wait at most this long for an answer (then: hang)
-  uint64_t seed = 0;           // for random movers, fixed per game and ply
+  int deadline_ms = 0;  // wait at most this long for an answer (then: hang)
+  uint64_t seed = 0;    // for random movers, fixed per game and ply
 };
 
 enum class ReplyStatus { Ok, Crashed, Hung };
 
 struct MoveReply {
   ReplyStatus status = ReplyStatus::Ok;
-  int move = 0;              // as answered; the runner checks it is legal
-  std::string move_text;     // the raw answer, for messages
+  int move = 0;           // as answered; the runner checks it is legal
+  std::string move_text;  // the raw answer, for messages
   bool have_info = false;
-  search::Info info;         // the last info line (score, depth)
-  int elapsed_ms = 0;        // measured by the player from sending the request to the answer
-  std::string error;         // what went wrong when status != Ok
+  search::Info info;   // the last info line (score, depth)
+  int elapsed_ms = 0;  // measured by the player from sending the request to the answer
+  std::string error;   // what went wrong when status != Ok
 };
 
 class Player {

@@ -40,9 +40,12 @@ RuleOptions rule_options(const Rules& r) {
 int GameRecord::a_points2() const {
   bool a_white = round == 0;
   switch (result) {
-    case Result::WhiteWins: return a_white ? 2 : 0;
-    case Result::BlackWins: return a_white ? 0 : 2;
-    default: return 1;
+    case Result::WhiteWins:
+      return a_white ? 2 : 0;
+    case Result::BlackWins:
+      return a_white ? 0 : 2;
+    default:
+      return 1;
   }
 }
 
@@ -58,10 +61,9 @@ GameRecord play_game(Player* white, Player* black, const Position& start,
 
   // A forfeit: the side `s` loses, recorded in the game and named in the termination.
   auto forfeit = [&](int s, const std::string& termination, const std::string& detail) {
-    g.game.set_recorded_result(s == 0 ? Result::BlackWins : Result::WhiteWins,
-                               termination == "time" || termination == "hang"
-                                   ? EndReason::Time
-                                   : EndReason::Resignation);
+    g.game.set_recorded_result(
+        s == 0 ? Result::BlackWins : Result::WhiteWins,
+        termination == "time" || termination == "hang" ? EndReason::Time : EndReason::Resignation);
     g.termination = termination;
     g.detail = players[s]->name() + ": " + detail;
   };
@@ -80,11 +82,13 @@ GameRecord play_game(Player* white, Player* black, const Position& start,
     req.limits = l;
     for (int t = 0; t < 2; ++t) {
       // Each side's own clock; an engine without a clock sees none for either side.
-      req.clock_ms[t] = l.tc_ms >= 0 ? std::max(0, limits[t]->tc_ms >= 0 ? clock[t] : clock[s]) : -1;
+      req.clock_ms[t] =
+          l.tc_ms >= 0 ? std::max(0, limits[t]->tc_ms >= 0 ? clock[t] : clock[s]) : -1;
       req.inc_ms[t] = l.tc_ms >= 0 ? (limits[t]->tc_ms >= 0 ? limits[t]->inc_ms : l.inc_ms) : 0;
     }
-    int budget = l.tc_ms >= 0 ? std::max(0, clock[s]) + settings.margin_ms
-                 : l.movetime_ms > 0 ? l.movetime_ms : 0;
+    int budget = l.tc_ms >= 0        ? std::max(0, clock[s]) + settings.margin_ms
+                 : l.movetime_ms > 0 ? l.movetime_ms
+                                     : 0;
     int hang = settings.hang_ms >= 0 ? settings.hang_ms : budget > 0 ? 2000 : 60000;
     req.deadline_ms = budget + hang;
     req.seed = splitmix64_of(seed ^ uint64_t(g.game.ply_count()) * 0x100000001b3ULL);
@@ -101,8 +105,9 @@ GameRecord play_game(Player* white, Player* black, const Position& start,
     if (l.tc_ms >= 0) {
       clock[s] -= reply.elapsed_ms;
       if (clock[s] < -settings.margin_ms) {
-        forfeit(s, "time", "used " + std::to_string(reply.elapsed_ms) + " ms, clock ran out by " +
-                               std::to_string(-clock[s]) + " ms");
+        forfeit(s, "time",
+                "used " + std::to_string(reply.elapsed_ms) + " ms, clock ran out by " +
+                    std::to_string(-clock[s]) + " ms");
         break;
       }
       clock[s] = std::max(clock[s], 0) + l.inc_ms;
@@ -123,12 +128,15 @@ GameRecord play_game(Player* white, Player* black, const Position& start,
 
 void Totals::add(const PairResult& p) {
   for (const auto& gs : p.games) {
-    if (gs.a_points2 == 2) ++wdl.wins;
-    else if (gs.a_points2 == 1) ++wdl.draws;
-    else ++wdl.losses;
+    if (gs.a_points2 == 2)
+      ++wdl.wins;
+    else if (gs.a_points2 == 1)
+      ++wdl.draws;
+    else
+      ++wdl.losses;
     ++games;
-    if (gs.termination == "illegal move" || gs.termination == "crash" ||
-        gs.termination == "hang" || gs.termination == "time")
+    if (gs.termination == "illegal move" || gs.termination == "crash" || gs.termination == "hang" ||
+        gs.termination == "time")
       ++forfeits[gs.a_points2 == 0 ? 0 : 1][gs.termination];
   }
   ++penta[p.a_points2()];
@@ -142,8 +150,11 @@ namespace json = boost::json;
 namespace {
 
 json::object limits_json(const MoveLimits& l) {
-  return {{"tc_ms", l.tc_ms}, {"inc_ms", l.inc_ms}, {"movetime_ms", l.movetime_ms},
-          {"nodes", l.nodes}, {"depth", l.depth}};
+  return {{"tc_ms", l.tc_ms},
+          {"inc_ms", l.inc_ms},
+          {"movetime_ms", l.movetime_ms},
+          {"nodes", l.nodes},
+          {"depth", l.depth}};
 }
 
 MoveLimits limits_from(const json::object& o) {
@@ -215,7 +226,9 @@ Settings settings_from(const json::object& o) {
 
 }  // namespace
 
-std::string settings_to_json(const Settings& s) { return json::serialize(settings_object(s)); }
+std::string settings_to_json(const Settings& s) {
+  return json::serialize(settings_object(s));
+}
 
 std::string state_to_json(const MatchState& state) {
   json::array done;
@@ -241,11 +254,14 @@ MatchState state_from_json(const std::string& text) {
   try {
     json::value v = json::parse(text);
     const json::object& o = v.as_object();
-    if (o.at("format").as_string() != "toguz-match-state" || o.at("version").to_number<int64_t>() != 1)
+    if (o.at("format").as_string() != "toguz-match-state" ||
+        o.at("version").to_number<int64_t>() != 1)
       throw std::runtime_error("not a toguz match state (format/version)");
     st.settings = settings_from(o.at("settings").as_object());
     std::string sprt(o.at("sprt_state").as_string());
-    st.sprt = sprt == "H0" ? SprtState::AcceptH0 : sprt == "H1" ? SprtState::AcceptH1 : SprtState::Continue;
+    st.sprt = sprt == "H0"   ? SprtState::AcceptH0
+              : sprt == "H1" ? SprtState::AcceptH1
+                             : SprtState::Continue;
     for (const auto& pv : o.at("done").as_array()) {
       const json::object& po = pv.as_object();
       PairResult p;
@@ -331,8 +347,8 @@ std::string game_pgn(const GameRecord& g, const Settings& settings) {
   size_t move = 0;
   bool in_comment = false;
   while (in >> t) {
-    bool is_move = !in_comment && t[0] != '{' && !is_move_number(t) && result_text(Result::None) != t &&
-                   t != "1-0" && t != "0-1" && t != "1/2-1/2";
+    bool is_move = !in_comment && t[0] != '{' && !is_move_number(t) &&
+                   result_text(Result::None) != t && t != "1-0" && t != "0-1" && t != "1/2-1/2";
     if (t[0] == '{') in_comment = true;
     tokens.push_back(t);
     if (in_comment && t.back() == '}') in_comment = false;
@@ -375,7 +391,8 @@ Summary run_match(MatchState state, const RunOptions& options) {
   if (settings.engines.size() != 2) throw std::runtime_error("a match needs exactly two engines");
   if (settings.openings.empty()) throw std::runtime_error("a match needs at least one opening");
   std::vector<Position> starts;
-  for (const std::string& s : settings.openings) starts.push_back(parse_position(s, rule_options(settings.rules)));
+  for (const std::string& s : settings.openings)
+    starts.push_back(parse_position(s, rule_options(settings.rules)));
   MoveLimits limits[2];
   for (int e = 0; e < 2; ++e) limits[e] = merge_limits(settings.limits, settings.engines[e].limits);
 
@@ -432,7 +449,8 @@ Summary run_match(MatchState state, const RunOptions& options) {
       std::vector<GameRecord> games;
       for (int round = 0; round < 2; ++round) {
         int w = round, b = 1 - round;  // round 0: engine A White
-        uint64_t seed = splitmix64_of(settings.seed * 0x9e3779b97f4a7c15ULL + uint64_t(index) * 2 + round);
+        uint64_t seed =
+            splitmix64_of(settings.seed * 0x9e3779b97f4a7c15ULL + uint64_t(index) * 2 + round);
         GameRecord g = play_game(players[w].get(), players[b].get(), start, limits[w], limits[b],
                                  settings, seed);
         g.pair = index;
@@ -451,14 +469,16 @@ Summary run_match(MatchState state, const RunOptions& options) {
       if (settings.sprt) {
         summary.llr = llr_pentanomial(summary.totals.penta, settings.sprt_params.elo0,
                                       settings.sprt_params.elo1);
-        if (summary.sprt == SprtState::Continue) summary.sprt = settings.sprt_params.decide(summary.llr);
+        if (summary.sprt == SprtState::Continue)
+          summary.sprt = settings.sprt_params.decide(summary.llr);
         state.sprt = summary.sprt;
       }
       if (pgn.is_open()) {
         for (const GameRecord& g : games) pgn << game_pgn(g, settings) << "\n";
         pgn.flush();
       }
-      if (!options.resume_path.empty()) write_file_atomically(options.resume_path, state_to_json(state));
+      if (!options.resume_path.empty())
+        write_file_atomically(options.resume_path, state_to_json(state));
       if (options.on_pair) options.on_pair(pair, summary.totals, summary.llr);
     }
     for (auto& p : players) p->shutdown();

@@ -28,15 +28,15 @@ struct MoveNote {
 
 // One finished game.
 struct GameRecord {
-  int pair = 0;           // 0-based pair index
-  int round = 0;          // 0: engine A has White, 1: engine B has White
+  int pair = 0;              // 0-based pair index
+  int round = 0;             // 0: engine A has White, 1: engine B has White
   std::string white, black;  // display names
   Game game;
   Result result = Result::None;
   // How it ended: "decided", "no-move", "repetition" (from the board) or, recorded by the
   // referee, "illegal move", "crash", "hang", "time".
   std::string termination;
-  std::string detail;     // the referee's explanation for a forfeit
+  std::string detail;           // the referee's explanation for a forfeit
   std::vector<MoveNote> notes;  // one per move played
   // Engine A's points in half points (0, 1, 2).
   int a_points2() const;
@@ -51,7 +51,7 @@ GameRecord play_game(Player* white, Player* black, const Position& start,
 struct PairResult {
   int index = 0;
   struct GameSummary {
-    std::string result;        // "1-0", ...
+    std::string result;  // "1-0", ...
     std::string termination;
     int plies = 0;
     int a_points2 = 0;
@@ -98,9 +98,9 @@ std::string game_pgn(const GameRecord& g, const Settings& settings);
 
 struct RunOptions {
   int concurrency = 1;
-  int max_pairs = 0;             // stop after this many pairs in this run (0 = no limit)
-  std::string resume_path;       // "" = no resume file
-  std::string pgn_path;          // "" = no PGN
+  int max_pairs = 0;                  // stop after this many pairs in this run (0 = no limit)
+  std::string resume_path;            // "" = no resume file
+  std::string pgn_path;               // "" = no PGN
   std::atomic<bool>* stop = nullptr;  // set from outside (e.g. SIGINT) to stop after the
                                       // pairs in progress
   std::function<void(const GameRecord&, const Totals&)> on_game;

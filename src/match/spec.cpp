@@ -85,8 +85,9 @@ EngineSpec parse_engine_spec(const std::vector<std::string>& tokens) {
       if (!to_int(value, &e.limits.depth) || e.limits.depth <= 0)
         throw bad("depth=D, a positive number");
     } else {
-      throw SpecError("--engine: unknown key '" + key +
-                      "' (expected cmd, arg, name, skill, option.NAME, tc, movetime, nodes, depth)");
+      throw SpecError(
+          "--engine: unknown key '" + key +
+          "' (expected cmd, arg, name, skill, option.NAME, tc, movetime, nodes, depth)");
     }
   }
   if (e.builtin == have_cmd)
@@ -124,11 +125,16 @@ SprtParams parse_sprt(const std::vector<std::string>& tokens) {
     std::string key = t.substr(0, eq);
     if (eq == std::string::npos || !to_double(t.substr(eq + 1), &v))
       throw SpecError("--sprt: '" + t + "': expected elo0=X, elo1=X, alpha=X or beta=X");
-    if (key == "elo0") p.elo0 = v;
-    else if (key == "elo1") p.elo1 = v;
-    else if (key == "alpha") p.alpha = v;
-    else if (key == "beta") p.beta = v;
-    else throw SpecError("--sprt: unknown key '" + key + "' (expected elo0, elo1, alpha, beta)");
+    if (key == "elo0")
+      p.elo0 = v;
+    else if (key == "elo1")
+      p.elo1 = v;
+    else if (key == "alpha")
+      p.alpha = v;
+    else if (key == "beta")
+      p.beta = v;
+    else
+      throw SpecError("--sprt: unknown key '" + key + "' (expected elo0, elo1, alpha, beta)");
   }
   if (!(p.elo1 > p.elo0)) throw SpecError("--sprt: elo1 must be greater than elo0");
   if (!(p.alpha > 0 && p.alpha < 0.5 && p.beta > 0 && p.beta < 0.5))

@@ -22,8 +22,8 @@ class SpecError : public std::runtime_error {
 
 // Limits of one move. Zero / negative = not set. Several may be set at once.
 struct MoveLimits {
-  int tc_ms = -1;      // the clock at the start of a game (-1 = no clock)
-  int inc_ms = 0;      // added after each move
+  int tc_ms = -1;  // the clock at the start of a game (-1 = no clock)
+  int inc_ms = 0;  // added after each move
   int movetime_ms = 0;
   uint64_t nodes = 0;
   int depth = 0;
@@ -69,8 +69,8 @@ struct Settings {
   uint64_t seed = 1;
   bool sprt = false;
   SprtParams sprt_params;
-  int margin_ms = 100;    // clock overstep tolerated before a time loss
-  int hang_ms = -1;       // wait past the move's budget before a silent engine has hung; -1 = default
+  int margin_ms = 100;  // clock overstep tolerated before a time loss
+  int hang_ms = -1;     // wait past the move's budget before a silent engine has hung; -1 = default
   int handshake_ms = 10000;
 };
 

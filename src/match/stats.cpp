@@ -12,9 +12,13 @@ double elo_from_score(double s) {
   return -400.0 * std::log10(1.0 / s - 1.0);
 }
 
-double score_from_elo(double elo) { return 1.0 / (1.0 + std::pow(10.0, -elo / 400.0)); }
+double score_from_elo(double elo) {
+  return 1.0 / (1.0 + std::pow(10.0, -elo / 400.0));
+}
 
-double normal_cdf(double x) { return 0.5 * std::erfc(-x / std::sqrt(2.0)); }
+double normal_cdf(double x) {
+  return 0.5 * std::erfc(-x / std::sqrt(2.0));
+}
 
 double normal_quantile(double p) {
   // Bisection on the monotone cdf: plenty fast for a handful of calls per report.
@@ -123,14 +127,21 @@ double llr_pentanomial(const Pentanomial& p, double elo0, double elo1) {
 
 std::string_view sprt_state_name(SprtState s) {
   switch (s) {
-    case SprtState::AcceptH0: return "H0";
-    case SprtState::AcceptH1: return "H1";
-    default: return "continue";
+    case SprtState::AcceptH0:
+      return "H0";
+    case SprtState::AcceptH1:
+      return "H1";
+    default:
+      return "continue";
   }
 }
 
-double SprtParams::lower() const { return std::log(beta / (1 - alpha)); }
-double SprtParams::upper() const { return std::log((1 - beta) / alpha); }
+double SprtParams::lower() const {
+  return std::log(beta / (1 - alpha));
+}
+double SprtParams::upper() const {
+  return std::log((1 - beta) / alpha);
+}
 
 SprtState SprtParams::decide(double llr) const {
   if (llr >= upper()) return SprtState::AcceptH1;

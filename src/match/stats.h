@@ -39,13 +39,13 @@ MeanVar pentanomial_mean_var(const Pentanomial& p);
 // Intervals are 95% (mean +- 1.96 standard errors of the pair score, mapped to Elo).
 struct Estimate {
   uint64_t pairs = 0;
-  double score = 0.5;          // mean score per game
-  double elo = 0;              // may be +-inf at a 0% / 100% score
+  double score = 0.5;  // mean score per game
+  double elo = 0;      // may be +-inf at a 0% / 100% score
   double elo_lo = 0, elo_hi = 0;
-  double elo_ci95 = 0;         // half width: (elo_hi - elo_lo) / 2
-  double nelo = 0;             // normalised Elo (see docs/strength.md)
+  double elo_ci95 = 0;  // half width: (elo_hi - elo_lo) / 2
+  double nelo = 0;      // normalised Elo (see docs/strength.md)
   double nelo_ci95 = 0;
-  double los = 0.5;            // likelihood of superiority, P(true score > 0.5)
+  double los = 0.5;  // likelihood of superiority, P(true score > 0.5)
 };
 Estimate estimate(const Pentanomial& p);
 

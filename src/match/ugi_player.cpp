@@ -34,11 +34,16 @@ bool parse_info(const std::string& line, search::Info* info) {
   in >> w;  // "info"
   bool scored = false;
   while (in >> w) {
-    if (w == "depth") in >> info->depth;
-    else if (w == "seldepth") in >> info->seldepth;
-    else if (w == "nodes") in >> info->nodes;
-    else if (w == "time") in >> info->time_ms;
-    else if (w == "string") break;
+    if (w == "depth")
+      in >> info->depth;
+    else if (w == "seldepth")
+      in >> info->seldepth;
+    else if (w == "nodes")
+      in >> info->nodes;
+    else if (w == "time")
+      in >> info->time_ms;
+    else if (w == "string")
+      break;
     else if (w == "score") {
       std::string kind;
       int v = 0;
@@ -119,8 +124,10 @@ class UgiPlayer : public Player {
     MoveReply reply;
     std::ostringstream cmd;
     cmd << "position ";
-    if (game.start() == Position::start(game.rules())) cmd << "startpos";
-    else cmd << "fen " << format_position(game.start());
+    if (game.start() == Position::start(game.rules()))
+      cmd << "startpos";
+    else
+      cmd << "fen " << format_position(game.start());
     if (game.ply_count() > 0) {
       cmd << " moves";
       for (const MoveInfo& m : game.moves()) cmd << ' ' << int(m.hole);
@@ -130,7 +137,8 @@ class UgiPlayer : public Player {
     for (int s = 0; s < 2; ++s)
       if (request.clock_ms[s] >= 0) go << " p" << s + 1 << "time " << request.clock_ms[s];
     for (int s = 0; s < 2; ++s)
-      if (request.clock_ms[s] >= 0 && request.inc_ms[s] > 0) go << " p" << s + 1 << "inc " << request.inc_ms[s];
+      if (request.clock_ms[s] >= 0 && request.inc_ms[s] > 0)
+        go << " p" << s + 1 << "inc " << request.inc_ms[s];
     if (request.limits.movetime_ms > 0) go << " movetime " << request.limits.movetime_ms;
     if (request.limits.depth > 0) go << " depth " << request.limits.depth;
     if (request.limits.nodes > 0) go << " nodes " << request.limits.nodes;
@@ -307,8 +315,10 @@ class UgiPlayer : public Player {
 
   std::string exit_text() const {
     if (exit_status_ < 0) return "";
-    if (WIFEXITED(exit_status_)) return " (exit status " + std::to_string(WEXITSTATUS(exit_status_)) + ")";
-    if (WIFSIGNALED(exit_status_)) return " (signal " + std::to_string(WTERMSIG(exit_status_)) + ")";
+    if (WIFEXITED(exit_status_))
+      return " (exit status " + std::to_string(WEXITSTATUS(exit_status_)) + ")";
+    if (WIFSIGNALED(exit_status_))
+      return " (signal " + std::to_string(WTERMSIG(exit_status_)) + ")";
     return "";
   }
 

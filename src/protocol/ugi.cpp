@@ -116,20 +116,27 @@ bool UgiSession::handle(std::string_view line) {
     engine_.wait();
     return false;
   }
-  if (cmd == "isready") send("readyok");
-  else if (cmd == "ugi") cmd_ugi();
-  else if (cmd == "stop") cmd_stop();
-  else if (cmd == "query") cmd_query(t);
-  else if (cmd == "setoption") { if (!busy(cmd)) cmd_setoption(t); }
-  else if (cmd == "uginewgame") {
+  if (cmd == "isready")
+    send("readyok");
+  else if (cmd == "ugi")
+    cmd_ugi();
+  else if (cmd == "stop")
+    cmd_stop();
+  else if (cmd == "query")
+    cmd_query(t);
+  else if (cmd == "setoption") {
+    if (!busy(cmd)) cmd_setoption(t);
+  } else if (cmd == "uginewgame") {
     if (!busy(cmd)) {
       engine_.new_game();
       reset_to_start();
     }
-  }
-  else if (cmd == "position") { if (!busy(cmd)) cmd_position(t); }
-  else if (cmd == "go") { if (!busy(cmd)) cmd_go(t); }
-  else error("unknown command: " + std::string(line.substr(0, 80)));
+  } else if (cmd == "position") {
+    if (!busy(cmd)) cmd_position(t);
+  } else if (cmd == "go") {
+    if (!busy(cmd)) cmd_go(t);
+  } else
+    error("unknown command: " + std::string(line.substr(0, 80)));
   return true;
 }
 
@@ -150,7 +157,8 @@ void UgiSession::cmd_ugi() {
 
 // setoption name <name> [value <value>]; names are case-insensitive.
 void UgiSession::cmd_setoption(const std::vector<std::string>& t) {
-  if (t.size() < 3 || t[1] != "name") return error("setoption: expected 'setoption name <name> value <value>'");
+  if (t.size() < 3 || t[1] != "name")
+    return error("setoption: expected 'setoption name <name> value <value>'");
   std::string name, value;
   size_t i = 2;
   for (; i < t.size() && t[i] != "value"; ++i) name += (name.empty() ? "" : " ") + t[i];
@@ -177,17 +185,20 @@ void UgiSession::cmd_setoption(const std::vector<std::string>& t) {
     if (spin(0, kMaxSeed)) options_.seed = uint64_t(v);
   } else if (key == "variant") {
     Variant var;
-    if (!parse_variant(val, &var)) return error("setoption Variant: '" + value + "' is not standard, kozdatu or bestemshi");
+    if (!parse_variant(val, &var))
+      return error("setoption Variant: '" + value + "' is not standard, kozdatu or bestemshi");
     variant_ = var;
     variant_set_ = true;
     reset_to_start();
   } else if (key == "tuz") {
     std::string tv = val == "true" ? "on" : val == "false" ? "off" : val;
-    if (tv != "auto" && tv != "on" && tv != "off") return error("setoption Tuz: '" + value + "' is not auto, on or off");
+    if (tv != "auto" && tv != "on" && tv != "off")
+      return error("setoption Tuz: '" + value + "' is not auto, on or off");
     tuz_ = tv;
     reset_to_start();
   } else if (key == "playout") {
-    if (val != "true" && val != "false") return error("setoption PlayOut: '" + value + "' is not true or false");
+    if (val != "true" && val != "false")
+      return error("setoption PlayOut: '" + value + "' is not true or false");
     play_out_ = val == "true";
     reset_to_start();
   } else if (key == "tablesdir" && tables_opener_) {
@@ -251,8 +262,10 @@ void UgiSession::cmd_position(const std::vector<std::string>& t) {
   for (size_t j = i + 1; j < t.size(); ++j) {
     long long hole = 0;
     std::string why;
-    if (!parse_int(t[j], 1, start.n(), &hole)) why = "not a hole number 1.." + std::to_string(start.n());
-    else game.play(int(hole), &why);
+    if (!parse_int(t[j], 1, start.n(), &hole))
+      why = "not a hole number 1.." + std::to_string(start.n());
+    else
+      game.play(int(hole), &why);
     if (!why.empty())
       return refuse_position("position: move " + std::to_string(j - i) + " '" + t[j] + "': " + why);
   }
@@ -304,13 +317,20 @@ void UgiSession::cmd_go(const std::vector<std::string>& t) {
     ++i;
     if (v == 0 && (k == "movetime" || k == "depth" || k == "nodes"))
       unusable.push_back("'" + k + " 0' is no limit");
-    if (k == "p1time") limits.time_ms[0] = int(std::max(0ll, v));
-    else if (k == "p2time") limits.time_ms[1] = int(std::max(0ll, v));
-    else if (k == "p1inc") limits.inc_ms[0] = int(v);
-    else if (k == "p2inc") limits.inc_ms[1] = int(v);
-    else if (k == "movetime") limits.movetime_ms = int(v);
-    else if (k == "depth") limits.depth = int(v);
-    else if (k == "nodes") limits.nodes = uint64_t(v);
+    if (k == "p1time")
+      limits.time_ms[0] = int(std::max(0ll, v));
+    else if (k == "p2time")
+      limits.time_ms[1] = int(std::max(0ll, v));
+    else if (k == "p1inc")
+      limits.inc_ms[0] = int(v);
+    else if (k == "p2inc")
+      limits.inc_ms[1] = int(v);
+    else if (k == "movetime")
+      limits.movetime_ms = int(v);
+    else if (k == "depth")
+      limits.depth = int(v);
+    else if (k == "nodes")
+      limits.nodes = uint64_t(v);
   }
   if (game_.over()) {
     error("go: the game is over (" + std::string(end_reason_name(game_.end_reason())) + ", " +
@@ -360,10 +380,11 @@ void UgiSession::cmd_query(const std::vector<std::string>& t) {
   if (t[1] == "gameover") {
     send(std::string("response ") + (game_.over() ? "true" : "false"));
   } else if (t[1] == "p1turn") {
-    send(std::string("response ") + (game_.position().side_to_move() == Side::White ? "true" : "false"));
+    send(std::string("response ") +
+         (game_.position().side_to_move() == Side::White ? "true" : "false"));
   } else if (t[1] == "result") {
     const Result r = game_.result();
-    send(std::string("response ") + (r == Result::WhiteWins ? "p1win"
+    send(std::string("response ") + (r == Result::WhiteWins   ? "p1win"
                                      : r == Result::BlackWins ? "p2win"
                                      : r == Result::Draw      ? "draw"
                                                               : "none"));

@@ -26,8 +26,8 @@
 
 #include <atomic>
 #include <functional>
-#include <memory>
 #include <iosfwd>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <string_view>
@@ -63,13 +63,15 @@ class UgiSession {
   // failure). When set, the session offers "option name TablesDir type string" and hands the
   // tables to the engine (Options::tables); an empty value turns them off. The protocol does
   // not depend on src/tables: the front end (toguz ugi) supplies this.
-  using TablesOpener = std::function<std::shared_ptr<const search::TableProbe>(const std::string& dir, std::string* why)>;
+  using TablesOpener = std::function<std::shared_ptr<const search::TableProbe>(
+      const std::string& dir, std::string* why)>;
   void set_tables_opener(TablesOpener opener) { tables_opener_ = std::move(opener); }
 
  private:
   void send(const std::string& line);
   void error(const std::string& what) { send("info string error " + what); }
-  bool busy(std::string_view command);  // waits for a finite search; true (and says so) during infinite
+  bool busy(
+      std::string_view command);  // waits for a finite search; true (and says so) during infinite
 
   void cmd_ugi();
   void cmd_setoption(const std::vector<std::string>& t);
@@ -86,9 +88,9 @@ class UgiSession {
   std::mutex out_mutex_;
   search::Engine engine_;
   search::Options options_;
-  bool variant_set_ = false;   // Variant was given: position strings must have its length
+  bool variant_set_ = false;  // Variant was given: position strings must have its length
   Variant variant_ = Variant::Standard;
-  std::string tuz_ = "auto";   // auto, on, off
+  std::string tuz_ = "auto";  // auto, on, off
   bool play_out_ = false;
   TablesOpener tables_opener_;
   Game game_;

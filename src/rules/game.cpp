@@ -4,31 +4,47 @@ namespace toguz {
 
 std::string_view result_text(Result r) {
   switch (r) {
-    case Result::WhiteWins: return "1-0";
-    case Result::BlackWins: return "0-1";
-    case Result::Draw: return "1/2-1/2";
-    default: return "*";
+    case Result::WhiteWins:
+      return "1-0";
+    case Result::BlackWins:
+      return "0-1";
+    case Result::Draw:
+      return "1/2-1/2";
+    default:
+      return "*";
   }
 }
 
 bool parse_result(std::string_view s, Result* out) {
-  if (s == "1-0") *out = Result::WhiteWins;
-  else if (s == "0-1") *out = Result::BlackWins;
-  else if (s == "1/2-1/2" || s == "½-½") *out = Result::Draw;
-  else if (s == "*") *out = Result::None;
-  else return false;
+  if (s == "1-0")
+    *out = Result::WhiteWins;
+  else if (s == "0-1")
+    *out = Result::BlackWins;
+  else if (s == "1/2-1/2" || s == "½-½")
+    *out = Result::Draw;
+  else if (s == "*")
+    *out = Result::None;
+  else
+    return false;
   return true;
 }
 
 std::string_view end_reason_name(EndReason r) {
   switch (r) {
-    case EndReason::Decided: return "decided";
-    case EndReason::NoMove: return "no-move";
-    case EndReason::Repetition: return "repetition";
-    case EndReason::Resignation: return "resignation";
-    case EndReason::Time: return "time";
-    case EndReason::Agreement: return "agreement";
-    default: return "none";
+    case EndReason::Decided:
+      return "decided";
+    case EndReason::NoMove:
+      return "no-move";
+    case EndReason::Repetition:
+      return "repetition";
+    case EndReason::Resignation:
+      return "resignation";
+    case EndReason::Time:
+      return "time";
+    case EndReason::Agreement:
+      return "agreement";
+    default:
+      return "none";
   }
 }
 
@@ -72,21 +88,30 @@ Outcome Game::compute_outcome() const {
 
 EndReason Game::end_reason() const {
   switch (outcome_) {
-    case Outcome::Decided: return EndReason::Decided;
-    case Outcome::NoMove: return EndReason::NoMove;
-    case Outcome::Repetition: return EndReason::Repetition;
-    default: return recorded_reason_;
+    case Outcome::Decided:
+      return EndReason::Decided;
+    case Outcome::NoMove:
+      return EndReason::NoMove;
+    case Outcome::Repetition:
+      return EndReason::Repetition;
+    default:
+      return recorded_reason_;
   }
 }
 
-std::array<int, 2> Game::score() const { return position().final_score(outcome_); }
+std::array<int, 2> Game::score() const {
+  return position().final_score(outcome_);
+}
 
 Result Game::result() const {
   if (recorded_ != Result::None) return recorded_;
   switch (outcome_) {
-    case Outcome::Ongoing: return Result::None;
-    case Outcome::Repetition: return Result::Draw;
-    default: return result_from_score(score());
+    case Outcome::Ongoing:
+      return Result::None;
+    case Outcome::Repetition:
+      return Result::Draw;
+    default:
+      return result_from_score(score());
   }
 }
 
@@ -98,7 +123,8 @@ bool Game::play(int hole, std::string* why, MoveInfo* info) {
   if (over()) return fail("the game is over");
   const Position& pos = position();
   if (hole < 1 || hole > pos.n())
-    return fail("no hole " + std::to_string(hole) + " (holes are 1.." + std::to_string(pos.n()) + ")");
+    return fail("no hole " + std::to_string(hole) + " (holes are 1.." + std::to_string(pos.n()) +
+                ")");
   if (pos.tuz(opposite(pos.side_to_move())) == hole)
     return fail("hole " + std::to_string(hole) + " is the opponent's tuz");
   if (pos.stones(pos.side_to_move(), hole) == 0)

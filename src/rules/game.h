@@ -15,7 +15,7 @@ enum class Result : uint8_t { None, WhiteWins, BlackWins, Draw };
 // (a resignation, a loss on time, an agreed draw) and do not follow from the board.
 enum class EndReason : uint8_t { None, Decided, NoMove, Repetition, Resignation, Time, Agreement };
 
-std::string_view result_text(Result r);        // "1-0", "0-1", "1/2-1/2", "*"
+std::string_view result_text(Result r);  // "1-0", "0-1", "1/2-1/2", "*"
 bool parse_result(std::string_view s, Result* out);
 std::string_view end_reason_name(EndReason r);  // "decided", "no-move", "repetition", ...
 // The winner by score: more stones wins, equal is a draw.

@@ -49,9 +49,10 @@ Position parse_position(std::string_view text, const RuleOptions& options) {
   for (auto f : split(text, ' ', true))
     for (auto g : split(f, '\t', true)) fields.push_back(g);
   if (fields.size() < 4 || fields.size() > 5)
-    throw ParseError("position string: expected 4 or 5 space-separated fields '<White holes>/<Black "
-                     "holes> <White kazna> <Black kazna> <side> [<move number>]', got " +
-                     std::to_string(fields.size()));
+    throw ParseError(
+        "position string: expected 4 or 5 space-separated fields '<White holes>/<Black "
+        "holes> <White kazna> <Black kazna> <side> [<move number>]', got " +
+        std::to_string(fields.size()));
   auto rows = split(fields[0], '/', false);
   if (rows.size() != 2)
     throw ParseError("holes: expected '<White holes>/<Black holes>' with one '/', got " +
@@ -64,7 +65,8 @@ Position parse_position(std::string_view text, const RuleOptions& options) {
     auto cells = split(rows[s], ',', false);
     if (n < 0) n = int(cells.size());
     if (cells.size() != 9 && cells.size() != 7 && cells.size() != 5)
-      throw ParseError(std::string(row_name[s]) + ": expected 9, 7 or 5 comma-separated counts, got " +
+      throw ParseError(std::string(row_name[s]) +
+                       ": expected 9, 7 or 5 comma-separated counts, got " +
                        std::to_string(cells.size()));
     if (int(cells.size()) != n)
       throw ParseError(std::string(row_name[s]) + ": expected " + std::to_string(n) +
@@ -88,11 +90,15 @@ Position parse_position(std::string_view text, const RuleOptions& options) {
   const char* kazna_name[2] = {"White kazna", "Black kazna"};
   for (int s = 0; s < 2; ++s)
     if (!to_int(fields[1 + s], &kazna[s]))
-      throw ParseError(std::string(kazna_name[s]) + ": expected a number, got " + quoted(fields[1 + s]));
+      throw ParseError(std::string(kazna_name[s]) + ": expected a number, got " +
+                       quoted(fields[1 + s]));
   Side side;
-  if (fields[3] == "w") side = Side::White;
-  else if (fields[3] == "b") side = Side::Black;
-  else throw ParseError("side: expected 'w' or 'b', got " + quoted(fields[3]));
+  if (fields[3] == "w")
+    side = Side::White;
+  else if (fields[3] == "b")
+    side = Side::Black;
+  else
+    throw ParseError("side: expected 'w' or 'b', got " + quoted(fields[3]));
   int move_number = 1;
   if (fields.size() == 5 && (!to_int(fields[4], &move_number) || move_number < 1))
     throw ParseError("move number: expected a number of 1 or more, got " + quoted(fields[4]));
@@ -121,8 +127,10 @@ std::string format_position(const Position& pos) {
     Side side = Side(s);
     for (int h = 1; h <= n; ++h) {
       if (h > 1) out += ',';
-      if (pos.tuz(opposite(side)) == h) out += 'x';
-      else out += std::to_string(pos.stones(side, h));
+      if (pos.tuz(opposite(side)) == h)
+        out += 'x';
+      else
+        out += std::to_string(pos.stones(side, h));
     }
     out += s == 0 ? '/' : ' ';
   }

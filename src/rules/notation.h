@@ -35,10 +35,10 @@ std::string format_position(const Position& pos);
 // A move as written: "6", "65", "65(10)", "65 (10)", "27X", "93x", with annotation marks
 // (!, ?, !!, ??, !?, ?!) ignored.
 struct MoveToken {
-  int hole = 0;      // a, 1..9
-  int landing = 0;   // b, 0 when the token has one digit
+  int hole = 0;     // a, 1..9
+  int landing = 0;  // b, 0 when the token has one digit
   bool tuz_mark = false;
-  int kazna = -1;    // (n), -1 when absent
+  int kazna = -1;  // (n), -1 when absent
 };
 // Syntax only; returns false and sets *why when the text is not a move token.
 bool parse_move_token(std::string_view text, MoveToken* out, std::string* why);

@@ -15,7 +15,8 @@ struct Path {
 };
 
 bool kaznas_changed(const Position& a, const Position& b) {
-  return a.kazna(Side::White) != b.kazna(Side::White) || a.kazna(Side::Black) != b.kazna(Side::Black);
+  return a.kazna(Side::White) != b.kazna(Side::White) ||
+         a.kazna(Side::Black) != b.kazna(Side::Black);
 }
 
 bool repeated_thrice(const Path& path, int ply) {

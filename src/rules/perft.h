@@ -11,8 +11,8 @@ namespace toguz {
 
 constexpr int kMaxPerftDepth = 64;
 
-// Leaves below `pos` at `depth` (0..kMaxPerftDepth). A position whose game has ended (decided, no move, or a
-// threefold repetition along the path from `pos`) is one leaf and is not expanded.
+// Leaves below `pos` at `depth` (0..kMaxPerftDepth). A position whose game has ended (decided, no
+// move, or a threefold repetition along the path from `pos`) is one leaf and is not expanded.
 uint64_t perft(const Position& pos, int depth);
 // The same per root move: (hole, leaves) in hole order.
 std::vector<std::pair<int, uint64_t>> perft_divide(const Position& pos, int depth);

@@ -17,25 +17,35 @@ namespace toguz {
 
 Rules Rules::for_variant(Variant v) {
   switch (v) {
-    case Variant::Kozdatu: return Rules{7, false, false};
-    case Variant::Bestemshi: return Rules{5, false, false};
-    default: return Rules{9, true, false};
+    case Variant::Kozdatu:
+      return Rules{7, false, false};
+    case Variant::Bestemshi:
+      return Rules{5, false, false};
+    default:
+      return Rules{9, true, false};
   }
 }
 
 std::string_view variant_name(Variant v) {
   switch (v) {
-    case Variant::Kozdatu: return "kozdatu";
-    case Variant::Bestemshi: return "bestemshi";
-    default: return "standard";
+    case Variant::Kozdatu:
+      return "kozdatu";
+    case Variant::Bestemshi:
+      return "bestemshi";
+    default:
+      return "standard";
   }
 }
 
 bool parse_variant(std::string_view s, Variant* out) {
-  if (s == "standard" || s == "togyz" || s == "toguz") *out = Variant::Standard;
-  else if (s == "kozdatu") *out = Variant::Kozdatu;
-  else if (s == "bestemshi") *out = Variant::Bestemshi;
-  else return false;
+  if (s == "standard" || s == "togyz" || s == "toguz")
+    *out = Variant::Standard;
+  else if (s == "kozdatu")
+    *out = Variant::Kozdatu;
+  else if (s == "bestemshi")
+    *out = Variant::Bestemshi;
+  else
+    return false;
   return true;
 }
 
@@ -82,7 +92,8 @@ bool Position::from_parts(const Rules& rules, const int holes[2][kMaxN], int kaz
     int h = tuz_hole[o];
     if (h == 0) continue;
     const char* owner = side_name(Side(o));
-    if (!rules.tuz) return fail(std::string("tuz (") + owner + "'s) not allowed: tuz is off in these rules");
+    if (!rules.tuz)
+      return fail(std::string("tuz (") + owner + "'s) not allowed: tuz is off in these rules");
     if (h < 1 || h > n) return fail("tuz hole out of range");
     if (h == n) return fail(std::string(owner) + "'s tuz cannot be on hole " + std::to_string(n));
     int idx = (1 - o) * n + h - 1;  // on the opponent's row
@@ -176,7 +187,9 @@ constexpr PlayTables<5> kPlayTables5;
 
 }  // namespace play_detail
 
-MoveInfo Position::play_small(int hole) { return n_ == 7 ? play_n<7>(hole) : play_n<5>(hole); }
+MoveInfo Position::play_small(int hole) {
+  return n_ == 7 ? play_n<7>(hole) : play_n<5>(hole);
+}
 
 // The rest of a tuz-making move, once play_n has sown: docs/rules.md's other conditions, then the
 // 3 stones to the mover's kazna and the hole marked. Rare, so plain code.
@@ -184,7 +197,8 @@ MoveInfo Position::make_tuz(int last, MoveInfo info) {
   const auto& W = zobrist::kWeights;
   const int me = side_ ^ 1;  // play_n already passed the move to the opponent
   const int n = n_, number = last % n, opp_tuz = tuz_[me ^ 1];
-  if (!(flags_ & kTuzFlag) || number == n - 1 || (opp_tuz >= 0 && opp_tuz % n == number)) return info;
+  if (!(flags_ & kTuzFlag) || number == n - 1 || (opp_tuz >= 0 && opp_tuz % n == number))
+    return info;
   board_[last] = 0;
   kazna_[me] = uint8_t(kazna_[me] + 3);
   tuz_[me] = int8_t(last);
@@ -199,7 +213,8 @@ void Position::check_after_play(int hole) const {
   // Every stone accounted for, tuz holes empty, and the incremental key equal to the
   // recomputed one, after every move (debug builds and the sanitizer build of make test).
   if (std::string why; !consistent(&why)) {
-    std::fprintf(stderr, "toguz: inconsistent position after playing hole %d: %s\n", hole, why.c_str());
+    std::fprintf(stderr, "toguz: inconsistent position after playing hole %d: %s\n", hole,
+                 why.c_str());
     std::abort();
   }
 }

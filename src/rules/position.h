@@ -15,9 +15,15 @@
 namespace toguz {
 
 enum class Side : uint8_t { White = 0, Black = 1 };
-constexpr Side opposite(Side s) { return Side(uint8_t(s) ^ 1); }
-constexpr int index(Side s) { return int(s); }
-constexpr const char* side_name(Side s) { return s == Side::White ? "White" : "Black"; }
+constexpr Side opposite(Side s) {
+  return Side(uint8_t(s) ^ 1);
+}
+constexpr int index(Side s) {
+  return int(s);
+}
+constexpr const char* side_name(Side s) {
+  return s == Side::White ? "White" : "Black";
+}
 
 enum class Variant : uint8_t { Standard, Kozdatu, Bestemshi };
 
@@ -28,25 +34,27 @@ struct Rules {
   bool play_out = false;  // skip the "decided above N*N" stop and play to the natural end
 
   static Rules for_variant(Variant v);
-  Variant variant() const { return n == 9 ? Variant::Standard : n == 7 ? Variant::Kozdatu : Variant::Bestemshi; }
+  Variant variant() const {
+    return n == 9 ? Variant::Standard : n == 7 ? Variant::Kozdatu : Variant::Bestemshi;
+  }
   int total_stones() const { return 2 * n * n; }
   int decided_above() const { return n * n; }
   bool operator==(const Rules&) const = default;
 };
 
-std::string_view variant_name(Variant v);        // "standard", "kozdatu", "bestemshi"
+std::string_view variant_name(Variant v);              // "standard", "kozdatu", "bestemshi"
 bool parse_variant(std::string_view s, Variant* out);  // false if unknown
 
 // What one move did: the record notation and the front ends are built from it.
 struct MoveInfo {
-  int8_t hole = 0;          // hole played, 1..N
-  int8_t last_hole = 0;     // hole where the last stone fell, 1..N, on row last_row
+  int8_t hole = 0;       // hole played, 1..N
+  int8_t last_hole = 0;  // hole where the last stone fell, 1..N, on row last_row
   Side last_row = Side::White;
-  uint8_t captured = 0;     // stones taken by an even capture (0 if none)
-  bool tuz_made = false;    // the landing hole became the mover's tuz (3 stones taken)
+  uint8_t captured = 0;          // stones taken by an even capture (0 if none)
+  bool tuz_made = false;         // the landing hole became the mover's tuz (3 stones taken)
   uint8_t into_tuz[2] = {0, 0};  // stones sown into the tuz owned by White / Black
-  uint8_t kazna_after = 0;  // the mover's kazna after the move
-  bool kazna_changed = false;  // the mover's kazna grew (capture, tuz, or stones into his tuz)
+  uint8_t kazna_after = 0;       // the mover's kazna after the move
+  bool kazna_changed = false;    // the mover's kazna grew (capture, tuz, or stones into his tuz)
 };
 
 enum class Outcome : uint8_t { Ongoing, Decided, NoMove, Repetition };
@@ -96,7 +104,9 @@ class Position {
   // Bit h-1 is set when hole h of the side to move may be played. A tuz always holds 0, so
   // "non-empty own hole" is the whole rule.
   uint32_t legal_mask() const;
-  bool is_legal(int hole) const { return hole >= 1 && hole <= n_ && (legal_mask() >> (hole - 1) & 1); }
+  bool is_legal(int hole) const {
+    return hole >= 1 && hole <= n_ && (legal_mask() >> (hole - 1) & 1);
+  }
 
   // Plays `hole` (which must be legal) in place and returns what happened.
   // After: stones conserved, key updated incrementally, side and move number advanced.
@@ -141,9 +151,9 @@ class Position {
   // play() for row length N (position_play.h): one copy per variant, see there.
   template <int N>
   MoveInfo play_n(int hole);
-  MoveInfo play_small(int hole);  // play() for N = 7 and 5, out of line
+  MoveInfo play_small(int hole);               // play() for N = 7 and 5, out of line
   MoveInfo make_tuz(int last, MoveInfo info);  // play_n's rare case
-  void check_after_play(int hole) const;  // aborts on an inconsistent position (debug builds)
+  void check_after_play(int hole) const;       // aborts on an inconsistent position (debug builds)
   // A bijection on 64-bit values (so it keeps distinct sums distinct) that spreads every
   // input bit over the whole key: the sum's low bits alone mix poorly.
   static constexpr uint64_t zobrist_mix(uint64_t h) {

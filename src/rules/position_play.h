@@ -91,9 +91,12 @@ extern const PlayTables<5> kPlayTables5;
 
 template <int N>
 inline const PlayTables<N>& play_tables() {
-  if constexpr (N == 9) return kPlayTables9;
-  else if constexpr (N == 7) return kPlayTables7;
-  else return kPlayTables5;
+  if constexpr (N == 9)
+    return kPlayTables9;
+  else if constexpr (N == 7)
+    return kPlayTables7;
+  else
+    return kPlayTables5;
 }
 
 }  // namespace toguz::play_detail
@@ -116,7 +119,8 @@ namespace toguz {
 template <int N>
 inline MoveInfo Position::play_n(int hole) {
   using Tables = play_detail::PlayTables<N>;
-  static_assert(std::endian::native == std::endian::little, "play() adds bytes as little-endian words");
+  static_assert(std::endian::native == std::endian::little,
+                "play() adds bytes as little-endian words");
   const Tables* tab_address = &play_detail::play_tables<N>();
 #if defined(__GNUC__)
   // One register for every table: otherwise GCC treats each array as its own symbol and

@@ -16,6 +16,8 @@ constexpr uint64_t splitmix64(uint64_t& state) {
 }
 
 // The value that follows `seed`: a well-mixed function of it (for deriving seeds).
-constexpr uint64_t splitmix64_of(uint64_t seed) { return splitmix64(seed); }
+constexpr uint64_t splitmix64_of(uint64_t seed) {
+  return splitmix64(seed);
+}
 
 }  // namespace toguz

@@ -13,8 +13,12 @@ namespace {
 
 constexpr int kPlayOkLineWidth = 59;  // PlayOK wraps movetext so that no line passes 59 chars
 
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v'; }
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_space(char c) {
+  return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v';
+}
+bool is_digit(char c) {
+  return c >= '0' && c <= '9';
+}
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
@@ -215,7 +219,9 @@ class Reader {
     };
     skip_blanks();
     size_t name_begin = j;
-    while (j < end && (std::isalnum(static_cast<unsigned char>(text_[j])) || text_[j] == '_' || text_[j] == '-')) ++j;
+    while (j < end && (std::isalnum(static_cast<unsigned char>(text_[j])) || text_[j] == '_' ||
+                       text_[j] == '-'))
+      ++j;
     if (j == name_begin) bad("the name is missing");
     std::string name(text_.substr(name_begin, j - name_begin));
     if (r.tag(name) && !r.read_error) {
@@ -273,8 +279,8 @@ class Reader {
     std::string_view group = text_.substr(i_, j - i_);
     line_ += int(std::count(group.begin(), group.end(), '\n'));
     std::string_view inner = trim(group.substr(1, group.size() - 2));
-    bool count = !inner.empty() && inner.size() <= 3 &&
-                 std::all_of(inner.begin(), inner.end(), is_digit);
+    bool count =
+        !inner.empty() && inner.size() <= 3 && std::all_of(inner.begin(), inner.end(), is_digit);
     size_t begin = i_;
     i_ = j;
     if (!count) return;
@@ -582,9 +588,12 @@ Replayed replay_record(const Record& record, const RuleOptions& overrides) {
     while (true) {
       size_t comma = rest.find(',');
       std::string item = lower(trim(rest.substr(0, comma)));
-      if (item == "play-out") options.play_out = true;
-      else if (item == "tuz") options.tuz = true;
-      else if (item == "no-tuz") options.tuz = false;
+      if (item == "play-out")
+        options.play_out = true;
+      else if (item == "tuz")
+        options.tuz = true;
+      else if (item == "no-tuz")
+        options.tuz = false;
       else if (!item.empty())
         return whole_game(
             record.tag_line("Rules"), "",
@@ -622,8 +631,9 @@ Replayed replay_record(const Record& record, const RuleOptions& overrides) {
     std::string why;
     if (!parse_move_token(ply.token, &token, &why)) return bad("not a move: " + why);
     if (game.over())
-      return bad("move after the end of the game (" + std::string(end_reason_name(game.end_reason())) +
-                 " after ply " + std::to_string(game.ply_count()) + ")");
+      return bad("move after the end of the game (" +
+                 std::string(end_reason_name(game.end_reason())) + " after ply " +
+                 std::to_string(game.ply_count()) + ")");
     MoveInfo info;
     if (!game.play(token.hole, &why, &info)) return bad("illegal move: " + why);
     std::string mismatch = check_move_token(token, info);
@@ -682,13 +692,14 @@ Replayed replay_record(const Record& record, const RuleOptions& overrides) {
                             " after ply " + std::to_string(game.ply_count()) + ")");
   }
   const Position& last = game.position();
-  if (record.zero && (game.outcome() == Outcome::Ongoing ||
-                      last.stones_on_row(last.side_to_move()) != 0))
-    return whole_game(record.result_line, "{zero}",
-                      "{zero} says the side to move had no stones left, but " +
-                          (game.outcome() == Outcome::Ongoing
-                               ? std::string("the game is not over")
-                               : "the game ended by " + std::string(end_reason_name(game.end_reason()))));
+  if (record.zero &&
+      (game.outcome() == Outcome::Ongoing || last.stones_on_row(last.side_to_move()) != 0))
+    return whole_game(
+        record.result_line, "{zero}",
+        "{zero} says the side to move had no stones left, but " +
+            (game.outcome() == Outcome::Ongoing
+                 ? std::string("the game is not over")
+                 : "the game ended by " + std::string(end_reason_name(game.end_reason()))));
   if (record.unterminated && !ended_on_board) {
     const Record::Ply& lastply = record.plies.back();
     out.warning = ReplayError{
@@ -701,8 +712,8 @@ Replayed replay_record(const Record& record, const RuleOptions& overrides) {
         "the board: the record looks truncated (expected 1-0, 0-1, 1/2-1/2 or * after the moves)"};
   }
   if (game.outcome() == Outcome::Ongoing && recorded != Result::None)
-    game.set_recorded_result(recorded,
-                             recorded == Result::Draw ? EndReason::Agreement : EndReason::Resignation);
+    game.set_recorded_result(
+        recorded, recorded == Result::Draw ? EndReason::Agreement : EndReason::Resignation);
   return out;
 }
 
@@ -741,7 +752,8 @@ std::string write_record(const Game& game,
   if (rules.play_out) add_option("play-out");
   if (rules.tuz != Rules::for_variant(variant).tuz) add_option(rules.tuz ? "tuz" : "no-tuz");
   if (!options.empty()) out += tag_line("Rules", options);
-  if (!(game.start() == Position::start(rules))) out += tag_line("FEN", format_position(game.start()));
+  if (!(game.start() == Position::start(rules)))
+    out += tag_line("FEN", format_position(game.start()));
   out += '\n';
 
   int number = game.start().move_number();
@@ -756,8 +768,10 @@ std::string write_record(const Game& game,
         out += std::to_string(number) + ". " + noted(i, format_move(moves[i], MoveStyle::Tgk));
         if (i + 1 == moves.size()) out += '\n';
       } else {
-        if (i == 0) out += std::to_string(number) + "... ";
-        else out += ' ';
+        if (i == 0)
+          out += std::to_string(number) + "... ";
+        else
+          out += ' ';
         out += noted(i, format_move(moves[i], MoveStyle::Tgk)) + '\n';
         ++number;
       }

@@ -37,12 +37,12 @@ struct Record {
     int line = 0;       // 1-based line in the input
   };
   std::vector<Ply> plies;
-  std::string result_token;       // "1-0", "0-1", "1/2-1/2", "*" or "" when absent
-  bool zero = false;              // a "{zero}" comment after the result
-  int result_line = 0;            // line of the result token (0 when absent)
+  std::string result_token;  // "1-0", "0-1", "1/2-1/2", "*" or "" when absent
+  bool zero = false;         // a "{zero}" comment after the result
+  int result_line = 0;       // line of the result token (0 when absent)
   std::vector<std::string> comments;
-  int first_line = 0;             // line of the record's first tag or move
-  int number = 0;                 // 1-based number of the game in its input
+  int first_line = 0;  // line of the record's first tag or move
+  int number = 0;      // 1-based number of the game in its input
   // The game could not be read (a bad tag line, an unclosed '{' or '('): replay_record()
   // reports this; the reader went on at the next tag block.
   std::optional<ReplayError> read_error;

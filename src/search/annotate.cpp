@@ -92,7 +92,8 @@ GameReview review_game(const Game& game, const Limits& per_move, const Options& 
     const Score mover_after = after.lines.empty() ? Score{} : negated(after.lines[0].score);
     m.white = m.side == Side::White ? mover_after : negated(mover_after);
     m.white_cp = comparable_cp(m.white);
-    if (m.hole != m.best_hole) m.loss_cp = std::max(0, comparable_cp(m.best) - comparable_cp(mover_after));
+    if (m.hole != m.best_hole)
+      m.loss_cp = std::max(0, comparable_cp(m.best) - comparable_cp(mover_after));
     m.mark = mark_for_loss(m.loss_cp);
     review.moves.push_back(std::move(m));
     before = std::move(after);
@@ -102,9 +103,12 @@ GameReview review_game(const Game& game, const Limits& per_move, const Options& 
     PlayerSummary& p = review.players[index(m.side)];
     ++p.moves;
     p.average_loss_cp += std::min(m.loss_cp, kBlunderCp);
-    if (m.mark == "??") ++p.blunders;
-    else if (m.mark == "?") ++p.mistakes;
-    else if (m.mark == "?!") ++p.inaccuracies;
+    if (m.mark == "??")
+      ++p.blunders;
+    else if (m.mark == "?")
+      ++p.mistakes;
+    else if (m.mark == "?!")
+      ++p.inaccuracies;
   }
   for (PlayerSummary& p : review.players)
     if (p.moves) p.average_loss_cp /= p.moves;

@@ -32,12 +32,12 @@ struct MoveReview {
   // The evaluation after the move, from White's point of view: `white.cp` in centi-stones,
   // or a proven result (`white.proven`, `white.result` +1 White wins / 0 / -1, plies).
   Score white;
-  int white_cp = 0;         // white.cp clamped to +-kProvenCp (a proven result is +-kProvenCp / 0)
-  int best_hole = 0;        // the engine's choice in the position before the move
-  std::vector<int> best_pv; // its line, starting with best_hole
-  Score best;               // the best move's score, from the mover's point of view
-  int loss_cp = 0;          // how much worse than best_hole for the mover (>= 0; 0 when played == best)
-  std::string mark;         // "", "?!", "?" or "??"
+  int white_cp = 0;          // white.cp clamped to +-kProvenCp (a proven result is +-kProvenCp / 0)
+  int best_hole = 0;         // the engine's choice in the position before the move
+  std::vector<int> best_pv;  // its line, starting with best_hole
+  Score best;                // the best move's score, from the mover's point of view
+  int loss_cp = 0;   // how much worse than best_hole for the mover (>= 0; 0 when played == best)
+  std::string mark;  // "", "?!", "?" or "??"
 };
 
 // Per player (index 0 = White, 1 = Black).

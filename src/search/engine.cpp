@@ -17,7 +17,7 @@ struct Engine::Impl {
   std::atomic<bool> helper_stop{false};
   Game game;
   std::thread thread;
-  std::mutex join_mutex;            // serialises wait() callers
+  std::mutex join_mutex;  // serialises wait() callers
   std::atomic<bool> stop{false};
   std::atomic<bool> running{false};
 
@@ -27,7 +27,9 @@ struct Engine::Impl {
   }
 };
 
-Engine::Engine() : impl_(std::make_unique<Impl>()) { impl_->tt.resize(impl_->options.hash_mb); }
+Engine::Engine() : impl_(std::make_unique<Impl>()) {
+  impl_->tt.resize(impl_->options.hash_mb);
+}
 
 Engine::~Engine() {
   stop();
@@ -49,7 +51,9 @@ void Engine::set_options(const Options& options) {
   impl_->options = o;
 }
 
-const Options& Engine::options() const { return impl_->options; }
+const Options& Engine::options() const {
+  return impl_->options;
+}
 
 void Engine::new_game() {
   wait();
@@ -88,7 +92,8 @@ void Engine::go(const Limits& limits, InfoCallback on_info, DoneCallback on_done
   const auto start = Clock::now();
   impl_->stop = false;
   impl_->running = true;
-  impl_->thread = std::thread([this, limits, start, on_info = std::move(on_info), on_done = std::move(on_done)] {
+  impl_->thread = std::thread([this, limits, start, on_info = std::move(on_info),
+                               on_done = std::move(on_done)] {
     Impl& im = *impl_;
     SearchResult result;
     std::vector<std::thread> helpers_running;
@@ -119,22 +124,29 @@ void Engine::go(const Limits& limits, InfoCallback on_info, DoneCallback on_done
       helpers_running = std::move(pool);
     }
     // "infinite" answers only after stop(), even when the search ended by itself.
-    while (limits.infinite && !im.stop.load()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
-    result.time_ms = int(std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start).count());
+    while (limits.infinite && !im.stop.load())
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    result.time_ms =
+        int(std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start).count());
     if (on_done) on_done(result);
     for (auto& t : helpers_running) t.join();
     im.running = false;
   });
 }
 
-void Engine::stop() { impl_->stop = true; }
+void Engine::stop() {
+  impl_->stop = true;
+}
 
 void Engine::wait() {
-  if (impl_->thread.get_id() == std::this_thread::get_id()) return;  // from a callback: no self-join
+  if (impl_->thread.get_id() == std::this_thread::get_id())
+    return;  // from a callback: no self-join
   impl_->join();
 }
 
-bool Engine::searching() const { return impl_->running; }
+bool Engine::searching() const {
+  return impl_->running;
+}
 
 SearchResult Engine::search(const Limits& limits, InfoCallback on_info) {
   SearchResult out;

@@ -23,14 +23,14 @@ class Engine {
   // (call stop() to cut it short; an infinite search only finishes after stop()).
   void set_options(const Options& options);  // not while searching
   const Options& options() const;
-  void new_game();                           // clears the hash table and history tables
-  void set_position(const Game& game);       // the game's history counts for repetition
+  void new_game();                      // clears the hash table and history tables
+  void set_position(const Game& game);  // the game's history counts for repetition
 
   // Starts a search in the background; `on_info` is called per completed iteration / line,
   // `on_done` once at the end (after stop() too). Both run on the search thread.
   void go(const Limits& limits, InfoCallback on_info, DoneCallback on_done);
-  void stop();                               // asks the search to finish soon
-  void wait();                               // blocks until the current search has finished
+  void stop();  // asks the search to finish soon
+  void wait();  // blocks until the current search has finished
   bool searching() const;
 
   // go + wait, for tools and tests.

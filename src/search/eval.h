@@ -11,13 +11,13 @@ namespace toguz::search {
 
 // The features, each "side to move minus opponent".
 enum EvalFeature : int {
-  kFeatKazna,      // stones in the kazna
-  kFeatRow,        // stones on one's own row
-  kFeatTuz,        // owning a tuz (0/1)
-  kFeatMobility,   // non-empty holes on one's own row (moves available)
-  kFeatOddHoles,   // the opponent's odd holes minus one's own (an odd hole becomes even, so
-                   // capturable, with one more stone); tuz holes not counted
-  kFeatRowLate,    // stones on row scaled by how far the game is: row * kaznas / total stones
+  kFeatKazna,     // stones in the kazna
+  kFeatRow,       // stones on one's own row
+  kFeatTuz,       // owning a tuz (0/1)
+  kFeatMobility,  // non-empty holes on one's own row (moves available)
+  kFeatOddHoles,  // the opponent's odd holes minus one's own (an odd hole becomes even, so
+                  // capturable, with one more stone); tuz holes not counted
+  kFeatRowLate,   // stones on row scaled by how far the game is: row * kaznas / total stones
   kNumFeatures
 };
 using EvalFeatures = std::array<int, kNumFeatures>;

@@ -8,14 +8,16 @@
 
 namespace toguz::search {
 
-constexpr int kMaxDepth = 100;   // iterative deepening stops here when nothing else limits it
-constexpr int kMaxPly = 128;     // longest path from the root the search can hold
+constexpr int kMaxDepth = 100;  // iterative deepening stops here when nothing else limits it
+constexpr int kMaxPly = 128;    // longest path from the root the search can hold
 constexpr int kInfinite = 32000;
-constexpr int kWin = 31000;                 // a win at the root itself
-constexpr int kWinBound = kWin - kMaxPly;   // |v| >= kWinBound: a proven win or loss
+constexpr int kWin = 31000;                // a win at the root itself
+constexpr int kWinBound = kWin - kMaxPly;  // |v| >= kWinBound: a proven win or loss
 constexpr int kDraw = 0;
 
-constexpr bool is_proven_value(int v) { return v >= kWinBound || v <= -kWinBound; }
+constexpr bool is_proven_value(int v) {
+  return v >= kWinBound || v <= -kWinBound;
+}
 
 // An endgame-table win by m stones is kTablesWin + m, a loss -(kTablesWin + m): above every
 // heuristic value (|evaluate| < 20000), below the proven band (the tables know no distance).
@@ -25,8 +27,12 @@ constexpr bool is_table_value(int v) {
 }
 
 // Proven values are stored in the hash table relative to the node, not the root.
-constexpr int value_to_tt(int v, int ply) { return v >= kWinBound ? v + ply : v <= -kWinBound ? v - ply : v; }
-constexpr int value_from_tt(int v, int ply) { return v >= kWinBound ? v - ply : v <= -kWinBound ? v + ply : v; }
+constexpr int value_to_tt(int v, int ply) {
+  return v >= kWinBound ? v + ply : v <= -kWinBound ? v - ply : v;
+}
+constexpr int value_from_tt(int v, int ply) {
+  return v >= kWinBound ? v - ply : v <= -kWinBound ? v + ply : v;
+}
 
 // The value of a finished position (outcome != Ongoing) for the side to move, `ply` plies
 // from the root: a win/loss is +-(kWin - ply), equal totals are a draw.

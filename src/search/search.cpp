@@ -27,7 +27,6 @@ constexpr int kOrderGain = 1 << 20;
 constexpr int kOrderKiller = 1 << 19;
 constexpr int kHistoryMax = 1 << 18;
 
-
 // Selectivity, each kept by a fixed-node match (docs/engine.md). None of it can make a
 // proven value: pruned nodes count as impure and never stand against a proven bound.
 constexpr double kLmrDivisor = 1.25;  // smaller reduces more; chosen by match (docs/engine.md)
@@ -62,12 +61,14 @@ struct SkillLevel {
   int margin;
 };
 constexpr SkillLevel kSkillLevels[20] = {
-    {0, 0},    {1, 600}, {1, 400}, {2, 400}, {2, 280}, {3, 280}, {3, 200}, {4, 200},
-    {4, 150},  {5, 150}, {5, 110}, {6, 95},  {7, 80},  {8, 65},  {9, 55},  {10, 45},
-    {11, 35},  {12, 25}, {14, 15}, {16, 8},
+    {0, 0},   {1, 600}, {1, 400}, {2, 400}, {2, 280}, {3, 280}, {3, 200},
+    {4, 200}, {4, 150}, {5, 150}, {5, 110}, {6, 95},  {7, 80},  {8, 65},
+    {9, 55},  {10, 45}, {11, 35}, {12, 25}, {14, 15}, {16, 8},
 };
 
-int kazna_sum(const Position& p) { return p.kazna(Side::White) + p.kazna(Side::Black); }
+int kazna_sum(const Position& p) {
+  return p.kazna(Side::White) + p.kazna(Side::Black);
+}
 
 // The value of a root child for its side to move (one ply from the root), without search.
 int evaluate_or_terminal(const Position& p) {
@@ -96,7 +97,8 @@ uint64_t Searcher::total_nodes() const {
 
 void Searcher::check_limits() {
   published_.store(nodes_, std::memory_order_relaxed);
-  if (stop_flag_->load(std::memory_order_relaxed) || (plan_.hard_ms && elapsed_ms() >= plan_.hard_ms))
+  if (stop_flag_->load(std::memory_order_relaxed) ||
+      (plan_.hard_ms && elapsed_ms() >= plan_.hard_ms))
     stopped_ = true;
 }
 
@@ -133,7 +135,8 @@ int Searcher::search(const Position& pos, int alpha, int beta, int depth, int pl
   if (tables_ && ply > 0) {
     int board_value;
     if (tables_->probe(pos, &board_value)) {
-      const int margin = pos.kazna(pos.side_to_move()) - pos.kazna(opposite(pos.side_to_move())) + board_value;
+      const int margin =
+          pos.kazna(pos.side_to_move()) - pos.kazna(opposite(pos.side_to_move())) + board_value;
       ++impure_;
       return margin > 0 ? kTablesWin + margin : margin < 0 ? -kTablesWin + margin : kDraw;
     }
@@ -244,10 +247,14 @@ int Searcher::search(const Position& pos, int alpha, int beta, int depth, int pl
       c.pos.play(hole);
       tt_.prefetch(c.pos.key());
       const int gain = c.pos.kazna(us) - kazna_before;
-      if (gain > 0) c.order = kOrderGain + gain * 16 + (!had_tuz && c.pos.tuz(us) ? 32 : 0);
-      else if (hole == killers_[ply][0]) c.order = kOrderKiller + 1;
-      else if (hole == killers_[ply][1]) c.order = kOrderKiller;
-      else c.order = history_[index(us)][hole];
+      if (gain > 0)
+        c.order = kOrderGain + gain * 16 + (!had_tuz && c.pos.tuz(us) ? 32 : 0);
+      else if (hole == killers_[ply][0])
+        c.order = kOrderKiller + 1;
+      else if (hole == killers_[ply][1])
+        c.order = kOrderKiller;
+      else
+        c.order = history_[index(us)][hole];
     }
     for (int i = 0; i < count; ++i) {
       // Selection sort step: at most 9 moves, and a cut-off often comes first.
@@ -361,7 +368,8 @@ Info Searcher::make_info(const RootMove& rm, int depth, int rank, bool all_pure)
   // line (the position's score), every other root move's bound is proven too.
   info.score = make_score(rm.score, rm.pure && (rank > 1 || all_pure), rm.pv_len);
   info.nodes = total_nodes();
-  const auto us = std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - start_).count();
+  const auto us =
+      std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - start_).count();
   info.time_ms = int(us / 1000);
   info.nps = uint64_t(double(info.nodes) * 1e6 / double(std::max<int64_t>(us, 1)));
   info.pv.assign(rm.pv.begin(), rm.pv.begin() + rm.pv_len);
@@ -371,7 +379,8 @@ Info Searcher::make_info(const RootMove& rm, int depth, int rank, bool all_pure)
 // Skill below 20: a seeded choice among the lines whose score is within a skill-dependent
 // margin of the best, weighted towards the better ones. A line that loses by force is never
 // chosen when the best does not, and a proven win is never given up.
-int Searcher::pick_skill_move(const std::vector<Info>& lines, int skill, uint64_t seed, uint64_t key) const {
+int Searcher::pick_skill_move(const std::vector<Info>& lines, int skill, uint64_t seed,
+                              uint64_t key) const {
   const Score& best = lines[0].score;
   if (best.proven && best.result > 0) return lines[0].pv[0];
   const int margin = kSkillLevels[skill].margin;
@@ -462,9 +471,12 @@ void Searcher::search_lines(int depth, int lines, int last_score) {
     while (true) {
       const int v = search_root(alpha, beta, depth, pv_idx);
       if (stopped_) break;
-      if (v <= alpha && alpha > -kInfinite) alpha = std::max(v - delta, -kInfinite);
-      else if (v >= beta && beta < kInfinite) beta = std::min(v + delta, kInfinite);
-      else break;
+      if (v <= alpha && alpha > -kInfinite)
+        alpha = std::max(v - delta, -kInfinite);
+      else if (v >= beta && beta < kInfinite)
+        beta = std::min(v + delta, kInfinite);
+      else
+        break;
       delta *= 2;
       if (delta > 1000) alpha = -kInfinite, beta = kInfinite;
     }
@@ -482,7 +494,8 @@ void Searcher::search_lines(int depth, int lines, int last_score) {
 // move keeps changing, up to 1.5x more when the score drops (2.5x in all), 0.7x when the best
 // move has not changed for several iterations.
 bool Searcher::time_is_up(int depth, int prev_score, int score, IterationHistory* h) const {
-  if (depth > 1) h->instability = h->instability * 0.5 + (root_moves_[0].hole != h->last_best ? 1.0 : 0.0);
+  if (depth > 1)
+    h->instability = h->instability * 0.5 + (root_moves_[0].hole != h->last_best ? 1.0 : 0.0);
   h->last_best = root_moves_[0].hole;
   if (!plan_.soft_ms) return false;
   double scale = h->instability < 0.1 && depth >= 8 ? 0.7 : 1.0 + std::min(h->instability, 1.0);
@@ -556,7 +569,8 @@ SearchResult Searcher::run(const Game& game, const Limits& limits, const Options
       continue;
     }
     const Score& s = lines[0].score;
-    const bool proven = all_pure || (search_pvs == 1 && s.proven && s.result != 0 && s.plies <= depth);
+    const bool proven =
+        all_pure || (search_pvs == 1 && s.proven && s.result != 0 && s.plies <= depth);
     if (proven && !limits.infinite) break;
     if (time_is_up(depth, prev_score, last_score, &history)) break;
     if (n_root == 1 && plan_.soft_ms && !limits.infinite) break;  // a forced move needs no time

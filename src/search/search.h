@@ -12,10 +12,10 @@
 #include <vector>
 
 #include "rules/game.h"
-#include "search/types.h"
 #include "search/score.h"
 #include "search/timeman.h"
 #include "search/tt.h"
+#include "search/types.h"
 
 namespace toguz::search {
 
@@ -51,8 +51,8 @@ class Searcher {
   struct RootMove {
     int hole = 0;
     Position pos;
-    int score = -kInfinite;   // exact when it was searched as a PV move this iteration
-    bool pure = false;        // the score is proven (the subtree met only finished games)
+    int score = -kInfinite;  // exact when it was searched as a PV move this iteration
+    bool pure = false;       // the score is proven (the subtree met only finished games)
     int pv_len = 0;
     std::array<int8_t, kMaxPly> pv{};
   };
@@ -72,7 +72,7 @@ class Searcher {
   void prepare(const Game& game, const Limits& limits, const Options& options,
                const std::atomic<bool>& stop, Clock::time_point start, bool helper,
                const std::vector<Searcher*>* team);  // state, limits, history keys
-  void order_root_moves(const Position& root);        // by the stones each move gains
+  void order_root_moves(const Position& root);       // by the stones each move gains
   static bool helper_skips(int thread_index, int depth);
   void search_lines(int depth, int lines, int last_score);  // one iteration, every line
   bool time_is_up(int depth, int prev_score, int score, IterationHistory* h) const;
@@ -98,7 +98,7 @@ class Searcher {
   uint64_t nodes_ = 0;
   std::atomic<uint64_t> published_{0};
   const std::vector<Searcher*>* team_ = nullptr;
-  uint64_t impure_ = 0;     // heuristic leaves and unproven table cut-offs met so far
+  uint64_t impure_ = 0;  // heuristic leaves and unproven table cut-offs met so far
   int seldepth_ = 0;
   bool stopped_ = false;
 

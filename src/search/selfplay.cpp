@@ -15,10 +15,18 @@ namespace toguz::search {
 
 namespace {
 
-void put16(uint8_t* p, uint16_t v) { p[0] = uint8_t(v), p[1] = uint8_t(v >> 8); }
-void put32(uint8_t* p, uint32_t v) { put16(p, uint16_t(v)), put16(p + 2, uint16_t(v >> 16)); }
-uint16_t get16(const uint8_t* p) { return uint16_t(p[0] | p[1] << 8); }
-uint32_t get32(const uint8_t* p) { return get16(p) | uint32_t(get16(p + 2)) << 16; }
+void put16(uint8_t* p, uint16_t v) {
+  p[0] = uint8_t(v), p[1] = uint8_t(v >> 8);
+}
+void put32(uint8_t* p, uint32_t v) {
+  put16(p, uint16_t(v)), put16(p + 2, uint16_t(v >> 16));
+}
+uint16_t get16(const uint8_t* p) {
+  return uint16_t(p[0] | p[1] << 8);
+}
+uint32_t get32(const uint8_t* p) {
+  return get16(p) | uint32_t(get16(p + 2)) << 16;
+}
 
 SelfplayRecord record_of(const Position& pos) {
   SelfplayRecord r;
@@ -37,7 +45,8 @@ SelfplayRecord record_of(const Position& pos) {
 
 // One game: random opening plies, then the engine for both sides at settings.nodes per move.
 // Returns its records (empty when the opening already ended the game or it ran too long).
-std::vector<SelfplayRecord> play_game(const SelfplaySettings& st, uint32_t game_index, Engine& engine) {
+std::vector<SelfplayRecord> play_game(const SelfplaySettings& st, uint32_t game_index,
+                                      Engine& engine) {
   uint64_t rng = splitmix64_of(st.seed * 0x100000001B3ull + game_index);
   Game game(Position::start(st.rules));
   for (int i = 0; i < st.random_plies && !game.over(); ++i) {
@@ -68,7 +77,8 @@ std::vector<SelfplayRecord> play_game(const SelfplaySettings& st, uint32_t game_
       r.proven = s.proven;
     }
     out.push_back(r);
-    if (!game.play(res.best_move)) throw std::logic_error("selfplay: the engine gave an illegal move");
+    if (!game.play(res.best_move))
+      throw std::logic_error("selfplay: the engine gave an illegal move");
   }
   const Result result = game.result();
   const auto score = game.score();
@@ -94,7 +104,8 @@ Position SelfplayRecord::position() const {
   const int t[2] = {tuz[0], tuz[1]};
   Position pos;
   std::string why;
-  if (!Position::from_parts(r, h, kazna[0], kazna[1], t, Side(side & 1), move_number ? move_number : 1, &pos, &why))
+  if (!Position::from_parts(r, h, kazna[0], kazna[1], t, Side(side & 1),
+                            move_number ? move_number : 1, &pos, &why))
     throw std::runtime_error("selfplay record: " + why);
   return pos;
 }
@@ -103,7 +114,8 @@ void encode_record(const SelfplayRecord& r, uint8_t* p) {
   std::memset(p, 0, kSelfplayRecordSize);
   std::memcpy(p, r.holes.data(), 18);
   p[18] = r.kazna[0], p[19] = r.kazna[1], p[20] = r.tuz[0], p[21] = r.tuz[1];
-  p[22] = r.side, p[23] = r.n, p[24] = r.rules, p[25] = uint8_t(r.result), p[26] = r.proven, p[27] = r.best_move;
+  p[22] = r.side, p[23] = r.n, p[24] = r.rules, p[25] = uint8_t(r.result), p[26] = r.proven,
+  p[27] = r.best_move;
   put16(p + 28, uint16_t(r.score));
   put16(p + 30, r.ply);
   put16(p + 32, r.move_number);
@@ -118,7 +130,8 @@ SelfplayRecord decode_record(const uint8_t* p) {
   std::memcpy(r.holes.data(), p, 18);
   r.kazna = {p[18], p[19]};
   r.tuz = {p[20], p[21]};
-  r.side = p[22], r.n = p[23], r.rules = p[24], r.result = int8_t(p[25]), r.proven = p[26], r.best_move = p[27];
+  r.side = p[22], r.n = p[23], r.rules = p[24], r.result = int8_t(p[25]), r.proven = p[26],
+  r.best_move = p[27];
   r.score = int16_t(get16(p + 28));
   r.ply = get16(p + 30);
   r.move_number = get16(p + 32);
@@ -148,8 +161,8 @@ std::vector<SelfplayRecord> read_selfplay(const std::string& path) {
     throw std::runtime_error(path + ": self-play format version " + std::to_string(get32(p + 8)) +
                              ", expected " + std::to_string(kSelfplayVersion));
   if (get32(p + 12) != kSelfplayRecordSize)
-    throw std::runtime_error(path + ": record size " + std::to_string(get32(p + 12)) + ", expected " +
-                             std::to_string(kSelfplayRecordSize));
+    throw std::runtime_error(path + ": record size " + std::to_string(get32(p + 12)) +
+                             ", expected " + std::to_string(kSelfplayRecordSize));
   const size_t body = data.size() - kSelfplayHeaderSize;
   if (body % kSelfplayRecordSize)
     throw std::runtime_error(path + ": truncated: " + std::to_string(body % kSelfplayRecordSize) +
@@ -199,7 +212,8 @@ uint64_t run_selfplay(const SelfplaySettings& st, const std::string& path,
       while (!pending.empty() && pending.begin()->first == next_write) {
         std::string bytes(pending.begin()->second.size() * kSelfplayRecordSize, '\0');
         for (size_t i = 0; i < pending.begin()->second.size(); ++i)
-          encode_record(pending.begin()->second[i], reinterpret_cast<uint8_t*>(&bytes[i * kSelfplayRecordSize]));
+          encode_record(pending.begin()->second[i],
+                        reinterpret_cast<uint8_t*>(&bytes[i * kSelfplayRecordSize]));
         file << bytes;
         positions += pending.begin()->second.size();
         pending.erase(pending.begin());

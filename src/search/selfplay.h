@@ -31,14 +31,14 @@ struct SelfplayRecord {
   uint8_t rules = 0;                // bit 0 tuz allowed, bit 1 play-out
   int8_t result = 0;                // final result for White: +1 win, 0 draw, -1 loss
   uint8_t proven = 0;               // 1 when `score` is a proven result
-  int16_t score = 0;                // search score for the side to move (cp; +-(31000 - plies) proven)
-  uint16_t ply = 0;                 // plies played before this position in its game
-  uint16_t move_number = 1;         // the position's move number
-  uint8_t best_move = 0;            // the searched best hole
-  int16_t final_margin = 0;         // White's final total minus Black's
-  uint32_t game = 0;                // game index in the run
-  uint16_t game_plies = 0;          // length of the game
-  uint32_t nodes = 0;               // nodes of the search
+  int16_t score = 0;         // search score for the side to move (cp; +-(31000 - plies) proven)
+  uint16_t ply = 0;          // plies played before this position in its game
+  uint16_t move_number = 1;  // the position's move number
+  uint8_t best_move = 0;     // the searched best hole
+  int16_t final_margin = 0;  // White's final total minus Black's
+  uint32_t game = 0;         // game index in the run
+  uint16_t game_plies = 0;   // length of the game
+  uint32_t nodes = 0;        // nodes of the search
 
   // The position this record holds (move number and rules included). Throws
   // std::runtime_error when the fields do not make a valid position.
@@ -57,13 +57,13 @@ std::vector<SelfplayRecord> read_selfplay(const std::string& path);
 
 struct SelfplaySettings {
   int games = 1;
-  uint64_t nodes = 2000;     // per move
-  int random_plies = 8;      // uniformly random opening plies (not stored), from `seed`
+  uint64_t nodes = 2000;  // per move
+  int random_plies = 8;   // uniformly random opening plies (not stored), from `seed`
   uint64_t seed = 1;
   int concurrency = 1;
   Rules rules;
   int hash_mb = 16;
-  int max_plies = 1000;      // a game still going after this many plies is dropped
+  int max_plies = 1000;  // a game still going after this many plies is dropped
 };
 
 // Plays settings.games games and writes every searched position to `path` in game order

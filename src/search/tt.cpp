@@ -54,7 +54,8 @@ bool TranspositionTable::probe(uint64_t key, TTEntry& out) const {
   return false;
 }
 
-void TranspositionTable::store(uint64_t key, int value, int depth, int move, Bound bound, bool pure) {
+void TranspositionTable::store(uint64_t key, int value, int depth, int move, Bound bound,
+                               bool pure) {
   Bucket& b = buckets_[key & mask_];
   Slot* victim = nullptr;
   TTEntry old;
@@ -70,7 +71,8 @@ void TranspositionTable::store(uint64_t key, int value, int depth, int move, Bou
     const int worth = e.depth - (e.age != age_ ? 16 : 0);
     if (worth < worst) worst = worth, victim = &s, old = e;
   }
-  const bool same = old.bound != kBoundNone && (victim->check.load(kRelaxed) ^ victim->data.load(kRelaxed)) == key;
+  const bool same = old.bound != kBoundNone &&
+                    (victim->check.load(kRelaxed) ^ victim->data.load(kRelaxed)) == key;
   if (same && move == 0) move = old.move;
   TTEntry e;
   e.value = int16_t(value);

@@ -15,11 +15,11 @@ enum Bound : uint8_t { kBoundNone = 0, kBoundUpper = 1, kBoundLower = 2, kBoundE
 
 // One entry as the search reads it (a copy, checked against the key).
 struct TTEntry {
-  int16_t value = 0;   // relative to the node (see value_to_tt)
+  int16_t value = 0;  // relative to the node (see value_to_tt)
   uint8_t depth = 0;
-  uint8_t move = 0;    // hole, 0 = none
+  uint8_t move = 0;  // hole, 0 = none
   uint8_t bound = kBoundNone;
-  bool pure = false;   // the subtree met only finished games: the value holds at any depth
+  bool pure = false;  // the subtree met only finished games: the value holds at any depth
   uint8_t age = 0;
 };
 

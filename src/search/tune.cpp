@@ -14,7 +14,9 @@ struct Sample {
   double score;   // search score, centi-stones, side to move
 };
 
-double sigmoid(double x) { return 1 / (1 + std::exp(-x)); }
+double sigmoid(double x) {
+  return 1 / (1 + std::exp(-x));
+}
 
 double cross_entropy(double t, double p) {
   p = std::clamp(p, 1e-12, 1 - 1e-12);
@@ -46,8 +48,8 @@ bool solve(std::vector<double> a, std::vector<double> b, int k, std::vector<doub
 }
 
 // Fits logit weights for `used` features on targets t; returns the weights (0 for unused).
-std::vector<double> fit(const std::vector<Sample>& s, const std::vector<double>& t, const std::vector<int>& used,
-                        double ridge, int* iterations) {
+std::vector<double> fit(const std::vector<Sample>& s, const std::vector<double>& t,
+                        const std::vector<int>& used, double ridge, int* iterations) {
   const int k = int(used.size());
   std::vector<double> w(k, 0), grad(k), hess(size_t(k) * k), step;
   const double n = double(s.size());
@@ -66,9 +68,11 @@ std::vector<double> fit(const std::vector<Sample>& s, const std::vector<double>&
     }
     for (int a = 0; a < k; ++a) {
       grad[a] = grad[a] / n + ridge * w[a];
-      for (int b = 0; b <= a; ++b) hess[b * k + a] = hess[a * k + b] = hess[a * k + b] / n + (a == b ? ridge : 0);
+      for (int b = 0; b <= a; ++b)
+        hess[b * k + a] = hess[a * k + b] = hess[a * k + b] / n + (a == b ? ridge : 0);
     }
-    if (!solve(hess, grad, k, &step)) throw std::runtime_error("tune: the features are linearly dependent on this data");
+    if (!solve(hess, grad, k, &step))
+      throw std::runtime_error("tune: the features are linearly dependent on this data");
     double biggest = 0;
     for (int a = 0; a < k; ++a) w[a] -= step[a], biggest = std::max(biggest, std::fabs(step[a]));
     *iterations = it + 1;
@@ -79,7 +83,8 @@ std::vector<double> fit(const std::vector<Sample>& s, const std::vector<double>&
   return full;
 }
 
-double mean_loss(const std::vector<Sample>& s, const std::vector<double>& t, const std::vector<double>& w) {
+double mean_loss(const std::vector<Sample>& s, const std::vector<double>& t,
+                 const std::vector<double>& w) {
   double sum = 0;
   for (size_t i = 0; i < s.size(); ++i) {
     double z = 0;
@@ -113,11 +118,13 @@ TuneResult tune_weights(const std::vector<SelfplayRecord>& records, const TuneSe
   for (size_t i = 0; i < samples.size(); ++i) t[i] = samples[i].result;
   int iters = 0;
   const std::vector<double> w0 = fit(samples, t, used, st.ridge, &iters);
-  if (w0[kFeatKazna] <= 0) throw std::runtime_error("tune: a kazna stone does not help win on this data");
+  if (w0[kFeatKazna] <= 0)
+    throw std::runtime_error("tune: a kazna stone does not help win on this data");
   out.scale = 100.0 / w0[kFeatKazna];
   // 2. The blend target and the final fit.
   for (size_t i = 0; i < samples.size(); ++i)
-    t[i] = st.result_weight * samples[i].result + (1 - st.result_weight) * sigmoid(samples[i].score / out.scale);
+    t[i] = st.result_weight * samples[i].result +
+           (1 - st.result_weight) * sigmoid(samples[i].score / out.scale);
   const std::vector<double> w = fit(samples, t, used, st.ridge, &out.iterations);
   out.loss_fitted = mean_loss(samples, t, w);
   const double per_cp = w[kFeatKazna] / 100.0;  // logit per centi-stone

@@ -17,11 +17,11 @@ struct TuneSettings {
 };
 
 struct TuneResult {
-  EvalFeatures weights{};      // centi-stones, kazna = 100
-  double scale = 0;            // centi-stones per logit unit (the score -> probability scale)
-  size_t positions = 0;        // positions used (not proven, not skipped)
-  double loss_fitted = 0;      // mean cross-entropy with the fitted weights
-  double loss_current = 0;     // with kEvalWeights (their best scale fitted alike)
+  EvalFeatures weights{};   // centi-stones, kazna = 100
+  double scale = 0;         // centi-stones per logit unit (the score -> probability scale)
+  size_t positions = 0;     // positions used (not proven, not skipped)
+  double loss_fitted = 0;   // mean cross-entropy with the fitted weights
+  double loss_current = 0;  // with kEvalWeights (their best scale fitted alike)
   int iterations = 0;
 };
 

@@ -23,7 +23,7 @@ struct Limits {
   int movetime_ms = 0;
   int time_ms[2] = {-1, -1};  // clock left for White (p1) and Black (p2), -1 = none
   int inc_ms[2] = {0, 0};
-  bool infinite = false;      // search until stop()
+  bool infinite = false;  // search until stop()
 };
 
 // A score from the side to move's point of view. When `proven`, the game's end is known
@@ -38,34 +38,34 @@ struct Limits {
 // (cp = +-(20000 + margin stones)) and `plies` counts the line to the position the tables
 // hold.
 struct Score {
-  int cp = 0;            // hundredths of a stone of expected margin
+  int cp = 0;  // hundredths of a stone of expected margin
   bool proven = false;
-  int result = 0;        // when proven: +1, 0, -1
-  int plies = 0;         // when proven: plies to the end
+  int result = 0;  // when proven: +1, 0, -1
+  int plies = 0;   // when proven: plies to the end
   bool has_margin = false;
-  int margin = 0;        // when has_margin: final total minus the opponent's
-  bool table = false;    // a win/loss from the endgame tables (never with proven)
+  int margin = 0;      // when has_margin: final total minus the opponent's
+  bool table = false;  // a win/loss from the endgame tables (never with proven)
 };
 
 // One line of one iteration, as sent to callbacks.
 struct Info {
   int depth = 0;
   int seldepth = 0;
-  int multipv = 1;       // 1-based rank of this line
+  int multipv = 1;  // 1-based rank of this line
   Score score;
   uint64_t nodes = 0;
   uint64_t nps = 0;
   int time_ms = 0;
-  std::vector<int> pv;   // holes, 1..N
+  std::vector<int> pv;  // holes, 1..N
 };
 
 struct Options {
   int hash_mb = 16;
-  int threads = 1;       // Lazy SMP search threads sharing the table (1 = deterministic)
+  int threads = 1;  // Lazy SMP search threads sharing the table (1 = deterministic)
   int multipv = 1;
-  int skill = 20;        // 1..20, 20 = full strength; below: a depth limit by level and a
-                         // seeded choice among moves scored near the best (search.cpp table)
-  uint64_t seed = 0;     // for skill randomness; fixed seed = reproducible
+  int skill = 20;     // 1..20, 20 = full strength; below: a depth limit by level and a
+                      // seeded choice among moves scored near the best (search.cpp table)
+  uint64_t seed = 0;  // for skill randomness; fixed seed = reproducible
   // Endgame tables probed at every node they hold (null = none). A table hit is scored
   // +-(kTablesWin + margin) (below the proven-by-distance band, above any heuristic score)
   // or 0 for a draw; it is not reported as proven (no distance to the end is known) but as
@@ -74,7 +74,7 @@ struct Options {
 };
 
 struct SearchResult {
-  int best_move = 0;     // 0 when the game is over (then lines[0] is the final result)
+  int best_move = 0;        // 0 when the game is over (then lines[0] is the final result)
   std::vector<Info> lines;  // the final line per multipv rank
   uint64_t nodes = 0;
   int time_ms = 0;

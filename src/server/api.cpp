@@ -25,22 +25,27 @@ const json::value* field(const json::object& o, const char* name) {
   return v && !v->is_null() ? v : nullptr;
 }
 
-std::string get_string(const json::object& o, const char* name, const std::string& fallback, size_t max_len) {
+std::string get_string(const json::object& o, const char* name, const std::string& fallback,
+                       size_t max_len) {
   const json::value* v = field(o, name);
   if (!v) return fallback;
   if (!v->is_string()) throw BadRequest{std::string(name) + ": expected a string"};
   std::string s(v->as_string());
-  if (s.size() > max_len) throw BadRequest{std::string(name) + ": longer than " + std::to_string(max_len) + " bytes"};
+  if (s.size() > max_len)
+    throw BadRequest{std::string(name) + ": longer than " + std::to_string(max_len) + " bytes"};
   return s;
 }
 
 int64_t get_int(const json::object& o, const char* name, int64_t fallback, int64_t lo, int64_t hi) {
   const json::value* v = field(o, name);
   if (!v) return fallback;
-  if (!v->is_int64() && !v->is_uint64()) throw BadRequest{std::string(name) + ": expected an integer"};
-  const int64_t x = v->is_int64() ? v->as_int64() : int64_t(std::min<uint64_t>(v->as_uint64(), INT64_MAX));
+  if (!v->is_int64() && !v->is_uint64())
+    throw BadRequest{std::string(name) + ": expected an integer"};
+  const int64_t x =
+      v->is_int64() ? v->as_int64() : int64_t(std::min<uint64_t>(v->as_uint64(), INT64_MAX));
   if (x < lo || x > hi)
-    throw BadRequest{std::string(name) + ": expected " + std::to_string(lo) + ".." + std::to_string(hi)};
+    throw BadRequest{std::string(name) + ": expected " + std::to_string(lo) + ".." +
+                     std::to_string(hi)};
   return x;
 }
 
@@ -116,7 +121,8 @@ Position start_of(const json::object& body) {
   RuleOptions opts;
   if (!variant.empty()) {
     Variant v;
-    if (!parse_variant(variant, &v)) throw BadRequest{"variant: expected standard, kozdatu or bestemshi"};
+    if (!parse_variant(variant, &v))
+      throw BadRequest{"variant: expected standard, kozdatu or bestemshi"};
     opts.variant = v;
   }
   if (field(body, "tuz")) opts.tuz = get_bool(body, "tuz", true);
@@ -145,7 +151,8 @@ std::string url_decode(std::string_view s) {
   for (size_t i = 0; i < s.size(); ++i) {
     if (s[i] == '+') {
       out += ' ';
-    } else if (s[i] == '%' && i + 2 < s.size() && std::isxdigit(static_cast<unsigned char>(s[i + 1])) &&
+    } else if (s[i] == '%' && i + 2 < s.size() &&
+               std::isxdigit(static_cast<unsigned char>(s[i + 1])) &&
                std::isxdigit(static_cast<unsigned char>(s[i + 2]))) {
       out += char(std::stoi(std::string(s.substr(i + 1, 2)), nullptr, 16));
       i += 2;
@@ -182,13 +189,15 @@ http::response<http::string_body> Server::Impl::api_create(const json::object& b
       throw BadRequest{"mode: expected engine, local or online"};
     const Position start = start_of(body);
     std::string color = get_string(body, "color", "white", 10);
-    if (color != "white" && color != "black" && color != "random") throw BadRequest{"color: expected white, black or random"};
+    if (color != "white" && color != "black" && color != "random")
+      throw BadRequest{"color: expected white, black or random"};
     if (color == "random") color = (rng() & 1) ? "black" : "white";
     const int level = int(get_int(body, "level", 5, 1, 20));
     const std::string name = clean_name(get_string(body, "name", "", 1000), "");
     int64_t initial = -1, increment = 0;
     if (const json::value* c = field(body, "clock")) {
-      if (!c->is_object()) throw BadRequest{"clock: expected null or {\"initial_ms\":..,\"increment_ms\":..}"};
+      if (!c->is_object())
+        throw BadRequest{"clock: expected null or {\"initial_ms\":..,\"increment_ms\":..}"};
       initial = get_int(c->as_object(), "initial_ms", -1, 100, 24LL * 3600 * 1000);
       if (initial < 0) throw BadRequest{"clock.initial_ms: missing"};
       increment = get_int(c->as_object(), "increment_ms", 0, 0, 3600 * 1000);
@@ -237,15 +246,18 @@ http::response<http::string_body> Server::Impl::api_create(const json::object& b
   }
 }
 
-http::response<http::string_body> Server::Impl::api_join(const std::string& id, const json::object& body) {
+http::response<http::string_body> Server::Impl::api_join(const std::string& id,
+                                                         const json::object& body) {
   try {
     auto room = find_room(id);
     if (!room) throw BadRequest{"no such game: " + id, http::status::not_found};
     GameRow& r = room->row;
     if (r.mode != "online") throw BadRequest{"only online games can be joined"};
     const std::string invite = get_string(body, "invite", "", 100);
-    if (invite.empty() || invite != r.invite) throw BadRequest{"invite: wrong invite code", http::status::forbidden};
-    if (r.white_seated && r.black_seated) throw BadRequest{"the seat is taken", http::status::conflict};
+    if (invite.empty() || invite != r.invite)
+      throw BadRequest{"invite: wrong invite code", http::status::forbidden};
+    if (r.white_seated && r.black_seated)
+      throw BadRequest{"the seat is taken", http::status::conflict};
     if (r.status != "waiting") throw BadRequest{"the game is " + r.status, http::status::conflict};
     const int side = r.white_seated ? 1 : 0;
     const std::string token = random_id(32);
@@ -256,7 +268,8 @@ http::response<http::string_body> Server::Impl::api_join(const std::string& id, 
     r.status = "playing";
     persist(*room);
     broadcast(*room);
-    return json_response(http::status::ok, json::object{{"id", r.id}, {"token", token}, {"side", side_name(side)}});
+    return json_response(http::status::ok,
+                         json::object{{"id", r.id}, {"token", token}, {"side", side_name(side)}});
   } catch (const BadRequest& e) {
     return error_response(e.status, e.message);
   }
@@ -309,7 +322,8 @@ http::response<http::string_body> Server::Impl::api_import(const json::object& b
       } catch (const std::exception&) {
       }
     }
-    return json_response(http::status::ok, json::object{{"id", r.id}, {"token", token}, {"side", "both"}});
+    return json_response(http::status::ok,
+                         json::object{{"id", r.id}, {"token", token}, {"side", "both"}});
   } catch (const BadRequest& e) {
     return error_response(e.status, e.message);
   }
@@ -325,10 +339,13 @@ http::response<http::string_body> Server::Impl::api_list(const std::string& quer
       const std::string key = kv.substr(0, eq);
       const std::string value = eq == std::string::npos ? "" : url_decode(kv.substr(eq + 1));
       auto number = [&](int lo, int hi) {
-        if (value.empty() || value.size() > 9 || !std::all_of(value.begin(), value.end(), ::isdigit))
-          throw BadRequest{key + ": expected an integer " + std::to_string(lo) + ".." + std::to_string(hi)};
+        if (value.empty() || value.size() > 9 ||
+            !std::all_of(value.begin(), value.end(), ::isdigit))
+          throw BadRequest{key + ": expected an integer " + std::to_string(lo) + ".." +
+                           std::to_string(hi)};
         const int x = std::stoi(value);
-        if (x < lo || x > hi) throw BadRequest{key + ": expected " + std::to_string(lo) + ".." + std::to_string(hi)};
+        if (x < lo || x > hi)
+          throw BadRequest{key + ": expected " + std::to_string(lo) + ".." + std::to_string(hi)};
         return x;
       };
       if (key == "player") {
@@ -350,23 +367,25 @@ http::response<http::string_body> Server::Impl::api_list(const std::string& quer
   int64_t total = 0;
   json::array games;
   for (const GameRow& g : store->list_games(q, &total)) {
-    games.push_back(json::object{{"id", g.id},
-                                 {"mode", g.mode},
-                                 {"variant", g.variant},
-                                 {"white", g.white_name},
-                                 {"black", g.black_name},
-                                 {"white_default", default_name_code(g, 0)},
-                                 {"black_default", default_name_code(g, 1)},
-                                 {"level", g.engine_side >= 0 ? json::value(g.level) : json::value(nullptr)},
-                                 {"status", g.status},
-                                 {"result", g.winner.empty() ? json::value(nullptr) : json::value(g.winner)},
-                                 {"reason", g.reason.empty() ? json::value(nullptr) : json::value(g.reason)},
-                                 {"score", g.score},
-                                 {"moves", g.moves},
-                                 {"created", iso_time(g.created_ms)},
-                                 {"updated", iso_time(g.updated_ms)}});
+    games.push_back(
+        json::object{{"id", g.id},
+                     {"mode", g.mode},
+                     {"variant", g.variant},
+                     {"white", g.white_name},
+                     {"black", g.black_name},
+                     {"white_default", default_name_code(g, 0)},
+                     {"black_default", default_name_code(g, 1)},
+                     {"level", g.engine_side >= 0 ? json::value(g.level) : json::value(nullptr)},
+                     {"status", g.status},
+                     {"result", g.winner.empty() ? json::value(nullptr) : json::value(g.winner)},
+                     {"reason", g.reason.empty() ? json::value(nullptr) : json::value(g.reason)},
+                     {"score", g.score},
+                     {"moves", g.moves},
+                     {"created", iso_time(g.created_ms)},
+                     {"updated", iso_time(g.updated_ms)}});
   }
-  return json_response(http::status::ok, json::object{{"games", std::move(games)}, {"total", total}});
+  return json_response(http::status::ok,
+                       json::object{{"games", std::move(games)}, {"total", total}});
 }
 
 void Server::Impl::api_analyze(const json::object& body, const std::string& peer, Respond respond) {
@@ -383,7 +402,8 @@ void Server::Impl::api_analyze(const json::object& body, const std::string& peer
         if (!a[i].is_int64()) throw BadRequest{name + ": expected a hole number"};
         std::string why;
         const int64_t h = a[i].as_int64();
-        if (h < 1 || h > game.rules().n) throw BadRequest{name + ": expected 1.." + std::to_string(game.rules().n)};
+        if (h < 1 || h > game.rules().n)
+          throw BadRequest{name + ": expected 1.." + std::to_string(game.rules().n)};
         if (!game.play(int(h), &why)) throw BadRequest{name + ": " + why};
       }
     }

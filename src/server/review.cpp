@@ -11,11 +11,13 @@
 namespace toguz::server {
 
 // The review through the engine's annotate code (search/annotate.h, as `toguz annotate`).
-std::string review_json(const Game& game, uint64_t nodes, const std::function<void(int, int)>& progress,
+std::string review_json(const Game& game, uint64_t nodes,
+                        const std::function<void(int, int)>& progress,
                         const std::atomic<bool>* cancel) {
   search::Limits limits;
   limits.nodes = nodes;
-  const search::GameReview review = search::review_game(game, limits, search::Options{}, progress, cancel);
+  const search::GameReview review =
+      search::review_game(game, limits, search::Options{}, progress, cancel);
   if (!review.complete) return "";
   json::array moves;
   for (const search::MoveReview& m : review.moves) {
@@ -26,17 +28,18 @@ std::string review_json(const Game& game, uint64_t nodes, const std::function<vo
     json::value best_notation = nullptr;
     if (before.outcome() == Outcome::Ongoing && before.is_legal(m.best_hole))
       best_notation = json::string(format_move(before.play(m.best_hole)));
-    moves.push_back(json::object{{"ply", m.ply},
-                                 {"hole", m.hole},
-                                 {"side", side_name(index(m.side))},
-                                 {"white_cp", m.white_cp},
-                                 {"best", m.best_hole},
-                                 {"best_pv", std::move(best_pv)},
-                                 {"best_notation", std::move(best_notation)},
-                                 {"loss_cp", m.loss_cp},
-                                 {"mark", m.mark.empty() ? json::value(nullptr) : json::value(m.mark)},
-                                 {"white", score_json(m.white, Side::White)},
-                                 {"best_score", score_json(m.best, m.side)}});
+    moves.push_back(
+        json::object{{"ply", m.ply},
+                     {"hole", m.hole},
+                     {"side", side_name(index(m.side))},
+                     {"white_cp", m.white_cp},
+                     {"best", m.best_hole},
+                     {"best_pv", std::move(best_pv)},
+                     {"best_notation", std::move(best_notation)},
+                     {"loss_cp", m.loss_cp},
+                     {"mark", m.mark.empty() ? json::value(nullptr) : json::value(m.mark)},
+                     {"white", score_json(m.white, Side::White)},
+                     {"best_score", score_json(m.best, m.side)}});
   }
   json::object players;
   for (int s = 0; s < 2; ++s) {
@@ -47,7 +50,8 @@ std::string review_json(const Game& game, uint64_t nodes, const std::function<vo
                                          {"mistakes", p.mistakes},
                                          {"blunders", p.blunders}};
   }
-  return json::serialize(json::object{{"moves", std::move(moves)}, {"players", std::move(players)}});
+  return json::serialize(
+      json::object{{"moves", std::move(moves)}, {"players", std::move(players)}});
 }
 
 namespace {
@@ -68,8 +72,10 @@ void Server::Impl::start_review(const std::shared_ptr<Room>& room_ptr, WsSession
   }
   room.review_waiters.push_back(s.shared_from_this());
   if (room.reviewing) {
-    s.send(json::serialize(json::object{
-        {"type", "review"}, {"done", false}, {"progress", room.review_progress}, {"moves", json::array()}}));
+    s.send(json::serialize(json::object{{"type", "review"},
+                                        {"done", false},
+                                        {"progress", room.review_progress},
+                                        {"moves", json::array()}}));
     return;
   }
   room.reviewing = true;
@@ -85,8 +91,8 @@ void Server::Impl::start_review(const std::shared_ptr<Room>& room_ptr, WsSession
       net::post(ioc, [this, room_ptr, p] {
         Room& room = *room_ptr;
         room.review_progress = p;
-        const std::string text = json::serialize(
-            json::object{{"type", "review"}, {"done", false}, {"progress", p}, {"moves", json::array()}});
+        const std::string text = json::serialize(json::object{
+            {"type", "review"}, {"done", false}, {"progress", p}, {"moves", json::array()}});
         for (auto& w : room.review_waiters)
           if (auto s = w.lock()) s->send(text);
       });

@@ -14,7 +14,8 @@ namespace toguz::server {
 // move of `game` (search::review_game, each position searched with `nodes` nodes).
 // `progress(done, total)` is called after each search. Returns "" when `cancel` was set
 // before the end.
-std::string review_json(const Game& game, uint64_t nodes, const std::function<void(int, int)>& progress,
+std::string review_json(const Game& game, uint64_t nodes,
+                        const std::function<void(int, int)>& progress,
                         const std::atomic<bool>* cancel);
 
 }  // namespace toguz::server

@@ -19,7 +19,9 @@ namespace {
 
 using std::chrono::milliseconds;
 
-json::value side_or_null(int s) { return s < 0 ? json::value(nullptr) : json::value(side_name(s)); }
+json::value side_or_null(int s) {
+  return s < 0 ? json::value(nullptr) : json::value(side_name(s));
+}
 
 Result winner_result(const std::string& w) {
   return w == "white" ? Result::WhiteWins : w == "black" ? Result::BlackWins : Result::Draw;
@@ -27,10 +29,14 @@ Result winner_result(const std::string& w) {
 
 // The recorded reason of a result that does not follow from the board.
 bool recorded_reason(const std::string& reason, EndReason* out) {
-  if (reason == "resign" || reason == "abandon") *out = EndReason::Resignation;
-  else if (reason == "timeout") *out = EndReason::Time;
-  else if (reason == "agreement") *out = EndReason::Agreement;
-  else return false;
+  if (reason == "resign" || reason == "abandon")
+    *out = EndReason::Resignation;
+  else if (reason == "timeout")
+    *out = EndReason::Time;
+  else if (reason == "agreement")
+    *out = EndReason::Agreement;
+  else
+    return false;
   return true;
 }
 
@@ -80,7 +86,8 @@ json::object score_json(const search::Score& s, Side to_move) {
 int64_t Room::clock_left(int s) const {
   if (!has_clock) return 0;
   if (clock_running && s == side_to_move() && row.status == "playing")
-    return left[s] - std::chrono::duration_cast<milliseconds>(SteadyClock::now() - turn_start).count();
+    return left[s] -
+           std::chrono::duration_cast<milliseconds>(SteadyClock::now() - turn_start).count();
   return left[s];
 }
 
@@ -105,7 +112,9 @@ std::shared_ptr<Room> Server::Impl::room_from_row(GameRow row) {
   room->game = Game(parse_position(row.start_position, opts));
   for (int hole : row.holes) {
     std::string why;
-    if (!room->game.play(hole, &why)) throw std::runtime_error("game " + row.id + ": stored move " + std::to_string(hole) + ": " + why);
+    if (!room->game.play(hole, &why))
+      throw std::runtime_error("game " + row.id + ": stored move " + std::to_string(hole) + ": " +
+                               why);
   }
   EndReason er;
   if (row.status == "over" && recorded_reason(row.reason, &er) && !room->game.over())
@@ -133,8 +142,9 @@ void Server::Impl::load_unfinished() {
 }
 
 std::shared_ptr<Room> Server::Impl::find_room(const std::string& id) {
-  if (id.empty() || id.size() > 32 ||
-      !std::all_of(id.begin(), id.end(), [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); }))
+  if (id.empty() || id.size() > 32 || !std::all_of(id.begin(), id.end(), [](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+      }))
     return nullptr;
   if (auto it = rooms.find(id); it != rooms.end()) return it->second;
   try {
@@ -191,13 +201,16 @@ void Server::Impl::persist_move(Room& room, int hole) {
 namespace {
 
 bool may_move(const Room& room, int viewer) {
-  if (room.row.status != "playing" || room.thinking || room.game.over() || viewer == kSpectator) return false;
+  if (room.row.status != "playing" || room.thinking || room.game.over() || viewer == kSpectator)
+    return false;
   const int stm = room.side_to_move();
   if (room.row.mode == "engine" && stm == room.row.engine_side) return false;
   return viewer == kBoth || viewer == stm;
 }
 
-bool seat_present(const Room& room, int s) { return room.row.engine_side == s || room.connected[s] > 0; }
+bool seat_present(const Room& room, int s) {
+  return room.row.engine_side == s || room.connected[s] > 0;
+}
 
 // An online game between people still going: no engine help (analysis, review, hints) for
 // anyone, players or spectators, until it is over.
@@ -229,7 +242,8 @@ json::object Server::Impl::state_json(Room& room, int viewer) {
     for (int h = 1; h <= rules.n; ++h) row.push_back(pos.stones(Side(s), h));
     board[side_name(s)] = std::move(row);
   }
-  board["kazna"] = json::object{{"white", pos.kazna(Side::White)}, {"black", pos.kazna(Side::Black)}};
+  board["kazna"] =
+      json::object{{"white", pos.kazna(Side::White)}, {"black", pos.kazna(Side::Black)}};
   board["tuz"] = json::object{{"white", pos.tuz(Side::White)}, {"black", pos.tuz(Side::Black)}};
   o["board"] = std::move(board);
   json::array& moves = room.moves_json;  // only the new plies are formatted
@@ -254,9 +268,10 @@ json::object Server::Impl::state_json(Room& room, int viewer) {
   o["legal"] = may_move(room, viewer) ? holes_of(game.legal_mask()) : json::array();
   o["status"] = r.status;
   if (r.status == "over" || r.status == "aborted") {
-    o["result"] = json::object{{"winner", r.winner.empty() ? json::value(nullptr) : json::value(r.winner)},
-                               {"reason", r.reason},
-                               {"score", r.score.empty() ? score_text(game) : r.score}};
+    o["result"] =
+        json::object{{"winner", r.winner.empty() ? json::value(nullptr) : json::value(r.winner)},
+                     {"reason", r.reason},
+                     {"score", r.score.empty() ? score_text(game) : r.score}};
   } else {
     o["result"] = nullptr;
   }
@@ -270,8 +285,10 @@ json::object Server::Impl::state_json(Room& room, int viewer) {
     p["engine"] = engine;
     p["level"] = engine ? json::value(r.level) : json::value(nullptr);
     p["connected"] = connected;
-    p["away_ms"] = connected ? json::value(nullptr)
-                             : json::value(std::chrono::duration_cast<milliseconds>(now - room.gone_since[s]).count());
+    p["away_ms"] =
+        connected ? json::value(nullptr)
+                  : json::value(
+                        std::chrono::duration_cast<milliseconds>(now - room.gone_since[s]).count());
     players[side_name(s)] = std::move(p);
   }
   o["players"] = std::move(players);
@@ -360,7 +377,8 @@ void Server::Impl::attach(WsSession& s) {
 void Server::Impl::detach(WsSession& s) {
   auto room_ptr = s.room;
   Room& room = *room_ptr;
-  room.sessions.erase(std::remove(room.sessions.begin(), room.sessions.end(), &s), room.sessions.end());
+  room.sessions.erase(std::remove(room.sessions.begin(), room.sessions.end(), &s),
+                      room.sessions.end());
   if (s.analysis) s.analysis->cancel();
   if (stopped_io) return;
   if (room.sessions.empty()) room.idle_since = SteadyClock::now();
@@ -388,7 +406,9 @@ void Server::Impl::detach(WsSession& s) {
 // ---- clocks ----
 
 void Server::Impl::resume_clock(Room& room) {
-  if (!room.has_clock || room.clock_running || room.row.status != "playing" || room.game.ply_count() == 0) return;
+  if (!room.has_clock || room.clock_running || room.row.status != "playing" ||
+      room.game.ply_count() == 0)
+    return;
   if (!seat_present(room, room.side_to_move())) return;
   room.clock_running = true;
   room.turn_start = SteadyClock::now();
@@ -456,10 +476,12 @@ void Server::Impl::sweep() {
     // The same rule as Store::expire_stale, which then ends the games not in memory.
     const int64_t age_ms = now - r.updated_ms;
     const bool unstarted =
-        r.status == "waiting" || (r.status == "playing" && room.game.ply_count() == 0 && r.mode != "analysis");
+        r.status == "waiting" ||
+        (r.status == "playing" && room.game.ply_count() == 0 && r.mode != "analysis");
     const bool stale_board = r.mode == "analysis" && r.status == "playing";
-    if (!room.thinking && ((unstarted && age_ms >= int64_t(config.expire_waiting_seconds) * 1000) ||
-                           (stale_board && age_ms >= int64_t(config.expire_analysis_seconds) * 1000))) {
+    if (!room.thinking &&
+        ((unstarted && age_ms >= int64_t(config.expire_waiting_seconds) * 1000) ||
+         (stale_board && age_ms >= int64_t(config.expire_analysis_seconds) * 1000))) {
       finish(room, "", "expired");
       persist(room);
       broadcast(room);
@@ -509,7 +531,8 @@ void Server::Impl::finish(Room& room, const std::string& winner, const std::stri
   room.abandon_timer[0].cancel();
   room.abandon_timer[1].cancel();
   EndReason er;
-  if (recorded_reason(reason, &er) && !room.game.over()) room.game.set_recorded_result(winner_result(winner), er);
+  if (recorded_reason(reason, &er) && !room.game.over())
+    room.game.set_recorded_result(winner_result(winner), er);
   room.row.status = reason == "aborted" || reason == "expired" ? "aborted" : "over";
   room.row.winner = winner;
   room.row.reason = reason;
@@ -521,7 +544,9 @@ void Server::Impl::finish(Room& room, const std::string& winner, const std::stri
 
 void Server::Impl::finish_from_board(Room& room) {
   const Result res = room.game.result();
-  const std::string winner = res == Result::WhiteWins ? "white" : res == Result::BlackWins ? "black" : "draw";
+  const std::string winner = res == Result::WhiteWins   ? "white"
+                             : res == Result::BlackWins ? "black"
+                                                        : "draw";
   const EndReason er = room.game.end_reason();
   const std::string reason = er == EndReason::Resignation ? "resign"
                              : er == EndReason::Time      ? "timeout"
@@ -559,7 +584,9 @@ bool Server::Impl::apply_move(const std::shared_ptr<Room>& room_ptr, int hole, s
 
 void Server::Impl::maybe_start_engine(const std::shared_ptr<Room>& room_ptr) {
   Room& room = *room_ptr;
-  if (room.row.mode != "engine" || room.row.status != "playing" || room.thinking || room.game.over()) return;
+  if (room.row.mode != "engine" || room.row.status != "playing" || room.thinking ||
+      room.game.over())
+    return;
   if (room.side_to_move() != room.row.engine_side) return;
   resume_clock(room);
   room.thinking = true;
@@ -593,7 +620,8 @@ void Server::Impl::maybe_start_engine(const std::shared_ptr<Room>& room_ptr) {
   pool->submit(std::move(task), Priority::Engine, job);
 }
 
-void Server::Impl::on_engine_result(const std::shared_ptr<Room>& room_ptr, uint64_t gen, const search::SearchResult& r) {
+void Server::Impl::on_engine_result(const std::shared_ptr<Room>& room_ptr, uint64_t gen,
+                                    const search::SearchResult& r) {
   Room& room = *room_ptr;
   if (gen != room.engine_gen) return;
   room.thinking = false;
@@ -622,7 +650,8 @@ void Server::Impl::on_engine_result(const std::shared_ptr<Room>& room_ptr, uint6
     room.draw_declined_ply[human] = room.game.ply_count();
   }
   std::string why;
-  if (!apply_move(room_ptr, r.best_move, &why)) std::cerr << "toguz serve: engine move refused: " << why << "\n";
+  if (!apply_move(room_ptr, r.best_move, &why))
+    std::cerr << "toguz serve: engine move refused: " << why << "\n";
   broadcast(room);
   maybe_start_engine(room_ptr);
 }
@@ -687,7 +716,8 @@ void Server::Impl::on_message(WsSession& s, std::string_view text) {
     s.window_count = 0;
   }
   if (++s.window_count > config.max_messages_per_second) {
-    fail("rate limit: more than " + std::to_string(config.max_messages_per_second) + " messages per second");
+    fail("rate limit: more than " + std::to_string(config.max_messages_per_second) +
+         " messages per second");
     return;
   }
   if (text.size() > kMaxMessage) {
@@ -712,7 +742,8 @@ void Server::Impl::on_message(WsSession& s, std::string_view text) {
   }
   const std::string type(tv->as_string());
   // An integer field in [lo, hi]; sets *why naming the field when missing or wrong.
-  auto int_field = [&msg](const char* name, int lo, int hi, int* out, std::string* why, bool required = true) {
+  auto int_field = [&msg](const char* name, int lo, int hi, int* out, std::string* why,
+                          bool required = true) {
     const json::value* f = msg.if_contains(name);
     if (!f) {
       if (required) *why = std::string(name) + ": missing";
@@ -722,7 +753,8 @@ void Server::Impl::on_message(WsSession& s, std::string_view text) {
       *why = std::string(name) + ": expected an integer";
       return false;
     }
-    const int64_t x = f->is_int64() ? f->as_int64() : int64_t(std::min<uint64_t>(f->as_uint64(), INT64_MAX));
+    const int64_t x =
+        f->is_int64() ? f->as_int64() : int64_t(std::min<uint64_t>(f->as_uint64(), INT64_MAX));
     if (x < lo || x > hi) {
       *why = std::string(name) + ": expected " + std::to_string(lo) + ".." + std::to_string(hi);
       return false;
@@ -763,15 +795,19 @@ void Server::Impl::on_message(WsSession& s, std::string_view text) {
           Position p = pos;
           for (int h : l.pv) {
             pv.push_back(h);
-            if (p.outcome() == Outcome::Ongoing && p.is_legal(h)) notation.push_back(json::string(format_move(p.play(h))));
+            if (p.outcome() == Outcome::Ongoing && p.is_legal(h))
+              notation.push_back(json::string(format_move(p.play(h))));
           }
           out.push_back(json::object{{"pv", std::move(pv)},
                                      {"pv_notation", std::move(notation)},
                                      {"score", score_json(l.score, pos.side_to_move())},
                                      {"depth", l.depth}});
         }
-        std::string text = json::serialize(json::object{
-            {"type", "analysis"}, {"ply", ply}, {"depth", depth}, {"lines", std::move(out)}, {"done", done}});
+        std::string text = json::serialize(json::object{{"type", "analysis"},
+                                                        {"ply", ply},
+                                                        {"depth", depth},
+                                                        {"lines", std::move(out)},
+                                                        {"done", done}});
         net::post(ioc, [weak, job, text = std::move(text)] {
           auto s = weak.lock();
           if (s && s->analysis == job) s->send(text);
@@ -809,10 +845,11 @@ void Server::Impl::on_message(WsSession& s, std::string_view text) {
     start_review(room_ptr, s);
     return;
   }
-  static const char* kPlayerTypes[] = {"move", "takeback", "hint", "resign", "offer_draw", "accept_draw",
-                                       "decline_draw", "abort", "rematch", "claim_win"};
-  if (std::find_if(std::begin(kPlayerTypes), std::end(kPlayerTypes), [&](const char* t) { return type == t; }) ==
-      std::end(kPlayerTypes))
+  static const char* kPlayerTypes[] = {"move",       "takeback",    "hint",         "resign",
+                                       "offer_draw", "accept_draw", "decline_draw", "abort",
+                                       "rematch",    "claim_win"};
+  if (std::find_if(std::begin(kPlayerTypes), std::end(kPlayerTypes),
+                   [&](const char* t) { return type == t; }) == std::end(kPlayerTypes))
     return fail("type: unknown message type '" + type.substr(0, 40) + "'");
   if (!player) return fail(type + ": spectators may only send ping, analyze and review");
   const bool playing = room.row.status == "playing";
@@ -838,14 +875,16 @@ void Server::Impl::on_message(WsSession& s, std::string_view text) {
   if (type == "takeback") {
     if (mode == "online") return fail("takeback: not in online games");
     const std::string& reason = room.row.reason;
-    const bool board_end = room.row.status == "over" && (reason == "decided" || reason == "no-move" || reason == "repetition");
+    const bool board_end = room.row.status == "over" &&
+                           (reason == "decided" || reason == "no-move" || reason == "repetition");
     if (!playing && !board_end) return fail("takeback: the game is over");
     int plies = 1;
     if (mode == "engine") {
       const int human = 1 - room.row.engine_side;
       const int n = room.game.ply_count();
       auto mover = [&](int ply) { return index(room.game.position_at(ply - 1).side_to_move()); };
-      if (n == 0 || (mover(n) != human && (n < 2 || mover(n - 1) != human))) return fail("takeback: no move of yours to take back");
+      if (n == 0 || (mover(n) != human && (n < 2 || mover(n - 1) != human)))
+        return fail("takeback: no move of yours to take back");
       plies = mover(n) == human ? 1 : 2;
       stop_engine(room);
     } else if (room.game.ply_count() == 0) {
@@ -892,11 +931,12 @@ void Server::Impl::on_message(WsSession& s, std::string_view text) {
       }
       json::array pv;
       for (int h : r.lines[0].pv) pv.push_back(h);
-      std::string text = json::serialize(json::object{{"type", "hint"},
-                                                      {"hole", r.best_move},
-                                                      {"ply", game.ply_count()},
-                                                      {"pv", std::move(pv)},
-                                                      {"score", score_json(r.lines[0].score, game.position().side_to_move())}});
+      std::string text = json::serialize(
+          json::object{{"type", "hint"},
+                       {"hole", r.best_move},
+                       {"ply", game.ply_count()},
+                       {"pv", std::move(pv)},
+                       {"score", score_json(r.lines[0].score, game.position().side_to_move())}});
       net::post(ioc, [weak, text = std::move(text)] {
         if (auto s = weak.lock()) {
           s->hint_pending = false;
@@ -917,7 +957,8 @@ void Server::Impl::on_message(WsSession& s, std::string_view text) {
     return;
   }
   if (type == "offer_draw" || type == "accept_draw" || type == "decline_draw") {
-    if (mode != "online" && mode != "engine") return fail(type + ": only in online and engine games");
+    if (mode != "online" && mode != "engine")
+      return fail(type + ": only in online and engine games");
     if (!playing) return fail(type + ": the game is not being played");
     if (type == "offer_draw") {
       if (room.draw_offer == 1 - me) {
@@ -956,7 +997,8 @@ void Server::Impl::on_message(WsSession& s, std::string_view text) {
   }
   if (type == "rematch") {
     if (mode == "analysis") return fail("rematch: not in analysis");
-    if (room.row.status != "over" && room.row.status != "aborted") return fail("rematch: the game is not over");
+    if (room.row.status != "over" && room.row.status != "aborted")
+      return fail("rematch: the game is not over");
     if (!room.rematch_id.empty()) {
       auto next = find_room(room.rematch_id);
       if (!next) return fail("rematch: the rematch game is gone");
@@ -981,7 +1023,8 @@ void Server::Impl::on_message(WsSession& s, std::string_view text) {
     const int opp = 1 - s.side;
     if (seat_present(room, opp)) return fail("claim_win: the opponent is connected");
     if (SteadyClock::now() - room.gone_since[opp] < std::chrono::seconds(config.abandon_seconds))
-      return fail("claim_win: the opponent has been gone less than " + std::to_string(config.abandon_seconds) + " s");
+      return fail("claim_win: the opponent has been gone less than " +
+                  std::to_string(config.abandon_seconds) + " s");
     finish(room, side_name(s.side), "abandon");
     persist(room);
     broadcast(room);

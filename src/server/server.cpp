@@ -10,21 +10,25 @@
 
 #include "rules/record.h"
 #include "server/server_impl.h"
-#include "server/texts.h"
 #include "server/static_path.h"
+#include "server/texts.h"
 
 namespace toguz::server {
 
 namespace fs = std::filesystem;
 
 int64_t now_ms() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
       .count();
 }
 
-std::string side_name(int s) { return s == 0 ? "white" : "black"; }
+std::string side_name(int s) {
+  return s == 0 ? "white" : "black";
+}
 
-http::response<http::string_body> json_response(http::status status, const json::value& body, unsigned version) {
+http::response<http::string_body> json_response(http::status status, const json::value& body,
+                                                unsigned version) {
   http::response<http::string_body> res{status, version};
   res.set(http::field::content_type, "application/json; charset=utf-8");
   res.set(http::field::cache_control, "no-store");
@@ -44,8 +48,10 @@ namespace {
 // The page served when the front end has not been built.
 constexpr const char* kNoFrontEnd =
     "<!doctype html><html><head><meta charset=\"utf-8\"><title>toguz</title></head><body>"
-    "<h1>toguz serve</h1><p>The front end is not built. Run <code>make web</code> (or <code>make run</code>) "
-    "and reload this page.</p><p>The API is up: <a href=\"/api/health\">/api/health</a>.</p></body></html>";
+    "<h1>toguz serve</h1><p>The front end is not built. Run <code>make web</code> (or <code>make "
+    "run</code>) "
+    "and reload this page.</p><p>The API is up: <a "
+    "href=\"/api/health\">/api/health</a>.</p></body></html>";
 
 std::string mime_type(const std::string& path) {
   auto ext = fs::path(path).extension().string();
@@ -127,7 +133,8 @@ bool read_file(const fs::path& p, std::string* out) {
 // One HTTP connection: reads requests (keep-alive) until it closes or upgrades to a WebSocket.
 class HttpSession : public std::enable_shared_from_this<HttpSession> {
  public:
-  HttpSession(Server::Impl& server, tcp::socket&& socket) : server_(server), stream_(std::move(socket)) {}
+  HttpSession(Server::Impl& server, tcp::socket&& socket)
+      : server_(server), stream_(std::move(socket)) {}
 
   void run() { do_read(); }
 
@@ -137,12 +144,14 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     parser_->body_limit(kMaxBody);
     parser_->header_limit(16 * 1024);
     stream_.expires_after(std::chrono::seconds(30));
-    http::async_read(stream_, buffer_, *parser_,
-                     [self = shared_from_this()](beast::error_code ec, size_t) { self->on_read(ec); });
+    http::async_read(
+        stream_, buffer_, *parser_,
+        [self = shared_from_this()](beast::error_code ec, size_t) { self->on_read(ec); });
   }
 
   void on_read(beast::error_code ec) {
-    if (ec == http::error::end_of_stream || ec == beast::error::timeout || ec == net::error::operation_aborted) {
+    if (ec == http::error::end_of_stream || ec == beast::error::timeout ||
+        ec == net::error::operation_aborted) {
       close();
       return;
     }
@@ -152,9 +161,13 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     }
     if (ec) {
       if (ec == http::error::header_limit)
-        write(error_response(http::status::request_header_fields_too_large, "request headers too large"), false);
+        write(error_response(http::status::request_header_fields_too_large,
+                             "request headers too large"),
+              false);
       else
-        write(error_response(http::status::bad_request, std::string("bad HTTP request: ") + ec.message()), false);
+        write(error_response(http::status::bad_request,
+                             std::string("bad HTTP request: ") + ec.message()),
+              false);
       return;
     }
     http::request<http::string_body> req = parser_->release();
@@ -242,7 +255,6 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   beast::flat_buffer buffer_;
   std::optional<http::request_parser<http::string_body>> parser_;
 };
-
 
 }  // namespace
 
@@ -413,7 +425,8 @@ void Server::Impl::handle_http(const http::request<http::string_body>& req, cons
                                Respond respond) {
   std::string target(req.target());
   const std::string path = target.substr(0, target.find('?'));
-  const std::string query = target.find('?') == std::string::npos ? "" : target.substr(target.find('?') + 1);
+  const std::string query =
+      target.find('?') == std::string::npos ? "" : target.substr(target.find('?') + 1);
   const auto method = req.method();
   if (method != http::verb::get && method != http::verb::head && !origin_allowed(req)) {
     respond(error_response(http::status::forbidden, "Origin: not this server's"));
@@ -493,8 +506,11 @@ void Server::Impl::handle_http(const http::request<http::string_body>& req, cons
       if (body_object(&body)) respond(api_join(parts[1], body));
     } else if (parts.size() == 2 && parts[0] == "games" && get) {
       auto room = find_room(parts[1]);
-      if (!room) respond(error_response(http::status::not_found, "no such game: " + parts[1]));
-      else respond(json_response(http::status::ok, json::object{{"game", state_json(*room, kSpectator)}}));
+      if (!room)
+        respond(error_response(http::status::not_found, "no such game: " + parts[1]));
+      else
+        respond(
+            json_response(http::status::ok, json::object{{"game", state_json(*room, kSpectator)}}));
     } else if (parts.size() == 3 && parts[0] == "games" && parts[2] == "pgn" && get) {
       auto room = find_room(parts[1]);
       if (!room) {
@@ -503,15 +519,18 @@ void Server::Impl::handle_http(const http::request<http::string_body>& req, cons
         const auto tags = export_tags(room->row);
         http::response<http::string_body> res{http::status::ok, 11};
         res.set(http::field::content_type, "text/plain; charset=utf-8");
-        res.set(http::field::content_disposition, "attachment; filename=\"toguz-" + room->row.id + ".pgn\"");
+        res.set(http::field::content_disposition,
+                "attachment; filename=\"toguz-" + room->row.id + ".pgn\"");
         res.body() = write_record(room->game, tags, RecordStyle::Pgn);
         respond(std::move(res));
       }
     } else {
-      respond(error_response(http::status::not_found, "no such endpoint: " + std::string(req.method_string()) + " " + path));
+      respond(error_response(http::status::not_found,
+                             "no such endpoint: " + std::string(req.method_string()) + " " + path));
     }
   } catch (const std::exception& e) {
-    respond(error_response(http::status::internal_server_error, std::string("server error: ") + e.what()));
+    respond(error_response(http::status::internal_server_error,
+                           std::string("server error: ") + e.what()));
   }
 }
 
@@ -653,7 +672,9 @@ void Server::Impl::shutdown_on_io() {
 
 Server::Server(const Config& config) : impl_(std::make_unique<Impl>(config)) {}
 
-Server::~Server() { stop(); }
+Server::~Server() {
+  stop();
+}
 
 void Server::start() {
   Impl& im = *impl_;
@@ -666,8 +687,8 @@ void Server::start() {
   if (!ec) im.acceptor.bind(ep, ec);
   if (!ec) im.acceptor.listen(net::socket_base::max_listen_connections, ec);
   if (ec)
-    throw std::runtime_error("cannot listen on " + im.config.host + ":" + std::to_string(im.config.port) + ": " +
-                             ec.message());
+    throw std::runtime_error("cannot listen on " + im.config.host + ":" +
+                             std::to_string(im.config.port) + ": " + ec.message());
   im.do_accept();
   // Rooms loaded at start may need the engine or a flag timer: start them on the IO thread.
   net::post(im.ioc, [&im] {

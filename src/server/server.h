@@ -11,13 +11,13 @@ namespace toguz::server {
 
 struct Config {
   std::string host = "127.0.0.1";
-  uint16_t port = 8080;          // 0: any free port (read it back with Server::port())
+  uint16_t port = 8080;  // 0: any free port (read it back with Server::port())
   std::string db_path = "./data/toguz.db";
-  std::string static_dir;        // the built front end; "" or no index.html: a "run make web" page
-  int workers = 0;               // engine threads; 0 = hardware threads - 1 (at least 2)
-  int abandon_seconds = 60;      // an opponent gone this long may be claimed against
-  int engine_movetime_ms = 1000; // engine move time when the game has no clock
-  uint64_t review_nodes = 100000;  // search per position of a review
+  std::string static_dir;         // the built front end; "" or no index.html: a "run make web" page
+  int workers = 0;                // engine threads; 0 = hardware threads - 1 (at least 2)
+  int abandon_seconds = 60;       // an opponent gone this long may be claimed against
+  int engine_movetime_ms = 1000;  // engine move time when the game has no clock
+  uint64_t review_nodes = 100000;    // search per position of a review
   int max_messages_per_second = 20;  // per WebSocket connection; more get an error
   int max_queued_jobs = 64;          // background engine work waiting (analysis, hints, reviews)
   int analyze_per_minute = 12;       // POST /api/analyze per address (one at a time besides)

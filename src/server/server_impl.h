@@ -34,13 +34,13 @@ using SteadyClock = std::chrono::steady_clock;
 
 constexpr int kSpectator = -1;
 constexpr int kBoth = 2;
-constexpr size_t kMaxBody = 64 * 1024;       // HTTP request bodies (413 above)
-constexpr size_t kMaxMessage = 4 * 1024;     // WebSocket messages (error above)
+constexpr size_t kMaxBody = 64 * 1024;    // HTTP request bodies (413 above)
+constexpr size_t kMaxMessage = 4 * 1024;  // WebSocket messages (error above)
 // A client this far behind is dropped: a spectator early (it only watches), a player late (his
 // states are coalesced, so only his own analysis and hints can pile up).
 constexpr size_t kMaxQueuedSpectator = 64, kMaxQueuedPlayer = 512;
 constexpr size_t kMaxQueuedBytesSpectator = 1 << 20, kMaxQueuedBytesPlayer = 16 << 20;
-constexpr int kDrawOfferGap = 10;            // plies between a declined offer and the next
+constexpr int kDrawOfferGap = 10;  // plies between a declined offer and the next
 
 class WsSession;
 
@@ -207,7 +207,8 @@ struct Server::Impl {
   void persist(Room& room);
   void persist_move(Room& room, int hole);
   void maybe_start_engine(const std::shared_ptr<Room>& room);
-  void on_engine_result(const std::shared_ptr<Room>& room, uint64_t gen, const search::SearchResult& r);
+  void on_engine_result(const std::shared_ptr<Room>& room, uint64_t gen,
+                        const search::SearchResult& r);
   bool apply_move(const std::shared_ptr<Room>& room, int hole, std::string* why);
   void finish(Room& room, const std::string& winner, const std::string& reason);
   void finish_from_board(Room& room);
@@ -233,9 +234,10 @@ struct Server::Impl {
 // JSON helpers shared by the files of src/server.
 json::object score_json(const search::Score& s, Side to_move);
 std::string side_name(int s);  // "white", "black"
-http::response<http::string_body> json_response(http::status status, const json::value& body, unsigned version = 11);
+http::response<http::string_body> json_response(http::status status, const json::value& body,
+                                                unsigned version = 11);
 http::response<http::string_body> error_response(http::status status, const std::string& message);
-int64_t now_ms();  // wall clock, ms since the epoch
+int64_t now_ms();                                   // wall clock, ms since the epoch
 std::string error_message(const std::string& why);  // {"type":"error","message":why}
 // Why background engine work was refused: the queue is full.
 std::string busy_message(const WorkerPool& pool);

@@ -16,11 +16,14 @@ struct Stmt {
   ~Stmt() { sqlite3_finalize(s); }
   Stmt(const Stmt&) = delete;
   Stmt& operator=(const Stmt&) = delete;
-  void text(int i, const std::string& v) { sqlite3_bind_text(s, i, v.data(), int(v.size()), SQLITE_TRANSIENT); }
+  void text(int i, const std::string& v) {
+    sqlite3_bind_text(s, i, v.data(), int(v.size()), SQLITE_TRANSIENT);
+  }
   void i64(int i, int64_t v) { sqlite3_bind_int64(s, i, v); }
   std::string col_text(int i) {
     const unsigned char* t = sqlite3_column_text(s, i);
-    return t ? std::string(reinterpret_cast<const char*>(t), size_t(sqlite3_column_bytes(s, i))) : std::string();
+    return t ? std::string(reinterpret_cast<const char*>(t), size_t(sqlite3_column_bytes(s, i)))
+             : std::string();
   }
   int64_t col_i64(int i) { return sqlite3_column_int64(s, i); }
 };
@@ -156,7 +159,8 @@ std::string fold_case(std::string_view text) {
 }
 
 Store::Store(const std::string& path) : path_(path) {
-  if (sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
+  if (sqlite3_open_v2(path.c_str(), &db_,
+                      SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
                       nullptr) != SQLITE_OK) {
     std::string why = db_ ? sqlite3_errmsg(db_) : "out of memory";
     sqlite3_close(db_);
@@ -180,7 +184,9 @@ Store::Store(const std::string& path) : path_(path) {
   }
 }
 
-Store::~Store() { sqlite3_close(db_); }
+Store::~Store() {
+  sqlite3_close(db_);
+}
 
 void Store::exec(const char* sql) {
   char* err = nullptr;
@@ -233,15 +239,20 @@ void Store::write_game(const GameRow& g) {
   st.i64(c++, g.updated_ms);
   st.text(c++, g.review);
   st.text(c++, tags_json(g.tags));
-  if (sqlite3_step(st.s) != SQLITE_DONE) throw std::runtime_error("database " + path_ + ": " + sqlite3_errmsg(db_));
+  if (sqlite3_step(st.s) != SQLITE_DONE)
+    throw std::runtime_error("database " + path_ + ": " + sqlite3_errmsg(db_));
 }
 
-void Store::save_game(const GameRow& g) { write_game(g); }
+void Store::save_game(const GameRow& g) {
+  write_game(g);
+}
 
 void Store::add_move(const GameRow& g, int ply, int hole) {
   exec("BEGIN");
   try {
-    Stmt st(prepare("INSERT OR REPLACE INTO moves (game_id, ply, hole, white_ms, black_ms) VALUES (?1,?2,?3,?4,?5)"));
+    Stmt st(
+        prepare("INSERT OR REPLACE INTO moves (game_id, ply, hole, white_ms, black_ms) VALUES "
+                "(?1,?2,?3,?4,?5)"));
     st.text(1, g.id);
     st.i64(2, ply);
     st.i64(3, hole);
@@ -275,7 +286,8 @@ void Store::save_review(const std::string& id, const std::string& review_json) {
   Stmt st(prepare("UPDATE games SET review = ?2 WHERE id = ?1"));
   st.text(1, id);
   st.text(2, review_json);
-  if (sqlite3_step(st.s) != SQLITE_DONE) throw std::runtime_error("database " + path_ + ": " + sqlite3_errmsg(db_));
+  if (sqlite3_step(st.s) != SQLITE_DONE)
+    throw std::runtime_error("database " + path_ + ": " + sqlite3_errmsg(db_));
 }
 
 std::optional<GameRow> Store::load_game(const std::string& id) {
@@ -336,7 +348,8 @@ std::vector<GameRow> Store::list_games(const ListQuery& q, int64_t* total) {
     *total = sqlite3_step(st.s) == SQLITE_ROW ? st.col_i64(0) : 0;
   }
   Stmt st(prepare((std::string("SELECT ") + kColumns + where +
-                   " ORDER BY created_ms DESC, rowid DESC LIMIT ?4 OFFSET ?5").c_str()));
+                   " ORDER BY created_ms DESC, rowid DESC LIMIT ?4 OFFSET ?5")
+                      .c_str()));
   st.text(1, q.player);
   st.text(2, pattern);
   st.text(3, q.result);

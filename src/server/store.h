@@ -21,17 +21,17 @@ struct GameRow {
   std::string start_position;
   std::string white_name, black_name, white_token, black_token, invite;
   bool white_seated = false, black_seated = false;
-  int engine_side = -1;        // 0 White, 1 Black, -1 none
+  int engine_side = -1;  // 0 White, 1 Black, -1 none
   int level = 0;
   int64_t clock_initial_ms = -1, clock_increment_ms = 0;  // -1: no clock
   int64_t white_ms = 0, black_ms = 0;  // clock left after the last move (or at shutdown)
-  std::string status;          // waiting, playing, over, aborted
-  std::string winner, reason, score;  // "" while playing
+  std::string status;                  // waiting, playing, over, aborted
+  std::string winner, reason, score;   // "" while playing
   int moves = 0;
   int64_t created_ms = 0, updated_ms = 0;
-  std::string review;          // the finished review's JSON array, "" when none
+  std::string review;  // the finished review's JSON array, "" when none
   std::vector<std::pair<std::string, std::string>> tags;  // an imported record's own tags
-  std::vector<int> holes;      // the moves, in order (load only)
+  std::vector<int> holes;                                 // the moves, in order (load only)
 };
 
 // Lower case for ASCII, Latin-1, and Cyrillic with its Kazakh and Kyrgyz letters (U+0400-04FF);

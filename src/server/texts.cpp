@@ -152,14 +152,15 @@ std::vector<std::pair<std::string, std::string>> export_tags(const GameRow& row)
   else if (row.reason == "abandon" || row.reason == "aborted")
     termination = "abandoned";
   std::vector<std::pair<std::string, std::string>> tags = {
-      {"Event", "toguz serve"},  {"Site", "toguz"},          {"Date", date},
-      {"White", row.white_name}, {"Black", row.black_name}, {"TimeControl", tc},
+      {"Event", "toguz serve"},    {"Site", "toguz"},         {"Date", date},
+      {"White", row.white_name},   {"Black", row.black_name}, {"TimeControl", tc},
       {"Termination", termination}};
   // An imported game's own tags come back: they replace the server's value of the same name
   // and the others follow; the players, the result and the rules are the game's (generated).
   for (const auto& [name, value] : row.tags) {
     if (generated_tag(name)) continue;
-    auto same = std::find_if(tags.begin(), tags.end(), [&](const auto& t) { return t.first == name; });
+    auto same =
+        std::find_if(tags.begin(), tags.end(), [&](const auto& t) { return t.first == name; });
     if (same != tags.end())
       same->second = value;
     else

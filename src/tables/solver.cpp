@@ -1,12 +1,12 @@
 #include "tables/solver.h"
 
+#include <sys/mman.h>
+
 #include <algorithm>
 #include <chrono>
 #include <memory>
 #include <new>
 #include <thread>
-
-#include <sys/mman.h>
 
 #include "tables/tablebase.h"
 
@@ -26,10 +26,11 @@ Position with_rules(const Position& pos, const Rules& rules) {
 
 namespace {
 
-
 // The table key: Position::key (holes, kaznas, tuzes, side; incremental, O(1)) in result
 // mode; Position::board_key (the same without the kaznas) when `with_kaznas` is false.
-inline uint64_t solver_key(const Position& p, bool with_kaznas) { return with_kaznas ? p.key() : p.board_key(); }
+inline uint64_t solver_key(const Position& p, bool with_kaznas) {
+  return with_kaznas ? p.key() : p.board_key();
+}
 
 // Result mode: values -1/0/+1 under the position's rules (the "decided above N*N" stop
 // included). Margin mode: final total minus the opponent's under play-out rules.
@@ -170,7 +171,9 @@ struct Shared {
   std::atomic<bool> done{false};
 };
 
-int sign(int v) { return (v > 0) - (v < 0); }
+int sign(int v) {
+  return (v > 0) - (v < 0);
+}
 
 class Prover {
  public:
@@ -341,7 +344,8 @@ class Prover {
     // Insertion sort, highest order first, ties kept in hole order (at most 9 children; also
     // what std::sort did for so few, which GCC 12 warns about with a false -Warray-bounds).
     for (int i = 1; i < count; ++i)
-      for (int j = i; j > 0 && kids[j - 1].order < kids[j].order; --j) std::swap(kids[j - 1], kids[j]);
+      for (int j = i; j > 0 && kids[j - 1].order < kids[j].order; --j)
+        std::swap(kids[j - 1], kids[j]);
 
     uint64_t start_nodes = nodes;
     int best = -kInf, best_move = 0;
@@ -522,7 +526,8 @@ std::vector<int> walk_line(Prover& pr, Position pos, Position real, int value, M
 
 // Plays `line` from `root` after `history` and says whether the game ends with `result` for
 // the root's side to move.
-bool line_ends_with(const Position& root, const std::vector<int>& line, const std::vector<uint64_t>& history, int result) {
+bool line_ends_with(const Position& root, const std::vector<int>& line,
+                    const std::vector<uint64_t>& history, int result) {
   Position p = root;
   std::vector<uint64_t> seen = history;
   for (int h : line) {
@@ -593,7 +598,9 @@ Solution solve(const Position& root, const SolveOptions& options) {
       sol.nodes += pr->nodes;
       sol.table_hits += pr->table_hits;
     }
-    sol.time_ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
+    sol.time_ms =
+        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0)
+            .count();
     return sol;
   };
 

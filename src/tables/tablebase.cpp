@@ -29,8 +29,12 @@ struct Header {
 static_assert(sizeof(Header) == 64);
 
 // Stored byte = value ^ 0x80, so a fresh (zero-filled, sparse) file reads as all kUnknown.
-inline int8_t decode(uint8_t b) { return int8_t(b ^ 0x80); }
-inline uint8_t encode(int v) { return uint8_t(int8_t(v)) ^ 0x80; }
+inline int8_t decode(uint8_t b) {
+  return int8_t(b ^ 0x80);
+}
+inline uint8_t encode(int v) {
+  return uint8_t(int8_t(v)) ^ 0x80;
+}
 
 // The mover's free holes as stone counts, mover's row then the opponent's, tuzes skipped.
 int free_counts(const Position& p, const Config& c, int* x) {
@@ -104,7 +108,9 @@ static uint64_t choose(int n, int r) {
   return v;
 }
 
-uint64_t table_entries(const Config& c, int k) { return choose(k + c.free_holes(), c.free_holes()); }
+uint64_t table_entries(const Config& c, int k) {
+  return choose(k + c.free_holes(), c.free_holes());
+}
 
 Tablebase::Tablebase(std::string dir, int max_stones) : dir_(std::move(dir)), k_(max_stones) {
   int top = k_ + 18;
@@ -179,7 +185,8 @@ Position Tablebase::position_of(const Config& c, uint64_t index) const {
   int tuz[2] = {c.mine, c.theirs};
   Position p;
   std::string why;
-  if (!Position::from_parts(Rules{kN, true, true}, holes, 2 * kN * kN - s, 0, tuz, Side::White, 1, &p, &why))
+  if (!Position::from_parts(Rules{kN, true, true}, holes, 2 * kN * kN - s, 0, tuz, Side::White, 1,
+                            &p, &why))
     throw std::logic_error("tables: bad position from index: " + why);
   return p;
 }
@@ -187,7 +194,8 @@ Position Tablebase::position_of(const Config& c, uint64_t index) const {
 Tablebase::File* Tablebase::open(const Config& c, bool create) const {
   auto& slot = files_[c.id()];
   if (slot) return slot.get();
-  std::string path = dir_ + "/tb9_k" + std::to_string(k_) + "_" + std::to_string(c.mine) + std::to_string(c.theirs) + ".bin";
+  std::string path = dir_ + "/tb9_k" + std::to_string(k_) + "_" + std::to_string(c.mine) +
+                     std::to_string(c.theirs) + ".bin";
   uint64_t entries = table_entries(c, k_);
   size_t size = sizeof(Header) + entries;
   auto f = std::make_unique<File>();
@@ -199,19 +207,23 @@ Tablebase::File* Tablebase::open(const Config& c, bool create) const {
     if (!create) return nullptr;
     std::filesystem::create_directories(dir_);
     f->fd = ::open(path.c_str(), O_RDWR | O_CREAT, 0644);
-    if (f->fd < 0) throw std::runtime_error("tables: cannot create " + path + ": " + std::strerror(errno));
-    if (ftruncate(f->fd, off_t(size)) != 0) throw std::runtime_error("tables: cannot size " + path + ": " + std::strerror(errno));
+    if (f->fd < 0)
+      throw std::runtime_error("tables: cannot create " + path + ": " + std::strerror(errno));
+    if (ftruncate(f->fd, off_t(size)) != 0)
+      throw std::runtime_error("tables: cannot size " + path + ": " + std::strerror(errno));
     f->writable = true;
     fresh = true;
   }
   struct stat st;
   if (fstat(f->fd, &st) != 0 || size_t(st.st_size) != size) {
     if (!create) return nullptr;
-    throw std::runtime_error("tables: " + path + " has the wrong size (another K or a damaged file)");
+    throw std::runtime_error("tables: " + path +
+                             " has the wrong size (another K or a damaged file)");
   }
   int prot = PROT_READ | (f->writable ? PROT_WRITE : 0);
   void* m = mmap(nullptr, size, prot, MAP_SHARED, f->fd, 0);
-  if (m == MAP_FAILED) throw std::runtime_error("tables: cannot map " + path + ": " + std::strerror(errno));
+  if (m == MAP_FAILED)
+    throw std::runtime_error("tables: cannot map " + path + ": " + std::strerror(errno));
   f->map = static_cast<uint8_t*>(m);
   f->size = size;
   f->header = reinterpret_cast<Header*>(f->map);
@@ -225,7 +237,8 @@ Tablebase::File* Tablebase::open(const Config& c, bool create) const {
     *f->header = h;
   } else {
     const Header& h = *f->header;
-    if (std::memcmp(h.magic, kMagic, 8) != 0 || h.k != k_ || h.mine != c.mine || h.theirs != c.theirs || h.entries != entries) {
+    if (std::memcmp(h.magic, kMagic, 8) != 0 || h.k != k_ || h.mine != c.mine ||
+        h.theirs != c.theirs || h.entries != entries) {
       if (!create) return nullptr;
       throw std::runtime_error("tables: " + path + " has a bad header");
     }
@@ -296,7 +309,8 @@ int Tablebase::compute(const Config& c, uint64_t index, const Position& p) {
   return v;
 }
 
-void Tablebase::build(const std::vector<Config>& configs, const std::function<void(const BuildProgress&)>& progress) {
+void Tablebase::build(const std::vector<Config>& configs,
+                      const std::function<void(const BuildProgress&)>& progress) {
   std::vector<Config> todo = closure(configs);
   for (size_t ci = 0; ci < todo.size(); ++ci) {
     const Config& c = todo[ci];
@@ -320,7 +334,8 @@ void Tablebase::build(const std::vector<Config>& configs, const std::function<vo
   }
 }
 
-uint64_t Tablebase::verify(const std::vector<Config>& configs, const std::function<void(const BuildProgress&)>& progress) {
+uint64_t Tablebase::verify(const std::vector<Config>& configs,
+                           const std::function<void(const BuildProgress&)>& progress) {
   std::vector<Config> todo = closure(configs);
   uint64_t bad = 0;
   for (size_t ci = 0; ci < todo.size(); ++ci) {

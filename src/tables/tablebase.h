@@ -37,7 +37,10 @@ struct Config {
   int mine = 0;    // the mover's tuz (on the opponent's row), 0 = none
   int theirs = 0;  // the opponent's tuz (on the mover's row), 0 = none
   int id() const { return mine * 9 + theirs; }
-  bool valid() const { return (mine || theirs) && mine >= 0 && mine <= 8 && theirs >= 0 && theirs <= 8 && (mine != theirs || mine == 0); }
+  bool valid() const {
+    return (mine || theirs) && mine >= 0 && mine <= 8 && theirs >= 0 && theirs <= 8 &&
+           (mine != theirs || mine == 0);
+  }
   int free_holes() const { return 18 - (mine != 0) - (theirs != 0); }
 };
 
@@ -80,11 +83,13 @@ class Tablebase {
 
   // Builds (or finishes) the tables of `configs` and those they depend on. Throws
   // std::runtime_error on a file error. `progress` is called now and then.
-  void build(const std::vector<Config>& configs, const std::function<void(const BuildProgress&)>& progress = {});
+  void build(const std::vector<Config>& configs,
+             const std::function<void(const BuildProgress&)>& progress = {});
 
   // Checks every entry of `configs` against its children (the value must be the best move's).
   // Returns the number of wrong or missing entries; `progress` as for build.
-  uint64_t verify(const std::vector<Config>& configs, const std::function<void(const BuildProgress&)>& progress = {});
+  uint64_t verify(const std::vector<Config>& configs,
+                  const std::function<void(const BuildProgress&)>& progress = {});
 
   // The entry of one configuration (building files on demand is not done here); kUnknown when
   // the file is missing or the entry not built.

@@ -169,8 +169,10 @@ class Pairer {
     std::vector<int> mate(n_, -1), broken;
     for (int f : free) {
       const int m = last_mate_.empty() ? -1 : last_mate_[f];
-      if (m >= 0 && !matched_[m] && allowed_[f][m]) mate[f] = m;
-      else broken.push_back(f);
+      if (m >= 0 && !matched_[m] && allowed_[f][m])
+        mate[f] = m;
+      else
+        broken.push_back(f);
     }
     bool all = true;
     for (size_t i = 0; i < broken.size(); ++i) {
@@ -205,9 +207,12 @@ class Pairer {
     for (size_t k = 0; k < bracket_.size(); ++k) {
       if (done_[k]) continue;
       const Preference& pr = st_[bracket_[k]].pref;
-      if (pr.strength == 0) ++z;
-      else if (pr.colour == 'W') ++w;
-      else ++b;
+      if (pr.strength == 0)
+        ++z;
+      else if (pr.colour == 'W')
+        ++w;
+      else
+        ++b;
     }
     return std::max(0, std::abs(w - b) - z - spare) / 2;
   }
@@ -274,8 +279,7 @@ class Pairer {
     int left = 0;
     for (char d : done_) left += !d;
     const int ub = int(pairs_.size()) + left / 2;
-    if (ub < best_n_ ||
-        (ub == best_n_ && conflicts_ + conflict_bound(left % 2) >= best_conflicts_))
+    if (ub < best_n_ || (ub == best_n_ && conflicts_ + conflict_bound(left % 2) >= best_conflicts_))
       return false;
 
     const int p = bracket_[i];

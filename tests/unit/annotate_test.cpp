@@ -1,12 +1,13 @@
 // Game review (search/annotate.h): marks follow the documented thresholds, losses and
 // evaluations agree with each other, the summary counts the marks, a node-limited review is
 // reproducible, progress is reported and a cancelled review stops.
+#include "search/annotate.h"
+
 #include <gtest/gtest.h>
 
 #include <atomic>
 
 #include "rules/record.h"
-#include "search/annotate.h"
 #include "test_util.h"
 
 namespace toguz::search {
@@ -99,10 +100,13 @@ TEST(Annotate, CancelStops) {
   const Game game = master_game();
   std::atomic<bool> cancel{false};
   int calls = 0;
-  const GameReview r = review_game(game, nodes(2000), Options{}, [&](int done, int) {
-    ++calls;
-    if (done == 3) cancel = true;
-  }, &cancel);
+  const GameReview r = review_game(
+      game, nodes(2000), Options{},
+      [&](int done, int) {
+        ++calls;
+        if (done == 3) cancel = true;
+      },
+      &cancel);
   EXPECT_FALSE(r.complete);
   EXPECT_EQ(r.moves.size(), 2u);  // plies 1 and 2 had both their positions searched
   EXPECT_EQ(calls, 3);

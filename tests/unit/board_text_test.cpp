@@ -1,17 +1,20 @@
 // Golden tests for the text board (`toguz show`, `toguz play`) and structural checks of the SVG.
+#include "cli/board_text.h"
+
 #include <gtest/gtest.h>
 
 #include <string>
 
 #include "cli/board_svg.h"
-#include "cli/board_text.h"
 #include "rules/notation.h"
 
 namespace toguz::cli {
 namespace {
 
 // The expected blocks are written as raw strings starting on the line after R"(.
-std::string block(const char* text) { return std::string(text).substr(1); }
+std::string block(const char* text) {
+  return std::string(text).substr(1);
+}
 
 TEST(BoardText, StartFromWhitesSeat) {
   EXPECT_EQ(draw_board(Position::start()), block(R"(
@@ -96,7 +99,8 @@ TEST(BoardText, BestemshiWithTuzDecided) {
 }
 
 TEST(BoardText, KozdatuStart) {
-  EXPECT_EQ(draw_board(Position::start(Rules::for_variant(Variant::Kozdatu)), Side::Black), block(R"(
+  EXPECT_EQ(draw_board(Position::start(Rules::for_variant(Variant::Kozdatu)), Side::Black),
+            block(R"(
       7     6     5     4     3     2     1
   +-----+-----+-----+-----+-----+-----+-----+
   |   7 |   7 |   7 |   7 |   7 |   7 |   7 |  White  kazna   0  <- to move

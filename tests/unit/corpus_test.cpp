@@ -42,8 +42,9 @@ int replay_corpus(const std::string& folder, const std::string& ext, RecordStyle
     std::string written;
     for (const Record& r : records) {
       Replayed g = replay_record(r);
-      EXPECT_FALSE(g.error) << "game at line " << r.first_line << ": ply " << g.error->ply << " line "
-                            << g.error->line << " '" << g.error->token << "': " << g.error->message;
+      EXPECT_FALSE(g.error) << "game at line " << r.first_line << ": ply " << g.error->ply
+                            << " line " << g.error->line << " '" << g.error->token
+                            << "': " << g.error->message;
       if (g.error) continue;
       EXPECT_EQ(g.game.ply_count(), int(r.plies.size()));
       if (!written.empty()) written += '\n';
@@ -60,7 +61,8 @@ int replay_corpus(const std::string& folder, const std::string& ext, RecordStyle
 
 TEST(Corpus, PlayOkGamesReplayAndWriteBackIdentically) {
   if (corpus_files("playok", ".pgn").empty())
-    GTEST_SKIP() << "no PlayOK corpus at " << test::shared_path("corpus/playok") << " (set TOGUZ_SHARED_DIR)";
+    GTEST_SKIP() << "no PlayOK corpus at " << test::shared_path("corpus/playok")
+                 << " (set TOGUZ_SHARED_DIR)";
   int games = replay_corpus("playok", ".pgn", RecordStyle::PlayOK);
   EXPECT_GT(games, 0);
   std::printf("[          ] %d PlayOK games replayed\n", games);
@@ -68,7 +70,8 @@ TEST(Corpus, PlayOkGamesReplayAndWriteBackIdentically) {
 
 TEST(Corpus, FederationGamesReplayAndWriteBackIdentically) {
   if (corpus_files("federation", ".tgk").empty())
-    GTEST_SKIP() << "no federation corpus at " << test::shared_path("corpus/federation") << " (set TOGUZ_SHARED_DIR)";
+    GTEST_SKIP() << "no federation corpus at " << test::shared_path("corpus/federation")
+                 << " (set TOGUZ_SHARED_DIR)";
   int games = replay_corpus("federation", ".tgk", RecordStyle::Tgk);
   EXPECT_GT(games, 0);
   std::printf("[          ] %d federation games replayed\n", games);

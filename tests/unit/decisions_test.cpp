@@ -1,10 +1,11 @@
 // Resigning and accepting draws (search/decisions.h): only on proven results, from real
 // searches of positions whose result is known (the studies of tests/data/etudes.json).
+#include "search/decisions.h"
+
 #include <gtest/gtest.h>
 
 #include "rules/game.h"
 #include "rules/notation.h"
-#include "search/decisions.h"
 #include "search/engine.h"
 
 namespace toguz::search {

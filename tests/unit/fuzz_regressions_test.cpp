@@ -38,9 +38,15 @@ void replay_target(const std::string& target, Entry entry) {
   std::printf("[          ] %s: %d regression inputs, %d seeds\n", target.c_str(), found, seeded);
 }
 
-TEST(FuzzRegressions, PositionString) { replay_target("position_fuzz", fuzz::position_entry); }
-TEST(FuzzRegressions, MoveToken) { replay_target("move_token_fuzz", fuzz::move_token_entry); }
-TEST(FuzzRegressions, Record) { replay_target("record_fuzz", fuzz::record_entry); }
+TEST(FuzzRegressions, PositionString) {
+  replay_target("position_fuzz", fuzz::position_entry);
+}
+TEST(FuzzRegressions, MoveToken) {
+  replay_target("move_token_fuzz", fuzz::move_token_entry);
+}
+TEST(FuzzRegressions, Record) {
+  replay_target("record_fuzz", fuzz::record_entry);
+}
 TEST(FuzzRegressions, TgkRoundTrip) {
   replay_target("tgk_round_trip_fuzz", fuzz::tgk_round_trip_entry);
 }

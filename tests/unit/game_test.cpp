@@ -1,8 +1,9 @@
 // The referee: illegal moves leave the game unchanged, the end checks in docs/rules.md order,
 // recorded results, undo.
+#include "rules/game.h"
+
 #include <gtest/gtest.h>
 
-#include "rules/game.h"
 #include "rules/notation.h"
 
 namespace toguz {

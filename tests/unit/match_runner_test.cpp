@@ -48,15 +48,16 @@ struct Collected {
 };
 
 std::string temp_path(const std::string& name) {
-  return (std::filesystem::temp_directory_path() / ("toguz-match-test-" + std::to_string(getpid()) + "-" + name))
+  return (std::filesystem::temp_directory_path() /
+          ("toguz-match-test-" + std::to_string(getpid()) + "-" + name))
       .string();
 }
 
 }  // namespace
 
 TEST(MatchSpec, ParsesEngines) {
-  EngineSpec e = parse_engine_spec({"cmd=/bin/eng", "arg=ugi", "arg=-q", "name=X", "option.Hash=64",
-                                    "depth=4"});
+  EngineSpec e = parse_engine_spec(
+      {"cmd=/bin/eng", "arg=ugi", "arg=-q", "name=X", "option.Hash=64", "depth=4"});
   EXPECT_FALSE(e.builtin);
   EXPECT_EQ(e.cmd, "/bin/eng");
   EXPECT_EQ(e.args, (std::vector<std::string>{"ugi", "-q"}));

@@ -47,7 +47,7 @@ TEST(MatchStats, EstimateByHand) {
   EXPECT_NEAR(e.elo_lo, -22.5020, 1e-3);  // Elo(0.6125 - 1.96 se)
   EXPECT_NEAR(e.elo_hi, 197.7149, 1e-3);  // Elo(0.6125 + 1.96 se)
   EXPECT_NEAR(e.elo_ci95, (197.7149 + 22.5020) / 2, 1e-3);
-  EXPECT_NEAR(e.los, 0.936041, 1e-5);      // Phi(0.1125 / se)
+  EXPECT_NEAR(e.los, 0.936041, 1e-5);  // Phi(0.1125 / se)
   // nElo = (mean - 1/2) / sqrt(2 var) * 800 / ln 10
   EXPECT_NEAR(e.nelo, 83.6302, 1e-3);
   EXPECT_NEAR(e.nelo_ci95, 107.6694, 1e-3);
@@ -57,7 +57,7 @@ TEST(MatchStats, EstimateEdges) {
   Estimate even = estimate({0, 0, 7, 0, 0});  // every pair split: no spread
   EXPECT_NEAR(even.elo, 0, 1e-12);
   EXPECT_EQ(even.los, 0.5);
-  Estimate all = estimate({0, 0, 0, 0, 5});   // won everything
+  Estimate all = estimate({0, 0, 0, 0, 5});  // won everything
   EXPECT_TRUE(std::isinf(all.elo) && all.elo > 0);
   EXPECT_EQ(all.los, 1.0);
   EXPECT_TRUE(std::isinf(all.elo_ci95));

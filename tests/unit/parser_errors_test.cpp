@@ -19,23 +19,30 @@ std::string position_error(const std::string& text) {
 TEST(ParserErrors, PositionStringNamesTheField) {
   const std::pair<const char*, const char*> cases[] = {
       {"9,9,9,9,9,9,9,9,9/9,9,9,9,9,9,9,9,9 0 0",
-       "position string: expected 4 or 5 space-separated fields '<White holes>/<Black holes> <White "
+       "position string: expected 4 or 5 space-separated fields '<White holes>/<Black holes> "
+       "<White "
        "kazna> <Black kazna> <side> [<move number>]', got 3"},
       {"9,9,9,9,9,9,9,9,9 0 0 w 1",
        "holes: expected '<White holes>/<Black holes>' with one '/', got '9,9,9,9,9,9,9,9,9'"},
       {"9,9,9,9,9,9,9,9/9,9,9,9,9,9,9,9,9 0 0 w 1",
        "White holes: expected 9, 7 or 5 comma-separated counts, got 8"},
-      {"9,9,9,9,9,9,9,9,9/9,9,9,9,9,9,9 0 0 w 1", "Black holes: expected 9 counts like White's row, got 7"},
-      {"9,9,9,9,a,9,9,9,9/9,9,9,9,9,9,9,9,9 0 0 w 1", "White holes: hole 5: expected a count or 'x', got 'a'"},
+      {"9,9,9,9,9,9,9,9,9/9,9,9,9,9,9,9 0 0 w 1",
+       "Black holes: expected 9 counts like White's row, got 7"},
+      {"9,9,9,9,a,9,9,9,9/9,9,9,9,9,9,9,9,9 0 0 w 1",
+       "White holes: hole 5: expected a count or 'x', got 'a'"},
       {"9,9,9,9,9,9,9,9,9/9,9,9,9,9,9,9,9,9 0 z w 1", "Black kazna: expected a number, got 'z'"},
       {"9,9,9,9,9,9,9,9,9/9,9,9,9,9,9,9,9,9 0 0 white 1", "side: expected 'w' or 'b', got 'white'"},
-      {"9,9,9,9,9,9,9,9,9/9,9,9,9,9,9,9,9,9 0 0 w 0", "move number: expected a number of 1 or more, got '0'"},
+      {"9,9,9,9,9,9,9,9,9/9,9,9,9,9,9,9,9,9 0 0 w 0",
+       "move number: expected a number of 1 or more, got '0'"},
       {"9,9,9,9,9,9,9,9,9/9,9,9,9,9,9,9,9,8 0 0 w 1", "position: stones sum to 161, expected 162"},
-      {"9,9,9,9,9,9,9,9,x/9,9,9,9,9,9,9,9,9 0 9 w 1", "White holes: 'x' in hole 9 (a tuz cannot be made there)"},
+      {"9,9,9,9,9,9,9,9,x/9,9,9,9,9,9,9,9,9 0 9 w 1",
+       "White holes: 'x' in hole 9 (a tuz cannot be made there)"},
       {"x,9,9,9,9,9,9,9,9/x,9,9,9,9,9,9,9,9 9 9 w 1",
        "holes: both tuzes on hole 1 (they must have different numbers)"},
-      {"x,x,9,9,9,9,9,9,9/9,9,9,9,9,9,9,9,9 0 18 w 1", "White holes: more than one 'x' (one tuz per player)"},
-      {"7,7,7,7,7,7,x/7,7,7,7,7,7,7 7 0 w 1", "White holes: 'x' (a tuz) but tuz is off in kozdatu rules"},
+      {"x,x,9,9,9,9,9,9,9/9,9,9,9,9,9,9,9,9 0 18 w 1",
+       "White holes: more than one 'x' (one tuz per player)"},
+      {"7,7,7,7,7,7,x/7,7,7,7,7,7,7 7 0 w 1",
+       "White holes: 'x' (a tuz) but tuz is off in kozdatu rules"},
   };
   for (const auto& [text, message] : cases) EXPECT_EQ(position_error(text), message) << text;
 }

@@ -1,8 +1,9 @@
 // Perft tables from the vectors: every variant, the play-out option, mid-game positions.
+#include "rules/perft.h"
+
 #include <gtest/gtest.h>
 
 #include "rules/notation.h"
-#include "rules/perft.h"
 #include "test_util.h"
 
 namespace toguz {
@@ -10,7 +11,8 @@ namespace {
 
 void check_table(const Position& start, const boost::json::array& leaves, int max_depth) {
   for (int d = 1; d <= int(leaves.size()) && d <= max_depth; ++d)
-    EXPECT_EQ(perft(start, d), uint64_t(leaves[d - 1].as_int64())) << "depth " << d << " from " << format_position(start);
+    EXPECT_EQ(perft(start, d), uint64_t(leaves[d - 1].as_int64()))
+        << "depth " << d << " from " << format_position(start);
 }
 
 TEST(Perft, StandardFromStart) {
@@ -20,11 +22,14 @@ TEST(Perft, StandardFromStart) {
 
 TEST(Perft, ChildrensVariants) {
   auto v = test::read_json("perft.json");
-  check_table(Position::start(Rules::for_variant(Variant::Kozdatu)), v.at("kozdatu").at("leaves_by_depth").as_array(), 99);
-  check_table(Position::start(Rules::for_variant(Variant::Bestemshi)), v.at("bestemshi").at("leaves_by_depth").as_array(), 99);
+  check_table(Position::start(Rules::for_variant(Variant::Kozdatu)),
+              v.at("kozdatu").at("leaves_by_depth").as_array(), 99);
+  check_table(Position::start(Rules::for_variant(Variant::Bestemshi)),
+              v.at("bestemshi").at("leaves_by_depth").as_array(), 99);
   Rules play_out = Rules::for_variant(Variant::Bestemshi);
   play_out.play_out = true;
-  check_table(Position::start(play_out), v.at("bestemshi_play_out").at("leaves_by_depth").as_array(), 99);
+  check_table(Position::start(play_out),
+              v.at("bestemshi_play_out").at("leaves_by_depth").as_array(), 99);
 }
 
 TEST(Perft, MidGamePositions) {

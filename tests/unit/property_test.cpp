@@ -21,7 +21,7 @@ struct Plain {
   int n;
   int holes[2][9];  // [side][hole-1]
   int kazna[2];
-  int tuz[2];       // tuz[owner] = hole number on the opponent's row, 0 = none
+  int tuz[2];  // tuz[owner] = hole number on the opponent's row, 0 = none
   Side to_move;
 };
 
@@ -71,7 +71,8 @@ MoveInfo reference_play(Plain& q, int hole, bool tuz_allowed) {
       q.kazna[me] += c;
       info.captured = uint8_t(c);
       c = 0;
-    } else if (c == 3 && tuz_allowed && q.tuz[me] == 0 && last_hole != n && q.tuz[opp] != last_hole) {
+    } else if (c == 3 && tuz_allowed && q.tuz[me] == 0 && last_hole != n &&
+               q.tuz[opp] != last_hole) {
       q.kazna[me] += 3;
       c = 0;
       q.tuz[me] = last_hole;
@@ -125,7 +126,8 @@ Outcome rule_outcome(const Position& p, const std::vector<Position>& history) {
     return Outcome::Decided;
   if (rule_mask(p) == 0) return Outcome::NoMove;
   int seen = 0;
-  for (const Position& h : history) seen += same(plain(h), p) && h.side_to_move() == p.side_to_move();
+  for (const Position& h : history)
+    seen += same(plain(h), p) && h.side_to_move() == p.side_to_move();
   if (seen >= 3) return Outcome::Repetition;
   return Outcome::Ongoing;
 }
@@ -190,7 +192,8 @@ TEST(Property, RandomPlayAgreesWithTheRules) {
           const MoveInfo info = child.play(hole);
           Plain expected = plain(pos);
           const MoveInfo expected_info = reference_play(expected, hole, pos.rules().tuz);
-          ASSERT_TRUE(same(expected, child)) << "hole " << hole << " gave " << format_position(child);
+          ASSERT_TRUE(same(expected, child))
+              << "hole " << hole << " gave " << format_position(child);
           ASSERT_TRUE(same_info(expected_info, info)) << "hole " << hole;
           tuz_made += info.tuz_made;
           std::string why;
@@ -222,15 +225,16 @@ TEST(Property, RandomPlayAgreesWithTheRules) {
           const Position& end = game.position();
           std::array<int, 2> score{end.kazna(Side::White), end.kazna(Side::Black)};
           if (expected == Outcome::NoMove)
-            score[index(opposite(end.side_to_move()))] += end.stones_on_row(opposite(end.side_to_move()));
+            score[index(opposite(end.side_to_move()))] +=
+                end.stones_on_row(opposite(end.side_to_move()));
           ASSERT_EQ(game.score(), score);
           if (expected == Outcome::NoMove) {
             ASSERT_EQ(score[0] + score[1], end.rules().total_stones());
           }
           const Result result = expected == Outcome::Repetition ? Result::Draw
-                                : score[0] > score[1]            ? Result::WhiteWins
-                                : score[1] > score[0]            ? Result::BlackWins
-                                                                 : Result::Draw;
+                                : score[0] > score[1]           ? Result::WhiteWins
+                                : score[1] > score[0]           ? Result::BlackWins
+                                                                : Result::Draw;
           ASSERT_EQ(game.result(), result);
           ASSERT_EQ(game.legal_mask(), 0u);
           ASSERT_FALSE(game.play(hole, &why));
@@ -329,7 +333,8 @@ TEST(Property, RandomPositionsAgreeWithTheRules) {
       const int move_number = rng() % 8 == 0 ? 65535 : 1 + int(rng() % 200);
       Position pos;
       std::string why;
-      ASSERT_TRUE(Position::from_parts(rc.rules, holes, white, left - white, tuz, to_move, move_number, &pos, &why))
+      ASSERT_TRUE(Position::from_parts(rc.rules, holes, white, left - white, tuz, to_move,
+                                       move_number, &pos, &why))
           << why;
       const uint32_t mask = pos.legal_mask();
       ASSERT_EQ(mask, rule_mask(pos));

@@ -1,11 +1,12 @@
 // Game records: the reader's tolerance for real habits, the Variant/Rules/FEN tags, the writer's
 // three styles and round trips.
+#include "rules/record.h"
+
 #include <gtest/gtest.h>
 
 #include <random>
 #include <sstream>
 
-#include "rules/record.h"
 #include "test_util.h"
 
 namespace toguz {
@@ -26,7 +27,8 @@ TEST(RecordReader, PlayOkFileWithBomCrlfWrappedNumbersAndZero) {
   ASSERT_EQ(records.size(), 2u);
   EXPECT_EQ(records[0].tag("Event"), "?");  // the BOM is not part of the first tag
   EXPECT_EQ(records[0].tag("Black"), "\xD0\x9A\xD0\xB0\xD0\xB6");
-  EXPECT_EQ(tokens_of(records[0]), (std::vector<std::string>{"65(10)", "98", "55", "56", "11(22)", "45X"}));
+  EXPECT_EQ(tokens_of(records[0]),
+            (std::vector<std::string>{"65(10)", "98", "55", "56", "11(22)", "45X"}));
   EXPECT_EQ(records[0].plies[4].line, 7);  // "3." ends line 6, its move is on line 7
   EXPECT_EQ(records[0].result_token, "1-0");
   EXPECT_FALSE(records[0].zero);
@@ -56,8 +58,8 @@ TEST(RecordReader, BookHabitsCommentsMarksCommasAndWords) {
       "34(22) (forced) 4. 35 {good} (16) 6 1.98 , ?? *\n";
   auto records = read_records(text);
   ASSERT_EQ(records.size(), 1u);
-  EXPECT_EQ(tokens_of(records[0]),
-            (std::vector<std::string>{"65 (10)", "87", "55!", "99 (12)", "34(22)", "35 (16)", "6", "98"}));
+  EXPECT_EQ(tokens_of(records[0]), (std::vector<std::string>{"65 (10)", "87", "55!", "99 (12)",
+                                                             "34(22)", "35 (16)", "6", "98"}));
   EXPECT_EQ(records[0].comments, (std::vector<std::string>{"a comment\nover two lines", "good"}));
   EXPECT_EQ(records[0].plies[0].line, 4);
   EXPECT_EQ(records[0].result_token, "*");
@@ -130,7 +132,8 @@ TEST(RecordReader, ReplayChecksBookAndPlayOkTokens) {
   ASSERT_EQ(records.size(), 1u);
   Replayed r = replay_record(records[0]);
   ASSERT_FALSE(r.error) << r.error->message;
-  EXPECT_EQ(format_position(r.game.position()), "12,12,2,13,0,5,14,13,1/12,12,1,1,2,10,10,2,2 22 16 w 4");
+  EXPECT_EQ(format_position(r.game.position()),
+            "12,12,2,13,0,5,14,13,1/12,12,1,1,2,10,10,2,2 22 16 w 4");
   EXPECT_EQ(r.game.result(), Result::None);
 }
 
@@ -159,10 +162,11 @@ TEST(RecordWriter, PlayOkStyleGolden) {
             "[White \"Eleusiz, Nurlan\"]\n[Black \"Aktayev, Serik\"]\n[Result \"1-0\"]\n\n"
             "1. 65(10) 87 2. 55 99(12) 3. 34(22) 35(16) 4. 34 89 5. 91\n"
             "45 6. 48(24) 92 7. 62(38) 78(32) 8. 91(54) 58 9. 15(56) 1-0\n");
-  EXPECT_EQ(write_record(r.game, records[0].tags, RecordStyle::Tgk),
-            "[Event \"Kazakhstan\"]\n[Site \"Aktau\"]\n[Date \"2006\"]\n"
-            "[White \"Eleusiz, Nurlan\"]\n[Black \"Aktayev, Serik\"]\n[Result \"1-0\"]\n\n"
-            "1. 65 87\n2. 55 99\n3. 34 35\n4. 34 89\n5. 91 45\n6. 48 92\n7. 62 78\n8. 91 58\n9. 15\n");
+  EXPECT_EQ(
+      write_record(r.game, records[0].tags, RecordStyle::Tgk),
+      "[Event \"Kazakhstan\"]\n[Site \"Aktau\"]\n[Date \"2006\"]\n"
+      "[White \"Eleusiz, Nurlan\"]\n[Black \"Aktayev, Serik\"]\n[Result \"1-0\"]\n\n"
+      "1. 65 87\n2. 55 99\n3. 34 35\n4. 34 89\n5. 91 45\n6. 48 92\n7. 62 78\n8. 91 58\n9. 15\n");
 }
 
 TEST(RecordWriter, NonStandardGamesCarryTheirTags) {
@@ -172,7 +176,8 @@ TEST(RecordWriter, NonStandardGamesCarryTheirTags) {
   EXPECT_EQ(write_record(g, {{"White", "a \"quoted\" name"}}),
             "[White \"a \\\"quoted\\\" name\"]\n[Result \"*\"]\n[Variant \"bestemshi\"]\n"
             "[Rules \"play-out,tuz\"]\n\n1. 54(6) *\n");
-  Game h(parse_position("9,9,9,9,9,1,10,10,10/10,10,10,10,0,9,9,9,9 10 0 b 1", RuleOptions{{}, false, false}));
+  Game h(parse_position("9,9,9,9,9,1,10,10,10/10,10,10,10,0,9,9,9,9 10 0 b 1",
+                        RuleOptions{{}, false, false}));
   ASSERT_TRUE(h.play(1));
   EXPECT_EQ(write_record(h, {}, RecordStyle::Tgk),
             "[Result \"*\"]\n[Rules \"no-tuz\"]\n"

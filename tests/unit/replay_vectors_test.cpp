@@ -67,7 +67,8 @@ TEST(ReplayVectors, MasterGameRecordKeepsTheResignation) {
   Replayed r = replay_record(records[0]);
   ASSERT_FALSE(r.error) << r.error->message;
   json::object v = test::read_json("master-game.json").as_object();
-  EXPECT_EQ(format_position(r.game.position()), v.at("positions_after_each_ply").as_array().back().as_string());
+  EXPECT_EQ(format_position(r.game.position()),
+            v.at("positions_after_each_ply").as_array().back().as_string());
   EXPECT_EQ(r.game.outcome(), Outcome::Ongoing);  // Black resigned: the board did not end it
   EXPECT_EQ(r.game.result(), Result::WhiteWins);
   EXPECT_EQ(r.game.end_reason(), EndReason::Resignation);
@@ -86,7 +87,8 @@ TEST(ReplayVectors, RandomGamesStandardAndPlayOut) {
     const json::object& po = v.at("play_out").as_object();
     RuleOptions play_out;
     play_out.play_out = true;
-    Replayed po_game = replay_record(bare_record(std::string(po.at("moves").as_string())), play_out);
+    Replayed po_game =
+        replay_record(bare_record(std::string(po.at("moves").as_string())), play_out);
     ASSERT_FALSE(po_game.error) << po_game.error->message;
     EXPECT_TRUE(po_game.game.rules().play_out);
     expect_matches(po_game.game, po);

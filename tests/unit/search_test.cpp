@@ -207,7 +207,9 @@ TEST(Search, StopEndsAnInfiniteSearch) {
   EXPECT_EQ(done, 0) << "an infinite search answers only after stop";
   e.stop();
   e.wait();
-  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
+  const auto ms =
+      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0)
+          .count();
   EXPECT_EQ(done, 1);
   EXPECT_FALSE(e.searching());
   EXPECT_TRUE(parse_position(kMiddleGame).is_legal(best));
@@ -221,7 +223,9 @@ TEST(Search, MovetimeIsKept) {
   limits.movetime_ms = 100;
   const auto t0 = std::chrono::steady_clock::now();
   const SearchResult r = e.search(limits);
-  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
+  const auto ms =
+      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0)
+          .count();
   EXPECT_GE(ms, 90);
   EXPECT_LT(ms, 1000);
   EXPECT_TRUE(Position::start().is_legal(r.best_move));

@@ -49,12 +49,14 @@ TEST(SearchThreads, SeveralThreadsAnswerALegalMoveAtTheRequestedDepth) {
 
 TEST(SearchThreads, ProvenResultsHoldWithSharedTable) {
   // Akshuraev's studies 1 (White wins) and 2 (a draw), as in search_test.cpp, with 4 threads.
-  const SearchResult win = run(Game(parse_position("0,0,0,1,x,1,3,2,1/0,0,2,2,0,0,0,0,0 78 72 w 40")),
-                               depth(20), threads(4));
+  const SearchResult win =
+      run(Game(parse_position("0,0,0,1,x,1,3,2,1/0,0,2,2,0,0,0,0,0 78 72 w 40")), depth(20),
+          threads(4));
   EXPECT_TRUE(win.lines.at(0).score.proven);
   EXPECT_EQ(win.lines[0].score.result, 1);
-  const SearchResult draw = run(Game(parse_position("x,0,0,0,0,0,4,1,1/0,2,x,0,0,1,0,0,0 77 76 w 40")),
-                                depth(30), threads(4));
+  const SearchResult draw =
+      run(Game(parse_position("x,0,0,0,0,0,4,1,1/0,2,x,0,0,1,0,0,0 77 76 w 40")), depth(30),
+          threads(4));
   EXPECT_TRUE(draw.lines.at(0).score.proven);
   EXPECT_EQ(draw.lines[0].score.result, 0);
 }
@@ -100,7 +102,8 @@ TEST(TimePlan, LeavesTheOverheadAndUsesTheIncrement) {
       const TimePlan p = plan_time(l, Side::White);
       EXPECT_GE(p.soft_ms, 1) << left << "+" << inc;
       EXPECT_LE(p.soft_ms, p.hard_ms) << left << "+" << inc;
-      EXPECT_LE(p.hard_ms, std::max(1, left / 4)) << left << "+" << inc << ": at most 25% of the clock";
+      EXPECT_LE(p.hard_ms, std::max(1, left / 4))
+          << left << "+" << inc << ": at most 25% of the clock";
       EXPECT_LE(p.hard_ms, std::max(1, left - kMoveOverhead)) << left << "+" << inc;
     }
   }

@@ -2,6 +2,8 @@
 // through the 48-byte encoding, a run is the same file at any concurrency, each record holds
 // the position its game reached, results agree with the margin, bad files are named errors,
 // and the fit does at least as well as the current weights on the data.
+#include "search/selfplay.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -10,14 +12,15 @@
 
 #include "rules/game.h"
 #include "rules/notation.h"
-#include "search/selfplay.h"
 #include "search/tune.h"
 #include "test_util.h"
 
 namespace toguz::search {
 namespace {
 
-std::string temp_path(const char* name) { return ::testing::TempDir() + name; }
+std::string temp_path(const char* name) {
+  return ::testing::TempDir() + name;
+}
 
 TEST(Selfplay, RecordRoundTrip) {
   SelfplayRecord r;

@@ -36,7 +36,8 @@ struct TempDir {
   std::filesystem::path path;
   TempDir() {
     std::random_device rd;
-    path = std::filesystem::temp_directory_path() / ("toguz-server-test-" + std::to_string(rd()) + std::to_string(rd()));
+    path = std::filesystem::temp_directory_path() /
+           ("toguz-server-test-" + std::to_string(rd()) + std::to_string(rd()));
     std::filesystem::create_directories(path);
   }
   ~TempDir() {
@@ -91,17 +92,20 @@ inline HttpResult http_call(uint16_t port, http::verb method, const std::string&
   if (method == http::verb::head) parser.skip(true);  // the answer to HEAD has no body
   beast::flat_buffer buffer;
   beast::error_code result = net::error::timed_out;
-  stream.async_connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port), [&](beast::error_code ec) {
-    if (ec) {
-      result = ec;
-      return;
-    }
-    http::async_write(stream, req, [&](beast::error_code ec, size_t) {
-      // The server may answer (413) before reading the whole body: read the answer anyway.
-      (void)ec;
-      http::async_read(stream, buffer, parser, [&](beast::error_code ec, size_t) { result = ec; });
-    });
-  });
+  stream.async_connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port),
+                       [&](beast::error_code ec) {
+                         if (ec) {
+                           result = ec;
+                           return;
+                         }
+                         http::async_write(stream, req, [&](beast::error_code ec, size_t) {
+                           // The server may answer (413) before reading the whole body: read the
+                           // answer anyway.
+                           (void)ec;
+                           http::async_read(stream, buffer, parser,
+                                            [&](beast::error_code ec, size_t) { result = ec; });
+                         });
+                       });
   ioc.run();
   HttpResult out;
   if (!result || parser.is_done()) {
@@ -113,7 +117,9 @@ inline HttpResult http_call(uint16_t port, http::verb method, const std::string&
   return out;
 }
 
-inline HttpResult http_get(uint16_t port, const std::string& target) { return http_call(port, http::verb::get, target); }
+inline HttpResult http_get(uint16_t port, const std::string& target) {
+  return http_call(port, http::verb::get, target);
+}
 inline HttpResult http_post(uint16_t port, const std::string& target, const std::string& body) {
   return http_call(port, http::verb::post, target, body);
 }
@@ -142,19 +148,17 @@ class WsClient {
           [origin = options.origin](websocket::request_type& req) {
             req.set(http::field::origin, origin);
           }));
-    beast::get_lowest_layer(ws_).async_connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port),
-                                               [&, target](beast::error_code ec) {
-                                                 if (ec) {
-                                                   result = ec;
-                                                   return;
-                                                 }
-                                                 beast::error_code ignored;
-                                                 beast::get_lowest_layer(ws_).socket().set_option(tcp::no_delay(true), ignored);
-                                                 ws_.async_handshake(
-                                                     response_, "127.0.0.1:" + std::to_string(port),
-                                                     target,
-                                                     [&](beast::error_code ec) { result = ec; });
-                                               });
+    beast::get_lowest_layer(ws_).async_connect(
+        tcp::endpoint(net::ip::make_address("127.0.0.1"), port), [&, target](beast::error_code ec) {
+          if (ec) {
+            result = ec;
+            return;
+          }
+          beast::error_code ignored;
+          beast::get_lowest_layer(ws_).socket().set_option(tcp::no_delay(true), ignored);
+          ws_.async_handshake(response_, "127.0.0.1:" + std::to_string(port), target,
+                              [&](beast::error_code ec) { result = ec; });
+        });
     ioc_.run();
     ok_ = !result;
     beast::get_lowest_layer(ws_).expires_never();
@@ -210,7 +214,9 @@ class WsClient {
   }
   // The next state message whose game satisfies `pred`.
   std::optional<json::object> read_state(const std::function<bool(const json::object&)>& pred) {
-    auto m = read_until([&](const json::object& m) { return m.at("type").as_string() == "state" && pred(m.at("game").as_object()); });
+    auto m = read_until([&](const json::object& m) {
+      return m.at("type").as_string() == "state" && pred(m.at("game").as_object());
+    });
     if (!m) return std::nullopt;
     return m->at("game").as_object();
   }
@@ -232,7 +238,11 @@ class WsClient {
   bool ok_ = false;
 };
 
-inline int64_t jint(const json::value& v) { return v.as_int64(); }
-inline std::string jstr(const json::value& v) { return std::string(v.as_string()); }
+inline int64_t jint(const json::value& v) {
+  return v.as_int64();
+}
+inline std::string jstr(const json::value& v) {
+  return std::string(v.as_string());
+}
 
 }  // namespace toguz::test

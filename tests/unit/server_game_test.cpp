@@ -28,14 +28,17 @@ std::pair<Seat, Seat> online_game(uint16_t port, json::object extra = {}) {
   json::value v = r.json();
   Seat white{jstr(v.at("id")), jstr(v.at("token")), "white"};
   const std::string invite = jstr(v.at("invite"));
-  HttpResult j = http_post(port, "/api/games/" + white.id + "/join", json::value(json::object{{"invite", invite}, {"name", "Bolat"}}));
+  HttpResult j = http_post(port, "/api/games/" + white.id + "/join",
+                           json::value(json::object{{"invite", invite}, {"name", "Bolat"}}));
   EXPECT_EQ(j.status, 200) << j.body;
   Seat black{white.id, jstr(j.json().at("token")), jstr(j.json().at("side"))};
   EXPECT_EQ(black.side, "black");
   return {white, black};
 }
 
-int first_legal(const json::object& g) { return int(g.at("legal").as_array().at(0).as_int64()); }
+int first_legal(const json::object& g) {
+  return int(g.at("legal").as_array().at(0).as_int64());
+}
 
 TEST(ServerGame, OnlineWholeGameWithTwoClients) {
   TempDir dir;
@@ -59,12 +62,19 @@ TEST(ServerGame, OnlineWholeGameWithTwoClients) {
   EXPECT_TRUE(g->at("legal").as_array().empty());
 
   // Wrong invite, then the join, then the seat is taken.
-  EXPECT_EQ(http_post(srv.port, "/api/games/" + id + "/join", json::value(json::object{{"invite", "nope"}})).status, 403);
-  HttpResult j = http_post(srv.port, "/api/games/" + id + "/join", json::value(json::object{{"invite", invite}, {"name", "Bolat"}}));
+  EXPECT_EQ(http_post(srv.port, "/api/games/" + id + "/join",
+                      json::value(json::object{{"invite", "nope"}}))
+                .status,
+            403);
+  HttpResult j = http_post(srv.port, "/api/games/" + id + "/join",
+                           json::value(json::object{{"invite", invite}, {"name", "Bolat"}}));
   ASSERT_EQ(j.status, 200) << j.body;
   EXPECT_EQ(jstr(j.json().at("side")), "black");
   const std::string btoken = jstr(j.json().at("token"));
-  EXPECT_EQ(http_post(srv.port, "/api/games/" + id + "/join", json::value(json::object{{"invite", invite}})).status, 409);
+  EXPECT_EQ(http_post(srv.port, "/api/games/" + id + "/join",
+                      json::value(json::object{{"invite", invite}}))
+                .status,
+            409);
 
   WsClient black(srv.port, id, btoken);
   ASSERT_TRUE(black.ok());
@@ -75,12 +85,14 @@ TEST(ServerGame, OnlineWholeGameWithTwoClients) {
   for (int guard = 0; guard < 2000 && status == "playing"; ++guard) {
     WsClient& mover = ply % 2 == 0 ? white : black;
     auto s = mover.read_state([&](const json::object& g) {
-      return jint(g.at("ply")) == ply && jstr(g.at("status")) == "playing" && !g.at("legal").as_array().empty();
+      return jint(g.at("ply")) == ply && jstr(g.at("status")) == "playing" &&
+             !g.at("legal").as_array().empty();
     });
     ASSERT_TRUE(s) << "no playable state at ply " << ply;
     EXPECT_EQ(jstr(s->at("to_move")), ply % 2 == 0 ? "white" : "black");
     mover.send(json::object{{"type", "move"}, {"hole", first_legal(*s)}, {"ply", ply}});
-    auto after = mover.read_state([&](const json::object& g) { return jint(g.at("ply")) == ply + 1; });
+    auto after =
+        mover.read_state([&](const json::object& g) { return jint(g.at("ply")) == ply + 1; });
     ASSERT_TRUE(after);
     status = jstr(after->at("status"));
     last = *after;
@@ -111,7 +123,8 @@ TEST(ServerGame, OnlineWholeGameWithTwoClients) {
   EXPECT_EQ(jstr(list.json().at("games").at(0).at("id")), id);
   EXPECT_EQ(jint(list.json().at("games").at(0).at("moves")), ply);
   const std::string other = winner == "white" ? "black" : "white";
-  EXPECT_EQ(jint(http_get(srv.port, "/api/games?player=Bola&result=" + other).json().at("total")), 0);
+  EXPECT_EQ(jint(http_get(srv.port, "/api/games?player=Bola&result=" + other).json().at("total")),
+            0);
   HttpResult pgn = http_get(srv.port, "/api/games/" + id + "/pgn");
   ASSERT_EQ(pgn.status, 200);
   EXPECT_NE(pgn.body.find("[White \"Aigerim\"]"), std::string::npos) << pgn.body;
@@ -123,7 +136,8 @@ TEST(ServerGame, EngineGameToTheEndAtLevel1WithHintAndTakeback) {
   server::Config cfg;
   cfg.max_messages_per_second = 100000;  // the client moves as fast as the engine answers
   TestServer srv((dir.path / "t.db").string(), cfg);
-  Seat me = create(srv.port, json::object{{"mode", "engine"}, {"color", "white"}, {"level", 1}, {"name", "A"}});
+  Seat me = create(
+      srv.port, json::object{{"mode", "engine"}, {"color", "white"}, {"level", 1}, {"name", "A"}});
   ASSERT_EQ(me.side, "white");
   WsClient ws(srv.port, me.id, me.token);
   ASSERT_TRUE(ws.ok());
@@ -160,7 +174,8 @@ TEST(ServerGame, EngineGameToTheEndAtLevel1WithHintAndTakeback) {
     EXPECT_EQ(jstr(s->at("to_move")), "white");
     ws.send(json::object{{"type", "move"}, {"hole", first_legal(*s)}, {"ply", ply}});
     s = ws.read_state([&](const json::object& g) {
-      return jstr(g.at("status")) != "playing" || (jint(g.at("ply")) > ply && !g.at("legal").as_array().empty());
+      return jstr(g.at("status")) != "playing" ||
+             (jint(g.at("ply")) > ply && !g.at("legal").as_array().empty());
     });
     ASSERT_TRUE(s) << "no answer after ply " << ply;
   }
@@ -170,7 +185,8 @@ TEST(ServerGame, EngineGameToTheEndAtLevel1WithHintAndTakeback) {
 TEST(ServerGame, ClockTimeoutIsDetectedByTheServer) {
   TempDir dir;
   TestServer srv((dir.path / "t.db").string());
-  auto [white, black] = online_game(srv.port, json::object{{"clock", json::object{{"initial_ms", 300}, {"increment_ms", 0}}}});
+  auto [white, black] = online_game(
+      srv.port, json::object{{"clock", json::object{{"initial_ms", 300}, {"increment_ms", 0}}}});
   WsClient w(srv.port, white.id, white.token);
   ASSERT_TRUE(w.ok());
   auto g = w.read_state([](const json::object& g) { return !g.at("legal").as_array().empty(); });
@@ -259,7 +275,9 @@ TEST(ServerGame, ResignAbortAndClaimWinAfterAbandon) {
     WsClient w(srv.port, white.id, white.token);
     {
       WsClient b(srv.port, black.id, black.token);
-      ASSERT_TRUE(w.read_state([](const json::object& g) { return g.at("players").at("black").at("connected").as_bool(); }));
+      ASSERT_TRUE(w.read_state([](const json::object& g) {
+        return g.at("players").at("black").at("connected").as_bool();
+      }));
       // Too early to claim while Black is connected.
       w.send(json::object{{"type", "claim_win"}});
       ASSERT_TRUE(w.read_type("error"));
@@ -282,7 +300,10 @@ TEST(ServerGame, AnalyzeStreamAndReview) {
   server::Config cfg;
   cfg.review_nodes = 2000;
   TestServer srv((dir.path / "t.db").string(), cfg);
-  HttpResult imp = http_post(srv.port, "/api/import", json::value(json::object{{"record", "[White \"P1\"]\n[Black \"P2\"]\n\n1. 76(10) 22(10) *\n"}}));
+  HttpResult imp = http_post(
+      srv.port, "/api/import",
+      json::value(
+          json::object{{"record", "[White \"P1\"]\n[Black \"P2\"]\n\n1. 76(10) 22(10) *\n"}}));
   ASSERT_EQ(imp.status, 200) << imp.body;
   const std::string id = jstr(imp.json().at("id"));
   EXPECT_EQ(jstr(imp.json().at("side")), "both");
@@ -305,7 +326,8 @@ TEST(ServerGame, AnalyzeStreamAndReview) {
   spectator.send(json::object{{"type", "analyze_stop"}});
 
   spectator.send(json::object{{"type", "review"}});
-  auto r = spectator.read_until([](const json::object& m) { return m.at("type") == "review" && m.at("done").as_bool(); });
+  auto r = spectator.read_until(
+      [](const json::object& m) { return m.at("type") == "review" && m.at("done").as_bool(); });
   ASSERT_TRUE(r);
   const json::array& moves = r->at("moves").as_array();
   ASSERT_EQ(moves.size(), 2u);

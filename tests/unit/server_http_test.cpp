@@ -38,11 +38,14 @@ TEST(ServerHttp, EndpointsAnswerAndRefuse) {
   EXPECT_NE(h.content_type.find("application/json"), std::string::npos);
 
   // Create: each mode, and refusals naming the field.
-  HttpResult e = http_post(port, "/api/games", json::value(json::object{{"mode", "engine"}, {"level", 3}, {"color", "black"}}));
+  HttpResult e =
+      http_post(port, "/api/games",
+                json::value(json::object{{"mode", "engine"}, {"level", 3}, {"color", "black"}}));
   ASSERT_EQ(e.status, 200) << e.body;
   EXPECT_EQ(jstr(e.json().at("side")), "black");
   EXPECT_TRUE(e.json().at("invite").is_null());
-  HttpResult l = http_post(port, "/api/games", json::value(json::object{{"mode", "local"}, {"variant", "kozdatu"}}));
+  HttpResult l = http_post(port, "/api/games",
+                           json::value(json::object{{"mode", "local"}, {"variant", "kozdatu"}}));
   ASSERT_EQ(l.status, 200) << l.body;
   EXPECT_EQ(jstr(l.json().at("side")), "both");
   json::value lg = game_of(port, jstr(l.json().at("id")));
@@ -52,27 +55,36 @@ TEST(ServerHttp, EndpointsAnswerAndRefuse) {
   struct Bad {
     std::string body, field;
   };
-  for (const Bad& b : {Bad{R"({"mode":"chess"})", "mode"}, Bad{R"({"mode":"local","variant":"x"})", "variant"},
-                       Bad{R"({"mode":"engine","level":0})", "level"}, Bad{R"({"mode":"engine","level":"5"})", "level"},
-                       Bad{R"({"mode":"local","position":"1,2,3"})", "position"},
-                       Bad{R"({"mode":"online","clock":{"initial_ms":-5}})", "initial_ms"},
-                       Bad{R"({"mode":"online","color":"green"})", "color"}, Bad{R"([1,2])", "body"},
-                       Bad{R"({"mode":)", "body"}}) {
+  for (const Bad& b :
+       {Bad{R"({"mode":"chess"})", "mode"}, Bad{R"({"mode":"local","variant":"x"})", "variant"},
+        Bad{R"({"mode":"engine","level":0})", "level"},
+        Bad{R"({"mode":"engine","level":"5"})", "level"},
+        Bad{R"({"mode":"local","position":"1,2,3"})", "position"},
+        Bad{R"({"mode":"online","clock":{"initial_ms":-5}})", "initial_ms"},
+        Bad{R"({"mode":"online","color":"green"})", "color"}, Bad{R"([1,2])", "body"},
+        Bad{R"({"mode":)", "body"}}) {
     HttpResult r = http_post(port, "/api/games", b.body);
     EXPECT_EQ(r.status, 400) << b.body;
     EXPECT_NE(jstr(r.json().at("error")).find(b.field), std::string::npos) << r.body;
   }
   // Import: a record, a position, a bad record naming the line.
-  HttpResult ir = http_post(port, "/api/import", json::value(json::object{{"record", "[White \"Arman\"]\n[Black \"B\"]\n\n1. 76(10) 87(2) *\n"}}));
+  HttpResult ir = http_post(
+      port, "/api/import",
+      json::value(
+          json::object{{"record", "[White \"Arman\"]\n[Black \"B\"]\n\n1. 76(10) 87(2) *\n"}}));
   ASSERT_EQ(ir.status, 200) << ir.body;
   const std::string iid = jstr(ir.json().at("id"));
   json::value ig = game_of(port, iid);
   EXPECT_EQ(jint(ig.at("ply")), 2);
   EXPECT_EQ(jstr(ig.at("moves").at(0).at("notation")), "76(10)");
-  HttpResult ip = http_post(port, "/api/import", json::value(json::object{{"position", "0,18,9,9,9,9,9,9,9/9,9,9,9,9,9,9,9,9 0 0 w"}}));
+  HttpResult ip = http_post(
+      port, "/api/import",
+      json::value(json::object{{"position", "0,18,9,9,9,9,9,9,9/9,9,9,9,9,9,9,9,9 0 0 w"}}));
   ASSERT_EQ(ip.status, 200) << ip.body;
   EXPECT_EQ(jint(game_of(port, jstr(ip.json().at("id"))).at("board").at("white").at(1)), 18);
-  HttpResult ib = http_post(port, "/api/import", json::value(json::object{{"record", "[White \"A\"]\n\n1. 76(10) 12(99) *\n"}}));
+  HttpResult ib =
+      http_post(port, "/api/import",
+                json::value(json::object{{"record", "[White \"A\"]\n\n1. 76(10) 12(99) *\n"}}));
   EXPECT_EQ(ib.status, 400);
   EXPECT_NE(ib.body.find("record: game 1, line 3: ply 2, token '12(99)'"), std::string::npos)
       << ib.body;
@@ -97,13 +109,16 @@ TEST(ServerHttp, EndpointsAnswerAndRefuse) {
   EXPECT_EQ(http_get(port, "/api/games?limit=-1").status, 400);
 
   // Analyze: the JSON of toguz analyze --json.
-  HttpResult an = http_post(port, "/api/analyze", json::value(json::object{{"moves", json::array{7}}, {"multipv", 2}, {"time_ms", 50}}));
+  HttpResult an = http_post(
+      port, "/api/analyze",
+      json::value(json::object{{"moves", json::array{7}}, {"multipv", 2}, {"time_ms", 50}}));
   ASSERT_EQ(an.status, 200) << an.body;
   json::value a = an.json();
   EXPECT_EQ(a.at("lines").as_array().size(), 2u);
   EXPECT_TRUE(a.at("bestmove").is_int64());
   EXPECT_TRUE(a.at("lines").at(0).as_object().contains("score_cp"));
-  HttpResult anb = http_post(port, "/api/analyze", json::value(json::object{{"moves", json::array{7, 12}}}));
+  HttpResult anb =
+      http_post(port, "/api/analyze", json::value(json::object{{"moves", json::array{7, 12}}}));
   EXPECT_EQ(anb.status, 400);
   EXPECT_NE(anb.body.find("moves[1]"), std::string::npos) << anb.body;
 
@@ -144,10 +159,14 @@ TEST(ServerHttp, BadMessagesChangeNothing) {
   TestServer srv((dir.path / "t.db").string());
   const uint16_t port = srv.port;
   // White's hole 1 is empty: an illegal move to try.
-  HttpResult c = http_post(port, "/api/games", json::value(json::object{{"mode", "online"}, {"position", "0,18,9,9,9,9,9,9,9/9,9,9,9,9,9,9,9,9 0 0 w"}}));
+  HttpResult c = http_post(
+      port, "/api/games",
+      json::value(json::object{{"mode", "online"},
+                               {"position", "0,18,9,9,9,9,9,9,9/9,9,9,9,9,9,9,9,9 0 0 w"}}));
   ASSERT_EQ(c.status, 200) << c.body;
   const std::string id = jstr(c.json().at("id")), wt = jstr(c.json().at("token"));
-  HttpResult j = http_post(port, "/api/games/" + id + "/join", json::value(json::object{{"invite", c.json().at("invite")}}));
+  HttpResult j = http_post(port, "/api/games/" + id + "/join",
+                           json::value(json::object{{"invite", c.json().at("invite")}}));
   ASSERT_EQ(j.status, 200);
   const std::string bt = jstr(j.json().at("token"));
   // One move each so that stale plies can be tried.
@@ -234,11 +253,18 @@ TEST(ServerHttp, RestartRecoveryFromTheDatabaseFile) {
   std::string id, wt, bt;
   {
     TestServer srv(db);
-    HttpResult c = http_post(srv.port, "/api/games", json::value(json::object{{"mode", "online"}, {"name", "Aigerim"}, {"clock", json::object{{"initial_ms", 600000}, {"increment_ms", 2000}}}}));
+    HttpResult c =
+        http_post(srv.port, "/api/games",
+                  json::value(json::object{
+                      {"mode", "online"},
+                      {"name", "Aigerim"},
+                      {"clock", json::object{{"initial_ms", 600000}, {"increment_ms", 2000}}}}));
     ASSERT_EQ(c.status, 200);
     id = jstr(c.json().at("id"));
     wt = jstr(c.json().at("token"));
-    HttpResult j = http_post(srv.port, "/api/games/" + id + "/join", json::value(json::object{{"invite", c.json().at("invite")}, {"name", "Bolat"}}));
+    HttpResult j =
+        http_post(srv.port, "/api/games/" + id + "/join",
+                  json::value(json::object{{"invite", c.json().at("invite")}, {"name", "Bolat"}}));
     bt = jstr(j.json().at("token"));
     WsClient w(srv.port, id, wt), b(srv.port, id, bt);
     int ply = 0;

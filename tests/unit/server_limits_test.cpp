@@ -308,12 +308,15 @@ TEST(ServerInput, FinishedPositionsImportedResultsAndTags) {
   EXPECT_EQ(pgn.body.find("toguz serve"), std::string::npos) << pgn.body;
   EXPECT_NE(pgn.body.find("[Termination \"normal\"]"), std::string::npos) << pgn.body;
   // A game of the server: its date, time control and termination.
-  HttpResult c = http_post(srv.port, "/api/games",
-                           json::value(json::object{{"mode", "local"},
-                                                    {"clock", json::object{{"initial_ms", 300000}, {"increment_ms", 5000}}}}));
+  HttpResult c =
+      http_post(srv.port, "/api/games",
+                json::value(json::object{
+                    {"mode", "local"},
+                    {"clock", json::object{{"initial_ms", 300000}, {"increment_ms", 5000}}}}));
   ASSERT_EQ(c.status, 200) << c.body;
   HttpResult own = http_get(srv.port, "/api/games/" + jstr(c.json().at("id")) + "/pgn");
-  for (const char* want : {"[Event \"toguz serve\"]", "[Date \"20", "[TimeControl \"300+5\"]", "[Termination \"unterminated\"]"})
+  for (const char* want : {"[Event \"toguz serve\"]", "[Date \"20", "[TimeControl \"300+5\"]",
+                           "[Termination \"unterminated\"]"})
     EXPECT_NE(own.body.find(want), std::string::npos) << want << " in\n" << own.body;
 }
 

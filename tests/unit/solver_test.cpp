@@ -36,7 +36,7 @@ void expect_line_ends_with(const Position& pos, const std::vector<int>& line, in
   }
   ASSERT_TRUE(g.over()) << "the line does not end the game";
   Result r = g.result();
-  Result want = result == 0 ? Result::Draw
+  Result want = result == 0                                           ? Result::Draw
                 : (result > 0) == (pos.side_to_move() == Side::White) ? Result::WhiteWins
                                                                       : Result::BlackWins;
   EXPECT_EQ(result_text(r), result_text(want));
@@ -70,7 +70,8 @@ TEST_P(Studies, ProvesTheKnownResultWithALineToTheEnd) {
   const StudyBudget& budget = kStudyBudgets[n - 1];
   ASSERT_EQ(budget.study, n);
   if (!budget.max_nodes)
-    GTEST_SKIP() << "study " << n << " is not proven by the proof search alone even in 120 s (docs/tables.md)";
+    GTEST_SKIP() << "study " << n
+                 << " is not proven by the proof search alone even in 120 s (docs/tables.md)";
   if (kSanitized && budget.heavy) GTEST_SKIP() << "study " << n << " takes too long under ASan";
   Position pos = parse_position(std::string(st.at("position").as_string()));
   std::string want(st.at("result_for_white").as_string());
@@ -98,7 +99,8 @@ TEST(Solver, Study7ProvenWhiteWinNotTheVectorsDraw) {
   const auto& st = doc.at("studies").as_array().at(6).as_object();
   ASSERT_EQ(std::string(st.at("result_for_white").as_string()), "draw");  // the vector's claim
   Position pos = parse_position(std::string(st.at("position").as_string()));
-  const std::vector<int> line = {6, 2, 9, 1, 8, 1, 5, 2, 5, 2, 6, 3, 8, 1, 9, 1, 6, 2, 7, 1, 7, 2, 8, 1, 9};
+  const std::vector<int> line = {6, 2, 9, 1, 8, 1, 5, 2, 5, 2, 6, 3, 8,
+                                 1, 9, 1, 6, 2, 7, 1, 7, 2, 8, 1, 9};
   Game g(pos);
   for (int h : line) {
     std::string why;
@@ -218,7 +220,9 @@ Position with_kaznas(const Position& base, int white, int black, Side to_move) {
 class SmallTables : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    dir_ = (std::filesystem::temp_directory_path() / ("toguz_tables_test_" + std::to_string(::getpid()))).string();
+    dir_ = (std::filesystem::temp_directory_path() /
+            ("toguz_tables_test_" + std::to_string(::getpid())))
+               .string();
     std::filesystem::remove_all(dir_);
     tb_ = new tables::Tablebase(dir_, kK);
     tb_->build(tables::all_configs());
@@ -227,12 +231,15 @@ class SmallTables : public ::testing::Test {
     delete tb_;
     std::filesystem::remove_all(dir_);
   }
-  static constexpr int kK = kSanitized ? 4 : 5;  // build + verify: 1 s in Release, 8 s under ASan at 5
+  static constexpr int kK =
+      kSanitized ? 4 : 5;  // build + verify: 1 s in Release, 8 s under ASan at 5
   static inline std::string dir_;
   static inline tables::Tablebase* tb_ = nullptr;
 };
 
-TEST_F(SmallTables, EveryEntryAgreesWithItsChildren) { EXPECT_EQ(tb_->verify(tables::all_configs()), 0u); }
+TEST_F(SmallTables, EveryEntryAgreesWithItsChildren) {
+  EXPECT_EQ(tb_->verify(tables::all_configs()), 0u);
+}
 
 TEST_F(SmallTables, IndexRoundTrips) {
   std::mt19937_64 rng(7);
@@ -267,10 +274,14 @@ TEST_F(SmallTables, ValuesMatchTheSolversSearch) {
       p = with_kaznas(base, white, 162 - s - white, side);
     } else {
       int holes[2][Position::kMaxN] = {};
-      for (int h = 1; h <= 9; ++h) holes[1][h - 1] = base.stones(Side::White, h), holes[0][h - 1] = base.stones(Side::Black, h);
+      for (int h = 1; h <= 9; ++h)
+        holes[1][h - 1] = base.stones(Side::White, h),
+                     holes[0][h - 1] = base.stones(Side::Black, h);
       int tuz[2] = {base.tuz(Side::Black), base.tuz(Side::White)};
       std::string why;
-      ASSERT_TRUE(Position::from_parts(Rules{}, holes, white, 162 - s - white, tuz, side, 1, &p, &why)) << why;
+      ASSERT_TRUE(
+          Position::from_parts(Rules{}, holes, white, 162 - s - white, tuz, side, 1, &p, &why))
+          << why;
     }
     int v;
     ASSERT_TRUE(tb_->probe(p, &v));
@@ -311,10 +322,12 @@ TEST_F(SmallTables, EngineProbesThemThroughTheTableProbe) {
     Position base = tb_->position_of(c, rng() % tables::table_entries(c, kK));
     int s = 162 - base.kazna(Side::White);
     int white = 70 + int(rng() % 12);
-    Position p = with_kaznas(base, std::min(white, 162 - s), 162 - s - std::min(white, 162 - s), Side::White);
+    Position p = with_kaznas(base, std::min(white, 162 - s), 162 - s - std::min(white, 162 - s),
+                             Side::White);
     if (p.outcome() != Outcome::Ongoing) continue;
     bool child_ends = false;
-    for (uint32_t m = p.legal_mask(); m; m &= m - 1) child_ends |= p.after(__builtin_ctz(m) + 1).outcome() != Outcome::Ongoing;
+    for (uint32_t m = p.legal_mask(); m; m &= m - 1)
+      child_ends |= p.after(__builtin_ctz(m) + 1).outcome() != Outcome::Ongoing;
     if (child_ends) continue;  // a finished child scores as proven, not from the tables
     tables::SolveOptions so;
     so.hash_log2 = 16;
@@ -326,7 +339,10 @@ TEST_F(SmallTables, EngineProbesThemThroughTheTableProbe) {
     search::SearchResult r = engine.search(lim);
     ASSERT_FALSE(r.lines.empty());
     int m = *sol.margin;
-    EXPECT_EQ(r.lines[0].score.cp, m > 0 ? 20000 + m : m < 0 ? -20000 + m : 0) << format_position(p);
+    EXPECT_EQ(r.lines[0].score.cp, m > 0   ? 20000 + m
+                                   : m < 0 ? -20000 + m
+                                           : 0)
+        << format_position(p);
     ++checked;
   }
   EXPECT_GE(checked, 10);

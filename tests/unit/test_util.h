@@ -10,8 +10,12 @@
 
 namespace toguz::test {
 
-inline std::string data_path(const std::string& name) { return std::string(TOGUZ_TEST_DATA) + "/" + name; }
-inline std::string shared_path(const std::string& name) { return std::string(TOGUZ_SHARED_DIR) + "/" + name; }
+inline std::string data_path(const std::string& name) {
+  return std::string(TOGUZ_TEST_DATA) + "/" + name;
+}
+inline std::string shared_path(const std::string& name) {
+  return std::string(TOGUZ_SHARED_DIR) + "/" + name;
+}
 
 inline std::string read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -20,7 +24,9 @@ inline std::string read_file(const std::string& path) {
   return ss.str();
 }
 
-inline boost::json::value read_json(const std::string& name) { return boost::json::parse(read_file(data_path(name))); }
+inline boost::json::value read_json(const std::string& name) {
+  return boost::json::parse(read_file(data_path(name)));
+}
 
 inline std::vector<boost::json::value> read_jsonl(const std::string& name) {
   std::vector<boost::json::value> out;

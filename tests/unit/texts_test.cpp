@@ -31,7 +31,8 @@ TEST(ServerTexts, ErrorMessagesGetTheirCodeAndParameters) {
   EXPECT_EQ(code_of("invite: wrong invite code"), "wrong_invite");
   EXPECT_EQ(code_of("offer_draw: declined; again after 4 more moves"), "draw_wait");
   EXPECT_EQ(code_of("claim_win: the opponent has been gone less than 60 s"), "claim_early");
-  EXPECT_EQ(code_of("analyze: no engine help in an online game until it is over"), "no_engine_help");
+  EXPECT_EQ(code_of("analyze: no engine help in an online game until it is over"),
+            "no_engine_help");
   EXPECT_EQ(code_of("the engine is busy (3 analyses, hints and reviews already waiting); try again "
                     "in a moment"),
             "engine_busy");

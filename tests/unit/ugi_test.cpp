@@ -32,7 +32,9 @@ std::vector<std::string> session(const std::string& script) {
 
 const std::string kNoPosition = " (no position until a valid position command)";
 
-bool starts_with(const std::string& s, const std::string& p) { return s.rfind(p, 0) == 0; }
+bool starts_with(const std::string& s, const std::string& p) {
+  return s.rfind(p, 0) == 0;
+}
 
 std::vector<std::string> with_prefix(const std::vector<std::string>& lines, const std::string& p) {
   std::vector<std::string> out;
@@ -79,7 +81,8 @@ TEST(Ugi, PositionAndGoDepth) {
   const auto infos = with_prefix(out, "info depth ");
   ASSERT_EQ(infos.size(), 4u);
   for (int d = 1; d <= 4; ++d) {
-    EXPECT_TRUE(starts_with(infos[d - 1], "info depth " + std::to_string(d) + " seldepth ")) << infos[d - 1];
+    EXPECT_TRUE(starts_with(infos[d - 1], "info depth " + std::to_string(d) + " seldepth "))
+        << infos[d - 1];
     EXPECT_NE(infos[d - 1].find(" multipv 1 score cp "), std::string::npos) << infos[d - 1];
     EXPECT_NE(infos[d - 1].find(" nodes "), std::string::npos);
     EXPECT_NE(infos[d - 1].find(" nps "), std::string::npos);
@@ -97,27 +100,33 @@ TEST(Ugi, PositionAndGoDepth) {
 }
 
 TEST(Ugi, FenWithAndWithoutMoveNumberAndMoves) {
-  const auto a = session("position fen 9,9,9,9,9,9,9,9,9/9,9,9,9,9,9,9,9,9 0 0 w moves 6\nquery p1turn\nquit\n");
+  const auto a = session(
+      "position fen 9,9,9,9,9,9,9,9,9/9,9,9,9,9,9,9,9,9 0 0 w moves 6\nquery p1turn\nquit\n");
   EXPECT_EQ(a, (std::vector<std::string>{"response false"}));
-  const auto b = session("position fen 9,9,9,9,9,1,10,10,10/10,10,10,10,0,9,9,9,9 10 0 b 1\nquery p1turn\n"
-                         "position fen 9,9,9,9,9,1,10,10,10/10,10,10,10,0,9,9,9,9 10 0 b\nquery p1turn\nquit\n");
+  const auto b = session(
+      "position fen 9,9,9,9,9,1,10,10,10/10,10,10,10,0,9,9,9,9 10 0 b 1\nquery p1turn\n"
+      "position fen 9,9,9,9,9,1,10,10,10/10,10,10,10,0,9,9,9,9 10 0 b\nquery p1turn\nquit\n");
   EXPECT_EQ(b, (std::vector<std::string>{"response false", "response false"}));
 }
 
 TEST(Ugi, OptionsAreTakenAndMultiPvShows) {
   const auto out = session(
-      "setoption name Hash value 8\nsetoption name Threads value 2\nsetoption name multipv value 3\n"
-      "setoption name Skill value 20\nsetoption name PlayOut value false\nsetoption name Tuz value auto\n"
+      "setoption name Hash value 8\nsetoption name Threads value 2\nsetoption name multipv value "
+      "3\n"
+      "setoption name Skill value 20\nsetoption name PlayOut value false\nsetoption name Tuz value "
+      "auto\n"
       "position startpos\ngo depth 3\n");
   EXPECT_EQ(with_prefix(out, "info string").size(), 0u);
   const auto infos = with_prefix(out, "info depth 3 ");
   ASSERT_EQ(infos.size(), 3u);
-  for (int k = 1; k <= 3; ++k) EXPECT_NE(infos[k - 1].find(" multipv " + std::to_string(k) + " "), std::string::npos);
+  for (int k = 1; k <= 3; ++k)
+    EXPECT_NE(infos[k - 1].find(" multipv " + std::to_string(k) + " "), std::string::npos);
 }
 
 TEST(Ugi, VariantOption) {
-  const auto out = session("setoption name Variant value kozdatu\nposition startpos\ngo depth 3\n"
-                           "position startpos moves 8\nquit\n");
+  const auto out = session(
+      "setoption name Variant value kozdatu\nposition startpos\ngo depth 3\n"
+      "position startpos moves 8\nquit\n");
   const int best = bestmove_of(out);
   EXPECT_GE(best, 1);
   EXPECT_LE(best, 7);
@@ -132,7 +141,8 @@ TEST(Ugi, VariantOption) {
 }
 
 TEST(Ugi, IsReadyIsAnsweredDuringAnInfiniteSearch) {
-  const auto out = session("position startpos\ngo infinite\nisready\nposition startpos\nstop\nisready\nquit\n");
+  const auto out =
+      session("position startpos\ngo infinite\nisready\nposition startpos\nstop\nisready\nquit\n");
   const int ready = index_of(out, "readyok");
   const int refused = index_of(out, "info string error position ignored");
   const int best = index_of(out, "bestmove ");
@@ -154,13 +164,16 @@ TEST(Ugi, Queries) {
   EXPECT_EQ(session("query gameover\nquery p1turn\nquery result\n"),
             (std::vector<std::string>{"response false", "response true", "response none"}));
   // Black has won 82-80 (White to move with no stones).
-  EXPECT_EQ(session("position fen 0,0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0,1 80 81 w\nquery gameover\nquery p1turn\n"
-                    "query result\n"),
-            (std::vector<std::string>{"response true", "response true", "response p2win"}));
+  EXPECT_EQ(
+      session(
+          "position fen 0,0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0,1 80 81 w\nquery gameover\nquery p1turn\n"
+          "query result\n"),
+      (std::vector<std::string>{"response true", "response true", "response p2win"}));
   // White's last move passes 81.
-  EXPECT_EQ(session("position fen 0,0,0,0,0,0,0,0,1/1,0,0,0,0,0,0,0,0 80 80 w moves 9\nquery gameover\n"
-                    "query result\n"),
-            (std::vector<std::string>{"response true", "response p1win"}));
+  EXPECT_EQ(
+      session("position fen 0,0,0,0,0,0,0,0,1/1,0,0,0,0,0,0,0,0 80 80 w moves 9\nquery gameover\n"
+              "query result\n"),
+      (std::vector<std::string>{"response true", "response p1win"}));
   // The recorded threefold repetition.
   const auto v = test::read_json("repetition-game.json");
   const auto r = session("position startpos moves " + std::string(v.at("moves").as_string()) +
@@ -170,16 +183,19 @@ TEST(Ugi, Queries) {
 
 TEST(Ugi, ScoresOfProvenResults) {
   // Akshuraev's study 1 is a forced win, study 2 a draw (tests/data/etudes.json).
-  const auto win = session("position fen 0,0,0,1,x,1,3,2,1/0,0,2,2,0,0,0,0,0 78 72 w 40\ngo depth 20\n");
+  const auto win =
+      session("position fen 0,0,0,1,x,1,3,2,1/0,0,2,2,0,0,0,0,0 78 72 w 40\ngo depth 20\n");
   const auto infos = with_prefix(win, "info depth ");
   ASSERT_FALSE(infos.empty());
   EXPECT_NE(infos.back().find(" score mate "), std::string::npos) << infos.back();
   EXPECT_EQ(infos.back().find(" score mate -"), std::string::npos) << infos.back();
-  const auto draw = session("position fen x,0,0,0,0,0,4,1,1/0,2,x,0,0,1,0,0,0 77 76 w 40\ngo depth 30\n");
+  const auto draw =
+      session("position fen x,0,0,0,0,0,4,1,1/0,2,x,0,0,1,0,0,0 77 76 w 40\ngo depth 30\n");
   const auto dinfos = with_prefix(draw, "info depth ");
   ASSERT_FALSE(dinfos.empty());
   EXPECT_NE(dinfos.back().find(" score cp 0 wdl 0 1000 0 "), std::string::npos) << dinfos.back();
-  const auto loss = session("position fen 0,0,0,0,0,0,0,0,1/0,0,0,0,0,0,0,0,0 80 81 w\ngo depth 4\n");
+  const auto loss =
+      session("position fen 0,0,0,0,0,0,0,0,1/0,0,0,0,0,0,0,0,0 80 81 w\ngo depth 4\n");
   EXPECT_NE(with_prefix(loss, "info depth ").back().find(" score mate -2 "), std::string::npos);
 }
 
@@ -218,7 +234,8 @@ TEST(Ugi, FormatScore) {
   info.nps = 50000;
   info.time_ms = 20;
   info.pv = {3, 9, 1};
-  EXPECT_EQ(format_info(info), "info depth 3 seldepth 4 multipv 2 score cp 12 nodes 1000 nps 50000 time 20 pv 3 9 1");
+  EXPECT_EQ(format_info(info),
+            "info depth 3 seldepth 4 multipv 2 score cp 12 nodes 1000 nps 50000 time 20 pv 3 9 1");
 }
 
 // Every go without a usable limit answers by itself, after an info string saying why (the
@@ -372,7 +389,8 @@ TEST(Ugi, BadInputGetsAnErrorAndTheSessionGoesOn) {
   EXPECT_EQ(errors[i++],
             "info string error position: move 3 '0': not a hole number 1..9" + kNoPosition);
   EXPECT_EQ(errors[i++], "info string error query: expected 'query gameover|p1turn|result'");
-  EXPECT_EQ(errors[i++], "info string error query: unknown query 'weather' (gameover, p1turn, result)");
+  EXPECT_EQ(errors[i++],
+            "info string error query: unknown query 'weather' (gameover, p1turn, result)");
   EXPECT_EQ(errors[i++], "info string error go: the game is over (no-move, 0-1); no move");
   EXPECT_EQ(errors[i++], "info string error go: 'depth' needs an integer value, got 'x'");
   EXPECT_EQ(errors[i++], "info string error go: unknown parameter 'sideways' ignored");
