@@ -6,14 +6,7 @@ toguz="$1"
 tests="$2"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-fail=0
-check() {  # name expected actual
-  if [[ "$2" != "$3" ]]; then
-    echo "FAIL $1"
-    diff <(echo "$2") <(echo "$3")
-    fail=1
-  fi
-}
+source "$(dirname "${BASH_SOURCE[0]}")/check.bash"
 tags='[Event "Kazakhstan"]
 [Site "Aktau"]
 [Date "2006"]

@@ -4,14 +4,7 @@
 set -u
 toguz="$1"
 tests="$2"
-fail=0
-check() {  # name expected actual
-  if [[ "$2" != "$3" ]]; then
-    echo "FAIL $1"
-    diff <(echo "$2") <(echo "$3")
-    fail=1
-  fi
-}
+source "$(dirname "${BASH_SOURCE[0]}")/check.bash"
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 small="$tests/data/explorer/small.pgn"
