@@ -532,8 +532,9 @@ export class GameView implements View {
       }
       out.push(b("review", t("review")));
     }
-    // the engine's lines for the live position; after the end the review takes over
-    const analysis_ok = !over && (g.mode !== "online" || me === "spectator");
+    // the engine's lines for the live position; after the end the review takes over. None in an
+    // online game between people, for players and spectators alike (the server refuses it).
+    const analysis_ok = !over && g.mode !== "online";
     if (analysis_ok) out.push(b("analyse", this.analysing ? t("stop") : t("analyse"), this.analysing ? 'class="active"' : ""));
     if (g.mode === "analysis" && !this.review) out.push(b("review", t("review")));
     out.push(b("flip", t("flip")));
