@@ -1,4 +1,4 @@
-// Game records (rules.md "Game record"): a tolerant reader for PlayOK PGN and federation TGK,
+// Game records (docs/rules.md "Game record"): a tolerant reader for PlayOK PGN and federation TGK,
 // a replayer that checks every token against the rules, and a writer for both styles.
 #include "rules/record.h"
 
@@ -7,30 +7,16 @@
 #include <cstdint>
 #include <cstring>
 
+#include "rules/text.h"
+
 namespace toguz {
 
 namespace {
 
 constexpr int kPlayOkLineWidth = 59;  // PlayOK wraps movetext so that no line passes 59 chars
 
-bool is_space(char c) {
-  return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v';
-}
 bool is_digit(char c) {
   return c >= '0' && c <= '9';
-}
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
-  while (!s.empty() && is_space(s.back())) s.remove_suffix(1);
-  return s;
-}
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out)
-    if (c >= 'A' && c <= 'Z') c = char(c - 'A' + 'a');
-  return out;
 }
 
 std::string quoted(std::string_view s) {
