@@ -39,12 +39,11 @@ constexpr const char* kFont = "font-family=\"DejaVu Sans, Verdana, Arial, sans-s
 
 // One hole: a rounded cell with its count, dots for a few stones, or the tuz mark.
 std::string cell(int x, int y, int count, bool tuz, Side owner_of_tuz) {
-  std::string out;
+  std::string out = format(
+      "  <rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" rx=\"12\" fill=\"%s\" stroke=\"%s\" "
+      "stroke-width=\"1.5\"/>\n",
+      x, y, kCellW, kCellH, tuz ? kTuzFill : kCellFill, kBoardStroke);
   if (tuz) {
-    out += format(
-        "  <rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" rx=\"12\" fill=\"%s\" stroke=\"%s\" "
-        "stroke-width=\"1.5\"/>\n",
-        x, y, kCellW, kCellH, kTuzFill, kBoardStroke);
     out += format(
         "  <text x=\"%d\" y=\"%d\" text-anchor=\"middle\" font-size=\"34\" font-weight=\"bold\" "
         "fill=\"#ffffff\" %s>X</text>\n",
@@ -55,10 +54,6 @@ std::string cell(int x, int y, int count, bool tuz, Side owner_of_tuz) {
         x + kCellW / 2, y + 72, kFont, side_name(owner_of_tuz));
     return out;
   }
-  out += format(
-      "  <rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" rx=\"12\" fill=\"%s\" stroke=\"%s\" "
-      "stroke-width=\"1.5\"/>\n",
-      x, y, kCellW, kCellH, kCellFill, kBoardStroke);
   out += format(
       "  <text x=\"%d\" y=\"%d\" text-anchor=\"middle\" font-size=\"22\" font-weight=\"bold\" "
       "fill=\"%s\" %s>%d</text>\n",
