@@ -18,18 +18,8 @@ namespace {
 
 constexpr const char* kMiddleGame = "0,1,1,2,11,x,2,1,20/3,5,18,0,1,20,0,11,1 26 39 w 16";
 
-SearchResult run(const Game& game, Limits limits, Options options = {}) {
-  Engine engine;
-  engine.set_options(options);
-  engine.set_position(game);
-  return engine.search(limits);
-}
-
-Limits depth(int d) {
-  Limits l;
-  l.depth = d;
-  return l;
-}
+using test::depth;
+using test::run;
 
 // The moves of tests/data/repetition-game.json (it ends in a threefold repetition).
 std::vector<int> repetition_moves() {

@@ -9,22 +9,13 @@
 #include "rules/notation.h"
 #include "search/engine.h"
 #include "search/timeman.h"
+#include "test_util.h"
 
 namespace toguz::search {
 namespace {
 
-SearchResult run(const Game& game, Limits limits, Options options = {}) {
-  Engine engine;
-  engine.set_options(options);
-  engine.set_position(game);
-  return engine.search(limits);
-}
-
-Limits depth(int d) {
-  Limits l;
-  l.depth = d;
-  return l;
-}
+using test::depth;
+using test::run;
 
 Options threads(int n) {
   Options o;

@@ -1,4 +1,4 @@
-// Helpers shared by the unit tests: test data paths and file reading.
+// Helpers shared by the unit tests: test data paths, file reading, one-off searches.
 #pragma once
 
 #include <boost/json.hpp>
@@ -7,6 +7,9 @@
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include "rules/game.h"
+#include "search/engine.h"
 
 namespace toguz::test {
 
@@ -43,6 +46,21 @@ inline std::vector<int> holes_of(const std::string& moves) {
   int h;
   while (in >> h) out.push_back(h);
   return out;
+}
+
+// One search of `game` by a fresh engine with `options`.
+inline search::SearchResult run(const Game& game, search::Limits limits,
+                                search::Options options = {}) {
+  search::Engine engine;
+  engine.set_options(options);
+  engine.set_position(game);
+  return engine.search(limits);
+}
+
+inline search::Limits depth(int d) {
+  search::Limits l;
+  l.depth = d;
+  return l;
 }
 
 }  // namespace toguz::test
