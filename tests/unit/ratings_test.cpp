@@ -100,7 +100,8 @@ TEST(Glicko2, OneGameRatesBothPlayers) {
   EXPECT_GT(w.rating, 1500);
   EXPECT_LT(l.rating, 1500);
   EXPECT_NEAR(w.rating - 1500, 1500 - l.rating, 1e-9);  // equal players: equal and opposite
-  EXPECT_LT(w.rd, 350);
+  EXPECT_NEAR(w.rating, 1662.2, 0.05);                  // the figure docs/ratings.md gives
+  EXPECT_NEAR(w.rd, 290.2, 0.05);
   EXPECT_EQ(w.games, 1);
   EXPECT_EQ(l.games, 1);
   // Each against the other's rating before the game: the order of the two updates is immaterial.
@@ -112,6 +113,17 @@ TEST(Glicko2, OneGameRatesBothPlayers) {
       rate_game({1300, 80, 0.06, 50}, {1900, 80, 0.06, 50}, 0.5, config, 0, 0);
   EXPECT_GT(weak.rating, 1300);
   EXPECT_LT(strong.rating, 1900);
+}
+
+TEST(Glicko2, TenGamesAgainstEstablishedPlayersEndTheProvisionalMark) {
+  // docs/ratings.md: a new player winning and losing in turn against established 1500s.
+  const Glicko2Config config;
+  const Rating established{1500, 60, 0.06, 100};
+  Rating r;
+  int games = 0;
+  while (provisional(r) && games < 100)
+    r = rate_game(r, established, games % 2 ? 1.0 : 0.0, config, 0.01, 0.01).first, ++games;
+  EXPECT_EQ(games, 10);
 }
 
 TEST(Glicko2, BadInputIsRefused) {
