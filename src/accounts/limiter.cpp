@@ -18,9 +18,9 @@ LoginVerdict LoginLimiter::check(std::string_view account, std::string_view addr
     return it->second.front() + limits_.window_ms - now_ms;
   };
   if (int64_t wait = refused(accounts_, account, limits_.per_account))
-    return {false, "login-locked-account", wait};
+    return {false, "login_locked_account", wait};
   if (int64_t wait = refused(addresses_, address, limits_.per_address))
-    return {false, "login-locked-address", wait};
+    return {false, "login_locked_address", wait};
   return {};
 }
 

@@ -19,7 +19,7 @@ struct LoginLimits {
 
 struct LoginVerdict {
   bool allowed = true;
-  // When refused: "login-locked-account" or "login-locked-address", and the milliseconds until
+  // When refused: "login_locked_account" or "login_locked_address", and the milliseconds until
   // the oldest failure in the window leaves it.
   std::string_view code;
   int64_t retry_after_ms = 0;

@@ -9,7 +9,7 @@
 namespace toguz::accounts {
 
 std::string_view code(PasswordError e) {
-  return e == PasswordError::too_short ? "password-too-short" : "password-too-long";
+  return e == PasswordError::too_short ? "password_too_short" : "password_too_long";
 }
 
 std::optional<PasswordError> check_password(std::string_view password) {

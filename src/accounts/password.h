@@ -23,7 +23,7 @@ struct PasswordCost {
 };
 
 enum class PasswordError { too_short, too_long };
-std::string_view code(PasswordError e);  // "password-too-short", "password-too-long"
+std::string_view code(PasswordError e);  // "password_too_short", "password_too_long"
 
 // None when the length is within [kPasswordMin, kPasswordMax] bytes (any bytes are allowed).
 std::optional<PasswordError> check_password(std::string_view password);

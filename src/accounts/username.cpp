@@ -22,15 +22,15 @@ bool allowed(char c) {
 std::string_view code(UsernameError e) {
   switch (e) {
     case UsernameError::too_short:
-      return "username-too-short";
+      return "username_too_short";
     case UsernameError::too_long:
-      return "username-too-long";
+      return "username_too_long";
     case UsernameError::bad_character:
-      return "username-bad-character";
+      return "username_bad_character";
     case UsernameError::reserved:
-      return "username-reserved";
+      return "username_reserved";
   }
-  return "username-invalid";
+  return "username_invalid";
 }
 
 std::optional<UsernameError> check_username(std::string_view name) {

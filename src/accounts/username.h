@@ -11,8 +11,8 @@ inline constexpr std::size_t kUsernameMin = 2, kUsernameMax = 20;
 
 enum class UsernameError { too_short, too_long, bad_character, reserved };
 
-// The refusal as the API names it: "username-too-short", "username-too-long",
-// "username-bad-character", "username-reserved".
+// The refusal as the API names it: "username_too_short", "username_too_long",
+// "username_bad_character", "username_reserved".
 std::string_view code(UsernameError e);
 
 // None when `name` is acceptable: 2 to 20 characters, each an ASCII letter, digit, '_' or '-',

@@ -23,19 +23,19 @@ TEST(Username, Rules) {
   EXPECT_EQ(refusal("Aigerim_92"), "ok");
   EXPECT_EQ(refusal("a-b_C-9"), "ok");
   EXPECT_EQ(refusal(std::string(20, 'x')), "ok");
-  EXPECT_EQ(refusal(std::string(21, 'x')), "username-too-long");
-  EXPECT_EQ(refusal("a"), "username-too-short");
-  EXPECT_EQ(refusal(""), "username-too-short");
-  EXPECT_EQ(refusal("a b"), "username-bad-character");
-  EXPECT_EQ(refusal("<script>"), "username-bad-character");
-  EXPECT_EQ(refusal("Айгерим"), "username-bad-character");  // ASCII only
-  EXPECT_EQ(refusal("dot.name"), "username-bad-character");
-  EXPECT_EQ(refusal(std::string("ab\0c", 4)), "username-bad-character");
+  EXPECT_EQ(refusal(std::string(21, 'x')), "username_too_long");
+  EXPECT_EQ(refusal("a"), "username_too_short");
+  EXPECT_EQ(refusal(""), "username_too_short");
+  EXPECT_EQ(refusal("a b"), "username_bad_character");
+  EXPECT_EQ(refusal("<script>"), "username_bad_character");
+  EXPECT_EQ(refusal("Айгерим"), "username_bad_character");  // ASCII only
+  EXPECT_EQ(refusal("dot.name"), "username_bad_character");
+  EXPECT_EQ(refusal(std::string("ab\0c", 4)), "username_bad_character");
 }
 
 TEST(Username, ReservedInAnyCase) {
   for (const char* name : {"admin", "Admin", "TOGUZ", "system", "Anonymous", "engine", "bot"})
-    EXPECT_EQ(refusal(name), "username-reserved") << name;
+    EXPECT_EQ(refusal(name), "username_reserved") << name;
   EXPECT_EQ(refusal("admin2"), "ok");  // only the names themselves
 }
 
@@ -53,8 +53,8 @@ TEST(Password, LengthLimits) {
   EXPECT_EQ(check_password("12345678"), std::nullopt);
   EXPECT_EQ(check_password(std::string(256, 'p')), std::nullopt);
   EXPECT_EQ(check_password(std::string(257, 'p')), PasswordError::too_long);
-  EXPECT_EQ(code(PasswordError::too_short), "password-too-short");
-  EXPECT_EQ(code(PasswordError::too_long), "password-too-long");
+  EXPECT_EQ(code(PasswordError::too_short), "password_too_short");
+  EXPECT_EQ(code(PasswordError::too_long), "password_too_long");
   EXPECT_THROW(hash_password("short", kCheap), std::invalid_argument);
 }
 
@@ -159,7 +159,7 @@ TEST(Limiter, PerAccount) {
   }
   LoginVerdict v = limiter.check("aigerim", "10.0.0.2", 5000);  // any address
   EXPECT_FALSE(v.allowed);
-  EXPECT_EQ(v.code, "login-locked-account");
+  EXPECT_EQ(v.code, "login_locked_account");
   EXPECT_EQ(v.retry_after_ms, 300'000 - 5000);
   EXPECT_TRUE(limiter.check("other", "10.0.0.1", 5000).allowed);
   // The oldest failure leaves the window at 300 000 ms: one more attempt.
@@ -177,14 +177,14 @@ TEST(Limiter, SuccessForgetsTheAccountOnly) {
   limiter.failure("b", "ip", 4);
   const LoginVerdict v = limiter.check("c", "ip", 5);
   EXPECT_FALSE(v.allowed);
-  EXPECT_EQ(v.code, "login-locked-address");
+  EXPECT_EQ(v.code, "login_locked_address");
   EXPECT_EQ(v.retry_after_ms, 995);
 }
 
 TEST(Limiter, PerAddressAcrossAccounts) {
   LoginLimiter limiter;
   for (int i = 0; i < 20; ++i) limiter.failure("user" + std::to_string(i), "198.51.100.7", i);
-  EXPECT_EQ(limiter.check("fresh", "198.51.100.7", 100).code, "login-locked-address");
+  EXPECT_EQ(limiter.check("fresh", "198.51.100.7", 100).code, "login_locked_address");
   EXPECT_TRUE(limiter.check("fresh", "198.51.100.8", 100).allowed);
 }
 
