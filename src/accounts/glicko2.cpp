@@ -82,6 +82,13 @@ Rating update(const Rating& player, std::span<const Outcome> games, const Glicko
     inv_v += gj * gj * e * (1.0 - e);
     sum += gj * (o.score - e);
   }
+  if (!(inv_v > 0)) {
+    // Opponents so far away that every result was certain (E = 0 or 1 in doubles): the games
+    // tell nothing, as a period without games.
+    out = update(player, {}, config, periods);
+    out.games = player.games + static_cast<int>(games.size());
+    return out;
+  }
   const double v = 1.0 / inv_v;
   const double delta = v * sum;
   // Step 5.

@@ -137,6 +137,20 @@ TEST(Glicko2, BadInputIsRefused) {
   EXPECT_THROW(update({1500, 100, 0, 0}, {}, config), std::invalid_argument);
 }
 
+TEST(Glicko2, FarAwayOpponentsStayFinite) {
+  const Glicko2Config config;
+  for (double opponent : {5000.0, -20000.0, 1e6, -1e6}) {
+    for (double score : {0.0, 0.5, 1.0}) {
+      const std::vector<Outcome> game = {{opponent, 30, score}};
+      const Rating r = update({1500, 45, 0.06, 10}, game, config, 0.0);
+      EXPECT_TRUE(std::isfinite(r.rating) && std::isfinite(r.rd) && std::isfinite(r.volatility))
+          << opponent << " " << score;
+      EXPECT_LE(std::abs(r.rating - 1500), 50) << opponent << " " << score;
+      EXPECT_EQ(r.games, 11);
+    }
+  }
+}
+
 TEST(Glicko2, ProvisionalAndDisplay) {
   EXPECT_EQ(display({1500, 350, 0.06, 0}), "1500?");
   EXPECT_EQ(display({1723.4, 110, 0.06, 40}), "1723");  // exactly 110 is established
