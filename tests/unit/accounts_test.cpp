@@ -7,6 +7,7 @@
 
 #include "accounts/limiter.h"
 #include "accounts/password.h"
+#include "accounts/pool.h"
 #include "accounts/session.h"
 #include "accounts/username.h"
 
@@ -195,6 +196,64 @@ TEST(Limiter, SweepDropsOldKeys) {
   EXPECT_EQ(limiter.sweep(600), 4u);
   EXPECT_EQ(limiter.sweep(1000), 2u);
   EXPECT_EQ(limiter.sweep(1500), 0u);
+}
+
+using Pairs = std::vector<std::pair<std::string, std::string>>;
+
+TEST(Pool, RangeWidensWithWaiting) {
+  const PairingPool pool;  // 100, +10 a second, at most 500
+  EXPECT_DOUBLE_EQ(pool.range(0, 0), 100);
+  EXPECT_DOUBLE_EQ(pool.range(0, 10'000), 200);
+  EXPECT_DOUBLE_EQ(pool.range(0, 40'000), 500);
+  EXPECT_DOUBLE_EQ(pool.range(0, 400'000), 500);
+  EXPECT_DOUBLE_EQ(pool.range(5000, 0), 100);  // a clock going back: no wider
+}
+
+TEST(Pool, PairsNearestWithinRangeAndWidens) {
+  PairingPool pool;
+  pool.join("a", 1500, false, 0);
+  pool.join("b", 1750, false, 1000);
+  pool.join("c", 1580, false, 2000);
+  pool.join("d", 1530, false, 3000);
+  // a (the longest waiter) takes d, the nearest; b has nobody within 100 + 10/s yet.
+  EXPECT_EQ(pool.pair(3000), (Pairs{{"a", "d"}}));
+  EXPECT_EQ(pool.waiting(), 2u);
+  EXPECT_TRUE(pool.pair(7000).empty());             // b waited 6 s: 160 < 170
+  EXPECT_EQ(pool.pair(8000), (Pairs{{"b", "c"}}));  // 170 <= 170
+  EXPECT_EQ(pool.waiting(), 0u);
+}
+
+TEST(Pool, ProvisionalPairsWithAnyone) {
+  PairingPool pool;
+  pool.join("new", 1500, true, 0);
+  pool.join("strong", 2300, false, 0);
+  EXPECT_EQ(pool.pair(0), (Pairs{{"new", "strong"}}));
+}
+
+TEST(Pool, JoinTwiceKeepsThePlaceAndLeaveRemoves) {
+  PairingPool pool;
+  pool.join("a", 1500, false, 0);
+  pool.join("a", 1500, false, 30'000);  // still waiting since 0
+  pool.join("b", 1900, false, 30'000);
+  EXPECT_EQ(pool.waiting(), 2u);
+  EXPECT_TRUE(pool.leave("b"));
+  EXPECT_FALSE(pool.leave("b"));
+  pool.join("c", 1900, false, 30'000);
+  EXPECT_EQ(pool.pair(30'000), (Pairs{{"a", "c"}}));  // a's 30 s give 400
+  EXPECT_TRUE(pool.pair(30'000).empty());
+}
+
+TEST(Pool, EveryoneWithinRangeIsPairedOnce) {
+  PairingPool pool;
+  for (int i = 0; i < 101; ++i) pool.join(std::to_string(i), 1500 + i, false, i);
+  const Pairs pairs = pool.pair(1000);
+  EXPECT_EQ(pairs.size(), 50u);
+  std::set<std::string> seen;
+  for (const auto& [x, y] : pairs) {
+    EXPECT_TRUE(seen.insert(x).second) << x;
+    EXPECT_TRUE(seen.insert(y).second) << y;
+  }
+  EXPECT_EQ(pool.waiting(), 1u);
 }
 
 }  // namespace
