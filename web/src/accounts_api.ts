@@ -2,7 +2,7 @@
 // session is the server's HttpOnly cookie: same-origin fetches carry it, and no script reads it.
 
 import { call, type GameRow } from "./api.js";
-import type { Speed, User } from "./accounts_logic.js";
+import type { LeaderRow, Speed, User } from "./accounts_logic.js";
 
 export interface AccountGameRow extends GameRow {
   rated?: boolean;
@@ -29,6 +29,8 @@ export const accounts = {
   user: (name: string) => call<User>("GET", user_path(name)),
   history: (name: string) => call<Partial<Record<Speed, [number, number][]>>>("GET", `${user_path(name)}/history`),
   pgn_url: (name: string) => `${user_path(name)}/pgn`,
+  leaderboard: (category: Speed, limit = 50) =>
+    call<{ category: Speed; players: LeaderRow[] }>("GET", `/api/leaderboard/${category}?limit=${limit}`),
   games: (account: string, limit = 50, offset = 0) => {
     const p = new URLSearchParams({ account, limit: String(limit), offset: String(offset) });
     return call<{ games: AccountGameRow[]; total: number }>("GET", `/api/games?${p}`);

@@ -354,3 +354,31 @@ export function player_games_html(
   return `<div class="table-wrap"><table class="player-games"><thead><tr><th></th><th>${esc(t("opponent"))}</th><th>${esc(t("result"))}</th>
     <th>${esc(t("rating"))}</th><th></th><th>${esc(t("moves"))}</th><th></th><th></th></tr></thead><tbody>${body}</tbody></table></div>`;
 }
+
+export interface LeaderRow {
+  username: string;
+  rating: number;
+  rd: number;
+  games: number;
+}
+
+/** A leaderboard: rank, linked name, rating, games; category tabs above it. */
+export function leaderboard_html(category: Speed, rows: LeaderRow[]): string {
+  const tabs = SPEEDS.map(
+    (s) => `<a class="button${s === category ? " active" : ""}" href="#/leaderboard/${s}"${s === category ? ' aria-current="page"' : ""}>${esc(t(`speed_${s}`))}</a>`,
+  ).join("");
+  const body = rows.length
+    ? rows
+        .map((r, i) => `<tr><td class="n">${i + 1}</td><td class="who"><a href="${esc(player_href(r.username))}">${esc(r.username)}</a></td>
+          <td class="n rating">${Math.round(r.rating)}</td><td class="n">${r.games}</td></tr>`)
+        .join("")
+    : `<tr class="empty"><td colspan="4">${esc(t("no_players"))}</td></tr>`;
+  return `<h2>${esc(t("leaderboard"))}</h2><p class="row tabs">${tabs}</p>
+    <div class="table-wrap"><table class="leaders"><thead><tr><th>#</th><th>${esc(t("name_player"))}</th><th>${esc(t("rating"))}</th>
+    <th>${esc(t("games"))}</th></tr></thead><tbody>${body}</tbody></table></div>`;
+}
+
+/** The message that challenges `to` with the seek form's terms. */
+export function challenge_message(to: string, f: { variant: string; clock: Clock | null; rated: boolean; color: string }): object {
+  return { type: "challenge", to, variant: f.variant, clock: f.clock, days_per_move: null, rated: f.rated, color: f.color };
+}

@@ -260,6 +260,13 @@ const en: Dict = {
   e_own_seek: "That is your own seek",
   e_no_seek: "That seek is gone (accepted or cancelled)",
   e_challenge_self: "You cannot challenge yourself",
+  leaderboard: "Leaderboard",
+  no_players: "No rated players yet.",
+  challenge: "Challenge",
+  challenge_to: "Challenge a player (optional)",
+  challenge_hint: "username",
+  challenge_sent: "Challenge sent",
+  challenge_declined: "Your challenge was declined",
 };
 
 const ru: Dict = {
@@ -509,6 +516,13 @@ const ru: Dict = {
   e_own_seek: "Это ваша собственная заявка",
   e_no_seek: "Этой заявки уже нет (принята или отменена)",
   e_challenge_self: "Нельзя вызвать самого себя",
+  leaderboard: "Лучшие игроки",
+  no_players: "Рейтинговых игроков пока нет.",
+  challenge: "Вызвать",
+  challenge_to: "Вызвать игрока (необязательно)",
+  challenge_hint: "имя пользователя",
+  challenge_sent: "Вызов отправлен",
+  challenge_declined: "Ваш вызов отклонён",
 };
 
 const kk: Dict = {
@@ -758,6 +772,13 @@ const kk: Dict = {
   e_own_seek: "Бұл өз ұсынысыңыз",
   e_no_seek: "Бұл ұсыныс енді жоқ (қабылданды немесе болдырылмады)",
   e_challenge_self: "Өзіңізді шақыра алмайсыз",
+  leaderboard: "Үздік ойыншылар",
+  no_players: "Рейтингі бар ойыншы әзірге жоқ.",
+  challenge: "Шақыру",
+  challenge_to: "Ойыншыны шақыру (міндетті емес)",
+  challenge_hint: "пайдаланушы аты",
+  challenge_sent: "Шақыру жіберілді",
+  challenge_declined: "Шақыруыңыз қабылданбады",
 };
 
 const ky: Dict = {
@@ -1007,6 +1028,13 @@ const ky: Dict = {
   e_own_seek: "Бул өзүңүздүн сунушуңуз",
   e_no_seek: "Бул сунуш эми жок (кабыл алынды же жокко чыгарылды)",
   e_challenge_self: "Өзүңүздү чакыра албайсыз",
+  leaderboard: "Мыкты оюнчулар",
+  no_players: "Рейтинги бар оюнчу азырынча жок.",
+  challenge: "Чакыруу",
+  challenge_to: "Оюнчуну чакыруу (милдеттүү эмес)",
+  challenge_hint: "колдонуучу аты",
+  challenge_sent: "Чакыруу жөнөтүлдү",
+  challenge_declined: "Чакырууңуз четке кагылды",
 };
 
 export const DICTS: Record<Lang, Dict> = { en, ru, kk, ky };

@@ -7,7 +7,7 @@ import { store } from "./api";
 import { account_error } from "./account";
 import { accounts, who_am_i } from "./accounts_api";
 import {
-  challenges_html, clock_label, pool_buttons_html, seek_message, seek_rows_html, speed_of, type Clock, type User,
+  challenge_message, challenges_html, clock_label, pool_buttons_html, seek_message, seek_rows_html, speed_of, type Clock, type User,
 } from "./accounts_logic";
 import { error_text, t } from "./i18n";
 import { LobbySocket, type SocketLike } from "./lobby_socket";
@@ -25,7 +25,11 @@ export class LobbyView implements View {
   private ratings: User["ratings"] = {};
   private status: "connecting" | "open" | "closed" = "connecting";
 
-  constructor(make?: () => SocketLike) {
+  /** challenge_to: a name to challenge, filled in from the player page's link. */
+  constructor(
+    private challenge_to = "",
+    make?: () => SocketLike,
+  ) {
     this.el.className = "lobby";
     this.socket = new LobbySocket(
       {
@@ -35,6 +39,10 @@ export class LobbyView implements View {
           location.hash = `#/game/${encodeURIComponent(g.game)}/${encodeURIComponent(g.token)}`;
         },
         error: (m) => toast(error_text(m), "error"),
+        notice: (m) => {
+          if (m.type === "challenge_created") toast(t("challenge_sent"));
+          else if (m.type === "challenge_gone" && m.reason === "declined") toast(t("challenge_declined"));
+        },
         status: (s) => {
           this.status = s;
           this.render_live();
@@ -106,6 +114,14 @@ export class LobbyView implements View {
     const clock = this.form_clock();
     const sp = speed_of(clock);
     const mine = sp ? this.ratings[sp] : undefined;
+    const to = (this.el.querySelector("#seek-to") as HTMLInputElement).value.trim();
+    if (to) {
+      this.challenge_to = to;
+      const terms = { variant: val("#seek-variant"), clock, color: val("#seek-colour"),
+        rated: (this.el.querySelector("#seek-rated") as HTMLInputElement).checked };
+      if (!this.socket.send(challenge_message(to, terms))) toast(t("reconnecting"), "error");
+      return;
+    }
     const msg = seek_message({
       variant: val("#seek-variant"),
       clock,
@@ -146,6 +162,7 @@ export class LobbyView implements View {
     this.el.innerHTML = `<h2>${esc(t("lobby"))}</h2>
       <p class="muted"><span id="lobby-online"></span> <span id="lobby-status" class="banner-inline"></span></p>
       <p id="lobby-who" class="muted"></p>
+      <p><a href="#/leaderboard">${esc(t("leaderboard"))}</a></p>
       <section class="card" id="challenges-box" hidden><h3>${esc(t("challenges"))}</h3><ul id="challenges" class="challenges"></ul></section>
       <section><h3>${esc(t("quick_pairing"))}</h3><div class="pools" id="pools"></div></section>
       <div class="lobby-grid">
@@ -159,6 +176,8 @@ export class LobbyView implements View {
         <label>${esc(t("colour"))}<select id="seek-colour"><option value="random">${esc(t("random"))}</option>
           <option value="white">${esc(t("white"))}</option><option value="black">${esc(t("black"))}</option></select></label>
         <label>${esc(t("rating_range"))}<select id="seek-range">${spreads}</select></label>
+        <label>${esc(t("challenge_to"))}<input id="seek-to" maxlength="20" autocomplete="off" spellcheck="false"
+          value="${esc(this.challenge_to)}" placeholder="${esc(t("challenge_hint"))}"/></label>
         <label>${esc(t("variant"))}<select id="seek-variant"><option value="standard">${esc(t("v_standard"))}</option>
           <option value="kozdatu">${esc(t("v_kozdatu"))}</option><option value="bestemshi">${esc(t("v_bestemshi"))}</option></select></label>
         <button type="submit" class="primary" id="seek-create">${esc(t("create_seek"))}</button></form>

@@ -20,6 +20,8 @@ export interface LobbyEvents {
   start(game: { game: string; token: string; side: "white" | "black" }): void;
   error(msg: { message?: string; code?: string | null; params?: Record<string, string> }): void;
   status?(status: "connecting" | "open" | "closed"): void;
+  /** Answers that change no lobby state: seek_created, challenge_created, challenge_gone, ... */
+  notice?(msg: any): void;
 }
 
 const OPEN = 1;
@@ -89,6 +91,7 @@ export class LobbySocket {
       this.state = next;
       this.events.change(next);
     }
+    if (msg?.type === "seek_created" || msg?.type === "challenge_created" || msg?.type === "challenge_gone") this.events.notice?.(msg);
   }
 
   private schedule() {

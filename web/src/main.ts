@@ -2,7 +2,8 @@
 //   #/                      home            #/games             the games list
 //   #/game/<id>[/<token>]   a game          #/join/<id>/<code>  take the invited seat
 //   #/editor                position editor
-//   #/lobby  #/login  #/signup  #/account   #/@/<name> (or /@/<name>) a player page
+//   #/lobby[/challenge/<name>]  #/login  #/signup  #/account  #/leaderboard/<category>
+//   #/@/<name> (or /@/<name>) a player page
 
 import "./style.css";
 import { store } from "./api";
@@ -14,7 +15,7 @@ import { GameView } from "./game";
 import { GamesView } from "./games";
 import { HomeView, JoinView } from "./home";
 import { LobbyView } from "./lobby";
-import { PlayerView } from "./player";
+import { LeaderboardView, PlayerView } from "./player";
 import { LANGS, lang, set_lang, t, type Lang } from "./i18n";
 import { route_parts } from "./logic";
 import { clear_toasts, esc, type View } from "./util";
@@ -46,7 +47,8 @@ function route() {
   } else if (parts[0] === "join" && parts[1] && parts[2]) view = new JoinView(parts[1], parts[2]);
   else if (parts[0] === "games") view = new GamesView();
   else if (parts[0] === "editor") view = new EditorView();
-  else if (parts[0] === "lobby") view = new LobbyView();
+  else if (parts[0] === "lobby") view = new LobbyView(parts[1] === "challenge" ? parts[2] ?? "" : "");
+  else if (parts[0] === "leaderboard") view = new LeaderboardView(parts[1]);
   else if (parts[0] === "login" || parts[0] === "signup") view = new AuthView(parts[0]);
   else if (parts[0] === "account") view = new AccountView();
   else if (parts[0] === "@" && parts[1]) view = new PlayerView(parts[1]);

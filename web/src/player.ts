@@ -1,11 +1,12 @@
 // The player page (#/@/<name>, also /@/<name>): ratings per category with a graph over time,
 // W/D/L in total and by colour, the games (each opens the replay with its review), a download of
-// every game as one PGN. Every name on it is escaped (accounts_logic.ts).
+// every game as one PGN, and a link that challenges the player from the lobby. The leaderboard
+// (#/leaderboard/<category>) is here too. Every name is escaped (accounts_logic.ts).
 
 import "./accounts.css";
 import { account_error } from "./account";
 import { accounts, type AccountGameRow } from "./accounts_api";
-import { history_svg, player_games_html, user_html, type Speed, type User } from "./accounts_logic";
+import { history_svg, leaderboard_html, player_games_html, user_html, SPEEDS, type LeaderRow, type Speed, type User } from "./accounts_logic";
 import { lang, t } from "./i18n";
 import { date_text } from "./logic";
 import { esc, type View } from "./util";
@@ -83,7 +84,36 @@ export class PlayerView implements View {
     this.el.innerHTML = `${user_html(this.user)}
       ${graph ? `<section class="card"><h3>${esc(t("rating_graph"))}</h3>${graph}</section>` : ""}
       <section><h3>${esc(t("games"))}</h3>
-      <p><a class="button" href="${esc(accounts.pgn_url(this.user.username))}" download>${esc(t("download_games"))}</a></p>
+      <p class="row"><a class="button" href="${esc(accounts.pgn_url(this.user.username))}" download>${esc(t("download_games"))}</a>
+        <a class="button" id="challenge-link" href="#/lobby/challenge/${encodeURIComponent(this.user.username)}">${esc(t("challenge"))}</a></p>
       ${player_games_html(this.user.username, this.games, (iso) => date_text(iso, lang()))}${pager}</section>`;
+  }
+}
+
+export class LeaderboardView implements View {
+  el = document.createElement("div");
+  private rows: LeaderRow[] = [];
+  private error = "";
+  private category: Speed;
+
+  constructor(category: string | undefined) {
+    this.category = (SPEEDS as readonly string[]).includes(category ?? "") ? (category as Speed) : "blitz";
+    this.el.className = "leaderboard";
+    this.render();
+    void this.load();
+  }
+  destroy() {}
+
+  private async load() {
+    try {
+      this.rows = (await accounts.leaderboard(this.category)).players;
+    } catch (e) {
+      this.error = account_error(e);
+    }
+    this.render();
+  }
+
+  render() {
+    this.el.innerHTML = leaderboard_html(this.category, this.rows) + (this.error ? `<p class="form-error" role="alert">${esc(this.error)}</p>` : "");
   }
 }

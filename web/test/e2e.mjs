@@ -591,7 +591,8 @@ async function screenshots(browser, base, dir) {
 /** The account, player and lobby pages against the contract of docs/web-protocol.md ("Accounts,
  * ratings and the lobby"), which the server does not implement yet: the browser answers for it
  * (page.route, routeWebSocket). Sign-up refusals and success, a player page, a name with markup
- * shown as text everywhere, a seek accepted from the lobby, and a server without accounts. */
+ * shown as text everywhere, a seek accepted from the lobby, a challenge from a player page, the
+ * leaderboard, and a server without accounts. */
 async function accounts_pages(browser, base, pages) {
   const evil = `<img src=x onerror="window.__xss=1">`;
   const user = (username) => ({
@@ -605,6 +606,7 @@ async function accounts_pages(browser, base, pages) {
   pages.push(page);
   let signed = null;
   let me = null;
+  let challenged = null;
   const json = (route, status, body) => route.fulfill({ status, contentType: "application/json", body: JSON.stringify(body) });
   await page.route("**/api/me", (r) => json(r, 200, { username: me }));
   await page.route("**/api/signup", (r) => {
@@ -617,6 +619,7 @@ async function accounts_pages(browser, base, pages) {
     if (m[2]) return json(r, 200, { blitz: [[0, 1500], [86400000, 1580], [172800000, 1623]] });
     return json(r, 200, user(decodeURIComponent(m[1])));
   });
+  await page.route("**/api/leaderboard/**", (r) => json(r, 200, { category: "rapid", players: [{ username: evil, rating: 1900, rd: 50, games: 80 }] }));
   await page.route("**/api/games?account=*", (r) => json(r, 200, { total: 1, games: [{ id: "g0", mode: "online", white: "Aigerim", black: evil,
     white_account: "Aigerim", black_account: evil, result: "white", reason: "resign", score: null, moves: 40,
     created: "2026-11-30T21:05:26Z", updated: "2026-11-30T21:25:26Z", rated: true, speed: "blitz", white_diff: 7, black_diff: -7 }] }));
@@ -628,6 +631,10 @@ async function accounts_pages(browser, base, pages) {
     ws.onMessage((m) => {
       const msg = JSON.parse(String(m));
       if (msg.type === "accept" && msg.id === "s1") ws.send(JSON.stringify({ type: "start", game: "g1", token: "tok1", side: "black" }));
+      if (msg.type === "challenge") {
+        challenged = msg;
+        ws.send(JSON.stringify({ type: "challenge_created", id: "c1" }));
+      }
     });
   });
   // sign-up: the rules are checked before anything is sent, in the server's words
@@ -661,6 +668,16 @@ async function accounts_pages(browser, base, pages) {
   check(await page.$('[data-pool="3+2"]'), "the quick-pairing pool");
   await page.click('[data-accept="s1"]');
   await page.waitForFunction(() => location.hash === "#/game/g1/tok1", null, { timeout: T });
+  // a challenge from the player page's link, and the leaderboard
+  await page.goto(`${base}/#/@/Bolat`);
+  await page.click("#challenge-link");
+  await page.waitForFunction(() => document.querySelector("#seek-to")?.value === "Bolat", null, { timeout: T });
+  await page.click("#seek-create");
+  await page.waitForFunction(() => document.querySelector(".toast")?.textContent === "Challenge sent", null, { timeout: T });
+  check(challenged?.to === "Bolat" && challenged?.clock?.initial_ms === 180000, `the challenge: ${JSON.stringify(challenged)}`);
+  await page.goto(`${base}/#/leaderboard/rapid`);
+  await page.waitForSelector(".leaders tbody tr .who a", { timeout: T });
+  check((await page.textContent(".leaders .who a")) === evil, "the leader's name as text");
   check((await page.evaluate(() => window.__xss)) === undefined, "no markup of a name ran");
   await ctx.close();
   // a server without the accounts API: the log-in page says so (in Russian here)
@@ -674,7 +691,7 @@ async function accounts_pages(browser, base, pages) {
   await p2.click("#auth-submit");
   await p2.waitForFunction(() => document.querySelector("#auth-error")?.textContent === "На этом сервере аккаунтов пока нет", null, { timeout: T });
   check((await p2.textContent("#me-link")) === "Войти", "anonymous in the header");
-  console.log("  accounts: sign-up refusals and success, a player page, a marked-up name as text, a seek accepted, no accounts API");
+  console.log("  accounts: sign-up refusals and success, a player page, a marked-up name as text, a seek accepted, a challenge, the leaderboard, no accounts API");
   await bare.close();
 }
 

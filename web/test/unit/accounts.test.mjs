@@ -285,3 +285,31 @@ test("the lobby socket: state, accept, start, errors, reconnect", (t) => {
   assert.equal(FakeSocket.all.length, 2);
   assert.deepEqual(seen.status, ["connecting", "open", "closed", "connecting", "open", "closed"]);
 });
+
+test("the leaderboard and a challenge", async () => {
+  const { leaderboard_html, challenge_message } = await import("../../node_modules/.toguz-unit/accounts_logic.js");
+  const html = leaderboard_html("rapid", [{ username: EVIL, rating: 1888.6, rd: 50, games: 90 }, { username: "Bolat", rating: 1700, rd: 60, games: 12 }]);
+  NO_TAG(html);
+  assert.match(html, /<td class="n">1<\/td>/);
+  assert.ok(html.includes(">1889<"));
+  assert.match(html, /href="#\/leaderboard\/rapid" aria-current="page"/);
+  assert.match(leaderboard_html("blitz", []), /class="empty"/);
+  assert.deepEqual(challenge_message("Bolat", { variant: "standard", clock: null, rated: false, color: "black" }),
+    { type: "challenge", to: "Bolat", variant: "standard", clock: null, days_per_move: null, rated: false, color: "black" });
+  const calls = mock_fetch([{ status: 200, body: { category: "rapid", players: [] } }]);
+  await accounts.leaderboard("rapid", 20);
+  assert.equal(calls[0].path, "/api/leaderboard/rapid?limit=20");
+});
+
+test("the lobby socket reports answers that change no state", () => {
+  FakeSocket.all = [];
+  const notes = [];
+  const lobby = new LobbySocket({ change() {}, start() {}, error() {}, notice: (m) => notes.push(m.type) }, () => new FakeSocket());
+  const ws = FakeSocket.all[0];
+  ws.open();
+  ws.recv({ type: "challenge_created", id: "c9" });
+  ws.recv({ type: "challenge_gone", id: "c9", reason: "declined" });
+  ws.recv({ type: "pong" });
+  assert.deepEqual(notes, ["challenge_created", "challenge_gone"]);
+  lobby.close();
+});
