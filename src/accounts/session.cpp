@@ -89,6 +89,7 @@ std::optional<std::string_view> find_cookie(std::string_view header, std::string
 
 bool same_origin(std::string_view origin, std::string_view host, bool secure) {
   const std::string o(trim(origin));
+  if (o.empty()) return true;
   std::string h(trim(host));
   if (h.empty()) return false;
   const std::string scheme = secure ? "https://" : "http://";

@@ -45,9 +45,12 @@ std::string clear_session_cookie(bool secure);
 std::optional<std::string_view> find_cookie(std::string_view cookie_header,
                                             std::string_view name = kSessionCookie);
 
-// Whether a state-changing request comes from the site itself: its Origin header names the
-// same host (and port) as its Host header, over "https" when `secure`, "http" otherwise. A
-// request without Origin is refused: browsers send it on every POST and WebSocket handshake.
+// Whether a state-changing request may come from where it says: its Origin header names the
+// same host (and port) as its Host header, over "https" when `secure` (the site is served over
+// HTTPS, the same flag as the cookie's Secure), "http" otherwise. An empty `origin` (no header)
+// passes: browsers send Origin on every cross-site POST and WebSocket handshake, so its absence
+// means a program (curl, a bot), and SameSite=Lax keeps the cookie off cross-site POSTs anyway.
+// "null" (a sandboxed frame, a privacy redirect) is refused.
 bool same_origin(std::string_view origin, std::string_view host, bool secure);
 
 }  // namespace toguz::accounts

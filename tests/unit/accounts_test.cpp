@@ -147,9 +147,10 @@ TEST(Session, SameOrigin) {
   EXPECT_FALSE(same_origin("https://evil.example", "toguz.example", true));
   EXPECT_FALSE(same_origin("https://toguz.example.evil", "toguz.example", true));
   EXPECT_FALSE(same_origin("http://localhost:8081", "localhost:8080", false));
-  EXPECT_FALSE(same_origin("", "localhost:8080", false));
+  EXPECT_TRUE(same_origin("", "localhost:8080", false));  // no header: not a browser's request
   EXPECT_FALSE(same_origin("null", "localhost:8080", false));
   EXPECT_FALSE(same_origin("http://localhost:8080", "", false));
+  EXPECT_FALSE(same_origin("http://localhost:8080/", "localhost:8080", false));
 }
 
 TEST(Limiter, PerAccount) {
