@@ -2,30 +2,42 @@
 //   #/                      home            #/games             the games list
 //   #/game/<id>[/<token>]   a game          #/join/<id>/<code>  take the invited seat
 //   #/editor                position editor
+//   #/lobby[/challenge/<name>]  #/login  #/signup  #/account  #/leaderboard/<category>
+//   #/@/<name> (or /@/<name>) a player page
 
 import "./style.css";
 import { store } from "./api";
+import { AccountView, AuthView } from "./account";
+import { who_am_i } from "./accounts_api";
+import { player_href } from "./accounts_logic";
 import { EditorView } from "./editor";
 import { GameView } from "./game";
 import { GamesView } from "./games";
 import { HomeView, JoinView } from "./home";
+import { LobbyView } from "./lobby";
+import { LeaderboardView, PlayerView } from "./player";
 import { LANGS, lang, set_lang, t, type Lang } from "./i18n";
 import { route_parts } from "./logic";
 import { clear_toasts, esc, type View } from "./util";
 
 let view: View | null = null;
 
+let me: string | null = null; // the logged-in player (accounts_api.ts), null when anonymous
+
 function header(): string {
   const opts = LANGS.map((l) => `<option value="${l.code}"${l.code === lang() ? " selected" : ""}>${l.name}</option>`).join("");
   return `<a class="brand" href="#/"><span class="logo" aria-hidden="true">●●</span>${esc(t("title"))}</a>
-    <nav><a href="#/">${esc(t("home"))}</a><a href="#/games">${esc(t("games"))}</a><a href="#/editor">${esc(t("editor"))}</a></nav>
+    <nav><a href="#/">${esc(t("home"))}</a><a href="#/games">${esc(t("games"))}</a><a href="#/editor">${esc(t("editor"))}</a><a href="#/lobby">${esc(t("lobby"))}</a></nav>
+    ${me ? `<a id="me-link" href="${esc(player_href(me))}">${esc(me)}</a> <a href="#/account">${esc(t("account"))}</a>` : `<a id="me-link" href="#/login">${esc(t("login"))}</a>`}
     <label class="lang"><span>${esc(t("language"))}</span><select id="lang-select">${opts}</select></label>`;
 }
 
 function route() {
   view?.destroy();
   clear_toasts();
-  const parts = route_parts(location.hash);
+  let parts = route_parts(location.hash);
+  // the server serves the page itself at /@/<name>; the hash route wins when both are there
+  if (parts.length === 0 && location.pathname.startsWith("/@/")) parts = ["@", decodeURIComponent(location.pathname.slice(3))];
   const main = document.getElementById("app")!;
   if (parts.length === 0) view = new HomeView();
   else if (parts[0] === "game" && parts[1]) {
@@ -35,6 +47,11 @@ function route() {
   } else if (parts[0] === "join" && parts[1] && parts[2]) view = new JoinView(parts[1], parts[2]);
   else if (parts[0] === "games") view = new GamesView();
   else if (parts[0] === "editor") view = new EditorView();
+  else if (parts[0] === "lobby") view = new LobbyView(parts[1] === "challenge" ? parts[2] ?? "" : "");
+  else if (parts[0] === "leaderboard") view = new LeaderboardView(parts[1]);
+  else if (parts[0] === "login" || parts[0] === "signup") view = new AuthView(parts[0]);
+  else if (parts[0] === "account") view = new AccountView();
+  else if (parts[0] === "@" && parts[1]) view = new PlayerView(parts[1]);
   else {
     view = null;
     main.innerHTML = `<p>${esc(t("not_found"))}</p>`;
@@ -59,6 +76,14 @@ document.addEventListener("change", (e) => {
 });
 
 window.addEventListener("hashchange", route);
+window.addEventListener("toguz:me", (e) => {
+  me = (e as CustomEvent<string | null>).detail;
+  draw_header();
+});
+void who_am_i().then((name) => {
+  me = name;
+  draw_header();
+});
 document.documentElement.lang = lang();
 draw_header();
 route();

@@ -588,9 +588,116 @@ async function screenshots(browser, base, dir) {
   await phone.close();
 }
 
+/** The account, player and lobby pages against the contract of docs/web-protocol.md ("Accounts,
+ * ratings and the lobby"), which the server does not implement yet: the browser answers for it
+ * (page.route, routeWebSocket). Sign-up refusals and success, a player page, a name with markup
+ * shown as text everywhere, a seek accepted from the lobby, a challenge from a player page, the
+ * leaderboard, and a server without accounts. */
+async function accounts_pages(browser, base, pages) {
+  const evil = `<img src=x onerror="window.__xss=1">`;
+  const user = (username) => ({
+    username, online: true, ratings: {
+      blitz: { rating: 1623.4, rd: 74.1, volatility: 0.06, games: 41, provisional: false },
+      bullet: { rating: 1500, rd: 350, volatility: 0.06, games: 0, provisional: true } },
+    counts: { all: { win: 20, draw: 3, loss: 18 }, white: { win: 11, draw: 1, loss: 8 }, black: { win: 9, draw: 2, loss: 10 } },
+  });
+  const ctx = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+  const page = await ctx.newPage();
+  pages.push(page);
+  let signed = null;
+  let me = null;
+  let challenged = null;
+  const json = (route, status, body) => route.fulfill({ status, contentType: "application/json", body: JSON.stringify(body) });
+  await page.route("**/api/me", (r) => json(r, 200, { username: me }));
+  await page.route("**/api/signup", (r) => {
+    signed = r.request().postDataJSON();
+    me = signed.username;
+    return json(r, 201, { username: signed.username });
+  });
+  await page.route("**/api/users/**", (r) => {
+    const m = /\/api\/users\/([^/?]+)(\/history)?/.exec(r.request().url());
+    if (m[2]) return json(r, 200, { blitz: [[0, 1500], [86400000, 1580], [172800000, 1623]] });
+    return json(r, 200, user(decodeURIComponent(m[1])));
+  });
+  await page.route("**/api/leaderboard/**", (r) => json(r, 200, { category: "rapid", players: [{ username: evil, rating: 1900, rd: 50, games: 80 }] }));
+  await page.route("**/api/games?account=*", (r) => json(r, 200, { total: 1, games: [{ id: "g0", mode: "online", white: "Aigerim", black: evil,
+    white_account: "Aigerim", black_account: evil, result: "white", reason: "resign", score: null, moves: 40,
+    created: "2026-11-30T21:05:26Z", updated: "2026-11-30T21:25:26Z", rated: true, speed: "blitz", white_diff: 7, black_diff: -7 }] }));
+  await page.routeWebSocket(/\/ws\/lobby$/, (ws) => {
+    ws.send(JSON.stringify({ type: "lobby", you: me, online: { players: 7, games: 2 },
+      pools: [{ id: "3+2", initial_ms: 180000, increment_ms: 2000, speed: "blitz", waiting: 3 }],
+      seeks: [{ id: "s1", username: evil, rating: 1550, provisional: false, variant: "standard", clock: { initial_ms: 180000, increment_ms: 2000 },
+        days_per_move: null, speed: "blitz", rated: true, color: "random", range: null, mine: false }] }));
+    ws.onMessage((m) => {
+      const msg = JSON.parse(String(m));
+      if (msg.type === "accept" && msg.id === "s1") ws.send(JSON.stringify({ type: "start", game: "g1", token: "tok1", side: "black" }));
+      if (msg.type === "challenge") {
+        challenged = msg;
+        ws.send(JSON.stringify({ type: "challenge_created", id: "c1" }));
+      }
+    });
+  });
+  // sign-up: the rules are checked before anything is sent, in the server's words
+  await page.goto(`${base}/#/signup`);
+  await page.fill("#auth-username", "a");
+  await page.fill("#auth-password", "correct horse");
+  await page.click("#auth-submit");
+  await page.waitForFunction(() => document.querySelector("#auth-error")?.textContent?.includes("too short"), null, { timeout: T });
+  await page.fill("#auth-username", "admin");
+  await page.click("#auth-submit");
+  await page.waitForFunction(() => document.querySelector("#auth-error")?.textContent?.includes("reserved"), null, { timeout: T });
+  check(signed === null, "nothing was sent for a refused name");
+  await page.fill("#auth-username", "Aigerim");
+  await page.click("#auth-submit");
+  await page.waitForFunction(() => location.hash === "#/@/Aigerim" && document.querySelector(".ratings [data-speed=blitz] .rating"), null, { timeout: T });
+  check(signed?.password === "correct horse" && signed?.username === "Aigerim", `the sign-up body: ${JSON.stringify(signed)}`);
+  check((await page.textContent(".ratings [data-speed=blitz] .rating")).trim() === "1623", "the blitz rating rounded");
+  await page.waitForFunction(() => document.querySelector("#me-link")?.textContent === "Aigerim", null, { timeout: T });
+  await page.waitForSelector(".player-games tbody tr", { timeout: T });
+  check((await page.textContent(".player-games .who")) === evil, "the opponent's name as text in the games list");
+  check(await page.$("svg.history polyline.blitz"), "the rating graph");
+  // a player page of a name with markup: text, and nothing ran
+  await page.goto(`${base}/#/@/${encodeURIComponent(evil)}`);
+  await page.waitForSelector(".player-name .uname", { timeout: T });
+  check((await page.textContent(".player-name .uname")) === evil, "the name shown as text");
+  // the lobby: the seek of that name, accepted, opens the game's seat
+  await page.goto(`${base}/#/lobby`);
+  await page.waitForSelector('[data-accept="s1"]', { timeout: T });
+  check((await page.textContent('[data-seek="s1"] .who')) === evil, "the seeker's name as text");
+  check((await page.textContent("#lobby-online")).includes("7"), "players online");
+  check(await page.$('[data-pool="3+2"]'), "the quick-pairing pool");
+  await page.click('[data-accept="s1"]');
+  await page.waitForFunction(() => location.hash === "#/game/g1/tok1", null, { timeout: T });
+  // a challenge from the player page's link, and the leaderboard
+  await page.goto(`${base}/#/@/Bolat`);
+  await page.click("#challenge-link");
+  await page.waitForFunction(() => document.querySelector("#seek-to")?.value === "Bolat", null, { timeout: T });
+  await page.click("#seek-create");
+  await page.waitForFunction(() => document.querySelector(".toast")?.textContent === "Challenge sent", null, { timeout: T });
+  check(challenged?.to === "Bolat" && challenged?.clock?.initial_ms === 180000, `the challenge: ${JSON.stringify(challenged)}`);
+  await page.goto(`${base}/#/leaderboard/rapid`);
+  await page.waitForSelector(".leaders tbody tr .who a", { timeout: T });
+  check((await page.textContent(".leaders .who a")) === evil, "the leader's name as text");
+  check((await page.evaluate(() => window.__xss)) === undefined, "no markup of a name ran");
+  await ctx.close();
+  // a server without the accounts API: the log-in page says so (in Russian here)
+  const bare = await browser.newContext();
+  await bare.addInitScript(() => localStorage.setItem("toguz.lang", "ru"));
+  const p2 = await bare.newPage();
+  pages.push(p2);
+  await p2.goto(`${base}/#/login`);
+  await p2.fill("#auth-username", "Aigerim");
+  await p2.fill("#auth-password", "correct horse");
+  await p2.click("#auth-submit");
+  await p2.waitForFunction(() => document.querySelector("#auth-error")?.textContent === "На этом сервере аккаунтов пока нет", null, { timeout: T });
+  check((await p2.textContent("#me-link")) === "Войти", "anonymous in the header");
+  console.log("  accounts: sign-up refusals and success, a player page, a marked-up name as text, a seek accepted, a challenge, the leaderboard, no accounts API");
+  await bare.close();
+}
+
 // ---- runner --------------------------------------------------------------------------------
 
-const tests = { engine_game, online_resign, reconnect, draw_rematch_abort, claim_win, phone_pages, languages };
+const tests = { engine_game, online_resign, reconnect, draw_rematch_abort, claim_win, phone_pages, languages, accounts_pages };
 const dir = mkdtempSync(path.join(tmpdir(), "toguz-e2e-"));
 let server;
 let browser;

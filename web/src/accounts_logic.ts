@@ -1,0 +1,384 @@
+// Pure helpers of the account, player and lobby pages (docs/web-protocol.md, "Accounts, ratings
+// and the lobby"): the same username, password and speed rules as src/accounts, the lobby's state
+// from its messages, and the pages' HTML, every name escaped. No DOM access here (unit-tested).
+
+import { t } from "./i18n.js";
+import { esc } from "./util.js";
+
+export const SPEEDS = ["bullet", "blitz", "rapid", "classical", "correspondence"] as const;
+export type Speed = (typeof SPEEDS)[number];
+
+export interface Clock {
+  initial_ms: number;
+  increment_ms: number;
+}
+
+// src/accounts/speed.h: moves per player of a typical game, and the upper bounds in seconds.
+export const ESTIMATED_MOVES = 50;
+export const BULLET_BELOW = 180;
+export const BLITZ_BELOW = 480;
+export const RAPID_BELOW = 1500;
+
+/** The speed category of a clock (initial + 50 × increment), as the server computes it; null
+ * for a game without a clock (casual only). */
+export function speed_of(clock: Clock | null, days_per_move: number | null = null): Speed | null {
+  if (days_per_move && days_per_move > 0) return "correspondence";
+  if (!clock) return null;
+  const est = clock.initial_ms + ESTIMATED_MOVES * clock.increment_ms;
+  if (est <= 0) return null;
+  if (est < BULLET_BELOW * 1000) return "bullet";
+  if (est < BLITZ_BELOW * 1000) return "blitz";
+  if (est < RAPID_BELOW * 1000) return "rapid";
+  return "classical";
+}
+
+/** "3+2" (minutes + seconds), or "∞" without a clock. */
+export function clock_label(clock: Clock | null, days_per_move: number | null = null): string {
+  if (days_per_move && days_per_move > 0) return t("days_per_move", { n: days_per_move });
+  if (!clock) return "∞";
+  const m = clock.initial_ms / 60000;
+  const min = Number.isInteger(m) ? String(m) : m === 0.25 ? "¼" : m === 0.5 ? "½" : m.toFixed(1);
+  return `${min}+${Math.round(clock.increment_ms / 1000)}`;
+}
+
+// src/accounts/username.cpp: the names nobody may take (compared in lower case).
+export const RESERVED = [
+  "admin", "administrator", "anonymous", "api", "bot", "engine", "guest", "mod", "moderator",
+  "null", "official", "root", "server", "staff", "support", "system", "toguz", "togyz",
+  "undefined", "lobby", "login", "logout", "signup", "nobody",
+];
+
+/** The refusal code the server would give for this username, or null when it is acceptable. */
+export function check_username(name: string): string | null {
+  if (!/^[A-Za-z0-9_-]*$/.test(name)) return "username_bad_character";
+  if (name.length < 2) return "username_too_short";
+  if (name.length > 20) return "username_too_long";
+  if (RESERVED.includes(name.toLowerCase())) return "username_reserved";
+  return null;
+}
+
+/** The refusal code for a password's length (8 to 256 bytes of UTF-8), or null. */
+export function check_password(password: string): string | null {
+  const bytes = new TextEncoder().encode(password).length;
+  if (bytes < 8) return "password_too_short";
+  if (bytes > 256) return "password_too_long";
+  return null;
+}
+
+export interface CategoryRating {
+  rating: number;
+  rd: number;
+  volatility: number;
+  games: number;
+  provisional: boolean;
+}
+
+export interface Wdl {
+  win: number;
+  draw: number;
+  loss: number;
+}
+
+export interface User {
+  username: string;
+  created?: string;
+  online?: boolean;
+  bot?: boolean;
+  ratings: Partial<Record<Speed, CategoryRating>>;
+  counts?: { all?: Wdl; white?: Wdl; black?: Wdl };
+}
+
+/** A rating as shown: rounded, with "?" while provisional ("1500?"). */
+export function rating_text(r: { rating: number; provisional: boolean } | null | undefined): string {
+  if (!r) return "";
+  return `${Math.round(r.rating)}${r.provisional ? "?" : ""}`;
+}
+
+/** "+12", "−7", "0": a rating change at the end of a game. */
+export function diff_text(d: number | null | undefined): string {
+  if (d === null || d === undefined) return "";
+  const n = Math.round(d);
+  return n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0";
+}
+
+/** The player page's link: `#/@/<name>`. */
+export function player_href(name: string): string {
+  return `#/@/${encodeURIComponent(name)}`;
+}
+
+function wdl_cells(w: Wdl | undefined): string {
+  const x = w ?? { win: 0, draw: 0, loss: 0 };
+  const n = x.win + x.draw + x.loss;
+  const pct = n ? Math.round((100 * (x.win + x.draw / 2)) / n) : 0;
+  return `<td class="n">${n}</td><td class="n win">${x.win}</td><td class="n">${x.draw}</td><td class="n loss">${x.loss}</td><td class="n">${n ? `${pct}%` : ""}</td>`;
+}
+
+/** The ratings per category and the W/D/L table of a player page. */
+export function user_html(u: User): string {
+  const rows = SPEEDS.map((s) => {
+    const r = u.ratings[s];
+    const shown = r && r.games > 0 ? esc(rating_text(r)) : "—";
+    return `<tr data-speed="${s}"><th>${esc(t(`speed_${s}`))}</th><td class="n rating">${shown}</td><td class="n">${r ? r.games : 0}</td>
+      <td class="n muted">${r && r.games > 0 ? `±${Math.round(r.rd)}` : ""}</td></tr>`;
+  }).join("");
+  const c = u.counts ?? {};
+  const online = u.online ? `<span class="online">${esc(t("online_now"))}</span>` : "";
+  return `<h2 class="player-name"><span class="uname">${esc(u.username)}</span>${u.bot ? ` <span class="tag">${esc(t("bot"))}</span>` : ""} ${online}</h2>
+    <div class="player-tables">
+    <table class="ratings"><thead><tr><th>${esc(t("category"))}</th><th>${esc(t("rating"))}</th><th>${esc(t("games"))}</th><th></th></tr></thead><tbody>${rows}</tbody></table>
+    <table class="wdl"><thead><tr><th></th><th>${esc(t("games"))}</th><th>${esc(t("wins_n"))}</th><th>${esc(t("draws_n"))}</th><th>${esc(t("losses_n"))}</th><th>${esc(t("score"))}</th></tr></thead><tbody>
+      <tr data-colour="all"><th>${esc(t("total"))}</th>${wdl_cells(c.all)}</tr>
+      <tr data-colour="white"><th>${esc(t("as_white"))}</th>${wdl_cells(c.white)}</tr>
+      <tr data-colour="black"><th>${esc(t("as_black"))}</th>${wdl_cells(c.black)}</tr></tbody></table></div>`;
+}
+
+/** A rating graph over time, one polyline per category with games ([ms, rating] points). */
+export function history_svg(history: Partial<Record<Speed, [number, number][]>>): string {
+  const series = SPEEDS.map((s) => [s, history[s] ?? []] as const).filter(([, p]) => p.length > 1);
+  if (series.length === 0) return "";
+  const all = series.flatMap(([, p]) => p);
+  const t0 = Math.min(...all.map((p) => p[0]));
+  const t1 = Math.max(...all.map((p) => p[0]));
+  const r0 = Math.min(...all.map((p) => p[1])) - 20;
+  const r1 = Math.max(...all.map((p) => p[1])) + 20;
+  const W = 600;
+  const H = 160;
+  const x = (v: number) => (t1 > t0 ? ((v - t0) / (t1 - t0)) * W : W / 2).toFixed(1);
+  const y = (v: number) => (H - ((v - r0) / (r1 - r0)) * H).toFixed(1);
+  const lines = series
+    .map(([s, p]) => `<polyline class="hist ${s}" fill="none" points="${p.map(([a, b]) => `${x(a)},${y(b)}`).join(" ")}"><title>${esc(t(`speed_${s}`))}</title></polyline>`)
+    .join("");
+  return `<svg class="history" viewBox="0 0 ${W} ${H}" role="img" aria-label="${esc(t("rating_graph"))}">${lines}
+    <text x="2" y="12" class="axis">${Math.round(r1)}</text><text x="2" y="${H - 3}" class="axis">${Math.round(r0)}</text></svg>`;
+}
+
+// ---- the lobby ----
+
+/** What a seek or a challenge offers. */
+export interface Terms {
+  variant: string;
+  clock: Clock | null;
+  days_per_move: number | null;
+  speed: Speed | null;
+  rated: boolean;
+  color: "white" | "black" | "random";
+}
+
+export interface Seek extends Terms {
+  id: string;
+  username: string | null;
+  rating: number | null;
+  provisional: boolean;
+  range: [number, number] | null;
+  mine: boolean;
+}
+
+export interface Pool {
+  id: string;
+  initial_ms: number;
+  increment_ms: number;
+  speed: Speed;
+  waiting: number;
+}
+
+export interface Challenge extends Terms {
+  id: string;
+  from: string;
+  rating: number | null;
+  provisional: boolean;
+}
+
+export interface LobbyState {
+  you: string | null;
+  seeks: Seek[];
+  pools: Pool[];
+  online: { players: number; games: number };
+  challenges: Challenge[];
+  pool: string | null; // the pool this page waits in
+}
+
+export function empty_lobby(): LobbyState {
+  return { you: null, seeks: [], pools: [], online: { players: 0, games: 0 }, challenges: [], pool: null };
+}
+
+/** The lobby after one server message (unknown messages change nothing). */
+export function lobby_reduce(s: LobbyState, msg: any): LobbyState {
+  switch (msg?.type) {
+    case "lobby":
+      return {
+        ...s,
+        you: msg.you ?? null,
+        seeks: Array.isArray(msg.seeks) ? msg.seeks : [],
+        pools: Array.isArray(msg.pools) ? msg.pools : [],
+        online: msg.online ?? s.online,
+        pool: null,
+      };
+    case "seek_added":
+      if (!msg.seek || s.seeks.some((x) => x.id === msg.seek.id)) return s;
+      return { ...s, seeks: [...s.seeks, msg.seek] };
+    case "seek_removed":
+      return { ...s, seeks: s.seeks.filter((x) => x.id !== msg.id) };
+    case "online":
+      return { ...s, online: { players: msg.players ?? 0, games: msg.games ?? 0 } };
+    case "pools":
+      return Array.isArray(msg.pools) ? { ...s, pools: msg.pools } : s;
+    case "challenge":
+      if (!msg.challenge || s.challenges.some((c) => c.id === msg.challenge.id)) return s;
+      return { ...s, challenges: [...s.challenges, msg.challenge] };
+    case "challenge_gone":
+      return { ...s, challenges: s.challenges.filter((c) => c.id !== msg.id) };
+    case "start":
+      return { ...s, pool: null };
+    default:
+      return s;
+  }
+}
+
+/** Whether this player may accept the seek: not his own, rated ones only with an account, and his
+ * rating in the seek's category within its range (a provisional or unknown rating always fits,
+ * as the server lets it). */
+export function can_accept(seek: Seek, you: string | null, my_rating: CategoryRating | undefined): boolean {
+  if (seek.mine) return false;
+  if (seek.rated && !you) return false;
+  if (!seek.range || !my_rating || my_rating.provisional) return true;
+  return my_rating.rating >= seek.range[0] && my_rating.rating <= seek.range[1];
+}
+
+/** Seeks sorted for the table: by speed, then by estimated time, then rating. */
+export function sorted_seeks(seeks: Seek[]): Seek[] {
+  const rank = (s: Seek) => (s.speed ? SPEEDS.indexOf(s.speed) : SPEEDS.length);
+  const est = (s: Seek) => (s.clock ? s.clock.initial_ms + ESTIMATED_MOVES * s.clock.increment_ms : Infinity);
+  return [...seeks].sort((a, b) => rank(a) - rank(b) || est(a) - est(b) || (b.rating ?? 0) - (a.rating ?? 0));
+}
+
+/** The seeks table's rows; `ratings` are this player's, for the accept buttons. */
+export function seek_rows_html(s: LobbyState, ratings: User["ratings"]): string {
+  if (s.seeks.length === 0) return `<tr class="empty"><td colspan="6">${esc(t("no_seeks"))}</td></tr>`;
+  return sorted_seeks(s.seeks)
+    .map((k) => {
+      const who = k.username
+        ? `<a href="${esc(player_href(k.username))}">${esc(k.username)}</a>`
+        : esc(t("name_guest"));
+      const rating = k.rating === null ? "" : esc(rating_text({ rating: k.rating, provisional: k.provisional }));
+      const range = k.range ? ` <small>${k.range[0]}–${k.range[1]}</small>` : "";
+      const action = k.mine
+        ? `<button type="button" data-cancel="${esc(k.id)}">${esc(t("cancel"))}</button>`
+        : can_accept(k, s.you, k.speed ? ratings[k.speed] : undefined)
+          ? `<button type="button" class="primary" data-accept="${esc(k.id)}">${esc(t("accept"))}</button>`
+          : "";
+      return `<tr data-seek="${esc(k.id)}"${k.mine ? ' class="mine"' : ""}><td class="who">${who}</td><td class="n">${rating}</td>
+        <td>${esc(clock_label(k.clock, k.days_per_move))}</td><td>${k.speed ? esc(t(`speed_${k.speed}`)) : ""}</td>
+        <td>${esc(t(k.rated ? "rated" : "casual"))}${range}${k.color !== "random" ? ` · ${esc(t(k.color))}` : ""}${k.variant !== "standard" ? ` · ${esc(t(`v_${k.variant}`))}` : ""}</td>
+        <td class="act">${action}</td></tr>`;
+    })
+    .join("");
+}
+
+/** The quick-pairing buttons: one per pool, the one waited in marked. */
+export function pool_buttons_html(s: LobbyState): string {
+  return s.pools
+    .map((p) => {
+      const on = s.pool === p.id;
+      return `<button type="button" class="pool${on ? " active" : ""}" data-pool="${esc(p.id)}" aria-pressed="${on}">
+        <strong>${esc(clock_label({ initial_ms: p.initial_ms, increment_ms: p.increment_ms }))}</strong>
+        <small>${esc(t(`speed_${p.speed}`))}${p.waiting ? ` · ${esc(t("waiting_n", { n: p.waiting }))}` : ""}</small></button>`;
+    })
+    .join("");
+}
+
+/** Incoming challenges, each with accept / decline. */
+export function challenges_html(s: LobbyState): string {
+  return s.challenges
+    .map((c) => {
+      const r = c.rating === null ? "" : ` (${esc(rating_text({ rating: c.rating, provisional: c.provisional }))})`;
+      return `<li data-challenge="${esc(c.id)}"><a href="${esc(player_href(c.from))}">${esc(c.from)}</a>${r} ·
+        ${esc(clock_label(c.clock, c.days_per_move))} · ${esc(t(c.rated ? "rated" : "casual"))}
+        <button type="button" class="primary" data-challenge-accept="${esc(c.id)}">${esc(t("accept"))}</button>
+        <button type="button" data-challenge-decline="${esc(c.id)}">${esc(t("decline_draw"))}</button></li>`;
+    })
+    .join("");
+}
+
+/** The message a seek form sends (`range` as ± around the player's rating, 0 for any). */
+export function seek_message(f: {
+  variant: string;
+  clock: Clock | null;
+  rated: boolean;
+  color: string;
+  spread: number;
+  rating: number | null;
+}): object {
+  const range = f.spread > 0 && f.rating !== null ? [Math.round(f.rating - f.spread), Math.round(f.rating + f.spread)] : null;
+  return { type: "seek", variant: f.variant, clock: f.clock, days_per_move: null, rated: f.rated, color: f.color, range };
+}
+
+/** The games of a player page, from that player's side: colour, opponent (linked when an
+ * account), result, rating change, speed, date, and a link that replays the game. */
+export function player_games_html(
+  name: string,
+  rows: {
+    id: string;
+    white: string;
+    black: string;
+    result: string | null;
+    moves: number;
+    created: string;
+    updated: string;
+    rated?: boolean;
+    speed?: Speed | null;
+    white_account?: string | null;
+    black_account?: string | null;
+    white_diff?: number | null;
+    black_diff?: number | null;
+  }[],
+  date: (iso: string) => string,
+): string {
+  if (rows.length === 0) return `<p class="empty">${esc(t("no_games"))}</p>`;
+  const key = name.toLowerCase();
+  const body = rows
+    .map((r) => {
+      const white = (r.white_account ?? "").toLowerCase() === key;
+      const opp = white ? r.black_account ?? null : r.white_account ?? null;
+      const opp_name = white ? r.black : r.white;
+      const who = opp ? `<a href="${esc(player_href(opp))}">${esc(opp)}</a>` : esc(opp_name || "…");
+      const side = white ? "white" : "black";
+      const res = !r.result ? "*" : r.result === "draw" ? "½" : r.result === side ? "1" : "0";
+      const cls = !r.result ? "" : r.result === "draw" ? "draw" : r.result === side ? "win" : "loss";
+      const diff = r.rated ? diff_text(white ? r.white_diff : r.black_diff) : "";
+      return `<tr data-id="${esc(r.id)}"><td><span class="stone-badge ${side}" title="${esc(t(side))}"></span></td><td class="who">${who}</td>
+        <td class="res ${cls}">${res}</td><td class="n">${esc(diff)}</td>
+        <td>${r.speed ? esc(t(`speed_${r.speed}`)) : ""} ${esc(t(r.rated ? "rated" : "casual"))}</td><td class="n">${r.moves}</td>
+        <td><small>${esc(date(r.updated || r.created))}</small></td><td><a href="#/game/${encodeURIComponent(r.id)}">${esc(t("open"))}</a></td></tr>`;
+    })
+    .join("");
+  return `<div class="table-wrap"><table class="player-games"><thead><tr><th></th><th>${esc(t("opponent"))}</th><th>${esc(t("result"))}</th>
+    <th>${esc(t("rating"))}</th><th></th><th>${esc(t("moves"))}</th><th></th><th></th></tr></thead><tbody>${body}</tbody></table></div>`;
+}
+
+export interface LeaderRow {
+  username: string;
+  rating: number;
+  rd: number;
+  games: number;
+}
+
+/** A leaderboard: rank, linked name, rating, games; category tabs above it. */
+export function leaderboard_html(category: Speed, rows: LeaderRow[]): string {
+  const tabs = SPEEDS.map(
+    (s) => `<a class="button${s === category ? " active" : ""}" href="#/leaderboard/${s}"${s === category ? ' aria-current="page"' : ""}>${esc(t(`speed_${s}`))}</a>`,
+  ).join("");
+  const body = rows.length
+    ? rows
+        .map((r, i) => `<tr><td class="n">${i + 1}</td><td class="who"><a href="${esc(player_href(r.username))}">${esc(r.username)}</a></td>
+          <td class="n rating">${Math.round(r.rating)}</td><td class="n">${r.games}</td></tr>`)
+        .join("")
+    : `<tr class="empty"><td colspan="4">${esc(t("no_players"))}</td></tr>`;
+  return `<h2>${esc(t("leaderboard"))}</h2><p class="row tabs">${tabs}</p>
+    <div class="table-wrap"><table class="leaders"><thead><tr><th>#</th><th>${esc(t("name_player"))}</th><th>${esc(t("rating"))}</th>
+    <th>${esc(t("games"))}</th></tr></thead><tbody>${body}</tbody></table></div>`;
+}
+
+/** The message that challenges `to` with the seek form's terms. */
+export function challenge_message(to: string, f: { variant: string; clock: Clock | null; rated: boolean; color: string }): object {
+  return { type: "challenge", to, variant: f.variant, clock: f.clock, days_per_move: null, rated: f.rated, color: f.color };
+}

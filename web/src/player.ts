@@ -1,0 +1,119 @@
+// The player page (#/@/<name>, also /@/<name>): ratings per category with a graph over time,
+// W/D/L in total and by colour, the games (each opens the replay with its review), a download of
+// every game as one PGN, and a link that challenges the player from the lobby. The leaderboard
+// (#/leaderboard/<category>) is here too. Every name is escaped (accounts_logic.ts).
+
+import "./accounts.css";
+import { account_error } from "./account";
+import { accounts, type AccountGameRow } from "./accounts_api";
+import { history_svg, leaderboard_html, player_games_html, user_html, SPEEDS, type LeaderRow, type Speed, type User } from "./accounts_logic";
+import { lang, t } from "./i18n";
+import { date_text } from "./logic";
+import { esc, type View } from "./util";
+
+const PAGE = 50;
+
+export class PlayerView implements View {
+  el = document.createElement("div");
+  private user: User | null = null;
+  private history: Partial<Record<Speed, [number, number][]>> = {};
+  private games: AccountGameRow[] = [];
+  private total = 0;
+  private offset = 0;
+  private error = "";
+
+  constructor(private name: string) {
+    this.el.className = "player-page";
+    this.el.addEventListener("click", (e) => {
+      const b = (e.target as Element).closest<HTMLElement>("[data-page]");
+      if (!b) return;
+      this.offset = Math.max(0, this.offset + Number(b.dataset.page) * PAGE);
+      void this.load_games();
+    });
+    this.render();
+    void this.load();
+  }
+  destroy() {}
+
+  private async load() {
+    try {
+      this.user = await accounts.user(this.name);
+    } catch (e) {
+      this.error = account_error(e);
+      this.render();
+      return;
+    }
+    this.render();
+    // the graph and the games are extras: the page stands without them
+    try {
+      this.history = await accounts.history(this.name);
+    } catch {
+      this.history = {};
+    }
+    await this.load_games();
+  }
+
+  private async load_games() {
+    try {
+      const r = await accounts.games(this.user?.username ?? this.name, PAGE, this.offset);
+      this.games = r.games;
+      this.total = r.total;
+    } catch {
+      this.games = [];
+      this.total = 0;
+    }
+    this.render();
+  }
+
+  render() {
+    if (this.error) {
+      this.el.innerHTML = `<p class="form-error" role="alert">${esc(this.error)}</p>`;
+      return;
+    }
+    if (!this.user) {
+      this.el.innerHTML = `<p class="muted">…</p>`;
+      return;
+    }
+    const graph = history_svg(this.history);
+    const to = this.offset + this.games.length;
+    const pager =
+      this.total > this.games.length || this.offset > 0
+        ? `<p class="more row">${this.offset > 0 ? `<button type="button" data-page="-1">◀</button>` : ""} ${this.offset + 1}–${to} / ${this.total}
+          ${to < this.total ? `<button type="button" data-page="1">▶</button>` : ""}</p>`
+        : "";
+    this.el.innerHTML = `${user_html(this.user)}
+      ${graph ? `<section class="card"><h3>${esc(t("rating_graph"))}</h3>${graph}</section>` : ""}
+      <section><h3>${esc(t("games"))}</h3>
+      <p class="row"><a class="button" href="${esc(accounts.pgn_url(this.user.username))}" download>${esc(t("download_games"))}</a>
+        <a class="button" id="challenge-link" href="#/lobby/challenge/${encodeURIComponent(this.user.username)}">${esc(t("challenge"))}</a></p>
+      ${player_games_html(this.user.username, this.games, (iso) => date_text(iso, lang()))}${pager}</section>`;
+  }
+}
+
+export class LeaderboardView implements View {
+  el = document.createElement("div");
+  private rows: LeaderRow[] = [];
+  private error = "";
+  private category: Speed;
+
+  constructor(category: string | undefined) {
+    this.category = (SPEEDS as readonly string[]).includes(category ?? "") ? (category as Speed) : "blitz";
+    this.el.className = "leaderboard";
+    this.render();
+    void this.load();
+  }
+  destroy() {}
+
+  private async load() {
+    try {
+      this.rows = (await accounts.leaderboard(this.category)).players;
+    } catch (e) {
+      this.error = account_error(e);
+    }
+    this.render();
+  }
+
+  render() {
+    this.el.innerHTML = leaderboard_html(this.category, this.rows) + (this.error ? `<p class="form-error" role="alert">${esc(this.error)}</p>` : "");
+  }
+}
