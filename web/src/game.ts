@@ -74,14 +74,16 @@ export class GameView implements View {
     this.keyh = (e) => this.on_key(e);
     document.addEventListener("keydown", this.keyh);
     this.ticker = window.setInterval(() => this.tick(), 100);
-    // test hooks (drop the socket as a network failure would, then let it reconnect; send a
-    // message the buttons would not)
-    (window as any).__toguz = {
-      send: (m: object) => this.sock.send(m),
-      drop: () => this.sock.drop_and_hold(),
-      resume: () => this.sock.resume(),
-      state: () => this.state,
-    };
+    // test hooks of the browser tests' build only (vite --mode e2e; none in `npm run build`):
+    // drop the socket as a network failure would, then let it reconnect; send a message the
+    // buttons would not
+    if (__TOGUZ_TEST_HOOKS__)
+      (window as any).__toguz = {
+        send: (m: object) => this.sock.send(m),
+        drop: () => this.sock.drop_and_hold(),
+        resume: () => this.sock.resume(),
+        state: () => this.state,
+      };
   }
 
   destroy() {
