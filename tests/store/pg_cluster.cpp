@@ -23,7 +23,9 @@ namespace toguz::test {
 namespace {
 
 bool has_server(const fs::path& dir) {
-  return fs::exists(dir / "initdb") && fs::exists(dir / "pg_ctl") && fs::exists(dir / "postgres");
+  std::error_code ec;  // a folder we may not read (on PATH) has none
+  return fs::exists(dir / "initdb", ec) && fs::exists(dir / "pg_ctl", ec) &&
+         fs::exists(dir / "postgres", ec);
 }
 
 std::string sh_quote(const std::string& s) {

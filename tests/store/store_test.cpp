@@ -45,6 +45,14 @@ PgCluster* pg_cluster(std::string* error) {
   return cluster.get();
 }
 
+// In a PostgreSQL test: skips it when TOGUZ_SKIP_PG is set, fails it with the reason when the
+// server cannot start, else sets `pg` to the server.
+#define NEED_PG(pg)                                                \
+  if (toguz::test::skip_pg()) GTEST_SKIP() << "TOGUZ_SKIP_PG is set"; \
+  std::string pg##_why;                                            \
+  PgCluster* pg = pg_cluster(&pg##_why);                           \
+  if (!pg) GTEST_FAIL() << pg##_why
+
 // A temporary folder, removed with what it holds.
 struct Scratch {
   std::string path;
@@ -136,10 +144,7 @@ class StoreContract : public testing::TestWithParam<Backend> {
       db_ = scratch_.path + "/toguz.db";
       return;
     }
-    if (toguz::test::skip_pg()) GTEST_SKIP() << "TOGUZ_SKIP_PG is set";
-    std::string why;
-    PgCluster* pg = pg_cluster(&why);
-    ASSERT_NE(pg, nullptr) << why;
+    NEED_PG(pg);
     db_ = pg->create_database();
   }
 
@@ -486,10 +491,7 @@ TEST(SqliteMigration, UnopenableFileIsNamed) {
 }
 
 TEST(PostgresMigration, VersionOneDatabaseGainsTags) {
-  if (toguz::test::skip_pg()) GTEST_SKIP() << "TOGUZ_SKIP_PG is set";
-  std::string why;
-  PgCluster* pg = pg_cluster(&why);
-  ASSERT_NE(pg, nullptr) << why;
+  NEED_PG(pg);
   const std::string url = pg->create_database();
   {
     pqxx::connection c(url);
@@ -531,10 +533,7 @@ TEST(PostgresStore, BadUrlIsNamedWithoutItsPassword) {
 }
 
 TEST(PostgresStore, TextIsStoredAsValidUtf8) {
-  if (toguz::test::skip_pg()) GTEST_SKIP() << "TOGUZ_SKIP_PG is set";
-  std::string why;
-  PgCluster* pg = pg_cluster(&why);
-  ASSERT_NE(pg, nullptr) << why;
+  NEED_PG(pg);
   PgStore s(pg->create_database());
   GameRow g = sample("g1", 1);
   g.white_name = std::string(
@@ -555,10 +554,7 @@ TEST(PostgresStore, TextIsStoredAsValidUtf8) {
 // Instances that start together on one new database migrate it once; writers on one game
 // from several connections never duplicate a ply.
 TEST(PostgresStore, ConcurrentOpenAndWrites) {
-  if (toguz::test::skip_pg()) GTEST_SKIP() << "TOGUZ_SKIP_PG is set";
-  std::string why;
-  PgCluster* pg = pg_cluster(&why);
-  ASSERT_NE(pg, nullptr) << why;
+  NEED_PG(pg);
   const std::string url = pg->create_database();
   constexpr int kWriters = 4, kPlies = 40;
   std::vector<std::string> errors(kWriters);
