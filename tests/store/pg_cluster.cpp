@@ -11,6 +11,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
+#include <memory>
 #include <pqxx/pqxx>
 #include <sstream>
 #include <stdexcept>
@@ -163,6 +165,24 @@ std::string PgCluster::create_database() {
   pqxx::nontransaction n(c);
   n.exec("CREATE DATABASE " + name + " ENCODING 'UTF8'");
   return url(name);
+}
+
+PgCluster* shared_pg_cluster(std::string* error) {
+  static std::unique_ptr<PgCluster> cluster;
+  static std::string why;
+  static bool tried = false;
+  if (!tried) {
+    tried = true;
+    try {
+      cluster = std::make_unique<PgCluster>();
+      std::cout << "PostgreSQL test server: initdb and start took " << cluster->start_seconds()
+                << " s" << std::endl;
+    } catch (const std::exception& e) {
+      why = e.what();
+    }
+  }
+  *error = why;
+  return cluster.get();
 }
 
 }  // namespace toguz::test

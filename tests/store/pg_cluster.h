@@ -39,4 +39,16 @@ class PgCluster {
   int shell(const std::string& command) const;
 };
 
+// The process's server, started by the first test that asks (it prints the start time); or
+// nullptr with the reason it cannot start in `error`.
+PgCluster* shared_pg_cluster(std::string* error);
+
 }  // namespace toguz::test
+
+// In a PostgreSQL test: skips it when TOGUZ_SKIP_PG is set, fails it with the reason when the
+// server cannot start, else sets `pg` to the process's server.
+#define NEED_PG(pg)                                                       \
+  if (toguz::test::skip_pg()) GTEST_SKIP() << "TOGUZ_SKIP_PG is set";     \
+  std::string pg##_why;                                                   \
+  toguz::test::PgCluster* pg = toguz::test::shared_pg_cluster(&pg##_why); \
+  if (!pg) GTEST_FAIL() << pg##_why

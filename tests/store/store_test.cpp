@@ -8,7 +8,6 @@
 #include <unistd.h>
 
 #include <filesystem>
-#include <iostream>
 #include <memory>
 #include <pqxx/pqxx>
 #include <stdexcept>
@@ -22,36 +21,9 @@ namespace {
 
 using namespace toguz::store;
 using toguz::test::PgCluster;
+using toguz::test::shared_pg_cluster;
 
 enum class Backend { Sqlite, Postgres };
-
-// The process's PostgreSQL server, started by the first test that needs it; the reason when
-// it cannot start (every PostgreSQL test then fails with it).
-PgCluster* pg_cluster(std::string* error) {
-  static std::unique_ptr<PgCluster> cluster;
-  static std::string why;
-  static bool tried = false;
-  if (!tried) {
-    tried = true;
-    try {
-      cluster = std::make_unique<PgCluster>();
-      std::cout << "PostgreSQL test server: initdb and start took " << cluster->start_seconds()
-                << " s" << std::endl;
-    } catch (const std::exception& e) {
-      why = e.what();
-    }
-  }
-  *error = why;
-  return cluster.get();
-}
-
-// In a PostgreSQL test: skips it when TOGUZ_SKIP_PG is set, fails it with the reason when the
-// server cannot start, else sets `pg` to the server.
-#define NEED_PG(pg)                                                \
-  if (toguz::test::skip_pg()) GTEST_SKIP() << "TOGUZ_SKIP_PG is set"; \
-  std::string pg##_why;                                            \
-  PgCluster* pg = pg_cluster(&pg##_why);                           \
-  if (!pg) GTEST_FAIL() << pg##_why
 
 // A temporary folder, removed with what it holds.
 struct Scratch {
