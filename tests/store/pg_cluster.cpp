@@ -115,7 +115,14 @@ PgCluster::PgCluster() : bin_(find_pg_bin()) {
       fs::remove_all(dir_);
       throw std::runtime_error("PostgreSQL test server: cannot give " + dir_ + " to nobody");
     }
-    run_as_ = "runuser -u nobody -- ";
+    // By its full path: a root shell's PATH may lack /usr/sbin.
+    std::string runuser = "runuser";
+    for (const char* p : {"/usr/sbin/runuser", "/sbin/runuser", "/usr/bin/runuser"})
+      if (access(p, X_OK) == 0) {
+        runuser = p;
+        break;
+      }
+    run_as_ = runuser + " -u nobody -- ";
   }
   const std::string data = dir_ + "/data";
   if (shell(run_as_ + sh_quote(bin_ + "/initdb") + " -D " + sh_quote(data) +
