@@ -138,35 +138,20 @@ std::string redact_url(const std::string& url) {
   return out;
 }
 
+// The connection with its prepared statements.
 struct PgStore::Conn {
   pqxx::connection c;
-  explicit Conn(const std::string& url) : c(url) {}
-};
-
-template <class F>
-auto PgStore::guarded(F&& body) -> decltype(body()) {
-  try {
-    return body();
-  } catch (const pqxx::failure& e) {
-    throw std::runtime_error("database " + name_ + ": " + e.what());
-  } catch (const std::logic_error& e) {  // libpqxx's usage and conversion errors
-    throw std::runtime_error("database " + name_ + ": " + e.what());
-  }
-}
-
-PgStore::PgStore(const std::string& url) : name_(redact_url(url)) {
-  guarded([&] {
-    conn_ = std::make_unique<Conn>(url);
-    pqxx::connection& c = conn_->c;
+  explicit Conn(const std::string& url, const std::string& name) : c(url) {
     c.set_client_encoding("UTF8");
     {
       pqxx::nontransaction n(c);
       const std::string enc = n.exec("SHOW server_encoding")[0][0].as<std::string>();
       if (enc != "UTF8")
-        throw std::runtime_error("database " + name_ + ": encoding " + enc +
+        throw std::runtime_error("database " + name + ": encoding " + enc +
                                  ", expected UTF8 (createdb -E UTF8)");
     }
-    migrate();
+  }
+  void prepare() {
     const std::string cols = detail::kColumns;
     c.prepare("save_game", upsert_game_sql());
     c.prepare("add_move",
@@ -190,7 +175,40 @@ PgStore::PgStore(const std::string& url) : name_(redact_url(url)) {
     c.prepare("count_games", std::string("SELECT COUNT(*)") + kListWhere);
     c.prepare("list_games", "SELECT " + cols + kListWhere +
                                 " ORDER BY created_ms DESC, id DESC LIMIT $4 OFFSET $5");
-  });
+  }
+};
+
+template <class F>
+auto PgStore::guarded(F&& body) -> decltype(body()) {
+  for (int attempt = 0;; ++attempt) {
+    try {
+      if (!conn_) {
+        conn_ = std::make_unique<Conn>(url_, name_);
+        conn_->prepare();
+      }
+      return body();
+    } catch (const pqxx::failure& e) {
+      // A lost connection (the server restarted, a network cut): connect again and run the
+      // body once more. Every operation is a read or an idempotent write (upserts, deletes and
+      // updates to given values), so running it twice is safe even if the first committed.
+      const bool lost = dynamic_cast<const pqxx::broken_connection*>(&e) || !conn_ ||
+                        !conn_->c.is_open();
+      if (lost) conn_.reset();  // the next attempt, or the next call, connects again
+      if (!lost || attempt > 0) throw std::runtime_error("database " + name_ + ": " + e.what());
+    } catch (const std::logic_error& e) {  // libpqxx's usage and conversion errors
+      throw std::runtime_error("database " + name_ + ": " + e.what());
+    }
+  }
+}
+
+PgStore::PgStore(const std::string& url) : url_(url), name_(redact_url(url)) {
+  try {
+    conn_ = std::make_unique<Conn>(url_, name_);
+    migrate();
+    conn_->prepare();
+  } catch (const pqxx::failure& e) {
+    throw std::runtime_error("database " + name_ + ": " + e.what());
+  }
 }
 
 PgStore::~PgStore() = default;

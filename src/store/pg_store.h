@@ -1,6 +1,6 @@
-// The PostgreSQL backend (libpqxx): one connection; the database is shared by several server
-// instances, so every write is one statement or one transaction whose upserts cannot duplicate
-// a game or a ply.
+// The PostgreSQL backend (libpqxx): one connection, made again when it is lost; the database is
+// shared by several server instances, so every write is one statement or one transaction whose
+// upserts cannot duplicate a game or a ply.
 #pragma once
 
 #include <memory>
@@ -35,8 +35,10 @@ class PgStore final : public Store {
  private:
   struct Conn;
   std::unique_ptr<Conn> conn_;
+  std::string url_;   // to connect again when the connection is lost
   std::string name_;  // the URL without its password, for messages
-  // Runs `body`, turning a libpqxx error into std::runtime_error naming the database.
+  // Runs `body`, turning a libpqxx error into std::runtime_error naming the database; on a lost
+  // connection it connects again and runs `body` a second time.
   template <class F>
   auto guarded(F&& body) -> decltype(body());
   void migrate();

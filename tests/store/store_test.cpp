@@ -557,6 +557,28 @@ TEST(PostgresStore, ConcurrentOpenAndWrites) {
   EXPECT_EQ(w.exec("SELECT COUNT(*) FROM moves")[0][0].as<int>(), kPlies);
 }
 
+TEST(PostgresStore, ConnectsAgainWhenTheConnectionIsLost) {
+  NEED_PG(pg);
+  const std::string url = pg->create_database();
+  PgStore s(url);
+  s.save_game(sample("g1", 1));
+  {
+    pqxx::connection admin(pg->url("postgres"));
+    pqxx::nontransaction n(admin);
+    const auto r = n.exec_params(
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1",
+        url.substr(url.rfind('/') + 1));
+    ASSERT_EQ(r.size(), 1u);  // the store's connection, now cut
+  }
+  GameRow g = sample("g2", 2);
+  g.moves = 1;
+  s.add_move(g, 1, 5);
+  auto back = s.load_game("g2");
+  ASSERT_TRUE(back.has_value());
+  EXPECT_EQ(back->holes, (std::vector<int>{5}));
+  EXPECT_TRUE(s.load_game("g1").has_value());
+}
+
 TEST(StoreUrl, PicksTheBackendByPrefix) {
   EXPECT_TRUE(is_postgres_url("postgresql://u@h/db"));
   EXPECT_TRUE(is_postgres_url("postgres://h/db"));
