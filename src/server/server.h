@@ -13,7 +13,8 @@ namespace toguz::server {
 struct Config {
   std::string host = "127.0.0.1";
   uint16_t port = 8080;  // 0: any free port (read it back with Server::port())
-  std::string db_path = "./data/toguz.db";  // a SQLite file or a postgresql:// URL
+  // A SQLite file or a postgresql:// URL (store::open_store).
+  std::string db_path = "./data/toguz.db";
   std::string static_dir;         // the built front end; "" or no index.html: a "run make web" page
   int workers = 0;                // engine threads; 0 = hardware threads - 1 (at least 2)
   int abandon_seconds = 60;       // an opponent gone this long may be claimed against

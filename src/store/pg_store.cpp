@@ -191,8 +191,8 @@ auto PgStore::guarded(F&& body) -> decltype(body()) {
       // A lost connection (the server restarted, a network cut): connect again and run the
       // body once more. Every operation is a read or an idempotent write (upserts, deletes and
       // updates to given values), so running it twice is safe even if the first committed.
-      const bool lost = dynamic_cast<const pqxx::broken_connection*>(&e) || !conn_ ||
-                        !conn_->c.is_open();
+      const bool lost =
+          dynamic_cast<const pqxx::broken_connection*>(&e) || !conn_ || !conn_->c.is_open();
       if (lost) conn_.reset();  // the next attempt, or the next call, connects again
       if (!lost || attempt > 0) throw std::runtime_error("database " + name_ + ": " + e.what());
     } catch (const std::logic_error& e) {  // libpqxx's usage and conversion errors

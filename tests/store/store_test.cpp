@@ -565,9 +565,9 @@ TEST(PostgresStore, ConnectsAgainWhenTheConnectionIsLost) {
   {
     pqxx::connection admin(pg->url("postgres"));
     pqxx::nontransaction n(admin);
-    const auto r = n.exec_params(
-        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1",
-        url.substr(url.rfind('/') + 1));
+    const auto r =
+        n.exec_params("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1",
+                      url.substr(url.rfind('/') + 1));
     ASSERT_EQ(r.size(), 1u);  // the store's connection, now cut
   }
   GameRow g = sample("g2", 2);
