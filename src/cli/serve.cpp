@@ -1,4 +1,4 @@
-// toguz serve [--host H] [--port P] [--db FILE] [--static DIR] [--workers N]
+// toguz serve [--host H] [--port P] [--db FILE|URL] [--static DIR] [--workers N]
 // [--abandon-seconds S] [limits]: the web app's server (docs/server.md, docs/web-protocol.md).
 #include <csignal>
 #include <filesystem>
@@ -6,6 +6,7 @@
 
 #include "cli/commands.h"
 #include "server/server.h"
+#include "store/store.h"
 
 #ifndef TOGUZ_WEB_DIST
 #define TOGUZ_WEB_DIST "web/dist"
@@ -20,7 +21,8 @@ void add_serve(CLI::App& app) {
       "serve", "the web app: HTTP + WebSocket server (play, online games, analysis)");
   cmd->add_option("--host", cfg->host, "address to listen on")->capture_default_str();
   cmd->add_option("--port", cfg->port, "port (0: any free port)")->capture_default_str();
-  cmd->add_option("--db", cfg->db_path, "SQLite database file (its folder is created)")
+  cmd->add_option("--db", cfg->db_path,
+                  "SQLite database file (its folder is created) or postgresql://user@host/db URL")
       ->capture_default_str();
   cmd->add_option("--static", cfg->static_dir, "the built front end")->capture_default_str();
   cmd->add_option("--workers", cfg->workers, "engine threads (0: cores - 1, at least 2)")
@@ -52,7 +54,8 @@ void add_serve(CLI::App& app) {
     pthread_sigmask(SIG_BLOCK, &set, nullptr);
     try {
       const std::filesystem::path db(cfg->db_path);
-      if (db.has_parent_path()) std::filesystem::create_directories(db.parent_path());
+      if (!store::is_postgres_url(cfg->db_path) && db.has_parent_path())
+        std::filesystem::create_directories(db.parent_path());
       server::Server srv(*cfg);
       srv.start();
       std::cout << "toguz serve: listening on http://" << cfg->host << ":" << srv.port() << "/"

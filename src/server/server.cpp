@@ -631,7 +631,7 @@ void Server::Impl::do_accept() {
 // ---- Server ----
 
 Server::Impl::Impl(const Config& c) : config(c), rng(std::random_device{}()) {
-  store = std::make_unique<Store>(config.db_path);
+  store = toguz::store::open_store(config.db_path);
   int workers = config.workers;
   // Two at least by default: background work never takes the last worker from engine moves.
   if (workers <= 0) workers = std::max(2, int(std::thread::hardware_concurrency()) - 1);

@@ -1,6 +1,7 @@
 // `toguz serve`: the HTTP + WebSocket server of the browser front end (docs/web-protocol.md,
 // docs/server.md). One IO thread runs every socket, timer and game room; engine searches run
-// in a worker pool; every game and move is written to SQLite as it happens.
+// in a worker pool; every game and move is written to the store (SQLite or PostgreSQL) as it
+// happens.
 #pragma once
 
 #include <cstdint>
@@ -12,6 +13,7 @@ namespace toguz::server {
 struct Config {
   std::string host = "127.0.0.1";
   uint16_t port = 8080;  // 0: any free port (read it back with Server::port())
+  // A SQLite file or a postgresql:// URL (store::open_store).
   std::string db_path = "./data/toguz.db";
   std::string static_dir;         // the built front end; "" or no index.html: a "run make web" page
   int workers = 0;                // engine threads; 0 = hardware threads - 1 (at least 2)

@@ -19,8 +19,8 @@
 
 #include "rules/game.h"
 #include "server/server.h"
-#include "server/store.h"
 #include "server/worker_pool.h"
+#include "store/store.h"
 
 namespace toguz::server {
 
@@ -30,6 +30,9 @@ namespace http = beast::http;
 namespace websocket = beast::websocket;
 namespace json = boost::json;
 using tcp = net::ip::tcp;
+using store::GameRow;
+using store::ListQuery;
+using store::Store;
 using SteadyClock = std::chrono::steady_clock;
 
 constexpr int kSpectator = -1;

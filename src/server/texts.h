@@ -10,11 +10,12 @@
 #include <vector>
 
 #include "rules/game.h"
-#include "server/store.h"
+#include "store/store.h"
 
 namespace toguz::server {
 
 namespace json = boost::json;
+using store::GameRow;
 
 // The code of an English error message and its parameters: {"code":"stale","params":{"ply":"3",
 // "now":"4"}} for "move: stale (ply 3, the game is at ply 4)"; {"code":null,"params":{}} for a

@@ -1,0 +1,332 @@
+#include "store/pg_store.h"
+
+#include <pqxx/pqxx>
+#include <stdexcept>
+
+namespace toguz::store {
+
+namespace {
+
+// Text as PostgreSQL takes it: well-formed UTF-8 (a byte that is not becomes U+FFFD) without
+// NUL (dropped). Text the server stores is UTF-8 already; this keeps a stray byte from failing
+// a whole write.
+std::string pg_text(std::string_view in) {
+  std::string out;
+  out.reserve(in.size());
+  for (size_t i = 0; i < in.size();) {
+    const unsigned char c = static_cast<unsigned char>(in[i]);
+    const size_t len = c < 0x80         ? 1
+                       : (c >> 5) == 6  ? 2
+                       : (c >> 4) == 14 ? 3
+                       : (c >> 3) == 30 ? 4
+                                        : 0;
+    bool ok = len > 0 && i + len <= in.size();
+    uint32_t cp = len == 1 ? c : c & (0x7f >> len);
+    for (size_t k = 1; ok && k < len; ++k) {
+      const unsigned char d = static_cast<unsigned char>(in[i + k]);
+      ok = (d >> 6) == 2;
+      cp = cp << 6 | (d & 0x3f);
+    }
+    static constexpr uint32_t kMin[5] = {0, 0, 0x80, 0x800, 0x10000};
+    if (ok && (cp < kMin[len] || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))) ok = false;
+    if (!ok) {
+      out += "\xef\xbf\xbd";
+      ++i;
+      continue;
+    }
+    if (c != 0) out.append(in.substr(i, len));
+    i += len;
+  }
+  return out;
+}
+
+// Statement parameters in order, as text (PostgreSQL converts them to the column types).
+struct Params {
+  std::vector<std::string> v;
+  void text(const std::string& s) { v.push_back(pg_text(s)); }
+  void i64(int64_t x) { v.push_back(std::to_string(x)); }
+  void flag(bool b) { v.push_back(b ? "true" : "false"); }
+  auto dynamic() const { return pqxx::prepare::make_dynamic_params(v); }
+};
+
+// The columns of a result row in order (get_row).
+struct Columns {
+  const pqxx::row& r;
+  pqxx::row::size_type i = 0;
+  std::string text() { return r[i++].as<std::string>(); }
+  int64_t i64() { return r[i++].as<int64_t>(); }
+  bool flag() { return r[i++].as<bool>(); }
+};
+
+// Held for the whole migration: instances that start together migrate one after the other.
+constexpr int64_t kMigrationLock = 0x746f67757a;  // "toguz"
+
+const std::string& upsert_game_sql() {
+  static const std::string sql = [] {
+    std::string s = std::string("INSERT INTO games (") + detail::kColumns +
+                    ", white_fold, black_fold) VALUES (";
+    for (int i = 1; i <= detail::kColumnCount + 2; ++i)
+      s += (i > 1 ? ",$" : "$") + std::to_string(i);
+    s += ") ON CONFLICT (id) DO UPDATE SET ";
+    const std::string cols = std::string(detail::kColumns) + ", white_fold, black_fold";
+    bool first = true;
+    for (size_t at = 0; at < cols.size();) {
+      size_t end = cols.find(", ", at);
+      if (end == std::string::npos) end = cols.size();
+      const std::string c = cols.substr(at, end - at);
+      if (c != "id") {
+        s += (first ? "" : ", ") + c + " = EXCLUDED." + c;
+        first = false;
+      }
+      at = end + 2;
+    }
+    return s;
+  }();
+  return sql;
+}
+
+const char* kListWhere =
+    " FROM games WHERE ($1 = '' OR white_fold LIKE $2 ESCAPE '\\' OR black_fold LIKE $2 ESCAPE "
+    "'\\') AND ($3 = '' OR winner = $3)";
+const char* kExpire = "UPDATE games SET status = 'aborted', reason = 'expired', winner = ''";
+
+}  // namespace
+
+const std::vector<detail::Migration>& pg_migrations() {
+  static const std::vector<detail::Migration> m = {
+      {1, R"SQL(
+CREATE TABLE games (
+  id TEXT PRIMARY KEY, mode TEXT NOT NULL, variant TEXT NOT NULL, tuz BOOLEAN NOT NULL,
+  play_out BOOLEAN NOT NULL, start_position TEXT NOT NULL,
+  white_name TEXT NOT NULL, black_name TEXT NOT NULL, white_token TEXT NOT NULL,
+  black_token TEXT NOT NULL, invite TEXT NOT NULL, white_seated BOOLEAN NOT NULL,
+  black_seated BOOLEAN NOT NULL, engine_side INTEGER NOT NULL, level INTEGER NOT NULL,
+  clock_initial_ms BIGINT NOT NULL, clock_increment_ms BIGINT NOT NULL,
+  white_ms BIGINT NOT NULL, black_ms BIGINT NOT NULL, status TEXT NOT NULL,
+  winner TEXT NOT NULL, reason TEXT NOT NULL, score TEXT NOT NULL, moves INTEGER NOT NULL,
+  created_ms BIGINT NOT NULL, updated_ms BIGINT NOT NULL, review TEXT NOT NULL DEFAULT '',
+  white_fold TEXT NOT NULL, black_fold TEXT NOT NULL);
+CREATE INDEX games_created ON games(created_ms);
+CREATE INDEX games_status ON games(status);
+CREATE TABLE moves (
+  game_id TEXT NOT NULL, ply INTEGER NOT NULL, hole INTEGER NOT NULL,
+  white_ms BIGINT NOT NULL, black_ms BIGINT NOT NULL,
+  PRIMARY KEY (game_id, ply));
+)SQL"},
+      {2, "ALTER TABLE games ADD COLUMN tags TEXT NOT NULL DEFAULT ''"},
+  };
+  return m;
+}
+
+std::string redact_url(const std::string& url) {
+  std::string out = url;
+  const size_t scheme = out.find("://");
+  if (scheme != std::string::npos) {
+    const size_t start = scheme + 3;
+    const size_t at = out.find('@', start);
+    const size_t slash = out.find('/', start);
+    if (at != std::string::npos && (slash == std::string::npos || at < slash)) {
+      const size_t colon = out.find(':', start);
+      if (colon != std::string::npos && colon < at) out.replace(colon + 1, at - colon - 1, "***");
+    }
+  }
+  for (size_t p = out.find("password="); p != std::string::npos; p = out.find("password=", p + 1)) {
+    const size_t from = p + 9;
+    const size_t end = out.find('&', from);
+    out.replace(from, (end == std::string::npos ? out.size() : end) - from, "***");
+  }
+  return out;
+}
+
+// The connection with its prepared statements.
+struct PgStore::Conn {
+  pqxx::connection c;
+  explicit Conn(const std::string& url, const std::string& name) : c(url) {
+    c.set_client_encoding("UTF8");
+    {
+      pqxx::nontransaction n(c);
+      const std::string enc = n.exec("SHOW server_encoding")[0][0].as<std::string>();
+      if (enc != "UTF8")
+        throw std::runtime_error("database " + name + ": encoding " + enc +
+                                 ", expected UTF8 (createdb -E UTF8)");
+    }
+  }
+  void prepare() {
+    const std::string cols = detail::kColumns;
+    c.prepare("save_game", upsert_game_sql());
+    c.prepare("add_move",
+              "INSERT INTO moves (game_id, ply, hole, white_ms, black_ms) VALUES ($1,$2,$3,$4,$5)"
+              " ON CONFLICT (game_id, ply) DO UPDATE SET hole = EXCLUDED.hole,"
+              " white_ms = EXCLUDED.white_ms, black_ms = EXCLUDED.black_ms");
+    c.prepare("truncate_moves", "DELETE FROM moves WHERE game_id = $1 AND ply > $2");
+    c.prepare("save_review", "UPDATE games SET review = $2 WHERE id = $1");
+    c.prepare("load_game", "SELECT " + cols + " FROM games WHERE id = $1");
+    c.prepare("load_moves", "SELECT hole FROM moves WHERE game_id = $1 ORDER BY ply");
+    c.prepare("unfinished_ids",
+              "SELECT id FROM games WHERE status IN ('waiting', 'playing') AND mode IN "
+              "('online', 'engine') ORDER BY created_ms, id");
+    c.prepare("expire_waiting",
+              std::string(kExpire) +
+                  " WHERE updated_ms < $1 AND (status = 'waiting' OR (status = 'playing' AND "
+                  "moves = 0 AND mode != 'analysis'))");
+    c.prepare("expire_analysis", std::string(kExpire) +
+                                     " WHERE updated_ms < $1 AND status = 'playing' AND mode = "
+                                     "'analysis'");
+    c.prepare("count_games", std::string("SELECT COUNT(*)") + kListWhere);
+    c.prepare("list_games", "SELECT " + cols + kListWhere +
+                                " ORDER BY created_ms DESC, id DESC LIMIT $4 OFFSET $5");
+  }
+};
+
+template <class F>
+auto PgStore::guarded(F&& body) -> decltype(body()) {
+  for (int attempt = 0;; ++attempt) {
+    try {
+      if (!conn_) {
+        conn_ = std::make_unique<Conn>(url_, name_);
+        conn_->prepare();
+      }
+      return body();
+    } catch (const pqxx::failure& e) {
+      // A lost connection (the server restarted, a network cut): connect again and run the
+      // body once more. Every operation is a read or an idempotent write (upserts, deletes and
+      // updates to given values), so running it twice is safe even if the first committed.
+      const bool lost =
+          dynamic_cast<const pqxx::broken_connection*>(&e) || !conn_ || !conn_->c.is_open();
+      if (lost) conn_.reset();  // the next attempt, or the next call, connects again
+      if (!lost || attempt > 0) throw std::runtime_error("database " + name_ + ": " + e.what());
+    } catch (const std::logic_error& e) {  // libpqxx's usage and conversion errors
+      throw std::runtime_error("database " + name_ + ": " + e.what());
+    }
+  }
+}
+
+PgStore::PgStore(const std::string& url) : url_(url), name_(redact_url(url)) {
+  try {
+    conn_ = std::make_unique<Conn>(url_, name_);
+    migrate();
+    conn_->prepare();
+  } catch (const pqxx::failure& e) {
+    throw std::runtime_error("database " + name_ + ": " + e.what());
+  }
+}
+
+PgStore::~PgStore() = default;
+
+void PgStore::migrate() {
+  pqxx::work w(conn_->c);
+  w.exec_params("SELECT pg_advisory_xact_lock($1)", kMigrationLock);
+  w.exec(
+      "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY,"
+      " applied_ms BIGINT NOT NULL)");
+  const int have = w.exec("SELECT COALESCE(MAX(version), 0) FROM schema_version")[0][0].as<int>();
+  detail::check_schema_version(name_, have);
+  for (const detail::Migration& m : pg_migrations()) {
+    if (m.version <= have) continue;
+    w.exec(m.sql);
+    w.exec_params("INSERT INTO schema_version (version, applied_ms) VALUES ($1, $2)", m.version,
+                  detail::now_ms());
+  }
+  w.commit();
+}
+
+namespace {
+
+Params game_params(const GameRow& g) {
+  Params p;
+  detail::put_row(g, p);
+  p.text(fold_case(g.white_name));
+  p.text(fold_case(g.black_name));
+  return p;
+}
+
+}  // namespace
+
+void PgStore::save_game(const GameRow& g) {
+  guarded([&] {
+    pqxx::work w(conn_->c);
+    w.exec_prepared("save_game", game_params(g).dynamic());
+    w.commit();
+  });
+}
+
+void PgStore::add_move(const GameRow& g, int ply, int hole) {
+  guarded([&] {
+    pqxx::work w(conn_->c);
+    w.exec_prepared("add_move", pg_text(g.id), ply, hole, g.white_ms, g.black_ms);
+    w.exec_prepared("save_game", game_params(g).dynamic());
+    w.commit();
+  });
+}
+
+void PgStore::truncate_moves(const GameRow& g, int keep) {
+  guarded([&] {
+    pqxx::work w(conn_->c);
+    w.exec_prepared("truncate_moves", pg_text(g.id), keep);
+    w.exec_prepared("save_game", game_params(g).dynamic());
+    w.commit();
+  });
+}
+
+void PgStore::save_review(const std::string& id, const std::string& review_json) {
+  guarded([&] {
+    pqxx::work w(conn_->c);
+    w.exec_prepared("save_review", pg_text(id), pg_text(review_json));
+    w.commit();
+  });
+}
+
+std::optional<GameRow> PgStore::load_game(const std::string& id) {
+  return guarded([&]() -> std::optional<GameRow> {
+    pqxx::work w(conn_->c);
+    const pqxx::result r = w.exec_prepared("load_game", pg_text(id));
+    if (r.empty()) return std::nullopt;
+    Columns cols{r[0]};
+    GameRow g = detail::get_row(cols);
+    for (const auto& row : w.exec_prepared("load_moves", pg_text(id)))
+      g.holes.push_back(row[0].as<int>());
+    w.commit();
+    return g;
+  });
+}
+
+std::vector<std::string> PgStore::unfinished_ids() {
+  return guarded([&] {
+    pqxx::work w(conn_->c);
+    std::vector<std::string> out;
+    for (const auto& row : w.exec_prepared("unfinished_ids"))
+      out.push_back(row[0].as<std::string>());
+    w.commit();
+    return out;
+  });
+}
+
+void PgStore::expire_stale(int64_t waiting_before_ms, int64_t analysis_before_ms) {
+  guarded([&] {
+    pqxx::work w(conn_->c);
+    w.exec_prepared("expire_waiting", waiting_before_ms);
+    w.exec_prepared("expire_analysis", analysis_before_ms);
+    w.commit();
+  });
+}
+
+std::vector<GameRow> PgStore::list_games(const ListQuery& q, int64_t* total) {
+  return guarded([&] {
+    const std::string player = pg_text(q.player);
+    const std::string pattern = pg_text(detail::like_pattern(q.player));
+    const std::string result = pg_text(q.result);
+    // One snapshot for the count and the page.
+    pqxx::transaction<pqxx::isolation_level::repeatable_read> w(conn_->c);
+    *total = w.exec_prepared("count_games", player, pattern, result)[0][0].as<int64_t>();
+    std::vector<GameRow> out;
+    for (const auto& row : w.exec_prepared("list_games", player, pattern, result, int64_t(q.limit),
+                                           int64_t(q.offset))) {
+      Columns cols{row};
+      out.push_back(detail::get_row(cols));
+    }
+    w.commit();
+    return out;
+  });
+}
+
+}  // namespace toguz::store

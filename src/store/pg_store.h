@@ -1,0 +1,53 @@
+// The PostgreSQL backend (libpqxx): one connection, made again when it is lost; the database is
+// shared by several server instances, so every write is one statement or one transaction whose
+// upserts cannot duplicate a game or a ply.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "store/common.h"
+#include "store/store.h"
+
+namespace toguz::store {
+
+class PgStore final : public Store {
+ public:
+  // Connects to `url` (postgresql://user:password@host:port/database?...) and migrates the
+  // schema to kSchemaVersion (under an advisory lock: instances starting together migrate
+  // once). Throws std::runtime_error naming the URL without its password on failure, a newer
+  // schema, or a database whose encoding is not UTF8.
+  explicit PgStore(const std::string& url);
+  ~PgStore() override;
+  PgStore(const PgStore&) = delete;
+  PgStore& operator=(const PgStore&) = delete;
+
+  void save_game(const GameRow& g) override;
+  void add_move(const GameRow& g, int ply, int hole) override;
+  void truncate_moves(const GameRow& g, int keep) override;
+  void save_review(const std::string& id, const std::string& review_json) override;
+  std::optional<GameRow> load_game(const std::string& id) override;
+  std::vector<std::string> unfinished_ids() override;
+  void expire_stale(int64_t waiting_before_ms, int64_t analysis_before_ms) override;
+  std::vector<GameRow> list_games(const ListQuery& q, int64_t* total) override;
+
+ private:
+  struct Conn;
+  std::unique_ptr<Conn> conn_;
+  std::string url_;   // to connect again when the connection is lost
+  std::string name_;  // the URL without its password, for messages
+  // Runs `body`, turning a libpqxx error into std::runtime_error naming the database; on a lost
+  // connection it connects again and runs `body` a second time.
+  template <class F>
+  auto guarded(F&& body) -> decltype(body());
+  void migrate();
+};
+
+// The PostgreSQL schema, version by version (a test builds an older database from a prefix).
+const std::vector<detail::Migration>& pg_migrations();
+
+// `url` with the password (in the user part or a password= parameter) replaced by "***".
+std::string redact_url(const std::string& url);
+
+}  // namespace toguz::store

@@ -1,0 +1,286 @@
+#include "store/sqlite_store.h"
+
+#include <sqlite3.h>
+
+#include <iterator>
+#include <stdexcept>
+
+#include "store/common.h"
+
+namespace toguz::store {
+
+namespace {
+
+// A prepared statement that finalizes itself; binds parameters in order from 1 (put_row) and
+// reads columns in order from 0 (get_row).
+struct Stmt {
+  sqlite3_stmt* s = nullptr;
+  int param = 1, column = 0;
+  explicit Stmt(sqlite3_stmt* p) : s(p) {}
+  ~Stmt() { sqlite3_finalize(s); }
+  Stmt(const Stmt&) = delete;
+  Stmt& operator=(const Stmt&) = delete;
+
+  void text(const std::string& v) {
+    sqlite3_bind_text(s, param++, v.data(), int(v.size()), SQLITE_TRANSIENT);
+  }
+  void i64(int64_t v) { sqlite3_bind_int64(s, param++, v); }
+  void flag(bool v) { i64(v); }
+
+  std::string text() {
+    const int i = column++;
+    const unsigned char* t = sqlite3_column_text(s, i);
+    return t ? std::string(reinterpret_cast<const char*>(t), size_t(sqlite3_column_bytes(s, i)))
+             : std::string();
+  }
+  int64_t i64() { return sqlite3_column_int64(s, column++); }
+  bool flag() { return i64() != 0; }
+  bool row() {
+    column = 0;
+    return sqlite3_step(s) == SQLITE_ROW;
+  }
+};
+
+// The schema, version by version.
+constexpr detail::Migration kMigrations[] = {
+    {1, R"SQL(
+CREATE TABLE IF NOT EXISTS games (
+  id TEXT PRIMARY KEY, mode TEXT NOT NULL, variant TEXT NOT NULL, tuz INTEGER NOT NULL,
+  play_out INTEGER NOT NULL, start_position TEXT NOT NULL,
+  white_name TEXT NOT NULL, black_name TEXT NOT NULL, white_token TEXT NOT NULL,
+  black_token TEXT NOT NULL, invite TEXT NOT NULL, white_seated INTEGER NOT NULL,
+  black_seated INTEGER NOT NULL, engine_side INTEGER NOT NULL, level INTEGER NOT NULL,
+  clock_initial_ms INTEGER NOT NULL, clock_increment_ms INTEGER NOT NULL,
+  white_ms INTEGER NOT NULL, black_ms INTEGER NOT NULL, status TEXT NOT NULL,
+  winner TEXT NOT NULL, reason TEXT NOT NULL, score TEXT NOT NULL, moves INTEGER NOT NULL,
+  created_ms INTEGER NOT NULL, updated_ms INTEGER NOT NULL, review TEXT NOT NULL DEFAULT '');
+CREATE INDEX IF NOT EXISTS games_created ON games(created_ms);
+CREATE INDEX IF NOT EXISTS games_status ON games(status);
+CREATE TABLE IF NOT EXISTS moves (
+  game_id TEXT NOT NULL, ply INTEGER NOT NULL, hole INTEGER NOT NULL,
+  white_ms INTEGER NOT NULL, black_ms INTEGER NOT NULL,
+  PRIMARY KEY (game_id, ply)) WITHOUT ROWID;
+)SQL"},
+    {2, "ALTER TABLE games ADD COLUMN tags TEXT NOT NULL DEFAULT ''"},
+};
+static_assert(std::size(kMigrations) == kSchemaVersion, "one migration per schema version");
+
+// SQL toguz_fold(text): fold_case for the games search.
+void sql_fold(sqlite3_context* ctx, int, sqlite3_value** argv) {
+  const unsigned char* t = sqlite3_value_text(argv[0]);
+  if (!t) {
+    sqlite3_result_null(ctx);
+    return;
+  }
+  const std::string out = fold_case(
+      std::string_view(reinterpret_cast<const char*>(t), size_t(sqlite3_value_bytes(argv[0]))));
+  sqlite3_result_text(ctx, out.data(), int(out.size()), SQLITE_TRANSIENT);
+}
+
+}  // namespace
+
+SqliteStore::SqliteStore(const std::string& path) : path_(path) {
+  if (sqlite3_open_v2(path.c_str(), &db_,
+                      SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
+                      nullptr) != SQLITE_OK) {
+    std::string why = db_ ? sqlite3_errmsg(db_) : "out of memory";
+    sqlite3_close(db_);
+    db_ = nullptr;
+    throw std::runtime_error("cannot open database " + path + ": " + why);
+  }
+  sqlite3_busy_timeout(db_, 5000);
+  try {
+    exec("PRAGMA journal_mode=WAL");
+    exec("PRAGMA synchronous=NORMAL");
+    migrate();
+    sqlite3_create_function(db_, "toguz_fold", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, nullptr,
+                            sql_fold, nullptr, nullptr);
+  } catch (...) {
+    sqlite3_close(db_);
+    db_ = nullptr;
+    throw;
+  }
+}
+
+SqliteStore::~SqliteStore() {
+  sqlite3_close(db_);
+}
+
+void SqliteStore::exec(const char* sql) {
+  char* err = nullptr;
+  if (sqlite3_exec(db_, sql, nullptr, nullptr, &err) != SQLITE_OK) {
+    std::string why = err ? err : "error";
+    sqlite3_free(err);
+    throw std::runtime_error("database " + path_ + ": " + why);
+  }
+}
+
+sqlite3_stmt* SqliteStore::prepare(const char* sql) {
+  sqlite3_stmt* s = nullptr;
+  if (sqlite3_prepare_v2(db_, sql, -1, &s, nullptr) != SQLITE_OK)
+    throw std::runtime_error("database " + path_ + ": " + sqlite3_errmsg(db_));
+  return s;
+}
+
+template <class F>
+void SqliteStore::transaction(const char* begin, F&& body) {
+  exec(begin);
+  try {
+    body();
+    exec("COMMIT");
+  } catch (...) {
+    sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+    throw;
+  }
+}
+
+void SqliteStore::migrate() {
+  // IMMEDIATE: a second process opening the same file waits instead of migrating twice.
+  transaction("BEGIN IMMEDIATE", [&] {
+    exec(
+        "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY,"
+        " applied_ms INTEGER NOT NULL)");
+    auto step = [&](Stmt& st) {
+      if (sqlite3_step(st.s) != SQLITE_DONE)
+        throw std::runtime_error("database " + path_ + ": " + sqlite3_errmsg(db_));
+    };
+    auto record = [&](int version) {
+      Stmt st(prepare("INSERT INTO schema_version (version, applied_ms) VALUES (?1, ?2)"));
+      st.i64(version);
+      st.i64(detail::now_ms());
+      step(st);
+    };
+    int have = 0;
+    {
+      Stmt st(prepare("SELECT COALESCE(MAX(version), 0) FROM schema_version"));
+      if (st.row()) have = int(st.i64());
+    }
+    if (have == 0) {
+      // A file from before the versions: its tables say which schema it has.
+      Stmt games(
+          prepare("SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = "
+                  "'games'"));
+      Stmt tags(prepare("SELECT COUNT(*) FROM pragma_table_info('games') WHERE name = 'tags'"));
+      if (games.row() && games.i64() > 0) {
+        have = tags.row() && tags.i64() > 0 ? 2 : 1;
+        for (int v = 1; v <= have; ++v) record(v);
+      }
+    }
+    detail::check_schema_version(path_, have);
+    for (const detail::Migration& m : kMigrations) {
+      if (m.version <= have) continue;
+      exec(m.sql);
+      record(m.version);
+    }
+  });
+}
+
+void SqliteStore::save_game(const GameRow& g) {
+  static const std::string sql = std::string("INSERT OR REPLACE INTO games (") + detail::kColumns +
+                                 ") VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,"
+                                 "?16,?17,?18,?19,?20,?21,?22,?23,?24,?25,?26,?27,?28)";
+  Stmt st(prepare(sql.c_str()));
+  detail::put_row(g, st);
+  if (sqlite3_step(st.s) != SQLITE_DONE)
+    throw std::runtime_error("database " + path_ + ": " + sqlite3_errmsg(db_));
+}
+
+void SqliteStore::add_move(const GameRow& g, int ply, int hole) {
+  transaction("BEGIN", [&] {
+    Stmt st(
+        prepare("INSERT OR REPLACE INTO moves (game_id, ply, hole, white_ms, black_ms) VALUES "
+                "(?1,?2,?3,?4,?5)"));
+    st.text(g.id);
+    st.i64(ply);
+    st.i64(hole);
+    st.i64(g.white_ms);
+    st.i64(g.black_ms);
+    if (sqlite3_step(st.s) != SQLITE_DONE) throw std::runtime_error(sqlite3_errmsg(db_));
+    save_game(g);
+  });
+}
+
+void SqliteStore::truncate_moves(const GameRow& g, int keep) {
+  transaction("BEGIN", [&] {
+    Stmt st(prepare("DELETE FROM moves WHERE game_id = ?1 AND ply > ?2"));
+    st.text(g.id);
+    st.i64(keep);
+    if (sqlite3_step(st.s) != SQLITE_DONE) throw std::runtime_error(sqlite3_errmsg(db_));
+    save_game(g);
+  });
+}
+
+void SqliteStore::save_review(const std::string& id, const std::string& review_json) {
+  Stmt st(prepare("UPDATE games SET review = ?2 WHERE id = ?1"));
+  st.text(id);
+  st.text(review_json);
+  if (sqlite3_step(st.s) != SQLITE_DONE)
+    throw std::runtime_error("database " + path_ + ": " + sqlite3_errmsg(db_));
+}
+
+std::optional<GameRow> SqliteStore::load_game(const std::string& id) {
+  static const std::string sql =
+      std::string("SELECT ") + detail::kColumns + " FROM games WHERE id = ?1";
+  Stmt st(prepare(sql.c_str()));
+  st.text(id);
+  if (!st.row()) return std::nullopt;
+  GameRow g = detail::get_row(st);
+  Stmt mv(prepare("SELECT hole FROM moves WHERE game_id = ?1 ORDER BY ply"));
+  mv.text(id);
+  while (mv.row()) g.holes.push_back(int(mv.i64()));
+  return g;
+}
+
+std::vector<std::string> SqliteStore::unfinished_ids() {
+  Stmt st(prepare(
+      "SELECT id FROM games WHERE status IN ('waiting', 'playing') AND mode IN ('online', 'engine')"
+      " ORDER BY created_ms"));
+  std::vector<std::string> out;
+  while (st.row()) out.push_back(st.text());
+  return out;
+}
+
+void SqliteStore::expire_stale(int64_t waiting_before_ms, int64_t analysis_before_ms) {
+  Stmt st(prepare(
+      "UPDATE games SET status = 'aborted', reason = 'expired', winner = '' WHERE updated_ms < ?1 "
+      "AND"
+      " (status = 'waiting' OR (status = 'playing' AND moves = 0 AND mode != 'analysis'))"));
+  st.i64(waiting_before_ms);
+  if (sqlite3_step(st.s) != SQLITE_DONE)
+    throw std::runtime_error("database " + path_ + ": " + sqlite3_errmsg(db_));
+  Stmt board(
+      prepare("UPDATE games SET status = 'aborted', reason = 'expired', winner = '' WHERE "
+              "updated_ms < ?1 AND"
+              " status = 'playing' AND mode = 'analysis'"));
+  board.i64(analysis_before_ms);
+  if (sqlite3_step(board.s) != SQLITE_DONE)
+    throw std::runtime_error("database " + path_ + ": " + sqlite3_errmsg(db_));
+}
+
+std::vector<GameRow> SqliteStore::list_games(const ListQuery& q, int64_t* total) {
+  const std::string pattern = detail::like_pattern(q.player);
+  const char* where =
+      " FROM games WHERE (?1 = '' OR toguz_fold(white_name) LIKE ?2 ESCAPE '\\' OR"
+      " toguz_fold(black_name) LIKE ?2 ESCAPE '\\')"
+      " AND (?3 = '' OR winner = ?3)";
+  {
+    Stmt st(prepare((std::string("SELECT COUNT(*)") + where).c_str()));
+    st.text(q.player);
+    st.text(pattern);
+    st.text(q.result);
+    *total = st.row() ? st.i64() : 0;
+  }
+  Stmt st(prepare((std::string("SELECT ") + detail::kColumns + where +
+                   " ORDER BY created_ms DESC, rowid DESC LIMIT ?4 OFFSET ?5")
+                      .c_str()));
+  st.text(q.player);
+  st.text(pattern);
+  st.text(q.result);
+  st.i64(q.limit);
+  st.i64(q.offset);
+  std::vector<GameRow> out;
+  while (st.row()) out.push_back(detail::get_row(st));
+  return out;
+}
+
+}  // namespace toguz::store

@@ -1,0 +1,604 @@
+// The store's contract, checked on both backends: the same tests for SqliteStore (a file in a
+// temporary folder) and PgStore (a fresh database on a PostgreSQL server the tests start, see
+// pg_cluster.h), then each backend's migrations from an older schema.
+#include "store/store.h"
+
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <memory>
+#include <pqxx/pqxx>
+#include <stdexcept>
+#include <thread>
+
+#include "pg_cluster.h"
+#include "store/pg_store.h"
+#include "store/sqlite_store.h"
+
+namespace {
+
+using namespace toguz::store;
+using toguz::test::PgCluster;
+using toguz::test::shared_pg_cluster;
+
+enum class Backend { Sqlite, Postgres };
+
+// A temporary folder, removed with what it holds.
+struct Scratch {
+  std::string path;
+  Scratch() {
+    std::string t = (std::filesystem::temp_directory_path() / "toguz-store-XXXXXX").string();
+    if (!mkdtemp(t.data())) throw std::runtime_error("mkdtemp failed");
+    path = t;
+  }
+  ~Scratch() {
+    std::error_code ec;
+    std::filesystem::remove_all(path, ec);
+  }
+};
+
+// Runs SQL on a SQLite file directly, beside the store.
+void sqlite_exec(const std::string& path, const std::string& sql) {
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+  char* err = nullptr;
+  const int rc = sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &err);
+  const std::string why = err ? err : "";
+  sqlite3_free(err);
+  sqlite3_close(db);
+  ASSERT_EQ(rc, SQLITE_OK) << why;
+}
+
+GameRow sample(const std::string& id, int64_t created_ms) {
+  GameRow g;
+  g.id = id;
+  g.mode = "online";
+  g.variant = "standard";
+  g.tuz = true;
+  g.play_out = false;
+  g.start_position = "9,9,9,9,9,9,9,9,9/9,9,9,9,9,9,9,9,9 0 0 - - w";
+  g.white_name = "Aigerim";
+  g.black_name = "Bolat";
+  g.white_token = "wt-" + id;
+  g.black_token = "bt-" + id;
+  g.invite = "inv-" + id;
+  g.status = "playing";
+  g.clock_initial_ms = 600000;
+  g.clock_increment_ms = 2000;
+  g.white_ms = g.black_ms = 600000;
+  g.created_ms = g.updated_ms = created_ms;
+  return g;
+}
+
+void expect_same_row(const GameRow& a, const GameRow& b) {
+  EXPECT_EQ(a.id, b.id);
+  EXPECT_EQ(a.mode, b.mode);
+  EXPECT_EQ(a.variant, b.variant);
+  EXPECT_EQ(a.tuz, b.tuz);
+  EXPECT_EQ(a.play_out, b.play_out);
+  EXPECT_EQ(a.start_position, b.start_position);
+  EXPECT_EQ(a.white_name, b.white_name);
+  EXPECT_EQ(a.black_name, b.black_name);
+  EXPECT_EQ(a.white_token, b.white_token);
+  EXPECT_EQ(a.black_token, b.black_token);
+  EXPECT_EQ(a.invite, b.invite);
+  EXPECT_EQ(a.white_seated, b.white_seated);
+  EXPECT_EQ(a.black_seated, b.black_seated);
+  EXPECT_EQ(a.engine_side, b.engine_side);
+  EXPECT_EQ(a.level, b.level);
+  EXPECT_EQ(a.clock_initial_ms, b.clock_initial_ms);
+  EXPECT_EQ(a.clock_increment_ms, b.clock_increment_ms);
+  EXPECT_EQ(a.white_ms, b.white_ms);
+  EXPECT_EQ(a.black_ms, b.black_ms);
+  EXPECT_EQ(a.status, b.status);
+  EXPECT_EQ(a.winner, b.winner);
+  EXPECT_EQ(a.reason, b.reason);
+  EXPECT_EQ(a.score, b.score);
+  EXPECT_EQ(a.moves, b.moves);
+  EXPECT_EQ(a.created_ms, b.created_ms);
+  EXPECT_EQ(a.updated_ms, b.updated_ms);
+  EXPECT_EQ(a.review, b.review);
+  EXPECT_EQ(a.tags, b.tags);
+}
+
+std::vector<std::string> ids_of(const std::vector<GameRow>& rows) {
+  std::vector<std::string> out;
+  for (const GameRow& g : rows) out.push_back(g.id);
+  return out;
+}
+
+class StoreContract : public testing::TestWithParam<Backend> {
+ protected:
+  void SetUp() override {
+    if (GetParam() == Backend::Sqlite) {
+      db_ = scratch_.path + "/toguz.db";
+      return;
+    }
+    NEED_PG(pg);
+    db_ = pg->create_database();
+  }
+
+  std::unique_ptr<Store> open() { return open_store(db_); }
+
+  // Runs SQL on the test's database directly.
+  void raw(const std::string& sql) {
+    if (GetParam() == Backend::Sqlite) {
+      sqlite_exec(db_, sql);
+      return;
+    }
+    pqxx::connection c(db_);
+    pqxx::work w(c);
+    w.exec(sql);
+    w.commit();
+  }
+
+  Scratch scratch_;
+  std::string db_;
+};
+
+TEST_P(StoreContract, SaveAndLoadEveryField) {
+  auto s = open();
+  GameRow g = sample("g1", 1000);
+  g.mode = "engine";
+  g.variant = "no-tuz";
+  g.tuz = false;
+  g.play_out = true;
+  g.white_name = "Айгерим";
+  g.black_name = "Ölçek \"quoted\" 'name'";
+  g.white_seated = true;
+  g.engine_side = 1;
+  g.level = 7;
+  g.clock_initial_ms = -1;
+  g.clock_increment_ms = 0;
+  g.white_ms = 1234567890123;
+  g.black_ms = -5;
+  g.status = "over";
+  g.winner = "white";
+  g.reason = "resign";
+  g.score = "82-40";
+  g.moves = 3;
+  g.updated_ms = 2000;
+  g.review = R"([{"ply":1,"best":"3"}])";
+  g.tags = {{"Event", "Кубок \"Алматы\""}, {"Site", "a\\b"}, {"Round", ""}};
+  s->save_game(g);
+  auto back = s->load_game("g1");
+  ASSERT_TRUE(back.has_value());
+  expect_same_row(*back, g);
+  EXPECT_TRUE(back->holes.empty());
+  EXPECT_FALSE(s->load_game("nope").has_value());
+
+  // The same row again replaces it; a review is stored on its own.
+  g.status = "aborted";
+  g.tags.clear();
+  g.review.clear();
+  s->save_game(g);
+  s->save_review("g1", "[1,2]");
+  s->save_review("nope", "[3]");  // no game: nothing
+  back = s->load_game("g1");
+  ASSERT_TRUE(back.has_value());
+  EXPECT_EQ(back->status, "aborted");
+  EXPECT_TRUE(back->tags.empty());
+  EXPECT_EQ(back->review, "[1,2]");
+  EXPECT_FALSE(s->load_game("nope").has_value());
+  int64_t total = -1;
+  EXPECT_EQ(s->list_games({}, &total).size(), 1u);
+  EXPECT_EQ(total, 1);
+}
+
+TEST_P(StoreContract, MovesAddReplaceAndTruncate) {
+  auto s = open();
+  GameRow g = sample("g1", 1000);
+  s->save_game(g);
+  for (int hole : {7, 3, 5, 1}) {
+    ++g.moves;
+    g.white_ms -= 1000;
+    s->add_move(g, g.moves, hole);
+  }
+  auto back = s->load_game("g1");
+  ASSERT_TRUE(back.has_value());
+  EXPECT_EQ(back->holes, (std::vector<int>{7, 3, 5, 1}));
+  EXPECT_EQ(back->moves, 4);
+  EXPECT_EQ(back->white_ms, 596000);
+
+  // A takeback to ply 2, then another third move; a ply written twice keeps the last hole.
+  g.moves = 2;
+  s->truncate_moves(g, 2);
+  back = s->load_game("g1");
+  EXPECT_EQ(back->holes, (std::vector<int>{7, 3}));
+  EXPECT_EQ(back->moves, 2);
+  g.moves = 3;
+  s->add_move(g, 3, 9);
+  s->add_move(g, 3, 8);
+  back = s->load_game("g1");
+  EXPECT_EQ(back->holes, (std::vector<int>{7, 3, 8}));
+
+  // add_move writes the game row too, so a game first stored with its move exists.
+  GameRow h = sample("g2", 2000);
+  h.moves = 1;
+  s->add_move(h, 1, 4);
+  back = s->load_game("g2");
+  ASSERT_TRUE(back.has_value());
+  EXPECT_EQ(back->holes, (std::vector<int>{4}));
+  EXPECT_EQ(back->moves, 1);
+  EXPECT_EQ(s->load_game("g1")->holes.size(), 3u);  // the other game's moves stay apart
+}
+
+TEST_P(StoreContract, UnfinishedIdsAreLiveOnlineAndEngineGamesOldestFirst) {
+  auto s = open();
+  struct Case {
+    const char* id;
+    const char* mode;
+    const char* status;
+    int64_t created;
+  };
+  for (const Case& c :
+       {Case{"online-late", "online", "playing", 50}, Case{"engine-early", "engine", "waiting", 10},
+        Case{"online-waiting", "online", "waiting", 30}, Case{"online-over", "online", "over", 5},
+        Case{"engine-aborted", "engine", "aborted", 6}, Case{"local", "local", "playing", 7},
+        Case{"analysis", "analysis", "playing", 8}}) {
+    GameRow g = sample(c.id, c.created);
+    g.mode = c.mode;
+    g.status = c.status;
+    s->save_game(g);
+  }
+  EXPECT_EQ(s->unfinished_ids(),
+            (std::vector<std::string>{"engine-early", "online-waiting", "online-late"}));
+}
+
+TEST_P(StoreContract, ExpireStaleEndsOldWaitingUnstartedAndAnalysisGames) {
+  auto s = open();
+  struct Case {
+    const char* id;
+    const char* mode;
+    const char* status;
+    int moves;
+    int64_t updated;
+  };
+  const Case cases[] = {
+      {"waiting-old", "online", "waiting", 0, 100},   {"waiting-new", "online", "waiting", 0, 1000},
+      {"unstarted-old", "online", "playing", 0, 100}, {"started-old", "online", "playing", 2, 100},
+      {"over-old", "engine", "over", 0, 100},         {"board-old", "analysis", "playing", 0, 100},
+      {"board-mid", "analysis", "playing", 0, 400},  // past the waiting limit, not the boards'
+  };
+  for (const Case& c : cases) {
+    GameRow g = sample(c.id, 1);
+    g.mode = c.mode;
+    g.status = c.status;
+    g.moves = c.moves;
+    g.updated_ms = c.updated;
+    g.winner = std::string(c.status) == "over" ? "black" : "white";
+    s->save_game(g);
+  }
+  s->expire_stale(500, 200);
+  auto status_of = [&](const char* id) {
+    auto g = s->load_game(id);
+    return g ? g->status + "/" + g->reason + "/" + g->winner : std::string("missing");
+  };
+  EXPECT_EQ(status_of("waiting-old"), "aborted/expired/");
+  EXPECT_EQ(status_of("waiting-new"), "waiting//white");
+  EXPECT_EQ(status_of("unstarted-old"), "aborted/expired/");
+  EXPECT_EQ(status_of("started-old"), "playing//white");
+  EXPECT_EQ(status_of("over-old"), "over//black");
+  EXPECT_EQ(status_of("board-old"), "aborted/expired/");
+  EXPECT_EQ(status_of("board-mid"), "playing//white");
+}
+
+TEST_P(StoreContract, ListGamesSearchesFoldedNamesAndPages) {
+  auto s = open();
+  struct Case {
+    const char* id;
+    const char* white;
+    const char* black;
+    const char* winner;
+  };
+  const Case cases[] = {
+      {"g1", "АЙГЕРИМ", "Bolat", "white"},         {"g2", "Ерлан", "айгерим", "black"},
+      {"g3", "ÉMILE", "Ғалым Қасым", "draw"},      {"g4", "100% real", "under_score", ""},
+      {"g5", "back\\slash", "Үміт Өмір", "white"}, {"g6", "Nurlan", "underXscore", "black"},
+  };
+  int64_t created = 100;
+  for (const Case& c : cases) {
+    GameRow g = sample(c.id, created += 10);
+    g.white_name = c.white;
+    g.black_name = c.black;
+    g.winner = c.winner;
+    s->save_game(g);
+  }
+  auto find = [&](const std::string& player, const std::string& result, int64_t* total) {
+    ListQuery q;
+    q.player = player;
+    q.result = result;
+    return ids_of(s->list_games(q, total));
+  };
+  int64_t total = -1;
+  EXPECT_EQ(find("", "", &total), (std::vector<std::string>{"g6", "g5", "g4", "g3", "g2", "g1"}));
+  EXPECT_EQ(total, 6);
+  EXPECT_EQ(find("айгерим", "", &total), (std::vector<std::string>{"g2", "g1"}));
+  EXPECT_EQ(find("АЙГЕР", "black", &total), (std::vector<std::string>{"g2"}));
+  EXPECT_EQ(total, 1);
+  EXPECT_EQ(find("émile", "", &total), (std::vector<std::string>{"g3"}));
+  EXPECT_EQ(find("ғалым қ", "draw", &total), (std::vector<std::string>{"g3"}));
+  EXPECT_EQ(find("үміт ө", "", &total), (std::vector<std::string>{"g5"}));
+  // %, _ and \ are the letters themselves, not patterns.
+  EXPECT_EQ(find("%", "", &total), (std::vector<std::string>{"g4"}));
+  EXPECT_EQ(find("r_s", "", &total), (std::vector<std::string>{"g4"}));
+  EXPECT_EQ(total, 1);
+  EXPECT_EQ(find("_", "", &total), (std::vector<std::string>{"g4"}));
+  EXPECT_EQ(find("k\\s", "", &total), (std::vector<std::string>{"g5"}));
+  EXPECT_EQ(find("", "white", &total), (std::vector<std::string>{"g5", "g1"}));
+  EXPECT_EQ(find("zzz", "", &total).size(), 0u);
+  EXPECT_EQ(total, 0);
+
+  // Pages of two, newest first; the total counts every match.
+  ListQuery q;
+  q.limit = 2;
+  std::vector<std::string> seen;
+  for (q.offset = 0; q.offset < 8; q.offset += 2) {
+    auto page = ids_of(s->list_games(q, &total));
+    EXPECT_EQ(total, 6);
+    EXPECT_LE(page.size(), 2u);
+    seen.insert(seen.end(), page.begin(), page.end());
+  }
+  EXPECT_EQ(seen, (std::vector<std::string>{"g6", "g5", "g4", "g3", "g2", "g1"}));
+}
+
+TEST_P(StoreContract, ReopenKeepsDataAndMigratesOnce) {
+  {
+    auto s = open();
+    GameRow g = sample("g1", 1000);
+    s->save_game(g);
+    g.moves = 1;
+    s->add_move(g, 1, 6);
+  }
+  auto s = open();
+  auto back = s->load_game("g1");
+  ASSERT_TRUE(back.has_value());
+  EXPECT_EQ(back->holes, (std::vector<int>{6}));
+  // Every version recorded once: the table has kSchemaVersion rows 1..kSchemaVersion, so a
+  // row for kSchemaVersion + 1 is new (it would fail on a duplicate key otherwise).
+  raw("INSERT INTO schema_version (version, applied_ms) VALUES (" + std::to_string(kSchemaVersion) +
+      " + 1, 0)");
+}
+
+TEST_P(StoreContract, RefusesANewerSchema) {
+  open().reset();
+  raw("INSERT INTO schema_version (version, applied_ms) VALUES (99, 0)");
+  try {
+    open();
+    FAIL() << "a database at schema version 99 was opened";
+  } catch (const std::runtime_error& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("schema version 99 is newer than this program knows (" +
+                        std::to_string(kSchemaVersion) + ")"),
+              std::string::npos)
+        << what;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Sqlite, StoreContract, testing::Values(Backend::Sqlite));
+INSTANTIATE_TEST_SUITE_P(Postgres, StoreContract, testing::Values(Backend::Postgres));
+
+// The first schema, as toguz wrote it before tags and before schema versions.
+constexpr const char* kFirstSqliteSchema = R"SQL(
+CREATE TABLE games (
+  id TEXT PRIMARY KEY, mode TEXT NOT NULL, variant TEXT NOT NULL, tuz INTEGER NOT NULL,
+  play_out INTEGER NOT NULL, start_position TEXT NOT NULL,
+  white_name TEXT NOT NULL, black_name TEXT NOT NULL, white_token TEXT NOT NULL,
+  black_token TEXT NOT NULL, invite TEXT NOT NULL, white_seated INTEGER NOT NULL,
+  black_seated INTEGER NOT NULL, engine_side INTEGER NOT NULL, level INTEGER NOT NULL,
+  clock_initial_ms INTEGER NOT NULL, clock_increment_ms INTEGER NOT NULL,
+  white_ms INTEGER NOT NULL, black_ms INTEGER NOT NULL, status TEXT NOT NULL,
+  winner TEXT NOT NULL, reason TEXT NOT NULL, score TEXT NOT NULL, moves INTEGER NOT NULL,
+  created_ms INTEGER NOT NULL, updated_ms INTEGER NOT NULL, review TEXT NOT NULL DEFAULT '');
+CREATE INDEX games_created ON games(created_ms);
+CREATE INDEX games_status ON games(status);
+CREATE TABLE moves (
+  game_id TEXT NOT NULL, ply INTEGER NOT NULL, hole INTEGER NOT NULL,
+  white_ms INTEGER NOT NULL, black_ms INTEGER NOT NULL,
+  PRIMARY KEY (game_id, ply)) WITHOUT ROWID;
+INSERT INTO games VALUES ('old', 'online', 'standard', 1, 0, 'start', 'Aigerim', 'Bolat', 'wt',
+  'bt', 'inv', 1, 1, -1, 0, 600000, 2000, 590000, 595000, 'playing', '', '', '', 2, 10, 20, '');
+INSERT INTO moves VALUES ('old', 1, 7, 590000, 600000), ('old', 2, 3, 590000, 595000);
+)SQL";
+
+int sqlite_int(const std::string& path, const std::string& sql) {
+  sqlite3* db = nullptr;
+  sqlite3_open(path.c_str(), &db);
+  sqlite3_stmt* st = nullptr;
+  int v = -1;
+  if (sqlite3_prepare_v2(db, sql.c_str(), -1, &st, nullptr) == SQLITE_OK &&
+      sqlite3_step(st) == SQLITE_ROW)
+    v = sqlite3_column_int(st, 0);
+  sqlite3_finalize(st);
+  sqlite3_close(db);
+  return v;
+}
+
+TEST(SqliteMigration, FileFromBeforeTagsAndVersionsOpensMigrated) {
+  Scratch dir;
+  const std::string db = dir.path + "/old.db";
+  sqlite_exec(db, kFirstSqliteSchema);
+  {
+    SqliteStore s(db);
+    auto g = s.load_game("old");
+    ASSERT_TRUE(g.has_value());
+    EXPECT_EQ(g->white_name, "Aigerim");
+    EXPECT_EQ(g->black_ms, 595000);
+    EXPECT_EQ(g->holes, (std::vector<int>{7, 3}));
+    EXPECT_TRUE(g->tags.empty());
+    GameRow h = *g;
+    h.tags = {{"Event", "Open"}};
+    s.save_game(h);
+  }
+  EXPECT_EQ(sqlite_int(db, "SELECT MAX(version) FROM schema_version"), kSchemaVersion);
+  EXPECT_EQ(sqlite_int(db, "SELECT COUNT(*) FROM schema_version"), kSchemaVersion);
+  SqliteStore s(db);
+  EXPECT_EQ(s.load_game("old")->tags,
+            (std::vector<std::pair<std::string, std::string>>{{"Event", "Open"}}));
+}
+
+TEST(SqliteMigration, FileWithTagsButNoVersionsIsTakenAsVersionTwo) {
+  Scratch dir;
+  const std::string db = dir.path + "/tags.db";
+  sqlite_exec(db, std::string(kFirstSqliteSchema) +
+                      "ALTER TABLE games ADD COLUMN tags TEXT NOT NULL DEFAULT '';"
+                      "UPDATE games SET tags = '[[\"Site\",\"Bishkek\"]]';");
+  SqliteStore s(db);
+  auto g = s.load_game("old");
+  ASSERT_TRUE(g.has_value());
+  EXPECT_EQ(g->tags, (std::vector<std::pair<std::string, std::string>>{{"Site", "Bishkek"}}));
+  EXPECT_EQ(sqlite_int(db, "SELECT COUNT(*) FROM schema_version"), 2);
+}
+
+TEST(SqliteMigration, UnopenableFileIsNamed) {
+  try {
+    SqliteStore s("/nonexistent-folder/x/toguz.db");
+    FAIL() << "opened";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("/nonexistent-folder/x/toguz.db"), std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(PostgresMigration, VersionOneDatabaseGainsTags) {
+  NEED_PG(pg);
+  const std::string url = pg->create_database();
+  {
+    pqxx::connection c(url);
+    pqxx::work w(c);
+    w.exec(pg_migrations().at(0).sql);
+    w.exec(
+        "CREATE TABLE schema_version (version INTEGER PRIMARY KEY, applied_ms BIGINT NOT NULL);"
+        "INSERT INTO schema_version VALUES (1, 0);"
+        "INSERT INTO games VALUES ('old', 'online', 'standard', true, false, 'start', 'Aigerim',"
+        " 'Bolat', 'wt', 'bt', 'inv', true, true, -1, 0, 600000, 2000, 590000, 595000,"
+        " 'playing', '', '', '', 1, 10, 20, '', 'aigerim', 'bolat');"
+        "INSERT INTO moves VALUES ('old', 1, 7, 590000, 600000);");
+    w.commit();
+  }
+  PgStore s(url);
+  auto g = s.load_game("old");
+  ASSERT_TRUE(g.has_value());
+  EXPECT_EQ(g->holes, (std::vector<int>{7}));
+  EXPECT_TRUE(g->tags.empty());
+  ListQuery q;
+  q.player = "AIGER";
+  int64_t total = 0;
+  EXPECT_EQ(s.list_games(q, &total).size(), 1u);
+  pqxx::connection c(url);
+  pqxx::work w(c);
+  EXPECT_EQ(w.exec("SELECT MAX(version) FROM schema_version")[0][0].as<int>(), kSchemaVersion);
+}
+
+TEST(PostgresStore, BadUrlIsNamedWithoutItsPassword) {
+  // Port 1 on loopback: nothing listens there.
+  try {
+    open_store("postgresql://toguz:secret@127.0.0.1:1/nodb");
+    FAIL() << "connected";
+  } catch (const std::runtime_error& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("postgresql://toguz:***@127.0.0.1:1/nodb"), std::string::npos) << what;
+    EXPECT_EQ(what.find("secret"), std::string::npos) << what;
+  }
+}
+
+TEST(PostgresStore, TextIsStoredAsValidUtf8) {
+  NEED_PG(pg);
+  PgStore s(pg->create_database());
+  GameRow g = sample("g1", 1);
+  g.white_name = std::string(
+                     "a\xff"
+                     "b") +
+                 '\0' + "c";
+  g.tags = {{"Event", "\xd0"}};  // a character cut in half
+  s.save_game(g);
+  auto back = s.load_game("g1");
+  ASSERT_TRUE(back.has_value());
+  EXPECT_EQ(back->white_name,
+            "a\xef\xbf\xbd"
+            "bc");
+  ASSERT_EQ(back->tags.size(), 1u);
+  EXPECT_EQ(back->tags[0].second, "\xef\xbf\xbd");
+}
+
+// Instances that start together on one new database migrate it once; writers on one game
+// from several connections never duplicate a ply.
+TEST(PostgresStore, ConcurrentOpenAndWrites) {
+  NEED_PG(pg);
+  const std::string url = pg->create_database();
+  constexpr int kWriters = 4, kPlies = 40;
+  std::vector<std::string> errors(kWriters);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kWriters; ++t)
+    threads.emplace_back([&, t] {
+      try {
+        PgStore s(url);
+        GameRow g = sample("shared", 1);
+        for (int ply = 1; ply <= kPlies; ++ply) {
+          g.moves = ply;
+          s.add_move(g, ply, 1 + (ply + t) % 9);
+        }
+      } catch (const std::exception& e) {
+        errors[t] = e.what();
+      }
+    });
+  for (auto& th : threads) th.join();
+  for (const std::string& e : errors) EXPECT_EQ(e, "");
+  PgStore s(url);
+  auto g = s.load_game("shared");
+  ASSERT_TRUE(g.has_value());
+  EXPECT_EQ(g->holes.size(), size_t(kPlies));
+  EXPECT_EQ(g->moves, kPlies);
+  pqxx::connection c(url);
+  pqxx::work w(c);
+  EXPECT_EQ(w.exec("SELECT COUNT(*) FROM schema_version")[0][0].as<int>(), kSchemaVersion);
+  EXPECT_EQ(w.exec("SELECT COUNT(*) FROM moves")[0][0].as<int>(), kPlies);
+}
+
+TEST(PostgresStore, ConnectsAgainWhenTheConnectionIsLost) {
+  NEED_PG(pg);
+  const std::string url = pg->create_database();
+  PgStore s(url);
+  s.save_game(sample("g1", 1));
+  {
+    pqxx::connection admin(pg->url("postgres"));
+    pqxx::nontransaction n(admin);
+    const auto r =
+        n.exec_params("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1",
+                      url.substr(url.rfind('/') + 1));
+    ASSERT_EQ(r.size(), 1u);  // the store's connection, now cut
+  }
+  GameRow g = sample("g2", 2);
+  g.moves = 1;
+  s.add_move(g, 1, 5);
+  auto back = s.load_game("g2");
+  ASSERT_TRUE(back.has_value());
+  EXPECT_EQ(back->holes, (std::vector<int>{5}));
+  EXPECT_TRUE(s.load_game("g1").has_value());
+}
+
+TEST(StoreUrl, PicksTheBackendByPrefix) {
+  EXPECT_TRUE(is_postgres_url("postgresql://u@h/db"));
+  EXPECT_TRUE(is_postgres_url("postgres://h/db"));
+  EXPECT_FALSE(is_postgres_url("data/toguz.db"));
+  EXPECT_FALSE(is_postgres_url("postgresql.db"));
+  EXPECT_EQ(redact_url("postgresql://u:pw@h:5/db?sslmode=require&password=x&a=b"),
+            "postgresql://u:***@h:5/db?sslmode=require&password=***&a=b");
+  EXPECT_EQ(redact_url("postgresql://u@h/db"), "postgresql://u@h/db");
+  Scratch dir;
+  auto s = open_store(dir.path + "/x.db");
+  EXPECT_NE(dynamic_cast<SqliteStore*>(s.get()), nullptr);
+}
+
+TEST(FoldCase, LatinCyrillicKazakhAndKyrgyz) {
+  EXPECT_EQ(fold_case("AbC xyz"), "abc xyz");
+  EXPECT_EQ(fold_case("ÀÉÞ×"), "àéþ×");  // × (U+00D7) has no lower case
+  EXPECT_EQ(fold_case("АЙГЕРИМ ЁІ"), "айгерим ёі");
+  EXPECT_EQ(fold_case("ӘҒҚҢӨҰҮҺ Ӏ"), "әғқңөұүһ ӏ");
+  EXPECT_EQ(fold_case("ӨҢҮ"), "өңү");          // Kyrgyz
+  EXPECT_EQ(fold_case("日本 ΑΒ"), "日本 ΑΒ");  // other scripts as they are
+}
+
+}  // namespace
