@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <boost/json.hpp>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -295,6 +296,33 @@ TEST(LearnApi, BadFilesNameTheFileAndLine) {
   TempFile idx("toguz-learn-bad.idx", "not an index");
   o.explorer_path = idx.path.string();
   EXPECT_NE(message(o).find(idx.path.string()), std::string::npos) << message(o);
+}
+
+// The browser test answers the learning API from a fixture (web/test/fixtures/learn.json)
+// until the server routes it: the fixture must be what the service answers for the shipped
+// files. TOGUZ_UPDATE_FIXTURES=1 writes it afresh.
+TEST(LearnApi, BrowserFixtureIsWhatTheServiceAnswers) {
+  const auto file = test::read_jsonl("../../web/data/puzzles-default.jsonl");
+  std::string solve, miss;  // the first puzzle of three plies, the first of one
+  for (const json::value& v : file) {
+    const size_t n = v.at("line").as_array().size();
+    if (n == 3 && solve.empty()) solve = str(v.at("key"));
+    if (n == 1 && miss.empty()) miss = str(v.at("key"));
+  }
+  ASSERT_FALSE(solve.empty());
+  ASSERT_FALSE(miss.empty());
+  json::object want{{"summary", get(shipped(), "/api/puzzles")},
+                    {"solve", get(shipped(), "/api/puzzles/" + solve)},
+                    {"miss", get(shipped(), "/api/puzzles/" + miss)},
+                    {"studies", get(shipped(), "/api/studies")}};
+  const std::string path = test::data_path("../../web/test/fixtures/learn.json");
+  if (std::getenv("TOGUZ_UPDATE_FIXTURES")) {
+    fs::create_directories(fs::path(path).parent_path());
+    std::ofstream(path) << json::serialize(want) << "\n";
+  }
+  ASSERT_TRUE(fs::exists(path)) << path << " missing: run with TOGUZ_UPDATE_FIXTURES=1";
+  EXPECT_EQ(json::parse(test::read_file(path)), json::value(want))
+      << path << " is stale: run with TOGUZ_UPDATE_FIXTURES=1";
 }
 
 }  // namespace
