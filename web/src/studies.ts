@@ -122,7 +122,7 @@ export class StudiesView implements View {
           ${nodes}${engine}
           <h3>${esc(t(s.proven ? "study_proven_line" : "study_best_line"))}</h3>
           <div class="study-line"><p>${cells.join(" ")}</p></div>
-          <div class="row nav">${nav("first", "start", "⏮")}${nav("prev", "a_prev", "◀")}${nav("next", "a_next", "▶")}${nav("last", "a_last", "⏭")}</div>
+          <div class="row nav">${nav("first", "start", "«")}${nav("prev", "a_prev", "◀")}${nav("next", "a_next", "▶")}${nav("last", "a_last", "»")}</div>
           <div class="row"><button type="button" data-action="analysis" id="study-analysis">${esc(t("analysis_from_here"))}</button></div>
         </div>
       </div>`;
