@@ -407,7 +407,8 @@ LearnReply LearnService::explorer_reply(std::string_view query) const {
                      {"white_wins", m.white_wins},
                      {"draws", m.draws},
                      {"black_wins", m.black_wins},
-                     {"average_rating", r ? json::value(int(*r + 0.5)) : json::value(nullptr)}});
+                     {"average_rating", r ? json::value(int(*r + 0.5)) : json::value(nullptr)},
+                     {"after", format_position(after)}});
     total += m.games;
   }
   return reply(200, json::object{{"position", format_position(pos)},

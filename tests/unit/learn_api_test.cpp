@@ -240,6 +240,9 @@ TEST(LearnApi, ExplorerAnswersAsTheIndex) {
     EXPECT_EQ(moves[i].at("white_wins").to_number<uint64_t>(), want[i].white_wins);
     EXPECT_EQ(moves[i].at("draws").to_number<uint64_t>(), want[i].draws);
     EXPECT_EQ(moves[i].at("black_wins").to_number<uint64_t>(), want[i].black_wins);
+    Position after = start;
+    after.play(want[i].hole);
+    EXPECT_EQ(str(moves[i].at("after")), format_position(after));
     total += want[i].games;
   }
   EXPECT_EQ(at_start.at("games").to_number<uint64_t>(), total);
@@ -311,7 +314,21 @@ TEST(LearnApi, BrowserFixtureIsWhatTheServiceAnswers) {
   }
   ASSERT_FALSE(solve.empty());
   ASSERT_FALSE(miss.empty());
+  TempFile idx("toguz-learn-fixture.idx");
+  explorer::IndexBuilder b;
+  for (const Record& r : read_records(test::read_file(test::data_path("explorer/small.pgn"))))
+    b.add_record(r);
+  b.write(idx.path.string());
+  LearnOptions eo;
+  eo.explorer_path = idx.path.string();
+  LearnService with_index(eo);
+  json::object start = get(with_index, "/api/explorer");
+  const std::string after(start.at("moves").as_array().at(0).at("after").as_string());
+  std::string q;  // the position as the page sends it
+  for (char c : after) q += c == ' ' ? std::string("%20") : c == ',' ? "%2C" : std::string(1, c);
   json::object want{{"summary", get(shipped(), "/api/puzzles")},
+                    {"explorer_start", start},
+                    {"explorer_after", get(with_index, "/api/explorer?position=" + q)},
                     {"solve", get(shipped(), "/api/puzzles/" + solve)},
                     {"miss", get(shipped(), "/api/puzzles/" + miss)},
                     {"studies", get(shipped(), "/api/studies")}};

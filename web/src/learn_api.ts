@@ -45,6 +45,7 @@ export interface ExplorerMove {
   draws: number;
   black_wins: number;
   average_rating: number | null;
+  after: string; // the position after the move
 }
 export interface ExplorerAnswer {
   position: string;
@@ -62,10 +63,29 @@ export function next_query(theme: string, exclude: string[]): string {
   return q ? `?${q}` : "";
 }
 
+/** The explorer's filters; unset ones do not filter (docs/explorer.md "Filters"). */
+export interface ExplorerFilter {
+  min_rating?: number;
+  max_rating?: number;
+  from_year?: number;
+  to_year?: number;
+}
+
+/** The query of /api/explorer for a position and filters. */
+export function explorer_query(position: string, f: ExplorerFilter = {}): string {
+  const p = new URLSearchParams();
+  p.set("position", position);
+  for (const k of ["min_rating", "max_rating", "from_year", "to_year"] as const) {
+    const v = f[k];
+    if (typeof v === "number" && Number.isFinite(v)) p.set(k, String(v));
+  }
+  return `?${p.toString().replace(/\+/g, "%20")}`;
+}
+
 export const learn_api = {
   summary: () => call<PuzzleSummary>("GET", "/api/puzzles"),
   next: (theme: string, exclude: string[]) => call<Puzzle>("GET", `/api/puzzles/next${next_query(theme, exclude)}`),
   puzzle: (id: string) => call<Puzzle>("GET", `/api/puzzles/${encodeURIComponent(id)}`),
   studies: () => call<{ studies: Study[] }>("GET", "/api/studies"),
-  explorer: (position: string) => call<ExplorerAnswer>("GET", `/api/explorer?position=${encodeURIComponent(position)}`),
+  explorer: (position: string, f: ExplorerFilter = {}) => call<ExplorerAnswer>("GET", `/api/explorer${explorer_query(position, f)}`),
 };

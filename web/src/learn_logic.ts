@@ -102,3 +102,8 @@ export function line_position(start: string, line: MoveRec[], ply: number): stri
   const p = line_ply(ply, line.length);
   return p === 0 ? start : line[p - 1].position;
 }
+
+/** A share of a move's games as a whole percent ("52%"), "–" without games. */
+export function share(n: number, of: number): string {
+  return of > 0 ? `${Math.round((100 * n) / of)}%` : "–";
+}

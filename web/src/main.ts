@@ -4,7 +4,7 @@
 //   #/editor                position editor
 //   #/lobby[/challenge/<name>]  #/login  #/signup  #/account  #/leaderboard/<category>
 //   #/@/<name> (or /@/<name>) a player page
-//   #/puzzles[/<id>]  #/studies[/<n>]  the learning pages
+//   #/puzzles[/<id>]  #/studies[/<n>]  #/explorer[/<position>]  the learning pages
 
 import "./style.css";
 import { store } from "./api";
@@ -17,6 +17,7 @@ import { GamesView } from "./games";
 import { HomeView, JoinView } from "./home";
 import { LobbyView } from "./lobby";
 import { LeaderboardView, PlayerView } from "./player";
+import { ExplorerView } from "./explorer";
 import { PuzzlesView } from "./puzzles";
 import { StudiesView } from "./studies";
 import { LANGS, lang, set_lang, t, type Lang } from "./i18n";
@@ -57,6 +58,7 @@ function route() {
   else if (parts[0] === "@" && parts[1]) view = new PlayerView(parts[1]);
   else if (parts[0] === "puzzles") view = new PuzzlesView(parts[1]);
   else if (parts[0] === "studies") view = new StudiesView(parts[1] ? Number(parts[1]) : null);
+  else if (parts[0] === "explorer") view = new ExplorerView(parts[1] ?? "");
   else {
     view = null;
     main.innerHTML = `<p>${esc(t("not_found"))}</p>`;

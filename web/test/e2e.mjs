@@ -720,6 +720,12 @@ async function learn_pages(browser, base, pages) {
     return p ? json(r, 200, p) : json(r, 404, { error: "no such puzzle", code: "no_puzzle_id", params: {} });
   });
   await page.route("**/api/studies**", (r) => json(r, 200, fx.studies));
+  const asked = [];
+  await page.route("**/api/explorer**", (r) => {
+    const u = new URL(r.request().url());
+    asked.push(u.search);
+    return json(r, 200, u.searchParams.get("position") === fx.explorer_after.position ? fx.explorer_after : fx.explorer_start);
+  });
   const state = (s) => page.waitForSelector(`#puzzle-board[data-state="${s}"]`, { timeout: T });
   const click_hole = (h) => page.locator(`#puzzle-board g.hole.legal[data-hole="${h}"]`).click();
   // solved: the first move, the forced reply played by the page, the last move
@@ -784,8 +790,24 @@ async function learn_pages(browser, base, pages) {
   await page.waitForSelector('#study-board[data-study="3"]', { timeout: T });
   check((await page.textContent("#study-status")).startsWith("Not yet proven"), "study 3 not proven");
   check((await page.textContent("#study-engine")).includes("depth"), "the engine's line named as such");
+  // the opening explorer from the editor's position: a move clicked, a rating filter
+  await page.goto(`${base}/#/editor`);
+  await page.click("#editor-explorer");
+  await page.waitForSelector("#explorer-moves tbody tr", { timeout: T });
+  const first = fx.explorer_start.moves[0];
+  check((await page.textContent("#explorer-moves tbody tr .mv")) === first.move, "the most played move first");
+  check(new URLSearchParams(asked[0]).get("position") === fx.explorer_start.position, `the editor's position asked: ${asked[0]}`);
+  await page.click(`#explorer-moves tr[data-hole="${first.hole}"]`);
+  await page.waitForFunction((p) => document.querySelector("#explorer-board")?.dataset.position === p, first.after, { timeout: T });
+  check(await page.$("#explorer-back"), "a way back");
+  const filtered = page.waitForRequest((q) => new URL(q.url()).searchParams.get("min_rating") === "1500", { timeout: T });
+  await page.fill("#explorer-min_rating", "1500");
+  await page.press("#explorer-min_rating", "Enter");
+  await filtered;
+  check(new URL(page.url()).hash === `#/explorer/${encodeURIComponent(first.after)}`, "the explorer's address follows the position");
+  check(asked.some((q) => new URLSearchParams(q).get("min_rating") === "1500"), `the filter asked: ${asked.join(" ")}`);
   check((await page.evaluate(() => window.__xss)) === undefined, "no markup ran");
-  console.log("  learn: a puzzle solved, a puzzle missed, a streak, an analysis board from a puzzle, a proven study, an unproven one");
+  console.log("  learn: a puzzle solved, a puzzle missed, a streak, an analysis board from a puzzle, a proven study, an unproven one, the explorer from the editor");
   await ctx.close();
 }
 

@@ -6,9 +6,9 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import {
   new_trial, try_move, play_reply, legal_now, shown_position, shown_to_move, streak_after, remember,
-  line_position, line_ply,
+  line_position, line_ply, share,
 } from "../../node_modules/.toguz-unit/learn_logic.js";
-import { learn_api, next_query } from "../../node_modules/.toguz-unit/learn_api.js";
+import { learn_api, next_query, explorer_query } from "../../node_modules/.toguz-unit/learn_api.js";
 
 const fx = JSON.parse(readFileSync(new URL("../fixtures/learn.json", import.meta.url), "utf8"));
 
@@ -98,4 +98,13 @@ test("the API's requests and a refusal with its code", async () => {
     ["GET", "/api/puzzles/ab%2Fc"],
     ["GET", "/api/explorer?position=9%2C9%200%200%20w"],
   ]);
+});
+
+test("the explorer's query and shares", () => {
+  assert.equal(explorer_query("9,9 0 0 w"), "?position=9%2C9%200%200%20w");
+  assert.equal(explorer_query("p", { min_rating: 1500, to_year: 2020, max_rating: undefined }), "?position=p&min_rating=1500&to_year=2020");
+  assert.equal(share(1, 3), "33%");
+  assert.equal(share(0, 0), "–");
+  // every move of the answer leads to the position the next answer is about
+  assert.equal(fx.explorer_start.moves[0].after, fx.explorer_after.position);
 });
