@@ -61,12 +61,17 @@ export class PuzzlesView implements View {
   private view_ply: number | null = null; // a solution move looked at, null: the attempt's board
   private timer = 0;
   private alive = true;
+  private keyh = (e: KeyboardEvent) => {
+    // 1-9 play that hole, as on the game screen
+    if (/^[1-9]$/.test(e.key) && !(e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement)) this.play(Number(e.key));
+  };
 
   constructor(id?: string) {
     this.el.className = "puzzles";
     this.el.innerHTML = `<p class="loading">…</p>`;
     this.el.addEventListener("click", (e) => this.on_click(e));
     this.el.addEventListener("change", (e) => this.on_change(e.target as HTMLSelectElement));
+    document.addEventListener("keydown", this.keyh);
     void learn_api.summary().then(
       (s) => {
         this.summary = s;
@@ -78,6 +83,7 @@ export class PuzzlesView implements View {
   }
 
   destroy() {
+    document.removeEventListener("keydown", this.keyh);
     this.alive = false;
     window.clearTimeout(this.timer);
   }

@@ -736,7 +736,7 @@ async function learn_pages(browser, base, pages) {
   await click_hole(solve.line[0].hole);
   await page.waitForFunction(() => document.querySelector("#puzzle-feedback")?.classList.contains("right"), null, { timeout: T });
   await page.waitForSelector('#puzzle-board[data-ply="2"]', { timeout: T });
-  await click_hole(solve.line[2].hole);
+  await page.keyboard.press(String(solve.line[2].hole)); // the number key plays that hole
   await state("solved");
   check((await page.textContent("#puzzle-feedback")) === "Solved!", "solved feedback");
   check((await page.$$("#puzzle-solution .mv[data-ply]")).length === 3, "the solution's three moves listed");
