@@ -6,7 +6,7 @@ BUILD := build
 BUILD_ASAN := build-asan
 CMAKE_FLAGS ?=
 
-.PHONY: run test format-check deps build build-asan bench fuzz strength python clean format web web-deps
+.PHONY: run test format-check deps build build-asan bench fuzz strength python clean format web web-e2e web-deps
 
 deps:
 	@scripts/install-deps core
@@ -40,6 +40,13 @@ web/dist/index.html: $(WEB_STAMP) $(WEB_SRCS)
 
 web: web-deps web/dist/index.html
 
+# The browser tests' build (web/dist-e2e): the same front end with the test hooks switched on
+# (vite.config.ts); web/dist, which users get, has none.
+web/dist-e2e/index.html: $(WEB_STAMP) $(WEB_SRCS)
+	cd web && npm run build:e2e
+
+web-e2e: web-deps web/dist-e2e/index.html
+
 # The server and the front end, then `toguz serve` (it prints the URL to open).
 run: build web
 	mkdir -p data
@@ -47,7 +54,7 @@ run: build web
 
 # Every test on the Release build (the browser tests web.e2e included), then the unit tests
 # again under ASan + UBSan.
-test: build build-asan web
+test: build build-asan web web-e2e
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 	cd $(BUILD_ASAN) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	  ctest --output-on-failure -j $(JOBS) -L unit

@@ -168,17 +168,33 @@ def read_selfplay(path: str) -> Dict[str, npt.NDArray[np.generic]]:
 def perft(position: Position, depth: int) -> int: ...
 def perft_divide(position: Position, depth: int) -> List[Tuple[int, int]]: ...
 
+class KnownResult(TypedDict):
+    result: str  # "win", "draw" or "loss" for the side to move
+    margin: Optional[int]
+    plies: int
+
+class AnalysisScore(TypedDict):
+    """docs/web-protocol.md, "Scores and lines": the side to move's view."""
+    cp: int
+    white_cp: int
+    proven: Optional[KnownResult]
+    table: Optional[KnownResult]
+
 class AnalysisLine(TypedDict):
+    """docs/web-protocol.md, "Scores and lines"; score_cp .. margin are the earlier flat names,
+    kept for one release (score_cp = score["cp"], proven a bool, result +1/0/-1)."""
     multipv: int
     depth: int
     seldepth: int
+    nodes: int
+    pv: List[int]
+    pv_notation: List[str]
+    score: AnalysisScore
     score_cp: int
     proven: bool
     result: Optional[int]
     plies: Optional[int]
     margin: Optional[int]
-    nodes: int
-    pv: List[int]
 
 class Analysis(TypedDict):
     best_move: Optional[int]

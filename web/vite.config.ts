@@ -1,12 +1,16 @@
 import { defineConfig } from "vite";
 
-// `npm run dev` proxies the API and the sockets to a `toguz serve` on port 8080.
-export default defineConfig({
-  build: { outDir: "dist", emptyOutDir: true, target: "es2020", sourcemap: false },
+// `npm run build` (mode production) writes the front end users get to dist/; `npm run build:e2e`
+// (mode e2e) writes the browser tests' build to dist-e2e/, the same code with the test hooks
+// of game.ts (__TOGUZ_TEST_HOOKS__) switched on. `npm run dev` proxies the API and the sockets
+// to a `toguz serve` on port 8080.
+export default defineConfig(({ mode }) => ({
+  define: { __TOGUZ_TEST_HOOKS__: JSON.stringify(mode === "e2e") },
+  build: { outDir: mode === "e2e" ? "dist-e2e" : "dist", emptyOutDir: true, target: "es2020", sourcemap: false },
   server: {
     proxy: {
       "/api": "http://127.0.0.1:8080",
       "/ws": { target: "ws://127.0.0.1:8080", ws: true },
     },
   },
-});
+}));

@@ -5,6 +5,7 @@
 #include <pybind11/stl.h>
 
 #include <atomic>
+#include <boost/json.hpp>
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
@@ -13,6 +14,7 @@
 #include <string>
 #include <thread>
 
+#include "protocol/analysis_json.h"
 #include "rules/game.h"
 #include "rules/notation.h"
 #include "rules/perft.h"
@@ -189,15 +191,47 @@ EndReason end_reason_arg(const std::string& s) {
   throw py::value_error("unknown end reason '" + s + "' (resignation, time, agreement)");
 }
 
-py::dict line_dict(const search::Info& info) {
+// A JSON value as the Python value json.loads would give (objects keep their key order).
+py::object python_value(const boost::json::value& v) {
+  switch (v.kind()) {
+    case boost::json::kind::null:
+      return py::none();
+    case boost::json::kind::bool_:
+      return py::bool_(v.get_bool());
+    case boost::json::kind::int64:
+      return py::int_(v.get_int64());
+    case boost::json::kind::uint64:
+      return py::int_(v.get_uint64());
+    case boost::json::kind::double_:
+      return py::float_(v.get_double());
+    case boost::json::kind::string:
+      return py::str(std::string(v.get_string()));
+    case boost::json::kind::array: {
+      py::list out;
+      for (const auto& x : v.get_array()) out.append(python_value(x));
+      return out;
+    }
+    case boost::json::kind::object: {
+      py::dict out;
+      for (const auto& [k, x] : v.get_object()) out[py::str(std::string(k))] = python_value(x);
+      return out;
+    }
+  }
+  return py::none();
+}
+
+// A line as the JSON of protocol::line_json (docs/web-protocol.md, "Scores and lines"), plus
+// the earlier flat names, kept for one release: score_cp (= score.cp), proven (a bool),
+// result (+1/0/-1), plies, margin (None when not proven / not known).
+py::dict line_dict(const search::Info& info, const Position& pos) {
+  py::dict d = python_value(protocol::line_json(info, pos)).cast<py::dict>();
   const search::Score& s = info.score;
-  return py::dict(
-      "multipv"_a = info.multipv, "depth"_a = info.depth, "seldepth"_a = info.seldepth,
-      "score_cp"_a = s.cp, "proven"_a = s.proven,
-      "result"_a = s.proven ? py::object(py::int_(s.result)) : py::object(py::none()),
-      "plies"_a = s.proven ? py::object(py::int_(s.plies)) : py::object(py::none()),
-      "margin"_a = s.has_margin ? py::object(py::int_(s.margin)) : py::object(py::none()),
-      "nodes"_a = info.nodes, "pv"_a = info.pv);
+  d["score_cp"] = s.cp;
+  d["proven"] = s.proven;
+  d["result"] = s.proven ? py::object(py::int_(s.result)) : py::object(py::none());
+  d["plies"] = s.proven ? py::object(py::int_(s.plies)) : py::object(py::none());
+  d["margin"] = s.has_margin ? py::object(py::int_(s.margin)) : py::object(py::none());
+  return d;
 }
 
 search::Limits limits_arg(int depth, uint64_t nodes, int movetime_ms) {
@@ -255,7 +289,7 @@ py::dict run_search(search::Engine& engine, const Game& game, const search::Limi
   }
   const search::SearchResult& result = done.result;
   py::list lines;
-  for (const auto& info : result.lines) lines.append(line_dict(info));
+  for (const auto& info : result.lines) lines.append(line_dict(info, game.position()));
   return py::dict("best_move"_a = result.best_move == 0 ? py::object(py::none())
                                                         : py::object(py::int_(result.best_move)),
                   "lines"_a = lines, "nodes"_a = result.nodes, "time_ms"_a = result.time_ms);

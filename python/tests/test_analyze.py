@@ -71,3 +71,27 @@ def test_ctrl_c_stops_a_long_search():
         toguz.analyze(toguz.Position(), movetime_ms=20_000)
     timer.join()
     assert time.monotonic() - start < 5
+
+
+def test_lines_have_the_shape_of_the_cli_json():
+    # docs/web-protocol.md "Scores and lines": the same fields as `toguz analyze --json`, then
+    # the earlier flat names kept for one release.
+    out = toguz.analyze(toguz.Position(), depth=3, multipv=2)
+    line = out["lines"][0]
+    assert list(line) == ["multipv", "depth", "seldepth", "nodes", "pv", "pv_notation", "score",
+                          "score_cp", "proven", "result", "plies", "margin"]
+    assert list(line["score"]) == ["cp", "white_cp", "proven", "table"]
+    assert line["score"]["white_cp"] == line["score"]["cp"] == line["score_cp"]  # White to move
+    assert line["score"]["proven"] is None and line["proven"] is False
+    assert len(line["pv_notation"]) == len(line["pv"]) and line["pv_notation"][0][0] == str(line["pv"][0])
+    black = toguz.Position()
+    black.play(out["best_move"])
+    after = toguz.analyze(black, depth=3)["lines"][0]["score"]
+    assert after["white_cp"] == -after["cp"]
+
+
+def test_a_proven_line_in_both_shapes():
+    g = toguz.Game("x,0,0,0,1,0,0,0,0/0,0,0,x,0,0,0,0,0 82 79 b 97")
+    line = toguz.analyze(g, depth=3)["lines"][0]
+    assert line["score"]["proven"] == {"result": "loss", "margin": -3, "plies": 0}
+    assert line["proven"] is True and line["result"] == -1 and line["margin"] == -3

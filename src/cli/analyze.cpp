@@ -51,8 +51,8 @@ std::string score_text(const search::Score& s) {
   return o.str();
 }
 
-void print_json(const search::SearchResult& r, const search::Info& top) {
-  std::cout << protocol::analysis_json(r, top) << "\n";
+void print_json(const Game& game, const search::SearchResult& r, const search::Info& top) {
+  std::cout << protocol::analysis_json(r, top, game.position()) << "\n";
 }
 
 void print_text(const Game& game, const search::SearchResult& r, const search::Info& top) {
@@ -194,12 +194,12 @@ void add_analyze(CLI::App& app) {
     }
     if (args->json) {
       if (prove_ms <= 0) {
-        print_json(r, top);
+        print_json(game, r, top);
       } else {
         // The analysis object as print_json writes it, with "proven" added before its '}'.
         std::ostringstream captured;
         std::streambuf* saved = std::cout.rdbuf(captured.rdbuf());
-        print_json(r, top);
+        print_json(game, r, top);
         std::cout.rdbuf(saved);
         std::string j = captured.str();
         while (!j.empty() && j.back() != '}') j.pop_back();

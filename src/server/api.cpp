@@ -447,7 +447,7 @@ void Server::Impl::api_analyze(const json::object& body, const std::string& peer
       if (info.multipv == 1) top = info;
     });
     if (!r.lines.empty() && top.depth == 0) top = r.lines[0];
-    std::string text = protocol::analysis_json(r, top);
+    std::string text = protocol::analysis_json(r, top, game.position());
     net::post(ioc, [this, respond, peer, text = std::move(text)] {
       if (auto it = addresses.find(peer); it != addresses.end()) --it->second.analyses;
       http::response<http::string_body> res{http::status::ok, 11};

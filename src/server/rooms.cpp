@@ -68,19 +68,7 @@ std::string busy_message(const WorkerPool& pool) {
 }
 
 json::object score_json(const search::Score& s, Side to_move) {
-  json::object o;
-  o["cp"] = s.cp;
-  if (s.proven) {
-    json::object p;
-    p["result"] = protocol::result_word(s.result);
-    p["margin"] = s.has_margin ? json::value(s.margin) : json::value(nullptr);
-    p["plies"] = s.plies;
-    o["proven"] = std::move(p);
-  } else {
-    o["proven"] = nullptr;
-  }
-  o["white_cp"] = to_move == Side::White ? s.cp : -s.cp;
-  return o;
+  return protocol::score_json(s, to_move);
 }
 
 int64_t Room::clock_left(int s) const {
@@ -790,19 +778,7 @@ void Server::Impl::on_message(WsSession& s, std::string_view text) {
       const Position pos = game.position();
       auto message = [&](int depth, const std::vector<search::Info>& lines, bool done) {
         json::array out;
-        for (const search::Info& l : lines) {
-          json::array pv, notation;
-          Position p = pos;
-          for (int h : l.pv) {
-            pv.push_back(h);
-            if (p.outcome() == Outcome::Ongoing && p.is_legal(h))
-              notation.push_back(json::string(format_move(p.play(h))));
-          }
-          out.push_back(json::object{{"pv", std::move(pv)},
-                                     {"pv_notation", std::move(notation)},
-                                     {"score", score_json(l.score, pos.side_to_move())},
-                                     {"depth", l.depth}});
-        }
+        for (const search::Info& l : lines) out.push_back(protocol::line_json(l, pos));
         std::string text = json::serialize(json::object{{"type", "analysis"},
                                                         {"ply", ply},
                                                         {"depth", depth},

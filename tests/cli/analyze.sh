@@ -17,13 +17,21 @@ assert d["depth"] == 6 and d["seldepth"] >= 6 and d["nodes"] > 0, d
 assert d["bestmove"] in range(1, 10), d
 lines = d["lines"]
 assert len(lines) == 3, lines
-for l in lines:
-    assert list(l) == ["pv", "score_cp", "proven"], l
-    assert isinstance(l["score_cp"], int) and l["proven"] is None, l
+# docs/web-protocol.md "Scores and lines", then the earlier names kept for one release.
+for rank, l in enumerate(lines, 1):
+    assert list(l) == ["multipv", "depth", "seldepth", "nodes", "pv", "pv_notation", "score",
+                       "score_cp", "proven"], l
+    assert l["multipv"] == rank and l["depth"] == 6 and l["nodes"] > 0, l
+    s = l["score"]
+    assert list(s) == ["cp", "white_cp", "proven", "table"], s
+    assert isinstance(s["cp"], int) and s["white_cp"] == s["cp"], s  # White to move
+    assert s["proven"] is None and s["table"] is None, s
+    assert l["score_cp"] == s["cp"] and l["proven"] is None, l
     assert len(l["pv"]) >= 1 and all(h in range(1, 10) for h in l["pv"]), l
+    assert len(l["pv_notation"]) == len(l["pv"]) and l["pv_notation"][0][0] == str(l["pv"][0]), l
 assert len({l["pv"][0] for l in lines}) == 3, lines
 assert lines[0]["pv"][0] == d["bestmove"], d
-assert lines[0]["score_cp"] >= lines[1]["score_cp"] >= lines[2]["score_cp"], lines
+assert lines[0]["score"]["cp"] >= lines[1]["score"]["cp"] >= lines[2]["score"]["cp"], lines
 PY
 
 # Text: ranked lines in notation with score and depth.
@@ -40,7 +48,9 @@ import json, sys
 d = json.loads(sys.argv[1])
 assert d["bestmove"] is None, d
 l = d["lines"][0]
-assert l["score_cp"] is None and l["proven"] == {"result": "win", "margin": 4}, l
+assert l["score"]["proven"] == {"result": "win", "margin": 4, "plies": 0}, l
+assert l["score_cp"] is None and l["proven"] == l["score"]["proven"], l
+assert l["pv"] == [] and l["pv_notation"] == [], l
 PY
 
 # A proven endgame: study 1 (White wins) at depth 20.
@@ -50,7 +60,10 @@ out=$("$toguz" analyze --position "$study1" --depth 20 --json) || fail "study 1 
 import json, sys
 d = json.loads(sys.argv[1])
 l = d["lines"][0]
-assert l["score_cp"] is None and l["proven"]["result"] == "win", l
+p = l["score"]["proven"]
+assert p["result"] == "win" and p["plies"] > 0 and p["margin"] is None, l
+assert l["score"]["cp"] == 31000 - p["plies"] == l["score"]["white_cp"], l
+assert l["score_cp"] is None and l["proven"] == p, l
 PY
 
 # --moves: holes and notation tokens give the same position; Black to move after one move.

@@ -1,5 +1,7 @@
 // HTTP calls of docs/web-protocol.md. Errors become ApiError with the server's message.
 
+import type { HttpError } from "./types";
+
 export class ApiError extends Error {
   constructor(
     public status: number,
@@ -19,14 +21,17 @@ export async function call<T>(method: string, path: string, body?: unknown): Pro
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();
-  let data: any = null;
+  let data: unknown = null;
   try {
     data = text ? JSON.parse(text) : null;
   } catch {
     data = null;
   }
-  if (!res.ok)
-    throw new ApiError(res.status, (data && data.error) || `${res.status} ${res.statusText}`, data?.code ?? null, data?.params ?? {});
+  if (!res.ok) {
+    // the server's refusal (types.ts HttpError); a proxy's page or an empty body has none
+    const e = (data !== null && typeof data === "object" ? data : {}) as Partial<HttpError>;
+    throw new ApiError(res.status, e.error || `${res.status} ${res.statusText}`, e.code ?? null, e.params ?? {});
+  }
   return data as T;
 }
 

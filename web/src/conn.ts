@@ -3,7 +3,10 @@
 // 8 s, with jitter; reset only once a `state` arrives, so a server that accepts and then drops
 // the socket is not hammered) and lets the server's first `state` resync everything.
 
-export type Listener = (msg: any) => void;
+import { parse_message } from "./messages";
+import type { ServerMessage } from "./types";
+
+export type Listener = (msg: ServerMessage) => void;
 export type StatusListener = (status: "connecting" | "open" | "closed") => void;
 
 export class GameSocket {
@@ -40,13 +43,9 @@ export class GameSocket {
       this.pinger = window.setInterval(() => this.send({ type: "ping" }), 20000);
     };
     ws.onmessage = (ev) => {
-      let msg: any;
-      try {
-        msg = JSON.parse(String(ev.data));
-      } catch {
-        return;
-      }
-      if (msg && msg.type === "state") this.attempts = 0;
+      const msg = parse_message(String(ev.data));
+      if (!msg) return;
+      if (msg.type === "state") this.attempts = 0;
       this.on_message(msg);
     };
     ws.onclose = () => {

@@ -18,9 +18,8 @@ import {
   parse_position,
   score_text,
   sowing_path,
-  white_cp,
 } from "./logic";
-import type { Board, GameState, Line, Review, ReviewSummary, Score, Side } from "./types";
+import type { Board, GameState, Line, Review, ReviewSummary, Score, ServerMessage, Side } from "./types";
 import { copy_text, esc, toast, type View } from "./util";
 
 interface Anim {
@@ -75,14 +74,16 @@ export class GameView implements View {
     this.keyh = (e) => this.on_key(e);
     document.addEventListener("keydown", this.keyh);
     this.ticker = window.setInterval(() => this.tick(), 100);
-    // test hooks (drop the socket as a network failure would, then let it reconnect; send a
-    // message the buttons would not)
-    (window as any).__toguz = {
-      send: (m: object) => this.sock.send(m),
-      drop: () => this.sock.drop_and_hold(),
-      resume: () => this.sock.resume(),
-      state: () => this.state,
-    };
+    // test hooks of the browser tests' build only (vite --mode e2e; none in `npm run build`):
+    // drop the socket as a network failure would, then let it reconnect; send a message the
+    // buttons would not
+    if (__TOGUZ_TEST_HOOKS__)
+      (window as any).__toguz = {
+        send: (m: object) => this.sock.send(m),
+        drop: () => this.sock.drop_and_hold(),
+        resume: () => this.sock.resume(),
+        state: () => this.state,
+      };
   }
 
   destroy() {
@@ -112,10 +113,10 @@ export class GameView implements View {
     if (root) root.dataset.conn = s;
   }
 
-  private on_message(m: any) {
+  private on_message(m: ServerMessage) {
     switch (m.type) {
       case "state":
-        this.queue.push(m.game as GameState);
+        this.queue.push(m.game);
         if (!this.animating) this.next_state();
         break;
       case "error":
@@ -125,24 +126,24 @@ export class GameView implements View {
         this.render();
         break;
       case "hint":
-        this.hint = { hole: m.hole, score: m.score ?? null, ply: this.state?.ply ?? 0 };
+        this.hint = { hole: m.hole, score: m.score, ply: this.state?.ply ?? 0 };
         this.render();
         break;
       case "analysis":
         if (this.state && m.ply === this.state.ply) {
-          this.lines = { ply: m.ply, depth: m.depth, lines: m.lines || [] };
+          this.lines = { ply: m.ply, depth: m.depth, lines: m.lines };
           this.render_analysis();
         }
         break;
       case "review":
-        this.review = { done: !!m.done, progress: m.progress ?? 0, moves: m.moves || [], players: m.players ?? null };
+        this.review = { done: m.done, progress: m.progress, moves: m.moves, players: m.players ?? null };
         this.render();
         break;
       case "rematch":
-        if (m.id && m.token) {
+        if (m.token) {
           store.set_token(m.id, m.token);
           location.hash = `#/game/${m.id}/${m.token}`;
-        } else if (m.id) {
+        } else {
           location.hash = `#/game/${m.id}`; // a spectator follows the rematch
         }
         break;
@@ -581,14 +582,12 @@ export class GameView implements View {
   }
 
   private eval_bar(): string {
-    const g = this.state!;
     const line = this.lines?.lines?.[0];
     let pct = 50;
     let label = "";
     if (line?.score) {
-      const w = white_cp(line.score, g.to_move);
-      pct = bar_percent(w);
-      label = line.score.proven ? score_text(line.score) : cp_text(w);
+      pct = bar_percent(line.score.white_cp);
+      label = line.score.proven ? score_text(line.score) : cp_text(line.score.white_cp);
     }
     if (!this.analysing) return `<div class="evalbar" id="evalbar" hidden></div>`;
     const flip = this.bottom() === "black";
@@ -610,14 +609,11 @@ export class GameView implements View {
       return;
     }
     box.hidden = false;
-    const g = this.state!;
     const words = { win: t("win_in"), loss: t("loss_in"), draw: t("draw_in") };
     const rows = (this.lines?.lines ?? [])
       .map((l, i) => {
-        const sc = l.score ?? { cp: (l as any).score_cp ?? 0, proven: (l as any).proven ?? null };
-        const w = white_cp(sc, g.to_move);
-        const txt = sc.proven ? score_text(sc, words) : cp_text(w);
-        const pv = (l.pv_notation && l.pv_notation.length ? l.pv_notation : l.pv.map(String)).slice(0, 12).join(" ");
+        const txt = l.score.proven ? score_text(l.score, words) : cp_text(l.score.white_cp);
+        const pv = (l.pv_notation.length ? l.pv_notation : l.pv.map(String)).slice(0, 12).join(" ");
         return `<li class="line" data-rank="${i + 1}"><b>${esc(txt)}</b> <span class="pv">${esc(pv)}</span></li>`;
       })
       .join("");

@@ -81,20 +81,6 @@ export function other(side: Side): Side {
   return side === "white" ? "black" : "white";
 }
 
-const PROVEN_CP = 100000;
-
-/** A score from the side to move's view as centi-stones from White's view; a proven result
- * becomes a large value (closer wins larger). */
-export function white_cp(score: Score, to_move: Side): number {
-  if (typeof score.white_cp === "number") return score.white_cp;
-  let cp = score.cp;
-  if (score.proven) {
-    const p = score.proven;
-    cp = p.result === "draw" ? 0 : (p.result === "win" ? 1 : -1) * (PROVEN_CP - p.plies);
-  }
-  return to_move === "white" ? cp : -cp;
-}
-
 /** A score as short text from the side to move's view: "+7.62", "win in 12", "draw". */
 export function score_text(score: Score, words = { win: "win in {n}", loss: "loses in {n}", draw: "draw" }): string {
   if (score.proven) {

@@ -3,15 +3,20 @@
 export type Side = "white" | "black";
 export type You = Side | "both" | "spectator";
 
+/** A result known to the end of the game (`proven`) or to the endgame tables (`table`). */
 export interface Proven {
   result: "win" | "draw" | "loss";
   margin: number | null;
   plies: number;
 }
+/** docs/web-protocol.md "Scores and lines": from the view of the side to move. */
 export interface Score {
   cp: number;
+  white_cp: number;
   proven: Proven | null;
-  white_cp?: number;
+  // a win or loss the endgame tables know (this server searches without tables; absent in
+  // reviews stored before it was sent)
+  table?: Proven | null;
 }
 
 export interface Board {
@@ -86,9 +91,14 @@ export interface GameState {
   can_offer_draw?: boolean;
 }
 
+/** One line of a search (docs/web-protocol.md "Scores and lines"). */
 export interface Line {
+  multipv: number;
+  depth: number;
+  seldepth: number;
+  nodes: number;
   pv: number[];
-  pv_notation?: string[];
+  pv_notation: string[];
   score: Score;
 }
 
@@ -104,6 +114,7 @@ export interface Review {
   // added by the server: the evaluation after the move from White's view, the best move's
   // notation (absent in reviews stored before it was sent)
   white?: Score;
+  best_score?: Score;
   best_notation?: string;
 }
 
@@ -114,4 +125,72 @@ export interface ReviewSummary {
   inaccuracies: number;
   mistakes: number;
   blunders: number;
+}
+
+// ---- the messages of the WebSocket, server to client (docs/web-protocol.md) ----------------
+
+export interface StateMessage {
+  type: "state";
+  game: GameState;
+}
+export interface PresenceMessage {
+  type: "presence";
+  spectators: number;
+}
+/** A refused request; `code` and `params` let the page say it in the reader's language. */
+export interface ErrorMessage {
+  type: "error";
+  message: string;
+  code?: string | null;
+  params?: Record<string, string | number>;
+}
+export interface HintMessage {
+  type: "hint";
+  hole: number;
+  ply: number;
+  pv: number[];
+  score: Score;
+}
+export interface AnalysisMessage {
+  type: "analysis";
+  ply: number;
+  depth: number;
+  lines: Line[];
+  done: boolean;
+}
+export interface ReviewMessage {
+  type: "review";
+  done: boolean;
+  progress: number;
+  moves: Review[];
+  players?: { white: ReviewSummary; black: ReviewSummary };
+}
+/** The rematch game: a seat's token, or null for a spectator who follows it. */
+export interface RematchMessage {
+  type: "rematch";
+  id: string;
+  token: string | null;
+  side: You;
+}
+export interface PongMessage {
+  type: "pong";
+}
+
+export type ServerMessage =
+  | StateMessage
+  | PresenceMessage
+  | ErrorMessage
+  | HintMessage
+  | AnalysisMessage
+  | ReviewMessage
+  | RematchMessage
+  | PongMessage;
+
+// ---- HTTP (docs/web-protocol.md, HTTP) -------------------------------------------------------
+
+/** The body of a refused HTTP request. */
+export interface HttpError {
+  error: string;
+  code?: string | null;
+  params?: Record<string, string>;
 }

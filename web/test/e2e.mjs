@@ -1,6 +1,7 @@
 // Browser end-to-end tests: Debian's chromium (headless, driven by playwright-core) against a
-// real `toguz serve --port 0 --db <tmp>/t.db --static web/dist`.
-//   node test/e2e.mjs --toguz <binary> [--dist <web/dist>] [--out <folder for failure shots>]
+// real `toguz serve --port 0 --db <tmp>/t.db --static web/dist-e2e` (the test build, `make web-e2e`,
+// whose window.__toguz hooks the tests use).
+//   node test/e2e.mjs --toguz <binary> [--dist <web/dist-e2e>] [--out <folder for failure shots>]
 //                     [--only <name>] [--shots <folder>]   (--shots: the README screenshots)
 // Exit 0: all passed; 1: a test failed (a screenshot of every page is kept in --out);
 // 77: cannot run here (no chromium or no built front end), which ctest reports as skipped.
@@ -17,7 +18,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const args = {};
 for (let i = 2; i < process.argv.length; i += 2) args[process.argv[i].replace(/^--/, "")] = process.argv[i + 1];
 const toguz = args.toguz;
-const dist = path.resolve(args.dist ?? path.join(here, "..", "dist"));
+const dist = path.resolve(args.dist ?? path.join(here, "..", "dist-e2e"));
 const out = path.resolve(args.out ?? path.join(process.cwd(), "web-e2e"));
 const T = 60_000; // default wait
 
@@ -29,7 +30,7 @@ if (!toguz || !existsSync(toguz)) {
   console.error("web.e2e: --toguz <path of the built toguz> is required");
   process.exit(2);
 }
-if (!existsSync(path.join(dist, "index.html"))) skip(`no built front end in ${dist} (run: make web)`);
+if (!existsSync(path.join(dist, "index.html"))) skip(`no built front end in ${dist} (run: make web-e2e)`);
 const chrome = [args.chromium, "/usr/lib/chromium/chromium", "/usr/bin/chromium"].find((p) => p && existsSync(p));
 if (!chrome) skip("Debian's chromium is not installed (run: scripts/install-deps web)");
 

@@ -2,7 +2,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
-  parse_position, format_position, sowing_path, white_cp, score_text, cp_text, bar_percent,
+  parse_position, format_position, sowing_path, score_text, cp_text, bar_percent,
   clock_text, graph_points, graph_value, route_parts, move_label, date_text,
 } from "../../node_modules/.toguz-unit/logic.js";
 
@@ -42,15 +42,6 @@ test("sowing_path starts in the emptied hole for k >= 2 and wraps rows", () => {
   const lap = sowing_path(5, { side: "white", hole: 1 }, 11);
   assert.equal(lap.length, 11);
   assert.deepEqual(lap[10], { side: "white", hole: 1 }); // the origin gets another stone on lap 2
-});
-
-test("white_cp turns the side to move's score to White's view", () => {
-  assert.equal(white_cp({ cp: 150, proven: null }, "white"), 150);
-  assert.equal(white_cp({ cp: 150, proven: null }, "black"), -150);
-  assert.equal(white_cp({ cp: 1, proven: null, white_cp: -7 }, "white"), -7);
-  const win = white_cp({ cp: 0, proven: { result: "win", margin: 4, plies: 5 } }, "black");
-  assert.ok(win < -50000);
-  assert.equal(white_cp({ cp: 9, proven: { result: "draw", margin: null, plies: 3 } }, "white"), 0);
 });
 
 test("scores and clocks as text", () => {
