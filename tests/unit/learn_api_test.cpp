@@ -301,6 +301,49 @@ TEST(LearnApi, BadFilesNameTheFileAndLine) {
   EXPECT_NE(message(o).find(idx.path.string()), std::string::npos) << message(o);
 }
 
+// Malformed targets get an answer (a status and a JSON body), never a crash.
+TEST(LearnApi, MalformedRequestsAreAnswered) {
+  TempFile idx("toguz-learn-malformed.idx");
+  explorer::IndexBuilder b;
+  for (const Record& r : read_records(test::read_file(test::data_path("explorer/small.pgn"))))
+    b.add_record(r);
+  b.write(idx.path.string());
+  LearnOptions o;
+  o.puzzles_path = web_data("puzzles-default.jsonl");
+  o.studies_path = web_data("studies.json");
+  o.explorer_path = idx.path.string();
+  LearnService s(o);
+  const std::string targets[] = {"/api/puzzles/",
+                                 "/api/puzzles/%",
+                                 "/api/puzzles/next?",
+                                 "/api/puzzles/next?&&=&theme",
+                                 "/api/puzzles/next?exclude=,,,&exclude=",
+                                 "/api/puzzles/next?theme=%ZZ%",
+                                 "/api/puzzles/next?exclude=" + std::string(100000, ','),
+                                 "/api/studies/",
+                                 "/api/studies//",
+                                 "/api/studies/99999999999999999999",
+                                 "/api/studies/-1",
+                                 "/api/explorer/x",
+                                 "/api/explorer?position=%ZZ",
+                                 "/api/explorer?position=",
+                                 "/api/explorer?position=x,x/x,x",
+                                 "/api/explorer?position=0,0,0,0,0/0,0,0,0,0%200%200%20w",
+                                 "/api/explorer?min_rating=-5",
+                                 "/api/explorer?to_year=9999999999",
+                                 "/api/explorer?from_year=2020&to_year=2000"};
+  for (const std::string& t : targets) {
+    SCOPED_TRACE(t);
+    std::optional<LearnReply> r = s.handle("GET", t);
+    ASSERT_TRUE(r.has_value());
+    EXPECT_TRUE(r->status == 200 || r->status == 400 || r->status == 404) << r->status;
+    boost::system::error_code ec;
+    json::value v = json::parse(r->body, ec);
+    ASSERT_FALSE(ec) << r->body;
+    if (r->status != 200) EXPECT_TRUE(v.as_object().contains("code")) << r->body;
+  }
+}
+
 // The browser test answers the learning API from a fixture (web/test/fixtures/learn.json)
 // until the server routes it: the fixture must be what the service answers for the shipped
 // files. TOGUZ_UPDATE_FIXTURES=1 writes it afresh.
