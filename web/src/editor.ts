@@ -77,6 +77,8 @@ export class EditorView implements View {
       this.render();
     } else if (a === "analyse") {
       void this.analyse();
+    } else if (a === "explorer") {
+      location.hash = `#/explorer/${encodeURIComponent(this.text())}`;
     }
   }
 
@@ -170,7 +172,8 @@ export class EditorView implements View {
         <label>${esc(t("position"))}<input type="text" id="editor-position" data-field="position" value="${esc(this.text())}" spellcheck="false"/></label>
         <div class="row"><button type="button" data-action="clear">${esc(t("clear"))}</button>
           <button type="button" data-action="reset">${esc(t("reset"))}</button>
-          <button type="button" class="primary" data-action="analyse" id="editor-analyse">${esc(t("analyse_position"))}</button></div>
+          <button type="button" class="primary" data-action="analyse" id="editor-analyse">${esc(t("analyse_position"))}</button>
+          <button type="button" data-action="explorer" id="editor-explorer">${esc(t("open_explorer"))}</button></div>
       </form></div>`;
   }
 }

@@ -4,6 +4,7 @@
 //   #/editor                position editor
 //   #/lobby[/challenge/<name>]  #/login  #/signup  #/account  #/leaderboard/<category>
 //   #/@/<name> (or /@/<name>) a player page
+//   #/puzzles[/<id>]  #/studies[/<n>]  #/explorer[/<position>]  the learning pages
 
 import "./style.css";
 import { store } from "./api";
@@ -16,6 +17,9 @@ import { GamesView } from "./games";
 import { HomeView, JoinView } from "./home";
 import { LobbyView } from "./lobby";
 import { LeaderboardView, PlayerView } from "./player";
+import { ExplorerView } from "./explorer";
+import { PuzzlesView } from "./puzzles";
+import { StudiesView } from "./studies";
 import { LANGS, lang, set_lang, t, type Lang } from "./i18n";
 import { route_parts } from "./logic";
 import { clear_toasts, esc, type View } from "./util";
@@ -27,7 +31,7 @@ let me: string | null = null; // the logged-in player (accounts_api.ts), null wh
 function header(): string {
   const opts = LANGS.map((l) => `<option value="${l.code}"${l.code === lang() ? " selected" : ""}>${l.name}</option>`).join("");
   return `<a class="brand" href="#/"><span class="logo" aria-hidden="true">●●</span>${esc(t("title"))}</a>
-    <nav><a href="#/">${esc(t("home"))}</a><a href="#/games">${esc(t("games"))}</a><a href="#/editor">${esc(t("editor"))}</a><a href="#/lobby">${esc(t("lobby"))}</a></nav>
+    <nav><a href="#/">${esc(t("home"))}</a><a href="#/games">${esc(t("games"))}</a><a href="#/editor">${esc(t("editor"))}</a><a href="#/lobby">${esc(t("lobby"))}</a><a href="#/puzzles">${esc(t("puzzles"))}</a><a href="#/studies">${esc(t("studies"))}</a></nav>
     ${me ? `<a id="me-link" href="${esc(player_href(me))}">${esc(me)}</a> <a href="#/account">${esc(t("account"))}</a>` : `<a id="me-link" href="#/login">${esc(t("login"))}</a>`}
     <label class="lang"><span>${esc(t("language"))}</span><select id="lang-select">${opts}</select></label>`;
 }
@@ -52,6 +56,9 @@ function route() {
   else if (parts[0] === "login" || parts[0] === "signup") view = new AuthView(parts[0]);
   else if (parts[0] === "account") view = new AccountView();
   else if (parts[0] === "@" && parts[1]) view = new PlayerView(parts[1]);
+  else if (parts[0] === "puzzles") view = new PuzzlesView(parts[1]);
+  else if (parts[0] === "studies") view = new StudiesView(parts[1] ? Number(parts[1]) : null);
+  else if (parts[0] === "explorer") view = new ExplorerView(parts[1] ?? "");
   else {
     view = null;
     main.innerHTML = `<p>${esc(t("not_found"))}</p>`;

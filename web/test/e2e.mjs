@@ -8,7 +8,7 @@
 // Every wait is on a DOM condition with a generous timeout; there are no fixed sleeps.
 
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -696,9 +696,129 @@ async function accounts_pages(browser, base, pages) {
   await bare.close();
 }
 
+/** The puzzle and study pages against the contract of docs/web-protocol.md ("Puzzles, studies
+ * and the opening explorer"), answered in the browser (page.route) from test/fixtures/learn.json
+ * (the service's own answers, tests/unit/learn_api_test.cpp) until the server routes them. A
+ * puzzle solved move by move against its forced reply, a puzzle missed with the solution shown,
+ * the streak, an analysis board from the puzzle (the real server), a proven study stepped to its
+ * end and an unproven one shown as such. */
+async function learn_pages(browser, base, pages) {
+  const fx = JSON.parse(readFileSync(path.join(here, "fixtures", "learn.json"), "utf8"));
+  const evil = `<img src=x onerror="window.__xss=1">`;
+  const solve = { ...fx.solve, themes: [...fx.solve.themes, evil] };
+  const by_id = { [solve.id]: solve, [fx.miss.id]: fx.miss };
+  const order = [solve, fx.miss, solve];
+  let nexts = 0;
+  const ctx = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+  const page = await ctx.newPage();
+  pages.push(page);
+  const json = (route, status, body) => route.fulfill({ status, contentType: "application/json", body: JSON.stringify(body) });
+  await page.route("**/api/puzzles**", (r) => {
+    const u = new URL(r.request().url());
+    if (u.pathname === "/api/puzzles") return json(r, 200, fx.summary);
+    if (u.pathname === "/api/puzzles/next") return json(r, 200, order[nexts++ % order.length]);
+    const p = by_id[decodeURIComponent(u.pathname.slice("/api/puzzles/".length))];
+    return p ? json(r, 200, p) : json(r, 404, { error: "no such puzzle", code: "no_puzzle_id", params: {} });
+  });
+  await page.route("**/api/studies**", (r) => json(r, 200, fx.studies));
+  const asked = [];
+  await page.route("**/api/explorer**", (r) => {
+    const u = new URL(r.request().url());
+    asked.push(u.search);
+    return json(r, 200, u.searchParams.get("position") === fx.explorer_after.position ? fx.explorer_after : fx.explorer_start);
+  });
+  const state = (s) => page.waitForSelector(`#puzzle-board[data-state="${s}"]`, { timeout: T });
+  const click_hole = (h) => page.locator(`#puzzle-board g.hole.legal[data-hole="${h}"]`).click();
+  // solved: the first move, the forced reply played by the page, the last move
+  await page.goto(`${base}/#/puzzles`);
+  await state("playing");
+  check((await page.textContent("#puzzle-unrated")).includes("Not rated"), "unrated without accounts");
+  check((await page.textContent("#puzzle-themes")).includes(evil), "a theme's markup shown as text");
+  await click_hole(solve.line[0].hole);
+  await page.waitForFunction(() => document.querySelector("#puzzle-feedback")?.classList.contains("right"), null, { timeout: T });
+  await page.waitForSelector('#puzzle-board[data-ply="2"]', { timeout: T });
+  await page.keyboard.press(String(solve.line[2].hole)); // the number key plays that hole
+  await state("solved");
+  check((await page.textContent("#puzzle-feedback")) === "Solved!", "solved feedback");
+  check((await page.$$("#puzzle-solution .mv[data-ply]")).length === 3, "the solution's three moves listed");
+  check(location_hash(await page.url()) === `#/puzzles/${solve.id}`, "the puzzle's own link");
+  // missed: another legal move; the solution shown, its move on the board when clicked
+  await page.click("#puzzle-next");
+  await page.waitForFunction((id) => location.hash === `#/puzzles/${id}`, fx.miss.id, { timeout: T });
+  await state("playing");
+  const wrong = fx.miss.choices[0].moves.find((m) => m.hole !== fx.miss.line[0].hole);
+  await click_hole(wrong.hole);
+  await state("missed");
+  check((await page.textContent("#puzzle-feedback")).includes(wrong.notation), "the missed move named");
+  check((await page.textContent("#puzzle-solution .mv.wrong")) === wrong.notation, "the wrong move struck out");
+  await page.click('#puzzle-solution .mv[data-ply="1"]');
+  await page.waitForSelector("#puzzle-solution .mv.current", { timeout: T });
+  check((await page.textContent("#puzzle-solution .mv.current")).includes(fx.miss.line[0].notation), "the solution's move shown");
+  // the streak: a solve counts one
+  await page.click("#puzzle-mode-streak");
+  await page.click("#puzzle-next");
+  await state("playing");
+  await click_hole(solve.line[0].hole);
+  await page.waitForSelector('#puzzle-board[data-ply="2"]', { timeout: T });
+  await click_hole(solve.line[2].hole);
+  await state("solved");
+  check((await page.textContent("#puzzle-streak")).startsWith("Streak: 1"), "the streak counted");
+  // an analysis board from the position shown (the server's own import)
+  const shown = solve.line[2].position;
+  await page.click("#puzzle-analysis");
+  await page.waitForFunction(() => /^#\/game\/[^/]+\/[^/]+$/.test(location.hash), null, { timeout: T });
+  await board_data(page);
+  const white = shown.split(" ")[0].split("/")[0].split(",").map((c) => (c === "x" ? "0" : c));
+  const counts = await page.$$eval('#board g.hole[data-side="white"]', (gs) =>
+    gs.sort((a, b) => Number(a.dataset.hole) - Number(b.dataset.hole)).map((g) => g.dataset.count));
+  check(JSON.stringify(counts) === JSON.stringify(white), `the analysis board's White row ${counts} is the puzzle's ${white}`);
+  // the studies: the list, study 7 (the book says draw, the solver proves a White win) to its end
+  await page.goto(`${base}/#/studies`);
+  await page.waitForSelector(".study-card", { timeout: T });
+  check((await page.$$(".study-card")).length === 8, "eight studies");
+  await page.click('.study-card[data-study="7"]');
+  await page.waitForSelector('#study-board[data-study="7"]', { timeout: T });
+  const s7 = fx.studies.studies.find((s) => s.study === 7);
+  check((await page.textContent("#study-task")) === "White to move and draw", "study 7's task");
+  check((await page.textContent("#study-status")) === "Proven: White wins", "study 7 proven");
+  check(await page.$("#study-differs"), "the book's draw named as differing");
+  await page.click("#study-next");
+  await page.waitForSelector('#study-board[data-ply="1"]', { timeout: T });
+  await page.click("#study-last");
+  await page.waitForSelector(`#study-board[data-ply="${s7.line.length}"]`, { timeout: T });
+  // study 3 is not proven: said so, with the engine's line
+  await page.goto(`${base}/#/studies/3`);
+  await page.waitForSelector('#study-board[data-study="3"]', { timeout: T });
+  check((await page.textContent("#study-status")).startsWith("Not yet proven"), "study 3 not proven");
+  check((await page.textContent("#study-engine")).includes("depth"), "the engine's line named as such");
+  // the opening explorer from the editor's position: a move clicked, a rating filter
+  await page.goto(`${base}/#/editor`);
+  await page.click("#editor-explorer");
+  await page.waitForSelector("#explorer-moves tbody tr", { timeout: T });
+  const first = fx.explorer_start.moves[0];
+  check((await page.textContent("#explorer-moves tbody tr .mv")) === first.move, "the most played move first");
+  check(new URLSearchParams(asked[0]).get("position") === fx.explorer_start.position, `the editor's position asked: ${asked[0]}`);
+  await page.click(`#explorer-moves tr[data-hole="${first.hole}"]`);
+  await page.waitForFunction((p) => document.querySelector("#explorer-board")?.dataset.position === p, first.after, { timeout: T });
+  check(await page.$("#explorer-back"), "a way back");
+  const filtered = page.waitForRequest((q) => new URL(q.url()).searchParams.get("min_rating") === "1500", { timeout: T });
+  await page.fill("#explorer-min_rating", "1500");
+  await page.press("#explorer-min_rating", "Enter");
+  await filtered;
+  check(new URL(page.url()).hash === `#/explorer/${encodeURIComponent(first.after)}`, "the explorer's address follows the position");
+  check(asked.some((q) => new URLSearchParams(q).get("min_rating") === "1500"), `the filter asked: ${asked.join(" ")}`);
+  check((await page.evaluate(() => window.__xss)) === undefined, "no markup ran");
+  console.log("  learn: a puzzle solved, a puzzle missed, a streak, an analysis board from a puzzle, a proven study, an unproven one, the explorer from the editor");
+  await ctx.close();
+}
+
+function location_hash(url) {
+  return new URL(url).hash;
+}
+
 // ---- runner --------------------------------------------------------------------------------
 
-const tests = { engine_game, online_resign, reconnect, draw_rematch_abort, claim_win, phone_pages, languages, accounts_pages };
+const tests = { engine_game, online_resign, reconnect, draw_rematch_abort, claim_win, phone_pages, languages, accounts_pages, learn_pages };
 const dir = mkdtempSync(path.join(tmpdir(), "toguz-e2e-"));
 let server;
 let browser;

@@ -1,0 +1,420 @@
+#include "server/learn_api.h"
+
+#include <algorithm>
+#include <boost/json.hpp>
+#include <chrono>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "explorer/explorer.h"
+#include "rules/game.h"
+#include "rules/notation.h"
+
+namespace toguz::server {
+
+// Percent-decoding of query values, defined with the router (api.cpp).
+std::string url_decode(std::string_view s);
+
+namespace {
+
+namespace json = boost::json;
+
+LearnReply reply(int status, const json::value& body) {
+  return {status, json::serialize(body)};
+}
+
+// An error in the server's shape: the English message, a code the page translates, its params.
+LearnReply error(int status, const std::string& message, const std::string& code,
+                 json::object params = {}) {
+  return reply(status, json::object{{"error", message}, {"code", code}, {"params", params}});
+}
+
+const char* side_word(Side s) {
+  return s == Side::White ? "white" : "black";
+}
+
+std::string hex(uint64_t v) {
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+
+// One move as the game state's `moves` entries (docs/web-protocol.md), from `before`.
+json::object move_json(const Position& before, int hole) {
+  Position after = before;
+  const MoveInfo m = after.play(hole);
+  const char* mover = side_word(before.side_to_move());
+  return json::object{
+      {"hole", hole},
+      {"side", mover},
+      {"notation", format_move(m)},
+      {"captured", int(m.captured)},
+      {"tuz", m.tuz_made},
+      {"from", json::object{{"side", mover}, {"hole", hole}}},
+      {"to", json::object{{"side", side_word(m.last_row)}, {"hole", int(m.last_hole)}}},
+      {"position", format_position(after)},
+  };
+}
+
+// A line of holes from `start` as moves; stops at the first hole that is not legal (the files
+// are checked at load, so that does not happen with a loaded line).
+json::array line_json(const Position& start, const std::vector<int>& line) {
+  json::array out;
+  Game g(start);
+  for (int h : line) {
+    if (g.over() || !(g.legal_mask() & (1u << (h - 1)))) break;
+    out.push_back(move_json(g.position(), h));
+    g.play(h);
+  }
+  return out;
+}
+
+json::array holes_of(uint32_t mask) {
+  json::array out;
+  for (int h = 1; mask; ++h, mask >>= 1)
+    if (mask & 1) out.push_back(h);
+  return out;
+}
+
+// The key=value pairs of a query string, values percent-decoded; a key may repeat.
+std::multimap<std::string, std::string> query_pairs(std::string_view query) {
+  std::multimap<std::string, std::string> out;
+  while (!query.empty()) {
+    const size_t amp = query.find('&');
+    const std::string_view kv = query.substr(0, amp);
+    const size_t eq = kv.find('=');
+    if (!kv.empty())
+      out.emplace(std::string(kv.substr(0, eq)),
+                  eq == std::string_view::npos ? "" : url_decode(kv.substr(eq + 1)));
+    if (amp == std::string_view::npos) break;
+    query.remove_prefix(amp + 1);
+  }
+  return out;
+}
+
+std::optional<std::string> query_value(const std::multimap<std::string, std::string>& q,
+                                       const std::string& key) {
+  auto it = q.find(key);
+  if (it == q.end()) return std::nullopt;
+  return it->second;
+}
+
+// A non-negative integer of at most 9 digits, else nullopt.
+std::optional<int> small_number(const std::string& s) {
+  if (s.empty() || s.size() > 9 || !std::all_of(s.begin(), s.end(), ::isdigit)) return std::nullopt;
+  return std::stoi(s);
+}
+
+std::string proven_text(int result) {
+  return result > 0 ? "win" : result < 0 ? "loss" : "draw";
+}
+
+// The holes of a line from `start` are legal moves until the game ends: else a message.
+std::optional<std::string> check_line(const Position& start, const std::vector<int>& line) {
+  Game g(start);
+  for (size_t i = 0; i < line.size(); ++i) {
+    std::string why;
+    if (g.over()) return "the game is over before ply " + std::to_string(i + 1);
+    if (!g.play(line[i], &why)) return "ply " + std::to_string(i + 1) + ": " + why;
+  }
+  return std::nullopt;
+}
+
+std::vector<int> int_array(const json::value& v, const std::string& where) {
+  std::vector<int> out;
+  if (!v.is_array()) throw LearnDataError(where + ": expected an array of holes");
+  for (const json::value& x : v.as_array()) {
+    if (!x.is_int64()) throw LearnDataError(where + ": expected an array of holes");
+    out.push_back(int(x.as_int64()));
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<LearnService::Study> read_studies(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw LearnDataError(path + ": cannot be read");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  boost::system::error_code ec;
+  json::value doc = json::parse(ss.str(), ec);
+  if (ec) throw LearnDataError(path + ": not JSON: " + ec.message());
+  if (!doc.is_object() || !doc.as_object().contains("studies") ||
+      !doc.as_object().at("studies").is_array())
+    throw LearnDataError(path + ": expected an object with an array \"studies\"");
+  std::vector<LearnService::Study> out;
+  for (const json::value& v : doc.as_object().at("studies").as_array()) {
+    const std::string where = path + ": study " + std::to_string(out.size() + 1);
+    if (!v.is_object()) throw LearnDataError(where + ": expected an object");
+    const json::object& o = v.as_object();
+    LearnService::Study s;
+    try {
+      s.number = int(o.at("study").as_int64());
+      s.position = std::string(o.at("position").as_string());
+      s.task = std::string(o.at("task").as_string());
+    } catch (const std::exception&) {
+      throw LearnDataError(where + ": expected \"study\" (a number), \"position\" and \"task\"");
+    }
+    if (s.task != "win" && s.task != "draw")
+      throw LearnDataError(where + ": task: expected \"win\" or \"draw\"");
+    const Position start = [&] {
+      try {
+        return parse_position(s.position);
+      } catch (const std::exception& e) {
+        throw LearnDataError(where + ": position: " + e.what());
+      }
+    }();
+    const json::value* proven = o.if_contains("proven");
+    const json::value* engine = o.if_contains("engine");
+    if (proven && proven->is_object()) {
+      const json::object& p = proven->as_object();
+      const json::value* r = p.if_contains("result");
+      if (!r || !r->is_string() ||
+          (r->as_string() != "win" && r->as_string() != "draw" && r->as_string() != "loss"))
+        throw LearnDataError(where + ": proven.result: expected win, draw or loss");
+      s.proven = std::string(r->as_string());
+      if (const json::value* m = p.if_contains("margin"); m && m->is_int64())
+        s.margin = int(m->as_int64());
+      if (const json::value* n = p.if_contains("nodes"); n && n->is_int64())
+        s.nodes = uint64_t(n->as_int64());
+      s.line =
+          int_array(p.contains("line") ? p.at("line") : json::value(), where + ": proven.line");
+    } else if (engine && engine->is_object()) {
+      const json::object& e = engine->as_object();
+      s.line =
+          int_array(e.contains("line") ? e.at("line") : json::value(), where + ": engine.line");
+      if (const json::value* cp = e.if_contains("cp"); cp && cp->is_int64())
+        s.engine_cp = int(cp->as_int64());
+      if (const json::value* d = e.if_contains("depth"); d && d->is_int64())
+        s.engine_depth = int(d->as_int64());
+    } else {
+      throw LearnDataError(where + ": expected \"proven\" or \"engine\" (an object)");
+    }
+    if (auto why = check_line(start, s.line)) throw LearnDataError(where + ": line: " + *why);
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+LearnService::LearnService(const LearnOptions& options)
+    : rng_(options.seed ? options.seed
+                        : uint64_t(std::chrono::steady_clock::now().time_since_epoch().count())) {
+  if (!options.puzzles_path.empty()) {
+    std::ifstream in(options.puzzles_path, std::ios::binary);
+    if (!in) throw LearnDataError(options.puzzles_path + ": cannot be read");
+    std::string text;
+    for (int line_no = 1; std::getline(in, text); ++line_no) {
+      if (text.empty()) continue;
+      puzzles::Puzzle p;
+      std::string why;
+      const std::string where = options.puzzles_path + ": line " + std::to_string(line_no);
+      if (!puzzles::read_puzzle(text, &p, &why)) throw LearnDataError(where + ": " + why);
+      if (p.line.empty()) throw LearnDataError(where + ": line: expected at least one move");
+      if (auto bad = check_line(parse_position(p.position), p.line))
+        throw LearnDataError(where + ": line: " + *bad);
+      puzzles_.push_back(std::move(p));
+    }
+  }
+  if (!options.studies_path.empty()) studies_ = read_studies(options.studies_path);
+  if (!options.explorer_path.empty()) {
+    try {
+      explorer_ = std::make_unique<explorer::Index>(options.explorer_path);
+    } catch (const explorer::IndexError& e) {
+      throw LearnDataError(e.what());
+    }
+  }
+}
+
+LearnService::~LearnService() = default;
+
+std::optional<LearnReply> LearnService::handle(std::string_view method,
+                                               std::string_view target) const {
+  const size_t qm = target.find('?');
+  const std::string_view path = target.substr(0, qm);
+  const std::string_view query =
+      qm == std::string_view::npos ? std::string_view() : target.substr(qm + 1);
+  auto under = [&](std::string_view base) {
+    return path == base || (path.size() > base.size() && path.substr(0, base.size()) == base &&
+                            path[base.size()] == '/');
+  };
+  if (!under("/api/puzzles") && !under("/api/studies") && !under("/api/explorer"))
+    return std::nullopt;
+  if (method != "GET" && method != "HEAD")
+    return error(405, std::string(path) + ": only GET", "method_not_allowed");
+  if (under("/api/studies"))
+    return studies_reply(path.substr(std::string_view("/api/studies").size()));
+  if (under("/api/explorer")) {
+    if (path != "/api/explorer") return error(404, "no such path", "not_found");
+    return explorer_reply(query);
+  }
+  if (path == "/api/puzzles") return puzzle_summary();
+  if (path == "/api/puzzles/next") return next_puzzle(query);
+  const std::string id(path.substr(std::string_view("/api/puzzles/").size()));
+  for (const puzzles::Puzzle& p : puzzles_)
+    if (hex(p.key) == id) return puzzle_reply(p);
+  return error(404, "puzzle " + id + ": no such puzzle", "no_puzzle_id", {{"id", id}});
+}
+
+LearnReply LearnService::puzzle_summary() const {
+  std::map<std::string, int> themes;
+  for (const puzzles::Puzzle& p : puzzles_)
+    for (const std::string& t : p.themes) ++themes[t];
+  json::object th;
+  for (const auto& [name, n] : themes) th[name] = n;
+  // Puzzle ratings come with accounts: until then every attempt is unrated.
+  return reply(200, json::object{{"count", puzzles_.size()}, {"themes", th}, {"rated", false}});
+}
+
+LearnReply LearnService::next_puzzle(std::string_view query) const {
+  const auto q = query_pairs(query);
+  const std::optional<std::string> theme = query_value(q, "theme");
+  std::set<std::string> exclude;
+  for (auto [it, end] = q.equal_range("exclude"); it != end; ++it) {
+    std::string_view list = it->second;
+    while (!list.empty()) {
+      const size_t comma = list.find(',');
+      exclude.emplace(list.substr(0, comma));
+      if (comma == std::string_view::npos) break;
+      list.remove_prefix(comma + 1);
+    }
+  }
+  std::vector<const puzzles::Puzzle*> pool;
+  for (const puzzles::Puzzle& p : puzzles_) {
+    if (theme && !theme->empty() &&
+        std::find(p.themes.begin(), p.themes.end(), *theme) == p.themes.end())
+      continue;
+    if (!exclude.count(hex(p.key))) pool.push_back(&p);
+  }
+  if (pool.empty())
+    return error(404, "no puzzle left" + (theme ? " with theme " + *theme : std::string()),
+                 "no_puzzle", {{"theme", theme.value_or("")}});
+  size_t pick;
+  {
+    std::lock_guard<std::mutex> lock(rng_mutex_);
+    pick = std::uniform_int_distribution<size_t>(0, pool.size() - 1)(rng_);
+  }
+  return puzzle_reply(*pool[pick]);
+}
+
+LearnReply LearnService::puzzle_reply(const puzzles::Puzzle& p) const {
+  const Position start = parse_position(p.position);
+  json::object o;
+  o["id"] = hex(p.key);
+  o["position"] = p.position;
+  o["side"] = side_word(p.side);
+  o["themes"] = json::value_from(p.themes);
+  o["difficulty"] = p.difficulty;
+  o["best_cp"] = p.best_cp;
+  o["second_cp"] = p.second_cp;
+  if (p.proven)
+    o["proven"] = json::object{
+        {"result", proven_text(p.proven_result)},
+        {"margin", p.proven_margin ? json::value(*p.proven_margin) : json::value(nullptr)}};
+  else
+    o["proven"] = nullptr;
+  o["line"] = line_json(start, p.line);
+  // Every legal move at each of the solver's turns, so the page shows a wrong move played.
+  json::array choices;
+  Position pos = start;
+  for (size_t i = 0; i < p.line.size(); ++i) {
+    if (i % 2 == 0) {
+      json::array moves;
+      for (const json::value& h : holes_of(pos.legal_mask()))
+        moves.push_back(move_json(pos, int(h.as_int64())));
+      choices.push_back(json::object{{"ply", i}, {"moves", std::move(moves)}});
+    }
+    pos.play(p.line[i]);
+  }
+  o["choices"] = std::move(choices);
+  o["source"] = json::object{{"game", p.source.game}, {"ply", p.source.ply}};
+  o["rating"] = nullptr;  // puzzle ratings come with accounts
+  return reply(200, o);
+}
+
+LearnReply LearnService::studies_reply(std::string_view rest) const {
+  auto study_json = [](const Study& s) {
+    const Position start = parse_position(s.position);
+    json::object o{{"study", s.number},
+                   {"position", s.position},
+                   {"side", side_word(start.side_to_move())},
+                   {"task", s.task}};
+    if (!s.proven.empty()) {
+      o["proven"] =
+          json::object{{"result", s.proven},
+                       {"margin", s.margin ? json::value(*s.margin) : json::value(nullptr)},
+                       {"nodes", s.nodes}};
+      o["engine"] = nullptr;
+    } else {
+      o["proven"] = nullptr;
+      o["engine"] = json::object{{"cp", s.engine_cp}, {"depth", s.engine_depth}};
+    }
+    o["line"] = line_json(start, s.line);
+    return o;
+  };
+  if (rest.empty() || rest == "/") {
+    json::array list;
+    for (const Study& s : studies_) list.push_back(study_json(s));
+    return reply(200, json::object{{"studies", std::move(list)}});
+  }
+  const std::string id(rest.substr(1));
+  const std::optional<int> n = small_number(id);
+  for (const Study& s : studies_)
+    if (n && s.number == *n) return reply(200, study_json(s));
+  return error(404, "study " + id + ": no such study", "no_study", {{"id", id}});
+}
+
+LearnReply LearnService::explorer_reply(std::string_view query) const {
+  if (!explorer_) return error(404, "explorer: this server has no opening index", "no_explorer");
+  const auto q = query_pairs(query);
+  Position pos = Position::start(explorer_->rules());
+  if (auto text = query_value(q, "position"); text && !text->empty()) {
+    try {
+      pos = parse_position(
+          *text, RuleOptions{std::nullopt, explorer_->rules().tuz, explorer_->rules().play_out});
+    } catch (const std::exception& e) {
+      return error(400, std::string("position: ") + e.what(), "bad_position", {{"why", e.what()}});
+    }
+    if (pos.n() != explorer_->rules().n)
+      return error(400, "position: another board size than the index's", "bad_position",
+                   {{"why", "board size"}});
+  }
+  explorer::Filter filter;
+  const std::pair<const char*, std::optional<int>*> bounds[] = {{"min_rating", &filter.min_rating},
+                                                                {"max_rating", &filter.max_rating},
+                                                                {"from_year", &filter.from_year},
+                                                                {"to_year", &filter.to_year}};
+  for (const auto& [key, slot] : bounds) {
+    auto v = query_value(q, key);
+    if (!v || v->empty()) continue;
+    *slot = small_number(*v);
+    if (!*slot)
+      return error(400, std::string(key) + ": expected a whole number", "bad_query",
+                   {{"field", key}});
+  }
+  json::array moves;
+  uint64_t total = 0;
+  for (const explorer::MoveStats& m : explorer_->query(pos, filter)) {
+    Position after = pos;
+    const MoveInfo info = after.play(m.hole);
+    const auto r = m.average_rating();
+    moves.push_back(
+        json::object{{"hole", m.hole},
+                     {"move", format_move(info)},
+                     {"games", m.games},
+                     {"white_wins", m.white_wins},
+                     {"draws", m.draws},
+                     {"black_wins", m.black_wins},
+                     {"average_rating", r ? json::value(int(*r + 0.5)) : json::value(nullptr)},
+                     {"after", format_position(after)}});
+    total += m.games;
+  }
+  return reply(200, json::object{{"position", format_position(pos)},
+                                 {"games", total},
+                                 {"indexed_games", explorer_->games()},
+                                 {"moves", std::move(moves)}});
+}
+
+}  // namespace toguz::server

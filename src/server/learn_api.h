@@ -1,0 +1,94 @@
+// The learning pages' read-only API (docs/web-protocol.md "Puzzles, studies and the opening
+// explorer"): puzzles from a `toguz puzzles build` file, the classic studies with their proven
+// or engine lines, and the opening explorer over a `toguz explorer build` index. Everything is
+// loaded at start and answered from memory (the index is memory-mapped); no request searches.
+// Independent of the HTTP layer: the router hands it a method and a target and sends back the
+// status and JSON body it returns.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "puzzles/puzzles.h"
+
+namespace toguz::explorer {
+class Index;
+}
+
+namespace toguz::server {
+
+// A data file that does not load: the message names the file, the line and what was expected.
+class LearnDataError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct LearnOptions {
+  std::string puzzles_path;   // JSON lines of `toguz puzzles build`; "" = no puzzles
+  std::string studies_path;   // web/data/studies.json (docs/puzzles.md "Studies"); "" = none
+  std::string explorer_path;  // an index of `toguz explorer build`; "" = no explorer
+  uint64_t seed = 0;          // of the random pick of /api/puzzles/next; 0 = from the clock
+};
+
+struct LearnReply {
+  int status = 200;
+  std::string body;  // JSON
+};
+
+class LearnService {
+ public:
+  // Loads every file named in `options`; throws LearnDataError naming the file (and line) of
+  // the first that does not load.
+  explicit LearnService(const LearnOptions& options);
+  ~LearnService();
+  LearnService(const LearnService&) = delete;
+  LearnService& operator=(const LearnService&) = delete;
+
+  // Answers a request whose path starts with /api/puzzles, /api/studies or /api/explorer;
+  // nullopt for any other path (the router goes on). `target` is the request target, the
+  // query string included. A method other than GET is answered 405. Safe to call from several
+  // threads at once.
+  std::optional<LearnReply> handle(std::string_view method, std::string_view target) const;
+
+  size_t puzzle_count() const { return puzzles_.size(); }
+  size_t study_count() const { return studies_.size(); }
+  bool has_explorer() const { return explorer_ != nullptr; }
+
+  struct Study {
+    int number = 0;
+    std::string position;
+    std::string task;           // what White is to achieve: "win" or "draw" (the book's claim)
+    std::string proven;         // "" when not proven, else "win" / "draw" / "loss" for White
+    std::optional<int> margin;  // the proven final margin, when proven with it
+    uint64_t nodes = 0;         // the proof's nodes
+    std::vector<int> line;      // the proven line, or the engine's line when not proven
+    int engine_cp = 0;          // the engine's score (unproven studies), for White
+    int engine_depth = 0;
+  };
+
+ private:
+  LearnReply puzzle_reply(const puzzles::Puzzle& p) const;
+  LearnReply next_puzzle(std::string_view query) const;
+  LearnReply puzzle_summary() const;
+  LearnReply studies_reply(std::string_view rest) const;
+  LearnReply explorer_reply(std::string_view query) const;
+
+  std::vector<puzzles::Puzzle> puzzles_;
+  std::vector<Study> studies_;
+  std::unique_ptr<explorer::Index> explorer_;
+  mutable std::mutex rng_mutex_;
+  mutable std::mt19937_64 rng_;
+};
+
+// Reads a studies file (the shape of web/data/studies.json); throws LearnDataError naming the
+// file and the field.
+std::vector<LearnService::Study> read_studies(const std::string& path);
+
+}  // namespace toguz::server

@@ -1,0 +1,91 @@
+// The learning pages' HTTP calls (docs/web-protocol.md "Puzzles, studies and the opening
+// explorer"): read-only GETs; a refusal becomes ApiError with the server's code.
+
+import { call } from "./api.js";
+import type { MoveRec, Side } from "./types.js";
+
+export interface PuzzleSummary {
+  count: number;
+  themes: Record<string, number>;
+  // false until puzzle ratings come with accounts: every attempt is then unrated
+  rated: boolean;
+}
+
+export interface Puzzle {
+  id: string;
+  position: string;
+  side: Side; // the solver's side, to move
+  themes: string[];
+  difficulty: number;
+  best_cp: number;
+  second_cp: number;
+  proven: { result: "win" | "draw" | "loss"; margin: number | null } | null;
+  line: MoveRec[]; // the solution with the forced replies
+  // every legal move at each of the solver's turns (ply = index into line)
+  choices: { ply: number; moves: MoveRec[] }[];
+  source: { game: number; ply: number };
+  rating: number | null; // null: puzzles are not rated yet
+}
+
+export interface Study {
+  study: number;
+  position: string;
+  side: Side;
+  task: "win" | "draw"; // the book's claim for White
+  proven: { result: "win" | "draw" | "loss"; margin: number | null; nodes: number } | null;
+  engine: { cp: number; depth: number } | null; // the engine's line when not proven
+  line: MoveRec[];
+}
+
+export interface ExplorerMove {
+  hole: number;
+  move: string;
+  games: number;
+  white_wins: number;
+  draws: number;
+  black_wins: number;
+  average_rating: number | null;
+  after: string; // the position after the move
+}
+export interface ExplorerAnswer {
+  position: string;
+  games: number;
+  indexed_games: number;
+  moves: ExplorerMove[];
+}
+
+/** The query of /api/puzzles/next: the theme ("" = any) and the ids not to repeat. */
+export function next_query(theme: string, exclude: string[]): string {
+  const p = new URLSearchParams();
+  if (theme) p.set("theme", theme);
+  if (exclude.length) p.set("exclude", exclude.join(","));
+  const q = p.toString();
+  return q ? `?${q}` : "";
+}
+
+/** The explorer's filters; unset ones do not filter (docs/explorer.md "Filters"). */
+export interface ExplorerFilter {
+  min_rating?: number;
+  max_rating?: number;
+  from_year?: number;
+  to_year?: number;
+}
+
+/** The query of /api/explorer for a position and filters. */
+export function explorer_query(position: string, f: ExplorerFilter = {}): string {
+  const p = new URLSearchParams();
+  p.set("position", position);
+  for (const k of ["min_rating", "max_rating", "from_year", "to_year"] as const) {
+    const v = f[k];
+    if (typeof v === "number" && Number.isFinite(v)) p.set(k, String(v));
+  }
+  return `?${p.toString().replace(/\+/g, "%20")}`;
+}
+
+export const learn_api = {
+  summary: () => call<PuzzleSummary>("GET", "/api/puzzles"),
+  next: (theme: string, exclude: string[]) => call<Puzzle>("GET", `/api/puzzles/next${next_query(theme, exclude)}`),
+  puzzle: (id: string) => call<Puzzle>("GET", `/api/puzzles/${encodeURIComponent(id)}`),
+  studies: () => call<{ studies: Study[] }>("GET", "/api/studies"),
+  explorer: (position: string, f: ExplorerFilter = {}) => call<ExplorerAnswer>("GET", `/api/explorer${explorer_query(position, f)}`),
+};
