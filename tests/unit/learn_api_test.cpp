@@ -340,7 +340,9 @@ TEST(LearnApi, MalformedRequestsAreAnswered) {
     boost::system::error_code ec;
     json::value v = json::parse(r->body, ec);
     ASSERT_FALSE(ec) << r->body;
-    if (r->status != 200) EXPECT_TRUE(v.as_object().contains("code")) << r->body;
+    if (r->status != 200) {
+      EXPECT_TRUE(v.as_object().contains("code")) << r->body;
+    }
   }
 }
 
