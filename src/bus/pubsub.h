@@ -37,7 +37,8 @@ class Subscriber {
   // server reloads what it needs from the store on `true` after a `false`.
   using OnState = std::function<void(bool connected, const std::string& error)>;
 
-  // Starts the thread, which connects (and reconnects after a loss, every `retry`).
+  // Starts the thread, which connects (and reconnects after a loss, every `retry`). The
+  // callbacks must not throw.
   Subscriber(RedisUrl url, OnMessage on_message, OnState on_state = nullptr,
              std::chrono::milliseconds retry = std::chrono::milliseconds(500));
   ~Subscriber();  // stop()

@@ -218,17 +218,20 @@ void Worker::serve_one(bus::JobQueue& queue, bus::Connection& redis, search::Eng
     slot.entry = d.id;
     slot.cancel = stopping_.load();
   }
-  JobOutcome outcome;
+  // Results may be posted from the search thread: a failure there stops the job (it stays
+  // pending, for a takeover) instead of escaping the search.
+  std::string post_error;
+  auto post = [&](const std::string& r) {
+    if (!post_error.empty()) return;
+    try {
+      bus::post_result(redis, job.reply, r);
+    } catch (const bus::BusError& e) {
+      post_error = e.what();
+      slot.cancel = true;
+    }
+  };
   std::string error;
-  try {
-    outcome = run_job(
-        engine, job, slot.consumer,
-        [&](const std::string& r) { bus::post_result(redis, job.reply, r); }, slot.cancel, &error);
-  } catch (...) {
-    std::lock_guard lock(slot.mutex);
-    slot.entry.clear();
-    throw;
-  }
+  const JobOutcome outcome = run_job(engine, job, slot.consumer, post, slot.cancel, &error);
   {
     std::lock_guard lock(slot.mutex);
     slot.entry.clear();
@@ -238,7 +241,10 @@ void Worker::serve_one(bus::JobQueue& queue, bus::Connection& redis, search::Eng
                            job.game + " generation " + std::to_string(job.generation) +
                            (d.deliveries > 1 ? ", delivery " + std::to_string(d.deliveries) : "") +
                            ")";
-  if (outcome != JobOutcome::Cancelled) {
+  if (!post_error.empty()) {
+    log_line(what + ": its result could not be posted (" + post_error +
+             "); left pending for a takeover");
+  } else if (outcome != JobOutcome::Cancelled) {
     queue.ack(d.id);
     log_line(what + (outcome == JobOutcome::Done ? ": done in " + std::to_string(ms) + " ms"
                                                  : ": failed: " + error));
