@@ -36,7 +36,11 @@ std::string finish(std::string prefix, const std::string& members) {
 bool run_search(search::Engine& engine, const bus::Job& job, const Game& game,
                 const std::string& worker, const PostResult& post,
                 const std::atomic<bool>& cancel) {
-  search::Options options;
+  // The engine's own table size and tables stay; strength, seed and lines are the job's.
+  search::Options options = engine.options();
+  options.skill = 20;
+  options.seed = 0;
+  options.multipv = 1;
   if (job.kind == bus::JobKind::Move) {
     options.skill = job.limits.level;
     options.seed = job.seed;

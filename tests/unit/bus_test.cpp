@@ -87,6 +87,13 @@ TEST_F(BusTest, ErrorReplyIsThrownAndTheConnectionStaysGood) {
   EXPECT_EQ(c.command_reply({"NOSUCHCOMMAND"}).type, bus::Reply::Type::Error);
 }
 
+TEST_F(BusTest, AWrongPasswordIsAClearError) {
+  const std::string why =
+      error_of([&] { Connection c("redis://:nope@127.0.0.1:" + std::to_string(server.port())); });
+  const std::string at = "redis at 127.0.0.1:" + std::to_string(server.port()) + "/0: AUTH: ERR";
+  EXPECT_EQ(why.substr(0, at.size()), at) << why;
+}
+
 TEST_F(BusTest, SelectsTheDatabaseOfTheUrl) {
   Connection db0(server.url()), db2(server.url() + "/2");
   db2.command({"SET", "k", "two"});
@@ -220,18 +227,18 @@ TEST_F(BusTest, LeaseIsExclusiveAndOnlyItsOwnerRenewsOrReleasesIt) {
 
 TEST_F(BusTest, LeaseExpiresUnlessRenewed) {
   Connection c(server.url());
-  const auto a = bus::acquire_lease(c, "lease:g1", "a", 300ms);
+  const auto a = bus::acquire_lease(c, "lease:g1", "a", 1000ms);
   ASSERT_TRUE(a.has_value());
-  ASSERT_TRUE(bus::acquire_lease(c, "lease:g2", "a", 300ms).has_value());
-  // g1 is renewed for 900 ms; g2 is left to expire
+  ASSERT_TRUE(bus::acquire_lease(c, "lease:g2", "a", 1000ms).has_value());
+  // g1 is renewed for 1.5 s, past its TTL; g2 is left to expire
   for (int i = 0; i < 6; ++i) {
-    std::this_thread::sleep_for(150ms);
-    EXPECT_TRUE(bus::renew_lease(c, "lease:g1", "a", 300ms)) << i;
+    std::this_thread::sleep_for(250ms);
+    EXPECT_TRUE(bus::renew_lease(c, "lease:g1", "a", 1000ms)) << i;
   }
-  EXPECT_FALSE(bus::acquire_lease(c, "lease:g1", "b", 300ms).has_value());
+  EXPECT_FALSE(bus::acquire_lease(c, "lease:g1", "b", 1000ms).has_value());
   EXPECT_FALSE(bus::lease_holder(c, "lease:g2").has_value());
-  EXPECT_FALSE(bus::renew_lease(c, "lease:g2", "a", 300ms));  // expired: not brought back
-  const auto b = bus::acquire_lease(c, "lease:g2", "b", 300ms);
+  EXPECT_FALSE(bus::renew_lease(c, "lease:g2", "a", 1000ms));  // expired: not brought back
+  const auto b = bus::acquire_lease(c, "lease:g2", "b", 1000ms);
   ASSERT_TRUE(b.has_value());
   EXPECT_FALSE(bus::release_lease(c, "lease:g2", "a"));
   EXPECT_EQ(bus::lease_holder(c, "lease:g2")->owner, "b");
@@ -290,9 +297,9 @@ TEST_F(BusTest, JobOfADeadConsumerIsTakenOverAfterItsIdleTime) {
   q.submit(bus::job_json(move_job("j1", 1)));
   auto d = q.next("dead", 100ms);  // read, never acknowledged: the consumer "dies"
   ASSERT_TRUE(d.has_value());
-  EXPECT_TRUE(q.claim_idle("alive", 300ms).empty());  // not idle long enough yet
-  std::this_thread::sleep_for(350ms);
-  std::vector<bus::Delivery> claimed = q.claim_idle("alive", 300ms);
+  EXPECT_TRUE(q.claim_idle("alive", 1000ms).empty());  // not idle long enough yet
+  std::this_thread::sleep_for(1100ms);
+  std::vector<bus::Delivery> claimed = q.claim_idle("alive", 1000ms);
   ASSERT_EQ(claimed.size(), 1u);
   EXPECT_EQ(claimed[0].id, d->id);
   EXPECT_EQ(claimed[0].job, d->job);
@@ -310,13 +317,14 @@ TEST_F(BusTest, TouchedJobIsNotTakenOverAndAHandedBackOneIsAtOnce) {
   q.submit(bus::job_json(move_job("j1", 1)));
   auto d = q.next("busy", 100ms);
   ASSERT_TRUE(d.has_value());
-  for (int i = 0; i < 5; ++i) {
-    std::this_thread::sleep_for(100ms);
+  // touched every 250 ms for 1.5 s: never idle for the 1 s a takeover needs
+  for (int i = 0; i < 6; ++i) {
+    std::this_thread::sleep_for(250ms);
     ASSERT_TRUE(q.touch("busy", d->id));
-    EXPECT_TRUE(q.claim_idle("other", 250ms).empty()) << i;
+    EXPECT_TRUE(q.claim_idle("other", 1000ms).empty()) << i;
   }
   q.hand_back("busy", d->id);
-  std::vector<bus::Delivery> claimed = q.claim_idle("other", 250ms);
+  std::vector<bus::Delivery> claimed = q.claim_idle("other", 1000ms);
   ASSERT_EQ(claimed.size(), 1u);
   EXPECT_EQ(claimed[0].id, d->id);
 }
