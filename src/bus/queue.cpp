@@ -1,6 +1,7 @@
 #include "bus/queue.h"
 
 #include <algorithm>
+#include <memory>
 
 namespace toguz::bus {
 
@@ -170,6 +171,40 @@ std::vector<std::string> ResultReader::read(milliseconds block) {
     out.push_back(field_of(e.elements[1], kResultField));
   }
   return out;
+}
+
+ResultListener::ResultListener(RedisUrl url, std::string stream, OnResult on_result,
+                               OnError on_error)
+    : url_(std::move(url)),
+      stream_(std::move(stream)),
+      on_result_(std::move(on_result)),
+      on_error_(std::move(on_error)) {
+  thread_ = std::thread([this] { run(); });
+}
+
+ResultListener::~ResultListener() {
+  stop();
+}
+
+void ResultListener::stop() {
+  stopping_ = true;
+  if (thread_.joinable()) thread_.join();
+}
+
+void ResultListener::run() {
+  std::unique_ptr<Connection> redis;
+  std::string last_id = "0-0";  // kept across reconnections
+  while (!stopping_) {
+    try {
+      if (!redis) redis = std::make_unique<Connection>(url_);
+      ResultReader reader(*redis, stream_, last_id);
+      for (const std::string& r : reader.read(milliseconds(200))) on_result_(r);
+      last_id = reader.last_id();
+    } catch (const BusError& e) {
+      if (on_error_) on_error_(e.what());
+      for (int i = 0; i < 5 && !stopping_; ++i) std::this_thread::sleep_for(milliseconds(100));
+    }
+  }
 }
 
 }  // namespace toguz::bus

@@ -8,9 +8,12 @@
 // XREAD by that instance alone.
 #pragma once
 
+#include <atomic>
 #include <chrono>
+#include <functional>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "bus/redis.h"
@@ -77,15 +80,43 @@ void post_result(Connection& redis, const std::string& stream, const std::string
 // Reads one result stream from the start (its key is unique to its reader).
 class ResultReader {
  public:
-  ResultReader(Connection& redis, std::string stream) : redis_(redis), stream_(std::move(stream)) {}
+  // Reads the entries after `after` ("0-0": all of them).
+  ResultReader(Connection& redis, std::string stream, std::string after = "0-0")
+      : redis_(redis), stream_(std::move(stream)), last_id_(std::move(after)) {}
   const std::string& stream() const { return stream_; }
+  const std::string& last_id() const { return last_id_; }  // of the last result read
   // The results posted since the last call (up to 100), waiting up to `block` for the first.
   std::vector<std::string> read(std::chrono::milliseconds block);
 
  private:
   Connection& redis_;
   std::string stream_;
-  std::string last_id_ = "0-0";
+  std::string last_id_;
+};
+
+// Reads a result stream on a thread of its own and hands each result to `on_result` there (an
+// asio server posts it to its IO thread). A lost connection is retried every 500 ms and
+// reported to `on_error`; results posted meanwhile are read afterwards (the stream keeps them).
+// The callbacks must not throw.
+class ResultListener {
+ public:
+  using OnResult = std::function<void(const std::string& result)>;
+  using OnError = std::function<void(const std::string& error)>;
+  ResultListener(RedisUrl url, std::string stream, OnResult on_result, OnError on_error = nullptr);
+  ~ResultListener();  // stop()
+  ResultListener(const ResultListener&) = delete;
+  ResultListener& operator=(const ResultListener&) = delete;
+  // Stops and joins the thread (within about 200 ms); not from a callback.
+  void stop();
+
+ private:
+  void run();
+  RedisUrl url_;
+  std::string stream_;
+  OnResult on_result_;
+  OnError on_error_;
+  std::atomic<bool> stopping_{false};
+  std::thread thread_;
 };
 
 }  // namespace toguz::bus

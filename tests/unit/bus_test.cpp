@@ -290,6 +290,27 @@ TEST_F(BusTest, JobQueueRoundTrip) {
   EXPECT_EQ(c.command({"XLEN", q.config().stream}).integer, 0);  // done jobs leave the stream
 }
 
+TEST_F(BusTest, ResultListenerDeliversEveryResultOnItsThread) {
+  Connection c(server.url());
+  bus::post_result(c, "toguz:results:i1", "r1");  // before the listener: still read
+  bus::post_result(c, "toguz:results:i1", "r2");
+  Inbox inbox;
+  std::thread::id listener_thread;
+  bus::ResultListener listener(bus::parse_redis_url(server.url()), "toguz:results:i1",
+                               [&](const std::string& r) {
+                                 listener_thread = std::this_thread::get_id();
+                                 inbox.add(bus::Message{"", "", r});
+                               });
+  ASSERT_TRUE(inbox.wait_messages(2));
+  bus::post_result(c, "toguz:results:i1", "r3");
+  ASSERT_TRUE(inbox.wait_messages(3));
+  listener.stop();
+  EXPECT_NE(listener_thread, std::this_thread::get_id());
+  std::lock_guard lock(inbox.m);
+  ASSERT_EQ(inbox.messages.size(), 3u);
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(inbox.messages[i].payload, "r" + std::to_string(i + 1));
+}
+
 TEST_F(BusTest, JobOfADeadConsumerIsTakenOverAfterItsIdleTime) {
   Connection c(server.url());
   bus::JobQueue q(c);
