@@ -67,8 +67,14 @@ class RedisServer {
     char tmpl[] = "/tmp/toguz-redis-XXXXXX";
     if (!mkdtemp(tmpl)) return "mkdtemp failed";
     dir_ = tmpl;
-    port_ = free_port();
-    return launch();
+    // another test may take the same free port first: then try another
+    std::string why;
+    for (int attempt = 0; attempt < 5; ++attempt) {
+      port_ = free_port();
+      why = launch();
+      if (why.empty()) return "";
+    }
+    return why;
   }
 
   // Starts it again on the same port (after stop()).
