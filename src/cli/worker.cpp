@@ -105,13 +105,16 @@ int Worker::run(const sigset_t& signals) {
   const milliseconds beat(std::max(100, cfg_.claim_idle_ms / 4));
   timespec wait{beat.count() / 1000, long(beat.count() % 1000) * 1000000};
   int sig = 0;
+  bool failing = false;  // logs a lost connection once, not on every beat
   for (;;) {
     sig = sigtimedwait(&signals, nullptr, &wait);
     if (sig > 0) break;
     try {
       heartbeat(queue);
+      failing = false;
     } catch (const bus::BusError& e) {
-      log_line(std::string("heartbeat: ") + e.what());
+      if (!failing) log_line(std::string("heartbeat: ") + e.what());
+      failing = true;
     }
   }
   log_line(name_ + ": " + (sig == SIGINT ? "SIGINT" : "SIGTERM") + ", stopping");
@@ -177,6 +180,16 @@ void Worker::serve(Slot& slot) {
       failing = false;
       if (d) serve_one(queue, *redis, engine, slot, *d);
     } catch (const bus::BusError& e) {
+      // a Redis that restarted without its data has no group: make it again
+      if (dynamic_cast<const bus::ReplyError*>(&e) &&
+          std::string_view(e.what()).find("NOGROUP") != std::string_view::npos) {
+        log_line(slot.consumer + ": the group is gone (Redis restarted?); creating it again");
+        try {
+          bus::JobQueue(*redis, queue_config_).create_group();
+          continue;
+        } catch (const bus::BusError&) {
+        }
+      }
       if (!failing) log_line(slot.consumer + ": " + e.what() + " (retrying)");
       failing = true;
       for (int i = 0; i < 10 && !stopping_; ++i) std::this_thread::sleep_for(milliseconds(100));

@@ -140,6 +140,16 @@ PY
 grep -q "job .* r2 (review, game g2 generation 1, delivery 2): done in" "$tmp/c.log" ||
   fail "no takeover line in the second worker's log"
 [ "$(rc XPENDING toguz:jobs workers | head -1)" = 0 ] || fail "r2 left pending"
+# Redis restarts empty: the worker reconnects, makes the group again and serves the next job.
+kill -9 "$redis"
+wait "$redis" 2>/dev/null
+redis-server --port "$port" --bind 127.0.0.1 --save '' --appendonly no --dir "$tmp" \
+  --logfile "$tmp/redis.log" &
+redis=$!
+pids+=($redis)
+for _ in $(seq 200); do [ "$(rc ping 2>/dev/null)" = PONG ] && break; sleep 0.05; done
+submit "{\"id\":\"m2\",\"kind\":\"move\",\"game\":\"g3\",\"generation\":0,\"reply\":\"$results\",\"limits\":{\"depth\":2}}"
+wait_result m2 60 >/dev/null || fail "no result for m2 after Redis restarted"
 kill -TERM "$c"
 wait "$c" || fail "second worker exit status $?"
 exit 0
