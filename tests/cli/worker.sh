@@ -1,8 +1,9 @@
 #!/bin/bash
 # toguz worker (docs/cluster.md): against a redis-server of its own, an engine-move job and a
 # review job come back legal and complete; a worker killed (-9) in the middle of a review
-# leaves the job to a second worker, which completes it; SIGTERM stops a worker cleanly; a
-# Redis that is not there is a clear error. Usage: worker.sh <toguz> <tests-dir>
+# leaves the job to a second worker, which completes it; a worker serves again after Redis
+# restarted empty; SIGTERM stops a worker cleanly; a Redis that is not there is a clear error.
+# Usage: worker.sh <toguz> <tests-dir>
 set -u
 toguz=$1
 tests=$2
