@@ -2,7 +2,7 @@
 # toguz worker (docs/cluster.md): against a redis-server of its own, an engine-move job and a
 # review job come back legal and complete; a worker killed (-9) in the middle of a review
 # leaves the job to a second worker, which completes it; a worker serves again after Redis
-# restarted empty; SIGTERM stops a worker cleanly; a Redis that is not there is a clear error.
+# restarted empty; a job longer than the idle time stays with its live worker; SIGTERM stops a worker cleanly; a Redis that is not there is a clear error.
 # Usage: worker.sh <toguz> <tests-dir>
 set -u
 toguz=$1
@@ -151,6 +151,19 @@ pids+=($redis)
 for _ in $(seq 200); do [ "$(rc ping 2>/dev/null)" = PONG ] && break; sleep 0.05; done
 submit "{\"id\":\"m2\",\"kind\":\"move\",\"game\":\"g3\",\"generation\":0,\"reply\":\"$results\",\"limits\":{\"depth\":2}}"
 wait_result m2 60 >/dev/null || fail "no result for m2 after Redis restarted"
-kill -TERM "$c"
-wait "$c" || fail "second worker exit status $?"
+# A job that runs longer than the idle time is kept fresh by its worker: a second live worker
+# never takes it over.
+"$toguz" worker --redis "$url" --claim-idle-ms 1000 2>"$tmp/d.log" &
+d=$!
+pids+=($d)
+submit "{\"id\":\"r3\",\"kind\":\"review\",\"game\":\"g4\",\"generation\":1,\"reply\":\"$results\",\"moves\":$holes,\"limits\":{\"nodes\":300000}}"
+wait_result r3 300 >/dev/null || fail "no result for r3"
+grep -h "r3 (review" "$tmp/c.log" "$tmp/d.log" | grep -q "done in [0-9]\{4,\} ms" ||
+  fail "r3 took under a second: make it longer"
+grep -h "r3 (review" "$tmp/c.log" "$tmp/d.log" | grep -q "delivery" && fail "r3 was taken over"
+[ "$(rc --raw XRANGE "$results" - + | grep -cF '{"job":"r3",')" = 1 ] || fail "r3 answered twice"
+for p in "$c" "$d"; do
+  kill -TERM "$p"
+  wait "$p" || fail "worker exit status $? after SIGTERM"
+done
 exit 0
