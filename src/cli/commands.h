@@ -25,5 +25,6 @@ void add_tune(CLI::App& app);
 void add_tournament(CLI::App& app);
 void add_explorer(CLI::App& app);
 void add_puzzles(CLI::App& app);
+void add_worker(CLI::App& app);
 
 }  // namespace toguz::cli

@@ -26,6 +26,7 @@ int main(int argc, char** argv) {
   toguz::cli::add_tournament(app);
   toguz::cli::add_explorer(app);
   toguz::cli::add_puzzles(app);
+  toguz::cli::add_worker(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
