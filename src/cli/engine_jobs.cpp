@@ -69,12 +69,12 @@ bool run_search(search::Engine& engine, const bus::Job& job, const Game& game,
           partial.nodes = i.nodes;
           partial.time_ms = i.time_ms;
           post(finish(bus::result_prefix(job, false, worker),
-                      "\"analysis\":" + protocol::analysis_json(partial, top)));
+                      "\"analysis\":" + protocol::analysis_json(partial, top, game.position())));
         }
       });
   if (cancel) return false;
   if (!r.lines.empty() && top.depth == 0) top = r.lines[0];
-  std::string members = "\"analysis\":" + protocol::analysis_json(r, top);
+  std::string members = "\"analysis\":" + protocol::analysis_json(r, top, game.position());
   if (job.kind == bus::JobKind::Move) {
     members += std::string(",\"resign\":") + (search::should_resign(r) ? "true" : "false");
     members += std::string(",\"accepts_draw\":") + (search::accepts_draw(r) ? "true" : "false");

@@ -156,7 +156,7 @@ wait_result m2 60 >/dev/null || fail "no result for m2 after Redis restarted"
 "$toguz" worker --redis "$url" --claim-idle-ms 1000 2>"$tmp/d.log" &
 d=$!
 pids+=($d)
-submit "{\"id\":\"r3\",\"kind\":\"review\",\"game\":\"g4\",\"generation\":1,\"reply\":\"$results\",\"moves\":$holes,\"limits\":{\"nodes\":300000}}"
+submit "{\"id\":\"r3\",\"kind\":\"review\",\"game\":\"g4\",\"generation\":1,\"reply\":\"$results\",\"moves\":$holes,\"limits\":{\"nodes\":2000000}}"
 wait_result r3 300 >/dev/null || fail "no result for r3"
 grep -h "r3 (review" "$tmp/c.log" "$tmp/d.log" | grep -q "done in [0-9]\{4,\} ms" ||
   fail "r3 took under a second: make it longer"
