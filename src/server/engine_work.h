@@ -28,9 +28,9 @@ class EngineWork {
     std::function<void(const search::Info&)> on_info;
   };
 
-  // Runs `s` on a worker and `done(result)` on the IO thread, unless `job` was cancelled first;
-  // the search stops early when the job is cancelled or the pool shuts down. False when the pool
-  // refused it (the background queue is full): then nothing runs.
+  // Runs `s` on a worker and `done(result)` on the IO thread, unless `job` (not null, one per
+  // task) was cancelled first; the search stops early when the job is cancelled or the pool
+  // shuts down. False when the pool refused it (the background queue is full): nothing runs.
   bool search(Search s, Priority priority, std::shared_ptr<Job> job,
               std::function<void(search::SearchResult)> done);
 

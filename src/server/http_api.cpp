@@ -173,11 +173,7 @@ http::response<http::string_body> Server::Impl::api_join(const std::string& id,
                        http::status::conflict};
     const Side side = room->players[0].seated ? Side::Black : Side::White;
     const std::string token = RoomRegistry::random_id(32);
-    room->players[index(side)] = {clean_name(get_string(body, "name", "", 1000), kNameGuest), token,
-                                  true};
-    room->status = Status::Playing;
-    room->save();
-    room->broadcast();
+    room->join(side, clean_name(get_string(body, "name", "", 1000), kNameGuest), token);
     return json_response(
         http::status::ok,
         json::object{{"id", room->id}, {"token", token}, {"side", side_word(side)}});

@@ -204,6 +204,13 @@ void Room::changed() {
   start_engine();
 }
 
+void Room::join(Side side, std::string name, std::string token) {
+  players[index(side)] = {std::move(name), std::move(token), true};
+  status = Status::Playing;
+  save();
+  broadcast();
+}
+
 std::string Room::takeback() {
   if (mode == Mode::Online) return "takeback: not in online games";
   const bool board_end =

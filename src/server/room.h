@@ -133,6 +133,9 @@ class Room : public std::enable_shared_from_this<Room> {
   // After a change a player made: everyone gets the state, and the engine moves if it is to.
   void changed();
 
+  // The opponent takes the free seat `side` of an online game waiting for him: it starts.
+  void join(Side side, std::string name, std::string token);
+
   // The requests of players (message_handlers.cpp checks the fields and the seat first).
   // Each returns "" when done, else the refusal as sent to the client ("takeback: ...").
   std::string takeback();
