@@ -83,7 +83,8 @@ bool run_search(search::Engine& engine, const bus::Job& job, const Game& game,
   return true;
 }
 
-bool run_review(const bus::Job& job, const Game& game, const std::string& worker,
+bool run_review(search::Engine& engine, const bus::Job& job, const Game& game,
+                const std::string& worker,
                 const PostResult& post, const std::atomic<bool>& cancel) {
   Clock::time_point last{};
   auto progress = [&](int done, int total) {
@@ -95,7 +96,7 @@ bool run_review(const bus::Job& job, const Game& game, const std::string& worker
         finish(bus::result_prefix(job, false, worker),
                "\"progress\":" + boost::json::serialize(boost::json::value(double(done) / total))));
   };
-  const std::string review = server::review_json(game, job.limits.nodes, progress, &cancel);
+  const std::string review = server::review_json(engine, game, job.limits.nodes, progress, &cancel);
   if (review.empty() || cancel) return false;
   post(finish(bus::result_prefix(job, true, worker), "\"progress\":1,\"review\":" + review));
   return true;
@@ -119,7 +120,7 @@ JobOutcome run_job(search::Engine& engine, const bus::Job& job, const std::strin
     return JobOutcome::Failed;
   }
   const bool done = job.kind == bus::JobKind::Review
-                        ? run_review(job, game, worker, post, cancel)
+                        ? run_review(engine, job, game, worker, post, cancel)
                         : run_search(engine, job, game, worker, post, cancel);
   return done ? JobOutcome::Done : JobOutcome::Cancelled;
 }

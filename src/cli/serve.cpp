@@ -45,6 +45,9 @@ void add_serve(CLI::App& app) {
   cmd->add_option("--analyze-per-minute", cfg->analyze_per_minute, "POST /api/analyze per address")
       ->check(CLI::Range(1, 100000))
       ->capture_default_str();
+  cmd->add_option("--log-level", cfg->log_level, "the log on stderr: debug, info, warn, error")
+      ->check(CLI::IsMember({"debug", "info", "warn", "error"}))
+      ->capture_default_str();
   cmd->callback([cfg] {
     // SIGINT / SIGTERM are taken by sigwait below: block them before any thread starts.
     sigset_t set;

@@ -48,8 +48,14 @@ const char* mark_for_loss(int loss_cp) {
 
 GameReview review_game(const Game& game, const Limits& per_move, const Options& options,
                        const ReviewProgress& progress, const std::atomic<bool>* cancel) {
-  GameReview review;
   Engine engine;
+  return review_game(engine, game, per_move, options, progress, cancel);
+}
+
+GameReview review_game(Engine& engine, const Game& game, const Limits& per_move,
+                       const Options& options, const ReviewProgress& progress,
+                       const std::atomic<bool>* cancel) {
+  GameReview review;
   Options o = options;
   o.multipv = 1;
   engine.set_options(o);

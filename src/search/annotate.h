@@ -68,5 +68,10 @@ const char* mark_for_loss(int loss_cp);
 GameReview review_game(const Game& game, const Limits& per_move, const Options& options,
                        const ReviewProgress& progress = nullptr,
                        const std::atomic<bool>* cancel = nullptr);
+// The same with `engine` (its table cleared first with new_game, its options set to `options`
+// with multipv 1): a caller that owns an engine, like a server's worker, reviews with it.
+GameReview review_game(Engine& engine, const Game& game, const Limits& per_move,
+                       const Options& options, const ReviewProgress& progress = nullptr,
+                       const std::atomic<bool>* cancel = nullptr);
 
 }  // namespace toguz::search

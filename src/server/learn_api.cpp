@@ -11,11 +11,9 @@
 #include "explorer/explorer.h"
 #include "rules/game.h"
 #include "rules/notation.h"
+#include "server/text_input.h"
 
 namespace toguz::server {
-
-// Percent-decoding of query values, defined with the router (api.cpp).
-std::string url_decode(std::string_view s);
 
 namespace {
 

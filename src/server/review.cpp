@@ -6,18 +6,21 @@
 
 #include "rules/notation.h"
 #include "search/annotate.h"
-#include "server/server_impl.h"
+#include "server/json_out.h"
+#include "server/log.h"
+#include "server/room.h"
+#include "server/types.h"
 
 namespace toguz::server {
 
 // The review through the engine's annotate code (search/annotate.h, as `toguz annotate`).
-std::string review_json(const Game& game, uint64_t nodes,
+std::string review_json(search::Engine& engine, const Game& game, uint64_t nodes,
                         const std::function<void(int, int)>& progress,
                         const std::atomic<bool>* cancel) {
   search::Limits limits;
   limits.nodes = nodes;
   const search::GameReview review =
-      search::review_game(game, limits, search::Options{}, progress, cancel);
+      search::review_game(engine, game, limits, search::Options{}, progress, cancel);
   if (!review.complete) return "";
   json::array moves;
   for (const search::MoveReview& m : review.moves) {
@@ -31,7 +34,7 @@ std::string review_json(const Game& game, uint64_t nodes,
     moves.push_back(
         json::object{{"ply", m.ply},
                      {"hole", m.hole},
-                     {"side", side_name(index(m.side))},
+                     {"side", side_word(m.side)},
                      {"white_cp", m.white_cp},
                      {"best", m.best_hole},
                      {"best_pv", std::move(best_pv)},
@@ -44,11 +47,11 @@ std::string review_json(const Game& game, uint64_t nodes,
   json::object players;
   for (int s = 0; s < 2; ++s) {
     const search::PlayerSummary& p = review.players[s];
-    players[side_name(s)] = json::object{{"moves", p.moves},
-                                         {"average_loss_cp", p.average_loss_cp},
-                                         {"inaccuracies", p.inaccuracies},
-                                         {"mistakes", p.mistakes},
-                                         {"blunders", p.blunders}};
+    players[side_word(Side(s))] = json::object{{"moves", p.moves},
+                                               {"average_loss_cp", p.average_loss_cp},
+                                               {"inaccuracies", p.inaccuracies},
+                                               {"mistakes", p.mistakes},
+                                               {"blunders", p.blunders}};
   }
   return json::serialize(
       json::object{{"moves", std::move(moves)}, {"players", std::move(players)}});
@@ -61,70 +64,67 @@ std::string done_message(const std::string& review) {
   return R"({"type":"review","done":true,"progress":1,)" + review.substr(1);
 }
 
+std::string progress_message(double progress) {
+  return json::serialize(json::object{
+      {"type", "review"}, {"done", false}, {"progress", progress}, {"moves", json::array()}});
+}
+
 }  // namespace
 
-void Server::Impl::start_review(const std::shared_ptr<Room>& room_ptr, WsSession& s) {
-  Room& room = *room_ptr;
-  const bool finished = room.row.status == "over" || room.row.status == "aborted";
-  if (finished && !room.row.review.empty()) {
-    s.send(done_message(room.row.review));
+void Room::send_review(const std::string& text) {
+  for (auto& w : review_waiters_)
+    if (auto c = w.lock()) c->send(text);
+}
+
+void Room::start_review(const std::shared_ptr<RoomClient>& client) {
+  if (finished(status) && !review.empty()) {
+    client->send(done_message(review));
     return;
   }
-  room.review_waiters.push_back(s.shared_from_this());
-  if (room.reviewing) {
-    s.send(json::serialize(json::object{{"type", "review"},
-                                        {"done", false},
-                                        {"progress", room.review_progress},
-                                        {"moves", json::array()}}));
+  review_waiters_.push_back(client);
+  if (reviewing_) {
+    client->send(progress_message(review_progress_));
     return;
   }
-  room.reviewing = true;
-  room.review_progress = 0;
+  reviewing_ = true;
+  review_progress_ = 0;
   auto job = std::make_shared<Job>();
-  room.review_job = job;
-  const uint64_t nodes = config.review_nodes;
-  const bool queued = pool->submit([this, room_ptr, job, nodes, game = room.game](search::Engine&) {
+  EngineWork& work = services_.engine;
+  const uint64_t nodes = services_.config.review_nodes;
+  auto self = shared_from_this();
+  // On the worker, with its engine: progress goes to the waiters as it comes.
+  auto review_task = [self, job, &work, nodes, game = game](search::Engine& engine) {
     std::atomic<bool> cancel{false};
     auto progress = [&](int done, int total) {
-      if (job->cancelled() || pool->stopping()) cancel = true;
+      if (job->cancelled() || work.stopping()) cancel = true;
       const double p = double(done) / double(total);
-      net::post(ioc, [this, room_ptr, p] {
-        Room& room = *room_ptr;
-        room.review_progress = p;
-        const std::string text = json::serialize(json::object{
-            {"type", "review"}, {"done", false}, {"progress", p}, {"moves", json::array()}});
-        for (auto& w : room.review_waiters)
-          if (auto s = w.lock()) s->send(text);
+      work.post(job, [self, p] {
+        self->review_progress_ = p;
+        self->send_review(progress_message(p));
       });
     };
-    std::string moves = review_json(game, nodes, progress, &cancel);
-    const int plies = game.ply_count();
-    net::post(ioc, [this, room_ptr, moves = std::move(moves), plies] {
-      Room& room = *room_ptr;
-      room.reviewing = false;
-      room.review_job.reset();
-      if (moves.empty()) return;
-      const bool finished = room.row.status == "over" || room.row.status == "aborted";
-      if (finished && room.game.ply_count() == plies) {
-        room.row.review = moves;
-        try {
-          store->save_review(room.row.id, moves);
-        } catch (const std::exception&) {
-        }
+    return std::make_pair(review_json(engine, game, nodes, progress, &cancel), game.ply_count());
+  };
+  auto done = [self](std::pair<std::string, int> result) {
+    Room& room = *self;
+    auto& [moves, plies] = result;
+    room.reviewing_ = false;
+    if (moves.empty()) return;
+    if (finished(room.status) && room.game.ply_count() == plies) {
+      room.review = moves;
+      try {
+        room.services_.store.save_review(room.id, moves);
+      } catch (const std::exception& e) {
+        log(LogLevel::Error, room.id, std::string("cannot save the review: ") + e.what());
       }
-      const std::string text = done_message(moves);
-      for (auto& w : room.review_waiters)
-        if (auto s = w.lock()) s->send(text);
-      room.review_waiters.clear();
-    });
-  });
-  if (!queued) {
-    room.reviewing = false;
-    room.review_job.reset();
-    const std::string text = error_message("review: " + busy_message(*pool));
-    for (auto& w : room.review_waiters)
-      if (auto waiter = w.lock()) waiter->send(text);
-    room.review_waiters.clear();
+    }
+    room.send_review(done_message(moves));
+    room.review_waiters_.clear();
+  };
+  if (!work.run<std::pair<std::string, int>>(Priority::Background, job, review_task, done)) {
+    reviewing_ = false;
+    send_review(error_message("review: " + busy_message(work.pool())));
+    review_waiters_.clear();
   }
 }
 

@@ -32,6 +32,7 @@ struct Config {
   int expire_waiting_seconds = 24 * 3600;
   int expire_analysis_seconds = 7 * 24 * 3600;
   int idle_room_seconds = 600;
+  std::string log_level = "info";  // the log on stderr: debug, info, warn or error
 };
 
 class Server {

@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <ctime>
 
+#include "server/types.h"
+
 namespace toguz::server {
 
 namespace {
@@ -114,9 +116,12 @@ std::string engine_name(int level) {
 }
 
 json::value default_name_code(const GameRow& row, int side) {
-  const std::string& name = side == 0 ? row.white_name : row.black_name;
-  if (row.engine_side == side)
-    return name == engine_name(row.level) ? json::value("engine") : nullptr;
+  return default_name_code(side == 0 ? row.white_name : row.black_name, row.engine_side == side,
+                           row.level);
+}
+
+json::value default_name_code(const std::string& name, bool engine, int level) {
+  if (engine) return name == engine_name(level) ? json::value("engine") : nullptr;
   if (name == kNamePlayer) return "player";
   if (name == kNameGuest) return "guest";
   if (name == kNameWhite) return "white";
@@ -145,11 +150,13 @@ std::vector<std::pair<std::string, std::string>> export_tags(const GameRow& row)
     tc = seconds(row.clock_initial_ms) + "+" + seconds(row.clock_increment_ms);
   }
   std::string termination = "normal";
-  if (row.status == "waiting" || row.status == "playing")
+  const auto status = parse_status(row.status);
+  const auto reason = parse_ending(row.reason);
+  if (status && !finished(*status))
     termination = "unterminated";
-  else if (row.reason == "timeout")
+  else if (reason == Ending::Timeout)
     termination = "time forfeit";
-  else if (row.reason == "abandon" || row.reason == "aborted")
+  else if (reason == Ending::Abandon || reason == Ending::Aborted)
     termination = "abandoned";
   std::vector<std::pair<std::string, std::string>> tags = {
       {"Event", "toguz serve"},    {"Site", "toguz"},         {"Date", date},

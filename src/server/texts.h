@@ -35,6 +35,8 @@ std::string engine_name(int level);
 // "black", "engine"; the client writes it in its language, the engine's with the level), else
 // null: a name a person gave.
 json::value default_name_code(const GameRow& row, int side);
+// The same for a seat named `name`, the engine's (at `level`) or a person's.
+json::value default_name_code(const std::string& name, bool engine, int level);
 
 // Tags the record writer makes itself (from the names, the result, the rules).
 bool generated_tag(const std::string& name);

@@ -7,7 +7,9 @@
 #include "protocol/analysis_json.h"
 #include "rules/notation.h"
 #include "rules/record.h"
+#include "server/json_out.h"
 #include "server/server_impl.h"
+#include "server/text_input.h"
 #include "server/texts.h"
 
 namespace toguz::server {
@@ -58,61 +60,6 @@ bool get_bool(const json::object& o, const char* name, bool fallback) {
 
 }  // namespace
 
-std::string clean_name(std::string_view in, const std::string& fallback) {
-  // Decode UTF-8, keeping only well-formed characters that are not controls or bidi controls.
-  std::vector<uint32_t> cps;
-  for (size_t i = 0; i < in.size();) {
-    const unsigned char c = static_cast<unsigned char>(in[i]);
-    const int len = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
-    if (len == 0 || i + len > in.size()) {
-      ++i;
-      continue;
-    }
-    uint32_t cp = len == 1 ? c : c & (0x7f >> len);
-    bool ok = true;
-    for (int k = 1; k < len; ++k) {
-      const unsigned char d = static_cast<unsigned char>(in[i + k]);
-      if ((d >> 6) != 2) ok = false;
-      cp = cp << 6 | (d & 0x3f);
-    }
-    static constexpr uint32_t kMin[5] = {0, 0, 0x80, 0x800, 0x10000};
-    if (!ok || cp < kMin[len] || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) {
-      ++i;
-      continue;
-    }
-    i += len;
-    const bool control = cp < 0x20 || (cp >= 0x7f && cp < 0xa0);
-    const bool bidi = cp == 0x061c || cp == 0x200e || cp == 0x200f ||
-                      (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
-    if (!control && !bidi) cps.push_back(cp);
-  }
-  auto space = [](uint32_t cp) { return cp == ' ' || cp == 0xa0 || cp == 0x3000; };
-  size_t b = 0, e = cps.size();
-  while (b < e && space(cps[b])) ++b;
-  e = std::min(e, b + kMaxNameChars);
-  while (e > b && space(cps[e - 1])) --e;
-  std::string out;
-  for (size_t k = b; k < e; ++k) {
-    const uint32_t cp = cps[k];
-    if (cp < 0x80) {
-      out += char(cp);
-    } else if (cp < 0x800) {
-      out += char(0xc0 | cp >> 6);
-      out += char(0x80 | (cp & 0x3f));
-    } else if (cp < 0x10000) {
-      out += char(0xe0 | cp >> 12);
-      out += char(0x80 | (cp >> 6 & 0x3f));
-      out += char(0x80 | (cp & 0x3f));
-    } else {
-      out += char(0xf0 | cp >> 18);
-      out += char(0x80 | (cp >> 12 & 0x3f));
-      out += char(0x80 | (cp >> 6 & 0x3f));
-      out += char(0x80 | (cp & 0x3f));
-    }
-  }
-  return out.empty() ? fallback : out;
-}
-
 namespace {
 
 // The rules (variant, tuz, play_out) and the start position of a request.
@@ -146,52 +93,19 @@ std::string iso_time(int64_t ms) {
 
 }  // namespace
 
-std::string url_decode(std::string_view s) {
-  std::string out;
-  for (size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '+') {
-      out += ' ';
-    } else if (s[i] == '%' && i + 2 < s.size() &&
-               std::isxdigit(static_cast<unsigned char>(s[i + 1])) &&
-               std::isxdigit(static_cast<unsigned char>(s[i + 2]))) {
-      out += char(std::stoi(std::string(s.substr(i + 1, 2)), nullptr, 16));
-      i += 2;
-    } else {
-      out += s[i];
-    }
-  }
-  return out;
-}
-
-std::shared_ptr<Room> Server::Impl::new_room(const std::string& mode, const Game& game) {
-  auto room = std::make_shared<Room>(ioc);
-  room->game = game;
-  GameRow& r = room->row;
-  do r.id = random_id(10);
-  while (rooms.count(r.id));
-  r.mode = mode;
-  const Rules rules = game.rules();
-  r.variant = std::string(variant_name(rules.variant()));
-  r.tuz = rules.tuz;
-  r.play_out = rules.play_out;
-  r.start_position = format_position(game.start());
-  r.status = "playing";
-  r.created_ms = r.updated_ms = now_ms();
-  room->gone_since[0] = room->gone_since[1] = SteadyClock::now();
-  rooms[r.id] = room;
-  return room;
-}
-
 http::response<http::string_body> Server::Impl::api_create(const json::object& body) {
   try {
-    const std::string mode = get_string(body, "mode", "", 20);
-    if (mode != "engine" && mode != "local" && mode != "online")
+    const std::string mode_word = get_string(body, "mode", "", 20);
+    const auto mode = parse_mode(mode_word);
+    if (!mode || *mode == Mode::Analysis)
       throw BadRequest{"mode: expected engine, local or online"};
     const Position start = start_of(body);
-    std::string color = get_string(body, "color", "white", 10);
+    const std::string color = get_string(body, "color", "white", 10);
     if (color != "white" && color != "black" && color != "random")
       throw BadRequest{"color: expected white, black or random"};
-    if (color == "random") color = (rng() & 1) ? "black" : "white";
+    const Side me = color == "random"  ? ((rng() & 1) ? Side::Black : Side::White)
+                    : color == "white" ? Side::White
+                                       : Side::Black;
     const int level = int(get_int(body, "level", 5, 1, 20));
     const std::string name = clean_name(get_string(body, "name", "", 1000), "");
     int64_t initial = -1, increment = 0;
@@ -202,44 +116,41 @@ http::response<http::string_body> Server::Impl::api_create(const json::object& b
       if (initial < 0) throw BadRequest{"clock.initial_ms: missing"};
       increment = get_int(c->as_object(), "increment_ms", 0, 0, 3600 * 1000);
     }
-    auto room = new_room(mode, Game(start));
-    GameRow& r = room->row;
-    const int me = color == "white" ? 0 : 1;
-    r.clock_initial_ms = initial;
-    r.clock_increment_ms = increment;
-    r.white_ms = r.black_ms = std::max<int64_t>(0, initial);
-    room->has_clock = initial >= 0;
-    room->left[0] = room->left[1] = r.white_ms;
-    room->increment = increment;
-    std::string token = random_id(32);
-    json::object out{{"id", r.id}, {"token", token}, {"invite", nullptr}};
-    if (mode == "local") {
-      r.white_token = r.black_token = token;
-      r.white_seated = r.black_seated = true;
-      r.white_name =
-          clean_name(get_string(body, "white", "", 1000), name.empty() ? kNameWhite : name);
-      r.black_name = clean_name(get_string(body, "black", "", 1000), kNameBlack);
-      out["side"] = "both";
+    // Every field is checked: only now the game exists.
+    auto room = rooms->create(*mode, Game(start));
+    room->clock_initial_ms = initial;
+    room->increment_ms = increment;
+    room->set_clocks(std::max<int64_t>(0, initial));
+    const std::string token = RoomRegistry::random_id(32);
+    json::object out{{"id", room->id}, {"token", token}, {"invite", nullptr}};
+    Player& mine = room->players[index(me)];
+    Player& other = room->players[index(opposite(me))];
+    if (*mode == Mode::Local) {
+      room->players[0] = {
+          clean_name(get_string(body, "white", "", 1000), name.empty() ? kNameWhite : name), token,
+          true};
+      room->players[1] = {clean_name(get_string(body, "black", "", 1000), kNameBlack), token, true};
+      out["side"] = seat_name(Seat::Both);
     } else {
-      (me == 0 ? r.white_token : r.black_token) = token;
-      (me == 0 ? r.white_seated : r.black_seated) = true;
-      (me == 0 ? r.white_name : r.black_name) = name.empty() ? kNamePlayer : name;
-      out["side"] = side_name(me);
-      if (mode == "engine") {
-        r.engine_side = 1 - me;
-        r.level = level;
-        (me == 0 ? r.black_name : r.white_name) = engine_name(level);
-        (me == 0 ? r.black_seated : r.white_seated) = true;
+      mine = {name.empty() ? kNamePlayer : name, token, true};
+      out["side"] = side_word(me);
+      if (*mode == Mode::Engine) {
+        room->engine_side = opposite(me);
+        room->level = level;
+        other.name = engine_name(level);
+        other.seated = true;
       } else {
-        r.invite = random_id(12);
-        r.status = "waiting";
-        out["invite"] = r.invite;
+        room->invite = RoomRegistry::random_id(12);
+        room->status = Status::Waiting;
+        out["invite"] = room->invite;
       }
     }
     // A position that is already over makes a finished game, as import does.
-    if (room->game.over()) finish_from_board(*room);
-    persist(*room);
-    maybe_start_engine(room);
+    if (room->game.over())
+      room->end_from_board();
+    else
+      room->save();
+    room->start_engine();
     return json_response(http::status::ok, out);
   } catch (const BadRequest& e) {
     return error_response(e.status, e.message);
@@ -249,27 +160,23 @@ http::response<http::string_body> Server::Impl::api_create(const json::object& b
 http::response<http::string_body> Server::Impl::api_join(const std::string& id,
                                                          const json::object& body) {
   try {
-    auto room = find_room(id);
+    auto room = rooms->find(id);
     if (!room) throw BadRequest{"no such game: " + id, http::status::not_found};
-    GameRow& r = room->row;
-    if (r.mode != "online") throw BadRequest{"only online games can be joined"};
+    if (room->mode != Mode::Online) throw BadRequest{"only online games can be joined"};
     const std::string invite = get_string(body, "invite", "", 100);
-    if (invite.empty() || invite != r.invite)
+    if (invite.empty() || invite != room->invite)
       throw BadRequest{"invite: wrong invite code", http::status::forbidden};
-    if (r.white_seated && r.black_seated)
+    if (room->players[0].seated && room->players[1].seated)
       throw BadRequest{"the seat is taken", http::status::conflict};
-    if (r.status != "waiting") throw BadRequest{"the game is " + r.status, http::status::conflict};
-    const int side = r.white_seated ? 1 : 0;
-    const std::string token = random_id(32);
-    (side == 0 ? r.white_token : r.black_token) = token;
-    (side == 0 ? r.white_seated : r.black_seated) = true;
-    (side == 0 ? r.white_name : r.black_name) =
-        clean_name(get_string(body, "name", "", 1000), kNameGuest);
-    r.status = "playing";
-    persist(*room);
-    broadcast(*room);
-    return json_response(http::status::ok,
-                         json::object{{"id", r.id}, {"token", token}, {"side", side_name(side)}});
+    if (room->status != Status::Waiting)
+      throw BadRequest{"the game is " + std::string(status_name(room->status)),
+                       http::status::conflict};
+    const Side side = room->players[0].seated ? Side::Black : Side::White;
+    const std::string token = RoomRegistry::random_id(32);
+    room->join(side, clean_name(get_string(body, "name", "", 1000), kNameGuest), token);
+    return json_response(
+        http::status::ok,
+        json::object{{"id", room->id}, {"token", token}, {"side", side_word(side)}});
   } catch (const BadRequest& e) {
     return error_response(e.status, e.message);
   }
@@ -305,25 +212,17 @@ http::response<http::string_body> Server::Impl::api_import(const json::object& b
     } else {
       throw BadRequest{"expected \"record\" or \"position\""};
     }
-    auto room = new_room("analysis", game);
-    GameRow& r = room->row;
-    const std::string token = random_id(32);
-    r.white_token = r.black_token = token;
-    r.white_seated = r.black_seated = true;
-    r.white_name = white;
-    r.black_name = black;
-    r.tags = std::move(tags);
-    if (game.over()) finish_from_board(*room);
+    auto room = rooms->create(Mode::Analysis, game);
+    const std::string token = RoomRegistry::random_id(32);
+    room->players[0] = {white, token, true};
+    room->players[1] = {black, token, true};
+    room->tags = std::move(tags);
+    if (game.over()) room->end_from_board();
     // The moves go to the store with the game.
-    persist(*room);
-    for (int i = 0; i < game.ply_count(); ++i) {
-      try {
-        store->add_move(r, i + 1, game.moves()[i].hole);
-      } catch (const std::exception&) {
-      }
-    }
-    return json_response(http::status::ok,
-                         json::object{{"id", r.id}, {"token", token}, {"side", "both"}});
+    room->save_with_moves();
+    return json_response(
+        http::status::ok,
+        json::object{{"id", room->id}, {"token", token}, {"side", seat_name(Seat::Both)}});
   } catch (const BadRequest& e) {
     return error_response(e.status, e.message);
   }
@@ -388,31 +287,7 @@ http::response<http::string_body> Server::Impl::api_list(const std::string& quer
                        json::object{{"games", std::move(games)}, {"total", total}});
 }
 
-void Server::Impl::api_analyze(const json::object& body, const std::string& peer, Respond respond) {
-  Game game;
-  int multipv = 3, time_ms = 1000;
-  try {
-    game = Game(start_of(body));
-    if (const json::value* mv = field(body, "moves")) {
-      if (!mv->is_array()) throw BadRequest{"moves: expected an array of holes"};
-      const json::array& a = mv->as_array();
-      if (a.size() > 1000) throw BadRequest{"moves: more than 1000"};
-      for (size_t i = 0; i < a.size(); ++i) {
-        const std::string name = "moves[" + std::to_string(i) + "]";
-        if (!a[i].is_int64()) throw BadRequest{name + ": expected a hole number"};
-        std::string why;
-        const int64_t h = a[i].as_int64();
-        if (h < 1 || h > game.rules().n)
-          throw BadRequest{name + ": expected 1.." + std::to_string(game.rules().n)};
-        if (!game.play(int(h), &why)) throw BadRequest{name + ": " + why};
-      }
-    }
-    multipv = int(get_int(body, "multipv", 3, 1, 9));
-    time_ms = int(get_int(body, "time_ms", 1000, 10, 10000));
-  } catch (const BadRequest& e) {
-    respond(error_response(e.status, e.message));
-    return;
-  }
+std::string Server::Impl::analyze_refusal(const std::string& peer) {
   // Per address: one analysis at a time, and a rate (a bucket of 4 refilled at the set rate).
   AddressState& a = addresses[peer];
   const auto now = SteadyClock::now();
@@ -423,43 +298,60 @@ void Server::Impl::api_analyze(const json::object& body, const std::string& peer
     a.tokens = std::min(
         burst, a.tokens + std::chrono::duration<double>(now - a.refilled).count() * per_second);
   a.refilled = now;
-  if (a.analyses > 0) {
-    respond(error_response(http::status::too_many_requests,
-                           "analyze: one analysis at a time per address"));
+  if (a.analyses > 0) return "analyze: one analysis at a time per address";
+  if (a.tokens < 1)
+    return "analyze: more than " + std::to_string(config.analyze_per_minute) +
+           " analyses a minute from this address";
+  return "";
+}
+
+void Server::Impl::api_analyze(const json::object& body, const std::string& peer, Respond respond) {
+  EngineWork::Search s;
+  try {
+    s.game = Game(start_of(body));
+    if (const json::value* mv = field(body, "moves")) {
+      if (!mv->is_array()) throw BadRequest{"moves: expected an array of holes"};
+      const json::array& a = mv->as_array();
+      if (a.size() > 1000) throw BadRequest{"moves: more than 1000"};
+      for (size_t i = 0; i < a.size(); ++i) {
+        const std::string name = "moves[" + std::to_string(i) + "]";
+        if (!a[i].is_int64()) throw BadRequest{name + ": expected a hole number"};
+        std::string why;
+        const int64_t h = a[i].as_int64();
+        if (h < 1 || h > s.game.rules().n)
+          throw BadRequest{name + ": expected 1.." + std::to_string(s.game.rules().n)};
+        if (!s.game.play(int(h), &why)) throw BadRequest{name + ": " + why};
+      }
+    }
+    s.options.multipv = int(get_int(body, "multipv", 3, 1, 9));
+    s.limits.movetime_ms = int(get_int(body, "time_ms", 1000, 10, 10000));
+  } catch (const BadRequest& e) {
+    respond(error_response(e.status, e.message));
     return;
   }
-  if (a.tokens < 1) {
-    respond(error_response(http::status::too_many_requests,
-                           "analyze: more than " + std::to_string(config.analyze_per_minute) +
-                               " analyses a minute from this address"));
+  if (const std::string why = analyze_refusal(peer); !why.empty()) {
+    respond(error_response(http::status::too_many_requests, why));
     return;
   }
-  auto task = [this, game, multipv, time_ms, respond, peer](search::Engine& engine) {
-    search::Options options;
-    options.multipv = multipv;
-    engine.set_options(options);
-    engine.set_position(game);
-    search::Limits limits;
-    limits.movetime_ms = time_ms;
-    search::Info top;
-    const search::SearchResult r = engine.search(limits, [&](const search::Info& info) {
-      if (pool->stopping()) engine.stop();
-      if (info.multipv == 1) top = info;
-    });
-    if (!r.lines.empty() && top.depth == 0) top = r.lines[0];
-    std::string text = protocol::analysis_json(r, top, game.position());
-    net::post(ioc, [this, respond, peer, text = std::move(text)] {
-      if (auto it = addresses.find(peer); it != addresses.end()) --it->second.analyses;
-      http::response<http::string_body> res{http::status::ok, 11};
-      res.set(http::field::content_type, "application/json; charset=utf-8");
-      res.body() = text;
-      respond(std::move(res));
-    });
+  // The first line of the deepest iteration, for the summary (as `toguz analyze --json`).
+  auto top = std::make_shared<search::Info>();
+  s.on_info = [top](const search::Info& info) {
+    if (info.multipv == 1) *top = info;
   };
-  if (!pool->submit(std::move(task))) {
-    respond(error_response(http::status::service_unavailable, "analyze: " + busy_message(*pool)));
+  auto done = [this, respond, peer, top, pos = s.game.position()](search::SearchResult r) {
+    if (auto it = addresses.find(peer); it != addresses.end()) --it->second.analyses;
+    if (!r.lines.empty() && top->depth == 0) *top = r.lines[0];
+    http::response<http::string_body> res{http::status::ok, 11};
+    res.set(http::field::content_type, "application/json; charset=utf-8");
+    res.body() = protocol::analysis_json(r, *top, pos);
+    respond(std::move(res));
+  };
+  if (!engine->search(std::move(s), Priority::Background, std::make_shared<Job>(), done)) {
+    respond(error_response(http::status::service_unavailable,
+                           "analyze: " + busy_message(engine->pool())));
     return;
   }
+  AddressState& a = addresses[peer];
   a.tokens -= 1;
   ++a.analyses;
 }

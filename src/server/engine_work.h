@@ -1,0 +1,63 @@
+// Cancellable engine work, the one way the IO thread uses the engine: a task runs on a worker
+// with that worker's own search::Engine (worker_pool.h) over copies of what it needs (the Game),
+// and its result comes back to the IO thread by net::post, where it is dropped when its Job was
+// cancelled meanwhile (stale: a takeback, a new analyze, a closed socket). Engine moves, hints,
+// the analyze stream, POST /api/analyze and reviews all go through here.
+#pragma once
+
+#include <boost/asio.hpp>
+#include <functional>
+#include <memory>
+
+#include "rules/game.h"
+#include "search/engine.h"
+#include "server/worker_pool.h"
+
+namespace toguz::server {
+
+class EngineWork {
+ public:
+  EngineWork(boost::asio::io_context& ioc, WorkerPool& pool) : ioc_(ioc), pool_(pool) {}
+
+  // One search of a copied game with the given options and limits. `on_info`, when set, runs on
+  // the worker for each finished iteration or line (post partial results with post()).
+  struct Search {
+    Game game;
+    search::Options options;
+    search::Limits limits;
+    std::function<void(const search::Info&)> on_info;
+  };
+
+  // Runs `s` on a worker and `done(result)` on the IO thread, unless `job` (not null, one per
+  // task) was cancelled first; the search stops early when the job is cancelled or the pool
+  // shuts down. False when the pool refused it (the background queue is full): nothing runs.
+  bool search(Search s, Priority priority, std::shared_ptr<Job> job,
+              std::function<void(search::SearchResult)> done);
+
+  // Any work with a worker's engine: `work(engine)` on the worker (the job attached to the engine,
+  // so cancel() stops its search), then `done(result)` on the IO thread unless cancelled.
+  template <class R>
+  bool run(Priority priority, std::shared_ptr<Job> job, std::function<R(search::Engine&)> work,
+           std::function<void(R)> done) {
+    auto task = [this, job, work = std::move(work), done = std::move(done)](search::Engine& e) {
+      if (!job->attach(&e)) return;
+      R result = work(e);
+      job->detach();
+      if (job->cancelled()) return;
+      post(job, [done, result = std::move(result)]() mutable { done(std::move(result)); });
+    };
+    return pool_.submit(std::move(task), priority, job);
+  }
+
+  // Posts `f` to the IO thread, where it runs only if `job` is still not cancelled.
+  void post(std::shared_ptr<Job> job, std::function<void()> f);
+  // True once the pool shuts down: long work checks it between steps.
+  bool stopping() const { return pool_.stopping(); }
+  const WorkerPool& pool() const { return pool_; }
+
+ private:
+  boost::asio::io_context& ioc_;
+  WorkerPool& pool_;
+};
+
+}  // namespace toguz::server

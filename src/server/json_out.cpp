@@ -1,0 +1,70 @@
+#include "server/json_out.h"
+
+#include <chrono>
+
+#include "protocol/analysis_json.h"
+#include "server/texts.h"
+
+namespace toguz::server {
+
+json::object score_json(const search::Score& s, Side to_move) {
+  return protocol::score_json(s, to_move);
+}
+
+std::string analysis_message(const Position& pos, int ply, int depth,
+                             const std::vector<search::Info>& lines, bool done) {
+  json::array out;
+  for (const search::Info& l : lines) out.push_back(protocol::line_json(l, pos));
+  return json::serialize(json::object{{"type", "analysis"},
+                                      {"ply", ply},
+                                      {"depth", depth},
+                                      {"lines", std::move(out)},
+                                      {"done", done}});
+}
+
+std::string hint_message(const search::SearchResult& r, int ply, Side to_move) {
+  json::array pv;
+  for (int h : r.lines[0].pv) pv.push_back(h);
+  return json::serialize(json::object{{"type", "hint"},
+                                      {"hole", r.best_move},
+                                      {"ply", ply},
+                                      {"pv", std::move(pv)},
+                                      {"score", score_json(r.lines[0].score, to_move)}});
+}
+
+// The refusal with its code and parameters for the client's own words (texts.h).
+std::string error_message(const std::string& why) {
+  json::object o = error_code(why);
+  o["type"] = "error";
+  o["message"] = why;
+  return json::serialize(o);
+}
+
+std::string busy_message(const WorkerPool& pool) {
+  return "the engine is busy (" + std::to_string(pool.max_background()) +
+         " analyses, hints and reviews already waiting); try again in a moment";
+}
+
+http::response<http::string_body> json_response(http::status status, const json::value& body,
+                                                unsigned version) {
+  http::response<http::string_body> res{status, version};
+  res.set(http::field::content_type, "application/json; charset=utf-8");
+  res.set(http::field::cache_control, "no-store");
+  res.body() = json::serialize(body);
+  res.prepare_payload();
+  return res;
+}
+
+http::response<http::string_body> error_response(http::status status, const std::string& message) {
+  json::object o = error_code(message);  // the code and parameters a client translates
+  o["error"] = message;
+  return json_response(status, o);
+}
+
+int64_t now_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+}  // namespace toguz::server

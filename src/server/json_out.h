@@ -1,0 +1,36 @@
+// JSON the server sends that more than one part of it builds: scores, errors (with the code a
+// client translates, texts.h), HTTP answers with a JSON body.
+#pragma once
+
+#include <boost/beast/http.hpp>
+#include <boost/json.hpp>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "rules/position.h"
+#include "search/engine.h"
+#include "server/worker_pool.h"
+
+namespace toguz::server {
+
+namespace json = boost::json;
+namespace http = boost::beast::http;
+
+json::object score_json(const search::Score& s, Side to_move);
+// The engine's answers on a game's socket: {"type":"analysis"} with `lines` searched in `pos`
+// at game ply `ply`, and {"type":"hint"} with the best move of `r` (which has a line).
+std::string analysis_message(const Position& pos, int ply, int depth,
+                             const std::vector<search::Info>& lines, bool done);
+std::string hint_message(const search::SearchResult& r, int ply, Side to_move);
+// {"type":"error","message":why,"code":..,"params":..}
+std::string error_message(const std::string& why);
+// Why background engine work was refused: the queue is full.
+std::string busy_message(const WorkerPool& pool);
+http::response<http::string_body> json_response(http::status status, const json::value& body,
+                                                unsigned version = 11);
+// {"error":message,"code":..,"params":..} with `status`.
+http::response<http::string_body> error_response(http::status status, const std::string& message);
+int64_t now_ms();  // wall clock, ms since the epoch
+
+}  // namespace toguz::server

@@ -1,0 +1,282 @@
+// The WebSocket messages after the hello (docs/web-protocol.md "Client messages"): the checks
+// every message passes (rate, size, JSON, type), then one handler per type from one table. A
+// handler checks its own fields and answers a refusal with {"type":"error"} and changes
+// nothing; the room does the rest (room.h).
+#include <algorithm>
+#include <bit>
+#include <cstdint>
+
+#include "server/json_out.h"
+#include "server/server_impl.h"
+
+namespace toguz::server {
+
+namespace {
+
+// One message being handled: who sent it, to which room, and its fields.
+struct Request {
+  Server::Impl& server;
+  WsSession& session;
+  Room& room;
+  const json::object& msg;
+
+  void fail(const std::string& why) const { session.send(error_message(why)); }
+  // Sends a room's refusal, when there is one.
+  void fail_if(const std::string& why) const {
+    if (!why.empty()) fail(why);
+  }
+  // The side a player acts for: his seat, or the side to move when he holds both.
+  Side me() const {
+    const auto side = side_of(session.seat());
+    return side ? *side : room.to_move();
+  }
+  // An integer field in [lo, hi]; refuses the message naming the field when it is missing
+  // (and required) or wrong.
+  bool int_field(const char* name, int lo, int hi, int* out, bool required = true) const {
+    const json::value* f = msg.if_contains(name);
+    if (!f) {
+      if (required) fail(std::string(name) + ": missing");
+      return !required;
+    }
+    if (!f->is_int64() && !f->is_uint64()) {
+      fail(std::string(name) + ": expected an integer");
+      return false;
+    }
+    const int64_t x =
+        f->is_int64() ? f->as_int64() : int64_t(std::min<uint64_t>(f->as_uint64(), INT64_MAX));
+    if (x < lo || x > hi) {
+      fail(std::string(name) + ": expected " + std::to_string(lo) + ".." + std::to_string(hi));
+      return false;
+    }
+    *out = int(x);
+    return true;
+  }
+};
+
+void on_ping(const Request& r) {
+  r.session.send(R"({"type":"pong"})");
+}
+
+// A stream of analysis messages for this connection: one each time the search finishes a set
+// of `multipv` lines, and the last with "done":true. A new analyze replaces the running one.
+void on_analyze(const Request& r) {
+  int multipv = 3;
+  if (!r.int_field("multipv", 1, 5, &multipv, false)) return;
+  WsSession& s = r.session;
+  if (s.analysis) s.analysis->cancel();
+  auto job = std::make_shared<Job>();
+  s.analysis = job;
+  EngineWork& work = *r.server.engine;
+  const Game& game = r.room.game;
+  const int ply = game.ply_count();
+  const int expected = std::max(1, std::min(multipv, std::popcount(game.legal_mask())));
+  const Position pos = game.position();
+  auto send = [weak = std::weak_ptr<WsSession>(s.shared_from_this()), job](std::string text) {
+    auto s = weak.lock();
+    if (s && s->analysis == job) s->send(std::move(text));
+  };
+  EngineWork::Search search;
+  search.game = game;
+  search.options.multipv = multipv;
+  search.limits.movetime_ms = 1000;
+  auto set = std::make_shared<std::vector<search::Info>>();  // the lines of this iteration
+  search.on_info = [&work, job, set, expected, pos, ply, send](const search::Info& info) {
+    if (info.multipv == 1) set->clear();
+    set->push_back(info);
+    if (int(set->size()) != expected || job->cancelled()) return;
+    work.post(job,
+              [send, text = analysis_message(pos, ply, info.depth, *set, false)] { send(text); });
+  };
+  auto done = [pos, ply, send](search::SearchResult res) {
+    send(analysis_message(pos, ply, res.lines.empty() ? 0 : res.lines[0].depth, res.lines, true));
+  };
+  if (!work.search(std::move(search), Priority::Background, job, done)) {
+    s.analysis.reset();
+    r.fail("analyze: " + busy_message(work.pool()));
+  }
+}
+
+void on_analyze_stop(const Request& r) {
+  if (r.session.analysis) r.session.analysis->cancel();
+  r.session.analysis.reset();
+}
+
+void on_review(const Request& r) {
+  r.room.start_review(r.session.shared_from_this());
+}
+
+void on_move(const Request& r) {
+  Room& room = r.room;
+  int hole = 0, ply = 0;
+  if (!r.int_field("hole", 1, room.game.rules().n, &hole)) return;
+  if (!r.int_field("ply", 0, 1 << 20, &ply)) return;
+  if (room.status == Status::Waiting) return r.fail("move: waiting for the opponent to join");
+  if (room.status != Status::Playing) return r.fail("move: the game is over");
+  if (!room.may_move(r.session.seat())) return r.fail("move: not your turn");
+  if (ply != room.game.ply_count())
+    return r.fail("move: stale (ply " + std::to_string(ply) + ", the game is at ply " +
+                  std::to_string(room.game.ply_count()) + ")");
+  std::string why;
+  switch (room.play(hole, &why)) {
+    case Room::Played::Made:
+      return room.changed();
+    case Room::Played::Refused:
+      return r.fail("move: " + why);
+    case Room::Played::NotStored:
+      return r.fail(why);
+  }
+}
+
+void on_takeback(const Request& r) {
+  r.fail_if(r.room.takeback());
+}
+
+// The best move for the side to move, once at a time per connection.
+void on_hint(const Request& r) {
+  Room& room = r.room;
+  WsSession& s = r.session;
+  if (room.mode == Mode::Online) return r.fail("hint: not in online games");  // even once over
+  if (!room.may_move(s.seat())) return r.fail("hint: not your turn");
+  if (s.hint_pending) return r.fail("hint: the last hint is still being searched");
+  EngineWork& work = *r.server.engine;
+  EngineWork::Search search;
+  search.game = room.game;
+  search.limits.movetime_ms = 500;
+  const int ply = room.game.ply_count();
+  const Side to_move = room.to_move();
+  auto done = [weak = std::weak_ptr<WsSession>(s.shared_from_this()), ply,
+               to_move](search::SearchResult res) {
+    auto s = weak.lock();
+    if (!s) return;
+    s->hint_pending = false;
+    if (res.best_move != 0 && !res.lines.empty()) s->send(hint_message(res, ply, to_move));
+  };
+  if (!work.search(std::move(search), Priority::Background, std::make_shared<Job>(), done))
+    return r.fail("hint: " + busy_message(work.pool()));
+  s.hint_pending = true;
+}
+
+void on_resign(const Request& r) {
+  r.fail_if(r.room.resign(r.me()));
+}
+
+void on_offer_draw(const Request& r) {
+  r.fail_if(r.room.offer_draw(r.me()));
+}
+
+void on_accept_draw(const Request& r) {
+  r.fail_if(r.room.answer_draw(r.me(), true));
+}
+
+void on_decline_draw(const Request& r) {
+  r.fail_if(r.room.answer_draw(r.me(), false));
+}
+
+void on_abort(const Request& r) {
+  r.fail_if(r.room.abort_game());
+}
+
+// After the game: the rematch once it exists (its id and this seat's token in it); in an
+// online game the first request is an offer the opponent accepts by asking too.
+void on_rematch(const Request& r) {
+  Room& room = r.room;
+  if (room.mode == Mode::Analysis) return r.fail("rematch: not in analysis");
+  if (!finished(room.status)) return r.fail("rematch: the game is not over");
+  if (!room.rematch_id.empty()) {
+    auto next = r.server.rooms->find(room.rematch_id);
+    if (!next) return r.fail("rematch: the rematch game is gone");
+    return r.session.send(Room::rematch_message(*next, r.session.seat()));
+  }
+  if (room.offer_rematch(r.session.seat())) return;
+  r.server.rooms->start_rematch(room);
+}
+
+void on_claim_win(const Request& r) {
+  r.fail_if(r.room.claim_win(r.me()));
+}
+
+struct Handler {
+  const char* name;
+  MessageType type;
+  bool players_only;  // spectators are refused
+  bool engine_help;   // refused in a live online game, for everyone
+  void (*handle)(const Request&);
+};
+
+// Every message type a client may send after its hello.
+constexpr Handler kHandlers[] = {
+    {"ping", MessageType::Ping, false, false, on_ping},
+    {"analyze", MessageType::Analyze, false, true, on_analyze},
+    {"analyze_stop", MessageType::AnalyzeStop, false, false, on_analyze_stop},
+    {"review", MessageType::Review, false, true, on_review},
+    {"move", MessageType::Move, true, false, on_move},
+    {"takeback", MessageType::Takeback, true, false, on_takeback},
+    {"hint", MessageType::Hint, true, true, on_hint},
+    {"resign", MessageType::Resign, true, false, on_resign},
+    {"offer_draw", MessageType::OfferDraw, true, false, on_offer_draw},
+    {"accept_draw", MessageType::AcceptDraw, true, false, on_accept_draw},
+    {"decline_draw", MessageType::DeclineDraw, true, false, on_decline_draw},
+    {"abort", MessageType::Abort, true, false, on_abort},
+    {"rematch", MessageType::Rematch, true, false, on_rematch},
+    {"claim_win", MessageType::ClaimWin, true, false, on_claim_win},
+};
+
+// The message's object, or the refusal in *why (rate, size, JSON, type).
+const Handler* checked(Server::Impl& server, WsSession& s, std::string_view text, json::value* v,
+                       std::string* why) {
+  const auto now = SteadyClock::now();
+  if (now - s.window_start >= std::chrono::seconds(1)) {
+    s.window_start = now;
+    s.window_count = 0;
+  }
+  const int max = server.config.max_messages_per_second;
+  if (++s.window_count > max) {
+    *why = "rate limit: more than " + std::to_string(max) + " messages per second";
+    return nullptr;
+  }
+  if (text.size() > kMaxMessage) {
+    *why = "message over 4 KiB";
+    return nullptr;
+  }
+  json::error_code ec;
+  *v = json::parse(text, ec);
+  if (ec) {
+    *why = "invalid JSON: " + ec.message();
+    return nullptr;
+  }
+  if (!v->is_object()) {
+    *why = "expected a JSON object";
+    return nullptr;
+  }
+  const json::value* tv = v->as_object().if_contains("type");
+  if (!tv || !tv->is_string()) {
+    *why = "type: expected a string";
+    return nullptr;
+  }
+  const std::string_view type = tv->as_string();
+  for (const Handler& h : kHandlers)
+    if (type == h.name) return &h;
+  *why = "type: unknown message type '" + std::string(type.substr(0, 40)) + "'";
+  return nullptr;
+}
+
+}  // namespace
+
+void Server::Impl::on_message(WsSession& s, std::string_view text) {
+  json::value v;
+  std::string why;
+  const Handler* h = checked(*this, s, text, &v, &why);
+  if (!h) {
+    s.send(error_message(why));
+    return;
+  }
+  std::shared_ptr<Room> room = s.room;  // kept alive while the handler runs
+  const Request r{*this, s, *room, v.as_object()};
+  if (h->engine_help && room->live_between_people())
+    return r.fail(std::string(h->name) + ": no engine help in an online game until it is over");
+  if (h->players_only && s.seat() == Seat::Spectator)
+    return r.fail(std::string(h->name) + ": spectators may only send ping, analyze and review");
+  h->handle(r);
+}
+
+}  // namespace toguz::server

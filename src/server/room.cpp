@@ -1,0 +1,571 @@
+// A room's behaviour: moves, the end, takebacks, offers, clocks, the engine's moves and the
+// connections (room.h). The stored row and the state message are in room_row.cpp and
+// room_state.cpp, the review in review.cpp.
+#include "server/room.h"
+
+#include <algorithm>
+
+#include "search/decisions.h"
+#include "server/json_out.h"
+#include "server/log.h"
+
+namespace toguz::server {
+
+namespace {
+
+using std::chrono::milliseconds;
+
+Result win_for(Side s) {
+  return s == Side::White ? Result::WhiteWins : Result::BlackWins;
+}
+
+}  // namespace
+
+std::string score_text(const Game& game) {
+  const auto sc = game.score();
+  return std::to_string(sc[0]) + "-" + std::to_string(sc[1]);
+}
+
+Room::Room(RoomServices& services, std::string id_, Mode mode_, Game game_)
+    : id(std::move(id_)),
+      mode(mode_),
+      game(std::move(game_)),
+      services_(services),
+      flag_timer_(services.ioc),
+      presence_timer_(services.ioc),
+      abandon_timer_{net::steady_timer(services.ioc), net::steady_timer(services.ioc)} {
+  created_ms = updated_ms = now_ms();
+  gone_since_[0] = gone_since_[1] = SteadyClock::now();
+}
+
+int64_t Room::clock_left(Side s) const {
+  if (!has_clock()) return 0;
+  const int i = index(s);
+  if (clock_running_ && s == to_move() && status == Status::Playing)
+    return left_[i] -
+           std::chrono::duration_cast<milliseconds>(SteadyClock::now() - turn_start_).count();
+  return left_[i];
+}
+
+Seat Room::seat_for_token(const std::string& token) const {
+  if (token.empty()) return Seat::Spectator;
+  const Player &w = players[0], &b = players[1];
+  if (w.token == token && b.token == token) return Seat::Both;
+  if (w.seated && w.token == token) return Seat::White;
+  if (b.seated && b.token == token) return Seat::Black;
+  return Seat::Spectator;
+}
+
+bool Room::may_move(Seat viewer) const {
+  if (status != Status::Playing || thinking_ || game.over() || viewer == Seat::Spectator)
+    return false;
+  if (mode == Mode::Engine && engine_side == to_move()) return false;
+  return plays(viewer, to_move());
+}
+
+bool Room::seat_present(Side s) const {
+  return engine_side == s || connected_[index(s)] > 0;
+}
+
+bool Room::live_between_people() const {
+  return mode == Mode::Online && (status == Status::Playing || status == Status::Waiting);
+}
+
+bool Room::may_offer_draw(Side s) const {
+  return game.ply_count() >= draw_declined_ply_[index(s)] + kDrawOfferGap;
+}
+
+// ---- the store ----
+
+bool Room::save() {
+  updated_ms = now_ms();
+  if (status == Status::Playing || status == Status::Waiting) score = score_text(game);
+  try {
+    services_.store.save_game(row());
+    return true;
+  } catch (const std::exception& e) {
+    log(LogLevel::Error, id, std::string("cannot save the game: ") + e.what());
+    return false;
+  }
+}
+
+void Room::save_with_moves() {
+  if (!save()) return;
+  const GameRow r = row();
+  for (int i = 0; i < game.ply_count(); ++i) {
+    try {
+      services_.store.add_move(r, i + 1, game.moves()[i].hole);
+    } catch (const std::exception& e) {
+      log(LogLevel::Error, id,
+          "cannot save move " + std::to_string(i + 1) + " of the import: " + e.what());
+    }
+  }
+}
+
+bool Room::save_move(int hole) {
+  updated_ms = now_ms();
+  if (status == Status::Playing) score = score_text(game);
+  try {
+    services_.store.add_move(row(), game.ply_count(), hole);
+    return true;
+  } catch (const std::exception& e) {
+    log(LogLevel::Error, id,
+        "cannot save move " + std::to_string(game.ply_count()) + ": " + e.what());
+    return false;
+  }
+}
+
+// ---- moves and the end ----
+
+Room::Played Room::play(int hole, std::string* why) {
+  const Side s = to_move();
+  const int i = index(s);
+  const int64_t left = clock_left(s);
+  if (has_clock() && clock_running_ && left <= 0) {
+    on_flag();
+    *why = "time is up";
+    return Played::Refused;
+  }
+  if (hole < 1 || hole > game.rules().n) {
+    *why = "hole: expected 1.." + std::to_string(game.rules().n);
+    return Played::Refused;
+  }
+  // What the move changes, to be put back when it cannot be stored.
+  const int64_t left_before[2] = {left_[0], left_[1]};
+  const bool running_before = clock_running_;
+  const auto turn_start_before = turn_start_;
+  const auto offer_before = draw_offer_;
+  const int declined_before = draw_declined_ply_[1 - i];
+  const std::string score_before = score;
+  const int64_t updated_before = updated_ms;
+  if (!game.play(hole, why)) return Played::Refused;
+  if (has_clock()) {
+    left_[i] = left + increment_ms;
+    clock_running_ = true;
+    turn_start_ = SteadyClock::now();
+  }
+  if (draw_offer_ == opposite(s)) draw_declined_ply_[1 - i] = game.ply_count();
+  if (draw_offer_ != s) draw_offer_.reset();  // a move declines the opponent's offer
+  const bool ends = game.over();
+  if (ends) set_result(game.result(), ending_of(game.end_reason()));
+  if (!save_move(hole)) {
+    game.undo();
+    std::copy(left_before, left_before + 2, left_);
+    clock_running_ = running_before;
+    turn_start_ = turn_start_before;
+    draw_offer_ = offer_before;
+    draw_declined_ply_[1 - i] = declined_before;
+    status = Status::Playing;
+    winner = Result::None;
+    reason = Ending::None;
+    score = score_before;
+    updated_ms = updated_before;
+    *why = "server error: the move could not be saved, so it was not made";
+    return Played::NotStored;
+  }
+  if (ends) after_end();
+  arm_flag_timer();
+  return Played::Made;
+}
+
+void Room::set_result(Result w, Ending r) {
+  for (Side s : {Side::White, Side::Black}) left_[index(s)] = std::max<int64_t>(0, clock_left(s));
+  clock_running_ = false;
+  const EndReason recorded = recorded_reason(r);
+  if (recorded != EndReason::None && !game.over()) game.set_recorded_result(w, recorded);
+  status = r == Ending::Aborted || r == Ending::Expired ? Status::Aborted : Status::Over;
+  winner = w;
+  reason = r;
+  score = score_text(game);
+  draw_offer_.reset();
+  rematch_offer_.reset();
+}
+
+void Room::after_end() {
+  flag_timer_.cancel();
+  abandon_timer_[0].cancel();
+  abandon_timer_[1].cancel();
+  stop_engine();
+}
+
+void Room::end(Result w, Ending r) {
+  set_result(w, r);
+  after_end();
+  save();
+  broadcast();
+}
+
+void Room::end_from_board() {
+  end(game.result(), ending_of(game.end_reason()));
+}
+
+void Room::changed() {
+  broadcast();
+  start_engine();
+}
+
+void Room::join(Side side, std::string name, std::string token) {
+  players[index(side)] = {std::move(name), std::move(token), true};
+  status = Status::Playing;
+  save();
+  broadcast();
+}
+
+std::string Room::takeback() {
+  if (mode == Mode::Online) return "takeback: not in online games";
+  const bool board_end =
+      status == Status::Over &&
+      (reason == Ending::Decided || reason == Ending::NoMove || reason == Ending::Repetition);
+  if (status != Status::Playing && !board_end) return "takeback: the game is over";
+  int plies = 1;
+  if (mode == Mode::Engine) {
+    const Side human = opposite(*engine_side);
+    const int n = game.ply_count();
+    auto mover = [&](int ply) { return game.position_at(ply - 1).side_to_move(); };
+    if (n == 0 || (mover(n) != human && (n < 2 || mover(n - 1) != human)))
+      return "takeback: no move of yours to take back";
+    plies = mover(n) == human ? 1 : 2;
+    stop_engine();
+  } else if (game.ply_count() == 0) {
+    return "takeback: no move to take back";
+  }
+  for (int i = 0; i < plies; ++i) game.undo();
+  moves_json_.clear();
+  status = Status::Playing;
+  winner = Result::None;
+  reason = Ending::None;
+  draw_offer_.reset();
+  rematch_offer_.reset();
+  turn_start_ = SteadyClock::now();
+  if (game.ply_count() == 0) clock_running_ = false;
+  score = score_text(game);
+  try {
+    services_.store.truncate_moves(row(), game.ply_count());
+  } catch (const std::exception& e) {
+    log(LogLevel::Error, id, std::string("cannot store the takeback: ") + e.what());
+  }
+  arm_flag_timer();
+  changed();
+  return "";
+}
+
+std::string Room::resign(Side me) {
+  if (mode == Mode::Analysis) return "resign: not in analysis";
+  if (status != Status::Playing) return "resign: the game is not being played";
+  end(win_for(opposite(me)), Ending::Resign);
+  return "";
+}
+
+std::string Room::draw_refused(const std::string& action) const {
+  if (mode != Mode::Online && mode != Mode::Engine)
+    return action + ": only in online and engine games";
+  if (status != Status::Playing) return action + ": the game is not being played";
+  return "";
+}
+
+std::string Room::offer_draw(Side me) {
+  if (auto why = draw_refused("offer_draw"); !why.empty()) return why;
+  if (draw_offer_ == opposite(me)) {
+    end(Result::Draw, Ending::Agreement);
+    return "";
+  }
+  if (draw_offer_ == me) return "offer_draw: already offered";
+  if (!may_offer_draw(me)) {
+    const int plies = draw_declined_ply_[index(me)] + kDrawOfferGap - game.ply_count();
+    return "offer_draw: declined; again after " + std::to_string((plies + 1) / 2) + " more moves";
+  }
+  draw_offer_ = me;  // the engine answers with its next move
+  broadcast();
+  return "";
+}
+
+std::string Room::answer_draw(Side me, bool accept) {
+  const std::string action = accept ? "accept_draw" : "decline_draw";
+  if (auto why = draw_refused(action); !why.empty()) return why;
+  if (draw_offer_ != opposite(me)) return action + ": no draw offer from the opponent";
+  if (accept) {
+    end(Result::Draw, Ending::Agreement);
+    return "";
+  }
+  draw_offer_.reset();
+  draw_declined_ply_[index(opposite(me))] = game.ply_count();
+  broadcast();
+  return "";
+}
+
+std::string Room::abort_game() {
+  if (mode == Mode::Analysis) return "abort: not in analysis";
+  if (status != Status::Waiting && !(status == Status::Playing && game.ply_count() < 2))
+    return "abort: only before each side has moved";
+  end(Result::None, Ending::Aborted);
+  return "";
+}
+
+std::string Room::claim_win(Side me) {
+  if (mode != Mode::Online) return "claim_win: only in online games";
+  if (status != Status::Playing) return "claim_win: the game is not being played";
+  const Side opp = opposite(me);
+  if (seat_present(opp)) return "claim_win: the opponent is connected";
+  const int seconds = services_.config.abandon_seconds;
+  if (SteadyClock::now() - gone_since_[index(opp)] < std::chrono::seconds(seconds))
+    return "claim_win: the opponent has been gone less than " + std::to_string(seconds) + " s";
+  end(win_for(me), Ending::Abandon);
+  return "";
+}
+
+// ---- rematch ----
+
+bool Room::offer_rematch(Seat seat) {
+  const auto side = side_of(seat);
+  if (mode != Mode::Online || !side || rematch_offer_ == opposite(*side)) return false;
+  rematch_offer_ = side;
+  broadcast();
+  return true;
+}
+
+std::shared_ptr<Room> Room::rematch(std::string new_id,
+                                    const std::function<std::string()>& token) const {
+  auto next = std::make_shared<Room>(services_, std::move(new_id), mode, Game(game.start()));
+  next->players[0] = players[1];
+  next->players[1] = players[0];
+  if (mode == Mode::Local || mode == Mode::Analysis) {
+    next->players[0].token = next->players[1].token = token();
+  } else {
+    next->players[0].token = token();
+    next->players[1].token = token();
+  }
+  next->players[0].seated = next->players[1].seated = true;
+  if (engine_side) next->engine_side = opposite(*engine_side);
+  next->level = level;
+  next->clock_initial_ms = clock_initial_ms;
+  next->increment_ms = increment_ms;
+  next->set_clocks(std::max<int64_t>(0, clock_initial_ms));
+  next->tags = tags;
+  return next;
+}
+
+std::string Room::rematch_message(const Room& next, Seat seat) {
+  json::object m{{"type", "rematch"}, {"id", next.id}};
+  if (seat == Seat::Spectator) {
+    m["token"] = nullptr;
+    m["side"] = seat_name(Seat::Spectator);
+  } else if (seat == Seat::Both) {
+    m["token"] = next.players[0].token;
+    m["side"] = seat_name(Seat::Both);
+  } else {
+    const Side now_side = opposite(*side_of(seat));
+    m["token"] = next.players[index(now_side)].token;
+    m["side"] = side_word(now_side);
+  }
+  return json::serialize(m);
+}
+
+void Room::announce_rematch(const Room& next) {
+  rematch_id = next.id;
+  rematch_offer_.reset();
+  for (RoomClient* c : std::vector<RoomClient*>(clients_))
+    c->send(rematch_message(next, c->seat()));
+  broadcast();
+}
+
+// ---- clocks ----
+
+void Room::resume_clock() {
+  if (!has_clock() || clock_running_ || status != Status::Playing || game.ply_count() == 0) return;
+  if (!seat_present(to_move())) return;
+  clock_running_ = true;
+  turn_start_ = SteadyClock::now();
+  arm_flag_timer();
+}
+
+void Room::arm_flag_timer() {
+  if (!has_clock() || !clock_running_ || status != Status::Playing) {
+    flag_timer_.cancel();
+    return;
+  }
+  const int64_t left = std::max<int64_t>(0, clock_left(to_move()));
+  flag_timer_.expires_after(milliseconds(left + 1));
+  flag_timer_.async_wait([self = shared_from_this()](boost::system::error_code ec) {
+    if (!ec) self->on_flag();
+  });
+}
+
+void Room::on_flag() {
+  if (status != Status::Playing || !clock_running_) return;
+  const Side stm = to_move();
+  if (clock_left(stm) > 0) {
+    arm_flag_timer();
+    return;
+  }
+  end(win_for(opposite(stm)), Ending::Timeout);
+}
+
+// ---- the engine ----
+
+void Room::stop_engine() {
+  if (engine_job_) engine_job_->cancel();
+  engine_job_.reset();
+  thinking_ = false;
+}
+
+void Room::start_engine() {
+  if (mode != Mode::Engine || status != Status::Playing || thinking_ || game.over()) return;
+  if (to_move() != engine_side) return;
+  resume_clock();
+  thinking_ = true;
+  auto job = std::make_shared<Job>();
+  engine_job_ = job;
+  EngineWork::Search s;
+  s.game = game;
+  if (has_clock()) {
+    for (Side side : {Side::White, Side::Black}) {
+      s.limits.time_ms[index(side)] = int(std::clamp<int64_t>(clock_left(side), 1, 1 << 30));
+      s.limits.inc_ms[index(side)] = int(increment_ms);
+    }
+  } else {
+    s.limits.movetime_ms = services_.config.engine_movetime_ms;
+  }
+  s.options.skill = std::clamp(level, 1, 20);
+  s.options.seed = services_.rng();
+  services_.engine.search(
+      std::move(s), Priority::Engine, job,
+      [self = shared_from_this()](search::SearchResult r) { self->on_engine_result(r); });
+}
+
+void Room::on_engine_result(const search::SearchResult& r) {
+  thinking_ = false;
+  engine_job_.reset();
+  if (status != Status::Playing || r.best_move == 0) {
+    broadcast();
+    return;
+  }
+  // The engine resigns a proven loss, and answers a draw offer with its move: it accepts
+  // when the search proved it cannot win (search/decisions.h).
+  const Side human = opposite(*engine_side);
+  if (search::should_resign(r)) return end(win_for(human), Ending::Resign);
+  if (draw_offer_ == human) {
+    if (search::accepts_draw(r)) return end(Result::Draw, Ending::Agreement);
+    draw_offer_.reset();  // declined: the engine plays on
+    draw_declined_ply_[index(human)] = game.ply_count();
+  }
+  std::string why;
+  if (play(r.best_move, &why) != Played::Made) {
+    // Not tried again at once: a store that refuses writes would refuse the next one too.
+    log(LogLevel::Error, id, "engine move " + std::to_string(r.best_move) + " refused: " + why);
+    broadcast();
+    return;
+  }
+  changed();
+}
+
+// ---- connections ----
+
+void Room::broadcast() {
+  std::string cache[4];  // per seat: spectator, white, black, both
+  for (RoomClient* c : std::vector<RoomClient*>(clients_)) {
+    std::string& m = cache[int(c->seat())];
+    if (m.empty()) m = state_message(c->seat());
+    c->send_state(m);
+  }
+}
+
+// A spectator joining or leaving changes only the count: everyone gets one small presence
+// message per interval, however many came and went.
+void Room::schedule_presence() {
+  if (presence_pending_) return;
+  presence_pending_ = true;
+  presence_timer_.expires_after(milliseconds(500));
+  presence_timer_.async_wait([self = shared_from_this()](boost::system::error_code ec) {
+    self->presence_pending_ = false;
+    if (ec || self->services_.stopping_io) return;
+    const std::string text =
+        json::serialize(json::object{{"type", "presence"}, {"spectators", self->spectators}});
+    for (RoomClient* c : std::vector<RoomClient*>(self->clients_)) c->send(text);
+  });
+}
+
+void Room::attach(RoomClient& c) {
+  clients_.push_back(&c);
+  const Seat seat = c.seat();
+  if (seat == Seat::Spectator) {
+    ++spectators;
+    c.send_state(state_message(Seat::Spectator));
+    schedule_presence();
+    return;
+  }
+  for (Side side : {Side::White, Side::Black})
+    if (plays(seat, side) && connected_[index(side)]++ == 0) abandon_timer_[index(side)].cancel();
+  resume_clock();
+  broadcast();
+}
+
+void Room::detach(RoomClient& c) {
+  clients_.erase(std::remove(clients_.begin(), clients_.end(), &c), clients_.end());
+  if (services_.stopping_io) return;
+  if (clients_.empty()) idle_since = SteadyClock::now();
+  const Seat seat = c.seat();
+  if (seat == Seat::Spectator) {
+    --spectators;
+    schedule_presence();
+    return;
+  }
+  for (Side side : {Side::White, Side::Black})
+    if (plays(seat, side) && --connected_[index(side)] == 0) on_seat_gone(side);
+  broadcast();
+}
+
+void Room::on_seat_gone(Side side) {
+  gone_since_[index(side)] = SteadyClock::now();
+  if (mode != Mode::Online || status != Status::Playing) return;
+  // When the seat has been empty long enough, tell the opponent he may claim the win.
+  net::steady_timer& t = abandon_timer_[index(side)];
+  t.expires_after(std::chrono::seconds(services_.config.abandon_seconds));
+  t.async_wait([self = shared_from_this()](boost::system::error_code ec) {
+    if (!ec) self->broadcast();
+  });
+}
+
+// ---- expiry and shutdown ----
+
+bool Room::expire(int64_t now) {
+  const Config& config = services_.config;
+  // The same rule as Store::expire_stale, which then ends the games not in memory.
+  const int64_t age_ms = now - updated_ms;
+  const bool unstarted =
+      status == Status::Waiting ||
+      (status == Status::Playing && game.ply_count() == 0 && mode != Mode::Analysis);
+  const bool stale_board = mode == Mode::Analysis && status == Status::Playing;
+  if (thinking_ || !((unstarted && age_ms >= int64_t(config.expire_waiting_seconds) * 1000) ||
+                     (stale_board && age_ms >= int64_t(config.expire_analysis_seconds) * 1000)))
+    return false;
+  end(Result::None, Ending::Expired);
+  return true;
+}
+
+bool Room::may_leave_memory(SteadyClock::time_point now) const {
+  const bool idle = clients_.empty() && !thinking_ && !reviewing_;
+  const bool live = status == Status::Playing && (mode == Mode::Online || mode == Mode::Engine);
+  return idle && !live &&
+         now - idle_since >= std::chrono::seconds(services_.config.idle_room_seconds);
+}
+
+void Room::cancel_timers() {
+  flag_timer_.cancel();
+  presence_timer_.cancel();
+  abandon_timer_[0].cancel();
+  abandon_timer_[1].cancel();
+}
+
+void Room::stop_for_shutdown() {
+  cancel_timers();
+  if (status == Status::Playing && has_clock()) {
+    // Save the clocks as they stand: they stay paused until the server is back.
+    left_[0] = clock_left(Side::White);
+    left_[1] = clock_left(Side::Black);
+    clock_running_ = false;
+    save();
+  }
+  for (RoomClient* c : std::vector<RoomClient*>(clients_)) c->close();
+}
+
+}  // namespace toguz::server

@@ -1,0 +1,232 @@
+// A game room: one game's behaviour on the server. The room owns the Game referee (every move
+// goes through Game::play), the players' seats, the clocks and the flag timer, the draw and
+// rematch offers, takebacks, the engine's moves, the review, and the end of the game (end():
+// finish, store, broadcast). It knows its connections only as RoomClients and the server only
+// through RoomServices, so it holds no socket, route or registry.
+// Threading: a room is touched on the IO thread only; engine results come back by net::post.
+#pragma once
+
+#include <boost/asio.hpp>
+#include <boost/json.hpp>
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <random>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "rules/game.h"
+#include "search/engine.h"
+#include "server/engine_work.h"
+#include "server/server.h"
+#include "server/types.h"
+#include "store/store.h"
+
+namespace toguz::server {
+
+namespace net = boost::asio;
+namespace json = boost::json;
+using store::GameRow;
+using store::ListQuery;
+using store::Store;
+using SteadyClock = std::chrono::steady_clock;
+
+constexpr int kDrawOfferGap = 10;  // plies between a declined draw offer and the next
+
+// "a-b": the two kaznas of the game now.
+std::string score_text(const Game& game);
+
+// A connection watching a room (a WebSocket session): its seat and its send queue.
+class RoomClient {
+ public:
+  virtual ~RoomClient() = default;
+  virtual Seat seat() const = 0;
+  virtual void send(std::string message) = 0;
+  // A state message: replaces a state still waiting in the queue (a slow client gets the latest).
+  virtual void send_state(std::string message) = 0;
+  virtual void close() = 0;  // the connection closes (and detaches itself)
+};
+
+// What the rooms share, owned by the server.
+struct RoomServices {
+  net::io_context& ioc;
+  const Config& config;
+  Store& store;
+  EngineWork& engine;
+  std::mt19937_64& rng;     // the engine's seeds
+  const bool& stopping_io;  // shutdown began: timers and presence do nothing more
+};
+
+// One seat of a game.
+struct Player {
+  std::string name, token;  // token: the seat's secret ("" until given out)
+  bool seated = false;      // taken (by a player or the engine)
+};
+
+class Room : public std::enable_shared_from_this<Room> {
+ public:
+  // A new game (status Playing, nobody seated yet) over `game`.
+  Room(RoomServices& services, std::string id, Mode mode, Game game);
+  // The game of a stored row: the start position and rules, then each stored move through
+  // Game::play; a resignation, loss on time or agreement is re-recorded; the clocks stay paused
+  // until the player to move is back. Throws std::runtime_error naming the game and the field.
+  static std::shared_ptr<Room> from_row(RoomServices& services, GameRow row);
+  // The row as it is to be stored now (the store's edge: the words of status, mode, result).
+  GameRow row() const;
+  // The next game with the colours swapped (a rematch), with fresh tokens `token()` makes.
+  std::shared_ptr<Room> rematch(std::string id, const std::function<std::string()>& token) const;
+
+  // ---- what the game is (set when created, changed only by the methods below) ----
+  const std::string id;
+  const Mode mode;
+  Status status = Status::Playing;
+  Result winner = Result::None;  // None while playing and for an aborted game
+  Ending reason = Ending::None;
+  std::string score;  // "a-b": the kaznas, kept current while playing
+  Game game;
+  Player players[2];
+  std::string invite;  // an online game's invite code
+  std::optional<Side> engine_side;
+  int level = 0;                                    // the engine's
+  int64_t clock_initial_ms = -1, increment_ms = 0;  // -1: no clock
+  int64_t created_ms = 0, updated_ms = 0;
+  std::string review;  // the finished review's JSON object, "" when none
+  std::vector<std::pair<std::string, std::string>> tags;  // an imported record's own tags
+  std::string rematch_id;                                 // the rematch game once there is one
+
+  // ---- who is here ----
+  int spectators = 0;  // connections watching (no seat)
+  int connections() const { return int(clients_.size()); }
+  SteadyClock::time_point idle_since = SteadyClock::now();  // since when nobody is connected
+
+  bool has_clock() const { return clock_initial_ms >= 0; }
+  Side to_move() const { return game.position().side_to_move(); }
+  // Side s's clock now (0 without a clock).
+  int64_t clock_left(Side s) const;
+  // Sets both clocks to `ms` (a new game's start).
+  void set_clocks(int64_t ms) { left_[0] = left_[1] = ms; }
+  // The seat of a token: White, Black, Both (one token for both seats) or Spectator.
+  Seat seat_for_token(const std::string& token) const;
+  // Whether `viewer` may move now (his turn, the game playing, the engine not thinking).
+  bool may_move(Seat viewer) const;
+  bool seat_present(Side s) const;  // the engine, or at least one connection
+  // An online game between people still going: no engine help for anyone until it is over.
+  bool live_between_people() const;
+  bool thinking() const { return thinking_; }
+  bool reviewing() const { return reviewing_; }
+
+  // ---- the store ----
+  // Writes the game row; a failed write is logged and gives false.
+  bool save();
+  // The row and every move of the game (an imported record), each failed write logged.
+  void save_with_moves();
+
+  // ---- moves and the end ----
+  // Plays `hole` for the side to move: the clock first (a move after the flag fell is refused
+  // and ends the game), Game::play, the clocks, the offers, the end when the board decides, and
+  // the store (the move and the game row in one write). When the write fails the move is
+  // undone and refused (NotStored, *why "server error: ..."). Does not broadcast.
+  enum class Played { Made, Refused, NotStored };
+  Played play(int hole, std::string* why);
+  // The one way a game ends: the result recorded, the clocks stopped, the offers and the
+  // engine dropped, then the row stored and every connection sent the state.
+  void end(Result winner, Ending reason);
+  void end_from_board();  // end() with the referee's result
+  // After a change a player made: everyone gets the state, and the engine moves if it is to.
+  void changed();
+
+  // The opponent takes the free seat `side` of an online game waiting for him: it starts.
+  void join(Side side, std::string name, std::string token);
+
+  // The requests of players (message_handlers.cpp checks the fields and the seat first).
+  // Each returns "" when done, else the refusal as sent to the client ("takeback: ...").
+  std::string takeback();
+  std::string resign(Side me);
+  std::string offer_draw(Side me);
+  std::string answer_draw(Side me, bool accept);
+  std::string abort_game();
+  std::string claim_win(Side me);
+  // A rematch request from `seat` (the game being over): in an online game the first request
+  // is an offer (true: recorded and broadcast); false when the rematch should start now.
+  bool offer_rematch(Seat seat);
+  // The rematch `next` exists: each connection gets its id, token and side in it.
+  void announce_rematch(const Room& next);
+  // The {"type":"rematch"} message for `seat` of this game, in `next`.
+  static std::string rematch_message(const Room& next, Seat seat);
+  // Starts the review for `client` (review.cpp): a stored one is sent at once, a running one is
+  // joined, else the engine reviews the game in the background.
+  void start_review(const std::shared_ptr<RoomClient>& client);
+
+  // ---- clocks, engine, connections ----
+  void resume_clock();    // runs the clock when the player to move is here
+  void arm_flag_timer();  // the flag timer for the side to move (or cancelled)
+  void start_engine();    // the engine's search when it is to move
+  void stop_engine();     // cancels it; its result will be dropped
+  void attach(RoomClient& c);
+  void detach(RoomClient& c);
+  void broadcast();  // the state, built for each kind of viewer
+  // Expiry (sweep): ends a game waiting or never started, or an analysis board, left alone
+  // longer than the config allows. Returns whether it ended it.
+  bool expire(int64_t now_ms);
+  // Whether the room may leave memory: nobody here, no engine work, not a live game, idle long
+  // enough.
+  bool may_leave_memory(SteadyClock::time_point now) const;
+  void cancel_timers();
+  // At shutdown: timers cancelled, running clocks saved as they stand, connections closed.
+  void stop_for_shutdown();
+
+  // ---- the state message (room_state.cpp) ----
+  json::object state_json(Seat viewer);
+  std::string state_message(Seat viewer);
+
+ private:
+  bool save_move(int hole);
+  // The ending's state: result, clocks stopped, offers dropped. end() and play() finish with it.
+  void set_result(Result winner, Ending reason);
+  void after_end();  // timers and the engine stopped
+  void on_flag();
+  void on_engine_result(const search::SearchResult& r);
+  void schedule_presence();
+  void on_seat_gone(Side side);
+  json::object board_json() const;
+  json::array& moves_json();
+  json::object players_json(SteadyClock::time_point now) const;
+  json::value clock_json() const;
+  bool can_claim(Seat viewer, SteadyClock::time_point now) const;
+  void send_review(const std::string& text);
+
+  RoomServices& services_;
+  // Clocks: left_[s] is side s's time when its turn started (turn_start_) or, when not running,
+  // its time now. They run once the first move is made, and not after a restart until the
+  // player to move is back.
+  bool clock_running_ = false;
+  int64_t left_[2] = {0, 0};
+  SteadyClock::time_point turn_start_;
+  net::steady_timer flag_timer_;
+  // Spectators coming and going: one small presence message per room and interval.
+  net::steady_timer presence_timer_;
+  bool presence_pending_ = false;
+  std::optional<Side> draw_offer_, rematch_offer_;
+  // The ply at which side s's last draw offer was declined: he may offer again kDrawOfferGap
+  // plies later, so offers cannot be repeated move after move.
+  int draw_declined_ply_[2] = {-kDrawOfferGap, -kDrawOfferGap};
+  bool may_offer_draw(Side s) const;
+  std::string draw_refused(const std::string& action) const;  // mode and status
+  // Connections and per side their count and since when the seat has been empty.
+  std::vector<RoomClient*> clients_;
+  int connected_[2] = {0, 0};
+  SteadyClock::time_point gone_since_[2];
+  net::steady_timer abandon_timer_[2];
+  // The engine's move search; a cancelled job's result is dropped.
+  bool thinking_ = false;
+  std::shared_ptr<Job> engine_job_;
+  // The background review and who waits for it.
+  bool reviewing_ = false;
+  double review_progress_ = 0;
+  std::vector<std::weak_ptr<RoomClient>> review_waiters_;
+  // The state's "moves", one entry per ply, extended as moves are made (cleared on takeback).
+  json::array moves_json_;
+};
+
+}  // namespace toguz::server

@@ -1,0 +1,89 @@
+#include "server/room_registry.h"
+
+#include <algorithm>
+
+#include "server/json_out.h"
+#include "server/log.h"
+
+namespace toguz::server {
+
+std::string RoomRegistry::random_id(int length) {
+  static constexpr char kAlphabet[] = "abcdefghijkmnpqrstuvwxyz23456789";
+  std::random_device rd;  // the OS's randomness: tokens must not be guessable
+  std::string out;
+  for (int i = 0; i < length; ++i) out += kAlphabet[rd() % 32];
+  return out;
+}
+
+std::shared_ptr<Room> RoomRegistry::find(const std::string& id) {
+  if (id.empty() || id.size() > 32 || !std::all_of(id.begin(), id.end(), [](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+      }))
+    return nullptr;
+  if (auto it = rooms_.find(id); it != rooms_.end()) return it->second;
+  try {
+    auto row = services_.store.load_game(id);
+    if (!row) return nullptr;
+    auto room = Room::from_row(services_, std::move(*row));
+    rooms_[id] = room;
+    return room;
+  } catch (const std::exception& e) {
+    log(LogLevel::Error, id, std::string("cannot load the game: ") + e.what());
+    return nullptr;
+  }
+}
+
+std::shared_ptr<Room> RoomRegistry::create(Mode mode, const Game& game) {
+  std::string id;
+  do id = random_id(10);
+  while (rooms_.count(id));
+  auto room = std::make_shared<Room>(services_, id, mode, game);
+  rooms_[id] = room;
+  return room;
+}
+
+void RoomRegistry::load_unfinished() {
+  for (const std::string& id : services_.store.unfinished_ids()) {
+    try {
+      auto row = services_.store.load_game(id);
+      if (row) rooms_[id] = Room::from_row(services_, std::move(*row));
+    } catch (const std::exception& e) {
+      log(LogLevel::Error, id, std::string("cannot resume the game: ") + e.what());
+    }
+  }
+}
+
+void RoomRegistry::start_rematch(Room& old) {
+  auto next = old.rematch(random_id(10), [] { return random_id(32); });
+  rooms_[next->id] = next;
+  next->save();
+  old.announce_rematch(*next);
+  next->start_engine();
+}
+
+bool RoomRegistry::sweep() {
+  const int64_t now = now_ms();
+  const auto steady = SteadyClock::now();
+  bool dropped = false;
+  for (auto it = rooms_.begin(); it != rooms_.end();) {
+    Room& room = *it->second;
+    room.expire(now);
+    if (room.may_leave_memory(steady)) {
+      room.cancel_timers();
+      it = rooms_.erase(it);
+      dropped = true;
+    } else {
+      ++it;
+    }
+  }
+  const Config& config = services_.config;
+  try {
+    services_.store.expire_stale(now - int64_t(config.expire_waiting_seconds) * 1000,
+                                 now - int64_t(config.expire_analysis_seconds) * 1000);
+  } catch (const std::exception& e) {
+    log(LogLevel::Error, "", std::string("cannot expire stale games: ") + e.what());
+  }
+  return dropped;
+}
+
+}  // namespace toguz::server

@@ -1,0 +1,154 @@
+// The JSON edge of a room: the "state" message (docs/web-protocol.md <Game>), built for one
+// viewer (`legal` only for the side that may move now, `you`, `can_claim`).
+#include <algorithm>
+
+#include "rules/notation.h"
+#include "server/room.h"
+#include "server/texts.h"
+
+namespace toguz::server {
+
+namespace {
+
+using std::chrono::milliseconds;
+
+json::value side_or_null(const std::optional<Side>& s) {
+  return s ? json::value(side_word(*s)) : json::value(nullptr);
+}
+
+json::value text_or_null(const std::string& s) {
+  return s.empty() ? json::value(nullptr) : json::value(s);
+}
+
+json::array holes_of(uint32_t mask) {
+  json::array a;
+  for (int h = 1; h <= Position::kMaxN; ++h)
+    if (mask >> (h - 1) & 1u) a.push_back(h);
+  return a;
+}
+
+}  // namespace
+
+json::object Room::board_json() const {
+  const Position& pos = game.position();
+  json::object board;
+  for (Side s : {Side::White, Side::Black}) {
+    json::array holes;
+    for (int h = 1; h <= game.rules().n; ++h) holes.push_back(pos.stones(s, h));
+    board[side_word(s)] = std::move(holes);
+  }
+  board["kazna"] =
+      json::object{{"white", pos.kazna(Side::White)}, {"black", pos.kazna(Side::Black)}};
+  board["tuz"] = json::object{{"white", pos.tuz(Side::White)}, {"black", pos.tuz(Side::Black)}};
+  return board;
+}
+
+// Only the plies made since the last state are formatted.
+json::array& Room::moves_json() {
+  json::array& moves = moves_json_;
+  if (int(moves.size()) > game.ply_count()) moves.clear();
+  for (int i = int(moves.size()); i < game.ply_count(); ++i) {
+    const MoveInfo& m = game.moves()[i];
+    const Side mover = game.position_at(i).side_to_move();
+    json::object mv;
+    mv["hole"] = int(m.hole);
+    mv["side"] = side_word(mover);
+    mv["notation"] = format_move(m);
+    mv["captured"] = int(m.captured);
+    mv["tuz"] = m.tuz_made;
+    mv["from"] = json::object{{"side", side_word(mover)}, {"hole", int(m.hole)}};
+    mv["to"] = json::object{{"side", side_word(m.last_row)}, {"hole", int(m.last_hole)}};
+    mv["position"] = format_position(game.position_at(i + 1));
+    moves.push_back(std::move(mv));
+  }
+  return moves;
+}
+
+json::object Room::players_json(SteadyClock::time_point now) const {
+  json::object out;
+  for (Side s : {Side::White, Side::Black}) {
+    const bool engine = engine_side == s;
+    const bool connected = seat_present(s);
+    const Player& pl = players[index(s)];
+    json::object p;
+    p["name"] = pl.name;
+    p["default_name"] = default_name_code(pl.name, engine, level);
+    p["engine"] = engine;
+    p["level"] = engine ? json::value(level) : json::value(nullptr);
+    p["connected"] = connected;
+    p["away_ms"] =
+        connected
+            ? json::value(nullptr)
+            : json::value(
+                  std::chrono::duration_cast<milliseconds>(now - gone_since_[index(s)]).count());
+    out[side_word(s)] = std::move(p);
+  }
+  return out;
+}
+
+json::value Room::clock_json() const {
+  if (!has_clock()) return nullptr;
+  return json::object{
+      {"white_ms", std::max<int64_t>(0, clock_left(Side::White))},
+      {"black_ms", std::max<int64_t>(0, clock_left(Side::Black))},
+      {"increment_ms", increment_ms},
+      {"initial_ms", clock_initial_ms},
+      {"running", clock_running_ && status == Status::Playing ? json::value(side_word(to_move()))
+                                                              : json::value(nullptr)}};
+}
+
+bool Room::can_claim(Seat viewer, SteadyClock::time_point now) const {
+  const auto me = side_of(viewer);
+  if (mode != Mode::Online || status != Status::Playing || !me) return false;
+  const Side opp = opposite(*me);
+  return !seat_present(opp) &&
+         now - gone_since_[index(opp)] >= std::chrono::seconds(services_.config.abandon_seconds);
+}
+
+json::object Room::state_json(Seat viewer) {
+  const Rules rules = game.rules();
+  const auto now = SteadyClock::now();
+  json::object o;
+  o["id"] = id;
+  o["mode"] = mode_name(mode);
+  o["variant"] = variant_name(rules.variant());
+  o["tuz"] = rules.tuz;
+  o["play_out"] = rules.play_out;
+  o["n"] = rules.n;
+  o["start_position"] = format_position(game.start());
+  o["position"] = format_position(game.position());
+  o["board"] = board_json();
+  o["moves"] = moves_json();
+  o["ply"] = game.ply_count();
+  o["to_move"] = side_word(to_move());
+  o["legal"] = may_move(viewer) ? holes_of(game.legal_mask()) : json::array();
+  o["status"] = status_name(status);
+  if (finished(status)) {
+    o["result"] = json::object{{"winner", text_or_null(std::string(winner_name(winner)))},
+                               {"reason", ending_name(reason)},
+                               {"score", score.empty() ? score_text(game) : score}};
+  } else {
+    o["result"] = nullptr;
+  }
+  o["players"] = players_json(now);
+  o["clock"] = clock_json();
+  o["draw_offer"] = side_or_null(draw_offer_);
+  o["rematch_offer"] = side_or_null(rematch_offer_);
+  o["you"] = seat_name(viewer);
+  o["thinking"] = thinking_;
+  o["spectators"] = spectators;
+  // Additions to the protocol: the abandon delay, whether `you` may claim the win now, the
+  // rematch game once there is one.
+  o["abandon_ms"] = int64_t(services_.config.abandon_seconds) * 1000;
+  o["can_claim"] = can_claim(viewer, now);
+  const auto me = side_of(viewer);
+  o["can_offer_draw"] = me && status == Status::Playing && draw_offer_ != me && may_offer_draw(*me);
+  o["rematch_id"] = text_or_null(rematch_id);
+  return o;
+}
+
+std::string Room::state_message(Seat viewer) {
+  return json::serialize(json::object{{"type", "state"}, {"game", state_json(viewer)}});
+}
+
+}  // namespace toguz::server

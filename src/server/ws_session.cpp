@@ -1,0 +1,174 @@
+#include "server/ws_session.h"
+
+#include "server/json_out.h"
+#include "server/log.h"
+#include "server/server_impl.h"
+
+namespace toguz::server {
+
+WsSession::WsSession(Server::Impl& server, tcp::socket&& socket)
+    : server_(server), ws_(std::move(socket)), hello_timer_(ws_.get_executor()) {}
+
+// A session is detached from its room when its connection fails or closes (on_gone); one
+// still attached at shutdown dies with the io_context and must not call back into the server.
+WsSession::~WsSession() = default;
+
+void WsSession::start(http::request<http::string_body> req, std::shared_ptr<Room> r,
+                      std::string peer) {
+  room = std::move(r);
+  peer_ = std::move(peer);
+  ++server_.addresses[peer_].connections;
+  counted_ = true;
+  ws_.set_option(websocket::stream_base::timeout::suggested(beast::role_type::server));
+  ws_.read_message_max(kMaxBody);  // above this the connection closes; above kMaxMessage: an error
+  ws_.set_option(websocket::stream_base::decorator(
+      [](websocket::response_type& res) { res.set(http::field::server, "toguz"); }));
+  auto self = shared_from_this();
+  ws_.async_accept(req, [self](beast::error_code ec) {
+    if (ec) {
+      self->on_gone();
+      return;
+    }
+    self->window_start = SteadyClock::now();
+    // The hello must come soon: a socket that never says who it is does not stay.
+    self->hello_timer_.expires_after(std::chrono::seconds(10));
+    self->hello_timer_.async_wait([weak = std::weak_ptr<WsSession>(self)](beast::error_code ec) {
+      auto s = weak.lock();
+      if (!ec && s && !s->attached_) s->close();
+    });
+    self->do_read();
+  });
+}
+
+// The first message: {"type":"hello","token":<secret>|null}. It seats the session (a wrong or
+// missing token makes a spectator) and attaches it to its room, which answers with the state.
+void WsSession::on_hello(std::string_view text) {
+  json::error_code ec;
+  json::value v = json::parse(text, ec);
+  const json::object* o = !ec && v.is_object() ? &v.as_object() : nullptr;
+  const json::value* type = o ? o->if_contains("type") : nullptr;
+  if (!type || !type->is_string() || type->as_string() != "hello") {
+    send(error_message(R"(hello: the first message must be {"type":"hello","token":...})"));
+    return;
+  }
+  const json::value* token = o->if_contains("token");
+  if (token && !token->is_null() && !token->is_string()) {
+    send(error_message("token: expected a string or null"));
+    return;
+  }
+  // The room may have left memory since the upgrade (sweep): take the one in the map now.
+  if (auto current = server_.rooms->find(room->id)) room = std::move(current);
+  seat_ = token && token->is_string() ? room->seat_for_token(std::string(token->as_string()))
+                                      : Seat::Spectator;
+  if (seat_ == Seat::Spectator && room->spectators >= server_.config.max_spectators_per_room) {
+    send(error_message("this game has " + std::to_string(room->spectators) +
+                       " spectators, the most it takes"));
+    close();
+    return;
+  }
+  hello_timer_.cancel();
+  attached_ = true;
+  room->attach(*this);
+}
+
+void WsSession::do_read() {
+  ws_.async_read(buffer_, [self = shared_from_this()](beast::error_code ec, size_t) {
+    if (ec) {
+      self->on_gone();
+      return;
+    }
+    std::string text = beast::buffers_to_string(self->buffer_.data());
+    self->buffer_.consume(self->buffer_.size());
+    self->on_text(text);
+    if (!self->gone_) self->do_read();
+  });
+}
+
+// A handler that throws is the server's fault, not the connection's: it is logged, the client
+// is told, and the connection reads on.
+void WsSession::on_text(const std::string& text) {
+  if (gone_) return;
+  try {
+    if (!attached_)
+      on_hello(text);
+    else
+      server_.on_message(*this, text);
+  } catch (const std::exception& e) {
+    log(LogLevel::Error, room ? room->id : "", std::string("message handler: ") + e.what());
+    send(error_message(std::string("server error: ") + e.what()));
+  }
+}
+
+void WsSession::send(std::string message) {
+  push(std::move(message), false);
+}
+
+void WsSession::send_state(std::string message) {
+  push(std::move(message), true);
+}
+
+void WsSession::push(std::string message, bool state) {
+  if (gone_) return;
+  if (state) {
+    // The front entry may be on the wire: only later ones can be replaced.
+    for (auto it = queue_.begin() + (writing_ ? 1 : 0); it != queue_.end(); ++it) {
+      if (!it->state) continue;
+      queued_bytes_ -= it->text.size();
+      queue_.erase(it);
+      break;
+    }
+  }
+  const bool watcher = seat_ == Seat::Spectator;
+  if (queue_.size() >= (watcher ? kMaxQueuedSpectator : kMaxQueuedPlayer) ||
+      queued_bytes_ + message.size() >
+          (watcher ? kMaxQueuedBytesSpectator : kMaxQueuedBytesPlayer)) {
+    close();
+    return;
+  }
+  queued_bytes_ += message.size();
+  queue_.push_back({std::move(message), state});
+  if (!writing_) do_write();
+}
+
+void WsSession::do_write() {
+  writing_ = true;
+  ws_.text(true);
+  ws_.async_write(net::buffer(queue_.front().text),
+                  [self = shared_from_this()](beast::error_code ec, size_t) {
+                    self->queued_bytes_ -= self->queue_.front().text.size();
+                    self->queue_.pop_front();
+                    if (ec) {
+                      self->writing_ = false;
+                      self->on_gone();
+                      return;
+                    }
+                    if (!self->queue_.empty())
+                      self->do_write();
+                    else
+                      self->writing_ = false;
+                  });
+}
+
+void WsSession::close() {
+  if (gone_) return;
+  on_gone();
+  beast::error_code ec;
+  beast::get_lowest_layer(ws_).socket().close(ec);
+}
+
+void WsSession::on_gone() {
+  if (gone_) return;
+  gone_ = true;
+  hello_timer_.cancel();
+  if (counted_) {
+    counted_ = false;
+    if (auto it = server_.addresses.find(peer_); it != server_.addresses.end())
+      --it->second.connections;
+  }
+  if (analysis) analysis->cancel();
+  if (!attached_) return;
+  room->detach(*this);
+  if (!server_.stopped_io) server_.schedule_trim();
+}
+
+}  // namespace toguz::server

@@ -1,0 +1,73 @@
+// One WebSocket connection to a game (/ws/<id>): its hello (the seat from the token), its send
+// queue, its reads handed to the message handlers. A RoomClient for its room. IO thread only.
+#pragma once
+
+#include <boost/asio.hpp>
+#include <boost/beast.hpp>
+#include <deque>
+#include <memory>
+#include <string>
+
+#include "server/room.h"
+#include "server/server.h"
+
+namespace toguz::server {
+
+namespace beast = boost::beast;
+namespace http = beast::http;
+namespace websocket = beast::websocket;
+using tcp = net::ip::tcp;
+
+constexpr size_t kMaxBody = 64 * 1024;    // HTTP request bodies (413 above)
+constexpr size_t kMaxMessage = 4 * 1024;  // WebSocket messages (error above)
+// A client this far behind is dropped: a spectator early (it only watches), a player late (his
+// states are coalesced, so only his own analysis and hints can pile up).
+constexpr size_t kMaxQueuedSpectator = 64, kMaxQueuedPlayer = 512;
+constexpr size_t kMaxQueuedBytesSpectator = 1 << 20, kMaxQueuedBytesPlayer = 16 << 20;
+
+class WsSession : public RoomClient, public std::enable_shared_from_this<WsSession> {
+ public:
+  WsSession(Server::Impl& server, tcp::socket&& socket);
+  ~WsSession() override;
+  // Accepts the upgrade `req` for `room` from address `peer`; the first message (hello) then
+  // names the seat and attaches the session.
+  void start(http::request<http::string_body> req, std::shared_ptr<Room> room, std::string peer);
+  Seat seat() const override { return seat_; }
+  void send(std::string message) override;
+  void send_state(std::string message) override;
+  void close() override;
+  size_t queued() const { return queue_.size(); }
+
+  std::shared_ptr<Room> room;
+  std::shared_ptr<Job> analysis;  // the running analyze stream, if any (one per connection)
+  bool hint_pending = false;      // a hint is queued or searching (one at a time)
+  // The message rate: messages in the window that started at window_start (one second).
+  SteadyClock::time_point window_start;
+  int window_count = 0;
+
+ private:
+  void do_read();
+  void do_write();
+  void on_gone();
+  void on_hello(std::string_view text);
+  void on_text(const std::string& text);
+  Server::Impl& server_;
+  websocket::stream<beast::tcp_stream> ws_;
+  net::steady_timer hello_timer_;
+  std::string peer_;
+  Seat seat_ = Seat::Spectator;
+  bool counted_ = false;  // in addresses[peer_].connections
+  beast::flat_buffer buffer_;
+  struct Out {
+    std::string text;
+    bool state;
+  };
+  void push(std::string message, bool state);
+  std::deque<Out> queue_;
+  size_t queued_bytes_ = 0;
+  bool writing_ = false;
+  bool attached_ = false;
+  bool gone_ = false;
+};
+
+}  // namespace toguz::server
