@@ -84,8 +84,8 @@ bool run_search(search::Engine& engine, const bus::Job& job, const Game& game,
 }
 
 bool run_review(search::Engine& engine, const bus::Job& job, const Game& game,
-                const std::string& worker,
-                const PostResult& post, const std::atomic<bool>& cancel) {
+                const std::string& worker, const PostResult& post,
+                const std::atomic<bool>& cancel) {
   Clock::time_point last{};
   auto progress = [&](int done, int total) {
     if (!job.stream || done >= total) return;
