@@ -11,12 +11,17 @@
 #ifndef TOGUZ_WEB_DIST
 #define TOGUZ_WEB_DIST "web/dist"
 #endif
+#ifndef TOGUZ_WEB_DATA
+#define TOGUZ_WEB_DATA "web/data"
+#endif
 
 namespace toguz::cli {
 
 void add_serve(CLI::App& app) {
   auto cfg = std::make_shared<server::Config>();
   cfg->static_dir = TOGUZ_WEB_DIST;
+  cfg->puzzles_path = TOGUZ_WEB_DATA "/puzzles-default.jsonl";
+  cfg->studies_path = TOGUZ_WEB_DATA "/studies.json";
   auto* cmd = app.add_subcommand(
       "serve", "the web app: HTTP + WebSocket server (play, online games, analysis)");
   cmd->add_option("--host", cfg->host, "address to listen on")->capture_default_str();
@@ -45,6 +50,11 @@ void add_serve(CLI::App& app) {
   cmd->add_option("--analyze-per-minute", cfg->analyze_per_minute, "POST /api/analyze per address")
       ->check(CLI::Range(1, 100000))
       ->capture_default_str();
+  cmd->add_option("--puzzles", cfg->puzzles_path, "puzzles (toguz puzzles build); \"\": none")
+      ->capture_default_str();
+  cmd->add_option("--studies", cfg->studies_path, "the classic studies; \"\": none")
+      ->capture_default_str();
+  cmd->add_option("--explorer", cfg->explorer_path, "an opening index (toguz explorer build)");
   cmd->add_option("--log-level", cfg->log_level, "the log on stderr: debug, info, warn, error")
       ->check(CLI::IsMember({"debug", "info", "warn", "error"}))
       ->capture_default_str();

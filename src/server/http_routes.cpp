@@ -128,6 +128,18 @@ void Server::Impl::handle_http(const http::request<http::string_body>& req, cons
     return;
   }
   try {
+    if (learn) {
+      if (auto r = learn->handle(req.method_string(), target)) {
+        http::response<http::string_body> res{http::status(r->status), req.version()};
+        res.set(http::field::content_type, "application/json; charset=utf-8");
+        res.set(http::field::cache_control, "no-store");
+        if (r->status == 405) res.set(http::field::allow, "GET, HEAD");
+        res.body() = std::move(r->body);
+        res.prepare_payload();
+        respond(std::move(res));
+        return;
+      }
+    }
     const auto parts = api_segments(path);
     const std::string allow = allowed_methods(parts);
     const bool post = method == http::verb::post;

@@ -14,6 +14,9 @@ namespace toguz::server {
 Server::Impl::Impl(const Config& c)
     : config(c), rng(std::random_device{}()), static_files(config.static_dir) {
   if (auto level = parse_log_level(config.log_level)) set_log_level(*level);
+  if (!config.puzzles_path.empty() || !config.studies_path.empty() || !config.explorer_path.empty())
+    learn = std::make_unique<LearnService>(
+        LearnOptions{config.puzzles_path, config.studies_path, config.explorer_path});
   store = toguz::store::open_store(config.db_path);
   int workers = config.workers;
   // Two at least by default: background work never takes the last worker from engine moves.

@@ -33,12 +33,16 @@ struct Config {
   int expire_analysis_seconds = 7 * 24 * 3600;
   int idle_room_seconds = 600;
   std::string log_level = "info";  // the log on stderr: debug, info, warn or error
+  // The learning pages' data (learn_api.h): a puzzles file, the studies, an explorer index;
+  // "" = that part answers 404.
+  std::string puzzles_path, studies_path, explorer_path;
 };
 
 class Server {
  public:
-  // Opens the database (creating its folder's file, not the folder) and loads every unfinished
-  // game. Throws std::runtime_error on a database error.
+  // Opens the database (creating its folder's file, not the folder), loads the learning data
+  // and every unfinished game. Throws std::runtime_error on a database error, LearnDataError
+  // (a std::runtime_error naming the file and line) on a data file that does not load.
   explicit Server(const Config& config);
   ~Server();  // stops if still running
   Server(const Server&) = delete;

@@ -19,6 +19,7 @@
 #include <unordered_map>
 
 #include "server/engine_work.h"
+#include "server/learn_api.h"
 #include "server/room_registry.h"
 #include "server/server.h"
 #include "server/static_files.h"
@@ -52,8 +53,9 @@ struct Server::Impl {
   std::unique_ptr<RoomRegistry> rooms;
   std::unordered_map<std::string, AddressState> addresses;
   StaticFiles static_files;
-  net::steady_timer sweep_timer{ioc};  // expiry and rooms leaving memory (sweep)
-  net::steady_timer trim_timer{ioc};   // gives freed memory back after connections go
+  std::unique_ptr<LearnService> learn;  // /api/puzzles, /api/studies, /api/explorer
+  net::steady_timer sweep_timer{ioc};   // expiry and rooms leaving memory (sweep)
+  net::steady_timer trim_timer{ioc};    // gives freed memory back after connections go
   bool trim_armed = false;
   std::thread io_thread;
   bool stopped = false;  // Server::stop() was called (guarded by stop_mutex)

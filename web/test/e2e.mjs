@@ -697,9 +697,10 @@ async function accounts_pages(browser, base, pages) {
 }
 
 /** The puzzle and study pages against the contract of docs/web-protocol.md ("Puzzles, studies
- * and the opening explorer"), answered in the browser (page.route) from test/fixtures/learn.json
- * (the service's own answers, tests/unit/learn_api_test.cpp) until the server routes them. A
- * puzzle solved move by move against its forced reply, a puzzle missed with the solution shown,
+ * and the opening explorer"). The studies come from the server; the puzzles and the explorer are
+ * answered in the browser (page.route) from test/fixtures/learn.json (the service's own answers,
+ * tests/unit/learn_api_test.cpp) so the puzzles come in a known order and an explorer index
+ * needs no build, after a check that the server itself serves puzzles. A puzzle solved move by move against its forced reply, a puzzle missed with the solution shown,
  * the streak, an analysis board from the puzzle (the real server), a proven study stepped to its
  * end and an unproven one shown as such. */
 async function learn_pages(browser, base, pages) {
@@ -720,7 +721,8 @@ async function learn_pages(browser, base, pages) {
     const p = by_id[decodeURIComponent(u.pathname.slice("/api/puzzles/".length))];
     return p ? json(r, 200, p) : json(r, 404, { error: "no such puzzle", code: "no_puzzle_id", params: {} });
   });
-  await page.route("**/api/studies**", (r) => json(r, 200, fx.studies));
+  const served = await (await page.request.get(`${base}/api/puzzles`)).json();
+  check(served.count > 0 && served.rated === false, `the server's puzzles: ${JSON.stringify(served)}`);
   const asked = [];
   await page.route("**/api/explorer**", (r) => {
     const u = new URL(r.request().url());
