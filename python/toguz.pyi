@@ -234,7 +234,7 @@ class Solution(TypedDict):
     time_ms: int
 
 def solve(target: Union[Position, Game], *, time_ms: int = 0, max_nodes: int = 0, margin: bool = True,
-          hash_log2: int = 22, tables: Optional[str] = None) -> Solution:
+          hash_log2: int = 25, tables: Optional[str] = None) -> Solution:
     """The exact result (and play-out margin) with a line to the end of the game."""
 
 class VecEnv:

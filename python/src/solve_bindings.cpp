@@ -109,7 +109,7 @@ py::dict solve(const py::object& target, int64_t time_ms, uint64_t max_nodes, bo
 void bind_solve(py::module_& m) {
   m.def(
       "solve", &solve, "target"_a, py::kw_only(), "time_ms"_a = 0, "max_nodes"_a = 0,
-      "margin"_a = true, "hash_log2"_a = 22, "tables"_a = py::none(),
+      "margin"_a = true, "hash_log2"_a = 25, "tables"_a = py::none(),
       "Proves the result of a Position or a Game (its history counts for repetition) under its "
       "own\n"
       "rules with the exact solver. Limits: time_ms and max_nodes (0 = none); margin: also prove "

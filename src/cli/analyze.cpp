@@ -171,7 +171,8 @@ void add_analyze(CLI::App& app) {
 
     search::Engine engine;
     search::Options opt;
-    if (tb) opt.tables = std::make_shared<tables::TablesProbe>(tb);
+    // The tables (when given) and the exact solver within its reach.
+    opt.tables = std::make_shared<tables::TablesProbe>(tb);
     opt.multipv = args->multipv;
     opt.threads = args->threads;
     opt.hash_mb = args->hash_mb;

@@ -14,9 +14,11 @@ void add_ugi(CLI::App& app) {
   cmd->callback([] {
     std::ios::sync_with_stdio(false);
     protocol::UgiSession session(std::cin, std::cout);
-    // setoption name TablesDir value DIR: endgame tables for the search.
+    // setoption name TablesDir value DIR: endgame tables for the search; no folder (the
+    // default): the exact solver alone.
     session.set_tables_opener(
         [](const std::string& dir, std::string* why) -> std::shared_ptr<const search::TableProbe> {
+          if (dir.empty()) return std::make_shared<tables::TablesProbe>(nullptr);
           auto tb = open_tables(dir, why);
           if (!tb) return nullptr;
           return std::make_shared<tables::TablesProbe>(tb);

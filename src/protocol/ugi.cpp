@@ -140,6 +140,13 @@ bool UgiSession::handle(std::string_view line) {
   return true;
 }
 
+void UgiSession::set_tables_opener(TablesOpener opener) {
+  tables_opener_ = std::move(opener);
+  std::string why;
+  options_.tables = tables_opener_ ? tables_opener_("", &why) : nullptr;
+  engine_.set_options(options_);
+}
+
 void UgiSession::cmd_ugi() {
   send(std::string("id name toguz ") + TOGUZ_VERSION);
   send("id author the toguz developers");
@@ -203,7 +210,8 @@ void UgiSession::cmd_setoption(const std::vector<std::string>& t) {
     reset_to_start();
   } else if (key == "tablesdir" && tables_opener_) {
     if (value.empty() || val == "<empty>") {
-      options_.tables = nullptr;
+      std::string why;
+      options_.tables = tables_opener_("", &why);
     } else {
       std::string why;
       auto probe = tables_opener_(value, &why);

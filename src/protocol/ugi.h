@@ -61,11 +61,13 @@ class UgiSession {
 
   // Opens a folder of endgame tables for the search (null and *why on
   // failure). When set, the session offers "option name TablesDir type string" and hands the
-  // tables to the engine (Options::tables); an empty value turns them off. The protocol does
-  // not depend on src/tables: the front end (toguz ugi) supplies this.
+  // tables to the engine (Options::tables); an empty value turns them off. The opener called
+  // with no folder ("") gives the probe the engine has without tables (e.g. the exact solver
+  // alone; may be null): the session uses it from the start and after an empty value. The
+  // protocol does not depend on src/tables: the front end (toguz ugi) supplies this.
   using TablesOpener = std::function<std::shared_ptr<const search::TableProbe>(
       const std::string& dir, std::string* why)>;
-  void set_tables_opener(TablesOpener opener) { tables_opener_ = std::move(opener); }
+  void set_tables_opener(TablesOpener opener);
 
  private:
   void send(const std::string& line);

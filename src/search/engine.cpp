@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "search/search.h"
+#include "search/timeman.h"
 
 namespace toguz::search {
 
@@ -87,6 +88,50 @@ static SearchResult finished_result(const Game& game) {
   return r;
 }
 
+// The exact solver of Options::tables on a position within its reach, before the search:
+// it gets half of the move's time (2 s of an infinite search, none under a depth limit alone,
+// which keeps fixed-depth searches as they were) and half of a node limit of at least
+// kMinProofNodes (it counts nodes in steps of 4096, so a smaller limit leaves it out and the
+// search keeps its nodes). True and *out when it proved the result: the first move of its
+// line keeps it. Full strength, one line only.
+constexpr uint64_t kMinProofNodes = 16384;
+static bool try_proof(const Game& game, const Limits& limits, const Options& options,
+                      const std::atomic<bool>& stop, SearchResult* out) {
+  const TableProbe* probe = options.tables.get();
+  const Position& pos = game.position();
+  if (!probe || options.skill < 20 || options.multipv > 1) return false;
+  const int on_board = pos.rules().total_stones() - pos.kazna(Side::White) - pos.kazna(Side::Black);
+  if (on_board > probe->proof_reach()) return false;
+  const TimePlan plan = plan_time(limits, pos.side_to_move());
+  ProofLimits pl;
+  pl.time_ms = limits.infinite ? 2000 : (plan.soft_ms ? plan.soft_ms : plan.hard_ms) / 2;
+  pl.nodes = limits.nodes / 2;
+  if (limits.nodes && limits.nodes < kMinProofNodes) return false;
+  if (!limits.infinite && pl.time_ms <= 0 && pl.nodes == 0) return false;
+  pl.threads = options.threads;
+  pl.hash_mb = options.hash_mb;
+  pl.stop = &stop;
+  Proof proof;
+  const bool proven = probe->prove(game, pl, &proof);
+  out->nodes = proof.nodes;
+  if (!proven) return false;
+  Info info;
+  info.depth = int(proof.line.size());
+  info.seldepth = info.depth;
+  info.nodes = proof.nodes;
+  info.pv = proof.line;
+  Score& s = info.score;
+  s.proven = true;
+  s.result = proof.result;
+  s.plies = int(proof.line.size());
+  s.cp = proof.result * (kWin - s.plies);
+  s.has_margin = proof.has_margin;
+  s.margin = proof.margin;
+  out->best_move = proof.line[0];
+  out->lines.assign(1, info);
+  return true;
+}
+
 void Engine::go(const Limits& limits, InfoCallback on_info, DoneCallback on_done) {
   wait();
   const auto start = Clock::now();
@@ -97,9 +142,20 @@ void Engine::go(const Limits& limits, InfoCallback on_info, DoneCallback on_done
     Impl& im = *impl_;
     SearchResult result;
     std::vector<std::thread> helpers_running;
+    SearchResult proof;
     if (im.game.over()) {
       result = finished_result(im.game);
+    } else if (try_proof(im.game, limits, im.options, im.stop, &proof)) {
+      result = proof;
+      Info& info = result.lines[0];
+      info.time_ms =
+          int(std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start).count());
+      info.nps = info.time_ms > 0 ? info.nodes * 1000 / uint64_t(info.time_ms) : 0;
+      if (on_info) on_info(info);
     } else {
+      // Not proven: the search, with the time and nodes that are left.
+      Limits left = limits;
+      if (left.nodes) left.nodes = left.nodes > proof.nodes ? left.nodes - proof.nodes : 1;
       // Lazy SMP: the helpers search the same position into the shared table until the main
       // thread has its answer. Levels below full strength search alone.
       std::vector<Searcher*> team;
@@ -111,12 +167,13 @@ void Engine::go(const Limits& limits, InfoCallback on_info, DoneCallback on_done
         for (size_t i = 0; i < im.helpers.size(); ++i) {
           Searcher* h = im.helpers[i].get();
           team.push_back(h);
-          pool.emplace_back([&im, h, i, limits, helper_options, start] {
-            h->run(im.game, limits, helper_options, im.helper_stop, start, nullptr, int(i) + 1);
+          pool.emplace_back([&im, h, i, left, helper_options, start] {
+            h->run(im.game, left, helper_options, im.helper_stop, start, nullptr, int(i) + 1);
           });
         }
       }
-      result = im.searcher.run(im.game, limits, im.options, im.stop, start, on_info, 0, &team);
+      result = im.searcher.run(im.game, left, im.options, im.stop, start, on_info, 0, &team);
+      result.nodes += proof.nodes;
       im.helper_stop = true;
       // Answer at once: the helpers' nodes so far are counted, and they are joined after
       // on_done (a helper waiting for a busy core must not cost clock time).

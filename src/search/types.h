@@ -30,7 +30,9 @@ struct Limits {
 // with best play: `plies` to the end and `result` (+1 win, 0 draw, -1 loss) and the exact
 // stone margin when it is known (has_margin).
 // The search proves wins and losses by their distance (shortest win, longest loss), not by
-// margin: has_margin is set only for a game that is already over (plies 0). For a proven
+// margin: has_margin is set for a game that is already over (plies 0) and for a result the
+// exact solver proved (Options::tables' prove(): `plies` is then the length of its line to the
+// end, not the shortest, and has_margin says whether it proved the margin too). For a proven
 // win/loss cp is +-(31000 - plies), beyond any heuristic score, so comparing cp orders all
 // scores; a proven draw has cp 0.
 // A win or loss the endgame tables know (Options::tables) is not `proven` (its distance to
@@ -69,7 +71,11 @@ struct Options {
   // Endgame tables probed at every node they hold (null = none). A table hit is scored
   // +-(kTablesWin + margin) (below the proven-by-distance band, above any heuristic score)
   // or 0 for a draw; it is not reported as proven (no distance to the end is known) but as
-  // Score::table (a draw is not told apart from a heuristic 0).
+  // Score::table (a draw is not told apart from a heuristic 0). Its exact solver, when it
+  // has one, answers a position with at most proof_reach() stones on the board before the
+  // search (full strength, one line, a time or node limit): given half the move's time and
+  // half the node limit, a proven result is the answer (one proven line, its first move); if
+  // not proven, the search runs with the time and nodes left.
   std::shared_ptr<const TableProbe> tables;
 };
 

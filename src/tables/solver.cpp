@@ -652,12 +652,9 @@ Solution solve(const Position& root, const SolveOptions& options) {
     auto searched = [&](int a, int b, int* v, bool* rep) {
       int win = run_parallel(provers, shared, [&](Prover& p) {
         bool r = false;
-        // Tuz-free play may repeat: its values are path-dependent, no restarts there.
-        values[size_t(p.thread_)] = po.any_tuz() ? p.with_restarts([&] {
-          r = false;
-          return p.search(po, a, b, &r, Mode::Margin);
-        })
-                                                 : p.search(po, a, b, &r, Mode::Margin);
+        // One try in the mobility order: restarts with the material order cost the margin
+        // steps more than they save (docs/tables.md, "Restarts").
+        values[size_t(p.thread_)] = p.search(po, a, b, &r, Mode::Margin);
         reps[size_t(p.thread_)] = r;
       });
       if (win < 0) return false;

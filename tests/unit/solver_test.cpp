@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <random>
 
+#include "protocol/ugi.h"
 #include "rules/game.h"
 #include "rules/notation.h"
 #include "search/engine.h"
@@ -442,6 +443,97 @@ TEST_P(EndgameSets, SampleIsProvenWithinANodeBudget) {
 
 INSTANTIATE_TEST_SUITE_P(Data, EndgameSets,
                          ::testing::Values("endgames-6-11.jsonl", "endgames-12-18.jsonl"));
+
+// The engine's endgame (Options::tables with the solver, search/engine.cpp) on a sample of the
+// 12-18-stone set (every 20th position and two draws): under a node limit (4x what the
+// sample's hardest result takes) the answer is the stored result, proven, with a line the
+// referee ends with it whose first move is the move played; a margin, when the budget proved
+// it too, is the stored one.
+std::vector<SetEntry> engine_sample() {
+  EndgameSet set = read_set("endgames-12-18.jsonl");
+  std::vector<SetEntry> out;
+  for (size_t i = 0; i < set.entries.size(); ++i)
+    if (i % 20 == 0 || i == 1 || i == 125) out.push_back(set.entries[i]);
+  return out;
+}
+constexpr uint64_t kEngineProofNodes = 600'000;
+
+TEST(EngineEndgame, ProvesTheSetsResultsWithinANodeBudget) {
+  search::Options opt;
+  opt.tables = std::make_shared<tables::TablesProbe>(nullptr);
+  search::Engine engine;
+  engine.set_options(opt);
+  int kinds[3] = {}, margins = 0;
+  for (const SetEntry& e : engine_sample()) {
+    SCOPED_TRACE(format_position(e.pos));
+    engine.set_position(Game(e.pos));
+    search::Limits lim;
+    lim.nodes = kEngineProofNodes;
+    const search::SearchResult r = engine.search(lim);
+    ASSERT_EQ(r.lines.size(), 1u);
+    const search::Info& top = r.lines[0];
+    ASSERT_TRUE(top.score.proven);
+    EXPECT_EQ(top.score.result, e.result);
+    ASSERT_FALSE(top.pv.empty());
+    EXPECT_EQ(r.best_move, top.pv[0]);
+    EXPECT_EQ(top.score.plies, int(top.pv.size()));
+    expect_line_ends_with(e.pos, top.pv, e.result);
+    if (top.score.has_margin) {
+      EXPECT_EQ(top.score.margin, e.margin);
+      ++margins;
+    }
+    ++kinds[e.result + 1];
+  }
+  EXPECT_GT(kinds[0] * kinds[1] * kinds[2], 0) << "every result occurs in the sample";
+  EXPECT_GT(margins, 0);
+}
+
+// UGI (`toguz ugi` hands the session this opener): "score mate" for the first win and loss
+// of the sample, a proven draw's "wdl 0 1000 0" for its first draw.
+TEST(EngineEndgame, UgiReportsTheProvenResult) {
+  bool seen[3] = {};
+  for (const SetEntry& e : engine_sample()) {
+    if (seen[e.result + 1]) continue;
+    seen[e.result + 1] = true;
+    SCOPED_TRACE(format_position(e.pos));
+    std::istringstream in("position fen " + format_position(e.pos) + "\ngo nodes " +
+                          std::to_string(kEngineProofNodes) + "\n");
+    std::ostringstream out;
+    {
+      protocol::UgiSession s(in, out);
+      s.set_tables_opener([](const std::string&, std::string*) {
+        return std::make_shared<tables::TablesProbe>(nullptr);
+      });
+      s.run();
+    }
+    const std::string text = out.str();
+    const std::string want = e.result > 0   ? " score mate "
+                             : e.result < 0 ? " score mate -"
+                                            : " score cp 0 wdl 0 1000 0 ";
+    EXPECT_NE(text.find(want), std::string::npos) << text;
+    EXPECT_NE(text.find("bestmove "), std::string::npos) << text;
+  }
+}
+
+// A depth limit alone gives the solver no time: the search is the one without it (the same
+// nodes, move and score), so fixed-depth searches (toguz bench) are unchanged.
+TEST(EngineEndgame, DepthLimitAloneSearchesAsWithoutTheSolver) {
+  const SetEntry e = engine_sample()[1];
+  search::Limits lim;
+  lim.depth = 7;
+  search::SearchResult r[2];
+  for (int with = 0; with < 2; ++with) {
+    search::Options opt;
+    if (with) opt.tables = std::make_shared<tables::TablesProbe>(nullptr);
+    search::Engine engine;
+    engine.set_options(opt);
+    engine.set_position(Game(e.pos));
+    r[with] = engine.search(lim);
+  }
+  EXPECT_EQ(r[0].nodes, r[1].nodes);
+  EXPECT_EQ(r[0].best_move, r[1].best_move);
+  EXPECT_EQ(r[0].lines[0].score.cp, r[1].lines[0].score.cp);
+}
 
 // The second method: plain memoised minimax (tables::plain_margin) gives the stored margins of
 // the 6-11-stone set's positions with at most 10 stones whose play reaches at most 200 k boards
