@@ -72,6 +72,10 @@ std::string format_info(const search::Info& info) {
 }
 
 UgiSession::UgiSession(std::istream& in, std::ostream& out) : in_(in), out_(out) {
+  // A tied input stream flushes its output before each read, outside send()'s lock, while the
+  // search thread may be writing (std::cin is tied to std::cout): that race duplicated lines.
+  // send() flushes every line itself.
+  in_.tie(nullptr);
   engine_.set_options(options_);
 }
 

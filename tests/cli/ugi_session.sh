@@ -181,6 +181,12 @@ out=$(printf '%s\n' "setoption name VARIANT value KozDatu" "position startpos mo
   fail "case-insensitive Variant, and setting it resets the position: $out"
 [ "$(echo "$out" | grep -c '^info string error')" = 1 ] && echo "$out" | grep -qF "not a hole number 1..7" ||
   fail "kozdatu set by 'KozDatu' (hole 8 refused), PlayOut TRUE and Tuz Off taken: $out"
+# Every go answers exactly one bestmove, also when searches end at once and the next command is
+# already waiting on the input (a read must not flush the output under the search's writes).
+gos=8000
+got=$(for _ in $(seq $gos); do printf 'position startpos moves 9 6 3\ngo nodes 1\n'; done |
+  timeout 120 "$TOGUZ" ugi | grep -c '^bestmove')
+[ "$got" = $gos ] || fail "$gos searches of one node: $got bestmove lines"
 
 [ $fails -eq 0 ] && echo "ugi_session: all passed"
 exit $fails
