@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "cli/commands.h"
+#include "cli/stop_signals.h"
 #include "server/server.h"
 #include "store/store.h"
 
@@ -59,12 +60,8 @@ void add_serve(CLI::App& app) {
       ->check(CLI::IsMember({"debug", "info", "warn", "error"}))
       ->capture_default_str();
   cmd->callback([cfg] {
-    // SIGINT / SIGTERM are taken by sigwait below: block them before any thread starts.
-    sigset_t set;
-    sigemptyset(&set);
-    sigaddset(&set, SIGINT);
-    sigaddset(&set, SIGTERM);
-    pthread_sigmask(SIG_BLOCK, &set, nullptr);
+    // SIGINT / SIGTERM are taken by sigwait below.
+    const sigset_t set = block_stop_signals();
     try {
       const std::filesystem::path db(cfg->db_path);
       if (!store::is_postgres_url(cfg->db_path) && db.has_parent_path())

@@ -18,6 +18,7 @@
 #include "bus/queue.h"
 #include "cli/commands.h"
 #include "cli/engine_jobs.h"
+#include "cli/stop_signals.h"
 
 namespace toguz::cli {
 
@@ -293,12 +294,8 @@ void add_worker(CLI::App& app) {
       ->check(CLI::Range(1, 1000))
       ->capture_default_str();
   cmd->callback([cfg] {
-    // SIGINT / SIGTERM are taken by sigtimedwait: block them before any thread starts.
-    sigset_t set;
-    sigemptyset(&set);
-    sigaddset(&set, SIGINT);
-    sigaddset(&set, SIGTERM);
-    pthread_sigmask(SIG_BLOCK, &set, nullptr);
+    // SIGINT / SIGTERM are taken by sigtimedwait.
+    const sigset_t set = block_stop_signals();
     try {
       Worker w(*cfg);
       if (w.run(set) != 0) throw CLI::RuntimeError(1);
