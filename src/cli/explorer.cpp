@@ -113,17 +113,7 @@ std::string query_json(const Position& pos, const std::vector<MoveStats>& moves,
   boost::json::array list;
   uint64_t total = 0;
   for (const MoveStats& m : moves) {
-    boost::json::object j;
-    j["hole"] = m.hole;
-    j["move"] = move_text(pos, m.hole);
-    j["games"] = m.games;
-    j["white_wins"] = m.white_wins;
-    j["draws"] = m.draws;
-    j["black_wins"] = m.black_wins;
-    if (auto r = m.average_rating())
-      j["average_rating"] = int(*r + 0.5);
-    else
-      j["average_rating"] = nullptr;
+    boost::json::object j = explorer::move_json(pos, m);
     if (evals) {
       auto it = evals->find(m.hole);
       if (it == evals->end()) {

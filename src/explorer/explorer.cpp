@@ -13,6 +13,8 @@
 #include <fstream>
 #include <tuple>
 
+#include "rules/notation.h"
+
 namespace toguz::explorer {
 
 static_assert(std::endian::native == std::endian::little,
@@ -199,6 +201,23 @@ bool Filter::accepts(const Entry& e) const {
 std::optional<double> MoveStats::average_rating() const {
   if (!rated) return std::nullopt;
   return double(rating_sum) / double(rated);
+}
+
+boost::json::object move_json(const Position& pos, const MoveStats& m) {
+  std::string move = std::to_string(m.hole);
+  if (pos.is_legal(m.hole)) {
+    Position after = pos;
+    move = format_move(after.play(m.hole));
+  }
+  const auto r = m.average_rating();
+  return boost::json::object{
+      {"hole", m.hole},
+      {"move", move},
+      {"games", m.games},
+      {"white_wins", m.white_wins},
+      {"draws", m.draws},
+      {"black_wins", m.black_wins},
+      {"average_rating", r ? boost::json::value(int(*r + 0.5)) : boost::json::value(nullptr)}};
 }
 
 Index::Index(const std::string& path) {

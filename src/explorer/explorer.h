@@ -4,6 +4,7 @@
 // Depends on src/rules only.
 #pragma once
 
+#include <boost/json.hpp>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -96,6 +97,11 @@ struct MoveStats {
   // The mean rating of the players who played it, nullopt when none had a rating.
   std::optional<double> average_rating() const;
 };
+
+// One move's counts as the explorer's JSON answers give them (docs/explorer.md): hole, move (its
+// notation from `pos`), games, white_wins, draws, black_wins, average_rating (rounded; null when
+// no player had a rating).
+boost::json::object move_json(const Position& pos, const MoveStats& m);
 
 // A read-only index mapped into memory.
 class Index {

@@ -395,18 +395,9 @@ LearnReply LearnService::explorer_reply(std::string_view query) const {
   json::array moves;
   uint64_t total = 0;
   for (const explorer::MoveStats& m : explorer_->query(pos, filter)) {
-    Position after = pos;
-    const MoveInfo info = after.play(m.hole);
-    const auto r = m.average_rating();
-    moves.push_back(
-        json::object{{"hole", m.hole},
-                     {"move", format_move(info)},
-                     {"games", m.games},
-                     {"white_wins", m.white_wins},
-                     {"draws", m.draws},
-                     {"black_wins", m.black_wins},
-                     {"average_rating", r ? json::value(int(*r + 0.5)) : json::value(nullptr)},
-                     {"after", format_position(after)}});
+    json::object j = explorer::move_json(pos, m);
+    j["after"] = format_position(pos.after(m.hole));
+    moves.push_back(std::move(j));
     total += m.games;
   }
   return reply(200, json::object{{"position", format_position(pos)},
