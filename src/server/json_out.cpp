@@ -7,10 +7,6 @@
 
 namespace toguz::server {
 
-json::object score_json(const search::Score& s, Side to_move) {
-  return protocol::score_json(s, to_move);
-}
-
 std::string analysis_message(const Position& pos, int ply, int depth,
                              const std::vector<search::Info>& lines, bool done) {
   json::array out;
@@ -29,7 +25,7 @@ std::string hint_message(const search::SearchResult& r, int ply, Side to_move) {
                                       {"hole", r.best_move},
                                       {"ply", ply},
                                       {"pv", std::move(pv)},
-                                      {"score", score_json(r.lines[0].score, to_move)}});
+                                      {"score", protocol::score_json(r.lines[0].score, to_move)}});
 }
 
 // The refusal with its code and parameters for the client's own words (texts.h).

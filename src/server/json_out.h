@@ -17,7 +17,6 @@ namespace toguz::server {
 namespace json = boost::json;
 namespace http = boost::beast::http;
 
-json::object score_json(const search::Score& s, Side to_move);
 // The engine's answers on a game's socket: {"type":"analysis"} with `lines` searched in `pos`
 // at game ply `ply`, and {"type":"hint"} with the best move of `r` (which has a line).
 std::string analysis_message(const Position& pos, int ply, int depth,

@@ -4,6 +4,7 @@
 #include <boost/json.hpp>
 #include <vector>
 
+#include "protocol/analysis_json.h"
 #include "rules/notation.h"
 #include "search/annotate.h"
 #include "server/json_out.h"
@@ -41,8 +42,8 @@ std::string review_json(search::Engine& engine, const Game& game, uint64_t nodes
                      {"best_notation", std::move(best_notation)},
                      {"loss_cp", m.loss_cp},
                      {"mark", m.mark.empty() ? json::value(nullptr) : json::value(m.mark)},
-                     {"white", score_json(m.white, Side::White)},
-                     {"best_score", score_json(m.best, m.side)}});
+                     {"white", protocol::score_json(m.white, Side::White)},
+                     {"best_score", protocol::score_json(m.best, m.side)}});
   }
   json::object players;
   for (int s = 0; s < 2; ++s) {
