@@ -56,6 +56,16 @@ void add_serve(CLI::App& app) {
   cmd->add_option("--studies", cfg->studies_path, "the classic studies; \"\": none")
       ->capture_default_str();
   cmd->add_option("--explorer", cfg->explorer_path, "an opening index (toguz explorer build)");
+  cmd->add_option("--mined-puzzles", cfg->mined_puzzles_path,
+                  "the puzzles mined from the site's games (default: puzzles-mined.jsonl beside "
+                  "a SQLite --db)");
+  cmd->add_flag("!--no-mining", cfg->mine_puzzles, "do not mine the site's games for puzzles");
+  cmd->add_option("--tables", cfg->tables_dir,
+                  "endgame tables for every search (built there at start when missing)");
+  cmd->add_option("--tables-stones", cfg->tables_stones,
+                  "stones on the board the tables built at start cover")
+      ->check(CLI::Range(1, 12))
+      ->capture_default_str();
   cmd->add_option("--log-level", cfg->log_level, "the log on stderr: debug, info, warn, error")
       ->check(CLI::IsMember({"debug", "info", "warn", "error"}))
       ->capture_default_str();
@@ -66,6 +76,8 @@ void add_serve(CLI::App& app) {
       const std::filesystem::path db(cfg->db_path);
       if (!store::is_postgres_url(cfg->db_path) && db.has_parent_path())
         std::filesystem::create_directories(db.parent_path());
+      if (cfg->mined_puzzles_path.empty() && !store::is_postgres_url(cfg->db_path))
+        cfg->mined_puzzles_path = (db.parent_path() / "puzzles-mined.jsonl").string();
       server::Server srv(*cfg);
       srv.start();
       std::cout << "toguz serve: listening on http://" << cfg->host << ":" << srv.port() << "/"

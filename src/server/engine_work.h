@@ -8,6 +8,7 @@
 #include <boost/asio.hpp>
 #include <functional>
 #include <memory>
+#include <mutex>
 
 #include "rules/game.h"
 #include "search/engine.h"
@@ -29,8 +30,9 @@ class EngineWork {
   };
 
   // Runs `s` on a worker and `done(result)` on the IO thread, unless `job` (not null, one per
-  // task) was cancelled first; the search stops early when the job is cancelled or the pool
-  // shuts down. False when the pool refused it (the background queue is full): nothing runs.
+  // task) was cancelled first; `s.options.tables`, when not set, is tables(); the search stops
+  // early when the job is cancelled or the pool shuts down. False when the pool refused it (the
+  // background queue is full): nothing runs.
   bool search(Search s, Priority priority, std::shared_ptr<Job> job,
               std::function<void(search::SearchResult)> done);
 
@@ -55,9 +57,16 @@ class EngineWork {
   bool stopping() const { return pool_.stopping(); }
   const WorkerPool& pool() const { return pool_; }
 
+  // The exact endgame every search gets (endgame_tables.h): set from any thread, taken by the
+  // searches that start after.
+  void set_tables(std::shared_ptr<const search::TableProbe> tables);
+  std::shared_ptr<const search::TableProbe> tables() const;
+
  private:
   boost::asio::io_context& ioc_;
   WorkerPool& pool_;
+  mutable std::mutex tables_mutex_;
+  std::shared_ptr<const search::TableProbe> tables_;
 };
 
 }  // namespace toguz::server

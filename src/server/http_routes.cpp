@@ -128,6 +128,16 @@ void Server::Impl::handle_http(const http::request<http::string_body>& req, cons
     return;
   }
   try {
+    if (path == "/api/explorer/eval") {
+      if (!get) {
+        auto res = error_response(http::status::method_not_allowed, path + ": allowed GET, HEAD");
+        res.set(http::field::allow, "GET, HEAD");
+        respond(std::move(res));
+      } else {
+        api_explorer_eval(query, respond);
+      }
+      return;
+    }
     if (learn) {
       if (auto r = learn->handle(req.method_string(), target)) {
         http::response<http::string_body> res{http::status(r->status), req.version()};

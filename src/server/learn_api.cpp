@@ -76,29 +76,6 @@ json::array holes_of(uint32_t mask) {
   return out;
 }
 
-// The key=value pairs of a query string, values percent-decoded; a key may repeat.
-std::multimap<std::string, std::string> query_pairs(std::string_view query) {
-  std::multimap<std::string, std::string> out;
-  while (!query.empty()) {
-    const size_t amp = query.find('&');
-    const std::string_view kv = query.substr(0, amp);
-    const size_t eq = kv.find('=');
-    if (!kv.empty())
-      out.emplace(std::string(kv.substr(0, eq)),
-                  eq == std::string_view::npos ? "" : url_decode(kv.substr(eq + 1)));
-    if (amp == std::string_view::npos) break;
-    query.remove_prefix(amp + 1);
-  }
-  return out;
-}
-
-std::optional<std::string> query_value(const std::multimap<std::string, std::string>& q,
-                                       const std::string& key) {
-  auto it = q.find(key);
-  if (it == q.end()) return std::nullopt;
-  return it->second;
-}
-
 // A non-negative integer of at most 9 digits, else nullopt.
 std::optional<int> small_number(const std::string& s) {
   if (s.empty() || s.size() > 9 || !std::all_of(s.begin(), s.end(), ::isdigit)) return std::nullopt;
@@ -197,25 +174,42 @@ std::vector<LearnService::Study> read_studies(const std::string& path) {
   return out;
 }
 
+bool explorer_position(const std::string& text, const explorer::Index* index, Position* out,
+                       std::string* why) {
+  const Rules rules = index ? index->rules() : Rules{};
+  if (text.empty()) {
+    *out = Position::start(rules);
+    return true;
+  }
+  try {
+    *out = parse_position(text, RuleOptions{std::nullopt, rules.tuz, rules.play_out});
+  } catch (const std::exception& e) {
+    *why = e.what();
+    return false;
+  }
+  if (index && out->n() != rules.n) {
+    *why = "another board size than the index's";
+    return false;
+  }
+  return true;
+}
+
 LearnService::LearnService(const LearnOptions& options)
     : rng_(options.seed ? options.seed
                         : uint64_t(std::chrono::steady_clock::now().time_since_epoch().count())) {
-  if (!options.puzzles_path.empty()) {
-    std::ifstream in(options.puzzles_path, std::ios::binary);
-    if (!in) throw LearnDataError(options.puzzles_path + ": cannot be read");
-    std::string text;
-    for (int line_no = 1; std::getline(in, text); ++line_no) {
-      if (text.empty()) continue;
-      puzzles::Puzzle p;
-      std::string why;
-      const std::string where = options.puzzles_path + ": line " + std::to_string(line_no);
-      if (!puzzles::read_puzzle(text, &p, &why)) throw LearnDataError(where + ": " + why);
-      if (p.line.empty()) throw LearnDataError(where + ": line: expected at least one move");
-      if (auto bad = check_line(parse_position(p.position), p.line))
-        throw LearnDataError(where + ": line: " + *bad);
-      puzzles_.push_back(std::move(p));
+  auto read_lines = [&](const std::string& path, bool tolerant) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+      if (tolerant) return;  // no puzzle mined yet
+      throw LearnDataError(path + ": cannot be read");
     }
-  }
+    std::string text;
+    for (int line_no = 1; std::getline(in, text); ++line_no)
+      if (!text.empty() && !load_puzzle(text, path + ": line " + std::to_string(line_no), tolerant))
+        ++mined_skipped_;
+  };
+  if (!options.puzzles_path.empty()) read_lines(options.puzzles_path, false);
+  if (!options.mined_path.empty()) read_lines(options.mined_path, true);
   if (!options.studies_path.empty()) studies_ = read_studies(options.studies_path);
   if (!options.explorer_path.empty()) {
     try {
@@ -227,6 +221,43 @@ LearnService::LearnService(const LearnOptions& options)
 }
 
 LearnService::~LearnService() = default;
+
+// One line of a puzzle file: added, or (tolerant) false when it does not read, else
+// LearnDataError naming `where`. A duplicate is kept in a given file, skipped in a mined one.
+bool LearnService::load_puzzle(const std::string& text, const std::string& where, bool tolerant) {
+  puzzles::Puzzle p;
+  std::string why;
+  try {
+    if (!puzzles::read_puzzle(text, &p, &why)) throw LearnDataError(where + ": " + why);
+    if (p.line.empty()) throw LearnDataError(where + ": line: expected at least one move");
+    if (auto bad = check_line(parse_position(p.position), p.line))
+      throw LearnDataError(where + ": line: " + *bad);
+  } catch (const std::exception&) {
+    if (tolerant) return false;
+    throw;
+  }
+  if (!dedup_.add(p) && tolerant) return true;
+  puzzles_.push_back(std::move(p));
+  return true;
+}
+
+size_t LearnService::puzzle_count() const {
+  std::lock_guard<std::mutex> lock(puzzles_mutex_);
+  return puzzles_.size();
+}
+
+bool LearnService::add_puzzle(puzzles::Puzzle p) {
+  if (p.line.empty()) return false;
+  try {
+    if (check_line(parse_position(p.position), p.line)) return false;
+  } catch (const std::exception&) {
+    return false;
+  }
+  std::lock_guard<std::mutex> lock(puzzles_mutex_);
+  if (!dedup_.add(p)) return false;
+  puzzles_.push_back(std::move(p));
+  return true;
+}
 
 std::optional<LearnReply> LearnService::handle(std::string_view method,
                                                std::string_view target) const {
@@ -248,6 +279,7 @@ std::optional<LearnReply> LearnService::handle(std::string_view method,
     if (path != "/api/explorer") return error(404, "no such path", "not_found");
     return explorer_reply(query);
   }
+  std::lock_guard<std::mutex> lock(puzzles_mutex_);
   if (path == "/api/puzzles") return puzzle_summary();
   if (path == "/api/puzzles/next") return next_puzzle(query);
   const std::string id(path.substr(std::string_view("/api/puzzles/").size()));
@@ -367,18 +399,10 @@ LearnReply LearnService::studies_reply(std::string_view rest) const {
 LearnReply LearnService::explorer_reply(std::string_view query) const {
   if (!explorer_) return error(404, "explorer: this server has no opening index", "no_explorer");
   const auto q = query_pairs(query);
-  Position pos = Position::start(explorer_->rules());
-  if (auto text = query_value(q, "position"); text && !text->empty()) {
-    try {
-      pos = parse_position(
-          *text, RuleOptions{std::nullopt, explorer_->rules().tuz, explorer_->rules().play_out});
-    } catch (const std::exception& e) {
-      return error(400, std::string("position: ") + e.what(), "bad_position", {{"why", e.what()}});
-    }
-    if (pos.n() != explorer_->rules().n)
-      return error(400, "position: another board size than the index's", "bad_position",
-                   {{"why", "board size"}});
-  }
+  Position pos = Position::start();
+  std::string why;
+  if (!explorer_position(query_value(q, "position").value_or(""), explorer_.get(), &pos, &why))
+    return error(400, "position: " + why, "bad_position", {{"why", why}});
   explorer::Filter filter;
   const std::pair<const char*, std::optional<int>*> bounds[] = {{"min_rating", &filter.min_rating},
                                                                 {"max_rating", &filter.max_rating},

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "puzzles/puzzles.h"
+#include "rules/position.h"
 
 namespace toguz::explorer {
 class Index;
@@ -35,6 +36,9 @@ struct LearnOptions {
   std::string studies_path;   // web/data/studies.json (docs/puzzles.md "Studies"); "" = none
   std::string explorer_path;  // an index of `toguz explorer build`; "" = no explorer
   uint64_t seed = 0;          // of the random pick of /api/puzzles/next; 0 = from the clock
+  // Puzzles mined on this site (puzzle_miner.h), read after puzzles_path when the file exists;
+  // a line that does not read (a write cut short) is skipped. "" = none.
+  std::string mined_path;
 };
 
 struct LearnReply {
@@ -57,9 +61,14 @@ class LearnService {
   // threads at once.
   std::optional<LearnReply> handle(std::string_view method, std::string_view target) const;
 
-  size_t puzzle_count() const { return puzzles_.size(); }
+  size_t puzzle_count() const;
+  // Adds a puzzle to the served set (from any thread); false for a duplicate of one served
+  // (puzzles::Deduper) or a line that is not legal from its position.
+  bool add_puzzle(puzzles::Puzzle p);
+  size_t mined_lines_skipped() const { return mined_skipped_; }
   size_t study_count() const { return studies_.size(); }
   bool has_explorer() const { return explorer_ != nullptr; }
+  const explorer::Index* explorer() const { return explorer_.get(); }
 
   struct Study {
     int number = 0;
@@ -80,12 +89,23 @@ class LearnService {
   LearnReply studies_reply(std::string_view rest) const;
   LearnReply explorer_reply(std::string_view query) const;
 
+  bool load_puzzle(const std::string& text, const std::string& where, bool tolerant);
+
+  mutable std::mutex puzzles_mutex_;  // puzzles_ and dedup_: add_puzzle runs beside handle
   std::vector<puzzles::Puzzle> puzzles_;
+  puzzles::Deduper dedup_;
+  size_t mined_skipped_ = 0;
   std::vector<Study> studies_;
   std::unique_ptr<explorer::Index> explorer_;
   mutable std::mutex rng_mutex_;
   mutable std::mt19937_64 rng_;
 };
+
+// The position of an explorer request: `text` (empty: the start) under the rules of `index`
+// (null: the standard rules). False and *why ("board size", or the parse error) when it is
+// not one.
+bool explorer_position(const std::string& text, const explorer::Index* index, Position* out,
+                       std::string* why);
 
 // Reads a studies file (the shape of web/data/studies.json); throws LearnDataError naming the
 // file and the field.

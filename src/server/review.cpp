@@ -17,11 +17,11 @@ namespace toguz::server {
 // The review through the engine's annotate code (search/annotate.h, as `toguz annotate`).
 std::string review_json(search::Engine& engine, const Game& game, uint64_t nodes,
                         const std::function<void(int, int)>& progress,
-                        const std::atomic<bool>* cancel) {
+                        const std::atomic<bool>* cancel, const search::Options& options) {
   search::Limits limits;
   limits.nodes = nodes;
   const search::GameReview review =
-      search::review_game(engine, game, limits, search::Options{}, progress, cancel);
+      search::review_game(engine, game, limits, options, progress, cancel);
   if (!review.complete) return "";
   json::array moves;
   for (const search::MoveReview& m : review.moves) {
@@ -104,7 +104,10 @@ void Room::start_review(const std::shared_ptr<RoomClient>& client) {
         self->send_review(progress_message(p));
       });
     };
-    return std::make_pair(review_json(engine, game, nodes, progress, &cancel), game.ply_count());
+    search::Options options;
+    options.tables = work.tables();
+    return std::make_pair(review_json(engine, game, nodes, progress, &cancel, options),
+                          game.ply_count());
   };
   auto done = [self](std::pair<std::string, int> result) {
     Room& room = *self;

@@ -13,9 +13,9 @@ namespace toguz::server {
 // The review object {"moves":[<Review>...],"players":{"white":<summary>,"black":..}} of every
 // move of `game` (search::review_game with `engine`, each position searched with `nodes` nodes).
 // `progress(done, total)` is called after each search. Returns "" when `cancel` was set
-// before the end.
+// before the end. `options` are the engine's (its table probe: the exact endgame).
 std::string review_json(search::Engine& engine, const Game& game, uint64_t nodes,
                         const std::function<void(int, int)>& progress,
-                        const std::atomic<bool>* cancel);
+                        const std::atomic<bool>* cancel, const search::Options& options = {});
 
 }  // namespace toguz::server

@@ -186,6 +186,7 @@ void Room::after_end() {
   abandon_timer_[0].cancel();
   abandon_timer_[1].cancel();
   stop_engine();
+  if (services_.game_ended) services_.game_ended(*this);
 }
 
 void Room::end(Result w, Ending r) {

@@ -48,6 +48,8 @@ class RoomClient {
   virtual void close() = 0;  // the connection closes (and detaches itself)
 };
 
+class Room;
+
 // What the rooms share, owned by the server.
 struct RoomServices {
   net::io_context& ioc;
@@ -56,6 +58,8 @@ struct RoomServices {
   EngineWork& engine;
   std::mt19937_64& rng;     // the engine's seeds
   const bool& stopping_io;  // shutdown began: timers and presence do nothing more
+  // Called when a game ends (on the board, by resignation, time, agreement, abort...).
+  std::function<void(const Room&)> game_ended = nullptr;
 };
 
 // One seat of a game.

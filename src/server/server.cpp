@@ -8,6 +8,7 @@
 #include "server/json_out.h"
 #include "server/log.h"
 #include "server/server_impl.h"
+#include "server/texts.h"
 
 namespace toguz::server {
 
@@ -16,22 +17,42 @@ Server::Impl::Impl(const Config& c)
   if (auto level = parse_log_level(config.log_level)) set_log_level(*level);
   if (!config.puzzles_path.empty() || !config.studies_path.empty() || !config.explorer_path.empty())
     learn = std::make_unique<LearnService>(
-        LearnOptions{config.puzzles_path, config.studies_path, config.explorer_path});
+        LearnOptions{config.puzzles_path, config.studies_path, config.explorer_path, 0,
+                     config.mine_puzzles ? config.mined_puzzles_path : ""});
   store = toguz::store::open_store(config.db_path);
   int workers = config.workers;
   // Two at least by default: background work never takes the last worker from engine moves.
   if (workers <= 0) workers = std::max(2, int(std::thread::hardware_concurrency()) - 1);
   pool = std::make_unique<WorkerPool>(workers, size_t(std::max(1, config.max_queued_jobs)));
   engine = std::make_unique<EngineWork>(ioc, *pool);
+  endgame = std::make_unique<EndgameTables>(
+      config.tables_dir, config.tables_stones,
+      [work = engine.get()](std::shared_ptr<const search::TableProbe> t) {
+        work->set_tables(std::move(t));
+      });
+  move_evals = std::make_unique<MoveEvals>(*engine, config.explorer_eval_depth,
+                                           size_t(std::max(0, config.explorer_eval_cache)));
   services =
       std::make_unique<RoomServices>(RoomServices{ioc, config, *store, *engine, rng, stopped_io});
   rooms = std::make_unique<RoomRegistry>(*services);
+  if (learn && !config.puzzles_path.empty() && config.mine_puzzles) {
+    miner = std::make_unique<PuzzleMiner>(
+        *engine, config.mined_puzzles_path,
+        [this](const puzzles::Puzzle& p) { return learn->add_puzzle(p); });
+    // the games played here, not analysis boards or imported records; aborted ones hold none
+    services->game_ended = [this](const Room& room) {
+      if (room.mode != Mode::Analysis && room.status == Status::Over)
+        miner->finished(room.id, room.game, export_tags(room.row()));
+    };
+  }
   store->expire_stale(now_ms() - int64_t(config.expire_waiting_seconds) * 1000,
                       now_ms() - int64_t(config.expire_analysis_seconds) * 1000);
   rooms->load_unfinished();
 }
 
 Server::Impl::~Impl() {
+  // stops a tables build that still runs
+  endgame.reset();
   pool.reset();  // joins the workers before the rooms and sessions go
   rooms->clear();
 }

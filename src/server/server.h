@@ -36,6 +36,19 @@ struct Config {
   // The learning pages' data (learn_api.h): a puzzles file, the studies, an explorer index;
   // "" = that part answers 404.
   std::string puzzles_path, studies_path, explorer_path;
+  // The explorer's engine column: the depth of the search over every move of a position, and
+  // how many positions' answers are remembered.
+  int explorer_eval_depth = 12;
+  int explorer_eval_cache = 4096;
+  // The exact endgame (endgame_tables.h): the solver always; with tables_dir the endgame
+  // tables there too, those for up to tables_stones stones built at start when missing.
+  std::string tables_dir;
+  int tables_stones = 7;
+  // The site's finished games mined for puzzles (puzzle_miner.h) when puzzles are served; the
+  // puzzles found are appended to mined_puzzles_path ("" = kept in memory only) and read back
+  // at start.
+  bool mine_puzzles = true;
+  std::string mined_puzzles_path;
 };
 
 class Server {

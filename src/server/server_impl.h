@@ -18,8 +18,11 @@
 #include <thread>
 #include <unordered_map>
 
+#include "server/endgame_tables.h"
 #include "server/engine_work.h"
 #include "server/learn_api.h"
+#include "server/move_evals.h"
+#include "server/puzzle_miner.h"
 #include "server/room_registry.h"
 #include "server/server.h"
 #include "server/static_files.h"
@@ -47,6 +50,7 @@ struct Server::Impl {
   std::unique_ptr<Store> store;
   std::unique_ptr<WorkerPool> pool;
   std::unique_ptr<EngineWork> engine;
+  std::unique_ptr<EndgameTables> endgame;  // the solver and tables every search gets
   std::mt19937_64 rng;
   bool stopped_io = false;  // shutdown_on_io ran: sessions closing, nothing more to do
   std::unique_ptr<RoomServices> services;
@@ -57,6 +61,10 @@ struct Server::Impl {
   net::steady_timer sweep_timer{ioc};   // expiry and rooms leaving memory (sweep)
   net::steady_timer trim_timer{ioc};    // gives freed memory back after connections go
   bool trim_armed = false;
+  // /api/explorer/eval
+  std::unique_ptr<MoveEvals> move_evals;
+  // the finished games mined for puzzles
+  std::unique_ptr<PuzzleMiner> miner;
   std::thread io_thread;
   bool stopped = false;  // Server::stop() was called (guarded by stop_mutex)
   std::mutex stop_mutex;
@@ -84,6 +92,8 @@ struct Server::Impl {
   // Whether `peer` may start an analysis now (one at a time, a bucket of 4 at the set rate);
   // else the refusal.
   std::string analyze_refusal(const std::string& peer);
+  // GET /api/explorer/eval?position=P: every move's score (move_evals.h), answered later.
+  void api_explorer_eval(const std::string& query, Respond respond);
 
   // A WebSocket message after the hello (message_handlers.cpp): checked, then handled by the
   // handler of its type.

@@ -78,4 +78,26 @@ std::string url_decode(std::string_view s) {
   return out;
 }
 
+std::multimap<std::string, std::string> query_pairs(std::string_view query) {
+  std::multimap<std::string, std::string> out;
+  while (!query.empty()) {
+    const size_t amp = query.find('&');
+    const std::string_view kv = query.substr(0, amp);
+    const size_t eq = kv.find('=');
+    if (!kv.empty())
+      out.emplace(std::string(kv.substr(0, eq)),
+                  eq == std::string_view::npos ? "" : url_decode(kv.substr(eq + 1)));
+    if (amp == std::string_view::npos) break;
+    query.remove_prefix(amp + 1);
+  }
+  return out;
+}
+
+std::optional<std::string> query_value(const std::multimap<std::string, std::string>& q,
+                                       const std::string& key) {
+  auto it = q.find(key);
+  if (it == q.end()) return std::nullopt;
+  return it->second;
+}
+
 }  // namespace toguz::server

@@ -1,12 +1,15 @@
 // The opening explorer: for the position on the board, every move played from it in the
-// server's record collection, with its games, White wins / draws / Black wins and the players'
-// mean rating; a move clicked goes to the position after it. Filters by rating and year.
+// server's record collection, with its games, White wins / draws / Black wins, the players'
+// mean rating and the engine's evaluation (GET /api/explorer/eval, asked after the counts: the
+// counts show at once, the evaluations when the search is done); a move clicked goes to the
+// position after it. Filters by rating and year. Without a collection (or a position no game
+// reached) the engine's evaluation of every legal move is shown alone.
 //   #/explorer[/<position>]   (the start when no position is given)
 
 import "./learn.css";
 import { error_text, t } from "./i18n";
-import { learn_api, type ExplorerAnswer, type ExplorerFilter } from "./learn_api";
-import { open_analysis, position_svg } from "./learn_board";
+import { learn_api, type ExplorerAnswer, type ExplorerFilter, type MoveEvals } from "./learn_api";
+import { eval_label, open_analysis, position_svg } from "./learn_board";
 import { share } from "./learn_logic";
 import { esc, type View } from "./util";
 
@@ -16,6 +19,9 @@ export class ExplorerView implements View {
   private error = "";
   private path: { position: string; move: string }[] = []; // the moves clicked from the first
   private filter: ExplorerFilter = {};
+  private evals: MoveEvals | null = null;
+  private evals_failed = false;
+  private evals_asked = ""; // the position whose evaluations were last asked
 
   constructor(private position: string) {
     this.el.className = "explorer";
@@ -27,14 +33,41 @@ export class ExplorerView implements View {
   destroy() {}
 
   private async load() {
+    const asked = this.position;
     try {
-      this.answer = await learn_api.explorer(this.position, this.filter);
+      this.answer = await learn_api.explorer(asked, this.filter);
       this.error = "";
     } catch (e) {
       this.answer = null;
-      this.error = error_text(e);
+      // a server without a collection still evaluates: the page is then the engine's alone
+      this.error = (e as { code?: string }).code === "no_explorer" ? "" : error_text(e);
+    }
+    if (asked !== this.position) return; // another position was asked meanwhile
+    if (this.evals_asked !== asked) {
+      this.evals_asked = asked;
+      this.evals = null;
+      this.evals_failed = false;
+      void this.load_evals(asked);
     }
     this.render();
+  }
+
+  private async load_evals(position: string) {
+    try {
+      const e = await learn_api.explorer_eval(position);
+      if (this.evals_asked === position) this.evals = e;
+    } catch {
+      if (this.evals_asked === position) this.evals_failed = true;
+    }
+    if (this.evals_asked === position) this.render();
+  }
+
+  /** The engine's column for a hole: its evaluation, "…" while searching, "–" without one. */
+  private eval_cell(hole: number): string {
+    const e = this.evals?.moves.find((m) => m.hole === hole);
+    const text = e ? eval_label(e.score) : this.evals || this.evals_failed ? "–" : "…";
+    const line = e?.pv_notation.slice(0, 6).join(" ") ?? "";
+    return `<td class="n eval" data-eval-hole="${hole}"${line ? ` title="${esc(line)}"` : ""}>${esc(text)}</td>`;
   }
 
   private go(position: string) {
@@ -53,7 +86,7 @@ export class ExplorerView implements View {
     }
     const a = target.closest<HTMLElement>("[data-action]")?.dataset.action;
     if (a === "back" && this.path.length) this.go(this.path.pop()!.position);
-    else if (a === "analysis") void open_analysis(this.answer?.position ?? this.position);
+    else if (a === "analysis") void open_analysis(this.answer?.position ?? this.evals?.position ?? this.position);
   }
 
   private on_change(el: HTMLInputElement) {
@@ -72,22 +105,36 @@ export class ExplorerView implements View {
       (m) => `<tr data-after="${esc(m.after)}" data-move="${esc(m.move)}" data-hole="${m.hole}" tabindex="0">
         <td class="mv">${esc(m.move)}</td><td class="n">${m.games}</td>
         <td class="n">${share(m.white_wins, m.games)}</td><td class="n">${share(m.draws, m.games)}</td>
-        <td class="n">${share(m.black_wins, m.games)}</td><td class="n">${m.average_rating ?? "–"}</td></tr>`,
+        <td class="n">${share(m.black_wins, m.games)}</td><td class="n">${m.average_rating ?? "–"}</td>${this.eval_cell(m.hole)}</tr>`,
     );
     const moves_played = this.path.map((p) => esc(p.move)).join(" ");
-    const table = a
-      ? a.moves.length
-        ? `<div class="explorer-wrap"><table class="explorer-moves" id="explorer-moves"><thead><tr><th>${esc(t("explorer_move"))}</th><th>${esc(t("games"))}</th>
-            <th>${esc(t("white"))}</th><th>${esc(t("draw"))}</th><th>${esc(t("black"))}</th><th>${esc(t("rating"))}</th></tr></thead>
+    const ev = this.evals;
+    const eval_head = `<th title="${esc(t("explorer_eval_help", { d: ev?.depth ?? "…" }))}">${esc(t("explorer_eval"))}</th>`;
+    // no game reached the position (or no collection): every legal move with the engine's word
+    const engine_only =
+      ev && ev.moves.length && !a?.moves.length
+        ? `<div class="explorer-wrap"><table class="explorer-moves" id="explorer-evals"><thead><tr><th>${esc(t("explorer_move"))}</th>${eval_head}<th></th></tr></thead>
+            <tbody>${ev.moves
+              .map(
+                (m) => `<tr data-after="${esc(m.after)}" data-move="${esc(m.move)}" data-hole="${m.hole}" tabindex="0">
+                  <td class="mv">${esc(m.move)}</td>${this.eval_cell(m.hole)}<td class="pv muted">${esc(m.pv_notation.slice(1, 7).join(" "))}</td></tr>`,
+              )
+              .join("")}</tbody></table></div>`
+        : "";
+    const table = a?.moves.length
+      ? `<div class="explorer-wrap"><table class="explorer-moves" id="explorer-moves"><thead><tr><th>${esc(t("explorer_move"))}</th><th>${esc(t("games"))}</th>
+            <th>${esc(t("white"))}</th><th>${esc(t("draw"))}</th><th>${esc(t("black"))}</th><th>${esc(t("rating"))}</th>${eval_head}</tr></thead>
             <tbody>${rows.join("")}</tbody></table></div>`
-        : `<p id="explorer-none">${esc(t("explorer_no_games"))}</p>`
-      : "";
-    const board = a ? `<div class="board" id="explorer-board" data-position="${esc(a.position)}">${position_svg(a.position, "white", null)}</div>` : "<div></div>";
+      : a
+        ? `<p id="explorer-none">${esc(t("explorer_no_games"))}</p>${engine_only}`
+        : engine_only;
+    const shown = a?.position ?? ev?.position ?? "";
+    const board = shown ? `<div class="board" id="explorer-board" data-position="${esc(shown)}">${position_svg(shown, "white", null)}</div>` : "<div></div>";
     this.el.innerHTML = `<h2>${esc(t("explorer"))}</h2>
       <div class="learn-grid">${board}
         <div class="learn-side card">
           ${this.error ? `<p class="feedback wrong" id="explorer-error">${esc(this.error)}</p>` : ""}
-          ${a ? `<p id="explorer-games">${esc(t("explorer_games", { n: a.games, total: a.indexed_games }))}</p>` : ""}
+          ${a ? `<p id="explorer-games">${esc(t("explorer_games", { n: a.games, total: a.indexed_games }))}</p>` : !this.error ? `<p class="muted" id="explorer-no-index">${esc(t("e_no_explorer"))}</p>` : ""}
           ${moves_played ? `<p class="muted">${moves_played}</p>` : ""}
           ${table}
           <div class="row">${this.path.length ? `<button type="button" data-action="back" id="explorer-back">${esc(t("a_prev"))}</button>` : ""}

@@ -6,6 +6,7 @@ import { board_svg } from "./board";
 import { GameSocket } from "./conn";
 import { error_text, player_name, t } from "./i18n";
 import { api, store } from "./api";
+import { eval_label } from "./learn_board";
 import {
   bar_percent,
   clock_text,
@@ -13,6 +14,7 @@ import {
   graph_points,
   graph_value,
   graph_x,
+  known_result,
   move_label,
   other,
   parse_position,
@@ -338,6 +340,13 @@ export class GameView implements View {
         send({ type: "review" });
         this.render();
         break;
+      case "explorer": {
+        const g = this.state!;
+        const ply = this.view_ply;
+        const text = ply === null ? g.position : ply === 0 ? g.start_position : g.moves[ply - 1].position;
+        location.hash = `#/explorer/${encodeURIComponent(text)}`;
+        break;
+      }
       case "flip":
         this.flipped = !this.flipped;
         this.render();
@@ -538,6 +547,8 @@ export class GameView implements View {
     const analysis_ok = !over && g.mode !== "online";
     if (analysis_ok) out.push(b("analyse", this.analysing ? t("stop") : t("analyse"), this.analysing ? 'class="active"' : ""));
     if (g.mode === "analysis" && !this.review) out.push(b("review", t("review")));
+    // the opening explorer from the position shown, in analysis and review
+    if (this.analysing || this.review || g.mode === "analysis") out.push(b("explorer", t("open_explorer"), `id="game-explorer" title="${esc(t("explorer_from_game"))}"`));
     out.push(b("flip", t("flip")));
     out.push(`<a class="button" href="${api.pgn_url(g.id)}" target="_blank" download="toguz-${esc(g.id)}.pgn">${esc(t("export_pgn"))}</a>`);
     return out.join(" ");
@@ -587,7 +598,7 @@ export class GameView implements View {
     let label = "";
     if (line?.score) {
       pct = bar_percent(line.score.white_cp);
-      label = line.score.proven ? score_text(line.score) : cp_text(line.score.white_cp);
+      label = eval_label(line.score); // "White wins by 6" when proven or in the tables
     }
     if (!this.analysing) return `<div class="evalbar" id="evalbar" hidden></div>`;
     const flip = this.bottom() === "black";
@@ -612,7 +623,7 @@ export class GameView implements View {
     const words = { win: t("win_in"), loss: t("loss_in"), draw: t("draw_in") };
     const rows = (this.lines?.lines ?? [])
       .map((l, i) => {
-        const txt = l.score.proven ? score_text(l.score, words) : cp_text(l.score.white_cp);
+        const txt = l.score.proven ? score_text(l.score, words) : known_result(l.score) ? eval_label(l.score) : cp_text(l.score.white_cp);
         const pv = (l.pv_notation.length ? l.pv_notation : l.pv.map(String)).slice(0, 12).join(" ");
         return `<li class="line" data-rank="${i + 1}"><b>${esc(txt)}</b> <span class="pv">${esc(pv)}</span></li>`;
       })
@@ -627,6 +638,7 @@ export class GameView implements View {
     const g = this.state!;
     const words = { win: t("win_in"), loss: t("loss_in"), draw: t("draw_in") };
     if (sc.proven) return `${t(g.to_move)}: ${score_text(sc, words)}`;
+    if (known_result(sc)) return eval_label(sc);
     return t("margin_for", { v: cp_text(sc.cp), side: t(g.to_move) });
   }
 

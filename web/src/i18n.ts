@@ -254,6 +254,10 @@ const en: Dict = {
   explorer_max_rating: "Rating to",
   explorer_from_year: "Year from",
   explorer_to_year: "Year to",
+  explorer_eval: "Engine",
+  explorer_eval_help: "The engine's evaluation of each move from White's view (depth {d}): White's expected margin in stones, or the result when it is proven",
+  side_wins_by: "{side} wins by {n}",
+  explorer_from_game: "Opening explorer from this position",
   // accounts, ratings, the lobby and player pages
   lobby: "Lobby",
   login: "Log in",
@@ -573,6 +577,10 @@ const ru: Dict = {
   explorer_max_rating: "Рейтинг до",
   explorer_from_year: "Год с",
   explorer_to_year: "Год по",
+  explorer_eval: "Компьютер",
+  explorer_eval_help: "Оценка каждого хода компьютером с точки зрения белых (глубина {d}): ожидаемый перевес белых в камнях или результат, когда он доказан",
+  side_wins_by: "{side} выигрывают с перевесом {n}",
+  explorer_from_game: "Справочник дебютов из этой позиции",
   // accounts, ratings, the lobby and player pages
   lobby: "Лобби",
   login: "Войти",
@@ -892,6 +900,10 @@ const kk: Dict = {
   explorer_max_rating: "Рейтинг, дейін",
   explorer_from_year: "Жыл, бастап",
   explorer_to_year: "Жыл, дейін",
+  explorer_eval: "Компьютер",
+  explorer_eval_help: "Әр жүрістің компьютер бағасы, ақтың көзқарасымен (тереңдік {d}): ақтың күтілетін артықшылығы құмалақпен немесе дәлелденген нәтиже",
+  side_wins_by: "{side} {n} айырмамен жеңеді",
+  explorer_from_game: "Осы позициядан дебют анықтамалығы",
   // accounts, ratings, the lobby and player pages
   lobby: "Лобби",
   login: "Кіру",
@@ -1211,6 +1223,10 @@ const ky: Dict = {
   explorer_max_rating: "Рейтинг, чейин",
   explorer_from_year: "Жыл, баштап",
   explorer_to_year: "Жыл, чейин",
+  explorer_eval: "Компьютер",
+  explorer_eval_help: "Ар бир жүрүштүн компьютер баасы, актын көз карашынан (тереңдик {d}): актын күтүлгөн артыкчылыгы коргоол менен же далилденген натыйжа",
+  side_wins_by: "{side} {n} айырма менен утат",
+  explorer_from_game: "Ушул позициядан дебют маалымдамасы",
   // accounts, ratings, the lobby and player pages
   lobby: "Лобби",
   login: "Кирүү",

@@ -2,7 +2,7 @@
 // explorer"): read-only GETs; a refusal becomes ApiError with the server's code.
 
 import { call } from "./api.js";
-import type { MoveRec, Side } from "./types.js";
+import type { MoveRec, Score, Side } from "./types.js";
 
 export interface PuzzleSummary {
   count: number;
@@ -54,6 +54,21 @@ export interface ExplorerAnswer {
   moves: ExplorerMove[];
 }
 
+/** GET /api/explorer/eval: the engine's score of every legal move (side to move's view, with
+ * white_cp), best first; depth 0 when the game is over there. */
+export interface MoveEval {
+  hole: number;
+  move: string;
+  after: string;
+  score: Score;
+  pv_notation: string[];
+}
+export interface MoveEvals {
+  position: string;
+  depth: number;
+  moves: MoveEval[];
+}
+
 /** The query of /api/puzzles/next: the theme ("" = any) and the ids not to repeat. */
 export function next_query(theme: string, exclude: string[]): string {
   const p = new URLSearchParams();
@@ -88,4 +103,5 @@ export const learn_api = {
   puzzle: (id: string) => call<Puzzle>("GET", `/api/puzzles/${encodeURIComponent(id)}`),
   studies: () => call<{ studies: Study[] }>("GET", "/api/studies"),
   explorer: (position: string, f: ExplorerFilter = {}) => call<ExplorerAnswer>("GET", `/api/explorer${explorer_query(position, f)}`),
+  explorer_eval: (position: string) => call<MoveEvals>("GET", `/api/explorer/eval${explorer_query(position)}`),
 };

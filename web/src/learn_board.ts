@@ -1,11 +1,12 @@
-// What the puzzle and study pages share: the board of a position string with the last move
-// marked, and an analysis board opened from a position (as the editor does: POST /api/import).
+// What the puzzle, study and explorer pages share with the game screen: the board of a position
+// string with the last move marked, an analysis board opened from a position (as the editor
+// does: POST /api/import), and a score in words from White's view.
 
 import { api, store } from "./api";
 import { board_svg } from "./board";
 import { error_text, t } from "./i18n";
-import { parse_position } from "./logic";
-import type { MoveRec, Side } from "./types";
+import { cp_text, known_result, parse_position } from "./logic";
+import type { MoveRec, Score, Side } from "./types";
 import { toast } from "./util";
 
 /** The board of `position` seen from `bottom`'s side, `last` marked, `legal` playable. */
@@ -32,4 +33,13 @@ export async function open_analysis(position: string): Promise<void> {
   } catch (e) {
     toast(error_text(e), "error");
   }
+}
+
+/** A score from White's view: "White wins by 6" when the solver or the endgame tables know the
+ * result ("White wins" without a known margin, "Draw"), else White's expected margin ("+1.25"). */
+export function eval_label(score: Score): string {
+  const k = known_result(score);
+  if (!k) return cp_text(score.white_cp);
+  if (k.winner === "draw") return t("drawn");
+  return k.margin === null ? t("wins", { side: t(k.winner) }) : t("side_wins_by", { side: t(k.winner), n: k.margin });
 }

@@ -170,9 +170,10 @@ export function date_text(iso: string, lang: string): string {
  * White's view: an unproven score in the inner band (|v| <= 0.85) on a log scale that still
  * tells +30 from +60 stones (a lead of 82 stones, more than half of them, reaches the band's
  * edge), a proven win or loss in the outer band, further out for a larger final margin. So the
- * graph keeps moving after one side is lost instead of lying flat on the edge. */
+ * graph keeps moving after one side is lost instead of lying flat on the edge. A result the
+ * endgame tables know counts as proven. */
 export function graph_value(white: Score | null | undefined, white_cp_value: number): number {
-  const p = white?.proven;
+  const p = white?.proven ?? white?.table;
   if (!p) {
     const cp = white?.white_cp ?? white_cp_value;
     const f = Math.min(1, Math.log1p(Math.abs(cp) / 500) / Math.log1p(8200 / 500));
@@ -182,4 +183,17 @@ export function graph_value(white: Score | null | undefined, white_cp_value: num
   const sign = p.result === "win" ? 1 : -1;
   const margin = p.margin === null ? 20 : Math.abs(p.margin);
   return sign * (0.88 + 0.12 * Math.tanh(margin / 30));
+}
+
+/** A result known to the end (proven by the solver, or known to the endgame tables) from
+ * White's view: the winner ("draw" for a draw) and the final margin in stones when known; null
+ * for the engine's estimate. The score is the side to move's: White is to move when cp and
+ * white_cp agree (a won or lost score is never 0). */
+export function known_result(score: Score | null | undefined): { winner: Side | "draw"; margin: number | null } | null {
+  const r = score?.proven ?? score?.table ?? null;
+  if (!score || !r) return null;
+  if (r.result === "draw") return { winner: "draw", margin: 0 };
+  const white_to_move = score.cp === score.white_cp;
+  const winner: Side = (r.result === "win") === white_to_move ? "white" : "black";
+  return { winner, margin: r.margin === null ? null : Math.abs(r.margin) };
 }

@@ -726,6 +726,7 @@ async function learn_pages(browser, base, pages) {
   const asked = [];
   await page.route("**/api/explorer**", (r) => {
     const u = new URL(r.request().url());
+    if (u.pathname === "/api/explorer/eval") return r.continue(); // the real server's engine
     asked.push(u.search);
     return json(r, 200, u.searchParams.get("position") === fx.explorer_after.position ? fx.explorer_after : fx.explorer_start);
   });
@@ -800,6 +801,8 @@ async function learn_pages(browser, base, pages) {
   const first = fx.explorer_start.moves[0];
   check((await page.textContent("#explorer-moves tbody tr .mv")) === first.move, "the most played move first");
   check(new URLSearchParams(asked[0]).get("position") === fx.explorer_start.position, `the editor's position asked: ${asked[0]}`);
+  // the engine's column, from the real server: the first move's score once searched
+  await page.waitForFunction((h) => /\d/.test(document.querySelector(`#explorer-moves td.eval[data-eval-hole="${h}"]`)?.textContent ?? ""), first.hole, { timeout: T });
   await page.click(`#explorer-moves tr[data-hole="${first.hole}"]`);
   await page.waitForFunction((p) => document.querySelector("#explorer-board")?.dataset.position === p, first.after, { timeout: T });
   check(await page.$("#explorer-back"), "a way back");
@@ -814,13 +817,81 @@ async function learn_pages(browser, base, pages) {
   await ctx.close();
 }
 
+/** The opening explorer from a game's review, at the move shown; the server has no index here
+ * (its counts answered 404 as by such a server), so every legal move is listed with the real
+ * engine's evaluation (GET /api/explorer/eval). Then an endgame the tables hold (a server
+ * started with --tables, building its 4-stone tables at start): the evaluation bar and the
+ * lines say who wins and by how much, not a number of stones. */
+async function explorer_from_review(browser, base, pages) {
+  const ctx = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+  const page = await ctx.newPage();
+  pages.push(page);
+  await page.route("**/api/explorer?**", (r) =>
+    r.fulfill({ status: 404, contentType: "application/json", body: JSON.stringify({ error: "explorer: this server has no opening index", code: "no_explorer", params: {} }) }),
+  );
+  const created = await (await page.request.post(`${base}/api/import`, { data: { record: '[White "A"]\n[Black "B"]\n[Result "*"]\n\n1. 76(10) 98 *\n' } })).json();
+  check(created.id && created.token, `imported: ${JSON.stringify(created)}`);
+  await page.goto(`${base}/#/game/${created.id}/${created.token}`);
+  await board_data(page);
+  await page.click('#controls [data-action="review"]');
+  await page.waitForSelector('#review[data-done="1"]', { timeout: T });
+  await page.click('#moves .mv[data-goto="1"]');
+  await page.waitForSelector('#board[data-shown="1"]', { timeout: T });
+  await page.click("#game-explorer");
+  const after76 = "9,9,9,9,9,9,1,10,10/10,10,10,10,10,0,9,9,9 10 0 b 1";
+  await page.waitForFunction((p) => document.querySelector("#explorer-board")?.dataset.position === p, after76, { timeout: T });
+  check(location_hash(page.url()) === `#/explorer/${encodeURIComponent(after76)}`, `the explorer at the move shown: ${page.url()}`);
+  await page.waitForSelector("#explorer-evals tbody tr", { timeout: T });
+  const rows = await page.$$eval("#explorer-evals tbody tr", (trs) => trs.map((tr) => [tr.dataset.hole, tr.querySelector("td.eval")?.textContent ?? ""]));
+  check(rows.length === 8, `every legal move of Black listed (his hole 6 is empty): ${JSON.stringify(rows)}`);
+  check(rows.every(([, e]) => /^[+\-−]?\d+\.\d\d$/.test(e)), `each with the engine's score: ${JSON.stringify(rows)}`);
+  check((await page.textContent("#explorer-no-index")).length > 0, "the missing collection said");
+  // a move clicked goes on from its position
+  await page.click(`#explorer-evals tr[data-hole="${rows[0][0]}"]`);
+  await page.waitForFunction((p) => { const b = document.querySelector("#explorer-board"); return b && b.dataset.position !== p; }, after76, { timeout: T });
+  await ctx.close();
+
+  // the endgame tables: a server of its own with --tables (4 stones, built at its start)
+  const dir = mkdtempSync(path.join(tmpdir(), "toguz-e2e-tables-"));
+  const tables = await start_server(dir, ["--tables", path.join(dir, "tables"), "--tables-stones", "4"]);
+  try {
+    const ctx2 = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+    const p2 = await ctx2.newPage();
+    pages.push(p2);
+    // 4 stones on the board, White's tuz on Black's hole 2: the tables know the end
+    const endgame = "0,0,0,0,0,0,1,0,1/0,x,0,1,0,0,1,0,0 77 81 w 60";
+    // the tables are built in the background: ask until the engine's answer is theirs
+    let lines = null;
+    for (let i = 0; i < 600 && !lines; i++) {
+      const r = await (await p2.request.get(`${tables.base}/api/explorer/eval?position=${encodeURIComponent(endgame)}`)).json();
+      if (r.moves?.length && r.moves.every((m) => m.score.table || m.score.proven)) lines = r.moves;
+      else await new Promise((ok) => setTimeout(ok, 100));
+    }
+    check(lines, "the tables' results in the engine's answer");
+    const made = await (await p2.request.post(`${tables.base}/api/import`, { data: { position: endgame } })).json();
+    await p2.goto(`${tables.base}/#/game/${made.id}/${made.token}`);
+    await board_data(p2);
+    await p2.click('#controls [data-action="analyse"]');
+    await p2.waitForFunction(() => /wins|Draw/.test(document.querySelector("#eval-label")?.textContent ?? ""), null, { timeout: T });
+    const label = await p2.textContent("#eval-label");
+    check(/^(White|Black) wins( by \d+)?$|^Draw$/.test(label), `the evaluation bar says the result: ${label}`);
+    const first = await p2.textContent("#analysis li.line b");
+    check(/wins|Draw|win in|loses in|draw/.test(first), `the first line says the result: ${first}`);
+    await ctx2.close();
+  } finally {
+    tables.proc.kill("SIGTERM");
+    rmSync(dir, { recursive: true, force: true });
+  }
+  console.log("  explorer from a review: every move with the engine's evaluation; an endgame the tables hold shown as its result");
+}
+
 function location_hash(url) {
   return new URL(url).hash;
 }
 
 // ---- runner --------------------------------------------------------------------------------
 
-const tests = { engine_game, online_resign, reconnect, draw_rematch_abort, claim_win, phone_pages, languages, accounts_pages, learn_pages };
+const tests = { engine_game, online_resign, reconnect, draw_rematch_abort, claim_win, phone_pages, languages, accounts_pages, learn_pages, explorer_from_review };
 const dir = mkdtempSync(path.join(tmpdir(), "toguz-e2e-"));
 let server;
 let browser;

@@ -3,7 +3,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
   parse_position, format_position, sowing_path, score_text, cp_text, bar_percent,
-  clock_text, graph_points, graph_value, route_parts, move_label, date_text,
+  clock_text, graph_points, graph_value, route_parts, move_label, date_text, known_result,
 } from "../../node_modules/.toguz-unit/logic.js";
 
 test("parse_position reads the start and the position after 65(10)", () => {
@@ -112,4 +112,19 @@ test("route_parts reads hash routes", () => {
   assert.deepEqual(route_parts("#/game/abc/tok%2F1"), ["game", "abc", "tok/1"]);
   assert.deepEqual(route_parts(""), []);
   assert.deepEqual(route_parts("#/"), []);
+});
+
+test("known_result reads a proven or table result from White's view", () => {
+  // Black to move and winning by 6 (the side to move's view: cp > 0, white_cp < 0)
+  const table = { cp: 20006, white_cp: -20006, proven: null, table: { result: "win", margin: 6, plies: 0 } };
+  assert.deepEqual(known_result(table), { winner: "black", margin: 6 });
+  // White to move and lost, margin unknown
+  const lost = { cp: -30990, white_cp: -30990, proven: { result: "loss", margin: null, plies: 10 }, table: null };
+  assert.deepEqual(known_result(lost), { winner: "black", margin: null });
+  assert.deepEqual(known_result({ cp: 0, white_cp: 0, proven: { result: "draw", margin: 0, plies: 2 } }), { winner: "draw", margin: 0 });
+  assert.equal(known_result({ cp: 125, white_cp: -125, proven: null, table: null }), null);
+  assert.equal(known_result(null), null);
+  // the review graph counts a table result as proven: beyond every estimate
+  const white_table = { cp: 20004, white_cp: 20004, proven: null, table: { result: "win", margin: 4, plies: 0 } };
+  assert.ok(graph_value(white_table, 20004) > 0.88);
 });
