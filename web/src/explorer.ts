@@ -139,8 +139,8 @@ export class ExplorerView implements View {
           ${table}
           <div class="row">${this.path.length ? `<button type="button" data-action="back" id="explorer-back">${esc(t("a_prev"))}</button>` : ""}
             <button type="button" data-action="analysis" id="explorer-analysis">${esc(t("analysis_from_here"))}</button></div>
-          <div class="row explorer-filters">${filter("min_rating", "explorer_min_rating")}${filter("max_rating", "explorer_max_rating")}</div>
-          <div class="row explorer-filters">${filter("from_year", "explorer_from_year")}${filter("to_year", "explorer_to_year")}</div>
+          ${a ? `<div class="row explorer-filters">${filter("min_rating", "explorer_min_rating")}${filter("max_rating", "explorer_max_rating")}</div>
+          <div class="row explorer-filters">${filter("from_year", "explorer_from_year")}${filter("to_year", "explorer_to_year")}</div>` : ""}
         </div>
       </div>`;
   }
