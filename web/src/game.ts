@@ -620,10 +620,10 @@ export class GameView implements View {
       return;
     }
     box.hidden = false;
-    const words = { win: t("win_in"), loss: t("loss_in"), draw: t("draw_in") };
     const rows = (this.lines?.lines ?? [])
       .map((l, i) => {
-        const txt = l.score.proven ? score_text(l.score, words) : known_result(l.score) ? eval_label(l.score) : cp_text(l.score.white_cp);
+        // as the bar: "White wins by 6" when proven or in the tables, else White's margin
+        const txt = eval_label(l.score);
         const pv = (l.pv_notation.length ? l.pv_notation : l.pv.map(String)).slice(0, 12).join(" ");
         return `<li class="line" data-rank="${i + 1}"><b>${esc(txt)}</b> <span class="pv">${esc(pv)}</span></li>`;
       })
