@@ -102,7 +102,7 @@ class LearnService {
 };
 
 // The position of an explorer request: `text` (empty: the start) under the rules of `index`
-// (null: the standard rules). False and *why ("board size", or the parse error) when it is
+// (null: the standard rules). False and *why (another board size, or the parse error) when it is
 // not one.
 bool explorer_position(const std::string& text, const explorer::Index* index, Position* out,
                        std::string* why);
