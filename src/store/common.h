@@ -138,6 +138,10 @@ void put_rating(const RatingRow& r, Out& out) {
   out.i64(r.updated_ms);
 }
 
+// The ratings of account $1 (get_rating's columns); a backend appends its conditions.
+inline constexpr const char* kRatingSelect =
+    "SELECT category, rating, rd, volatility, games, updated_ms FROM ratings WHERE user_id = $1";
+
 // rating_changes' columns in order: game_id, user_id, category, rating_before, rating_after,
 // rd_before, rd_after, time_ms.
 template <class Out>

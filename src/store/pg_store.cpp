@@ -342,8 +342,6 @@ std::vector<GameRow> PgStore::list_games(const ListQuery& q, int64_t* total) {
 
 namespace {
 
-constexpr const char* kRatingSelect =
-    "SELECT category, rating, rd, volatility, games, updated_ms FROM ratings WHERE user_id = $1";
 constexpr const char* kUserSelect =
     "SELECT id, username, username_key, password_hash, created_ms, bot FROM users WHERE ";
 
@@ -373,8 +371,8 @@ bool PgStore::finish_game(GameRow& g, const RateGame& rate, int ply, int hole) {
       std::optional<RatingRow> before[2];
       for (int s = 0; s < 2; ++s) {
         const pqxx::result r =
-            w.exec_params(std::string(kRatingSelect) + " AND category = $2 FOR UPDATE", users[s],
-                          pg_text(row.speed));
+            w.exec_params(std::string(detail::kRatingSelect) + " AND category = $2 FOR UPDATE",
+                          users[s], pg_text(row.speed));
         if (!r.empty()) {
           Columns cols{r[0]};
           before[s] = detail::get_rating(cols);
@@ -496,7 +494,7 @@ std::vector<RatingRow> PgStore::ratings(int64_t user_id) {
     pqxx::work w(conn_->c);
     std::vector<RatingRow> out;
     for (const auto& row :
-         w.exec_params(std::string(kRatingSelect) + " ORDER BY category", user_id)) {
+         w.exec_params(std::string(detail::kRatingSelect) + " ORDER BY category", user_id)) {
       Columns cols{row};
       out.push_back(detail::get_rating(cols));
     }

@@ -299,9 +299,7 @@ void SqliteStore::step(sqlite3_stmt* st) {
 }
 
 std::optional<RatingRow> SqliteStore::rating_of(int64_t user_id, const std::string& category) {
-  Stmt st(prepare(
-      "SELECT category, rating, rd, volatility, games, updated_ms FROM ratings WHERE user_id = ?1"
-      " AND category = ?2"));
+  Stmt st(prepare((std::string(detail::kRatingSelect) + " AND category = $2").c_str()));
   st.i64(user_id);
   st.text(category);
   if (!st.row()) return std::nullopt;
@@ -423,9 +421,7 @@ void SqliteStore::delete_other_sessions(int64_t user_id, const std::string& keep
 }
 
 std::vector<RatingRow> SqliteStore::ratings(int64_t user_id) {
-  Stmt st(prepare(
-      "SELECT category, rating, rd, volatility, games, updated_ms FROM ratings WHERE user_id = ?1"
-      " ORDER BY category"));
+  Stmt st(prepare((std::string(detail::kRatingSelect) + " ORDER BY category").c_str()));
   st.i64(user_id);
   std::vector<RatingRow> out;
   while (st.row()) out.push_back(detail::get_rating(st));
