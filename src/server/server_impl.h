@@ -18,6 +18,7 @@
 #include <thread>
 #include <unordered_map>
 
+#include "accounts/limiter.h"
 #include "server/endgame_tables.h"
 #include "server/engine_work.h"
 #include "server/learn_api.h"
@@ -26,6 +27,7 @@
 #include "server/room_registry.h"
 #include "server/server.h"
 #include "server/static_files.h"
+#include "server/viewer.h"
 #include "server/worker_pool.h"
 #include "server/ws_session.h"
 #include "store/store.h"
@@ -39,6 +41,25 @@ struct AddressState {
   double tokens = -1;   // the analyze rate's bucket (-1: full, not yet used)
   SteadyClock::time_point refilled;
 };
+
+// A game the lobby starts between two viewers at once (start_paired_game).
+struct PairedGame {
+  Viewer white, black;
+  int64_t initial_ms = -1, increment_ms = 0;  // the clock; initial_ms -1: none
+  int days_per_move = 0;                      // > 0: a correspondence game (no clock)
+  bool rated = false;
+  std::string variant = "standard";  // standard, kozdatu or bestemshi
+};
+
+// The game start_paired_game made, or why not (`error`: a code of docs/web-protocol.md).
+struct PairedSeats {
+  std::string error;  // "" when made
+  std::string id, white_token, black_token;
+};
+
+// Whether the site is served over HTTPS for this request (the proxy in front says so with
+// X-Forwarded-Proto): the session cookie is then Secure.
+bool served_over_https(const http::request<http::string_body>& req);
 
 struct Server::Impl {
   explicit Impl(const Config& c);
@@ -84,8 +105,9 @@ struct Server::Impl {
   bool origin_allowed(const http::request<http::string_body>& req) const;
 
   // The HTTP API (http_api.cpp)
-  http::response<http::string_body> api_create(const json::object& body);
-  http::response<http::string_body> api_join(const std::string& id, const json::object& body);
+  http::response<http::string_body> api_create(const json::object& body, const Viewer& viewer);
+  http::response<http::string_body> api_join(const std::string& id, const json::object& body,
+                                             const Viewer& viewer);
   http::response<http::string_body> api_import(const json::object& body);
   http::response<http::string_body> api_list(const std::string& query);
   void api_analyze(const json::object& body, const std::string& peer, Respond respond);
@@ -98,6 +120,43 @@ struct Server::Impl {
   // A WebSocket message after the hello (message_handlers.cpp): checked, then handled by the
   // handler of its type.
   void on_message(WsSession& s, std::string_view text);
+
+  // ---- accounts (accounts_api.cpp, docs/accounts.md) ----
+  accounts::LoginLimiter login_limiter;
+  // Connections (game and lobby sockets) per account: whoever has one is online.
+  std::unordered_map<int64_t, int> online_users;
+  void user_connected(const Viewer& v);
+  void user_disconnected(const Viewer& v);
+  bool online(int64_t user_id) const;
+  // Who sent the request: the account of its session cookie when the session exists and has
+  // not expired, else anonymous (a malformed, unknown or expired cookie is no error).
+  Viewer viewer_of(const http::request<http::string_body>& req);
+  // POST /api/signup, /api/login, /api/logout, /api/password, GET /api/me, /api/users/...,
+  // /api/leaderboard/<category>. A password is hashed and checked on a worker (not the IO
+  // thread), never logged and never answered.
+  // `secure`: the site is served over HTTPS (the cookie is then Secure).
+  void api_signup(const json::object& body, bool secure, Respond respond);
+  void api_login(const json::object& body, const std::string& peer, bool secure, Respond respond);
+  http::response<http::string_body> api_logout(const http::request<http::string_body>& req);
+  http::response<http::string_body> api_me(const Viewer& v);
+  void api_password(const http::request<http::string_body>& req, const Viewer& v,
+                    const std::string& peer, const json::object& body, Respond respond);
+  http::response<http::string_body> api_user(const std::string& name, const std::string& part);
+  http::response<http::string_body> api_leaderboard(const std::string& category,
+                                                    const std::string& query);
+  // The rating of `user_id` in `category` now (the start rating when never rated there).
+  store::RatingRow rating_now(int64_t user_id, const std::string& category);
+  // Binds seat `p` of `room` to `v`'s account: its name, and in a rated game its rating in the
+  // room's category.
+  void bind_account(Player& p, const Room& room, const Viewer& v);
+
+  // Starts a game between two viewers at once (the lobby: an accepted seek or challenge, a
+  // pool pairing). A rated game needs both players logged in (different accounts) and a clock
+  // or days per move; it is refused with that code otherwise and nothing is made. The game is
+  // online and playing from the start (nobody joins), each seat bound to its viewer's account
+  // (only that account may sit or move there) or, for an anonymous viewer, to its token alone;
+  // the ratings before the game are read for a rated one. Answers the id and both tokens.
+  PairedSeats start_paired_game(const PairedGame& game);
 };
 
 }  // namespace toguz::server
