@@ -59,11 +59,12 @@ class Table {
   // Anonymous mapping: the kernel hands out zero pages lazily (no 512 MB clearing pass at the
   // start) and may back it with huge pages, which cuts the TLB misses of random probes (the
   // probes dominate the solver's time).
-  // `grow`: start with 2^16 slots of the mapping and double (in place) whenever a quarter of
-  // them are in use (at a half, 3% more nodes on the 12-18-stone set), so a small solve touches
-  // (and the kernel zeroes) only what it needs: zeroing the pages of a 512 MB table took longer
-  // than most 12-18-stone proofs. Growing is for one thread only; with several the whole table is
-  // used from the start.
+  // `grow`: start with 2^16 slots of the mapping and double (in place) whenever half of them
+  // are in use, so a solve touches (and the kernel zeroes) only what it needs: zeroing the pages
+  // of a 512 MB table took longer than most 12-18-stone proofs. (Doubling at a quarter: 7% fewer
+  // nodes on the 12-18-stone set's results, but twice the memory, and the page faults made its
+  // slowest position twice as slow.) Growing is for one thread only; with several the whole table
+  // is used from the start.
   Table(int log2, bool grow)
       : mask_((size_t(1) << (grow ? std::min(log2, 16) : log2)) - 2),
         max_mask_((size_t(1) << log2) - 2),
@@ -80,6 +81,10 @@ class Table {
   }
   Table(const Table&) = delete;
   Table& operator=(const Table&) = delete;
+  // Starts loading the bucket of `key` into the cache (a child's entry, probed soon after).
+  void prefetch(uint64_t key) const {
+    __builtin_prefetch(&slots_[key & mask_]);
+  }
   // Copies the entry of `key` into *out; false when there is none.
   bool find(uint64_t key, Entry* out) const {
     Slot* b = &slots_[key & mask_];
@@ -118,7 +123,7 @@ class Table {
     uint64_t d = uint64_t(uint16_t(int16_t(lo))) | uint64_t(uint16_t(int16_t(hi))) << 16 |
                  uint64_t(uint8_t(move)) << 32 | uint64_t(uint8_t(depth)) << 40 |
                  uint64_t(1) << 48 | w << 56;
-    if (!(m0 || m1) && !load(e->data) && ++used_ > (mask_ + 2) / 4 && mask_ < max_mask_) {
+    if (!(m0 || m1) && !load(e->data) && ++used_ > (mask_ + 2) / 2 && mask_ < max_mask_) {
       grow();
       store(key, lo, hi, move, depth, work);
       return;
@@ -289,13 +294,18 @@ class Prover {
     Child kids[Position::kMaxN];
     int count = 0;
     int best_hi = -kInf;  // the most any child can give
-    uint32_t mask = p.legal_mask();
-    while (mask) {
-      int h = __builtin_ctz(mask) + 1;
-      mask &= mask - 1;
+    // Every child is made first and its bucket fetched, so the table probes below (random
+    // addresses in a table of up to 512 MB) wait for memory about once per node instead of
+    // once per child.
+    for (uint32_t m = p.legal_mask(); m; m &= m - 1) {
       Child& c = kids[count++];
-      c.pos = p.after(h);
-      c.hole = h;
+      c.hole = __builtin_ctz(m) + 1;
+      c.pos = p.after(c.hole);
+      if (c.pos.any_tuz()) tt_->prefetch(c.pos.board_key());
+    }
+    for (int i = 0; i < count; ++i) {
+      Child& c = kids[i];
+      const int h = c.hole;
       c.lo = -kInf;
       c.hi = kInf;
       const Position& cp = c.pos;
