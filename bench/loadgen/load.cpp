@@ -3,7 +3,14 @@
 // random legal moves, each player at most one message per --pace-ms (default 60; the server
 // allows 20 per second per connection; a refused move is sent again). Reports moves/s and the
 // latency from sending a move to receiving the state that contains it (p50, p99, max). Usage:
-// toguz_load --port P [--games N] [--pace-ms MS] Two more modes (see bench/load):
+// toguz_load --port P [--games N] [--pace-ms MS]
+//   --think-ms MIN-MAX --seconds S [--deltas] [--pid PID]: human pace instead: each player
+//     answers a state that lets him move after a think drawn uniformly from MIN..MAX ms; the
+//     games run S seconds once every connection has its first state (not to their end), and
+//     the report adds the connect time and the server's resident memory (VmRSS of PID) before
+//     the games, with every connection open, and at the end. --deltas: the hellos ask for
+//     deltas (docs/web-protocol.md), as the front end does.
+// Two more modes (see bench/load):
 //   --flood N [--seconds S]: one engine game whose human moves as soon as he may, while N
 //     analysis boards ask for analysis and hints as fast as the server lets them and a thread
 //     posts 10-second /api/analyze requests; reports the engine's reply time (move sent to the
@@ -11,6 +18,9 @@
 //   --spectators N [--rounds R] [--pid PID]: an online game with both players connected; R
 //     times N spectators connect and leave at once; reports whether the players stayed
 //     connected and the server's resident memory (VmRSS of PID) before, at the peak and after.
+#include <sys/resource.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <atomic>
 #include <boost/asio.hpp>
@@ -25,6 +35,7 @@
 #include <memory>
 #include <mutex>
 #include <random>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -42,6 +53,58 @@ namespace {
 struct Stats {
   uint64_t moves = 0, errors = 0, games_done = 0;
   std::vector<double> latency_ms;
+  // Human pace: whether latencies count now (every connection has had its first state), and how
+  // many connections have had it.
+  bool measuring = true;
+  int ready = 0;
+};
+
+// Human pace: the think range of each player (0-0: the --pace-ms mode) and whether the hellos
+// ask for deltas.
+struct Pace {
+  int pace_ms = 60, think_min_ms = 0, think_max_ms = 0;
+  bool deltas = false;
+};
+
+// HTTP requests on one kept-alive connection (opened again when the server closed it).
+class HttpClient {
+ public:
+  HttpClient(std::string host, uint16_t port) : host_(std::move(host)), port_(port) {}
+  json::value post(const std::string& target, const std::string& body) {
+    for (int attempt = 0;; ++attempt) {
+      try {
+        if (!s_) {
+          s_ = std::make_unique<beast::tcp_stream>(ioc_);
+          s_->connect(tcp::endpoint(net::ip::make_address(host_), port_));
+        }
+        http::request<http::string_body> req{http::verb::post, target, 11};
+        req.set(http::field::host, host_);
+        req.set(http::field::content_type, "application/json");
+        req.keep_alive(true);
+        req.body() = body;
+        req.prepare_payload();
+        http::write(*s_, req);
+        http::response<http::string_body> res;
+        http::read(*s_, buf_, res);
+        if (!res.keep_alive()) s_.reset();
+        if (res.result() != http::status::ok) throw std::logic_error(target + ": " + res.body());
+        return json::parse(res.body());
+      } catch (const std::logic_error&) {
+        throw;
+      } catch (const std::exception&) {
+        s_.reset();
+        buf_.clear();
+        if (attempt > 0) throw;
+      }
+    }
+  }
+
+ private:
+  net::io_context ioc_;
+  std::string host_;
+  uint16_t port_;
+  std::unique_ptr<beast::tcp_stream> s_;
+  beast::flat_buffer buf_;
 };
 
 json::value post(const std::string& host, uint16_t port, const std::string& target,
@@ -73,14 +136,17 @@ std::string_view field(std::string_view msg, std::string_view key) {
 class Player : public std::enable_shared_from_this<Player> {
  public:
   Player(net::io_context& ioc, Stats& stats, std::string target, std::string token, uint64_t seed,
-         int pace_ms)
+         const Pace& pace)
       : ws_(ioc),
         timer_(ioc),
         stats_(stats),
         target_(std::move(target)),
         token_(std::move(token)),
         rng_(seed),
-        pace_(pace_ms) {}
+        pace_(pace.pace_ms),
+        think_min_(pace.think_min_ms),
+        think_max_(pace.think_max_ms),
+        deltas_(pace.deltas) {}
 
   void start(const tcp::endpoint& ep) {
     beast::get_lowest_layer(ws_).async_connect(
@@ -89,8 +155,9 @@ class Player : public std::enable_shared_from_this<Player> {
           beast::get_lowest_layer(self->ws_).socket().set_option(tcp::no_delay(true));
           self->ws_.async_handshake("127.0.0.1", self->target_, [self](beast::error_code ec) {
             if (ec) return self->fail("handshake", ec);
-            self->out_.push_back(
-                json::serialize(json::object{{"type", "hello"}, {"token", self->token_}}));
+            json::object hello{{"type", "hello"}, {"token", self->token_}};
+            if (self->deltas_) hello["deltas"] = true;
+            self->out_.push_back(json::serialize(hello));
             self->write();
             self->read();
           });
@@ -132,13 +199,19 @@ class Player : public std::enable_shared_from_this<Player> {
       }
       return;
     }
-    if (msg.rfind("{\"type\":\"state\"", 0) != 0) return;
+    const bool state = msg.rfind("{\"type\":\"state\"", 0) == 0;
+    if (!state && msg.rfind("{\"type\":\"delta\"", 0) != 0) return;
+    if (state && !had_state_) {
+      had_state_ = true;
+      ++stats_.ready;
+    }
     const int ply = std::atoi(std::string(field(msg, "ply").substr(0, 8)).c_str());
     std::string_view status = field(msg, "status");
     std::string_view legal = field(msg, "legal");
     if (pending_ >= 0 && ply > pending_) {
-      stats_.latency_ms.push_back(
-          std::chrono::duration<double, std::milli>(Clock::now() - sent_).count());
+      if (counted_)
+        stats_.latency_ms.push_back(
+            std::chrono::duration<double, std::milli>(Clock::now() - sent_).count());
       ++stats_.moves;
       pending_ = -1;
     }
@@ -160,7 +233,11 @@ class Player : public std::enable_shared_from_this<Player> {
     if (holes.empty() || pending_ >= 0 || scheduled_) return;
     const int hole = holes[rng_() % holes.size()];
     scheduled_ = true;
-    timer_.expires_at(last_send_ + std::chrono::milliseconds(pace_));
+    if (think_max_ > 0)
+      timer_.expires_after(std::chrono::milliseconds(
+          think_min_ + int(rng_() % uint64_t(think_max_ - think_min_ + 1))));
+    else
+      timer_.expires_at(last_send_ + std::chrono::milliseconds(pace_));
     timer_.async_wait([self = shared_from_this(), hole, ply](beast::error_code) {
       self->scheduled_ = false;
       self->send_move(hole, ply);
@@ -173,6 +250,7 @@ class Player : public std::enable_shared_from_this<Player> {
     out_.push_back("{\"type\":\"move\",\"hole\":" + std::to_string(hole) +
                    ",\"ply\":" + std::to_string(ply) + "}");
     pending_ = ply;
+    counted_ = stats_.measuring;
     sent_ = last_send_ = Clock::now();
     if (out_.size() == 1) write();
   }
@@ -193,10 +271,12 @@ class Player : public std::enable_shared_from_this<Player> {
   Stats& stats_;
   std::string target_, token_;
   std::mt19937_64 rng_;
-  int pace_;
+  int pace_, think_min_, think_max_;
+  bool deltas_;
   int pending_ = -1;
   int last_hole_ = 0;
-  bool scheduled_ = false, done_ = false;
+  bool scheduled_ = false, done_ = false, had_state_ = false;
+  bool counted_ = false;  // the pending move was sent while measuring
   Clock::time_point sent_, last_send_{};
   std::vector<std::string> out_;
 
@@ -248,6 +328,26 @@ double percentile(std::vector<double> v, double q) {
   if (v.empty()) return 0;
   std::sort(v.begin(), v.end());
   return v[std::min(v.size() - 1, size_t(q * double(v.size())))];
+}
+
+// CPU seconds (user + system) of process `pid`, 0: this one.
+double cpu_seconds(int pid) {
+  if (pid == 0) {
+    rusage u{};
+    getrusage(RUSAGE_SELF, &u);
+    return double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+           1e-6 * double(u.ru_utime.tv_usec + u.ru_stime.tv_usec);
+  }
+  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const size_t p = text.rfind(')');  // fields after the command name: state is field 3
+  if (p == std::string::npos) return 0;
+  std::istringstream f(text.substr(p + 2));
+  std::string skip;
+  for (int i = 3; i < 14; ++i) f >> skip;
+  double utime = 0, stime = 0;
+  f >> utime >> stime;
+  return (utime + stime) / double(sysconf(_SC_CLK_TCK));
 }
 
 long rss_kib(int pid) {
@@ -442,15 +542,18 @@ int run_spectators(const std::string& host, uint16_t port, int spectators, int r
 int main(int argc, char** argv) {
   std::string host = "127.0.0.1";
   int port = 0, games = 100, pace_ms = 60, flood = 0, seconds = 20, spectators = 0, rounds = 5,
-      pid = 0;
+      pid = 0, think_min = 0, think_max = 0;
+  bool deltas = false;
   const char* usage =
       "usage: toguz_load --port P [--host H] [--games N] [--pace-ms MS]\n"
+      "       toguz_load --port P --games N --think-ms MIN-MAX --seconds S [--deltas] [--pid "
+      "PID]\n"
       "       toguz_load --port P --flood N [--seconds S] [--token-in-url]\n"
       "       toguz_load --port P --spectators N [--rounds R] [--pid SERVER_PID]\n";
   for (int i = 1; i < argc; i += 2) {
     std::string a = argv[i];
-    if (a == "--token-in-url") {
-      g_token_in_url = true;
+    if (a == "--token-in-url" || a == "--deltas") {
+      (a == "--deltas" ? deltas : g_token_in_url) = true;
       --i;
       continue;
     }
@@ -476,6 +579,9 @@ int main(int argc, char** argv) {
       rounds = std::atoi(argv[i + 1]);
     else if (a == "--pid")
       pid = std::atoi(argv[i + 1]);
+    else if (a == "--think-ms" && std::sscanf(argv[i + 1], "%d-%d", &think_min, &think_max) == 2 &&
+             think_min >= 0 && think_max > think_min)
+      continue;
     else {
       std::cerr << usage;
       return 2;
@@ -495,36 +601,118 @@ int main(int argc, char** argv) {
   try {
     net::io_context ioc;
     Stats stats;
+    Pace pace;
+    pace.pace_ms = pace_ms;
+    pace.think_min_ms = think_min;
+    pace.think_max_ms = think_max;
+    pace.deltas = deltas;
+    const bool human = think_max > 0;
+    const long rss_before = pid > 0 ? rss_kib(pid) : -1;
+    const auto setup_start = Clock::now();
+    HttpClient http(host, uint16_t(port));
     std::vector<std::shared_ptr<Player>> players;
     for (int g = 0; g < games; ++g) {
-      json::value c =
-          post(host, uint16_t(port), "/api/games", R"({"mode":"online","name":"load-w"})");
+      json::value c = http.post("/api/games", R"({"mode":"online","name":"load-w"})");
       const std::string id(c.at("id").as_string());
       json::value j =
-          post(host, uint16_t(port), "/api/games/" + id + "/join",
-               json::serialize(json::object{{"invite", c.at("invite")}, {"name", "load-b"}}));
+          http.post("/api/games/" + id + "/join",
+                    json::serialize(json::object{{"invite", c.at("invite")}, {"name", "load-b"}}));
       players.push_back(std::make_shared<Player>(
-          ioc, stats, "/ws/" + id, std::string(c.at("token").as_string()), g * 2 + 1, pace_ms));
+          ioc, stats, "/ws/" + id, std::string(c.at("token").as_string()), g * 2 + 1, pace));
       players.push_back(std::make_shared<Player>(
-          ioc, stats, "/ws/" + id, std::string(j.at("token").as_string()), g * 2 + 2, pace_ms));
+          ioc, stats, "/ws/" + id, std::string(j.at("token").as_string()), g * 2 + 2, pace));
     }
+    const double setup_s = std::chrono::duration<double>(Clock::now() - setup_start).count();
+    const long rss_games = pid > 0 ? rss_kib(pid) : -1;
     const tcp::endpoint ep(net::ip::make_address(host), uint16_t(port));
-    const auto start = Clock::now();
-    for (auto& p : players) p->start(ep);
-    ioc.run();
-    const double secs = std::chrono::duration<double>(Clock::now() - start).count();
     auto& l = stats.latency_ms;
-    std::sort(l.begin(), l.end());
     auto pct = [&](double q) {
       return l.empty() ? 0.0 : l[std::min(l.size() - 1, size_t(q * double(l.size())))];
     };
+    if (!human) {
+      const auto start = Clock::now();
+      for (auto& p : players) p->start(ep);
+      ioc.run();
+      const double secs = std::chrono::duration<double>(Clock::now() - start).count();
+      std::sort(l.begin(), l.end());
+      std::printf(
+          "games %d (finished %llu), connections %d, moves %llu in %.2f s: %.0f moves/s; "
+          "latency p50 %.2f ms, p99 %.2f ms, max %.2f ms; errors %llu\n",
+          games, (unsigned long long)stats.games_done, games * 2, (unsigned long long)stats.moves,
+          secs, double(stats.moves) / secs, pct(0.5), pct(0.99), l.empty() ? 0.0 : l.back(),
+          (unsigned long long)stats.errors);
+      return stats.games_done == uint64_t(games) ? 0 : 1;
+    }
+    // Human pace: at most 200 sockets are connecting at once (connected, no state yet), so a
+    // burst of SYNs never overflows the server's listen queue; the measured seconds start once
+    // each has had its first state.
+    stats.measuring = false;
+    size_t next = 0;
+    net::steady_timer tick(ioc);
+    auto connect_some = [&] {
+      while (next < players.size() && next - size_t(stats.ready) - stats.errors < 200)
+        players[next++]->start(ep);
+    };
+    const auto connect_start = Clock::now();
+    Clock::time_point measure_start;
+    double connect_s = 0;
+    long rss_connected = -1, rss_peak = -1;
+    uint64_t moves_before = 0;
+    double server_cpu_before = 0, own_cpu_before = 0;
+    bool started = false, gave_up = false;
+    int ticks = 0;
+    std::function<void()> on_tick = [&] {
+      const auto now = Clock::now();
+      connect_some();
+      if (!started && uint64_t(stats.ready) + stats.errors >= players.size()) {
+        started = true;
+        stats.measuring = true;
+        measure_start = now;
+        connect_s = std::chrono::duration<double>(now - connect_start).count();
+        rss_connected = rss_peak = pid > 0 ? rss_kib(pid) : -1;
+        moves_before = stats.moves;
+        server_cpu_before = cpu_seconds(pid);
+        own_cpu_before = cpu_seconds(0);
+      }
+      if (started && pid > 0 && ++ticks % 10 == 0) rss_peak = std::max(rss_peak, rss_kib(pid));
+      if (started && now - measure_start >= std::chrono::seconds(seconds)) return ioc.stop();
+      if (!started && now - connect_start >= std::chrono::seconds(300)) {
+        gave_up = true;
+        return ioc.stop();
+      }
+      tick.expires_after(std::chrono::milliseconds(100));
+      tick.async_wait([&](beast::error_code) { on_tick(); });
+    };
+    on_tick();
+    ioc.run();
+    if (gave_up) {
+      std::printf("human pace: only %d of %zu connections had a state after 300 s; errors %llu\n",
+                  stats.ready, players.size(), (unsigned long long)stats.errors);
+      return 1;
+    }
+    const double secs = std::chrono::duration<double>(Clock::now() - measure_start).count();
+    const double server_cpu = cpu_seconds(pid) - server_cpu_before;
+    const double own_cpu = cpu_seconds(0) - own_cpu_before;
+    const long rss_end = pid > 0 ? rss_kib(pid) : -1;
+    const uint64_t moves = stats.moves - moves_before;
+    std::sort(l.begin(), l.end());
     std::printf(
-        "games %d (finished %llu), connections %d, moves %llu in %.2f s: %.0f moves/s; "
-        "latency p50 %.2f ms, p99 %.2f ms, max %.2f ms; errors %llu\n",
-        games, (unsigned long long)stats.games_done, games * 2, (unsigned long long)stats.moves,
-        secs, double(stats.moves) / secs, pct(0.5), pct(0.99), l.empty() ? 0.0 : l.back(),
-        (unsigned long long)stats.errors);
-    return stats.games_done == uint64_t(games) ? 0 : 1;
+        "human pace (think %d-%d ms%s): games %d, connections %zu (created in %.1f s, connected "
+        "in %.1f s); measured %.1f s: moves %llu (%.0f/s), latency p50 %.2f ms, p99 %.2f ms, "
+        "max %.2f ms; errors %llu; games finished %llu\n",
+        think_min, think_max, deltas ? ", deltas" : ", whole states", games, players.size(),
+        setup_s, connect_s, secs, (unsigned long long)moves, double(moves) / secs, pct(0.5),
+        pct(0.99), l.empty() ? 0.0 : l.back(), (unsigned long long)stats.errors,
+        (unsigned long long)stats.games_done);
+    if (pid > 0)
+      std::printf(
+          "server: CPU %.1f s in the %.1f s (%.0f%% of one core, %.0f us a move), loadgen CPU "
+          "%.1f s; RSS %ld KiB before, %ld with the games, %ld connected, %ld peak, %ld at the "
+          "end: %.1f KiB a game (its room and two WebSockets)\n",
+          server_cpu, secs, 100 * server_cpu / secs, moves ? 1e6 * server_cpu / double(moves) : 0,
+          own_cpu, rss_before, rss_games, rss_connected, rss_peak, rss_end,
+          double(rss_peak - rss_before) / games);
+    return stats.errors == 0 ? 0 : 1;
   } catch (const std::exception& e) {
     std::cerr << "toguz_load: " << e.what() << "\n";
     return 1;

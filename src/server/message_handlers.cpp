@@ -57,6 +57,11 @@ void on_ping(const Request& r) {
   r.session.send(R"({"type":"pong"})");
 }
 
+// A client that found a gap in its deltas asks for the whole state.
+void on_sync(const Request& r) {
+  r.room.send_whole_state(r.session);
+}
+
 // A stream of analysis messages for this connection: one each time the search finishes a set
 // of `multipv` lines, and the last with "done":true. A new analyze replaces the running one.
 void on_analyze(const Request& r) {
@@ -219,6 +224,7 @@ constexpr Handler kHandlers[] = {
     {"abort", MessageType::Abort, true, false, on_abort},
     {"rematch", MessageType::Rematch, true, false, on_rematch},
     {"claim_win", MessageType::ClaimWin, true, false, on_claim_win},
+    {"sync", MessageType::Sync, false, false, on_sync},
 };
 
 // The message's object, or the refusal in *why (rate, size, JSON, type).

@@ -294,6 +294,7 @@ std::string Room::takeback() {
   }
   for (int i = 0; i < plies; ++i) game.undo();
   moves_json_.clear();
+  ++epoch_;
   status = Status::Playing;
   winner = Result::None;
   reason = Ending::None;
@@ -528,12 +529,30 @@ void Room::on_engine_result(const search::SearchResult& r) {
 // ---- connections ----
 
 void Room::broadcast() {
-  std::string cache[4];  // per seat: spectator, white, black, both
+  // Per kind (the whole state, a delta with the last move, a delta without one) and per seat
+  // (spectator, white, black, both): each message is built once.
+  enum Kind { Whole, WithMove, NoMove };
+  std::string cache[3][4];
+  const int ply = game.ply_count();
   for (RoomClient* c : std::vector<RoomClient*>(clients_)) {
-    std::string& m = cache[int(c->seat())];
-    if (m.empty()) m = state_message(c->seat());
+    Kind kind = Whole;
+    if (c->wants_deltas() && !c->state_waiting() && c->sent_ply >= 0 && c->sent_epoch == epoch_) {
+      if (ply == c->sent_ply + 1) kind = WithMove;
+      if (ply == c->sent_ply) kind = NoMove;
+    }
+    std::string& m = cache[kind][int(c->seat())];
+    if (m.empty())
+      m = kind == Whole ? state_message(c->seat()) : delta_message(c->seat(), kind == WithMove);
+    c->sent_ply = ply;
+    c->sent_epoch = epoch_;
     c->send_state(m);
   }
+}
+
+void Room::send_whole_state(RoomClient& c) {
+  c.sent_ply = game.ply_count();
+  c.sent_epoch = epoch_;
+  c.send_state(state_message(c.seat()));
 }
 
 // A spectator joining or leaving changes only the count: everyone gets one small presence
@@ -556,7 +575,7 @@ void Room::attach(RoomClient& c) {
   const Seat seat = c.seat();
   if (seat == Seat::Spectator) {
     ++spectators;
-    c.send_state(state_message(Seat::Spectator));
+    send_whole_state(c);
     schedule_presence();
     return;
   }

@@ -47,6 +47,15 @@ class RoomClient {
   // A state message: replaces a state still waiting in the queue (a slow client gets the latest).
   virtual void send_state(std::string message) = 0;
   virtual void close() = 0;  // the connection closes (and detaches itself)
+  // Whether it takes deltas after its first state (its hello asked for them).
+  virtual bool wants_deltas() const { return false; }
+  // Whether a state sent earlier still waits in its queue (the next send_state replaces it, so
+  // the next message must be the whole state: a delta would leave a gap).
+  virtual bool state_waiting() const { return false; }
+  // What the room last sent it: the ply of that state or delta and the room's history epoch
+  // then (sent_ply -1: nothing yet). A delta only follows what the connection already has.
+  int sent_ply = -1;
+  uint32_t sent_epoch = 0;
 };
 
 class Room;
@@ -182,7 +191,11 @@ class Room : public std::enable_shared_from_this<Room> {
   void stop_engine();     // cancels it; its result will be dropped
   void attach(RoomClient& c);
   void detach(RoomClient& c);
-  void broadcast();  // the state, built for each kind of viewer
+  // The state, built for each kind of viewer: a delta for a connection that takes deltas and
+  // has the state before it, else the whole state.
+  void broadcast();
+  // The whole state for `c` alone (its first, or one it asked for after a gap in its deltas).
+  void send_whole_state(RoomClient& c);
   // Expiry (sweep): ends a game waiting or never started, or an analysis board, left alone
   // longer than the config allows. Returns whether it ended it.
   bool expire(int64_t now_ms);
@@ -194,8 +207,11 @@ class Room : public std::enable_shared_from_this<Room> {
   void stop_for_shutdown();
 
   // ---- the state message (room_state.cpp) ----
-  json::object state_json(Seat viewer);
+  // `whole` false: the delta's game, without `moves` and the fields that never change.
+  json::object state_json(Seat viewer, bool whole = true);
   std::string state_message(Seat viewer);
+  // {"type":"delta","move":<the last move>|null,"game":<state_json(viewer, false)>}.
+  std::string delta_message(Seat viewer, bool with_move);
 
  private:
   bool save_move(int hole);
@@ -248,6 +264,8 @@ class Room : public std::enable_shared_from_this<Room> {
   std::vector<std::weak_ptr<RoomClient>> review_waiters_;
   // The state's "moves", one entry per ply, extended as moves are made (cleared on takeback).
   json::array moves_json_;
+  // Counts the takebacks: a connection's last ply means the same history only in the same epoch.
+  uint32_t epoch_ = 0;
 };
 
 }  // namespace toguz::server

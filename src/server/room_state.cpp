@@ -112,20 +112,22 @@ bool Room::can_claim(Seat viewer, SteadyClock::time_point now) const {
          now - gone_since_[index(opp)] >= std::chrono::seconds(services_.config.abandon_seconds);
 }
 
-json::object Room::state_json(Seat viewer) {
+json::object Room::state_json(Seat viewer, bool whole) {
   const Rules rules = game.rules();
   const auto now = SteadyClock::now();
   json::object o;
-  o["id"] = id;
-  o["mode"] = mode_name(mode);
-  o["variant"] = variant_name(rules.variant());
-  o["tuz"] = rules.tuz;
-  o["play_out"] = rules.play_out;
-  o["n"] = rules.n;
-  o["start_position"] = format_position(game.start());
+  if (whole) {
+    o["id"] = id;
+    o["mode"] = mode_name(mode);
+    o["variant"] = variant_name(rules.variant());
+    o["tuz"] = rules.tuz;
+    o["play_out"] = rules.play_out;
+    o["n"] = rules.n;
+    o["start_position"] = format_position(game.start());
+  }
   o["position"] = format_position(game.position());
   o["board"] = board_json();
-  o["moves"] = moves_json();
+  if (whole) o["moves"] = moves_json();
   o["ply"] = game.ply_count();
   o["to_move"] = side_word(to_move());
   o["legal"] = may_move(viewer) ? holes_of(game.legal_mask()) : json::array();
@@ -159,6 +161,13 @@ json::object Room::state_json(Seat viewer) {
 
 std::string Room::state_message(Seat viewer) {
   return json::serialize(json::object{{"type", "state"}, {"game", state_json(viewer)}});
+}
+
+std::string Room::delta_message(Seat viewer, bool with_move) {
+  json::value move = nullptr;
+  if (with_move && game.ply_count() > 0) move = moves_json().back();
+  return json::serialize(json::object{
+      {"type", "delta"}, {"move", std::move(move)}, {"game", state_json(viewer, false)}});
 }
 
 }  // namespace toguz::server

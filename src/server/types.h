@@ -46,7 +46,8 @@ enum class MessageType {
   DeclineDraw,
   Abort,
   Rematch,
-  ClaimWin
+  ClaimWin,
+  Sync
 };
 
 // The protocol's words: "waiting", "engine", "spectator", "no-move", ... and back; a parse

@@ -42,8 +42,9 @@ void WsSession::start(http::request<http::string_body> req, std::shared_ptr<Room
   });
 }
 
-// The first message: {"type":"hello","token":<secret>|null}. It seats the session (a wrong or
-// missing token makes a spectator) and attaches it to its room, which answers with the state.
+// The first message: {"type":"hello","token":<secret>|null,"deltas":true|false}. It seats the
+// session (a wrong or missing token makes a spectator) and attaches it to its room, which answers
+// with the state.
 void WsSession::on_hello(std::string_view text) {
   json::error_code ec;
   json::value v = json::parse(text, ec);
@@ -58,6 +59,12 @@ void WsSession::on_hello(std::string_view text) {
     send(error_message("token: expected a string or null"));
     return;
   }
+  const json::value* deltas = o->if_contains("deltas");
+  if (deltas && !deltas->is_bool()) {
+    send(error_message("deltas: expected true or false"));
+    return;
+  }
+  deltas_ = deltas && deltas->as_bool();
   // The room may have left memory since the upgrade (sweep): take the one in the map now.
   if (auto current = server_.rooms->find(room->id)) room = std::move(current);
   seat_ =
@@ -107,6 +114,13 @@ void WsSession::send(std::string message) {
 
 void WsSession::send_state(std::string message) {
   push(std::move(message), true);
+}
+
+bool WsSession::state_waiting() const {
+  // The front entry may be on the wire: only later ones wait.
+  for (auto it = queue_.begin() + (writing_ ? 1 : 0); it != queue_.end(); ++it)
+    if (it->state) return true;
+  return false;
 }
 
 void WsSession::push(std::string message, bool state) {

@@ -39,6 +39,8 @@ class WsSession : public RoomClient, public std::enable_shared_from_this<WsSessi
   void send(std::string message) override;
   void send_state(std::string message) override;
   void close() override;
+  bool wants_deltas() const override { return deltas_; }
+  bool state_waiting() const override;
   size_t queued() const { return queue_.size(); }
 
   std::shared_ptr<Room> room;
@@ -72,6 +74,7 @@ class WsSession : public RoomClient, public std::enable_shared_from_this<WsSessi
   bool writing_ = false;
   bool attached_ = false;
   bool gone_ = false;
+  bool deltas_ = false;  // the hello said "deltas":true
 };
 
 }  // namespace toguz::server

@@ -1,5 +1,6 @@
 // The game's WebSocket: connects, says hello with the seat's token (never in the URL, so that
-// proxies do not log it), reconnects after a drop with exponential backoff (0.5 s doubling to
+// proxies do not log it) and asks for deltas (after the first state, only what changed),
+// reconnects after a drop with exponential backoff (0.5 s doubling to
 // 8 s, with jitter; reset only once a `state` arrives, so a server that accepts and then drops
 // the socket is not hammered) and lets the server's first `state` resync everything.
 
@@ -37,7 +38,7 @@ export class GameSocket {
     const ws = new WebSocket(this.url());
     this.ws = ws;
     ws.onopen = () => {
-      ws.send(JSON.stringify({ type: "hello", token: this.token ?? null }));
+      ws.send(JSON.stringify({ type: "hello", token: this.token ?? null, deltas: true }));
       this.on_status("open");
       window.clearInterval(this.pinger);
       this.pinger = window.setInterval(() => this.send({ type: "ping" }), 20000);

@@ -1,9 +1,12 @@
 // The game screen: board, players and clocks, move list, controls of the mode, analysis
 // (evaluation bar, best lines), review graph and the game-over panel. Everything shown comes
-// from the server's `state` messages; after a reconnect the first state replaces everything.
+// from the server's `state` messages and the deltas after them (each applied over the last state
+// the page has; at a gap the page asks for the whole state); after a reconnect the first state
+// replaces everything.
 
 import { board_svg } from "./board";
 import { GameSocket } from "./conn";
+import { apply_delta } from "./messages";
 import { error_text, player_name, t } from "./i18n";
 import { api, store } from "./api";
 import { eval_label } from "./learn_board";
@@ -59,6 +62,9 @@ export class GameView implements View {
   private keyh: (e: KeyboardEvent) => void;
 
   private checked = false;
+  private syncing = false; // a gap in the deltas: the whole state was asked for
+  private syncs = 0; // how many times (the browser tests read it)
+  private lose_delta = false; // test hook: the next delta is dropped as if it never came
 
   constructor(
     private id: string,
@@ -86,6 +92,8 @@ export class GameView implements View {
         drop: () => this.sock.drop_and_hold(),
         resume: () => this.sock.resume(),
         state: () => this.state,
+        lose_delta: () => (this.lose_delta = true),
+        syncs: () => this.syncs,
       };
   }
 
@@ -119,9 +127,26 @@ export class GameView implements View {
   private on_message(m: ServerMessage) {
     switch (m.type) {
       case "state":
+        this.syncing = false;
         this.queue.push(m.game);
         if (!this.animating) this.next_state();
         break;
+      case "delta": {
+        if (__TOGUZ_TEST_HOOKS__ && this.lose_delta) {
+          this.lose_delta = false;
+          break;
+        }
+        if (this.syncing) break; // the whole state is on its way
+        const g = apply_delta(this.queue.length > 0 ? this.queue[this.queue.length - 1] : this.state, m);
+        if (!g) {
+          this.syncing = this.sock.send({ type: "sync" });
+          this.syncs++;
+          break;
+        }
+        this.queue.push(g);
+        if (!this.animating) this.next_state();
+        break;
+      }
       case "error":
         toast(error_text(m), "error");
         // a refused move leaves the game unchanged: allow the same ply again

@@ -2,13 +2,14 @@
 // JSON, not an object with a known `type`, or lacks a field of that type's shape is dropped
 // (null), so the pages switch on `type` and read typed fields without guessing.
 
-import type { ServerMessage } from "./types";
+import type { DeltaMessage, GameState, ServerMessage } from "./types";
 
 type Kind = "number" | "string" | "boolean" | "object" | "array";
 
 // The fields every message of a type carries, with their JSON kinds (docs/web-protocol.md).
 const REQUIRED: Record<ServerMessage["type"], [string, Kind][]> = {
   state: [["game", "object"]],
+  delta: [["game", "object"]],
   presence: [["spectators", "number"]],
   error: [["message", "string"]],
   hint: [["hole", "number"], ["score", "object"]],
@@ -57,5 +58,18 @@ export function parse_message(text: string): ServerMessage | null {
   if (!has(o, REQUIRED[type])) return null;
   if (type === "hint" && !is_score(o.score)) return null;
   if (type === "analysis" && !(o.lines as unknown[]).every(is_line)) return null;
+  if (type === "delta") {
+    const g = o.game as Record<string, unknown>;
+    if (!(o.move === null || kind_of(o.move) === "object") || kind_of(g.ply) !== "number") return null;
+  }
   return o as unknown as ServerMessage;
+}
+
+/** The state after `d` over `base` (the last state the page has), or null when `d` does not
+ * follow it (a gap: a delta was missed, or none came before it), and the page asks for the
+ * whole state. A delta with a move makes ply base.ply + 1; one without keeps base.ply. */
+export function apply_delta(base: GameState | null, d: DeltaMessage): GameState | null {
+  if (!base) return null;
+  if (d.game.ply !== (d.move ? base.ply + 1 : base.ply)) return null;
+  return { ...base, ...d.game, moves: d.move ? [...base.moves, d.move] : base.moves };
 }

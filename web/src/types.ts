@@ -142,6 +142,15 @@ export interface StateMessage {
   type: "state";
   game: GameState;
 }
+/** What changed (docs/web-protocol.md "Deltas"): `game` is the state without `moves` and the
+ * fields that never change; `move` is the move that made `game.ply`, or null when the ply
+ * stayed (an offer, a player's arrival, the end). */
+export type DeltaGame = Omit<GameState, "moves" | "id" | "mode" | "variant" | "tuz" | "play_out" | "n" | "start_position">;
+export interface DeltaMessage {
+  type: "delta";
+  move: MoveRec | null;
+  game: DeltaGame;
+}
 export interface PresenceMessage {
   type: "presence";
   spectators: number;
@@ -187,6 +196,7 @@ export interface PongMessage {
 
 export type ServerMessage =
   | StateMessage
+  | DeltaMessage
   | PresenceMessage
   | ErrorMessage
   | HintMessage

@@ -334,7 +334,19 @@ async function reconnect(browser, base, pages) {
   await a.reload();
   await wait_ply(a, 3);
   check((await board_data(a)).you === "white", "after a reload A is White again");
-  console.log("  reconnect: B moved while A was away; A resynced (and again after a reload)");
+  // A loses a delta (B's move never arrives); the next one (B's draw offer) does not follow
+  // what A has, so A asks for the whole state and shows both
+  await a.evaluate(() => window.__toguz.lose_delta());
+  check((await wait_turn(b)) === "move", "Black to move after the reload");
+  await play_one(b, "click", 0);
+  await wait_ply(b, 4);
+  check(Number((await board_data(a)).ply) === 3, "A missed Black's move");
+  await b.evaluate(() => window.__toguz.send({ type: "offer_draw" }));
+  await wait_ply(a, 4);
+  check((await a.evaluate(() => window.__toguz.syncs())) === 1, "A asked for the whole state once");
+  check(JSON.stringify(await move_texts(a)) === JSON.stringify(await move_texts(b)), "A has every move after the gap");
+  await a.waitForFunction(() => window.__toguz.state().draw_offer === "black", null, { timeout: T });
+  console.log("  reconnect: B moved while A was away; A resynced (again after a reload, and after a lost delta)");
   await ca.close();
   await cb.close();
 }

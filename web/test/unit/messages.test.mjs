@@ -32,3 +32,30 @@ test("frames that are not a message of the protocol are dropped", () => {
   assert.equal(parse_message(JSON.stringify({ type: "analysis", ply: 0, depth: 3, lines: [old], done: true })), null);
   assert.equal(parse_message(JSON.stringify({ type: "hint", hole: 7, ply: 0, pv: [7], score: { cp: 1 } })), null);
 });
+
+test("a delta applies over the state it follows; a gap gives null", async () => {
+  const { apply_delta } = await import("../../node_modules/.toguz-unit/messages.js");
+  const mv = (hole) => ({ hole, side: "white", notation: String(hole), captured: 0, tuz: false });
+  const base = { id: "g", n: 9, ply: 1, moves: [mv(9)], status: "playing", legal: [1], board: { white: [1] } };
+  const d = parse_message(JSON.stringify({ type: "delta", move: mv(3), game: { ply: 2, legal: [], board: { white: [2] }, status: "playing" } }));
+  assert.equal(d.type, "delta");
+  const next = apply_delta(base, d);
+  assert.equal(next.ply, 2);
+  assert.deepEqual(next.moves.map((m) => m.hole), [9, 3]);
+  assert.deepEqual(next.board.white, [2]);
+  assert.equal(next.id, "g"); // what the delta does not carry stays
+  assert.equal(base.moves.length, 1); // the earlier state is not changed
+  // without a move: the same ply, fields replaced, the move list kept
+  const offer = apply_delta(next, { type: "delta", move: null, game: { ply: 2, draw_offer: "black" } });
+  assert.equal(offer.draw_offer, "black");
+  assert.equal(offer.moves.length, 2);
+  // gaps: a move that skips a ply, a move-less delta at another ply, no state yet
+  assert.equal(apply_delta(base, { type: "delta", move: mv(3), game: { ply: 3 } }), null);
+  assert.equal(apply_delta(base, { type: "delta", move: null, game: { ply: 2 } }), null);
+  assert.equal(apply_delta(base, { type: "delta", move: mv(3), game: { ply: 1 } }), null);
+  assert.equal(apply_delta(null, d), null);
+  // malformed deltas are dropped
+  assert.equal(parse_message('{"type":"delta","move":3,"game":{"ply":1}}'), null);
+  assert.equal(parse_message('{"type":"delta","move":null,"game":{}}'), null);
+  assert.equal(parse_message('{"type":"delta","move":null}'), null);
+});
