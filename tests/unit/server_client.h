@@ -132,7 +132,8 @@ inline HttpResult http_post(uint16_t port, const std::string& target, const json
 struct WsOptions {
   std::string origin;
   bool hello = true;
-  std::string query;  // appended to the target as written
+  std::string query;   // appended to the target as written
+  std::string cookie;  // a Cookie header to send with the handshake
 };
 
 // A WebSocket client of /ws/<id>: its first message is {"type":"hello","token":<token>|null}.
@@ -143,10 +144,11 @@ class WsClient {
     beast::error_code result = net::error::timed_out;
     beast::get_lowest_layer(ws_).expires_after(kWait);
     const std::string target = "/ws/" + id + options.query;
-    if (!options.origin.empty())
+    if (!options.origin.empty() || !options.cookie.empty())
       ws_.set_option(websocket::stream_base::decorator(
-          [origin = options.origin](websocket::request_type& req) {
-            req.set(http::field::origin, origin);
+          [origin = options.origin, cookie = options.cookie](websocket::request_type& req) {
+            if (!origin.empty()) req.set(http::field::origin, origin);
+            if (!cookie.empty()) req.set(http::field::cookie, cookie);
           }));
     beast::get_lowest_layer(ws_).async_connect(
         tcp::endpoint(net::ip::make_address("127.0.0.1"), port), [&, target](beast::error_code ec) {
