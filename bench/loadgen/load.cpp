@@ -40,6 +40,8 @@
 #include <thread>
 #include <vector>
 
+#include "lobby.h"
+
 namespace net = boost::asio;
 namespace beast = boost::beast;
 namespace http = beast::http;
@@ -542,14 +544,16 @@ int run_spectators(const std::string& host, uint16_t port, int spectators, int r
 int main(int argc, char** argv) {
   std::string host = "127.0.0.1";
   int port = 0, games = 100, pace_ms = 60, flood = 0, seconds = 20, spectators = 0, rounds = 5,
-      pid = 0, think_min = 0, think_max = 0;
+      pid = 0, think_min = 0, think_max = 0, lobby = 0;
   bool deltas = false;
+  std::string pool = "3+2";
   const char* usage =
       "usage: toguz_load --port P [--host H] [--games N] [--pace-ms MS]\n"
       "       toguz_load --port P --games N --think-ms MIN-MAX --seconds S [--deltas] [--pid "
       "PID]\n"
       "       toguz_load --port P --flood N [--seconds S] [--token-in-url]\n"
-      "       toguz_load --port P --spectators N [--rounds R] [--pid SERVER_PID]\n";
+      "       toguz_load --port P --spectators N [--rounds R] [--pid SERVER_PID]\n"
+      "       toguz_load --port P --lobby N [--pool 3+2] [--pace-ms MS]\n";
   for (int i = 1; i < argc; i += 2) {
     std::string a = argv[i];
     if (a == "--token-in-url" || a == "--deltas") {
@@ -582,6 +586,10 @@ int main(int argc, char** argv) {
     else if (a == "--think-ms" && std::sscanf(argv[i + 1], "%d-%d", &think_min, &think_max) == 2 &&
              think_min >= 0 && think_max > think_min)
       continue;
+    else if (a == "--lobby")
+      lobby = std::atoi(argv[i + 1]);
+    else if (a == "--pool")
+      pool = argv[i + 1];
     else {
       std::cerr << usage;
       return 2;
@@ -594,6 +602,7 @@ int main(int argc, char** argv) {
   try {
     if (flood > 0) return run_flood(host, uint16_t(port), flood, seconds);
     if (spectators > 0) return run_spectators(host, uint16_t(port), spectators, rounds, pid);
+    if (lobby > 0) return toguz::load::run_lobby(host, uint16_t(port), lobby, pace_ms, pool);
   } catch (const std::exception& e) {
     std::cerr << "toguz_load: " << e.what() << "\n";
     return 1;

@@ -26,5 +26,6 @@ void add_tournament(CLI::App& app);
 void add_explorer(CLI::App& app);
 void add_puzzles(CLI::App& app);
 void add_worker(CLI::App& app);
+void add_bot(CLI::App& app);
 
 }  // namespace toguz::cli

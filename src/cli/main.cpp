@@ -27,6 +27,7 @@ int main(int argc, char** argv) {
   toguz::cli::add_explorer(app);
   toguz::cli::add_puzzles(app);
   toguz::cli::add_worker(app);
+  toguz::cli::add_bot(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -47,6 +47,9 @@ class Player {
   virtual MoveReply think(const Game& game, const MoveRequest& request) = 0;
   // Stops the player; start() starts it again.
   virtual void shutdown() = 0;
+  // Callable from another thread: a think in progress returns at once as Hung, and so does
+  // every later one (the owner is stopping). The builtin players finish their search instead.
+  virtual void interrupt() {}
 };
 
 // The player an engine spec describes. Builtin players are created ready; external ones

@@ -75,8 +75,20 @@ class UgiPlayer : public Player {
     // A write to an engine that has exited must fail with EPIPE, not kill the match.
     static std::once_flag once;
     std::call_once(once, [] { signal(SIGPIPE, SIG_IGN); });
+    if (pipe2(interrupt_pipe_, O_CLOEXEC | O_NONBLOCK) != 0) interrupt_pipe_[0] = -1;
   }
-  ~UgiPlayer() override { shutdown(); }
+  ~UgiPlayer() override {
+    shutdown();
+    close_fd(&interrupt_pipe_[0]);
+    close_fd(&interrupt_pipe_[1]);
+  }
+
+  void interrupt() override {
+    if (interrupt_pipe_[0] < 0) return;
+    const char byte = 1;
+    ssize_t ignored = ::write(interrupt_pipe_[1], &byte, 1);
+    (void)ignored;
+  }
 
   std::string name() const override {
     if (!spec_.name.empty()) return spec_.name;
@@ -284,10 +296,10 @@ class UgiPlayer : public Player {
       if (from_child_ < 0) return -1;
       int left = timeout_ms - ms_since(t0);
       if (left <= 0) return 0;
-      pollfd pfd{from_child_, POLLIN, 0};
-      int r = poll(&pfd, 1, left);
+      pollfd pfd[2] = {{from_child_, POLLIN, 0}, {interrupt_pipe_[0], POLLIN, 0}};
+      int r = poll(pfd, interrupt_pipe_[0] >= 0 ? 2 : 1, left);
       if (r < 0 && errno == EINTR) continue;
-      if (r == 0) return 0;
+      if (r == 0 || (interrupt_pipe_[0] >= 0 && (pfd[1].revents & POLLIN))) return 0;
       char buf[4096];
       ssize_t n = ::read(from_child_, buf, sizeof buf);
       if (n < 0 && errno == EINTR) continue;
@@ -347,6 +359,7 @@ class UgiPlayer : public Player {
   std::string buffer_;
   int exit_status_ = -1;
   Rules last_rules_;
+  int interrupt_pipe_[2] = {-1, -1};  // interrupt() writes a byte that read_line sees
 };
 
 }  // namespace

@@ -132,21 +132,24 @@ inline HttpResult http_post(uint16_t port, const std::string& target, const json
 struct WsOptions {
   std::string origin;
   bool hello = true;
-  std::string query;  // appended to the target as written
+  std::string query;   // appended to the target as written
+  std::string cookie;  // a Cookie header to send with the handshake
 };
 
 // A WebSocket client of /ws/<id>: its first message is {"type":"hello","token":<token>|null}.
 class WsClient {
  public:
-  // `cookie`: a Cookie header for the handshake ("toguz_session=..."), "" for none.
+  // `cookie`: a Cookie header for the handshake ("toguz_session=..."), "" for none (then
+  // options.cookie).
   WsClient(uint16_t port, const std::string& id, const std::string& token = "",
            const WsOptions& options = {}, const std::string& cookie = "") {
     beast::error_code result = net::error::timed_out;
     beast::get_lowest_layer(ws_).expires_after(kWait);
     const std::string target = "/ws/" + id + options.query;
-    if (!options.origin.empty() || !cookie.empty())
+    const std::string cookie_header = cookie.empty() ? options.cookie : cookie;
+    if (!options.origin.empty() || !cookie_header.empty())
       ws_.set_option(websocket::stream_base::decorator(
-          [origin = options.origin, cookie](websocket::request_type& req) {
+          [origin = options.origin, cookie = cookie_header](websocket::request_type& req) {
             if (!origin.empty()) req.set(http::field::origin, origin);
             if (!cookie.empty()) req.set(http::field::cookie, cookie);
           }));
