@@ -20,9 +20,11 @@
 
 #include "server/engine_work.h"
 #include "server/learn_api.h"
+#include "server/lobby.h"
 #include "server/room_registry.h"
 #include "server/server.h"
 #include "server/static_files.h"
+#include "server/viewer.h"
 #include "server/worker_pool.h"
 #include "server/ws_session.h"
 #include "store/store.h"
@@ -88,6 +90,19 @@ struct Server::Impl {
   // A WebSocket message after the hello (message_handlers.cpp): checked, then handled by the
   // handler of its type.
   void on_message(WsSession& s, std::string_view text);
+
+  // The lobby (lobby.h) and its tick (server_lobby.cpp): pools paired, counts sent.
+  std::unique_ptr<Lobby> lobby;
+  net::steady_timer lobby_timer{ioc};
+  void make_lobby();
+  void arm_lobby_tick();
+  // Who a request comes from: the session cookie's account, else anonymous.
+  Viewer viewer_of(const http::request<http::string_body>& req);
+  // A game between two viewers, both seated, playing (the lobby's); `error` when not made.
+  PairedSeats start_paired_game(const PairedGame& game);
+  // An account's rating in a category and an account by name (any case), from the store.
+  LobbyRating lobby_rating(const Viewer& viewer, accounts::Speed speed);
+  std::optional<Viewer> account_named(const std::string& name);
 };
 
 }  // namespace toguz::server

@@ -138,15 +138,17 @@ struct WsOptions {
 // A WebSocket client of /ws/<id>: its first message is {"type":"hello","token":<token>|null}.
 class WsClient {
  public:
+  // `cookie`: a Cookie header for the handshake (a session).
   WsClient(uint16_t port, const std::string& id, const std::string& token = "",
-           const WsOptions& options = {}) {
+           const WsOptions& options = {}, const std::string& cookie = "") {
     beast::error_code result = net::error::timed_out;
     beast::get_lowest_layer(ws_).expires_after(kWait);
     const std::string target = "/ws/" + id + options.query;
-    if (!options.origin.empty())
+    if (!options.origin.empty() || !cookie.empty())
       ws_.set_option(websocket::stream_base::decorator(
-          [origin = options.origin](websocket::request_type& req) {
-            req.set(http::field::origin, origin);
+          [origin = options.origin, cookie](websocket::request_type& req) {
+            if (!origin.empty()) req.set(http::field::origin, origin);
+            if (!cookie.empty()) req.set(http::field::cookie, cookie);
           }));
     beast::get_lowest_layer(ws_).async_connect(
         tcp::endpoint(net::ip::make_address("127.0.0.1"), port), [&, target](beast::error_code ec) {
