@@ -3,7 +3,10 @@
 #include <algorithm>
 #include <ctime>
 #include <sstream>
+#include <unordered_map>
 
+#include "accounts/speed.h"
+#include "accounts/username.h"
 #include "protocol/analysis_json.h"
 #include "rules/notation.h"
 #include "rules/record.h"
@@ -16,10 +19,15 @@ namespace toguz::server {
 
 namespace {
 
-// A request error: becomes a 400 (or the given status) with {"error": message}.
+// A request error: becomes a 400 (or the given status) with {"error": message}, and the
+// given code when the message table has none.
 struct BadRequest {
   std::string message;
   http::status status = http::status::bad_request;
+  const char* code = nullptr;
+  http::response<http::string_body> response() const {
+    return code ? coded_error(status, message, code) : error_response(status, message);
+  }
 };
 
 const json::value* field(const json::object& o, const char* name) {
@@ -82,18 +90,35 @@ Position start_of(const json::object& body) {
   }
 }
 
-std::string iso_time(int64_t ms) {
-  std::time_t t = std::time_t(ms / 1000);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
+// `<side>_average_loss_cp` and `<side>_mistakes` (mistakes and blunders) of a stored review
+// (review.cpp's JSON), null for a game without one.
+void add_review_figures(json::object& item, const std::string& review) {
+  json::error_code ec;
+  const json::value v = review.empty() ? json::value(nullptr) : json::parse(review, ec);
+  const json::value* players =
+      !ec && v.is_object() ? v.as_object().if_contains("players") : nullptr;
+  for (const char* side : {"white", "black"}) {
+    const json::value* p =
+        players && players->is_object() ? players->as_object().if_contains(side) : nullptr;
+    const json::object* o = p && p->is_object() ? &p->as_object() : nullptr;
+    auto number = [&](const char* name) -> const json::value* {
+      const json::value* x = o ? o->if_contains(name) : nullptr;
+      return x && x->is_number() ? x : nullptr;
+    };
+    const json::value* loss = number("average_loss_cp");
+    const json::value *mistakes = number("mistakes"), *blunders = number("blunders");
+    item[std::string(side) + "_average_loss_cp"] = loss ? *loss : json::value(nullptr);
+    item[std::string(side) + "_mistakes"] =
+        mistakes && blunders
+            ? json::value(mistakes->to_number<int64_t>() + blunders->to_number<int64_t>())
+            : json::value(nullptr);
+  }
 }
 
 }  // namespace
 
-http::response<http::string_body> Server::Impl::api_create(const json::object& body) {
+http::response<http::string_body> Server::Impl::api_create(const json::object& body,
+                                                           const Viewer& viewer) {
   try {
     const std::string mode_word = get_string(body, "mode", "", 20);
     const auto mode = parse_mode(mode_word);
@@ -116,10 +141,24 @@ http::response<http::string_body> Server::Impl::api_create(const json::object& b
       if (initial < 0) throw BadRequest{"clock.initial_ms: missing"};
       increment = get_int(c->as_object(), "increment_ms", 0, 0, 3600 * 1000);
     }
+    const bool rated = get_bool(body, "rated", false);
+    if (rated && !viewer.signed_in())
+      throw BadRequest{"rated: only logged-in players can play rated games",
+                       http::status::unauthorized, "rated_needs_account"};
+    if (rated && *mode != Mode::Online)
+      throw BadRequest{"rated: only online games are rated", http::status::bad_request,
+                       "rated_needs_online"};
+    if (rated && initial < 0)
+      throw BadRequest{"rated: a rated game needs a clock", http::status::bad_request,
+                       "rated_needs_clock"};
     // Every field is checked: only now the game exists.
     auto room = rooms->create(*mode, Game(start));
     room->clock_initial_ms = initial;
     room->increment_ms = increment;
+    room->rated = rated;
+    if (initial >= 0)
+      if (auto speed = accounts::speed_of({initial, increment, 0}))
+        room->speed = std::string(accounts::name(*speed));
     room->set_clocks(std::max<int64_t>(0, initial));
     const std::string token = RoomRegistry::random_id(32);
     json::object out{{"id", room->id}, {"token", token}, {"invite", nullptr}};
@@ -133,6 +172,7 @@ http::response<http::string_body> Server::Impl::api_create(const json::object& b
       out["side"] = seat_name(Seat::Both);
     } else {
       mine = {name.empty() ? kNamePlayer : name, token, true};
+      if (viewer.signed_in()) bind_account(mine, *room, viewer);
       out["side"] = side_word(me);
       if (*mode == Mode::Engine) {
         room->engine_side = opposite(me);
@@ -153,12 +193,13 @@ http::response<http::string_body> Server::Impl::api_create(const json::object& b
     room->start_engine();
     return json_response(http::status::ok, out);
   } catch (const BadRequest& e) {
-    return error_response(e.status, e.message);
+    return e.response();
   }
 }
 
 http::response<http::string_body> Server::Impl::api_join(const std::string& id,
-                                                         const json::object& body) {
+                                                         const json::object& body,
+                                                         const Viewer& viewer) {
   try {
     auto room = rooms->find(id);
     if (!room) throw BadRequest{"no such game: " + id, http::status::not_found};
@@ -172,13 +213,23 @@ http::response<http::string_body> Server::Impl::api_join(const std::string& id,
       throw BadRequest{"the game is " + std::string(status_name(room->status)),
                        http::status::conflict};
     const Side side = room->players[0].seated ? Side::Black : Side::White;
+    const int64_t other = room->players[index(opposite(side))].user_id;
+    if (room->rated && !viewer.signed_in())
+      throw BadRequest{"rated: only logged-in players can play rated games",
+                       http::status::unauthorized, "rated_needs_account"};
+    if (room->rated && viewer.user_id == other)
+      throw BadRequest{"join: your own game", http::status::conflict, "own_game"};
     const std::string token = RoomRegistry::random_id(32);
-    room->join(side, clean_name(get_string(body, "name", "", 1000), kNameGuest), token);
+    Player player{clean_name(get_string(body, "name", "", 1000), kNameGuest), token, true};
+    // The same account on both sides of a casual game: the second seat is the token's alone.
+    const bool bind = viewer.signed_in() && viewer.user_id != other;
+    if (bind) bind_account(player, *room, viewer);
+    room->join(side, std::move(player));
     return json_response(
         http::status::ok,
         json::object{{"id", room->id}, {"token", token}, {"side", side_word(side)}});
   } catch (const BadRequest& e) {
-    return error_response(e.status, e.message);
+    return e.response();
   }
 }
 
@@ -224,7 +275,7 @@ http::response<http::string_body> Server::Impl::api_import(const json::object& b
         http::status::ok,
         json::object{{"id", room->id}, {"token", token}, {"side", seat_name(Seat::Both)}});
   } catch (const BadRequest& e) {
-    return error_response(e.status, e.message);
+    return e.response();
   }
 }
 
@@ -250,6 +301,11 @@ http::response<http::string_body> Server::Impl::api_list(const std::string& quer
       if (key == "player") {
         if (value.size() > 100) throw BadRequest{"player: longer than 100 bytes"};
         q.player = value;
+      } else if (key == "account") {
+        const auto user =
+            value.size() <= 100 ? store->find_user(accounts::username_key(value)) : std::nullopt;
+        if (!user) throw BadRequest{"account: no such player", http::status::not_found, "no_user"};
+        q.account = user->id;
       } else if (key == "result") {
         if (!value.empty() && value != "white" && value != "black" && value != "draw")
           throw BadRequest{"result: expected white, black or draw"};
@@ -261,27 +317,46 @@ http::response<http::string_body> Server::Impl::api_list(const std::string& quer
       }
     }
   } catch (const BadRequest& e) {
-    return error_response(e.status, e.message);
+    return e.response();
   }
   int64_t total = 0;
   json::array games;
+  std::unordered_map<int64_t, json::value> accounts;  // the usernames of the page's accounts
+  auto account = [&](int64_t user_id) -> json::value {
+    if (user_id <= 0) return nullptr;
+    auto [it, fresh] = accounts.try_emplace(user_id, nullptr);
+    if (fresh)
+      if (auto u = store->user_by_id(user_id)) it->second = json::string(u->username);
+    return it->second;
+  };
   for (const GameRow& g : store->list_games(q, &total)) {
-    games.push_back(
-        json::object{{"id", g.id},
-                     {"mode", g.mode},
-                     {"variant", g.variant},
-                     {"white", g.white_name},
-                     {"black", g.black_name},
-                     {"white_default", default_name_code(g, 0)},
-                     {"black_default", default_name_code(g, 1)},
-                     {"level", g.engine_side >= 0 ? json::value(g.level) : json::value(nullptr)},
-                     {"status", g.status},
-                     {"result", g.winner.empty() ? json::value(nullptr) : json::value(g.winner)},
-                     {"reason", g.reason.empty() ? json::value(nullptr) : json::value(g.reason)},
-                     {"score", g.score},
-                     {"moves", g.moves},
-                     {"created", iso_time(g.created_ms)},
-                     {"updated", iso_time(g.updated_ms)}});
+    json::object item{{"id", g.id},
+                      {"mode", g.mode},
+                      {"variant", g.variant},
+                      {"white", g.white_name},
+                      {"black", g.black_name},
+                      {"white_default", default_name_code(g, 0)},
+                      {"black_default", default_name_code(g, 1)},
+                      {"level", g.engine_side >= 0 ? json::value(g.level) : json::value(nullptr)},
+                      {"status", g.status},
+                      {"result", g.winner.empty() ? json::value(nullptr) : json::value(g.winner)},
+                      {"reason", g.reason.empty() ? json::value(nullptr) : json::value(g.reason)},
+                      {"score", g.score},
+                      {"moves", g.moves},
+                      {"created", iso_time(g.created_ms)},
+                      {"updated", iso_time(g.updated_ms)}};
+    // Accounts and ratings, and the review's figures per side (null without a review).
+    const bool over = g.status == "over";
+    item["rated"] = g.rated;
+    item["speed"] = g.speed.empty() ? json::value(nullptr) : json::value(g.speed);
+    item["white_account"] = account(g.white_user);
+    item["black_account"] = account(g.black_user);
+    item["white_rating"] = g.rated ? json::value(g.white_rating) : json::value(nullptr);
+    item["black_rating"] = g.rated ? json::value(g.black_rating) : json::value(nullptr);
+    item["white_diff"] = g.rated && over ? json::value(g.white_diff) : json::value(nullptr);
+    item["black_diff"] = g.rated && over ? json::value(g.black_diff) : json::value(nullptr);
+    add_review_figures(item, g.review);
+    games.push_back(std::move(item));
   }
   return json_response(http::status::ok,
                        json::object{{"games", std::move(games)}, {"total", total}});

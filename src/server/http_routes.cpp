@@ -8,6 +8,7 @@
 #include "server/json_out.h"
 #include "server/log.h"
 #include "server/server_impl.h"
+#include "server/text_input.h"
 #include "server/texts.h"
 
 namespace toguz::server {
@@ -35,6 +36,14 @@ std::string allowed_methods(const std::vector<std::string>& parts) {
   if (n == 2 && parts[0] == "games") return "GET, HEAD";
   if (n == 3 && parts[0] == "games" && parts[2] == "join") return "POST";
   if (n == 3 && parts[0] == "games" && parts[2] == "pgn") return "GET, HEAD";
+  // Accounts (accounts_api.cpp)
+  if (n == 1 && (parts[0] == "signup" || parts[0] == "login" || parts[0] == "logout" ||
+                 parts[0] == "password"))
+    return "POST";
+  if (n == 1 && parts[0] == "me") return "GET, HEAD";
+  if (n == 2 && (parts[0] == "users" || parts[0] == "leaderboard")) return "GET, HEAD";
+  if (n == 3 && parts[0] == "users" && (parts[2] == "history" || parts[2] == "pgn"))
+    return "GET, HEAD";
   return "";
 }
 
@@ -86,13 +95,27 @@ void route_api(Server::Impl& server, const http::request<http::string_body>& req
     if (get)
       respond(server.api_list(query));
     else if (body_object())
-      respond(server.api_create(body));
+      respond(server.api_create(body, server.viewer_of(req)));
+  } else if (parts.size() == 1 && first == "signup") {
+    if (body_object()) server.api_signup(body, served_over_https(req), respond);
+  } else if (parts.size() == 1 && first == "login") {
+    if (body_object()) server.api_login(body, peer, served_over_https(req), respond);
+  } else if (parts.size() == 1 && first == "logout") {
+    respond(server.api_logout(req));
+  } else if (parts.size() == 1 && first == "password") {
+    if (body_object()) server.api_password(req, server.viewer_of(req), peer, body, respond);
+  } else if (parts.size() == 1 && first == "me") {
+    respond(server.api_me(server.viewer_of(req)));
+  } else if (first == "users") {
+    respond(server.api_user(url_decode(parts[1]), parts.size() == 3 ? parts[2] : ""));
+  } else if (first == "leaderboard") {
+    respond(server.api_leaderboard(parts[1], query));
   } else if (parts.size() == 1 && first == "import") {
     if (body_object()) respond(server.api_import(body));
   } else if (parts.size() == 1 && first == "analyze") {
     if (body_object()) server.api_analyze(body, peer, respond);
   } else if (parts.size() == 3 && parts[2] == "join") {
-    if (body_object()) respond(server.api_join(parts[1], body));
+    if (body_object()) respond(server.api_join(parts[1], body, server.viewer_of(req)));
   } else if (auto room = server.rooms->find(parts[1]); !room) {
     respond(error_response(http::status::not_found, "no such game: " + parts[1]));
   } else if (parts.size() == 2) {
@@ -122,6 +145,13 @@ void Server::Impl::handle_http(const http::request<http::string_body>& req, cons
       auto res = error_response(http::status::method_not_allowed, "only GET and HEAD outside /api");
       res.set(http::field::allow, "GET, HEAD");
       respond(std::move(res));
+      return;
+    }
+    if (path.rfind("/@/", 0) == 0) {
+      // A player page: the front end's page itself, which reads the name from the address.
+      http::request<http::string_body> page = req;
+      page.target("/");
+      static_files.serve(page, respond);
       return;
     }
     static_files.serve(req, respond);

@@ -122,8 +122,9 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
           ->start(std::move(req), viewer, peer);
       return;
     }
+    Viewer viewer = server_.viewer_of(req);
     auto ws = std::make_shared<WsSession>(server_, stream_.release_socket());
-    ws->start(std::move(req), room, peer);
+    ws->start(std::move(req), room, peer, std::move(viewer));
   }
 
   // Sends `res`; for a HEAD request only its header, whose Content-Length is the body's.

@@ -1,6 +1,7 @@
 #include "server/json_out.h"
 
 #include <chrono>
+#include <ctime>
 
 #include "protocol/analysis_json.h"
 #include "server/texts.h"
@@ -55,6 +56,21 @@ http::response<http::string_body> error_response(http::status status, const std:
   json::object o = error_code(message);  // the code and parameters a client translates
   o["error"] = message;
   return json_response(status, o);
+}
+
+http::response<http::string_body> coded_error(http::status status, const std::string& message,
+                                              const std::string& code, json::object params) {
+  return json_response(
+      status, json::object{{"error", message}, {"code", code}, {"params", std::move(params)}});
+}
+
+std::string iso_time(int64_t ms) {
+  std::time_t t = std::time_t(ms / 1000);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
 }
 
 int64_t now_ms() {

@@ -30,6 +30,11 @@ http::response<http::string_body> json_response(http::status status, const json:
                                                 unsigned version = 11);
 // {"error":message,"code":..,"params":..} with `status`.
 http::response<http::string_body> error_response(http::status status, const std::string& message);
-int64_t now_ms();  // wall clock, ms since the epoch
+// {"error":message,"code":code,"params":params} with `status`: a refusal whose code is not
+// derived from the message (the accounts API's codes, docs/web-protocol.md).
+http::response<http::string_body> coded_error(http::status status, const std::string& message,
+                                              const std::string& code, json::object params = {});
+int64_t now_ms();                  // wall clock, ms since the epoch
+std::string iso_time(int64_t ms);  // "2026-11-30T21:05:26Z" (UTC)
 
 }  // namespace toguz::server

@@ -22,6 +22,8 @@ void LobbySession::start(http::request<http::string_body> req, Viewer viewer, st
                      }
                      self->rate_.window_start = SteadyClock::now();
                      self->joined_ = true;
+                     self->viewer_ = viewer;
+                     self->server_.user_connected(viewer);
                      self->server_.lobby->join(*self, viewer);
                      WsSessionOps::read(self);
                    });
@@ -85,6 +87,7 @@ void LobbySession::on_gone() {
     if (auto it = server_.addresses.find(peer_); it != server_.addresses.end())
       --it->second.connections;
   }
+  if (joined_) server_.user_disconnected(viewer_);
   if (joined_ && !server_.stopped_io) server_.lobby->leave(*this);
   joined_ = false;
 }

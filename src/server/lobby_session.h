@@ -37,6 +37,7 @@ class LobbySession : public LobbyClient, public std::enable_shared_from_this<Lob
   Server::Impl& server_;
   websocket::stream<beast::tcp_stream> ws_;
   std::string peer_;
+  Viewer viewer_;         // online (user_connected) while joined
   bool counted_ = false;  // in addresses[peer_].connections
   bool joined_ = false;   // in the lobby
   bool gone_ = false;

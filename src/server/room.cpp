@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "accounts/glicko2.h"
 #include "search/decisions.h"
 #include "server/json_out.h"
 #include "server/log.h"
@@ -47,12 +48,18 @@ int64_t Room::clock_left(Side s) const {
   return left_[i];
 }
 
-Seat Room::seat_for_token(const std::string& token) const {
-  if (token.empty()) return Seat::Spectator;
+Seat Room::seat_for(const std::string& token, const Viewer& viewer) const {
   const Player &w = players[0], &b = players[1];
-  if (w.token == token && b.token == token) return Seat::Both;
-  if (w.seated && w.token == token) return Seat::White;
-  if (b.seated && b.token == token) return Seat::Black;
+  if (!token.empty() && w.token == token && b.token == token && w.user_id == 0 && b.user_id == 0)
+    return Seat::Both;
+  for (Side s : {Side::White, Side::Black}) {
+    const Player& p = players[index(s)];
+    if (p.user_id == 0 && p.seated && !token.empty() && p.token == token) return seat_of(s);
+  }
+  for (Side s : {Side::White, Side::Black}) {
+    const Player& p = players[index(s)];
+    if (p.user_id > 0 && p.seated && p.user_id == viewer.user_id) return seat_of(s);
+  }
   return Seat::Spectator;
 }
 
@@ -148,7 +155,7 @@ Room::Played Room::play(int hole, std::string* why) {
   if (draw_offer_ != s) draw_offer_.reset();  // a move declines the opponent's offer
   const bool ends = game.over();
   if (ends) set_result(game.result(), ending_of(game.end_reason()));
-  if (!save_move(hole)) {
+  if (!(ends && rated ? store_end(game.ply_count(), hole) : save_move(hole))) {
     game.undo();
     std::copy(left_before, left_before + 2, left_);
     clock_running_ = running_before;
@@ -188,10 +195,64 @@ void Room::after_end() {
   stop_engine();
 }
 
+bool Room::store_end(int ply, int hole) {
+  updated_ms = now_ms();
+  GameRow g = row();
+  const Result result = winner;
+  const int64_t now = updated_ms;
+  const std::string category = speed;
+  // Glicko-2 for one game (docs/ratings.md): each against the other's rating before it, the
+  // deviation grown by the time since the player's last rated game in the category.
+  store::RateGame rate = [result, now, category](const std::optional<store::RatingRow>& w,
+                                                 const std::optional<store::RatingRow>& b) {
+    const accounts::Glicko2Config config;
+    auto rating = [](const std::optional<store::RatingRow>& r) {
+      return r ? accounts::Rating{r->rating, r->rd, r->volatility, r->games} : accounts::Rating{};
+    };
+    auto periods = [&](const std::optional<store::RatingRow>& r) {
+      return r && r->games > 0
+                 ? accounts::periods_between(double(now - r->updated_ms) / 86400000.0, config)
+                 : 0.0;
+    };
+    const double white_score = result == Result::WhiteWins ? 1.0
+                               : result == Result::Draw    ? 0.5
+                                                           : 0.0;
+    const auto [nw, nb] =
+        accounts::rate_game(rating(w), rating(b), white_score, config, periods(w), periods(b));
+    auto row_of = [&](const accounts::Rating& r) {
+      return store::RatingRow{category, r.rating, r.rd, r.volatility, r.games, now};
+    };
+    return std::pair{row_of(nw), row_of(nb)};
+  };
+  if (status != Status::Over || winner == Result::None) rate = nullptr;  // aborted: no change
+  try {
+    if (!services_.store.finish_game(g, rate, ply, hole)) {
+      log(LogLevel::Warn, id,
+          "the game was already over in the store: its end is not written again");
+      return true;
+    }
+  } catch (const std::exception& e) {
+    log(LogLevel::Error, id, std::string("cannot store the end of the game: ") + e.what());
+    return false;
+  }
+  if (rate) {
+    players[0].rating = g.white_rating;
+    players[1].rating = g.black_rating;
+    players[0].rating_diff = g.white_diff;
+    players[1].rating_diff = g.black_diff;
+  }
+  return true;
+}
+
 void Room::end(Result w, Ending r) {
+  // Once: a second end (a flag falling as the resignation arrives) changes nothing.
+  if (finished(status)) return;
   set_result(w, r);
   after_end();
-  save();
+  if (rated)
+    store_end(0, 0);
+  else
+    save();
   broadcast();
 }
 
@@ -204,8 +265,9 @@ void Room::changed() {
   start_engine();
 }
 
-void Room::join(Side side, std::string name, std::string token) {
-  players[index(side)] = {std::move(name), std::move(token), true};
+void Room::join(Side side, Player player) {
+  player.seated = true;
+  players[index(side)] = std::move(player);
   status = Status::Playing;
   save();
   broadcast();
@@ -335,6 +397,10 @@ std::shared_ptr<Room> Room::rematch(std::string new_id,
     next->players[1].token = token();
   }
   next->players[0].seated = next->players[1].seated = true;
+  // A rematch is casual: the ratings of this game are not the next one's.
+  for (Player& p : next->players) p.rating = p.rating_diff = 0, p.provisional = false;
+  next->speed = speed;
+  next->days_per_move = days_per_move;
   if (engine_side) next->engine_side = opposite(*engine_side);
   next->level = level;
   next->clock_initial_ms = clock_initial_ms;

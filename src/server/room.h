@@ -21,6 +21,7 @@
 #include "server/engine_work.h"
 #include "server/server.h"
 #include "server/types.h"
+#include "server/viewer.h"
 #include "store/store.h"
 
 namespace toguz::server {
@@ -62,6 +63,13 @@ struct RoomServices {
 struct Player {
   std::string name, token;  // token: the seat's secret ("" until given out)
   bool seated = false;      // taken (by a player or the engine)
+  // The account the seat is bound to (0: none, the token alone gives the seat); its name is
+  // then the account's. In a rated game the rating before it (rounded), whether that was
+  // provisional, and once it is over the rounded change.
+  int64_t user_id = 0;
+  int rating = 0;
+  bool provisional = false;
+  int rating_diff = 0;
 };
 
 class Room : public std::enable_shared_from_this<Room> {
@@ -94,6 +102,9 @@ class Room : public std::enable_shared_from_this<Room> {
   std::string review;  // the finished review's JSON object, "" when none
   std::vector<std::pair<std::string, std::string>> tags;  // an imported record's own tags
   std::string rematch_id;                                 // the rematch game once there is one
+  bool rated = false;     // counts for the ratings (an online game between two accounts)
+  std::string speed;      // the category of the clock (accounts::Speed's name), "" for none
+  int days_per_move = 0;  // a correspondence game's days per move, 0 for none
 
   // ---- who is here ----
   int spectators = 0;  // connections watching (no seat)
@@ -106,8 +117,10 @@ class Room : public std::enable_shared_from_this<Room> {
   int64_t clock_left(Side s) const;
   // Sets both clocks to `ms` (a new game's start).
   void set_clocks(int64_t ms) { left_[0] = left_[1] = ms; }
-  // The seat of a token: White, Black, Both (one token for both seats) or Spectator.
-  Seat seat_for_token(const std::string& token) const;
+  // The seat of a connection with `token` from `viewer`: White, Black, Both (one token for
+  // both seats) or Spectator. A seat bound to an account is that account's alone (the token
+  // is not needed and gives it to nobody else); another seat is its token's.
+  Seat seat_for(const std::string& token, const Viewer& viewer) const;
   // Whether `viewer` may move now (his turn, the game playing, the engine not thinking).
   bool may_move(Seat viewer) const;
   bool seat_present(Side s) const;  // the engine, or at least one connection
@@ -137,7 +150,7 @@ class Room : public std::enable_shared_from_this<Room> {
   void changed();
 
   // The opponent takes the free seat `side` of an online game waiting for him: it starts.
-  void join(Side side, std::string name, std::string token);
+  void join(Side side, Player player);
 
   // The requests of players (message_handlers.cpp checks the fields and the seat first).
   // Each returns "" when done, else the refusal as sent to the client ("takeback: ...").
@@ -182,6 +195,10 @@ class Room : public std::enable_shared_from_this<Room> {
 
  private:
   bool save_move(int hole);
+  // The end written to the store once (Store::finish_game): with move `ply` when > 0 and, for a
+  // rated game that was played out, both ratings in the same transaction; the seats' diffs
+  // are set from it. False when the write failed (logged).
+  bool store_end(int ply, int hole);
   // The ending's state: result, clocks stopped, offers dropped. end() and play() finish with it.
   void set_result(Result winner, Ending reason);
   void after_end();  // timers and the engine stopped

@@ -56,6 +56,17 @@ std::shared_ptr<Room> Room::from_row(RoomServices& services, GameRow row) {
   r.updated_ms = row.updated_ms;
   r.review = std::move(row.review);
   r.tags = std::move(row.tags);
+  r.players[0].user_id = row.white_user;
+  r.players[1].user_id = row.black_user;
+  r.players[0].rating = row.white_rating;
+  r.players[1].rating = row.black_rating;
+  r.players[0].provisional = row.white_provisional;
+  r.players[1].provisional = row.black_provisional;
+  r.players[0].rating_diff = row.white_diff;
+  r.players[1].rating_diff = row.black_diff;
+  r.rated = row.rated;
+  r.speed = std::move(row.speed);
+  r.days_per_move = row.days_per_move;
   return room;
 }
 
@@ -90,6 +101,17 @@ GameRow Room::row() const {
   g.updated_ms = updated_ms;
   g.review = review;
   g.tags = tags;
+  g.white_user = players[0].user_id;
+  g.black_user = players[1].user_id;
+  g.rated = rated;
+  g.speed = speed;
+  g.days_per_move = days_per_move;
+  g.white_rating = players[0].rating;
+  g.black_rating = players[1].rating;
+  g.white_provisional = players[0].provisional;
+  g.black_provisional = players[1].provisional;
+  g.white_diff = players[0].rating_diff;
+  g.black_diff = players[1].rating_diff;
   return g;
 }
 

@@ -76,6 +76,13 @@ json::object Room::players_json(SteadyClock::time_point now) const {
     p["engine"] = engine;
     p["level"] = engine ? json::value(level) : json::value(nullptr);
     p["connected"] = connected;
+    // Accounts and ratings: the account's name, and in a rated game the rating before it and
+    // once it is over the change.
+    p["account"] = pl.user_id > 0 ? json::value(pl.name) : json::value(nullptr);
+    p["rating"] = rated ? json::value(pl.rating) : json::value(nullptr);
+    p["provisional"] = rated && pl.provisional;
+    p["rating_diff"] =
+        rated && status == Status::Over ? json::value(pl.rating_diff) : json::value(nullptr);
     p["away_ms"] =
         connected
             ? json::value(nullptr)
@@ -144,6 +151,9 @@ json::object Room::state_json(Seat viewer) {
   const auto me = side_of(viewer);
   o["can_offer_draw"] = me && status == Status::Playing && draw_offer_ != me && may_offer_draw(*me);
   o["rematch_id"] = text_or_null(rematch_id);
+  o["rated"] = rated;
+  o["speed"] = text_or_null(speed);
+  o["days_per_move"] = days_per_move > 0 ? json::value(days_per_move) : json::value(nullptr);
   return o;
 }
 

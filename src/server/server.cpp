@@ -73,6 +73,7 @@ void Server::Impl::sweep() {
     else
       ++it;
   }
+  login_limiter.sweep(now_ms());  // failures that left the window
   if (dropped) schedule_trim();
 }
 

@@ -18,6 +18,7 @@
 #include <thread>
 #include <unordered_map>
 
+#include "accounts/limiter.h"
 #include "server/engine_work.h"
 #include "server/learn_api.h"
 #include "server/lobby.h"
@@ -38,6 +39,10 @@ struct AddressState {
   double tokens = -1;   // the analyze rate's bucket (-1: full, not yet used)
   SteadyClock::time_point refilled;
 };
+
+// Whether the site is served over HTTPS for this request (the proxy in front says so with
+// X-Forwarded-Proto): the session cookie is then Secure.
+bool served_over_https(const http::request<http::string_body>& req);
 
 struct Server::Impl {
   explicit Impl(const Config& c);
@@ -78,8 +83,9 @@ struct Server::Impl {
   bool origin_allowed(const http::request<http::string_body>& req) const;
 
   // The HTTP API (http_api.cpp)
-  http::response<http::string_body> api_create(const json::object& body);
-  http::response<http::string_body> api_join(const std::string& id, const json::object& body);
+  http::response<http::string_body> api_create(const json::object& body, const Viewer& viewer);
+  http::response<http::string_body> api_join(const std::string& id, const json::object& body,
+                                             const Viewer& viewer);
   http::response<http::string_body> api_import(const json::object& body);
   http::response<http::string_body> api_list(const std::string& query);
   void api_analyze(const json::object& body, const std::string& peer, Respond respond);
@@ -96,13 +102,46 @@ struct Server::Impl {
   net::steady_timer lobby_timer{ioc};
   void make_lobby();
   void arm_lobby_tick();
-  // Who a request comes from: the session cookie's account, else anonymous.
-  Viewer viewer_of(const http::request<http::string_body>& req);
-  // A game between two viewers, both seated, playing (the lobby's); `error` when not made.
-  PairedSeats start_paired_game(const PairedGame& game);
   // An account's rating in a category and an account by name (any case), from the store.
   LobbyRating lobby_rating(const Viewer& viewer, accounts::Speed speed);
   std::optional<Viewer> account_named(const std::string& name);
+
+  // ---- accounts (accounts_api.cpp, docs/accounts.md) ----
+  accounts::LoginLimiter login_limiter;
+  // Connections (game and lobby sockets) per account: whoever has one is online.
+  std::unordered_map<int64_t, int> online_users;
+  void user_connected(const Viewer& v);
+  void user_disconnected(const Viewer& v);
+  bool online(int64_t user_id) const;
+  // Who sent the request: the account of its session cookie when the session exists and has
+  // not expired, else anonymous (a malformed, unknown or expired cookie is no error).
+  Viewer viewer_of(const http::request<http::string_body>& req);
+  // POST /api/signup, /api/login, /api/logout, /api/password, GET /api/me, /api/users/...,
+  // /api/leaderboard/<category>. A password is hashed and checked on a worker (not the IO
+  // thread), never logged and never answered.
+  // `secure`: the site is served over HTTPS (the cookie is then Secure).
+  void api_signup(const json::object& body, bool secure, Respond respond);
+  void api_login(const json::object& body, const std::string& peer, bool secure, Respond respond);
+  http::response<http::string_body> api_logout(const http::request<http::string_body>& req);
+  http::response<http::string_body> api_me(const Viewer& v);
+  void api_password(const http::request<http::string_body>& req, const Viewer& v,
+                    const std::string& peer, const json::object& body, Respond respond);
+  http::response<http::string_body> api_user(const std::string& name, const std::string& part);
+  http::response<http::string_body> api_leaderboard(const std::string& category,
+                                                    const std::string& query);
+  // The rating of `user_id` in `category` now (the start rating when never rated there).
+  store::RatingRow rating_now(int64_t user_id, const std::string& category);
+  // Binds seat `p` of `room` to `v`'s account: its name, and in a rated game its rating in the
+  // room's category.
+  void bind_account(Player& p, const Room& room, const Viewer& v);
+
+  // Starts a game between two viewers at once (the lobby: an accepted seek or challenge, a
+  // pool pairing). A rated game needs both players logged in (different accounts) and a clock
+  // or days per move; it is refused with that code otherwise and nothing is made. The game is
+  // online and playing from the start (nobody joins), each seat bound to its viewer's account
+  // (only that account may sit or move there) or, for an anonymous viewer, to its token alone;
+  // the ratings before the game are read for a rated one. Answers the id and both tokens.
+  PairedSeats start_paired_game(const PairedGame& game);
 };
 
 }  // namespace toguz::server

@@ -1,5 +1,7 @@
 // The server's side of the lobby: the Lobby made with the server's clock, randomness, store and
 // rooms, and its tick every second.
+#include "accounts/glicko2.h"
+#include "accounts/username.h"
 #include "server/log.h"
 #include "server/server_impl.h"
 
@@ -31,6 +33,22 @@ void Server::Impl::make_lobby() {
     return out;
   };
   lobby = std::make_unique<Lobby>(std::move(hooks));
+}
+
+LobbyRating Server::Impl::lobby_rating(const Viewer& viewer, accounts::Speed speed) {
+  const store::RatingRow r = rating_now(viewer.user_id, std::string(accounts::name(speed)));
+  return {r.rating, r.rd > accounts::kProvisionalRd};
+}
+
+std::optional<Viewer> Server::Impl::account_named(const std::string& name) {
+  if (name.size() > 100) return std::nullopt;
+  const auto user = store->find_user(accounts::username_key(name));
+  if (!user) return std::nullopt;
+  Viewer v;
+  v.user_id = user->id;
+  v.username = user->username;
+  v.bot = user->bot;
+  return v;
 }
 
 void Server::Impl::arm_lobby_tick() {

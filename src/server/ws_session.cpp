@@ -21,10 +21,12 @@ WsSession::WsSession(Server::Impl& server, tcp::socket&& socket)
 WsSession::~WsSession() = default;
 
 void WsSession::start(http::request<http::string_body> req, std::shared_ptr<Room> r,
-                      std::string peer) {
+                      std::string peer, Viewer viewer) {
   room = std::move(r);
   peer_ = std::move(peer);
+  viewer_ = std::move(viewer);
   ++server_.addresses[peer_].connections;
+  server_.user_connected(viewer_);
   counted_ = true;
   set_server_options(ws_);
   auto self = shared_from_this();
@@ -62,8 +64,8 @@ void WsSession::on_hello(std::string_view text) {
   }
   // The room may have left memory since the upgrade (sweep): take the one in the map now.
   if (auto current = server_.rooms->find(room->id)) room = std::move(current);
-  seat_ = token && token->is_string() ? room->seat_for_token(std::string(token->as_string()))
-                                      : Seat::Spectator;
+  seat_ =
+      room->seat_for(token && token->is_string() ? std::string(token->as_string()) : "", viewer_);
   if (seat_ == Seat::Spectator && room->spectators >= server_.config.max_spectators_per_room) {
     send(error_message("this game has " + std::to_string(room->spectators) +
                        " spectators, the most it takes"));
@@ -152,6 +154,7 @@ void WsSession::on_gone() {
     counted_ = false;
     if (auto it = server_.addresses.find(peer_); it != server_.addresses.end())
       --it->second.connections;
+    server_.user_disconnected(viewer_);
   }
   if (analysis) analysis->cancel();
   if (!attached_) return;

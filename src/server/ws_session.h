@@ -62,9 +62,12 @@ class WsSession : public RoomClient, public std::enable_shared_from_this<WsSessi
  public:
   WsSession(Server::Impl& server, tcp::socket&& socket);
   ~WsSession() override;
-  // Accepts the upgrade `req` for `room` from address `peer`; the first message (hello) then
-  // names the seat and attaches the session.
-  void start(http::request<http::string_body> req, std::shared_ptr<Room> room, std::string peer);
+  // Accepts the upgrade `req` for `room` from address `peer` and `viewer` (the account of the
+  // handshake's session cookie, kept for the connection's life); the first message (hello)
+  // then names the seat and attaches the session.
+  void start(http::request<http::string_body> req, std::shared_ptr<Room> room, std::string peer,
+             Viewer viewer);
+  const Viewer& viewer() const { return viewer_; }
   Seat seat() const override { return seat_; }
   void send(std::string message) override;
   void send_state(std::string message) override;
@@ -86,6 +89,7 @@ class WsSession : public RoomClient, public std::enable_shared_from_this<WsSessi
   websocket::stream<beast::tcp_stream> ws_;
   net::steady_timer hello_timer_;
   std::string peer_;
+  Viewer viewer_;
   Seat seat_ = Seat::Spectator;
   bool counted_ = false;  // in addresses[peer_].connections
   beast::flat_buffer buffer_;

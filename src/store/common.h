@@ -18,8 +18,9 @@ inline constexpr const char* kColumns =
     "id, mode, variant, tuz, play_out, start_position, white_name, black_name, white_token, "
     "black_token, invite, white_seated, black_seated, engine_side, level, clock_initial_ms, "
     "clock_increment_ms, white_ms, black_ms, status, winner, reason, score, moves, created_ms, "
-    "updated_ms, review, tags";
-inline constexpr int kColumnCount = 28;
+    "updated_ms, review, tags, white_user, black_user, rated, speed, days_per_move, white_rating, "
+    "black_rating, white_provisional, black_provisional, white_diff, black_diff";
+inline constexpr int kColumnCount = 39;
 
 // `[["Event","..."],...]`, or "" for none; tags_of reads it back (unreadable text: no tags).
 std::string tags_json(const std::vector<std::pair<std::string, std::string>>& tags);
@@ -56,6 +57,17 @@ void put_row(const GameRow& g, Out& out) {
   out.i64(g.updated_ms);
   out.text(g.review);
   out.text(tags_json(g.tags));
+  out.i64(g.white_user);
+  out.i64(g.black_user);
+  out.flag(g.rated);
+  out.text(g.speed);
+  out.i64(g.days_per_move);
+  out.i64(g.white_rating);
+  out.i64(g.black_rating);
+  out.flag(g.white_provisional);
+  out.flag(g.black_provisional);
+  out.i64(g.white_diff);
+  out.i64(g.black_diff);
 }
 
 // A game row from `in`, which yields kColumns in order: in.text(), in.flag(), in.i64().
@@ -90,8 +102,92 @@ GameRow get_row(In& in) {
   g.updated_ms = in.i64();
   g.review = in.text();
   g.tags = tags_of(in.text());
+  g.white_user = in.i64();
+  g.black_user = in.i64();
+  g.rated = in.flag();
+  g.speed = in.text();
+  g.days_per_move = int(in.i64());
+  g.white_rating = int(in.i64());
+  g.black_rating = int(in.i64());
+  g.white_provisional = in.flag();
+  g.black_provisional = in.flag();
+  g.white_diff = int(in.i64());
+  g.black_diff = int(in.i64());
   return g;
 }
+
+// A rating's values after its key (category, rating, rd, volatility, games, updated_ms read;
+// rating .. updated_ms written), through a binder with real(double) besides.
+template <class In>
+RatingRow get_rating(In& in) {
+  RatingRow r;
+  r.category = in.text();
+  r.rating = in.real();
+  r.rd = in.real();
+  r.volatility = in.real();
+  r.games = int(in.i64());
+  r.updated_ms = in.i64();
+  return r;
+}
+template <class Out>
+void put_rating(const RatingRow& r, Out& out) {
+  out.real(r.rating);
+  out.real(r.rd);
+  out.real(r.volatility);
+  out.i64(r.games);
+  out.i64(r.updated_ms);
+}
+
+// The ratings of account $1 (get_rating's columns); a backend appends its conditions.
+inline constexpr const char* kRatingSelect =
+    "SELECT category, rating, rd, volatility, games, updated_ms FROM ratings WHERE user_id = $1";
+
+// rating_changes' columns in order: game_id, user_id, category, rating_before, rating_after,
+// rd_before, rd_after, time_ms.
+template <class Out>
+void put_change(const RatingChange& c, Out& out) {
+  out.text(c.game_id);
+  out.i64(c.user_id);
+  out.text(c.category);
+  out.real(c.rating_before);
+  out.real(c.rating_after);
+  out.real(c.rd_before);
+  out.real(c.rd_after);
+  out.i64(c.time_ms);
+}
+template <class In>
+RatingChange get_change(In& in) {
+  RatingChange c;
+  c.game_id = in.text();
+  c.user_id = in.i64();
+  c.category = in.text();
+  c.rating_before = in.real();
+  c.rating_after = in.real();
+  c.rd_before = in.real();
+  c.rd_after = in.real();
+  c.time_ms = in.i64();
+  return c;
+}
+
+// users' columns in order: id, username, username_key, password_hash, created_ms, bot.
+template <class In>
+UserRow get_user(In& in) {
+  UserRow u;
+  u.id = in.i64();
+  u.username = in.text();
+  u.username_key = in.text();
+  u.password_hash = in.text();
+  u.created_ms = in.i64();
+  u.bot = in.flag();
+  return u;
+}
+
+// The finished games of account $1 by colour and winner: rows (side 0/1, winner, count).
+inline constexpr const char* kResultCountsSql =
+    "SELECT CASE WHEN white_user = $1 THEN 0 ELSE 1 END AS side, winner, COUNT(*) FROM games"
+    " WHERE (white_user = $1 OR black_user = $1) AND status = 'over' GROUP BY side, winner";
+// Adds `n` games of `side` (0 White) that `winner` ("white", "black", "draw") won to `c`.
+void count_result(ResultCounts& c, int side, const std::string& winner, int64_t n);
 
 // The LIKE pattern (ESCAPE '\') that finds `player` folded as a substring: %, _ and \ literal.
 std::string like_pattern(std::string_view player);
@@ -107,5 +203,19 @@ struct Migration {
 void check_schema_version(const std::string& db_name, int have);
 
 int64_t now_ms();
+
+// The schema 3 additions (accounts, sessions, ratings, rating changes, the games' accounts and
+// ratings) in a backend's dialect: `id_column` is the users' id column definition, `real` the
+// floating type, `boolean` the flag type with its false default.
+std::string accounts_migration(const char* id_column, const char* real, const char* flag_type,
+                               const char* flag_false);
+
+// The rating change of one side of a finished rated game.
+RatingChange change_of(const GameRow& g, int64_t user, const std::optional<RatingRow>& before,
+                       const RatingRow& after);
+// The row's rounded ratings before and diffs from both sides' ratings before and after (the
+// provisional flags stay as the game's start set them).
+void set_rating_fields(GameRow& g, const std::optional<RatingRow> before[2],
+                       const RatingRow after[2]);
 
 }  // namespace toguz::store::detail

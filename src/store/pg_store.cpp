@@ -1,5 +1,6 @@
 #include "store/pg_store.h"
 
+#include <cstdio>
 #include <pqxx/pqxx>
 #include <stdexcept>
 
@@ -46,6 +47,11 @@ struct Params {
   void text(const std::string& s) { v.push_back(pg_text(s)); }
   void i64(int64_t x) { v.push_back(std::to_string(x)); }
   void flag(bool b) { v.push_back(b ? "true" : "false"); }
+  void real(double x) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.17g", x);
+    v.push_back(buf);
+  }
   auto dynamic() const { return pqxx::prepare::make_dynamic_params(v); }
 };
 
@@ -56,6 +62,7 @@ struct Columns {
   std::string text() { return r[i++].as<std::string>(); }
   int64_t i64() { return r[i++].as<int64_t>(); }
   bool flag() { return r[i++].as<bool>(); }
+  double real() { return r[i++].as<double>(); }
 };
 
 // Held for the whole migration: instances that start together migrate one after the other.
@@ -87,12 +94,15 @@ const std::string& upsert_game_sql() {
 
 const char* kListWhere =
     " FROM games WHERE ($1 = '' OR white_fold LIKE $2 ESCAPE '\\' OR black_fold LIKE $2 ESCAPE "
-    "'\\') AND ($3 = '' OR winner = $3)";
+    "'\\') AND ($3 = '' OR winner = $3) AND ($4::BIGINT = 0 OR white_user = $4 OR black_user = "
+    "$4)";
 const char* kExpire = "UPDATE games SET status = 'aborted', reason = 'expired', winner = ''";
 
 }  // namespace
 
 const std::vector<detail::Migration>& pg_migrations() {
+  static const std::string accounts_sql =
+      detail::accounts_migration("BIGSERIAL PRIMARY KEY", "DOUBLE PRECISION", "BOOLEAN", "false");
   static const std::vector<detail::Migration> m = {
       {1, R"SQL(
 CREATE TABLE games (
@@ -114,6 +124,7 @@ CREATE TABLE moves (
   PRIMARY KEY (game_id, ply));
 )SQL"},
       {2, "ALTER TABLE games ADD COLUMN tags TEXT NOT NULL DEFAULT ''"},
+      {3, accounts_sql.c_str()},
   };
   return m;
 }
@@ -174,7 +185,7 @@ struct PgStore::Conn {
                                      "'analysis'");
     c.prepare("count_games", std::string("SELECT COUNT(*)") + kListWhere);
     c.prepare("list_games", "SELECT " + cols + kListWhere +
-                                " ORDER BY created_ms DESC, id DESC LIMIT $4 OFFSET $5");
+                                " ORDER BY created_ms DESC, id DESC LIMIT $5 OFFSET $6");
   }
 };
 
@@ -317,15 +328,222 @@ std::vector<GameRow> PgStore::list_games(const ListQuery& q, int64_t* total) {
     const std::string result = pg_text(q.result);
     // One snapshot for the count and the page.
     pqxx::transaction<pqxx::isolation_level::repeatable_read> w(conn_->c);
-    *total = w.exec_prepared("count_games", player, pattern, result)[0][0].as<int64_t>();
+    *total = w.exec_prepared("count_games", player, pattern, result, q.account)[0][0].as<int64_t>();
     std::vector<GameRow> out;
-    for (const auto& row : w.exec_prepared("list_games", player, pattern, result, int64_t(q.limit),
-                                           int64_t(q.offset))) {
+    for (const auto& row : w.exec_prepared("list_games", player, pattern, result, q.account,
+                                           int64_t(q.limit), int64_t(q.offset))) {
       Columns cols{row};
       out.push_back(detail::get_row(cols));
     }
     w.commit();
     return out;
+  });
+}
+
+namespace {
+
+constexpr const char* kUserSelect =
+    "SELECT id, username, username_key, password_hash, created_ms, bot FROM users WHERE ";
+
+std::optional<UserRow> user_of(const pqxx::result& r) {
+  if (r.empty()) return std::nullopt;
+  Columns cols{r[0]};
+  return detail::get_user(cols);
+}
+
+}  // namespace
+
+bool PgStore::finish_game(GameRow& g, const RateGame& rate, int ply, int hole) {
+  return guarded([&] {
+    GameRow row = g;  // filled in only when the transaction commits
+    pqxx::work w(conn_->c);
+    // The row lock makes a second end (another instance, a retry) wait, then see it over.
+    const pqxx::result st =
+        w.exec_params("SELECT status FROM games WHERE id = $1 FOR UPDATE", pg_text(row.id));
+    if (!st.empty()) {
+      const std::string status = st[0][0].as<std::string>();
+      if (status == "over" || status == "aborted") return false;
+    }
+    if (ply > 0)
+      w.exec_prepared("add_move", pg_text(row.id), ply, hole, row.white_ms, row.black_ms);
+    if (rate && row.rated && row.white_user > 0 && row.black_user > 0 && !row.speed.empty()) {
+      const int64_t users[2] = {row.white_user, row.black_user};
+      std::optional<RatingRow> before[2];
+      for (int s = 0; s < 2; ++s) {
+        const pqxx::result r =
+            w.exec_params(std::string(detail::kRatingSelect) + " AND category = $2 FOR UPDATE",
+                          users[s], pg_text(row.speed));
+        if (!r.empty()) {
+          Columns cols{r[0]};
+          before[s] = detail::get_rating(cols);
+        }
+      }
+      const auto [white, black] = rate(before[0], before[1]);
+      const RatingRow after[2] = {white, black};
+      for (int s = 0; s < 2; ++s) {
+        Params up;
+        up.i64(users[s]);
+        up.text(row.speed);
+        detail::put_rating(after[s], up);
+        w.exec_params(
+            "INSERT INTO ratings (user_id, category, rating, rd, volatility, games, updated_ms)"
+            " VALUES ($1,$2,$3,$4,$5,$6,$7) ON CONFLICT (user_id, category) DO UPDATE SET"
+            " rating = EXCLUDED.rating, rd = EXCLUDED.rd, volatility = EXCLUDED.volatility,"
+            " games = EXCLUDED.games, updated_ms = EXCLUDED.updated_ms",
+            up.dynamic());
+        // A second change for the same game and player violates the key: nothing is written.
+        Params ch;
+        detail::put_change(detail::change_of(row, users[s], before[s], after[s]), ch);
+        w.exec_params(
+            "INSERT INTO rating_changes (game_id, user_id, category, rating_before, rating_after,"
+            " rd_before, rd_after, time_ms) VALUES ($1,$2,$3,$4,$5,$6,$7,$8)",
+            ch.dynamic());
+      }
+      detail::set_rating_fields(row, before, after);
+    }
+    w.exec_prepared("save_game", game_params(row).dynamic());
+    w.commit();
+    g = std::move(row);
+    return true;
+  });
+}
+
+int64_t PgStore::create_user(const UserRow& u) {
+  return guarded([&]() -> int64_t {
+    pqxx::work w(conn_->c);
+    const pqxx::result r = w.exec_params(
+        "INSERT INTO users (username, username_key, password_hash, created_ms, bot) VALUES"
+        " ($1,$2,$3,$4,$5) ON CONFLICT (username_key) DO NOTHING RETURNING id",
+        pg_text(u.username), pg_text(u.username_key), pg_text(u.password_hash), u.created_ms,
+        u.bot);
+    w.commit();
+    return r.empty() ? 0 : r[0][0].as<int64_t>();
+  });
+}
+
+std::optional<UserRow> PgStore::find_user(const std::string& username_key) {
+  return guarded([&] {
+    pqxx::work w(conn_->c);
+    auto u = user_of(
+        w.exec_params(std::string(kUserSelect) + "username_key = $1", pg_text(username_key)));
+    w.commit();
+    return u;
+  });
+}
+
+std::optional<UserRow> PgStore::user_by_id(int64_t id) {
+  return guarded([&] {
+    pqxx::work w(conn_->c);
+    auto u = user_of(w.exec_params(std::string(kUserSelect) + "id = $1", id));
+    w.commit();
+    return u;
+  });
+}
+
+void PgStore::set_password(int64_t user_id, const std::string& password_hash) {
+  guarded([&] {
+    pqxx::work w(conn_->c);
+    w.exec_params("UPDATE users SET password_hash = $2 WHERE id = $1", user_id,
+                  pg_text(password_hash));
+    w.commit();
+  });
+}
+
+void PgStore::add_session(const std::string& token_hash, int64_t user_id, int64_t expires_ms) {
+  guarded([&] {
+    pqxx::work w(conn_->c);
+    w.exec_params(
+        "INSERT INTO sessions (token_hash, user_id, expires_ms) VALUES ($1,$2,$3) ON CONFLICT"
+        " (token_hash) DO NOTHING",
+        pg_text(token_hash), user_id, expires_ms);
+    w.commit();
+  });
+}
+
+std::optional<SessionRow> PgStore::find_session(const std::string& token_hash) {
+  return guarded([&]() -> std::optional<SessionRow> {
+    pqxx::work w(conn_->c);
+    const pqxx::result r = w.exec_params(
+        "SELECT user_id, expires_ms FROM sessions WHERE token_hash = $1", pg_text(token_hash));
+    w.commit();
+    if (r.empty()) return std::nullopt;
+    return SessionRow{r[0][0].as<int64_t>(), r[0][1].as<int64_t>()};
+  });
+}
+
+void PgStore::delete_session(const std::string& token_hash) {
+  guarded([&] {
+    pqxx::work w(conn_->c);
+    w.exec_params("DELETE FROM sessions WHERE token_hash = $1", pg_text(token_hash));
+    w.commit();
+  });
+}
+
+void PgStore::delete_other_sessions(int64_t user_id, const std::string& keep, int64_t now_ms) {
+  guarded([&] {
+    pqxx::work w(conn_->c);
+    w.exec_params(
+        "DELETE FROM sessions WHERE (user_id = $1 AND token_hash != $2) OR expires_ms <= $3",
+        user_id, pg_text(keep), now_ms);
+    w.commit();
+  });
+}
+
+std::vector<RatingRow> PgStore::ratings(int64_t user_id) {
+  return guarded([&] {
+    pqxx::work w(conn_->c);
+    std::vector<RatingRow> out;
+    for (const auto& row :
+         w.exec_params(std::string(detail::kRatingSelect) + " ORDER BY category", user_id)) {
+      Columns cols{row};
+      out.push_back(detail::get_rating(cols));
+    }
+    w.commit();
+    return out;
+  });
+}
+
+std::vector<RatingChange> PgStore::rating_history(int64_t user_id) {
+  return guarded([&] {
+    pqxx::work w(conn_->c);
+    std::vector<RatingChange> out;
+    for (const auto& row : w.exec_params(
+             "SELECT game_id, user_id, category, rating_before, rating_after, rd_before, rd_after,"
+             " time_ms FROM rating_changes WHERE user_id = $1 ORDER BY time_ms, game_id",
+             user_id)) {
+      Columns cols{row};
+      out.push_back(detail::get_change(cols));
+    }
+    w.commit();
+    return out;
+  });
+}
+
+std::vector<LeaderRow> PgStore::leaderboard(const std::string& category, double max_rd, int limit) {
+  return guarded([&] {
+    pqxx::work w(conn_->c);
+    std::vector<LeaderRow> out;
+    for (const auto& row : w.exec_params(
+             "SELECT u.username, r.rating, r.rd, r.games FROM ratings r JOIN users u ON u.id ="
+             " r.user_id WHERE r.category = $1 AND r.rd <= $2 ORDER BY r.rating DESC, u.id"
+             " LIMIT $3",
+             pg_text(category), max_rd, limit)) {
+      out.push_back(LeaderRow{row[0].as<std::string>(), row[1].as<double>(), row[2].as<double>(),
+                              row[3].as<int>()});
+    }
+    w.commit();
+    return out;
+  });
+}
+
+ResultCounts PgStore::result_counts(int64_t user_id) {
+  return guarded([&] {
+    pqxx::work w(conn_->c);
+    ResultCounts c;
+    for (const auto& row : w.exec_params(detail::kResultCountsSql, user_id))
+      detail::count_result(c, row[0].as<int>(), row[1].as<std::string>(), row[2].as<int64_t>());
+    w.commit();
+    return c;
   });
 }
 

@@ -31,6 +31,20 @@ class PgStore final : public Store {
   std::vector<std::string> unfinished_ids() override;
   void expire_stale(int64_t waiting_before_ms, int64_t analysis_before_ms) override;
   std::vector<GameRow> list_games(const ListQuery& q, int64_t* total) override;
+  bool finish_game(GameRow& g, const RateGame& rate, int ply, int hole) override;
+  int64_t create_user(const UserRow& u) override;
+  std::optional<UserRow> find_user(const std::string& username_key) override;
+  std::optional<UserRow> user_by_id(int64_t id) override;
+  void set_password(int64_t user_id, const std::string& password_hash) override;
+  void add_session(const std::string& token_hash, int64_t user_id, int64_t expires_ms) override;
+  std::optional<SessionRow> find_session(const std::string& token_hash) override;
+  void delete_session(const std::string& token_hash) override;
+  void delete_other_sessions(int64_t user_id, const std::string& keep, int64_t now_ms) override;
+  std::vector<RatingRow> ratings(int64_t user_id) override;
+  std::vector<RatingChange> rating_history(int64_t user_id) override;
+  std::vector<LeaderRow> leaderboard(const std::string& category, double max_rd,
+                                     int limit) override;
+  ResultCounts result_counts(int64_t user_id) override;
 
  private:
   struct Conn;

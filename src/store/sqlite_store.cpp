@@ -26,6 +26,7 @@ struct Stmt {
   }
   void i64(int64_t v) { sqlite3_bind_int64(s, param++, v); }
   void flag(bool v) { i64(v); }
+  void real(double v) { sqlite3_bind_double(s, param++, v); }
 
   std::string text() {
     const int i = column++;
@@ -35,6 +36,7 @@ struct Stmt {
   }
   int64_t i64() { return sqlite3_column_int64(s, column++); }
   bool flag() { return i64() != 0; }
+  double real() { return sqlite3_column_double(s, column++); }
   bool row() {
     column = 0;
     return sqlite3_step(s) == SQLITE_ROW;
@@ -62,6 +64,7 @@ CREATE TABLE IF NOT EXISTS moves (
   PRIMARY KEY (game_id, ply)) WITHOUT ROWID;
 )SQL"},
     {2, "ALTER TABLE games ADD COLUMN tags TEXT NOT NULL DEFAULT ''"},
+    {3, nullptr},  // detail::accounts_migration
 };
 static_assert(std::size(kMigrations) == kSchemaVersion, "one migration per schema version");
 
@@ -140,15 +143,11 @@ void SqliteStore::migrate() {
     exec(
         "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY,"
         " applied_ms INTEGER NOT NULL)");
-    auto step = [&](Stmt& st) {
-      if (sqlite3_step(st.s) != SQLITE_DONE)
-        throw std::runtime_error("database " + path_ + ": " + sqlite3_errmsg(db_));
-    };
     auto record = [&](int version) {
       Stmt st(prepare("INSERT INTO schema_version (version, applied_ms) VALUES (?1, ?2)"));
       st.i64(version);
       st.i64(detail::now_ms());
-      step(st);
+      step(st.s);
     };
     int have = 0;
     {
@@ -169,33 +168,42 @@ void SqliteStore::migrate() {
     detail::check_schema_version(path_, have);
     for (const detail::Migration& m : kMigrations) {
       if (m.version <= have) continue;
-      exec(m.sql);
+      exec(m.sql ? m.sql
+                 : detail::accounts_migration("INTEGER PRIMARY KEY AUTOINCREMENT", "REAL",
+                                              "INTEGER", "0")
+                       .c_str());
       record(m.version);
     }
   });
 }
 
 void SqliteStore::save_game(const GameRow& g) {
-  static const std::string sql = std::string("INSERT OR REPLACE INTO games (") + detail::kColumns +
-                                 ") VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,"
-                                 "?16,?17,?18,?19,?20,?21,?22,?23,?24,?25,?26,?27,?28)";
+  static const std::string sql = [] {
+    std::string s = std::string("INSERT OR REPLACE INTO games (") + detail::kColumns + ") VALUES (";
+    for (int i = 1; i <= detail::kColumnCount; ++i) s += (i > 1 ? ",?" : "?") + std::to_string(i);
+    return s + ")";
+  }();
   Stmt st(prepare(sql.c_str()));
   detail::put_row(g, st);
   if (sqlite3_step(st.s) != SQLITE_DONE)
     throw std::runtime_error("database " + path_ + ": " + sqlite3_errmsg(db_));
 }
 
+void SqliteStore::put_move(const GameRow& g, int ply, int hole) {
+  Stmt st(
+      prepare("INSERT OR REPLACE INTO moves (game_id, ply, hole, white_ms, black_ms) VALUES "
+              "(?1,?2,?3,?4,?5)"));
+  st.text(g.id);
+  st.i64(ply);
+  st.i64(hole);
+  st.i64(g.white_ms);
+  st.i64(g.black_ms);
+  step(st.s);
+}
+
 void SqliteStore::add_move(const GameRow& g, int ply, int hole) {
   transaction("BEGIN", [&] {
-    Stmt st(
-        prepare("INSERT OR REPLACE INTO moves (game_id, ply, hole, white_ms, black_ms) VALUES "
-                "(?1,?2,?3,?4,?5)"));
-    st.text(g.id);
-    st.i64(ply);
-    st.i64(hole);
-    st.i64(g.white_ms);
-    st.i64(g.black_ms);
-    if (sqlite3_step(st.s) != SQLITE_DONE) throw std::runtime_error(sqlite3_errmsg(db_));
+    put_move(g, ply, hole);
     save_game(g);
   });
 }
@@ -262,25 +270,204 @@ std::vector<GameRow> SqliteStore::list_games(const ListQuery& q, int64_t* total)
   const char* where =
       " FROM games WHERE (?1 = '' OR toguz_fold(white_name) LIKE ?2 ESCAPE '\\' OR"
       " toguz_fold(black_name) LIKE ?2 ESCAPE '\\')"
-      " AND (?3 = '' OR winner = ?3)";
+      " AND (?3 = '' OR winner = ?3) AND (?4 = 0 OR white_user = ?4 OR black_user = ?4)";
   {
     Stmt st(prepare((std::string("SELECT COUNT(*)") + where).c_str()));
     st.text(q.player);
     st.text(pattern);
     st.text(q.result);
+    st.i64(q.account);
     *total = st.row() ? st.i64() : 0;
   }
   Stmt st(prepare((std::string("SELECT ") + detail::kColumns + where +
-                   " ORDER BY created_ms DESC, rowid DESC LIMIT ?4 OFFSET ?5")
+                   " ORDER BY created_ms DESC, rowid DESC LIMIT ?5 OFFSET ?6")
                       .c_str()));
   st.text(q.player);
   st.text(pattern);
   st.text(q.result);
+  st.i64(q.account);
   st.i64(q.limit);
   st.i64(q.offset);
   std::vector<GameRow> out;
   while (st.row()) out.push_back(detail::get_row(st));
   return out;
+}
+
+void SqliteStore::step(sqlite3_stmt* st) {
+  if (sqlite3_step(st) != SQLITE_DONE)
+    throw std::runtime_error("database " + path_ + ": " + sqlite3_errmsg(db_));
+}
+
+std::optional<RatingRow> SqliteStore::rating_of(int64_t user_id, const std::string& category) {
+  Stmt st(prepare((std::string(detail::kRatingSelect) + " AND category = $2").c_str()));
+  st.i64(user_id);
+  st.text(category);
+  if (!st.row()) return std::nullopt;
+  return detail::get_rating(st);
+}
+
+bool SqliteStore::finish_game(GameRow& g, const RateGame& rate, int ply, int hole) {
+  bool written = false;
+  // IMMEDIATE: the check and the writes see no other writer between them.
+  transaction("BEGIN IMMEDIATE", [&] {
+    {
+      Stmt st(prepare("SELECT status FROM games WHERE id = ?1"));
+      st.text(g.id);
+      if (st.row()) {
+        const std::string status = st.text();
+        if (status == "over" || status == "aborted") return;
+      }
+    }
+    if (ply > 0) put_move(g, ply, hole);
+    if (rate && g.rated && g.white_user > 0 && g.black_user > 0 && !g.speed.empty()) {
+      const int64_t users[2] = {g.white_user, g.black_user};
+      const std::optional<RatingRow> before[2] = {rating_of(users[0], g.speed),
+                                                  rating_of(users[1], g.speed)};
+      const auto [white, black] = rate(before[0], before[1]);
+      const RatingRow after[2] = {white, black};
+      for (int s = 0; s < 2; ++s) {
+        Stmt up(prepare(
+            "INSERT OR REPLACE INTO ratings (user_id, category, rating, rd, volatility, games,"
+            " updated_ms) VALUES (?1,?2,?3,?4,?5,?6,?7)"));
+        up.i64(users[s]);
+        up.text(g.speed);
+        detail::put_rating(after[s], up);
+        step(up.s);
+        // A second change for the same game and player violates the key: nothing is written.
+        Stmt ch(prepare(
+            "INSERT INTO rating_changes (game_id, user_id, category, rating_before, rating_after,"
+            " rd_before, rd_after, time_ms) VALUES (?1,?2,?3,?4,?5,?6,?7,?8)"));
+        detail::put_change(detail::change_of(g, users[s], before[s], after[s]), ch);
+        step(ch.s);
+      }
+      detail::set_rating_fields(g, before, after);
+    }
+    save_game(g);
+    written = true;
+  });
+  return written;
+}
+
+int64_t SqliteStore::create_user(const UserRow& u) {
+  Stmt st(
+      prepare("INSERT OR IGNORE INTO users (username, username_key, password_hash, created_ms, bot)"
+              " VALUES (?1,?2,?3,?4,?5)"));
+  st.text(u.username);
+  st.text(u.username_key);
+  st.text(u.password_hash);
+  st.i64(u.created_ms);
+  st.flag(u.bot);
+  step(st.s);
+  return sqlite3_changes(db_) == 1 ? sqlite3_last_insert_rowid(db_) : 0;
+}
+
+namespace {
+constexpr const char* kUserColumns =
+    "SELECT id, username, username_key, password_hash, created_ms, bot FROM users WHERE ";
+}
+
+std::optional<UserRow> SqliteStore::find_user(const std::string& username_key) {
+  Stmt st(prepare((std::string(kUserColumns) + "username_key = ?1").c_str()));
+  st.text(username_key);
+  if (!st.row()) return std::nullopt;
+  return detail::get_user(st);
+}
+
+std::optional<UserRow> SqliteStore::user_by_id(int64_t id) {
+  Stmt st(prepare((std::string(kUserColumns) + "id = ?1").c_str()));
+  st.i64(id);
+  if (!st.row()) return std::nullopt;
+  return detail::get_user(st);
+}
+
+void SqliteStore::set_password(int64_t user_id, const std::string& password_hash) {
+  Stmt st(prepare("UPDATE users SET password_hash = ?2 WHERE id = ?1"));
+  st.i64(user_id);
+  st.text(password_hash);
+  step(st.s);
+}
+
+void SqliteStore::add_session(const std::string& token_hash, int64_t user_id, int64_t expires_ms) {
+  Stmt st(prepare("INSERT INTO sessions (token_hash, user_id, expires_ms) VALUES (?1,?2,?3)"));
+  st.text(token_hash);
+  st.i64(user_id);
+  st.i64(expires_ms);
+  step(st.s);
+}
+
+std::optional<SessionRow> SqliteStore::find_session(const std::string& token_hash) {
+  Stmt st(prepare("SELECT user_id, expires_ms FROM sessions WHERE token_hash = ?1"));
+  st.text(token_hash);
+  if (!st.row()) return std::nullopt;
+  SessionRow r;
+  r.user_id = st.i64();
+  r.expires_ms = st.i64();
+  return r;
+}
+
+void SqliteStore::delete_session(const std::string& token_hash) {
+  Stmt st(prepare("DELETE FROM sessions WHERE token_hash = ?1"));
+  st.text(token_hash);
+  step(st.s);
+}
+
+void SqliteStore::delete_other_sessions(int64_t user_id, const std::string& keep, int64_t now_ms) {
+  Stmt st(prepare(
+      "DELETE FROM sessions WHERE (user_id = ?1 AND token_hash != ?2) OR expires_ms <= ?3"));
+  st.i64(user_id);
+  st.text(keep);
+  st.i64(now_ms);
+  step(st.s);
+}
+
+std::vector<RatingRow> SqliteStore::ratings(int64_t user_id) {
+  Stmt st(prepare((std::string(detail::kRatingSelect) + " ORDER BY category").c_str()));
+  st.i64(user_id);
+  std::vector<RatingRow> out;
+  while (st.row()) out.push_back(detail::get_rating(st));
+  return out;
+}
+
+std::vector<RatingChange> SqliteStore::rating_history(int64_t user_id) {
+  Stmt st(prepare(
+      "SELECT game_id, user_id, category, rating_before, rating_after, rd_before, rd_after, time_ms"
+      " FROM rating_changes WHERE user_id = ?1 ORDER BY time_ms, game_id"));
+  st.i64(user_id);
+  std::vector<RatingChange> out;
+  while (st.row()) out.push_back(detail::get_change(st));
+  return out;
+}
+
+std::vector<LeaderRow> SqliteStore::leaderboard(const std::string& category, double max_rd,
+                                                int limit) {
+  Stmt st(prepare(
+      "SELECT u.username, r.rating, r.rd, r.games FROM ratings r JOIN users u ON u.id = r.user_id"
+      " WHERE r.category = ?1 AND r.rd <= ?2 ORDER BY r.rating DESC, u.id LIMIT ?3"));
+  st.text(category);
+  st.real(max_rd);
+  st.i64(limit);
+  std::vector<LeaderRow> out;
+  while (st.row()) {
+    LeaderRow r;
+    r.username = st.text();
+    r.rating = st.real();
+    r.rd = st.real();
+    r.games = int(st.i64());
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+ResultCounts SqliteStore::result_counts(int64_t user_id) {
+  Stmt st(prepare(detail::kResultCountsSql));
+  st.i64(user_id);
+  ResultCounts c;
+  while (st.row()) {
+    const int side = int(st.i64());
+    const std::string winner = st.text();
+    detail::count_result(c, side, winner, st.i64());
+  }
+  return c;
 }
 
 }  // namespace toguz::store

@@ -2,6 +2,7 @@
 
 #include <boost/json.hpp>
 #include <chrono>
+#include <cmath>
 #include <stdexcept>
 
 #include "store/common.h"
@@ -100,6 +101,74 @@ int64_t now_ms() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(
              std::chrono::system_clock::now().time_since_epoch())
       .count();
+}
+
+std::string accounts_migration(const char* id_column, const char* real, const char* flag_type,
+                               const char* flag_false) {
+  const std::string r = real, f = std::string(flag_type) + " NOT NULL DEFAULT " + flag_false;
+  std::string sql =
+      std::string("CREATE TABLE users (id ") + id_column +
+      ", username TEXT NOT NULL, username_key TEXT NOT NULL UNIQUE,"
+      " password_hash TEXT NOT NULL, created_ms BIGINT NOT NULL, bot " +
+      f +
+      ");\n"
+      "CREATE TABLE sessions (token_hash TEXT PRIMARY KEY, user_id BIGINT NOT NULL,"
+      " expires_ms BIGINT NOT NULL);\n"
+      "CREATE INDEX sessions_user ON sessions(user_id);\n"
+      "CREATE TABLE ratings (user_id BIGINT NOT NULL, category TEXT NOT NULL, rating " +
+      r + " NOT NULL, rd " + r + " NOT NULL, volatility " + r +
+      " NOT NULL, games INTEGER NOT NULL, updated_ms BIGINT NOT NULL,"
+      " PRIMARY KEY (user_id, category));\n"
+      "CREATE INDEX ratings_board ON ratings(category, rating);\n"
+      "CREATE TABLE rating_changes (game_id TEXT NOT NULL, user_id BIGINT NOT NULL,"
+      " category TEXT NOT NULL, rating_before " +
+      r + " NOT NULL, rating_after " + r + " NOT NULL, rd_before " + r + " NOT NULL, rd_after " +
+      r +
+      " NOT NULL, time_ms BIGINT NOT NULL, PRIMARY KEY (game_id, user_id));\n"
+      "CREATE INDEX rating_changes_user ON rating_changes(user_id, time_ms);\n";
+  for (const char* column : {"white_user", "black_user", "days_per_move", "white_rating",
+                             "black_rating", "white_diff", "black_diff"})
+    sql += std::string("ALTER TABLE games ADD COLUMN ") + column + " BIGINT NOT NULL DEFAULT 0;\n";
+  for (const char* column : {"rated", "white_provisional", "black_provisional"})
+    sql += std::string("ALTER TABLE games ADD COLUMN ") + column + " " + f + ";\n";
+  sql += "ALTER TABLE games ADD COLUMN speed TEXT NOT NULL DEFAULT '';\n";
+  sql += "CREATE INDEX games_white_user ON games(white_user, created_ms);\n";
+  sql += "CREATE INDEX games_black_user ON games(black_user, created_ms);\n";
+  return sql;
+}
+
+void count_result(ResultCounts& c, int side, const std::string& winner, int64_t n) {
+  if (side < 0 || side > 1) return;
+  if (winner == "draw")
+    c.draw[side] += n;
+  else if (winner == (side == 0 ? "white" : "black"))
+    c.win[side] += n;
+  else if (winner == "white" || winner == "black")
+    c.loss[side] += n;
+}
+
+RatingChange change_of(const GameRow& g, int64_t user, const std::optional<RatingRow>& before,
+                       const RatingRow& after) {
+  const RatingRow was = before.value_or(RatingRow{});
+  return RatingChange{.game_id = g.id,
+                      .category = g.speed,
+                      .user_id = user,
+                      .rating_before = was.rating,
+                      .rating_after = after.rating,
+                      .rd_before = was.rd,
+                      .rd_after = after.rd,
+                      .time_ms = after.updated_ms};
+}
+
+void set_rating_fields(GameRow& g, const std::optional<RatingRow> before[2],
+                       const RatingRow after[2]) {
+  int* rating[2] = {&g.white_rating, &g.black_rating};
+  int* diff[2] = {&g.white_diff, &g.black_diff};
+  for (int s = 0; s < 2; ++s) {
+    const RatingRow was = before[s].value_or(RatingRow{});
+    *rating[s] = int(std::lround(was.rating));
+    *diff[s] = int(std::lround(after[s].rating) - std::lround(was.rating));
+  }
 }
 
 }  // namespace detail

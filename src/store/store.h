@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -32,20 +33,79 @@ struct GameRow {
   std::string review;  // the finished review's JSON array, "" when none
   std::vector<std::pair<std::string, std::string>> tags;  // an imported record's own tags
   std::vector<int> holes;                                 // the moves, in order (load only)
+  // Accounts and ratings (schema 3): the accounts seated (0: a guest or the engine), whether
+  // the game counts for the ratings, its speed category ("" without a clock) and days per move
+  // (0: none). For a rated game each side's rating before it (rounded), whether that was
+  // provisional, and once it is over the rounded change (rating_changes holds the exact values).
+  int64_t white_user = 0, black_user = 0;
+  bool rated = false;
+  std::string speed;
+  int days_per_move = 0;
+  int white_rating = 0, black_rating = 0;
+  bool white_provisional = false, black_provisional = false;
+  int white_diff = 0, black_diff = 0;
 };
+
+// An account (docs/accounts.md). The password is only ever its Argon2id hash.
+struct UserRow {
+  int64_t id = 0;
+  std::string username;      // as written at sign-up
+  std::string username_key;  // the uniqueness key (lower case)
+  std::string password_hash;
+  int64_t created_ms = 0;
+  bool bot = false;
+};
+
+struct SessionRow {
+  int64_t user_id = 0;
+  int64_t expires_ms = 0;
+};
+
+// One account's rating in one speed category (docs/ratings.md).
+struct RatingRow {
+  std::string category;
+  double rating = 1500, rd = 350, volatility = 0.06;
+  int games = 0;
+  int64_t updated_ms = 0;  // the last rated game's end
+};
+
+// One rated game's change of one player's rating, stored once per (game, user).
+struct RatingChange {
+  std::string game_id, category;
+  int64_t user_id = 0;
+  double rating_before = 0, rating_after = 0, rd_before = 0, rd_after = 0;
+  int64_t time_ms = 0;
+};
+
+struct LeaderRow {
+  std::string username;
+  double rating = 0, rd = 0;
+  int games = 0;
+};
+
+// Finished games of an account by its colour: [0] as White, [1] as Black.
+struct ResultCounts {
+  int64_t win[2] = {0, 0}, draw[2] = {0, 0}, loss[2] = {0, 0};
+};
+
+// The new ratings of a rated game's two players, given their ratings in its category before
+// it (none: never rated there). Called inside the store's transaction.
+using RateGame = std::function<std::pair<RatingRow, RatingRow>(
+    const std::optional<RatingRow>& white, const std::optional<RatingRow>& black)>;
 
 // Lower case for ASCII, Latin-1, and Cyrillic with its Kazakh and Kyrgyz letters (U+0400-04FF);
 // other text as it is. Used on both sides of the games search.
 std::string fold_case(std::string_view text);
 
 struct ListQuery {
-  std::string player;  // substring of either name, "" = any
-  std::string result;  // white, black, draw or "" = any
+  std::string player;   // substring of either name, "" = any
+  std::string result;   // white, black, draw or "" = any
+  int64_t account = 0;  // the games of this account (either side), 0 = any
   int limit = 50, offset = 0;
 };
 
 // The schema version this program writes; a database at a newer one is refused.
-inline constexpr int kSchemaVersion = 2;
+inline constexpr int kSchemaVersion = 3;
 
 class Store {
  public:
@@ -72,6 +132,32 @@ class Store {
   // Games newest first, and the total that match. The name filter is a substring of either
   // name, case folded on both sides (fold_case); `result` matches the winner.
   virtual std::vector<GameRow> list_games(const ListQuery& q, int64_t* total) = 0;
+
+  // The end of a game, written once: in one transaction, unless the stored game is already over
+  // or aborted (then nothing is written and the answer is false): move `ply` (when > 0) with
+  // `hole`, the game row and, when `rate` is set and the game is rated between two accounts,
+  // both new ratings and their rating changes; `g`'s ratings before and diffs are filled in.
+  virtual bool finish_game(GameRow& g, const RateGame& rate, int ply = 0, int hole = 0) = 0;
+
+  // ---- accounts ----
+  // A new account; its id, or 0 when the username key is taken.
+  virtual int64_t create_user(const UserRow& u) = 0;
+  virtual std::optional<UserRow> find_user(const std::string& username_key) = 0;
+  virtual std::optional<UserRow> user_by_id(int64_t id) = 0;
+  virtual void set_password(int64_t user_id, const std::string& password_hash) = 0;
+  virtual void add_session(const std::string& token_hash, int64_t user_id, int64_t expires_ms) = 0;
+  virtual std::optional<SessionRow> find_session(const std::string& token_hash) = 0;
+  virtual void delete_session(const std::string& token_hash) = 0;
+  // Ends every session of the account but `keep` (a password change), and expired ones of all.
+  virtual void delete_other_sessions(int64_t user_id, const std::string& keep, int64_t now_ms) = 0;
+  // The account's ratings that exist (a category never played has no row).
+  virtual std::vector<RatingRow> ratings(int64_t user_id) = 0;
+  // Every rating change of the account, oldest first.
+  virtual std::vector<RatingChange> rating_history(int64_t user_id) = 0;
+  // The best ratings of a category with rd <= max_rd, best first.
+  virtual std::vector<LeaderRow> leaderboard(const std::string& category, double max_rd,
+                                             int limit) = 0;
+  virtual ResultCounts result_counts(int64_t user_id) = 0;
 };
 
 // True for a PostgreSQL connection URL ("postgresql://..." or "postgres://...").

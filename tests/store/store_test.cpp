@@ -101,6 +101,17 @@ void expect_same_row(const GameRow& a, const GameRow& b) {
   EXPECT_EQ(a.updated_ms, b.updated_ms);
   EXPECT_EQ(a.review, b.review);
   EXPECT_EQ(a.tags, b.tags);
+  EXPECT_EQ(a.white_user, b.white_user);
+  EXPECT_EQ(a.black_user, b.black_user);
+  EXPECT_EQ(a.rated, b.rated);
+  EXPECT_EQ(a.speed, b.speed);
+  EXPECT_EQ(a.days_per_move, b.days_per_move);
+  EXPECT_EQ(a.white_rating, b.white_rating);
+  EXPECT_EQ(a.black_rating, b.black_rating);
+  EXPECT_EQ(a.white_provisional, b.white_provisional);
+  EXPECT_EQ(a.black_provisional, b.black_provisional);
+  EXPECT_EQ(a.white_diff, b.white_diff);
+  EXPECT_EQ(a.black_diff, b.black_diff);
 }
 
 std::vector<std::string> ids_of(const std::vector<GameRow>& rows) {
@@ -162,6 +173,16 @@ TEST_P(StoreContract, SaveAndLoadEveryField) {
   g.updated_ms = 2000;
   g.review = R"([{"ply":1,"best":"3"}])";
   g.tags = {{"Event", "Кубок \"Алматы\""}, {"Site", "a\\b"}, {"Round", ""}};
+  g.white_user = 12;
+  g.black_user = 34;
+  g.rated = true;
+  g.speed = "correspondence";
+  g.days_per_move = 3;
+  g.white_rating = 1623;
+  g.black_rating = 1500;
+  g.black_provisional = true;
+  g.white_diff = -7;
+  g.black_diff = 9;
   s->save_game(g);
   auto back = s->load_game("g1");
   ASSERT_TRUE(back.has_value());
@@ -377,6 +398,186 @@ TEST_P(StoreContract, RefusesANewerSchema) {
   }
 }
 
+UserRow user(const std::string& name) {
+  UserRow u;
+  u.username = name;
+  for (char c : name) u.username_key += char(std::tolower(static_cast<unsigned char>(c)));
+  u.password_hash = "$argon2id$v=19$m=65536,t=2,p=1$salt$hash-of-" + name;
+  u.created_ms = 1000;
+  return u;
+}
+
+TEST_P(StoreContract, UsersAndSessions) {
+  auto s = open();
+  const int64_t a = s->create_user(user("Aigerim"));
+  ASSERT_GT(a, 0);
+  EXPECT_EQ(s->create_user(user("aigerim")), 0);  // the key is taken
+  UserRow bot = user("Engine-7");
+  bot.bot = true;
+  const int64_t b = s->create_user(bot);
+  ASSERT_GT(b, 0);
+  EXPECT_NE(a, b);
+  auto found = s->find_user("aigerim");
+  ASSERT_TRUE(found);
+  EXPECT_EQ(found->id, a);
+  EXPECT_EQ(found->username, "Aigerim");
+  EXPECT_EQ(found->password_hash, user("Aigerim").password_hash);
+  EXPECT_FALSE(found->bot);
+  EXPECT_TRUE(s->user_by_id(b)->bot);
+  EXPECT_FALSE(s->find_user("Aigerim"));  // by the key only
+  EXPECT_FALSE(s->user_by_id(999));
+  s->set_password(a, "new-hash");
+  EXPECT_EQ(s->find_user("aigerim")->password_hash, "new-hash");
+
+  s->add_session("h1", a, 5000);
+  s->add_session("h2", a, 9000);
+  s->add_session("h3", b, 100);
+  auto h1 = s->find_session("h1");
+  ASSERT_TRUE(h1);
+  EXPECT_EQ(h1->user_id, a);
+  EXPECT_EQ(h1->expires_ms, 5000);
+  s->delete_session("h1");
+  EXPECT_FALSE(s->find_session("h1"));
+  s->add_session("h4", a, 9000);
+  // A's others end, and the expired h3 of B goes too.
+  s->delete_other_sessions(a, "h4", 200);
+  EXPECT_FALSE(s->find_session("h2"));
+  EXPECT_FALSE(s->find_session("h3"));
+  EXPECT_TRUE(s->find_session("h4"));
+}
+
+// A rated game between two new accounts, stored before its end.
+GameRow rated_game(Store& s, const std::string& speed, int64_t* white, int64_t* black) {
+  *white = s.create_user(user("Aigerim"));
+  *black = s.create_user(user("Bolat"));
+  GameRow g = sample("r1", 1000);
+  g.white_user = *white;
+  g.black_user = *black;
+  g.rated = true;
+  g.speed = speed;
+  return g;
+}
+
+// A rated game's end: the result and both ratings in one transaction, written once.
+TEST_P(StoreContract, FinishGameRatesOnceAndOnlyUnfinishedGames) {
+  auto s = open();
+  int64_t a = 0, b = 0;
+  GameRow g = rated_game(*s, "blitz", &a, &b);
+  g.white_rating = g.black_rating = 1500;
+  g.white_provisional = g.black_provisional = true;
+  s->save_game(g);
+  int calls = 0;
+  RateGame rate = [&](const std::optional<RatingRow>& w, const std::optional<RatingRow>& bl) {
+    ++calls;
+    EXPECT_FALSE(w);  // never rated in blitz
+    EXPECT_FALSE(bl);
+    return std::pair{RatingRow{"blitz", 1662.31, 290.3, 0.06, 1, 5000},
+                     RatingRow{"blitz", 1337.69, 290.3, 0.06, 1, 5000}};
+  };
+  g.status = "over";
+  g.winner = "white";
+  g.reason = "timeout";
+  g.moves = 1;
+  ASSERT_TRUE(s->finish_game(g, rate, 1, 5));
+  EXPECT_EQ(calls, 1);
+  EXPECT_EQ(g.white_diff, 162);
+  EXPECT_EQ(g.black_diff, -162);
+  auto back = s->load_game("r1");
+  ASSERT_TRUE(back);
+  EXPECT_EQ(back->status, "over");
+  EXPECT_EQ(back->holes, (std::vector<int>{5}));
+  EXPECT_EQ(back->white_user, a);
+  EXPECT_TRUE(back->rated);
+  EXPECT_EQ(back->speed, "blitz");
+  EXPECT_EQ(back->white_rating, 1500);
+  EXPECT_TRUE(back->white_provisional);
+  EXPECT_EQ(back->black_diff, -162);
+
+  // The second end (a resignation after the flag) writes nothing.
+  GameRow again = g;
+  again.reason = "resign";
+  again.winner = "black";
+  EXPECT_FALSE(s->finish_game(again, rate, 0, 0));
+  EXPECT_EQ(calls, 1);
+  EXPECT_EQ(s->load_game("r1")->reason, "timeout");
+  auto ra = s->ratings(a);
+  ASSERT_EQ(ra.size(), 1u);
+  EXPECT_EQ(ra[0].category, "blitz");
+  EXPECT_DOUBLE_EQ(ra[0].rating, 1662.31);
+  EXPECT_DOUBLE_EQ(ra[0].rd, 290.3);
+  EXPECT_EQ(ra[0].games, 1);
+  EXPECT_EQ(ra[0].updated_ms, 5000);
+  auto hist = s->rating_history(b);
+  ASSERT_EQ(hist.size(), 1u);
+  EXPECT_EQ(hist[0].game_id, "r1");
+  EXPECT_DOUBLE_EQ(hist[0].rating_before, 1500);
+  EXPECT_DOUBLE_EQ(hist[0].rating_after, 1337.69);
+  EXPECT_DOUBLE_EQ(hist[0].rd_before, 350);
+
+  // The next game sees the stored ratings; a casual end calls no rating.
+  GameRow g2 = sample("r2", 2000);
+  g2.white_user = b;
+  g2.black_user = a;
+  g2.rated = true;
+  g2.speed = "blitz";
+  g2.status = "over";
+  g2.winner = "draw";
+  ASSERT_TRUE(s->finish_game(
+      g2,
+      [&](const std::optional<RatingRow>& w, const std::optional<RatingRow>& bl) {
+        EXPECT_TRUE(w && bl);
+        EXPECT_DOUBLE_EQ(w->rating, 1337.69);
+        EXPECT_DOUBLE_EQ(bl->rating, 1662.31);
+        return std::pair{RatingRow{"blitz", 1400, 250, 0.06, 2, 6000},
+                         RatingRow{"blitz", 1600, 250, 0.06, 2, 6000}};
+      },
+      0, 0));
+  EXPECT_EQ(s->rating_history(a).size(), 2u);
+  GameRow casual = sample("c1", 3000);
+  casual.status = "over";
+  casual.winner = "black";
+  ASSERT_TRUE(s->finish_game(casual, rate, 0, 0));
+  EXPECT_EQ(calls, 1);
+
+  // Counts by colour, the games of an account, the leaderboard.
+  const ResultCounts ca = s->result_counts(a);
+  EXPECT_EQ(ca.win[0], 1);
+  EXPECT_EQ(ca.draw[1], 1);
+  EXPECT_EQ(ca.loss[0] + ca.loss[1], 0);
+  ListQuery q;
+  q.account = a;
+  int64_t total = 0;
+  EXPECT_EQ(ids_of(s->list_games(q, &total)), (std::vector<std::string>{"r2", "r1"}));
+  EXPECT_EQ(total, 2);
+  auto board = s->leaderboard("blitz", 300, 10);
+  ASSERT_EQ(board.size(), 2u);
+  EXPECT_EQ(board[0].username, "Aigerim");
+  EXPECT_DOUBLE_EQ(board[0].rating, 1600);
+  EXPECT_EQ(board[0].games, 2);
+  EXPECT_TRUE(s->leaderboard("blitz", 200, 10).empty());
+  EXPECT_TRUE(s->leaderboard("bullet", 400, 10).empty());
+}
+
+// Two changes for one (game, player) cannot both be stored: the second end's transaction fails
+// whole, the game as the first left it.
+TEST_P(StoreContract, RatingChangeIsStoredOncePerGameAndPlayer) {
+  auto s = open();
+  int64_t a = 0, b = 0;
+  GameRow g = rated_game(*s, "rapid", &a, &b);
+  g.status = "over";
+  g.winner = "white";
+  RateGame rate = [](const std::optional<RatingRow>&, const std::optional<RatingRow>&) {
+    return std::pair{RatingRow{"rapid", 1600, 300, 0.06, 1, 1},
+                     RatingRow{"rapid", 1400, 300, 0.06, 1, 1}};
+  };
+  ASSERT_TRUE(s->finish_game(g, rate, 0, 0));
+  raw("UPDATE games SET status = 'playing' WHERE id = 'r1'");  // as if the end were lost
+  EXPECT_THROW(s->finish_game(g, rate, 0, 0), std::runtime_error);
+  EXPECT_EQ(s->rating_history(a).size(), 1u);
+  EXPECT_EQ(s->ratings(a).at(0).games, 1);
+  EXPECT_EQ(s->load_game("r1")->status, "playing");
+}
+
 INSTANTIATE_TEST_SUITE_P(Sqlite, StoreContract, testing::Values(Backend::Sqlite));
 INSTANTIATE_TEST_SUITE_P(Postgres, StoreContract, testing::Values(Backend::Postgres));
 
@@ -449,7 +650,10 @@ TEST(SqliteMigration, FileWithTagsButNoVersionsIsTakenAsVersionTwo) {
   auto g = s.load_game("old");
   ASSERT_TRUE(g.has_value());
   EXPECT_EQ(g->tags, (std::vector<std::pair<std::string, std::string>>{{"Site", "Bishkek"}}));
-  EXPECT_EQ(sqlite_int(db, "SELECT COUNT(*) FROM schema_version"), 2);
+  // Versions 1 and 2 recorded as found, then the later ones applied.
+  EXPECT_EQ(sqlite_int(db, "SELECT COUNT(*) FROM schema_version"), kSchemaVersion);
+  EXPECT_EQ(g->white_user, 0);
+  EXPECT_FALSE(g->rated);
 }
 
 TEST(SqliteMigration, UnopenableFileIsNamed) {

@@ -138,7 +138,7 @@ struct WsOptions {
 // A WebSocket client of /ws/<id>: its first message is {"type":"hello","token":<token>|null}.
 class WsClient {
  public:
-  // `cookie`: a Cookie header for the handshake (a session).
+  // `cookie`: a Cookie header for the handshake ("toguz_session=..."), "" for none.
   WsClient(uint16_t port, const std::string& id, const std::string& token = "",
            const WsOptions& options = {}, const std::string& cookie = "") {
     beast::error_code result = net::error::timed_out;

@@ -41,10 +41,11 @@ std::string error_code_of(const std::optional<json::object>& m) {
   return jstr(m->at("code"));
 }
 
-// The first state of a game socket opened with `token`.
+// The first state of a game socket opened with `token` (and a session `cookie`: a seat bound to
+// an account is that account's alone).
 std::optional<json::object> seat_state(uint16_t port, const std::string& game,
-                                       const std::string& token) {
-  WsClient ws(port, game, token);
+                                       const std::string& token, const std::string& cookie = "") {
+  WsClient ws(port, game, token, {}, cookie);
   return ws.read_state([](const json::object&) { return true; });
 }
 
@@ -202,6 +203,101 @@ TEST(ServerLobby, OriginAndMessageLimits) {
   EXPECT_EQ(error_code_of(a.read_type("error")), "bad_message");
   for (int i = 0; i < 30; ++i) a.ws.send(json::object{{"type", "ping"}});
   EXPECT_EQ(error_code_of(a.read_type("error")), "rate_limit");
+}
+
+// Signs `name` up and answers the session cookie ("toguz_session=<token>").
+std::string sign_up(uint16_t port, const std::string& name) {
+  HttpResult r =
+      http_post(port, "/api/signup",
+                json::value(json::object{{"username", name}, {"password", "password-of-" + name}}));
+  EXPECT_EQ(r.status, 201) << r.body;
+  const std::string set(r.headers[http::field::set_cookie]);
+  return set.substr(0, set.find(';'));
+}
+
+TEST(ServerLobby, AccountsSeekRatedAndChallenge) {
+  TempDir dir;
+  TestServer srv((dir.path / "t.db").string());
+  const std::string ca = sign_up(srv.port, "Aigerim"), cb = sign_up(srv.port, "Bolat");
+  LobbyClient a(srv.port, kLobby, ca), b(srv.port, kLobby, cb), anon(srv.port);
+  EXPECT_EQ(jstr(a.state.at("you")), "Aigerim");
+  EXPECT_EQ(jstr(b.state.at("you")), "Bolat");
+  // A rated seek: an anonymous accepter is refused, an account's accept starts a rated game.
+  a.ws.send(blitz_seek({{"rated", true}, {"color", "black"}}));
+  auto created = a.read_type("seek_created");
+  ASSERT_TRUE(created);
+  const std::string id = jstr(created->at("id"));
+  auto seen = anon.read_type("seek_added");
+  ASSERT_TRUE(seen);
+  EXPECT_EQ(jstr(seen->at("seek").as_object().at("username")), "Aigerim");
+  EXPECT_EQ(jint(seen->at("seek").as_object().at("rating")), 1500);
+  EXPECT_TRUE(seen->at("seek").as_object().at("provisional").as_bool());
+  anon.ws.send(json::object{{"type", "accept"}, {"id", id}});
+  EXPECT_EQ(error_code_of(anon.read_type("error")), "rated_needs_account");
+  b.ws.send(json::object{{"type", "accept"}, {"id", id}});
+  auto sa = a.read_type("start"), sb = b.read_type("start");
+  ASSERT_TRUE(sa && sb);
+  EXPECT_EQ(jstr(sa->at("side")), "black");
+  // The seat is Bolat's: his token opens it with his session, not without.
+  auto g = seat_state(srv.port, jstr(sb->at("game")), jstr(sb->at("token")), cb);
+  ASSERT_TRUE(g);
+  EXPECT_EQ(jstr(g->at("you")), "white");
+  EXPECT_EQ(jstr(seat_state(srv.port, jstr(sb->at("game")), jstr(sb->at("token")))->at("you")),
+            "spectator");
+  EXPECT_TRUE(g->at("rated").as_bool());
+
+  // A challenge by name (any case), declined, then one accepted.
+  json::object challenge{{"type", "challenge"},
+                         {"to", "bolat"},
+                         {"variant", "standard"},
+                         {"clock", json::object{{"initial_ms", 300000}, {"increment_ms", 3000}}},
+                         {"days_per_move", nullptr},
+                         {"rated", false},
+                         {"color", "white"}};
+  a.ws.send(challenge);
+  auto made = a.read_type("challenge_created");
+  auto got = b.read_type("challenge");
+  ASSERT_TRUE(made && got);
+  EXPECT_EQ(jstr(got->at("challenge").as_object().at("from")), "Aigerim");
+  b.ws.send(json::object{{"type", "challenge_decline"}, {"id", made->at("id")}});
+  auto gone = a.read_type("challenge_gone");
+  ASSERT_TRUE(gone);
+  EXPECT_EQ(jstr(gone->at("reason")), "declined");
+  a.ws.send(challenge);
+  made = a.read_type("challenge_created");
+  ASSERT_TRUE(made);
+  b.ws.send(json::object{{"type", "challenge_accept"}, {"id", made->at("id")}});
+  sa = a.read_type("start");
+  sb = b.read_type("start");
+  ASSERT_TRUE(sa && sb);
+  EXPECT_EQ(jstr(sa->at("side")), "white");
+  EXPECT_EQ(jstr(sa->at("game")), jstr(sb->at("game")));
+  a.ws.send(json::object{{"type", "challenge"}, {"to", "Nobody"}});
+  EXPECT_EQ(error_code_of(a.read_type("error")), "no_user");
+  anon.ws.send(json::object{{"type", "challenge"}, {"to", "Bolat"}});
+  EXPECT_EQ(error_code_of(anon.read_type("error")), "not_logged_in");
+}
+
+TEST(ServerLobby, AccountsPairInARatedPool) {
+  TempDir dir;
+  TestServer srv((dir.path / "t.db").string());
+  const std::string ca = sign_up(srv.port, "Aigerim"), cb = sign_up(srv.port, "Bolat");
+  LobbyClient a(srv.port, kLobby, ca), b(srv.port, kLobby, cb), anon(srv.port);
+  // The anonymous player waits in the same pool but is not paired with an account.
+  anon.ws.send(json::object{{"type", "pool_join"}, {"pool", "3+2"}});
+  a.ws.send(json::object{{"type", "pool_join"}, {"pool", "3+2"}});
+  b.ws.send(json::object{{"type", "pool_join"}, {"pool", "3+2"}});
+  auto sa = a.read_type("start"), sb = b.read_type("start");
+  ASSERT_TRUE(sa && sb);
+  auto g = seat_state(srv.port, jstr(sa->at("game")), jstr(sa->at("token")), ca);
+  ASSERT_TRUE(g);
+  EXPECT_TRUE(g->at("rated").as_bool());
+  EXPECT_EQ(jstr(g->at("you")), jstr(sa->at("side")));
+  auto pools = anon.ws.read_until([](const json::object& m) {
+    return m.at("type").as_string() == "pools" &&
+           m.at("pools").as_array()[3].as_object().at("waiting").as_int64() == 1;
+  });
+  EXPECT_TRUE(pools);
 }
 
 }  // namespace

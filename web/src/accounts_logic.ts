@@ -330,6 +330,10 @@ export function player_games_html(
     black_account?: string | null;
     white_diff?: number | null;
     black_diff?: number | null;
+    white_average_loss_cp?: number | null;
+    black_average_loss_cp?: number | null;
+    white_mistakes?: number | null;
+    black_mistakes?: number | null;
   }[],
   date: (iso: string) => string,
 ): string {
@@ -345,14 +349,18 @@ export function player_games_html(
       const res = !r.result ? "*" : r.result === "draw" ? "½" : r.result === side ? "1" : "0";
       const cls = !r.result ? "" : r.result === "draw" ? "draw" : r.result === side ? "win" : "loss";
       const diff = r.rated ? diff_text(white ? r.white_diff : r.black_diff) : "";
+      // the review's accuracy of the player's side: average loss (cp) and mistakes
+      const loss = white ? r.white_average_loss_cp : r.black_average_loss_cp;
+      const mistakes = white ? r.white_mistakes : r.black_mistakes;
+      const acc = loss == null ? "" : t("accuracy_cell", { loss: Math.round(loss), n: mistakes ?? 0 });
       return `<tr data-id="${esc(r.id)}"><td><span class="stone-badge ${side}" title="${esc(t(side))}"></span></td><td class="who">${who}</td>
-        <td class="res ${cls}">${res}</td><td class="n">${esc(diff)}</td>
+        <td class="res ${cls}">${res}</td><td class="n">${esc(diff)}</td><td class="n acc">${esc(acc)}</td>
         <td>${r.speed ? esc(t(`speed_${r.speed}`)) : ""} ${esc(t(r.rated ? "rated" : "casual"))}</td><td class="n">${r.moves}</td>
         <td><small>${esc(date(r.updated || r.created))}</small></td><td><a href="#/game/${encodeURIComponent(r.id)}">${esc(t("open"))}</a></td></tr>`;
     })
     .join("");
   return `<div class="table-wrap"><table class="player-games"><thead><tr><th></th><th>${esc(t("opponent"))}</th><th>${esc(t("result"))}</th>
-    <th>${esc(t("rating"))}</th><th></th><th>${esc(t("moves"))}</th><th></th><th></th></tr></thead><tbody>${body}</tbody></table></div>`;
+    <th>${esc(t("rating"))}</th><th>${esc(t("accuracy"))}</th><th></th><th>${esc(t("moves"))}</th><th></th><th></th></tr></thead><tbody>${body}</tbody></table></div>`;
 }
 
 export interface LeaderRow {

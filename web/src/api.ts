@@ -52,6 +52,7 @@ export interface NewGame {
   level: number;
   clock: null | { initial_ms: number; increment_ms: number };
   name: string;
+  rated?: boolean; // online games between two logged-in players with a clock
 }
 
 export interface GameRow {

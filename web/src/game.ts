@@ -21,6 +21,7 @@ import {
 } from "./logic";
 import type { Board, GameState, Line, Review, ReviewSummary, Score, ServerMessage, Side } from "./types";
 import { copy_text, esc, toast, type View } from "./util";
+import { diff_text } from "./accounts_logic";
 
 interface Anim {
   board: Board;
@@ -727,6 +728,7 @@ export class GameView implements View {
       <button type="button" class="x" data-action="close-panel" aria-label="${esc(t("a_close"))}">✕</button>
       <h2>${r && r.winner !== "draw" ? `<span class="stone-badge ${r.winner}"></span> ` : ""}${esc(this.result_title())}</h2>
       ${r ? `<p class="final-score">${esc(t("score"))}: <b>${esc(r.score)}</b></p><p class="reason">${esc(reason)}</p>` : ""}
+      ${g.rated ? (["white", "black"] as const).map((s) => g.players[s]?.rating_diff == null ? "" : `<p class="rating-change" data-side="${s}">${esc(t("rating_change", { name: this.name_of(s), diff: diff_text(g.players[s]!.rating_diff) }))}</p>`).join("") : ""}
       <div class="row">
         <button type="button" data-action="review" class="primary">${esc(t("review"))}</button>
         ${(g.mode === "online" && player) || ((g.mode === "engine" || g.mode === "local") && g.you !== "spectator") ? `<button type="button" data-action="rematch">${esc(t("rematch"))}</button>` : ""}

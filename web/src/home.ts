@@ -64,6 +64,7 @@ export class HomeView implements View {
           <option value="600000+5000">10 + 5</option>
           <option value="900000+10000">15 + 10</option>
           <option value="1800000+20000">30 + 20</option></select></label>
+        <label class="check"><input type="checkbox" id="online-rated"/> ${esc(t("rated"))}</label>
         <button type="submit" class="primary" id="create-online">${esc(t("create_game"))}</button>
       </form>
       <form class="card" id="form-import" data-kind="import">
@@ -119,6 +120,7 @@ export class HomeView implements View {
           const [a, b] = c.split("+").map(Number);
           g.clock = { initial_ms: a, increment_ms: b };
         }
+        if ((this.el.querySelector("#online-rated") as HTMLInputElement).checked) g.rated = true;
       }
       const r = await api.create(g);
       store.set_token(r.id, r.token);

@@ -51,6 +51,12 @@ export interface Player {
   away_ms?: number | null;
   // added by the server: which of its own default names `name` is (the page translates it)
   default_name?: string | null;
+  // accounts: the seat's account, and in a rated game its rating before the game and, once it
+  // is over, the change
+  account?: string | null;
+  rating?: number | null;
+  provisional?: boolean;
+  rating_diff?: number | null;
 }
 
 export interface Clock {
@@ -89,6 +95,9 @@ export interface GameState {
   rematch_id?: string | null;
   // may `you` offer a draw now (false for a while after an offer of his was declined)
   can_offer_draw?: boolean;
+  // accounts: whether the game counts for the ratings, and its speed category
+  rated?: boolean;
+  speed?: string | null;
 }
 
 /** One line of a search (docs/web-protocol.md "Scores and lines"). */

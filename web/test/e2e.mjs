@@ -690,10 +690,102 @@ async function accounts_pages(browser, base, pages) {
   await p2.fill("#auth-username", "Aigerim");
   await p2.fill("#auth-password", "correct horse");
   await p2.click("#auth-submit");
-  await p2.waitForFunction(() => document.querySelector("#auth-error")?.textContent === "На этом сервере аккаунтов пока нет", null, { timeout: T });
+  // an unknown name on the real server: refused in the page's language
+  await p2.waitForFunction(() => document.querySelector("#auth-error")?.textContent === "Неверное имя или пароль", null, { timeout: T });
   check((await p2.textContent("#me-link")) === "Войти", "anonymous in the header");
-  console.log("  accounts: sign-up refusals and success, a player page, a marked-up name as text, a seek accepted, a challenge, the leaderboard, no accounts API");
+  console.log("  accounts: sign-up refusals and success, a player page, a marked-up name as text, a seek accepted, a challenge, the leaderboard, a login refused");
   await bare.close();
+}
+
+/** Accounts on the real server: two people sign up in two browser contexts, play a rated game by
+ * link (created rated, joined), Black resigns; the end-of-game panel shows both rating changes and
+ * both player pages the new ratings. A guest named with markup plays a casual game against one
+ * of them: the name shows as text on the player page and nothing runs. */
+async function rated_game(browser, base, pages) {
+  const sign_up = async (name) => {
+    const ctx = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+    const page = await ctx.newPage();
+    pages.push(page);
+    await page.goto(`${base}/#/signup`);
+    await page.fill("#auth-username", name);
+    await page.fill("#auth-password", `password of ${name}`);
+    await page.click("#auth-submit");
+    await page.waitForFunction((n) => location.hash === `#/@/${n}` && document.querySelector("#me-link")?.textContent === n, name, { timeout: T });
+    return { ctx, page };
+  };
+  const { ctx: ca, page: a } = await sign_up("Asel");
+  const { ctx: cb, page: b } = await sign_up("Dana");
+  await a.goto(`${base}/#/`);
+  await a.fill("#online-name", "Asel");
+  await a.selectOption("#online-colour", "white");
+  await a.selectOption("#online-clock", "180000+2000");
+  await a.check("#online-rated");
+  await a.click("#create-online");
+  await a.waitForSelector("#invite-link", { timeout: T });
+  const invite = await a.inputValue("#invite-link");
+  await b.goto(invite);
+  await b.waitForSelector("#join-name", { timeout: T });
+  await b.fill("#join-name", "Someone");
+  await b.click("#join-go");
+  await b.waitForURL(/#\/game\/[^/]+\/[^/]+$/, { timeout: T });
+  for (const p of [a, b]) {
+    await p.waitForFunction(
+      () => document.querySelector('.player[data-side="black"] .pname')?.textContent === "Dana" &&
+        document.querySelector('.player[data-side="white"] .pname')?.textContent === "Asel",
+      null,
+      { timeout: T, polling: 50 },
+    );
+  }
+  check((await a.evaluate(() => window.__toguz.state().rated)) === true, "the game is rated");
+  check((await wait_turn(a)) === "move", "White to move");
+  await play_one(a, "click", 0);
+  await wait_ply(b, 1);
+  await b.click('[data-action="resign"]');
+  await b.click('[data-action="resign-confirm"]');
+  for (const p of [a, b]) {
+    await p.waitForSelector('#game-over[data-reason="resign"] .rating-change[data-side="black"]', { timeout: T });
+    const changes = await p.$$eval("#game-over .rating-change", (es) => es.map((e) => e.textContent));
+    check(changes.length === 2 && changes[0].includes("Asel") && changes[0].includes("+162") && changes[1].includes("Dana") && changes[1].includes("−162"),
+      `the rating changes: ${JSON.stringify(changes)}`);
+  }
+  // both player pages: the new blitz ratings (still provisional after one game)
+  for (const [p, name, shown] of [[a, "Dana", "1338?"], [b, "Asel", "1662?"]]) {
+    await p.goto(`${base}/#/@/${name}`);
+    await p.waitForSelector(".ratings [data-speed=blitz] .rating", { timeout: T });
+    const r = (await p.textContent(".ratings [data-speed=blitz] .rating")).trim();
+    check(r === shown, `${name}'s blitz rating ${r}, expected ${shown}`);
+    await p.waitForSelector(".player-games tbody tr", { timeout: T });
+  }
+  // a guest with markup in the name plays Asel (casual); her page shows the name as text
+  const evil = `<script>window.__xss=1</script>`;
+  await a.goto(`${base}/#/`);
+  await a.fill("#online-name", "Asel");
+  await a.selectOption("#online-colour", "white");
+  await a.uncheck("#online-rated");
+  await a.click("#create-online");
+  await a.waitForSelector("#invite-link", { timeout: T });
+  const invite2 = await a.inputValue("#invite-link");
+  const cg = await browser.newContext();
+  const guest = await cg.newPage();
+  pages.push(guest);
+  await guest.goto(invite2);
+  await guest.waitForSelector("#join-name", { timeout: T });
+  await guest.fill("#join-name", evil);
+  await guest.click("#join-go");
+  await guest.waitForURL(/#\/game\/[^/]+\/[^/]+$/, { timeout: T });
+  await a.waitForFunction((n) => document.querySelector('.player[data-side="black"] .pname')?.textContent === n, evil, { timeout: T, polling: 50 });
+  await guest.click('[data-action="resign"]');
+  await guest.click('[data-action="resign-confirm"]');
+  await a.waitForSelector('#game-over[data-reason="resign"]', { timeout: T });
+  check((await a.$$("#game-over .rating-change")).length === 0, "no rating change in a casual game");
+  await b.goto(`${base}/#/`); // B shows Asel's page already: open it afresh
+  await b.goto(`${base}/#/@/Asel`);
+  await b.waitForFunction((n) => [...document.querySelectorAll(".player-games .who")].some((e) => e.textContent === n), evil, { timeout: T });
+  for (const p of [a, b, guest]) check((await p.evaluate(() => window.__xss)) === undefined, "no markup of a name ran");
+  console.log("  rated game: two accounts, created rated and joined by link, resigned; ±162 on the panel and 1662?/1338? on the player pages; a marked-up guest name as text");
+  await cg.close();
+  await ca.close();
+  await cb.close();
 }
 
 /** The puzzle and study pages against the contract of docs/web-protocol.md ("Puzzles, studies
@@ -886,7 +978,7 @@ function location_hash(url) {
 
 // ---- runner --------------------------------------------------------------------------------
 
-const tests = { engine_game, online_resign, reconnect, draw_rematch_abort, claim_win, phone_pages, languages, accounts_pages, learn_pages, lobby_game };
+const tests = { engine_game, online_resign, reconnect, draw_rematch_abort, claim_win, phone_pages, languages, accounts_pages, rated_game, learn_pages, lobby_game };
 const dir = mkdtempSync(path.join(tmpdir(), "toguz-e2e-"));
 let server;
 let browser;

@@ -109,7 +109,8 @@ test("the player page escapes every name and shows every category", () => {
   assert.ok(html.includes("88%")); // (3 + ½) / 4
   const games = player_games_html("Aigerim", [
     { id: "g1", white: "Aigerim", black: EVIL, white_account: "Aigerim", black_account: "<img src=x onerror=alert(1)>",
-      result: "white", moves: 40, created: "2026-11-30T21:05:26Z", updated: "", rated: true, speed: "blitz", white_diff: 8, black_diff: -8 },
+      result: "white", moves: 40, created: "2026-11-30T21:05:26Z", updated: "", rated: true, speed: "blitz", white_diff: 8, black_diff: -8,
+      white_average_loss_cp: 23.6, black_average_loss_cp: 80, white_mistakes: 2, black_mistakes: 5 },
     { id: "g2", white: EVIL, black: "aigerim", white_account: null, black_account: "Aigerim",
       result: "white", moves: 30, created: "", updated: "", rated: false, speed: null },
   ], (iso) => iso);
@@ -117,6 +118,7 @@ test("the player page escapes every name and shows every category", () => {
   assert.match(games, /class="res win">1</);
   assert.match(games, /class="res loss">0</);
   assert.ok(games.includes("+8"));
+  assert.ok(games.includes(">24 cp · 2<")); // Aigerim's side of the review, not the opponent's
   assert.ok(games.includes('href="#/@/%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E"'));
   assert.equal(history_svg({ blitz: [[0, 1500]] }), ""); // one point draws no line
   assert.match(history_svg({ blitz: [[0, 1500], [1000, 1520]] }), /<polyline class="hist blitz"/);

@@ -1,0 +1,385 @@
+// Accounts on a real server over real sockets (docs/accounts.md, docs/web-protocol.md
+// "Accounts, ratings and the lobby"): sign-up rules, login and its limit, the session cookie and
+// logout, a wrong or expired session, the Origin check, seats bound to accounts, and a rated
+// game to the end with both ratings written exactly once.
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+
+#include <cmath>
+
+#include "server_client.h"
+
+namespace toguz::test {
+namespace {
+
+using Headers = std::vector<std::pair<http::field, std::string>>;
+
+// The session cookie of an answer ("toguz_session=<token>"), "" when it sets none.
+std::string cookie_of(const HttpResult& r) {
+  const std::string set(r.headers[http::field::set_cookie]);
+  return set.substr(0, set.find(';'));
+}
+
+HttpResult post_as(uint16_t port, const std::string& target, const json::value& body,
+                   const std::string& cookie) {
+  Headers h;
+  if (!cookie.empty()) h.emplace_back(http::field::cookie, cookie);
+  return http_call(port, http::verb::post, target, json::serialize(body), h);
+}
+
+HttpResult get_as(uint16_t port, const std::string& target, const std::string& cookie) {
+  Headers h;
+  if (!cookie.empty()) h.emplace_back(http::field::cookie, cookie);
+  return http_call(port, http::verb::get, target, "", h);
+}
+
+json::value credentials(const std::string& name, const std::string& password) {
+  return json::object{{"username", name}, {"password", password}};
+}
+
+std::string code_of(const HttpResult& r) {
+  const json::value v = r.json();
+  return v.is_object() && v.as_object().if_contains("code") && v.at("code").is_string()
+             ? jstr(v.at("code"))
+             : "";
+}
+
+// Signs up `name` and answers its session cookie.
+std::string sign_up(uint16_t port, const std::string& name) {
+  HttpResult r = http_post(port, "/api/signup", credentials(name, "password-of-" + name));
+  EXPECT_EQ(r.status, 201) << r.body;
+  return cookie_of(r);
+}
+
+std::string me(uint16_t port, const std::string& cookie) {
+  const json::value v = get_as(port, "/api/me", cookie).json();
+  return v.at("username").is_null() ? "" : jstr(v.at("username"));
+}
+
+int first_legal(const json::object& g) {
+  return int(jint(g.at("legal").as_array().at(0)));
+}
+
+TEST(ServerAccounts, SignUpRulesAndTheCookie) {
+  TempDir dir;
+  TestServer srv((dir.path / "t.db").string());
+  const uint16_t port = srv.port;
+  struct Bad {
+    std::string name, password, code;
+    int status;
+  };
+  for (const Bad& b : {Bad{"a", "long enough", "username_too_short", 400},
+                       Bad{"abcdefghijklmnopqrstu", "long enough", "username_too_long", 400},
+                       Bad{"Ай", "long enough", "username_bad_character", 400},
+                       Bad{"a b", "long enough", "username_bad_character", 400},
+                       Bad{"Admin", "long enough", "username_reserved", 400},
+                       Bad{"Aigerim", "short", "password_too_short", 400},
+                       Bad{"Aigerim", std::string(257, 'x'), "password_too_long", 400}}) {
+    HttpResult r = http_post(port, "/api/signup", credentials(b.name, b.password));
+    EXPECT_EQ(r.status, b.status) << b.name << " " << r.body;
+    EXPECT_EQ(code_of(r), b.code) << r.body;
+    EXPECT_EQ(cookie_of(r), "");
+  }
+  EXPECT_EQ(http_post(port, "/api/signup", std::string(R"({"username":5})")).status, 400);
+
+  HttpResult ok = http_post(port, "/api/signup", credentials("Aigerim", "a good password"));
+  ASSERT_EQ(ok.status, 201) << ok.body;
+  EXPECT_EQ(jstr(ok.json().at("username")), "Aigerim");
+  const std::string set(ok.headers[http::field::set_cookie]);
+  EXPECT_NE(set.find("HttpOnly"), std::string::npos) << set;
+  EXPECT_NE(set.find("SameSite=Lax"), std::string::npos) << set;
+  EXPECT_EQ(set.find("Secure"), std::string::npos) << set;  // plain HTTP here
+  EXPECT_EQ(ok.body.find("a good password"), std::string::npos);
+  const std::string cookie = cookie_of(ok);
+  EXPECT_EQ(cookie.rfind("toguz_session=", 0), 0u) << cookie;
+  EXPECT_EQ(me(port, cookie), "Aigerim");
+  EXPECT_EQ(me(port, ""), "");
+
+  // The same name in another case is taken.
+  HttpResult again = http_post(port, "/api/signup", credentials("aIGERIM", "another password"));
+  EXPECT_EQ(again.status, 409);
+  EXPECT_EQ(code_of(again), "username_taken");
+}
+
+TEST(ServerAccounts, LoginWrongPasswordAndTheLimit) {
+  TempDir dir;
+  TestServer srv((dir.path / "t.db").string());
+  const uint16_t port = srv.port;
+  ASSERT_NE(sign_up(port, "Aigerim"), "");
+
+  // The name in any case, the name answered as written.
+  HttpResult ok = http_post(port, "/api/login", credentials("aigerim", "password-of-Aigerim"));
+  ASSERT_EQ(ok.status, 200) << ok.body;
+  EXPECT_EQ(jstr(ok.json().at("username")), "Aigerim");
+  EXPECT_EQ(me(port, cookie_of(ok)), "Aigerim");
+
+  // A wrong password and an unknown name get the same answer.
+  HttpResult wrong = http_post(port, "/api/login", credentials("Aigerim", "not the password"));
+  EXPECT_EQ(wrong.status, 401);
+  EXPECT_EQ(code_of(wrong), "login_failed");
+  EXPECT_EQ(cookie_of(wrong), "");
+  HttpResult unknown = http_post(port, "/api/login", credentials("Nobody", "not the password"));
+  EXPECT_EQ(unknown.status, 401);
+  EXPECT_EQ(code_of(unknown), "login_failed");
+
+  // Four more failures make five on the account: then even the right password waits.
+  for (int i = 0; i < 4; ++i)
+    EXPECT_EQ(http_post(port, "/api/login", credentials("AIGERIM", "wrong again")).status, 401);
+  HttpResult locked = http_post(port, "/api/login", credentials("Aigerim", "password-of-Aigerim"));
+  EXPECT_EQ(locked.status, 429) << locked.body;
+  EXPECT_EQ(code_of(locked), "login_locked_account");
+  const int64_t retry = jint(locked.json().at("params").at("retry_after_s"));
+  EXPECT_GT(retry, 0);
+  EXPECT_LE(retry, 300);
+  EXPECT_EQ(std::string(locked.headers[http::field::retry_after]), std::to_string(retry));
+  EXPECT_EQ(cookie_of(locked), "");
+}
+
+TEST(ServerAccounts, LogoutAndWrongOrExpiredSessionsAreAnonymous) {
+  TempDir dir;
+  const std::string db = (dir.path / "t.db").string();
+  TestServer srv(db);
+  const uint16_t port = srv.port;
+  const std::string cookie = sign_up(port, "Aigerim");
+  ASSERT_EQ(me(port, cookie), "Aigerim");
+
+  // Malformed, unknown and garbage cookies are simply anonymous.
+  for (const std::string& bad : std::vector<std::string>{
+           "toguz_session=", "toguz_session=short", "toguz_session=" + std::string(43, 'A'),
+           "other=1", "toguz_session=" + std::string(43, '*')}) {
+    HttpResult r = get_as(port, "/api/me", bad);
+    EXPECT_EQ(r.status, 200) << bad;
+    EXPECT_TRUE(r.json().at("username").is_null()) << bad;
+  }
+
+  // A second session; logout ends only the one it was sent with, and clears the cookie.
+  HttpResult second = http_post(port, "/api/login", credentials("Aigerim", "password-of-Aigerim"));
+  const std::string cookie2 = cookie_of(second);
+  ASSERT_EQ(me(port, cookie2), "Aigerim");
+  HttpResult out = post_as(port, "/api/logout", json::object{}, cookie);
+  EXPECT_EQ(out.status, 200);
+  EXPECT_NE(std::string(out.headers[http::field::set_cookie]).find("Max-Age=0"), std::string::npos);
+  EXPECT_EQ(me(port, cookie), "");
+  EXPECT_EQ(me(port, cookie2), "Aigerim");
+
+  // An expired session (its expiry moved into the past in the database) is anonymous.
+  sqlite3* h = nullptr;
+  ASSERT_EQ(sqlite3_open(db.c_str(), &h), SQLITE_OK);
+  sqlite3_busy_timeout(h, 5000);
+  ASSERT_EQ(sqlite3_exec(h, "UPDATE sessions SET expires_ms = 1", nullptr, nullptr, nullptr),
+            SQLITE_OK);
+  sqlite3_close(h);
+  EXPECT_EQ(me(port, cookie2), "");
+}
+
+TEST(ServerAccounts, OriginIsCheckedOnAccountPosts) {
+  TempDir dir;
+  TestServer srv((dir.path / "t.db").string());
+  const uint16_t port = srv.port;
+  for (const char* target : {"/api/signup", "/api/login", "/api/logout", "/api/password"}) {
+    HttpResult r = http_call(port, http::verb::post, target,
+                             json::serialize(credentials("Aigerim", "a good password")),
+                             {{http::field::origin, "http://evil.example"}});
+    EXPECT_EQ(r.status, 403) << target;
+    EXPECT_EQ(code_of(r), "origin") << r.body;
+  }
+  HttpResult same = http_call(port, http::verb::post, "/api/signup",
+                              json::serialize(credentials("Aigerim", "a good password")),
+                              {{http::field::origin, "http://127.0.0.1:" + std::to_string(port)}});
+  EXPECT_EQ(same.status, 201) << same.body;
+}
+
+TEST(ServerAccounts, PasswordChangeEndsTheOtherSessions) {
+  TempDir dir;
+  TestServer srv((dir.path / "t.db").string());
+  const uint16_t port = srv.port;
+  const std::string a = sign_up(port, "Aigerim");
+  const std::string b =
+      cookie_of(http_post(port, "/api/login", credentials("Aigerim", "password-of-Aigerim")));
+  ASSERT_EQ(me(port, b), "Aigerim");
+  const json::value change{{"password", "password-of-Aigerim"}, {"new_password", "a new one!"}};
+  EXPECT_EQ(post_as(port, "/api/password", change, "").status, 401);
+  HttpResult wrong =
+      post_as(port, "/api/password",
+              json::object{{"password", "wrong"}, {"new_password", "a new one!"}}, a);
+  EXPECT_EQ(wrong.status, 401);
+  EXPECT_EQ(code_of(wrong), "login_failed");
+  HttpResult ok = post_as(port, "/api/password", change, a);
+  ASSERT_EQ(ok.status, 200) << ok.body;
+  EXPECT_EQ(me(port, a), "Aigerim");
+  EXPECT_EQ(me(port, b), "");
+  EXPECT_EQ(http_post(port, "/api/login", credentials("Aigerim", "password-of-Aigerim")).status,
+            401);
+  EXPECT_EQ(http_post(port, "/api/login", credentials("Aigerim", "a new one!")).status, 200);
+}
+
+// A rated game by link between two accounts: created and joined, the seats bound to the
+// accounts, played to a resignation; both ratings change once.
+struct RatedGame {
+  std::string id, white_token, black_token, white_cookie, black_cookie;
+};
+
+RatedGame start_rated(uint16_t port, int64_t initial_ms) {
+  RatedGame g;
+  g.white_cookie = sign_up(port, "Aigerim");
+  g.black_cookie = sign_up(port, "Bolat");
+  const json::value create{
+      {"mode", "online"},
+      {"color", "white"},
+      {"rated", true},
+      {"clock", json::object{{"initial_ms", initial_ms}, {"increment_ms", 0}}}};
+  HttpResult c = post_as(port, "/api/games", create, g.white_cookie);
+  EXPECT_EQ(c.status, 200) << c.body;
+  g.id = jstr(c.json().at("id"));
+  g.white_token = jstr(c.json().at("token"));
+  const json::value join{{"invite", c.json().at("invite")}};
+  HttpResult anon = http_post(port, "/api/games/" + g.id + "/join", join);
+  EXPECT_EQ(anon.status, 401);
+  EXPECT_EQ(code_of(anon), "rated_needs_account");
+  HttpResult own = post_as(port, "/api/games/" + g.id + "/join", join, g.white_cookie);
+  EXPECT_EQ(own.status, 409);
+  HttpResult j = post_as(port, "/api/games/" + g.id + "/join", join, g.black_cookie);
+  EXPECT_EQ(j.status, 200) << j.body;
+  g.black_token = jstr(j.json().at("token"));
+  return g;
+}
+
+TEST(ServerAccounts, RatedGamesNeedAccountsAndAClock) {
+  TempDir dir;
+  TestServer srv((dir.path / "t.db").string());
+  const uint16_t port = srv.port;
+  const std::string a = sign_up(port, "Aigerim");
+  const json::value clock = json::object{{"initial_ms", 180000}, {"increment_ms", 2000}};
+  HttpResult anon = http_post(port, "/api/games",
+                              json::value{{"mode", "online"}, {"rated", true}, {"clock", clock}});
+  EXPECT_EQ(anon.status, 401);
+  EXPECT_EQ(code_of(anon), "rated_needs_account");
+  HttpResult no_clock =
+      post_as(port, "/api/games", json::value{{"mode", "online"}, {"rated", true}}, a);
+  EXPECT_EQ(no_clock.status, 400);
+  EXPECT_EQ(code_of(no_clock), "rated_needs_clock");
+  HttpResult engine = post_as(
+      port, "/api/games", json::value{{"mode", "engine"}, {"rated", true}, {"clock", clock}}, a);
+  EXPECT_EQ(engine.status, 400);
+  // A logged-in player plays the engine, casual, seated as his account.
+  HttpResult casual = post_as(port, "/api/games", json::value{{"mode", "engine"}, {"level", 1}}, a);
+  ASSERT_EQ(casual.status, 200) << casual.body;
+  const json::value g = http_get(port, "/api/games/" + jstr(casual.json().at("id"))).json();
+  EXPECT_FALSE(g.at("game").at("rated").as_bool());
+  EXPECT_EQ(jstr(g.at("game").at("players").at("white").at("account")), "Aigerim");
+  EXPECT_EQ(jstr(g.at("game").at("players").at("white").at("name")), "Aigerim");
+  EXPECT_TRUE(g.at("game").at("players").at("black").at("account").is_null());
+}
+
+TEST(ServerAccounts, RatedGameToTheEndRatesBothOnce) {
+  TempDir dir;
+  TestServer srv((dir.path / "t.db").string());
+  const uint16_t port = srv.port;
+  const RatedGame rg = start_rated(port, 180000);
+  ASSERT_FALSE(rg.id.empty());
+
+  // The seats are the accounts': a token without its account is a spectator, the account
+  // without the token is seated.
+  WsClient thief(port, rg.id, rg.white_token);
+  auto ts = thief.read_state([](const json::object&) { return true; });
+  ASSERT_TRUE(ts);
+  EXPECT_EQ(jstr(ts->at("you")), "spectator");
+  thief.send(json::object{{"type", "resign"}});
+  ASSERT_TRUE(thief.read_type("error"));
+  WsClient wrong_token(port, rg.id, rg.white_token, {}, rg.black_cookie);
+  auto wt = wrong_token.read_state([](const json::object&) { return true; });
+  ASSERT_TRUE(wt);
+  EXPECT_EQ(jstr(wt->at("you")), "black");
+  wrong_token.close();
+
+  WsClient w(port, rg.id, "", {}, rg.white_cookie),
+      b(port, rg.id, rg.black_token, {}, rg.black_cookie);
+  auto s = w.read_state([](const json::object& g) { return jstr(g.at("you")) == "white"; });
+  ASSERT_TRUE(s);
+  EXPECT_TRUE(s->at("rated").as_bool());
+  EXPECT_EQ(jstr(s->at("speed")), "blitz");
+  const json::object& wp = s->at("players").at("white").as_object();
+  EXPECT_EQ(jstr(wp.at("account")), "Aigerim");
+  EXPECT_EQ(jint(wp.at("rating")), 1500);
+  EXPECT_TRUE(wp.at("provisional").as_bool());
+  EXPECT_TRUE(wp.at("rating_diff").is_null());
+  w.send(json::object{{"type", "move"}, {"hole", first_legal(*s)}, {"ply", 0}});
+  auto bs = b.read_state([](const json::object& g) { return jint(g.at("ply")) == 1; });
+  ASSERT_TRUE(bs);
+  b.send(json::object{{"type", "resign"}});
+  auto end = w.read_state([](const json::object& g) { return jstr(g.at("status")) == "over"; });
+  ASSERT_TRUE(end);
+  EXPECT_EQ(jstr(end->at("result").at("winner")), "white");
+  // Two new players, one game: the winner to 1662, the loser to 1338 (docs/ratings.md).
+  EXPECT_EQ(jint(end->at("players").at("white").at("rating_diff")), 162);
+  EXPECT_EQ(jint(end->at("players").at("black").at("rating_diff")), -162);
+  // A second end changes nothing.
+  b.send(json::object{{"type", "resign"}});
+  ASSERT_TRUE(b.read_type("error"));
+
+  const json::value u = http_get(port, "/api/users/aigerim").json();
+  EXPECT_EQ(jstr(u.at("username")), "Aigerim");
+  EXPECT_TRUE(u.at("online").as_bool());
+  const json::object& blitz = u.at("ratings").at("blitz").as_object();
+  EXPECT_EQ(jint(blitz.at("games")), 1);
+  EXPECT_NEAR(blitz.at("rating").as_double(), 1662.0, 0.5);
+  EXPECT_EQ(jint(u.at("ratings").at("bullet").at("games")), 0);
+  EXPECT_EQ(jint(u.at("counts").at("white").at("win")), 1);
+  EXPECT_EQ(jint(u.at("counts").at("all").at("loss")), 0);
+  const json::value ub = http_get(port, "/api/users/Bolat").json();
+  EXPECT_NEAR(ub.at("ratings").at("blitz").at("rating").as_double(), 1338.0, 0.5);
+  EXPECT_EQ(jint(ub.at("counts").at("black").at("loss")), 1);
+  const json::value h = http_get(port, "/api/users/Bolat/history").json();
+  ASSERT_EQ(h.at("blitz").as_array().size(), 1u);
+  EXPECT_NEAR(h.at("blitz").at(0).at(1).as_double(), 1338.0, 0.5);
+
+  // The games list of an account, with the accounts and the changes.
+  HttpResult list = http_get(port, "/api/games?account=BOLAT");
+  ASSERT_EQ(list.status, 200) << list.body;
+  ASSERT_EQ(jint(list.json().at("total")), 1);
+  const json::value item = list.json().at("games").at(0);
+  EXPECT_TRUE(item.at("rated").as_bool());
+  EXPECT_EQ(jstr(item.at("white_account")), "Aigerim");
+  EXPECT_EQ(jint(item.at("white_rating")), 1500);
+  EXPECT_EQ(jint(item.at("black_diff")), -162);
+  EXPECT_EQ(http_get(port, "/api/games?account=nobody").status, 404);
+  EXPECT_EQ(http_get(port, "/api/users/nobody").status, 404);
+  HttpResult pgn = http_get(port, "/api/users/Aigerim/pgn");
+  EXPECT_EQ(pgn.status, 200);
+  EXPECT_NE(pgn.body.find("[White \"Aigerim\"]"), std::string::npos) << pgn.body;
+  // Provisional ratings are not on the leaderboard.
+  HttpResult board = http_get(port, "/api/leaderboard/blitz");
+  ASSERT_EQ(board.status, 200);
+  EXPECT_TRUE(board.json().at("players").as_array().empty());
+  EXPECT_EQ(http_get(port, "/api/leaderboard/chess").status, 404);
+}
+
+// A flag and a resignation at the same moment: one end, one rating change each.
+TEST(ServerAccounts, FlagAndResignationRaceEndOnce) {
+  TempDir dir;
+  TestServer srv((dir.path / "t.db").string());
+  const uint16_t port = srv.port;
+  const RatedGame rg = start_rated(port, 100);  // 0.1 s: Black's flag falls at once
+  WsClient w(port, rg.id, rg.white_token, {}, rg.white_cookie),
+      b(port, rg.id, rg.black_token, {}, rg.black_cookie);
+  auto s = w.read_state([](const json::object& g) { return jstr(g.at("you")) == "white"; });
+  ASSERT_TRUE(s);
+  w.send(json::object{{"type", "move"}, {"hole", first_legal(*s)}, {"ply", 0}});
+  ASSERT_TRUE(b.read_state([](const json::object& g) { return jint(g.at("ply")) == 1; }));
+  b.send(json::object{{"type", "resign"}});
+  w.send(json::object{{"type", "resign"}});
+  auto end = w.read_state([](const json::object& g) { return jstr(g.at("status")) == "over"; });
+  ASSERT_TRUE(end);
+  const std::string reason = jstr(end->at("result").at("reason"));
+  EXPECT_TRUE(reason == "timeout" || reason == "resign") << reason;
+  for (const char* name : {"Aigerim", "Bolat"}) {
+    const json::value h = http_get(port, std::string("/api/users/") + name + "/history").json();
+    ASSERT_TRUE(h.as_object().contains("bullet")) << json::serialize(h);
+    EXPECT_EQ(h.at("bullet").as_array().size(), 1u) << name;
+    const json::value u = http_get(port, std::string("/api/users/") + name).json();
+    EXPECT_EQ(jint(u.at("ratings").at("bullet").at("games")), 1) << name;
+  }
+}
+
+}  // namespace
+}  // namespace toguz::test
