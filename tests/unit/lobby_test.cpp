@@ -70,6 +70,12 @@ struct LobbyFixture : ::testing::Test {
                          }}};
 
   void send(FakeClient& c, json::object msg) { lobby.handle(c, msg); }
+  // Aigerim (account 1) on a, Bolat (account 2) on b, an anonymous player on c.
+  void join_two_accounts_and_a_guest(FakeClient& a, FakeClient& b, FakeClient& c) {
+    lobby.join(a, account(1, "Aigerim"));
+    lobby.join(b, account(2, "Bolat"));
+    lobby.join(c, Viewer{});
+  }
   std::string seek(FakeClient& c, json::object extra = {}) {
     json::object msg{{"type", "seek"},
                      {"clock", json::object{{"initial_ms", 180000}, {"increment_ms", 2000}}}};
@@ -105,9 +111,7 @@ TEST_F(LobbyFixture, JoinSendsTheLobbyState) {
 
 TEST_F(LobbyFixture, SeekIsListedAndAcceptStartsTheGameForBoth) {
   FakeClient a, b, watcher;
-  lobby.join(a, account(1, "Aigerim"));
-  lobby.join(b, account(2, "Bolat"));
-  lobby.join(watcher, Viewer{});
+  join_two_accounts_and_a_guest(a, b, watcher);
   ratings[1] = {1623.4, false};
   const std::string id = seek(a, {{"rated", true}, {"color", "white"}});
   ASSERT_FALSE(id.empty()) << a.last_error_code();
@@ -276,9 +280,7 @@ TEST_F(LobbyFixture, TheStartGoesToTheSeeksOtherSocketWhenItsOwnClosed) {
 
 TEST_F(LobbyFixture, PoolsPairByRatingWideningWithTime) {
   FakeClient a, b, c;
-  lobby.join(a, account(1, "Aigerim"));
-  lobby.join(b, account(2, "Bolat"));
-  lobby.join(c, Viewer{});
+  join_two_accounts_and_a_guest(a, b, c);
   ratings[1] = {1500, false};
   ratings[2] = {1750, false};
   send(a, {{"type", "pool_join"}, {"pool", "3+2"}, {"range", nullptr}});
