@@ -1,6 +1,7 @@
 // The listener and the HTTP connections: each request is read (keep-alive), answered through
 // the routes (http_routes.cpp) with the security headers, or upgraded to a WebSocket session.
 #include "server/json_out.h"
+#include "server/lobby_session.h"
 #include "server/server_impl.h"
 
 namespace toguz::server {
@@ -95,9 +96,11 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
       write(error_response(http::status::forbidden, "Origin: not this server's"), false);
       return;
     }
+    // /ws/lobby: the lobby, whose player is the session cookie's.
+    const bool lobby = path == "/ws/lobby";
     std::shared_ptr<Room> room;
-    if (path.rfind("/ws/", 0) == 0) room = server_.rooms->find(path.substr(4));
-    if (!room) {
+    if (!lobby && path.rfind("/ws/", 0) == 0) room = server_.rooms->find(path.substr(4));
+    if (!lobby && !room) {
       write(error_response(http::status::not_found, "no such game"), false);
       return;
     }
@@ -113,6 +116,12 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
       return;
     }
     stream_.expires_never();
+    if (lobby) {
+      const Viewer viewer = server_.viewer_of(req);
+      std::make_shared<LobbySession>(server_, stream_.release_socket())
+          ->start(std::move(req), viewer, peer);
+      return;
+    }
     Viewer viewer = server_.viewer_of(req);
     auto ws = std::make_shared<WsSession>(server_, stream_.release_socket());
     ws->start(std::move(req), room, peer, std::move(viewer));

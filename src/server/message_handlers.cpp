@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "server/json_out.h"
+#include "server/message_check.h"
 #include "server/server_impl.h"
 
 namespace toguz::server {
@@ -230,36 +231,10 @@ constexpr Handler kHandlers[] = {
 // The message's object, or the refusal in *why (rate, size, JSON, type).
 const Handler* checked(Server::Impl& server, WsSession& s, std::string_view text, json::value* v,
                        std::string* why) {
-  const auto now = SteadyClock::now();
-  if (now - s.window_start >= std::chrono::seconds(1)) {
-    s.window_start = now;
-    s.window_count = 0;
-  }
-  const int max = server.config.max_messages_per_second;
-  if (++s.window_count > max) {
-    *why = "rate limit: more than " + std::to_string(max) + " messages per second";
-    return nullptr;
-  }
-  if (text.size() > kMaxMessage) {
-    *why = "message over 4 KiB";
-    return nullptr;
-  }
-  json::error_code ec;
-  *v = json::parse(text, ec);
-  if (ec) {
-    *why = "invalid JSON: " + ec.message();
-    return nullptr;
-  }
-  if (!v->is_object()) {
-    *why = "expected a JSON object";
-    return nullptr;
-  }
-  const json::value* tv = v->as_object().if_contains("type");
-  if (!tv || !tv->is_string()) {
-    *why = "type: expected a string";
-    return nullptr;
-  }
-  const std::string_view type = tv->as_string();
+  const json::object* o =
+      check_message(text, server.config.max_messages_per_second, s.rate, v, why);
+  if (!o) return nullptr;
+  const std::string_view type = o->at("type").as_string();
   for (const Handler& h : kHandlers)
     if (type == h.name) return &h;
   *why = "type: unknown message type '" + std::string(type.substr(0, 40)) + "'";

@@ -48,6 +48,7 @@ Server::Impl::Impl(const Config& c)
   store->expire_stale(now_ms() - int64_t(config.expire_waiting_seconds) * 1000,
                       now_ms() - int64_t(config.expire_analysis_seconds) * 1000);
   rooms->load_unfinished();
+  make_lobby();
 }
 
 Server::Impl::~Impl() {
@@ -105,6 +106,7 @@ void Server::Impl::shutdown_on_io() {
   stopped_io = true;
   sweep_timer.cancel();
   trim_timer.cancel();
+  lobby_timer.cancel();
   pool->shutdown();
   rooms->for_each([](const std::shared_ptr<Room>& room) { room->stop_for_shutdown(); });
   ioc.stop();
@@ -137,6 +139,7 @@ void Server::start() {
       room->arm_flag_timer();
     });
     im.arm_sweep();
+    im.arm_lobby_tick();
   });
   im.io_thread = std::thread([&im] {
     for (;;) {

@@ -22,6 +22,7 @@
 #include "server/endgame_tables.h"
 #include "server/engine_work.h"
 #include "server/learn_api.h"
+#include "server/lobby.h"
 #include "server/move_evals.h"
 #include "server/puzzle_miner.h"
 #include "server/room_registry.h"
@@ -40,21 +41,6 @@ struct AddressState {
   int analyses = 0;     // POST /api/analyze running or queued
   double tokens = -1;   // the analyze rate's bucket (-1: full, not yet used)
   SteadyClock::time_point refilled;
-};
-
-// A game the lobby starts between two viewers at once (start_paired_game).
-struct PairedGame {
-  Viewer white, black;
-  int64_t initial_ms = -1, increment_ms = 0;  // the clock; initial_ms -1: none
-  int days_per_move = 0;                      // > 0: a correspondence game (no clock)
-  bool rated = false;
-  std::string variant = "standard";  // standard, kozdatu or bestemshi
-};
-
-// The game start_paired_game made, or why not (`error`: a code of docs/web-protocol.md).
-struct PairedSeats {
-  std::string error;  // "" when made
-  std::string id, white_token, black_token;
 };
 
 // Whether the site is served over HTTPS for this request (the proxy in front says so with
@@ -120,6 +106,15 @@ struct Server::Impl {
   // A WebSocket message after the hello (message_handlers.cpp): checked, then handled by the
   // handler of its type.
   void on_message(WsSession& s, std::string_view text);
+
+  // The lobby (lobby.h) and its tick (server_lobby.cpp): pools paired, counts sent.
+  std::unique_ptr<Lobby> lobby;
+  net::steady_timer lobby_timer{ioc};
+  void make_lobby();
+  void arm_lobby_tick();
+  // An account's rating in a category and an account by name (any case), from the store.
+  LobbyRating lobby_rating(const Viewer& viewer, accounts::Speed speed);
+  std::optional<Viewer> account_named(const std::string& name);
 
   // ---- accounts (accounts_api.cpp, docs/accounts.md) ----
   accounts::LoginLimiter login_limiter;

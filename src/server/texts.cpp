@@ -75,6 +75,20 @@ constexpr Pattern kErrors[] = {
     {"position: {detail}", "position"},
     {"expected \"record\" or \"position\"", "no_record"},
     {"server error: {detail}", "server_error"},
+    // The lobby
+    {"seek: {n} seeks open already, the most allowed", "too_many_seeks"},
+    {"challenge: {n} challenges open already, the most allowed", "too_many_challenges"},
+    {"{action}: rated games need an account", "rated_needs_account"},
+    {"{action}: rated games need a clock", "rated_needs_clock"},
+    {"accept: your rating is outside the seek's range", "out_of_range"},
+    {"accept: your own seek", "own_seek"},
+    {"{action}: no such seek (accepted or gone)", "no_seek"},
+    {"challenge: no such player: {name}", "no_user"},
+    {"challenge: you cannot challenge yourself", "challenge_self"},
+    {"{action}: log in first", "not_logged_in"},
+    {"{action}: no such challenge", "no_challenge"},
+    {"pool_join: no pool '{pool}'", "no_pool"},
+    {"{action}.{field}: {detail}", "bad_field"},
 };
 // clang-format on
 

@@ -6,6 +6,13 @@
 
 namespace toguz::server {
 
+void set_server_options(websocket::stream<beast::tcp_stream>& ws) {
+  ws.set_option(websocket::stream_base::timeout::suggested(beast::role_type::server));
+  ws.read_message_max(kMaxBody);
+  ws.set_option(websocket::stream_base::decorator(
+      [](websocket::response_type& res) { res.set(http::field::server, "toguz"); }));
+}
+
 WsSession::WsSession(Server::Impl& server, tcp::socket&& socket)
     : server_(server), ws_(std::move(socket)), hello_timer_(ws_.get_executor()) {}
 
@@ -21,24 +28,21 @@ void WsSession::start(http::request<http::string_body> req, std::shared_ptr<Room
   ++server_.addresses[peer_].connections;
   server_.user_connected(viewer_);
   counted_ = true;
-  ws_.set_option(websocket::stream_base::timeout::suggested(beast::role_type::server));
-  ws_.read_message_max(kMaxBody);  // above this the connection closes; above kMaxMessage: an error
-  ws_.set_option(websocket::stream_base::decorator(
-      [](websocket::response_type& res) { res.set(http::field::server, "toguz"); }));
+  set_server_options(ws_);
   auto self = shared_from_this();
   ws_.async_accept(req, [self](beast::error_code ec) {
     if (ec) {
       self->on_gone();
       return;
     }
-    self->window_start = SteadyClock::now();
+    self->rate.window_start = SteadyClock::now();
     // The hello must come soon: a socket that never says who it is does not stay.
     self->hello_timer_.expires_after(std::chrono::seconds(10));
     self->hello_timer_.async_wait([weak = std::weak_ptr<WsSession>(self)](beast::error_code ec) {
       auto s = weak.lock();
       if (!ec && s && !s->attached_) s->close();
     });
-    self->do_read();
+    WsSessionOps::read(self);
   });
 }
 
@@ -78,19 +82,6 @@ void WsSession::on_hello(std::string_view text) {
   hello_timer_.cancel();
   attached_ = true;
   room->attach(*this);
-}
-
-void WsSession::do_read() {
-  ws_.async_read(buffer_, [self = shared_from_this()](beast::error_code ec, size_t) {
-    if (ec) {
-      self->on_gone();
-      return;
-    }
-    std::string text = beast::buffers_to_string(self->buffer_.data());
-    self->buffer_.consume(self->buffer_.size());
-    self->on_text(text);
-    if (!self->gone_) self->do_read();
-  });
 }
 
 // A handler that throws is the server's fault, not the connection's: it is logged, the client
@@ -166,10 +157,7 @@ void WsSession::do_write() {
 }
 
 void WsSession::close() {
-  if (gone_) return;
-  on_gone();
-  beast::error_code ec;
-  beast::get_lowest_layer(ws_).socket().close(ec);
+  WsSessionOps::close(*this);
 }
 
 void WsSession::on_gone() {

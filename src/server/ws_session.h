@@ -8,6 +8,7 @@
 #include <memory>
 #include <string>
 
+#include "server/message_check.h"
 #include "server/room.h"
 #include "server/server.h"
 
@@ -24,6 +25,38 @@ constexpr size_t kMaxMessage = 4 * 1024;  // WebSocket messages (error above)
 // states are coalesced, so only his own analysis and hints can pile up).
 constexpr size_t kMaxQueuedSpectator = 64, kMaxQueuedPlayer = 512;
 constexpr size_t kMaxQueuedBytesSpectator = 1 << 20, kMaxQueuedBytesPlayer = 16 << 20;
+
+// The server's options on an accepted WebSocket stream: the suggested timeouts, messages up to
+// kMaxBody (above it the connection closes; above kMaxMessage the handler refuses), its name.
+void set_server_options(websocket::stream<beast::tcp_stream>& ws);
+// What a game's socket and the lobby's do alike, for a session class S with ws_, buffer_,
+// gone_, on_text(text) and on_gone() (S befriends it).
+struct WsSessionOps {
+  // Reads the messages one after another, each to on_text while the session is not gone; a
+  // read error is on_gone. `self` is held while a read waits.
+  template <class S>
+  static void read(std::shared_ptr<S> self) {
+    S& s = *self;
+    s.ws_.async_read(s.buffer_, [self = std::move(self)](beast::error_code ec, size_t) mutable {
+      if (ec) {
+        self->on_gone();
+        return;
+      }
+      const std::string text = beast::buffers_to_string(self->buffer_.data());
+      self->buffer_.consume(self->buffer_.size());
+      self->on_text(text);
+      if (!self->gone_) read(std::move(self));
+    });
+  }
+  // Gone now (on_gone), and the socket closed.
+  template <class S>
+  static void close(S& s) {
+    if (s.gone_) return;
+    s.on_gone();
+    beast::error_code ec;
+    beast::get_lowest_layer(s.ws_).socket().close(ec);
+  }
+};
 
 class WsSession : public RoomClient, public std::enable_shared_from_this<WsSession> {
  public:
@@ -46,12 +79,10 @@ class WsSession : public RoomClient, public std::enable_shared_from_this<WsSessi
   std::shared_ptr<Room> room;
   std::shared_ptr<Job> analysis;  // the running analyze stream, if any (one per connection)
   bool hint_pending = false;      // a hint is queued or searching (one at a time)
-  // The message rate: messages in the window that started at window_start (one second).
-  SteadyClock::time_point window_start;
-  int window_count = 0;
+  MessageRate rate;
 
  private:
-  void do_read();
+  friend struct WsSessionOps;
   void do_write();
   void on_gone();
   void on_hello(std::string_view text);

@@ -989,13 +989,79 @@ async function explorer_from_review(browser, base, pages) {
   console.log("  explorer from a review: every move with the engine's evaluation; an endgame the tables hold shown as its result");
 }
 
+// The lobby against the real server: two people sign up in two browser contexts, one creates a
+// rated seek, the other accepts it from the lobby, both pages open the game, they play four
+// plies and Black resigns; both see the result, and their player pages show the new ratings.
+async function lobby_game(browser, base, pages) {
+  // Without the accounts' server side sign-up answers 404: then there is nothing to test here.
+  const probe = await fetch(`${base}/api/me`);
+  if (probe.status === 404) {
+    console.log("  lobby: skipped, the server has no accounts (GET /api/me is 404)");
+    return;
+  }
+  const names = ["LobbyAi", "LobbyBo"];
+  const ps = [];
+  for (const name of names) {
+    const ctx = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+    const page = await ctx.newPage();
+    pages.push(page);
+    ps.push(page);
+    await page.goto(`${base}/#/signup`);
+    await page.fill("#auth-username", name);
+    await page.fill("#auth-password", "correct horse battery");
+    await page.click("#auth-submit");
+    await page.waitForFunction((n) => location.hash === `#/@/${n}`, name, { timeout: T });
+  }
+  const [a, b] = ps;
+  // A seeks a rated 3+2 game as White; B sees it live in the lobby and accepts it.
+  await a.goto(`${base}/#/lobby`);
+  await b.goto(`${base}/#/lobby`);
+  await a.waitForFunction((n) => document.querySelector("#lobby-who .uname")?.textContent === n, names[0], { timeout: T });
+  await a.selectOption("#seek-clock", "3");
+  await a.selectOption("#seek-colour", "white");
+  await a.check("#seek-rated");
+  await a.click("#seek-create");
+  await a.waitForSelector("tr.mine[data-seek]", { timeout: T });
+  const seek = await b.waitForSelector("[data-accept]", { timeout: T });
+  check((await b.textContent("tr[data-seek] .who")).includes(names[0]), "the seeker's name in B's lobby");
+  await seek.click();
+  for (const p of [a, b]) await p.waitForFunction(() => location.hash.startsWith("#/game/"), null, { timeout: T });
+  check((await board_data(a)).you === "white" && (await board_data(b)).you === "black", "the seek's colours");
+  let ply = 0;
+  for (let i = 0; i < 4; i++) {
+    const mover = i % 2 === 0 ? a : b;
+    check((await wait_turn(mover)) === "move", `ply ${ply}: the side to move may move`);
+    await play_one(mover, "click", i + 1);
+    ply++;
+    await wait_ply(i % 2 === 0 ? b : a, ply);
+  }
+  await wait_turn(a);
+  await b.click('[data-action="resign"]');
+  await b.click('[data-action="resign-confirm"]');
+  for (const p of [a, b]) {
+    await p.waitForSelector('#game-over[data-reason="resign"]', { timeout: T });
+    check((await p.$eval("#game-over", (e) => e.dataset.winner)) === "white", "White won by resignation");
+  }
+  // The player pages: A's blitz rating went up from the start, B's down, one game each.
+  const rating = async (p, name) => {
+    await p.goto(`${base}/#/@/${name}`);
+    await p.waitForSelector(".ratings [data-speed=blitz] .rating", { timeout: T });
+    return (await p.textContent(".ratings [data-speed=blitz] .rating")).trim();
+  };
+  const ra = await rating(a, names[0]);
+  const rb = await rating(b, names[1]);
+  check(parseFloat(ra) > 1500 && parseFloat(rb) < 1500, `the new ratings: ${ra}, ${rb}`);
+  console.log(`  lobby: two sign-ups, a rated seek accepted from the lobby, 4 plies, a resignation; ratings ${ra} and ${rb}`);
+  for (const p of [a, b]) await p.context().close();
+}
+
 function location_hash(url) {
   return new URL(url).hash;
 }
 
 // ---- runner --------------------------------------------------------------------------------
 
-const tests = { engine_game, online_resign, reconnect, draw_rematch_abort, claim_win, phone_pages, languages, accounts_pages, rated_game, learn_pages, explorer_from_review };
+const tests = { engine_game, online_resign, reconnect, draw_rematch_abort, claim_win, phone_pages, languages, accounts_pages, rated_game, learn_pages, explorer_from_review, lobby_game };
 const dir = mkdtempSync(path.join(tmpdir(), "toguz-e2e-"));
 let server;
 let browser;

@@ -1,0 +1,184 @@
+// The lobby's behaviour (docs/web-protocol.md "WebSocket /ws/lobby"), with no networking: open
+// seeks, direct challenges, quick-pairing pools, the online counts, and starting a game when a
+// seek or challenge is accepted or a pool pairs two players. Connections are LobbyClients; the
+// time, randomness, ratings, accounts and the game itself come through LobbyHooks, so tests
+// drive it with a fake clock. A player is an account (every socket of it is the same player) or
+// one anonymous socket.
+// Threading: one thread (the server's IO thread), so an accept removes its seek before the next
+// message is read: of two accepts of one seek exactly one starts a game.
+#pragma once
+
+#include <boost/json.hpp>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "accounts/pool.h"
+#include "accounts/speed.h"
+#include "server/viewer.h"
+
+namespace toguz::server {
+
+// One lobby connection as the lobby sees it.
+class LobbyClient {
+ public:
+  virtual ~LobbyClient() = default;
+  virtual void send(std::string message) = 0;
+};
+
+// An account's rating in one category.
+struct LobbyRating {
+  double rating = 1500;
+  bool provisional = true;
+};
+
+// A game the lobby starts between two viewers at once (Server::Impl::start_paired_game).
+struct PairedGame {
+  Viewer white, black;                        // an anonymous Viewer plays as a guest
+  int64_t initial_ms = -1, increment_ms = 0;  // the clock; initial_ms -1: none
+  int days_per_move = 0;                      // > 0: a correspondence game (no clock)
+  bool rated = false;
+  std::string variant = "standard";  // standard, kozdatu or bestemshi
+};
+
+// The game start_paired_game made, or why not (`error`: a code of docs/web-protocol.md).
+struct PairedSeats {
+  std::string error;  // "" when made
+  std::string id, white_token, black_token;
+};
+
+struct LobbyHooks {
+  std::function<int64_t()> now_ms;                                    // ms; only differences matter
+  std::function<uint64_t()> random;                                   // seek ids and random colours
+  std::function<LobbyRating(const Viewer&, accounts::Speed)> rating;  // a signed-in viewer's
+  // The account of a name in any case, nullopt when there is none.
+  std::function<std::optional<Viewer>(const std::string& name)> find_user;
+  // Starts the game; `error` set when it could not.
+  std::function<PairedSeats(const PairedGame&)> start_game;
+  // People seated in online games being played, and those games.
+  std::function<std::pair<int, int>()> playing;
+};
+
+inline constexpr int kMaxSeeksPerPlayer = 3;
+inline constexpr int64_t kLobbyBroadcastMs = 2000;  // online and pools: at most this often
+
+class Lobby {
+ public:
+  explicit Lobby(LobbyHooks hooks);
+
+  // A connection opened by `viewer`: it gets the lobby message and the challenges waiting for
+  // the account.
+  void join(LobbyClient& c, const Viewer& viewer);
+  // The connection closed: when it was its player's last, his seeks, pool place and
+  // challenges go.
+  void leave(LobbyClient& c);
+  // One message (a JSON object with a string "type") from a joined connection; a refusal is an
+  // {"type":"error"} to it and changes nothing.
+  void handle(LobbyClient& c, const boost::json::object& msg);
+  // Called about every second: pairs whoever the pools can pair now (the range widens with
+  // waiting), then sends the online counts and the pools to everyone when they changed and the
+  // last such message is kLobbyBroadcastMs old.
+  void tick();
+
+  size_t connections() const { return conns_.size(); }
+  size_t players() const { return players_.size(); }
+  size_t seeks() const { return seeks_.size(); }
+
+  // The pools' time controls, "1+0" ... "30+20" (minutes + seconds).
+  static const std::vector<std::string>& pool_ids();
+
+ private:
+  struct Terms {
+    std::string variant = "standard";
+    int64_t initial_ms = -1, increment_ms = 0;
+    int days_per_move = 0;
+    bool rated = false;
+    std::string color = "random";  // the seeker's or challenger's
+    std::optional<accounts::Speed> speed;
+  };
+  struct Conn {
+    Viewer viewer;
+    std::string player;  // "u<id>" for an account, "c<n>" for an anonymous socket
+  };
+  struct PlayerState {
+    Viewer viewer;
+    std::vector<LobbyClient*> clients;  // in order of joining
+    std::string pool;                   // the pool waited in, "" for none
+    LobbyClient* pool_client = nullptr;
+  };
+  struct Seek {
+    std::string id, player;
+    LobbyClient* client;  // the socket that made it: the start goes there
+    Terms terms;
+    std::optional<std::pair<int, int>> range;
+    std::optional<LobbyRating> rating;  // the seeker's in the category (accounts only)
+  };
+  struct Challenge {
+    std::string id, from, to;  // player keys
+    LobbyClient* client;       // the challenger's socket
+    Viewer from_viewer, to_viewer;
+    Terms terms;
+    std::optional<LobbyRating> rating;
+  };
+  struct Pool {
+    std::string id;
+    int64_t initial_ms, increment_ms;
+    accounts::Speed speed;
+    accounts::PairingPool rated, casual;  // accounts, anonymous players
+  };
+
+  // Message handlers: each returns "" when done, else the refusal's English text (a field
+  // reader may also throw it).
+  std::string dispatch(LobbyClient& c, const std::string& type, const boost::json::object& msg);
+  std::string on_seek(LobbyClient& c, const boost::json::object& msg);
+  std::string on_cancel(LobbyClient& c, const boost::json::object& msg);
+  std::string on_accept(LobbyClient& c, const boost::json::object& msg);
+  std::string on_pool_join(LobbyClient& c, const boost::json::object& msg);
+  std::string on_pool_leave(LobbyClient& c);
+  std::string on_challenge(LobbyClient& c, const boost::json::object& msg);
+  std::string on_challenge_answer(LobbyClient& c, const boost::json::object& msg,
+                                  const std::string& action);
+
+  // The terms of a seek or challenge message; "" or the refusal.
+  std::string read_terms(const std::string& action, const boost::json::object& msg,
+                         const Viewer& who, Terms* out) const;
+  std::optional<LobbyRating> rating_of(const Viewer& v,
+                                       const std::optional<accounts::Speed>& speed) const;
+  // Starts the game between player a (socket ca, wanting colour `a_color`) and player b; on
+  // success both leave their seeks, pool and own challenges, and both sockets get `start`.
+  bool start_game(const std::string& a, LobbyClient* ca, const std::string& b, LobbyClient* cb,
+                  const Terms& terms);
+  void remove_player_offers(const std::string& player);
+  void remove_seek(size_t index);
+  void remove_challenge(size_t index, const char* reason);
+  void leave_pool(const std::string& player);
+  void pair_pools();
+
+  // The fields a seek and a challenge share: id, the player's rating, the terms.
+  static boost::json::object offer_json(const std::string& id,
+                                        const std::optional<LobbyRating>& rating, const Terms& t);
+  boost::json::object seek_json(const Seek& s, const std::string& viewer_player) const;
+  boost::json::object challenge_json(const Challenge& ch) const;
+  boost::json::array pools_json() const;
+  boost::json::object online_json() const;
+  void send_to_player(const std::string& player, const std::string& text);
+  void broadcast(const std::string& text);
+  std::string new_id();
+
+  LobbyHooks hooks_;
+  std::map<LobbyClient*, Conn> conns_;
+  std::map<std::string, PlayerState> players_;
+  std::vector<Seek> seeks_;  // in order of creation
+  std::vector<Challenge> challenges_;
+  std::vector<Pool> pools_;
+  uint64_t next_anonymous_ = 1;
+  // What was last broadcast, and when.
+  std::string sent_online_, sent_pools_;
+  int64_t online_sent_ms_ = INT64_MIN / 2, pools_sent_ms_ = INT64_MIN / 2;
+};
+
+}  // namespace toguz::server

@@ -1,0 +1,95 @@
+#include "server/lobby_session.h"
+
+#include "server/json_out.h"
+#include "server/log.h"
+#include "server/server_impl.h"
+
+namespace toguz::server {
+
+LobbySession::LobbySession(Server::Impl& server, tcp::socket&& socket)
+    : server_(server), ws_(std::move(socket)) {}
+
+void LobbySession::start(http::request<http::string_body> req, Viewer viewer, std::string peer) {
+  peer_ = std::move(peer);
+  ++server_.addresses[peer_].connections;
+  counted_ = true;
+  set_server_options(ws_);
+  ws_.async_accept(req,
+                   [self = shared_from_this(), viewer = std::move(viewer)](beast::error_code ec) {
+                     if (ec || self->server_.stopped_io) {
+                       self->on_gone();
+                       return;
+                     }
+                     self->rate_.window_start = SteadyClock::now();
+                     self->joined_ = true;
+                     self->viewer_ = viewer;
+                     self->server_.user_connected(viewer);
+                     self->server_.lobby->join(*self, viewer);
+                     WsSessionOps::read(self);
+                   });
+}
+
+// As on a game's socket, a handler that throws is logged and told, and the connection reads on.
+void LobbySession::on_text(const std::string& text) {
+  if (gone_) return;
+  try {
+    json::value v;
+    std::string why;
+    const json::object* msg =
+        check_message(text, server_.config.max_messages_per_second, rate_, &v, &why);
+    if (!msg)
+      send(error_message(why));
+    else
+      server_.lobby->handle(*this, *msg);
+  } catch (const std::exception& e) {
+    log(LogLevel::Error, "lobby", std::string("message handler: ") + e.what());
+    send(error_message(std::string("server error: ") + e.what()));
+  }
+}
+
+void LobbySession::send(std::string message) {
+  if (gone_) return;
+  if (queue_.size() >= kMaxQueuedLobby || queued_bytes_ + message.size() > kMaxQueuedBytesLobby) {
+    close();
+    return;
+  }
+  queued_bytes_ += message.size();
+  queue_.push_back(std::move(message));
+  if (!writing_) do_write();
+}
+
+void LobbySession::do_write() {
+  writing_ = true;
+  ws_.text(true);
+  ws_.async_write(net::buffer(queue_.front()),
+                  [self = shared_from_this()](beast::error_code ec, size_t) {
+                    self->queued_bytes_ -= self->queue_.front().size();
+                    self->queue_.pop_front();
+                    self->writing_ = !ec && !self->queue_.empty();
+                    if (ec)
+                      self->on_gone();
+                    else if (self->writing_)
+                      self->do_write();
+                  });
+}
+
+void LobbySession::close() {
+  WsSessionOps::close(*this);
+}
+
+// Leaving the lobby takes the player's seeks away when this was his last socket. At shutdown
+// the lobby is not told: it goes with the server.
+void LobbySession::on_gone() {
+  if (gone_) return;
+  gone_ = true;
+  if (counted_) {
+    counted_ = false;
+    if (auto it = server_.addresses.find(peer_); it != server_.addresses.end())
+      --it->second.connections;
+  }
+  if (joined_) server_.user_disconnected(viewer_);
+  if (joined_ && !server_.stopped_io) server_.lobby->leave(*this);
+  joined_ = false;
+}
+
+}  // namespace toguz::server

@@ -1,0 +1,51 @@
+// One WebSocket connection to the lobby (/ws/lobby): the Viewer comes from the handshake's
+// session cookie, so there is no hello; every message passes the game socket's checks (rate,
+// size, JSON) and goes to the Lobby. Its send queue drops a client that falls far behind.
+// IO thread only.
+#pragma once
+
+#include <boost/asio.hpp>
+#include <boost/beast.hpp>
+#include <deque>
+#include <memory>
+#include <string>
+
+#include "server/lobby.h"
+#include "server/message_check.h"
+#include "server/server.h"
+#include "server/viewer.h"
+#include "server/ws_session.h"
+
+namespace toguz::server {
+
+// A lobby client this far behind is dropped (it gets every seek's coming and going).
+constexpr size_t kMaxQueuedLobby = 512, kMaxQueuedBytesLobby = 4 << 20;
+
+class LobbySession : public LobbyClient, public std::enable_shared_from_this<LobbySession> {
+ public:
+  LobbySession(Server::Impl& server, tcp::socket&& socket);
+  // Accepts the upgrade `req` from address `peer` for `viewer`; the lobby then sends its state.
+  void start(http::request<http::string_body> req, Viewer viewer, std::string peer);
+  void send(std::string message) override;
+  void close();
+
+ private:
+  friend struct WsSessionOps;
+  void do_write();
+  void on_gone();
+  void on_text(const std::string& text);
+  Server::Impl& server_;
+  websocket::stream<beast::tcp_stream> ws_;
+  std::string peer_;
+  Viewer viewer_;         // online (user_connected) while joined
+  bool counted_ = false;  // in addresses[peer_].connections
+  bool joined_ = false;   // in the lobby
+  bool gone_ = false;
+  MessageRate rate_;
+  beast::flat_buffer buffer_;
+  std::deque<std::string> queue_;
+  size_t queued_bytes_ = 0;
+  bool writing_ = false;
+};
+
+}  // namespace toguz::server

@@ -1,0 +1,63 @@
+// The server's side of the lobby: the Lobby made with the server's clock, randomness, store and
+// rooms, and its tick every second.
+#include "accounts/glicko2.h"
+#include "accounts/username.h"
+#include "server/log.h"
+#include "server/server_impl.h"
+
+namespace toguz::server {
+
+void Server::Impl::make_lobby() {
+  LobbyHooks hooks;
+  hooks.now_ms = [] {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(
+               SteadyClock::now().time_since_epoch())
+        .count();
+  };
+  hooks.random = [this] { return uint64_t(rng()); };
+  hooks.rating = [this](const Viewer& v, accounts::Speed s) { return lobby_rating(v, s); };
+  hooks.find_user = [this](const std::string& name) { return account_named(name); };
+  hooks.start_game = [this](const PairedGame& g) {
+    PairedSeats seats = start_paired_game(g);
+    if (!seats.error.empty()) log(LogLevel::Warn, "lobby", "no game started: " + seats.error);
+    return seats;
+  };
+  // People seated in online games being played between people, and those games.
+  hooks.playing = [this] {
+    std::pair<int, int> out{0, 0};
+    rooms->for_each([&](const std::shared_ptr<Room>& room) {
+      if (room->mode != Mode::Online || room->status != Status::Playing) return;
+      out.first += 2;
+      ++out.second;
+    });
+    return out;
+  };
+  lobby = std::make_unique<Lobby>(std::move(hooks));
+}
+
+LobbyRating Server::Impl::lobby_rating(const Viewer& viewer, accounts::Speed speed) {
+  const store::RatingRow r = rating_now(viewer.user_id, std::string(accounts::name(speed)));
+  return {r.rating, r.rd > accounts::kProvisionalRd};
+}
+
+std::optional<Viewer> Server::Impl::account_named(const std::string& name) {
+  if (name.size() > 100) return std::nullopt;
+  const auto user = store->find_user(accounts::username_key(name));
+  if (!user) return std::nullopt;
+  Viewer v;
+  v.user_id = user->id;
+  v.username = user->username;
+  v.bot = user->bot;
+  return v;
+}
+
+void Server::Impl::arm_lobby_tick() {
+  lobby_timer.expires_after(std::chrono::seconds(1));
+  lobby_timer.async_wait([this](beast::error_code ec) {
+    if (ec || stopped_io) return;
+    lobby->tick();
+    arm_lobby_tick();
+  });
+}
+
+}  // namespace toguz::server
