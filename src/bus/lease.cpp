@@ -66,6 +66,20 @@ bool renew_lease(Connection& redis, const std::string& key, const std::string& o
              .number("lease renew") == 1;
 }
 
+std::vector<bool> renew_leases(Connection& redis, const std::vector<std::string>& keys,
+                               const std::string& owner, std::chrono::milliseconds ttl) {
+  check(owner, ttl);
+  std::vector<std::vector<std::string>> commands;
+  commands.reserve(keys.size());
+  for (const std::string& key : keys)
+    commands.push_back({"EVAL", kRenew, "1", key, owner, std::to_string(ttl.count())});
+  std::vector<bool> held;
+  held.reserve(keys.size());
+  for (const Reply& r : redis.pipeline(commands))
+    held.push_back(r.type == Reply::Type::Integer && r.integer == 1);
+  return held;
+}
+
 bool release_lease(Connection& redis, const std::string& key, const std::string& owner) {
   check(owner, std::chrono::milliseconds(1));
   return redis.command({"EVAL", kRelease, "1", key, owner}).number("lease release") == 1;

@@ -11,6 +11,7 @@
 #include <chrono>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "bus/redis.h"
 
@@ -24,6 +25,9 @@ std::optional<long long> acquire_lease(Connection& redis, const std::string& key
 // Extends the TTL to `ttl` from now; false (and nothing changed) unless `owner` holds it.
 bool renew_lease(Connection& redis, const std::string& key, const std::string& owner,
                  std::chrono::milliseconds ttl);
+// renew_lease for many keys in one round trip: per key, whether `owner` still holds it.
+std::vector<bool> renew_leases(Connection& redis, const std::vector<std::string>& keys,
+                               const std::string& owner, std::chrono::milliseconds ttl);
 // Deletes the lease; false (and nothing changed) unless `owner` holds it.
 bool release_lease(Connection& redis, const std::string& key, const std::string& owner);
 

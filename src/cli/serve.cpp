@@ -66,6 +66,20 @@ void add_serve(CLI::App& app) {
                   "stones on the board the tables built at start cover")
       ->check(CLI::Range(1, 12))
       ->capture_default_str();
+  cmd->add_option("--redis", cfg->redis_url,
+                  "redis://host[:port][/db]: one instance of a cluster on a shared PostgreSQL "
+                  "(docs/cluster.md)");
+  cmd->add_option("--lease-ms", cfg->lease_ms,
+                  "with --redis: a game's lease; a dead instance's games move after about this")
+      ->check(CLI::Range(300, 600000))
+      ->capture_default_str();
+  cmd->add_option("--max-messages-per-second", cfg->max_messages_per_second,
+                  "per WebSocket connection; more get an error")
+      ->check(CLI::Range(1, 1000000))
+      ->capture_default_str();
+  cmd->add_option("--review-nodes", cfg->review_nodes, "search per position of a game review")
+      ->check(CLI::Range(uint64_t(1000), uint64_t(1) << 32))
+      ->capture_default_str();
   cmd->add_option("--log-level", cfg->log_level, "the log on stderr: debug, info, warn, error")
       ->check(CLI::IsMember({"debug", "info", "warn", "error"}))
       ->capture_default_str();

@@ -1,9 +1,17 @@
 #include "server/engine_work.h"
 
+#include "server/review.h"
+
 namespace toguz::server {
 
 bool EngineWork::search(Search s, Priority priority, std::shared_ptr<Job> job,
                         std::function<void(search::SearchResult)> done) {
+  if (remote_ && remote_->available() && remote_->search(s, priority, job, done)) return true;
+  return search_here(std::move(s), priority, std::move(job), std::move(done));
+}
+
+bool EngineWork::search_here(Search s, Priority priority, std::shared_ptr<Job> job,
+                             std::function<void(search::SearchResult)> done) {
   if (!s.options.tables) s.options.tables = tables();
   auto work = [this, s = std::move(s), job](search::Engine& engine) {
     engine.set_options(s.options);
@@ -14,6 +22,32 @@ bool EngineWork::search(Search s, Priority priority, std::shared_ptr<Job> job,
     });
   };
   return run<search::SearchResult>(priority, std::move(job), std::move(work), std::move(done));
+}
+
+bool EngineWork::review(const Game& game, uint64_t nodes, std::shared_ptr<Job> job,
+                        std::function<void(double)> progress,
+                        std::function<void(std::string)> done) {
+  if (remote_ && remote_->available() && remote_->review(game, nodes, job, progress, done))
+    return true;
+  return review_here(game, nodes, std::move(job), std::move(progress), std::move(done));
+}
+
+bool EngineWork::review_here(const Game& game, uint64_t nodes, std::shared_ptr<Job> job,
+                             std::function<void(double)> progress,
+                             std::function<void(std::string)> done) {
+  // On the worker, with its engine: progress goes to the IO thread as it comes.
+  auto task = [this, job, nodes, game, progress, tables = tables()](search::Engine& engine) {
+    std::atomic<bool> cancel{false};
+    auto step = [&](int n, int total) {
+      if (job->cancelled() || stopping()) cancel = true;
+      const double p = double(n) / double(total);
+      post(job, [progress, p] { progress(p); });
+    };
+    search::Options options;
+    options.tables = tables;
+    return review_json(engine, game, nodes, step, &cancel, options);
+  };
+  return run<std::string>(Priority::Background, std::move(job), std::move(task), std::move(done));
 }
 
 void EngineWork::set_tables(std::shared_ptr<const search::TableProbe> tables) {

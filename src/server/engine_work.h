@@ -2,7 +2,9 @@
 // with that worker's own search::Engine (worker_pool.h) over copies of what it needs (the Game),
 // and its result comes back to the IO thread by net::post, where it is dropped when its Job was
 // cancelled meanwhile (stale: a takeback, a new analyze, a closed socket). Engine moves, hints,
-// the analyze stream, POST /api/analyze and reviews all go through here.
+// the analyze stream, POST /api/analyze and reviews all go through here. In a cluster with a
+// live engine worker they go to the job queue instead (RemoteEngine, engine_queue.h), with the
+// same callbacks on the IO thread.
 #pragma once
 
 #include <boost/asio.hpp>
@@ -15,6 +17,8 @@
 #include "server/worker_pool.h"
 
 namespace toguz::server {
+
+class RemoteEngine;
 
 class EngineWork {
  public:
@@ -36,8 +40,24 @@ class EngineWork {
   bool search(Search s, Priority priority, std::shared_ptr<Job> job,
               std::function<void(search::SearchResult)> done);
 
-  // Any work with a worker's engine: `work(engine)` on the worker (the job attached to the engine,
-  // so cancel() stops its search), then `done(result)` on the IO thread unless cancelled.
+  // The review of `game` (review.h: the JSON object, "" when it did not complete) with `nodes`
+  // per position; `progress(0..1)` and `done(review)` run on the IO thread unless `job` was
+  // cancelled. False when refused (the background queue is full).
+  bool review(const Game& game, uint64_t nodes, std::shared_ptr<Job> job,
+              std::function<void(double)> progress, std::function<void(std::string)> done);
+
+  // search() and review() on this process's pool, whatever the remote says.
+  bool search_here(Search s, Priority priority, std::shared_ptr<Job> job,
+                   std::function<void(search::SearchResult)> done);
+  bool review_here(const Game& game, uint64_t nodes, std::shared_ptr<Job> job,
+                   std::function<void(double)> progress, std::function<void(std::string)> done);
+
+  // Work elsewhere, used while it says it is available (set before the first search).
+  void set_remote(RemoteEngine* remote) { remote_ = remote; }
+
+  // Any work with a worker's engine, on this process's pool: `work(engine)` on the worker (the job
+  // attached to the engine, so cancel() stops its search), then `done(result)` on the IO thread
+  // unless cancelled.
   template <class R>
   bool run(Priority priority, std::shared_ptr<Job> job, std::function<R(search::Engine&)> work,
            std::function<void(R)> done) {
@@ -67,6 +87,21 @@ class EngineWork {
   WorkerPool& pool_;
   mutable std::mutex tables_mutex_;
   std::shared_ptr<const search::TableProbe> tables_;
+  RemoteEngine* remote_ = nullptr;
+};
+
+// Engine work done by other processes (the job queue): the same contracts as EngineWork's, the
+// callbacks run on the IO thread and not after `job` was cancelled. A submission it cannot make
+// returns false and EngineWork runs the work itself.
+class RemoteEngine {
+ public:
+  virtual ~RemoteEngine() = default;
+  virtual bool available() const = 0;
+  virtual bool search(const EngineWork::Search& s, Priority priority, std::shared_ptr<Job> job,
+                      std::function<void(search::SearchResult)> done) = 0;
+  virtual bool review(const Game& game, uint64_t nodes, std::shared_ptr<Job> job,
+                      std::function<void(double)> progress,
+                      std::function<void(std::string)> done) = 0;
 };
 
 }  // namespace toguz::server

@@ -114,6 +114,9 @@ void route_api(Server::Impl& server, const http::request<http::string_body>& req
     if (body_object()) respond(server.api_import(body));
   } else if (parts.size() == 1 && first == "analyze") {
     if (body_object()) server.api_analyze(body, peer, respond);
+  } else if (parts.size() >= 2 && first == "games" &&
+             server.forward_game_request(parts[1], req, peer, respond)) {
+    // driven by another instance of the cluster, which answers
   } else if (parts.size() == 3 && parts[2] == "join") {
     if (body_object()) respond(server.api_join(parts[1], body, server.viewer_of(req)));
   } else if (auto room = server.rooms->find(parts[1]); !room) {

@@ -99,8 +99,13 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     // /ws/lobby: the lobby, whose player is the session cookie's.
     const bool lobby = path == "/ws/lobby";
     std::shared_ptr<Room> room;
-    if (!lobby && path.rfind("/ws/", 0) == 0) room = server_.rooms->find(path.substr(4));
-    if (!lobby && !room) {
+    std::string relay;  // in a cluster: the game another instance drives
+    if (!lobby && path.rfind("/ws/", 0) == 0) {
+      const std::string id = path.substr(4);
+      room = server_.rooms->find(id);
+      if (!room && server_.cluster && !server_.cluster->driver_elsewhere(id).empty()) relay = id;
+    }
+    if (!lobby && !room && relay.empty()) {
       write(error_response(http::status::not_found, "no such game"), false);
       return;
     }
@@ -124,6 +129,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     }
     Viewer viewer = server_.viewer_of(req);
     auto ws = std::make_shared<WsSession>(server_, stream_.release_socket());
+    ws->relay_game = relay;
     ws->start(std::move(req), room, peer, std::move(viewer));
   }
 

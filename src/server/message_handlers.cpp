@@ -17,7 +17,7 @@ namespace {
 // One message being handled: who sent it, to which room, and its fields.
 struct Request {
   Server::Impl& server;
-  WsSession& session;
+  ClientSession& session;
   Room& room;
   const json::object& msg;
 
@@ -68,7 +68,7 @@ void on_sync(const Request& r) {
 void on_analyze(const Request& r) {
   int multipv = 3;
   if (!r.int_field("multipv", 1, 5, &multipv, false)) return;
-  WsSession& s = r.session;
+  ClientSession& s = r.session;
   if (s.analysis) s.analysis->cancel();
   auto job = std::make_shared<Job>();
   s.analysis = job;
@@ -77,7 +77,7 @@ void on_analyze(const Request& r) {
   const int ply = game.ply_count();
   const int expected = std::max(1, std::min(multipv, std::popcount(game.legal_mask())));
   const Position pos = game.position();
-  auto send = [weak = std::weak_ptr<WsSession>(s.shared_from_this()), job](std::string text) {
+  auto send = [weak = std::weak_ptr<ClientSession>(s.client_ptr()), job](std::string text) {
     auto s = weak.lock();
     if (s && s->analysis == job) s->send(std::move(text));
   };
@@ -108,7 +108,7 @@ void on_analyze_stop(const Request& r) {
 }
 
 void on_review(const Request& r) {
-  r.room.start_review(r.session.shared_from_this());
+  r.room.start_review(r.session.client_ptr());
 }
 
 void on_move(const Request& r) {
@@ -140,7 +140,7 @@ void on_takeback(const Request& r) {
 // The best move for the side to move, once at a time per connection.
 void on_hint(const Request& r) {
   Room& room = r.room;
-  WsSession& s = r.session;
+  ClientSession& s = r.session;
   if (room.mode == Mode::Online) return r.fail("hint: not in online games");  // even once over
   if (!room.may_move(s.seat())) return r.fail("hint: not your turn");
   if (s.hint_pending) return r.fail("hint: the last hint is still being searched");
@@ -150,7 +150,7 @@ void on_hint(const Request& r) {
   search.limits.movetime_ms = 500;
   const int ply = room.game.ply_count();
   const Side to_move = room.to_move();
-  auto done = [weak = std::weak_ptr<WsSession>(s.shared_from_this()), ply,
+  auto done = [weak = std::weak_ptr<ClientSession>(s.client_ptr()), ply,
                to_move](search::SearchResult res) {
     auto s = weak.lock();
     if (!s) return;
@@ -229,8 +229,8 @@ constexpr Handler kHandlers[] = {
 };
 
 // The message's object, or the refusal in *why (rate, size, JSON, type).
-const Handler* checked(Server::Impl& server, WsSession& s, std::string_view text, json::value* v,
-                       std::string* why) {
+const Handler* checked(Server::Impl& server, ClientSession& s, std::string_view text,
+                       json::value* v, std::string* why) {
   const json::object* o =
       check_message(text, server.config.max_messages_per_second, s.rate, v, why);
   if (!o) return nullptr;
@@ -243,7 +243,7 @@ const Handler* checked(Server::Impl& server, WsSession& s, std::string_view text
 
 }  // namespace
 
-void Server::Impl::on_message(WsSession& s, std::string_view text) {
+void Server::Impl::on_message(ClientSession& s, std::string_view text) {
   json::value v;
   std::string why;
   const Handler* h = checked(*this, s, text, &v, &why);

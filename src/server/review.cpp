@@ -91,27 +91,13 @@ void Room::start_review(const std::shared_ptr<RoomClient>& client) {
   review_progress_ = 0;
   auto job = std::make_shared<Job>();
   EngineWork& work = services_.engine;
-  const uint64_t nodes = services_.config.review_nodes;
   auto self = shared_from_this();
-  // On the worker, with its engine: progress goes to the waiters as it comes.
-  auto review_task = [self, job, &work, nodes, game = game](search::Engine& engine) {
-    std::atomic<bool> cancel{false};
-    auto progress = [&](int done, int total) {
-      if (job->cancelled() || work.stopping()) cancel = true;
-      const double p = double(done) / double(total);
-      work.post(job, [self, p] {
-        self->review_progress_ = p;
-        self->send_review(progress_message(p));
-      });
-    };
-    search::Options options;
-    options.tables = work.tables();
-    return std::make_pair(review_json(engine, game, nodes, progress, &cancel, options),
-                          game.ply_count());
+  auto progress = [self](double p) {
+    self->review_progress_ = p;
+    self->send_review(progress_message(p));
   };
-  auto done = [self](std::pair<std::string, int> result) {
+  auto done = [self, plies = game.ply_count()](std::string moves) {
     Room& room = *self;
-    auto& [moves, plies] = result;
     room.reviewing_ = false;
     if (moves.empty()) return;
     if (finished(room.status) && room.game.ply_count() == plies) {
@@ -125,7 +111,7 @@ void Room::start_review(const std::shared_ptr<RoomClient>& client) {
     room.send_review(done_message(moves));
     room.review_waiters_.clear();
   };
-  if (!work.run<std::pair<std::string, int>>(Priority::Background, job, review_task, done)) {
+  if (!work.review(game, services_.config.review_nodes, job, progress, done)) {
     reviewing_ = false;
     send_review(error_message("review: " + busy_message(work.pool())));
     review_waiters_.clear();

@@ -642,6 +642,10 @@ void Room::cancel_timers() {
   abandon_timer_[1].cancel();
 }
 
+void Room::close_clients() {
+  for (RoomClient* c : std::vector<RoomClient*>(clients_)) c->close();
+}
+
 void Room::stop_for_shutdown() {
   cancel_timers();
   if (status == Status::Playing && has_clock()) {

@@ -118,6 +118,7 @@ class Room : public std::enable_shared_from_this<Room> {
   bool rated = false;     // counts for the ratings (an online game between two accounts)
   std::string speed;      // the category of the clock (accounts::Speed's name), "" for none
   int days_per_move = 0;  // a correspondence game's days per move, 0 for none
+  int64_t fence = 0;      // in a cluster: this instance's lease token, carried by every write
 
   // ---- who is here ----
   int spectators = 0;  // connections watching (no seat)
@@ -203,6 +204,7 @@ class Room : public std::enable_shared_from_this<Room> {
   // enough.
   bool may_leave_memory(SteadyClock::time_point now) const;
   void cancel_timers();
+  void close_clients();  // every connection closes (and detaches itself)
   // At shutdown: timers cancelled, running clocks saved as they stand, connections closed.
   void stop_for_shutdown();
 

@@ -24,8 +24,28 @@ std::shared_ptr<Room> RoomRegistry::find(const std::string& id) {
   try {
     auto row = services_.store.load_game(id);
     if (!row) return nullptr;
+    int64_t fence = 0;
+    if (ownership_) {
+      const auto token = ownership_->acquire(id);
+      if (!token) return nullptr;
+      fence = *token;
+      try {
+        services_.store.claim_fence(id, fence);
+        row = services_.store.load_game(id);  // now with every write of the former driver
+      } catch (...) {
+        ownership_->release(id);
+        throw;
+      }
+      if (!row) return nullptr;
+    }
     auto room = Room::from_row(services_, std::move(*row));
+    room->fence = fence;
     rooms_[id] = room;
+    if (ownership_) {
+      // Taken over from another instance: its engine and flag go on here.
+      room->start_engine();
+      room->arm_flag_timer();
+    }
     return room;
   } catch (const std::exception& e) {
     log(LogLevel::Error, id, std::string("cannot load the game: ") + e.what());
@@ -38,11 +58,37 @@ std::shared_ptr<Room> RoomRegistry::create(Mode mode, const Game& game) {
   do id = random_id(10);
   while (rooms_.count(id));
   auto room = std::make_shared<Room>(services_, id, mode, game);
+  if (!own(*room)) throw std::runtime_error("cannot take the lease of the new game " + id);
   rooms_[id] = room;
   return room;
 }
 
+bool RoomRegistry::own(Room& room) {
+  if (!ownership_) return true;
+  const auto token = ownership_->acquire(room.id);
+  if (!token) return false;
+  room.fence = *token;
+  try {
+    services_.store.claim_fence(room.id, room.fence);
+  } catch (...) {
+    ownership_->release(room.id);
+    throw;
+  }
+  return true;
+}
+
+void RoomRegistry::drop(const std::string& id) {
+  auto it = rooms_.find(id);
+  if (it == rooms_.end()) return;
+  std::shared_ptr<Room> room = it->second;
+  rooms_.erase(it);
+  room->stop_engine();
+  room->cancel_timers();
+  room->close_clients();
+}
+
 void RoomRegistry::load_unfinished() {
+  if (ownership_) return;  // a cluster's instances take them over one by one (cluster.h)
   for (const std::string& id : services_.store.unfinished_ids()) {
     try {
       auto row = services_.store.load_game(id);
@@ -55,6 +101,7 @@ void RoomRegistry::load_unfinished() {
 
 void RoomRegistry::start_rematch(Room& old) {
   auto next = old.rematch(random_id(10), [] { return random_id(32); });
+  if (!own(*next)) throw std::runtime_error("cannot take the lease of the rematch " + next->id);
   rooms_[next->id] = next;
   next->save();
   old.announce_rematch(*next);
@@ -70,6 +117,7 @@ bool RoomRegistry::sweep() {
     room.expire(now);
     if (room.may_leave_memory(steady)) {
       room.cancel_timers();
+      if (ownership_) ownership_->release(room.id);
       it = rooms_.erase(it);
       dropped = true;
     } else {

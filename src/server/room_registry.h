@@ -4,6 +4,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <unordered_map>
 
@@ -11,12 +12,27 @@
 
 namespace toguz::server {
 
+// Who may drive a game, in a cluster (cluster.h): a room is in memory only on the instance that
+// holds the game's lease. Without one (a single process) every game is this process's.
+class RoomOwnership {
+ public:
+  virtual ~RoomOwnership() = default;
+  // The lease of game `id` for this instance (taken when free, kept when held): its fencing
+  // token, or nothing when another instance holds it or the bus cannot be reached.
+  virtual std::optional<int64_t> acquire(const std::string& id) = 0;
+  virtual void release(const std::string& id) = 0;
+};
+
 class RoomRegistry {
  public:
   explicit RoomRegistry(RoomServices& services) : services_(services) {}
+  // Set once before the first room (a cluster); null: every game is this process's.
+  void set_ownership(RoomOwnership* ownership) { ownership_ = ownership; }
 
   // The room of game `id`: in memory, else loaded from the store. nullptr when the id is not
-  // one the server makes, no game has it, or its row cannot be rebuilt (logged).
+  // one the server makes, no game has it, or its row cannot be rebuilt (logged); in a cluster
+  // also when another instance drives it (its lease is taken, and the store fenced with its
+  // token, before the row is loaded, so the row has every write of the former driver).
   std::shared_ptr<Room> find(const std::string& id);
   // A new game with a fresh id, registered (stored by its first save).
   std::shared_ptr<Room> create(Mode mode, const Game& game);
@@ -25,6 +41,14 @@ class RoomRegistry {
   // The rematch of `old`: created with the colours swapped, stored, announced to old's
   // connections; the engine starts when it is to move.
   void start_rematch(Room& old);
+  // The room if it is in memory (nothing is loaded or leased).
+  std::shared_ptr<Room> loaded(const std::string& id) const {
+    auto it = rooms_.find(id);
+    return it == rooms_.end() ? nullptr : it->second;
+  }
+  // The room leaves memory now (its lease was lost): timers and engine stopped, its connections
+  // closed (they reconnect to whichever instance drives it now).
+  void drop(const std::string& id);
   // Ends stale games (in memory and in the store) and drops idle rooms; true when one went.
   bool sweep();
   // Every room at start (engine, flag timer) and at shutdown.
@@ -39,7 +63,11 @@ class RoomRegistry {
   static std::string random_id(int length);
 
  private:
+  // In a cluster: takes the lease of a new or loaded room and fences the store with its token;
+  // false when another instance holds it.
+  bool own(Room& room);
   RoomServices& services_;
+  RoomOwnership* ownership_ = nullptr;
   std::unordered_map<std::string, std::shared_ptr<Room>> rooms_;
 };
 

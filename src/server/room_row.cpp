@@ -73,6 +73,7 @@ std::shared_ptr<Room> Room::from_row(RoomServices& services, GameRow row) {
 GameRow Room::row() const {
   GameRow g;
   g.id = id;
+  g.fence = fence;
   g.mode = std::string(mode_name(mode));
   const Rules rules = game.rules();
   g.variant = std::string(variant_name(rules.variant()));

@@ -45,6 +45,13 @@ Server::Impl::Impl(const Config& c)
         miner->finished(room.id, room.game, export_tags(room.row()));
     };
   }
+  if (!config.redis_url.empty()) {
+    cluster = std::make_unique<Cluster>(*this, config.redis_url);
+    rooms->set_ownership(cluster.get());
+    engine_queue =
+        std::make_unique<EngineQueue>(ioc, *engine, config.redis_url, cluster->instance());
+    engine->set_remote(engine_queue.get());
+  }
   store->expire_stale(now_ms() - int64_t(config.expire_waiting_seconds) * 1000,
                       now_ms() - int64_t(config.expire_analysis_seconds) * 1000);
   rooms->load_unfinished();
@@ -108,7 +115,9 @@ void Server::Impl::shutdown_on_io() {
   trim_timer.cancel();
   lobby_timer.cancel();
   pool->shutdown();
+  if (engine_queue) engine_queue->stop();
   rooms->for_each([](const std::shared_ptr<Room>& room) { room->stop_for_shutdown(); });
+  if (cluster) cluster->stop();
   ioc.stop();
 }
 
@@ -131,6 +140,7 @@ void Server::start() {
   if (ec)
     throw std::runtime_error("cannot listen on " + im.config.host + ":" +
                              std::to_string(im.config.port) + ": " + ec.message());
+  if (im.cluster) im.cluster->start();
   im.do_accept();
   // Rooms loaded at start may need the engine or a flag timer: start them on the IO thread.
   net::post(im.ioc, [&im] {
@@ -152,6 +162,16 @@ void Server::start() {
       }
     }
   });
+}
+
+bool Server::Impl::forward_game_request(const std::string& id,
+                                        const http::request<http::string_body>& req,
+                                        const std::string& peer, const Respond& respond) {
+  if (!cluster || peer.rfind("cluster:", 0) == 0 || rooms->find(id)) return false;
+  const std::string driver = cluster->driver_elsewhere(id);
+  if (driver.empty()) return false;
+  cluster->forward_http(driver, req, respond);
+  return true;
 }
 
 uint16_t Server::port() const {

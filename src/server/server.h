@@ -49,6 +49,11 @@ struct Config {
   // at start.
   bool mine_puzzles = true;
   std::string mined_puzzles_path;
+  // Several instances (docs/cluster.md): a redis:// URL makes this one instance of a cluster
+  // on a shared store ("": a single process, no Redis). A game's lease lasts lease_ms and is
+  // renewed every lease_ms / 3; a dead instance's games are taken over after about lease_ms.
+  std::string redis_url;
+  int lease_ms = 3000;
 };
 
 class Server {

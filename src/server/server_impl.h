@@ -19,7 +19,9 @@
 #include <unordered_map>
 
 #include "accounts/limiter.h"
+#include "server/cluster.h"
 #include "server/endgame_tables.h"
+#include "server/engine_queue.h"
 #include "server/engine_work.h"
 #include "server/learn_api.h"
 #include "server/lobby.h"
@@ -64,9 +66,11 @@ struct Server::Impl {
   std::unique_ptr<RoomRegistry> rooms;
   std::unordered_map<std::string, AddressState> addresses;
   StaticFiles static_files;
-  std::unique_ptr<LearnService> learn;  // /api/puzzles, /api/studies, /api/explorer
-  net::steady_timer sweep_timer{ioc};   // expiry and rooms leaving memory (sweep)
-  net::steady_timer trim_timer{ioc};    // gives freed memory back after connections go
+  std::unique_ptr<LearnService> learn;        // /api/puzzles, /api/studies, /api/explorer
+  std::unique_ptr<Cluster> cluster;           // with --redis only
+  std::unique_ptr<EngineQueue> engine_queue;  // with --redis: jobs for the workers
+  net::steady_timer sweep_timer{ioc};         // expiry and rooms leaving memory (sweep)
+  net::steady_timer trim_timer{ioc};          // gives freed memory back after connections go
   bool trim_armed = false;
   // /api/explorer/eval
   std::unique_ptr<MoveEvals> move_evals;
@@ -89,6 +93,10 @@ struct Server::Impl {
   void handle_http(const http::request<http::string_body>& req, const std::string& peer,
                    Respond respond);
   bool origin_allowed(const http::request<http::string_body>& req) const;
+  // In a cluster: a request about game `id` that another instance drives is forwarded there
+  // (true); false when this instance answers it.
+  bool forward_game_request(const std::string& id, const http::request<http::string_body>& req,
+                            const std::string& peer, const Respond& respond);
 
   // The HTTP API (http_api.cpp)
   http::response<http::string_body> api_create(const json::object& body, const Viewer& viewer);
@@ -105,7 +113,7 @@ struct Server::Impl {
 
   // A WebSocket message after the hello (message_handlers.cpp): checked, then handled by the
   // handler of its type.
-  void on_message(WsSession& s, std::string_view text);
+  void on_message(ClientSession& s, std::string_view text);
 
   // The lobby (lobby.h) and its tick (server_lobby.cpp): pools paired, counts sent.
   std::unique_ptr<Lobby> lobby;

@@ -69,10 +69,17 @@ void WsSession::on_hello(std::string_view text) {
     return;
   }
   deltas_ = deltas && deltas->as_bool();
+  hello_token_ = token && token->is_string() ? std::string(token->as_string()) : "";
+  if (!relay_game.empty()) {
+    // Relayed (cluster.h): the driver sends whole states, whatever `deltas` asked for.
+    hello_timer_.cancel();
+    attached_ = true;
+    server_.cluster->relay_hello(*this);
+    return;
+  }
   // The room may have left memory since the upgrade (sweep): take the one in the map now.
   if (auto current = server_.rooms->find(room->id)) room = std::move(current);
-  seat_ =
-      room->seat_for(token && token->is_string() ? std::string(token->as_string()) : "", viewer_);
+  seat_ = room->seat_for(hello_token_, viewer_);
   if (seat_ == Seat::Spectator && room->spectators >= server_.config.max_spectators_per_room) {
     send(error_message("this game has " + std::to_string(room->spectators) +
                        " spectators, the most it takes"));
@@ -84,6 +91,14 @@ void WsSession::on_hello(std::string_view text) {
   room->attach(*this);
 }
 
+void WsSession::become_local(std::shared_ptr<Room> r) {
+  room = std::move(r);
+  relay_game.clear();
+  sent_ply = -1;  // nothing from this room yet: its first message is the whole state
+  seat_ = room->seat_for(hello_token_, viewer_);
+  if (attached_ && !gone_) room->attach(*this);
+}
+
 // A handler that throws is the server's fault, not the connection's: it is logged, the client
 // is told, and the connection reads on.
 void WsSession::on_text(const std::string& text) {
@@ -91,6 +106,8 @@ void WsSession::on_text(const std::string& text) {
   try {
     if (!attached_)
       on_hello(text);
+    else if (!relay_game.empty())
+      server_.cluster->relay_message(*this, text);
     else
       server_.on_message(*this, text);
   } catch (const std::exception& e) {
@@ -172,6 +189,10 @@ void WsSession::on_gone() {
   }
   if (analysis) analysis->cancel();
   if (!attached_) return;
+  if (!relay_game.empty()) {
+    if (!server_.stopped_io) server_.cluster->relay_bye(*this);
+    return;
+  }
   room->detach(*this);
   if (!server_.stopped_io) server_.schedule_trim();
 }

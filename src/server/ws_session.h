@@ -58,7 +58,19 @@ struct WsSessionOps {
   }
 };
 
-class WsSession : public RoomClient, public std::enable_shared_from_this<WsSession> {
+// A client that sends messages to a room (message_handlers.cpp): a WebSocket of this instance,
+// or in a cluster one relayed from another instance (cluster.h).
+class ClientSession : public RoomClient {
+ public:
+  virtual std::shared_ptr<ClientSession> client_ptr() = 0;
+
+  std::shared_ptr<Room> room;
+  std::shared_ptr<Job> analysis;  // the running analyze stream, if any (one per connection)
+  bool hint_pending = false;      // a hint is queued or searching (one at a time)
+  MessageRate rate;
+};
+
+class WsSession : public ClientSession, public std::enable_shared_from_this<WsSession> {
  public:
   WsSession(Server::Impl& server, tcp::socket&& socket);
   ~WsSession() override;
@@ -75,11 +87,16 @@ class WsSession : public RoomClient, public std::enable_shared_from_this<WsSessi
   bool wants_deltas() const override { return deltas_; }
   bool state_waiting() const override;
   size_t queued() const { return queue_.size(); }
+  std::shared_ptr<ClientSession> client_ptr() override { return shared_from_this(); }
 
-  std::shared_ptr<Room> room;
-  std::shared_ptr<Job> analysis;  // the running analyze stream, if any (one per connection)
-  bool hint_pending = false;      // a hint is queued or searching (one at a time)
-  MessageRate rate;
+  // In a cluster, a session of a game another instance drives relays (cluster.h): `relay_game`
+  // is set instead of `room` before start(), and the driver names the seat.
+  std::string relay_game;
+  uint64_t relay_conn = 0;  // this instance's number for the session
+  const std::string& hello_token() const { return hello_token_; }
+  void set_seat(Seat seat) { seat_ = seat; }
+  // The instance took the relayed game over: the session attaches to its room here.
+  void become_local(std::shared_ptr<Room> r);
 
  private:
   friend struct WsSessionOps;
@@ -93,6 +110,7 @@ class WsSession : public RoomClient, public std::enable_shared_from_this<WsSessi
   std::string peer_;
   Viewer viewer_;
   Seat seat_ = Seat::Spectator;
+  std::string hello_token_;
   bool counted_ = false;  // in addresses[peer_].connections
   beast::flat_buffer buffer_;
   struct Out {

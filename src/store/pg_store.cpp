@@ -125,6 +125,7 @@ CREATE TABLE moves (
 )SQL"},
       {2, "ALTER TABLE games ADD COLUMN tags TEXT NOT NULL DEFAULT ''"},
       {3, accounts_sql.c_str()},
+      {4, "CREATE TABLE game_fences (game_id TEXT PRIMARY KEY, token BIGINT NOT NULL)"},
   };
   return m;
 }
@@ -170,6 +171,11 @@ struct PgStore::Conn {
               " ON CONFLICT (game_id, ply) DO UPDATE SET hole = EXCLUDED.hole,"
               " white_ms = EXCLUDED.white_ms, black_ms = EXCLUDED.black_ms");
     c.prepare("truncate_moves", "DELETE FROM moves WHERE game_id = $1 AND ply > $2");
+    // No row comes back when a newer token is stored (the row lock orders concurrent writers).
+    c.prepare("fence",
+              "INSERT INTO game_fences (game_id, token) VALUES ($1, $2) ON CONFLICT (game_id) DO "
+              "UPDATE SET token = EXCLUDED.token WHERE game_fences.token <= EXCLUDED.token "
+              "RETURNING token");
     c.prepare("save_review", "UPDATE games SET review = $2 WHERE id = $1");
     c.prepare("load_game", "SELECT " + cols + " FROM games WHERE id = $1");
     c.prepare("load_moves", "SELECT hole FROM moves WHERE game_id = $1 ORDER BY ply");
@@ -253,9 +259,31 @@ Params game_params(const GameRow& g) {
 
 }  // namespace
 
+namespace {
+
+// Raises the game's fencing token to `token` (0: no check) in `w`; FenceError when a newer one
+// is stored.
+void check_fence(pqxx::work& w, const std::string& name, const std::string& id, int64_t token) {
+  if (token == 0) return;
+  if (w.exec_prepared("fence", pg_text(id), token).empty())
+    throw FenceError("database " + name + ": game " + id + ": fencing token " +
+                     std::to_string(token) + " is older than the game's");
+}
+
+}  // namespace
+
+void PgStore::claim_fence(const std::string& id, int64_t token) {
+  guarded([&] {
+    pqxx::work w(conn_->c);
+    check_fence(w, name_, id, token);
+    w.commit();
+  });
+}
+
 void PgStore::save_game(const GameRow& g) {
   guarded([&] {
     pqxx::work w(conn_->c);
+    check_fence(w, name_, g.id, g.fence);
     w.exec_prepared("save_game", game_params(g).dynamic());
     w.commit();
   });
@@ -264,6 +292,7 @@ void PgStore::save_game(const GameRow& g) {
 void PgStore::add_move(const GameRow& g, int ply, int hole) {
   guarded([&] {
     pqxx::work w(conn_->c);
+    check_fence(w, name_, g.id, g.fence);
     w.exec_prepared("add_move", pg_text(g.id), ply, hole, g.white_ms, g.black_ms);
     w.exec_prepared("save_game", game_params(g).dynamic());
     w.commit();
@@ -273,6 +302,7 @@ void PgStore::add_move(const GameRow& g, int ply, int hole) {
 void PgStore::truncate_moves(const GameRow& g, int keep) {
   guarded([&] {
     pqxx::work w(conn_->c);
+    check_fence(w, name_, g.id, g.fence);
     w.exec_prepared("truncate_moves", pg_text(g.id), keep);
     w.exec_prepared("save_game", game_params(g).dynamic());
     w.commit();
@@ -357,6 +387,7 @@ bool PgStore::finish_game(GameRow& g, const RateGame& rate, int ply, int hole) {
   return guarded([&] {
     GameRow row = g;  // filled in only when the transaction commits
     pqxx::work w(conn_->c);
+    check_fence(w, name_, row.id, row.fence);
     // The row lock makes a second end (another instance, a retry) wait, then see it over.
     const pqxx::result st =
         w.exec_params("SELECT status FROM games WHERE id = $1 FOR UPDATE", pg_text(row.id));

@@ -65,6 +65,8 @@ CREATE TABLE IF NOT EXISTS moves (
 )SQL"},
     {2, "ALTER TABLE games ADD COLUMN tags TEXT NOT NULL DEFAULT ''"},
     {3, nullptr},  // detail::accounts_migration
+    {4,
+     "CREATE TABLE IF NOT EXISTS game_fences (game_id TEXT PRIMARY KEY, token INTEGER NOT NULL)"},
 };
 static_assert(std::size(kMigrations) == kSchemaVersion, "one migration per schema version");
 
@@ -177,7 +179,32 @@ void SqliteStore::migrate() {
   });
 }
 
+void SqliteStore::check_fence(const std::string& id, int64_t token) {
+  Stmt st(
+      prepare("INSERT INTO game_fences (game_id, token) VALUES (?1, ?2) ON CONFLICT (game_id) DO "
+              "UPDATE SET token = excluded.token WHERE game_fences.token <= excluded.token"));
+  st.text(id);
+  st.i64(token);
+  if (sqlite3_step(st.s) != SQLITE_DONE)
+    throw std::runtime_error("database " + path_ + ": " + sqlite3_errmsg(db_));
+  if (sqlite3_changes(db_) == 0)
+    throw FenceError("database " + path_ + ": game " + id + ": fencing token " +
+                     std::to_string(token) + " is older than the game's");
+}
+
+void SqliteStore::claim_fence(const std::string& id, int64_t token) {
+  transaction("BEGIN IMMEDIATE", [&] { check_fence(id, token); });
+}
+
 void SqliteStore::save_game(const GameRow& g) {
+  if (g.fence == 0) return write_game(g);
+  transaction("BEGIN IMMEDIATE", [&] {
+    check_fence(g.id, g.fence);
+    write_game(g);
+  });
+}
+
+void SqliteStore::write_game(const GameRow& g) {
   static const std::string sql = [] {
     std::string s = std::string("INSERT OR REPLACE INTO games (") + detail::kColumns + ") VALUES (";
     for (int i = 1; i <= detail::kColumnCount; ++i) s += (i > 1 ? ",?" : "?") + std::to_string(i);
@@ -202,19 +229,21 @@ void SqliteStore::put_move(const GameRow& g, int ply, int hole) {
 }
 
 void SqliteStore::add_move(const GameRow& g, int ply, int hole) {
-  transaction("BEGIN", [&] {
+  transaction("BEGIN IMMEDIATE", [&] {
+    if (g.fence != 0) check_fence(g.id, g.fence);
     put_move(g, ply, hole);
-    save_game(g);
+    write_game(g);
   });
 }
 
 void SqliteStore::truncate_moves(const GameRow& g, int keep) {
-  transaction("BEGIN", [&] {
+  transaction("BEGIN IMMEDIATE", [&] {
+    if (g.fence != 0) check_fence(g.id, g.fence);
     Stmt st(prepare("DELETE FROM moves WHERE game_id = ?1 AND ply > ?2"));
     st.text(g.id);
     st.i64(keep);
     if (sqlite3_step(st.s) != SQLITE_DONE) throw std::runtime_error(sqlite3_errmsg(db_));
-    save_game(g);
+    write_game(g);
   });
 }
 
@@ -310,6 +339,7 @@ bool SqliteStore::finish_game(GameRow& g, const RateGame& rate, int ply, int hol
   bool written = false;
   // IMMEDIATE: the check and the writes see no other writer between them.
   transaction("BEGIN IMMEDIATE", [&] {
+    if (g.fence != 0) check_fence(g.id, g.fence);
     {
       Stmt st(prepare("SELECT status FROM games WHERE id = ?1"));
       st.text(g.id);
@@ -342,7 +372,7 @@ bool SqliteStore::finish_game(GameRow& g, const RateGame& rate, int ply, int hol
       }
       detail::set_rating_fields(g, before, after);
     }
-    save_game(g);
+    write_game(g);
     written = true;
   });
   return written;

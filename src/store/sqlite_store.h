@@ -23,6 +23,7 @@ class SqliteStore final : public Store {
   void save_game(const GameRow& g) override;
   void add_move(const GameRow& g, int ply, int hole) override;
   void truncate_moves(const GameRow& g, int keep) override;
+  void claim_fence(const std::string& id, int64_t token) override;
   void save_review(const std::string& id, const std::string& review_json) override;
   std::optional<GameRow> load_game(const std::string& id) override;
   std::vector<std::string> unfinished_ids() override;
@@ -49,11 +50,12 @@ class SqliteStore final : public Store {
   void exec(const char* sql);
   sqlite3_stmt* prepare(const char* sql);
   void migrate();
-  void step(sqlite3_stmt* st);
-  void put_move(const GameRow& g, int ply,
-                int hole);  // the moves row, inside a transaction  // runs a statement that returns
-                            // no rows; throws on an error
+  void step(sqlite3_stmt* st);  // runs a statement that returns no rows; throws on an error
+  void put_move(const GameRow& g, int ply, int hole);  // the moves row, inside a transaction
   std::optional<RatingRow> rating_of(int64_t user_id, const std::string& category);
+  void write_game(const GameRow& g);  // the row alone, in the caller's transaction
+  // Raises the game's fencing token to `token`; FenceError when a newer one is stored.
+  void check_fence(const std::string& id, int64_t token);
   // Runs `body` in one transaction (BEGIN `mode`), rolled back when it throws.
   template <class F>
   void transaction(const char* begin, F&& body);

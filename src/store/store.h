@@ -8,6 +8,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -44,6 +45,16 @@ struct GameRow {
   int white_rating = 0, black_rating = 0;
   bool white_provisional = false, black_provisional = false;
   int white_diff = 0, black_diff = 0;
+  // The writer's fencing token (a cluster instance's lease on the game, docs/cluster.md): a
+  // write with a token older than one seen for the game is refused (FenceError). 0: unchecked.
+  int64_t fence = 0;
+};
+
+// A write refused because a newer fencing token was seen for the game: another instance has
+// taken the game over, so this one must stop driving it.
+class FenceError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
 };
 
 // An account (docs/accounts.md). The password is only ever its Argon2id hash.
@@ -105,7 +116,7 @@ struct ListQuery {
 };
 
 // The schema version this program writes; a database at a newer one is refused.
-inline constexpr int kSchemaVersion = 3;
+inline constexpr int kSchemaVersion = 4;
 
 class Store {
  public:
@@ -117,6 +128,10 @@ class Store {
   virtual void add_move(const GameRow& g, int ply, int hole) = 0;
   // Deletes the moves after ply `keep` (takeback) and updates the game row, in one transaction.
   virtual void truncate_moves(const GameRow& g, int keep) = 0;
+  // Records `token` as the newest fencing token of game `id` (a cluster instance taking the
+  // game over, before it loads it), so that writes with older tokens are refused from now on.
+  // Throws FenceError when a newer token was seen already.
+  virtual void claim_fence(const std::string& id, int64_t token) = 0;
   // Stores a finished review (nothing when the game is not stored).
   virtual void save_review(const std::string& id, const std::string& review_json) = 0;
 

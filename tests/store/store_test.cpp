@@ -365,6 +365,41 @@ TEST_P(StoreContract, ListGamesSearchesFoldedNamesAndPages) {
   EXPECT_EQ(seen, (std::vector<std::string>{"g6", "g5", "g4", "g3", "g2", "g1"}));
 }
 
+// A cluster instance's writes carry its lease token: once a newer token is claimed (another
+// instance took the game over), the older writer's moves and rows are refused and nothing of
+// them is stored; writes without a token are not checked.
+TEST_P(StoreContract, FencingRefusesWritesWithAnOlderToken) {
+  auto s = open();
+  GameRow g = sample("g1", 1000);
+  g.fence = 5;
+  s->claim_fence("g1", 5);
+  s->save_game(g);
+  g.moves = 1;
+  s->add_move(g, 1, 7);
+  s->claim_fence("g1", 6);  // the takeover
+  GameRow stale = g;
+  stale.moves = 2;
+  EXPECT_THROW(s->add_move(stale, 2, 3), FenceError);
+  EXPECT_THROW(s->save_game(stale), FenceError);
+  EXPECT_THROW(s->truncate_moves(stale, 0), FenceError);
+  EXPECT_THROW(s->claim_fence("g1", 4), FenceError);
+  auto back = s->load_game("g1");
+  ASSERT_TRUE(back.has_value());
+  EXPECT_EQ(back->holes, (std::vector<int>{7}));
+  EXPECT_EQ(back->moves, 1);
+  GameRow next = *back;
+  next.fence = 6;
+  next.moves = 2;
+  s->add_move(next, 2, 3);  // the new holder writes, and so may a later one
+  next.fence = 7;
+  next.moves = 3;
+  s->add_move(next, 3, 1);
+  next.fence = 0;
+  s->save_game(next);
+  EXPECT_EQ(s->load_game("g1")->holes, (std::vector<int>{7, 3, 1}));
+  EXPECT_THROW(s->claim_fence("g1", 6), FenceError);
+}
+
 TEST_P(StoreContract, ReopenKeepsDataAndMigratesOnce) {
   {
     auto s = open();

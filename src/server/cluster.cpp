@@ -1,0 +1,566 @@
+#include "server/cluster.h"
+
+#include <unistd.h>
+
+#include <random>
+
+#include "bus/lease.h"
+#include "server/json_out.h"
+#include "server/log.h"
+#include "server/server_impl.h"
+
+namespace toguz::server {
+
+namespace {
+
+using std::chrono::milliseconds;
+
+// The bus message "<header line>\n<payload>" split: the header's words and the payload.
+struct BusMessage {
+  std::vector<std::string> words;
+  std::string payload;
+  const std::string& word(size_t i) const {
+    static const std::string none;
+    return i < words.size() ? words[i] : none;
+  }
+};
+
+BusMessage split_message(const std::string& text) {
+  BusMessage m;
+  const size_t nl = text.find('\n');
+  const std::string header = text.substr(0, nl);
+  if (nl != std::string::npos) m.payload = text.substr(nl + 1);
+  for (size_t at = 0; at < header.size();) {
+    size_t end = header.find(' ', at);
+    if (end == std::string::npos) end = header.size();
+    if (end > at) m.words.push_back(header.substr(at, end - at));
+    at = end + 1;
+  }
+  return m;
+}
+
+std::string make_instance_id() {
+  char host[64] = {};
+  gethostname(host, sizeof host - 1);
+  std::random_device rd;
+  std::string id = std::string(host) + "-" + std::to_string(getpid()) + "-";
+  for (int i = 0; i < 4; ++i) id += "abcdefghijkmnpqrstuvwxyz23456789"[rd() % 32];
+  for (char& c : id)
+    if (c == ' ' || c == '\n' || c == ':') c = '_';
+  return id;
+}
+
+std::string alive_key(const std::string& instance) {
+  return "toguz:instance:" + instance + ":alive";
+}
+
+Seat seat_from_name(const std::string& name) {
+  for (Seat s : {Seat::White, Seat::Black, Seat::Both})
+    if (seat_name(s) == name) return s;
+  return Seat::Spectator;
+}
+
+}  // namespace
+
+// A connection of another instance (a relay) to a room of this one: what the room sends it
+// goes back to that instance as text.
+class RemoteClient : public ClientSession, public std::enable_shared_from_this<RemoteClient> {
+ public:
+  RemoteClient(Cluster& cluster, std::string instance, std::string conn, Seat seat)
+      : cluster_(cluster), instance_(std::move(instance)), conn_(std::move(conn)), seat_(seat) {}
+  std::string key() const { return instance_ + " " + conn_; }
+  const std::string& instance() const { return instance_; }
+  Seat seat() const override { return seat_; }
+  void send(std::string message) override {
+    if (!closed_) cluster_.send_to(instance_, "out " + conn_ + " 0", message);
+  }
+  void send_state(std::string message) override {
+    if (!closed_) cluster_.send_to(instance_, "out " + conn_ + " 1", message);
+  }
+  // The room closes it: the relay is told to close its WebSocket.
+  void close() override {
+    if (closed_) return;
+    auto self = shared_from_this();  // forget() drops the map's reference
+    gone();
+    cluster_.send_to(instance_, "close " + conn_, "");
+    cluster_.forget(key());
+  }
+  // The relay's client went (or the relay died): detached, nothing sent.
+  void gone() {
+    if (closed_) return;
+    closed_ = true;
+    if (analysis) analysis->cancel();
+    if (room) room->detach(*this);
+  }
+  std::shared_ptr<ClientSession> client_ptr() override { return shared_from_this(); }
+
+ private:
+  Cluster& cluster_;
+  std::string instance_, conn_;
+  Seat seat_;
+  bool closed_ = false;
+};
+
+Cluster::Cluster(Server::Impl& server, const std::string& redis_url)
+    : server_(server),
+      redis_url_(redis_url),
+      instance_(make_instance_id()),
+      redis_(bus::parse_redis_url(redis_url),
+             bus::Timeouts{milliseconds(1000), milliseconds(2000)}),
+      tick_timer_(server.ioc),
+      lease_(milliseconds(std::max(300, server.config.lease_ms))) {
+  redis_.command({"PING"});
+}
+
+Cluster::~Cluster() {
+  if (subscriber_) subscriber_->stop();
+}
+
+std::string Cluster::channel_of(const std::string& instance) {
+  return "toguz:instance:" + instance;
+}
+
+std::string Cluster::lease_key(const std::string& id) {
+  return "toguz:game:" + id + ":lease";
+}
+
+void Cluster::start() {
+  subscriber_ = std::make_unique<bus::Subscriber>(
+      bus::parse_redis_url(redis_url_),
+      [this](const bus::Message& m) {
+        net::post(server_.ioc, [this, lobby = m.channel == kLobbyChannel, payload = m.payload] {
+          if (stopped_) return;
+          try {
+            if (lobby) {
+              if (lobby_) lobby_(payload);
+              return;
+            }
+            on_bus(payload);
+          } catch (const std::exception& e) {
+            log(LogLevel::Error, "", std::string("cluster message: ") + e.what());
+          }
+        });
+      },
+      [](bool connected, const std::string& error) {
+        if (!connected) log(LogLevel::Warn, "", "cluster: subscriber: " + error);
+      });
+  subscriber_->subscribe(channel_of(instance_));
+  if (lobby_) subscriber_->subscribe(kLobbyChannel);
+  if (!subscriber_->wait_subscribed(std::chrono::seconds(10)))
+    throw bus::BusError("redis at " + redis_.url().text() + ": subscribing took over 10 s");
+  redis_.command({"SET", alive_key(instance_), "1", "PX", std::to_string(lease_.count())});
+  log(LogLevel::Info, "", "cluster: instance " + instance_ + " on redis " + redis_.url().text());
+  arm_tick();
+}
+
+void Cluster::stop() {
+  if (stopped_) return;
+  stopped_ = true;
+  tick_timer_.cancel();
+  try {
+    std::vector<std::string> held;
+    server_.rooms->for_each([&](const std::shared_ptr<Room>& room) { held.push_back(room->id); });
+    for (const std::string& id : held) bus::release_lease(redis_, lease_key(id), instance_);
+    for (const auto& [game, r] : relayed_)
+      for (uint64_t conn : r.conns)
+        if (!r.driver.empty())
+          publish(channel_of(r.driver),
+                  "bye " + game + " " + instance_ + " " + std::to_string(conn) + "\n");
+    redis_.command({"DEL", alive_key(instance_)});
+  } catch (const std::exception& e) {
+    log(LogLevel::Warn, "", std::string("cluster: at shutdown: ") + e.what());
+  }
+  if (subscriber_) subscriber_->stop();
+}
+
+// ---- leases ----
+
+std::optional<int64_t> Cluster::acquire(const std::string& id) {
+  if (stopped_) return std::nullopt;
+  try {
+    auto token = bus::acquire_lease(redis_, lease_key(id), instance_, lease_);
+    if (token) return int64_t(*token);
+  } catch (const bus::BusError& e) {
+    log(LogLevel::Error, id, std::string("cluster: cannot take the lease: ") + e.what());
+  }
+  return std::nullopt;
+}
+
+void Cluster::release(const std::string& id) {
+  try {
+    bus::release_lease(redis_, lease_key(id), instance_);
+  } catch (const bus::BusError& e) {
+    log(LogLevel::Warn, id, std::string("cluster: cannot release the lease: ") + e.what());
+  }
+}
+
+std::string Cluster::driver_elsewhere(const std::string& id) {
+  try {
+    auto holder = bus::lease_holder(redis_, lease_key(id));
+    if (holder && holder->owner != instance_) return holder->owner;
+  } catch (const bus::BusError& e) {
+    log(LogLevel::Error, id, std::string("cluster: cannot read the lease: ") + e.what());
+  }
+  return "";
+}
+
+// ---- the bus ----
+
+long long Cluster::publish(const std::string& channel, const std::string& message) {
+  try {
+    return bus::publish(redis_, channel, message);
+  } catch (const bus::BusError& e) {
+    log(LogLevel::Warn, "", std::string("cluster: cannot publish: ") + e.what());
+    return 0;
+  }
+}
+
+long long Cluster::send_to(const std::string& instance, const std::string& header,
+                           const std::string& payload) {
+  return publish(channel_of(instance), header + "\n" + payload);
+}
+
+void Cluster::forget(const std::string& key) {
+  remotes_.erase(key);
+}
+
+void Cluster::on_bus(const std::string& text) {
+  const BusMessage m = split_message(text);
+  const std::string& type = m.word(0);
+  if (type == "out" || type == "seat" || type == "close") {
+    uint64_t conn = 0;
+    try {
+      conn = std::stoull(m.word(1));
+    } catch (const std::exception&) {
+      return;
+    }
+    auto s = relay_session(conn);
+    if (!s) return;
+    if (type == "out" && m.word(2) == "1")
+      s->send_state(m.payload);
+    else if (type == "out")
+      s->send(m.payload);
+    else if (type == "seat")
+      s->set_seat(seat_from_name(m.word(2)));
+    else
+      s->close();
+  } else if (type == "hello") {
+    Viewer viewer;
+    try {
+      if (!m.word(4).empty()) viewer.user_id = std::stoll(m.word(4));
+    } catch (const std::exception&) {
+    }
+    on_hello(m.word(1), m.word(2), m.word(3), m.payload, viewer);
+  } else if (type == "msg") {
+    on_remote_message(m.word(2), m.word(3), m.payload);
+  } else if (type == "bye") {
+    on_remote_bye(m.word(2), m.word(3));
+  } else if (type == "http") {
+    on_http(m.word(1), m.word(2), m.word(3), m.word(4), m.payload);
+  } else if (type == "reply") {
+    const size_t nl = m.payload.find('\n');
+    int status = 502;
+    try {
+      status = std::stoi(m.word(2));
+    } catch (const std::exception&) {
+    }
+    on_http_reply(m.word(1), status, m.payload.substr(0, nl),
+                  nl == std::string::npos ? "" : m.payload.substr(nl + 1));
+  } else {
+    log(LogLevel::Warn, "", "cluster: unknown bus message '" + type.substr(0, 20) + "'");
+  }
+}
+
+// ---- the driver's side: connections of other instances ----
+
+void Cluster::on_hello(const std::string& game, const std::string& from, const std::string& conn,
+                       const std::string& token, const Viewer& viewer) {
+  if (from.empty() || conn.empty()) return;
+  const std::string key = from + " " + conn;
+  if (auto it = remotes_.find(key); it != remotes_.end()) {
+    it->second->gone();
+    remotes_.erase(it);
+  }
+  auto room = server_.rooms->find(game);
+  if (!room) {
+    send_to(from, "close " + conn, "");
+    return;
+  }
+  const Seat seat = room->seat_for(token, viewer);
+  if (seat == Seat::Spectator && room->spectators >= server_.config.max_spectators_per_room) {
+    send_to(from, "out " + conn + " 0",
+            error_message("this game has " + std::to_string(room->spectators) +
+                          " spectators, the most it takes"));
+    send_to(from, "close " + conn, "");
+    return;
+  }
+  auto client = std::make_shared<RemoteClient>(*this, from, conn, seat);
+  client->room = room;
+  remotes_[key] = client;
+  send_to(from, "seat " + conn + " " + std::string(seat_name(seat)), "");
+  room->attach(*client);
+}
+
+void Cluster::on_remote_message(const std::string& from, const std::string& conn,
+                                const std::string& text) {
+  auto it = remotes_.find(from + " " + conn);
+  if (it == remotes_.end()) {
+    send_to(from, "close " + conn, "");  // its hello went to another driver: it reconnects
+    return;
+  }
+  std::shared_ptr<RemoteClient> client = it->second;
+  try {
+    server_.on_message(*client, text);
+  } catch (const std::exception& e) {
+    log(LogLevel::Error, client->room ? client->room->id : "",
+        std::string("message handler: ") + e.what());
+    client->send(error_message(std::string("server error: ") + e.what()));
+  }
+}
+
+void Cluster::on_remote_bye(const std::string& from, const std::string& conn) {
+  auto it = remotes_.find(from + " " + conn);
+  if (it == remotes_.end()) return;
+  std::shared_ptr<RemoteClient> client = it->second;
+  remotes_.erase(it);
+  client->gone();
+}
+
+void Cluster::on_http(const std::string& from, const std::string& req, const std::string& method,
+                      const std::string& target, const std::string& body) {
+  // The payload is the request's Cookie line (its account, docs/accounts.md), then its body.
+  http::request<http::string_body> r{http::string_to_verb(method), target, 11};
+  const size_t nl = body.find('\n');
+  if (nl == std::string::npos) return;
+  if (nl > 0) r.set(http::field::cookie, body.substr(0, nl));
+  r.body() = body.substr(nl + 1);
+  r.prepare_payload();
+  // "cluster:": a forwarded request, never forwarded again.
+  server_.handle_http(r, "cluster:" + from,
+                      [this, from, req](http::response<http::string_body> res) {
+                        send_to(from, "reply " + req + " " + std::to_string(res.result_int()),
+                                std::string(res[http::field::content_type]) + "\n" + res.body());
+                      });
+}
+
+// ---- the relay's side: this instance's connections to games driven elsewhere ----
+
+std::shared_ptr<WsSession> Cluster::relay_session(uint64_t conn) const {
+  auto it = sessions_.find(conn);
+  return it == sessions_.end() ? nullptr : it->second.lock();
+}
+
+bool Cluster::hello_driver(WsSession& s, const std::string& driver) {
+  if (driver.empty()) return false;
+  // The account of the session's cookie travels as its id: the driver seats by token or account.
+  send_to(driver,
+          "hello " + s.relay_game + " " + instance_ + " " + std::to_string(s.relay_conn) + " " +
+              std::to_string(s.viewer().user_id),
+          s.hello_token());
+  return true;
+}
+
+void Cluster::relay_hello(WsSession& s) {
+  s.relay_conn = next_conn_++;
+  sessions_[s.relay_conn] = std::static_pointer_cast<WsSession>(s.shared_from_this());
+  Relayed& r = relayed_[s.relay_game];
+  r.conns.insert(s.relay_conn);
+  if (r.driver.empty()) r.driver = driver_elsewhere(s.relay_game);
+  if (!r.driver.empty()) {
+    hello_driver(s, r.driver);
+    return;
+  }
+  // Nobody drives it (its driver just went): this instance takes it over, or the next tick
+  // finds who did.
+  const std::string game = s.relay_game;
+  if (auto room = server_.rooms->find(game)) {
+    relayed_[game].conns.erase(s.relay_conn);
+    if (relayed_[game].conns.empty()) relayed_.erase(game);
+    sessions_.erase(s.relay_conn);
+    s.become_local(room);
+  }
+}
+
+void Cluster::relay_message(WsSession& s, const std::string& text) {
+  auto it = relayed_.find(s.relay_game);
+  const bool sent =
+      it != relayed_.end() && !it->second.driver.empty() &&
+      send_to(it->second.driver,
+              "msg " + s.relay_game + " " + instance_ + " " + std::to_string(s.relay_conn),
+              text) > 0;
+  // Its driver is gone: the message is refused, and the game is taken over within a lease.
+  if (!sent)
+    s.send(error_message("server: this game is moving to another server; send it again soon"));
+}
+
+void Cluster::relay_bye(WsSession& s) {
+  sessions_.erase(s.relay_conn);
+  auto it = relayed_.find(s.relay_game);
+  if (it == relayed_.end()) return;
+  if (!it->second.driver.empty())
+    send_to(it->second.driver,
+            "bye " + s.relay_game + " " + instance_ + " " + std::to_string(s.relay_conn), "");
+  it->second.conns.erase(s.relay_conn);
+  if (it->second.conns.empty()) relayed_.erase(it);
+}
+
+void Cluster::close_relayed(uint64_t conn) {
+  if (auto s = relay_session(conn)) s->close();
+}
+
+void Cluster::forward_http(const std::string& driver, const http::request<http::string_body>& req,
+                           Respond respond) {
+  const uint64_t n = next_request_++;
+  PendingHttp p;
+  p.respond = std::move(respond);
+  p.timer = std::make_unique<net::steady_timer>(server_.ioc);
+  p.timer->expires_after(std::chrono::seconds(5));
+  p.timer->async_wait([this, n](boost::system::error_code ec) {
+    if (ec) return;
+    auto it = pending_http_.find(n);
+    if (it == pending_http_.end()) return;
+    Respond r = std::move(it->second.respond);
+    pending_http_.erase(it);
+    r(error_response(http::status::bad_gateway, "the game's server did not answer"));
+  });
+  pending_http_[n] = std::move(p);
+  send_to(driver,
+          "http " + instance_ + " " + std::to_string(n) + " " + std::string(req.method_string()) +
+              " " + std::string(req.target()),
+          std::string(req[http::field::cookie]) + "\n" + req.body());
+}
+
+void Cluster::on_http_reply(const std::string& req, int status, const std::string& content_type,
+                            const std::string& body) {
+  uint64_t n = 0;
+  try {
+    n = std::stoull(req);
+  } catch (const std::exception&) {
+    return;
+  }
+  auto it = pending_http_.find(n);
+  if (it == pending_http_.end()) return;
+  Respond r = std::move(it->second.respond);
+  it->second.timer->cancel();
+  pending_http_.erase(it);
+  http::response<http::string_body> res{http::status(status), 11};
+  if (!content_type.empty()) res.set(http::field::content_type, content_type);
+  res.set(http::field::cache_control, "no-store");
+  res.body() = body;
+  res.prepare_payload();
+  r(std::move(res));
+}
+
+// ---- the tick: leases, relays, dead instances, orphaned games ----
+
+void Cluster::arm_tick() {
+  tick_timer_.expires_after(lease_ / 3);
+  tick_timer_.async_wait([this](boost::system::error_code ec) {
+    if (ec || stopped_ || server_.stopped_io) return;
+    try {
+      tick();
+    } catch (const std::exception& e) {
+      log(LogLevel::Error, "", std::string("cluster: ") + e.what());
+    }
+    arm_tick();
+  });
+}
+
+void Cluster::tick() {
+  ++ticks_;
+  redis_.command({"SET", alive_key(instance_), "1", "PX", std::to_string(lease_.count())});
+  renew_leases();
+  watch_relayed();
+  drop_dead_remotes();
+  if (ticks_ % 3 == 1) adopt_orphans();
+  if (server_.engine_queue) server_.engine_queue->refresh();
+}
+
+void Cluster::renew_leases() {
+  std::vector<std::string> ids, keys;
+  server_.rooms->for_each([&](const std::shared_ptr<Room>& room) {
+    ids.push_back(room->id);
+    keys.push_back(lease_key(room->id));
+  });
+  if (keys.empty()) return;
+  const std::vector<bool> held = bus::renew_leases(redis_, keys, instance_, lease_);
+  for (size_t i = 0; i < ids.size(); ++i) {
+    if (held[i]) continue;
+    log(LogLevel::Warn, ids[i], "cluster: the lease was lost; the game leaves this instance");
+    server_.rooms->drop(ids[i]);
+  }
+}
+
+void Cluster::watch_relayed() {
+  std::vector<std::string> games;
+  for (const auto& [game, r] : relayed_) games.push_back(game);
+  for (const std::string& game : games) {
+    auto it = relayed_.find(game);
+    if (it == relayed_.end()) continue;
+    std::string driver = driver_elsewhere(game);
+    if (driver.empty()) {
+      // Nobody drives it: take it over; the relayed sessions attach here.
+      auto room = server_.rooms->find(game);
+      if (!room) continue;
+      log(LogLevel::Info, game, "cluster: taken over from " + it->second.driver);
+      const std::set<uint64_t> conns = it->second.conns;
+      relayed_.erase(it);
+      for (uint64_t conn : conns) {
+        auto s = relay_session(conn);
+        sessions_.erase(conn);
+        if (s) s->become_local(room);
+      }
+      room->start_engine();
+      room->arm_flag_timer();
+    } else if (driver != it->second.driver) {
+      it->second.driver = driver;
+      for (uint64_t conn : it->second.conns)
+        if (auto s = relay_session(conn)) hello_driver(*s, driver);
+    }
+  }
+}
+
+void Cluster::drop_dead_remotes() {
+  std::set<std::string> instances;
+  for (const auto& [key, client] : remotes_) instances.insert(client->instance());
+  if (instances.empty()) return;
+  std::vector<std::vector<std::string>> commands;
+  for (const std::string& inst : instances) commands.push_back({"EXISTS", alive_key(inst)});
+  const std::vector<bus::Reply> alive = redis_.pipeline(commands);
+  std::set<std::string> dead;
+  size_t i = 0;
+  for (const std::string& inst : instances) {
+    const bus::Reply& r = alive[i++];
+    if (r.type == bus::Reply::Type::Integer && r.integer == 0) dead.insert(inst);
+  }
+  if (dead.empty()) return;
+  for (auto it = remotes_.begin(); it != remotes_.end();) {
+    if (dead.count(it->second->instance())) {
+      std::shared_ptr<RemoteClient> client = it->second;
+      it = remotes_.erase(it);
+      client->gone();
+    } else {
+      ++it;
+    }
+  }
+}
+
+void Cluster::adopt_orphans() {
+  std::vector<std::string> ids;
+  for (const std::string& id : server_.store->unfinished_ids())
+    if (!server_.rooms->loaded(id)) ids.push_back(id);
+  if (ids.empty()) return;
+  std::vector<std::vector<std::string>> commands;
+  for (const std::string& id : ids) commands.push_back({"EXISTS", lease_key(id)});
+  const std::vector<bus::Reply> held = redis_.pipeline(commands);
+  for (size_t i = 0; i < ids.size(); ++i) {
+    if (held[i].type != bus::Reply::Type::Integer || held[i].integer != 0) continue;
+    if (auto room = server_.rooms->find(ids[i])) {
+      log(LogLevel::Info, ids[i], "cluster: an unfinished game nobody drove is driven here");
+      room->start_engine();
+      room->arm_flag_timer();
+    }
+  }
+}
+
+}  // namespace toguz::server

@@ -1,0 +1,139 @@
+// `toguz serve --redis URL`: one instance of several on one PostgreSQL and one Redis
+// (docs/cluster.md "Instances"). Each game in memory is driven by exactly one instance, the
+// holder of its lease (renewed every lease/3; the token fences the store). An instance with
+// connections to a game another instance drives relays them: the hello, messages and goodbyes
+// of its clients go to the driver, which attaches a RemoteClient per connection to its room;
+// whatever the room sends that client comes back as the already-built message text. HTTP
+// requests about such a game (join, its state, its record) are forwarded the same way.
+// Every instance listens on its own channel; all bus messages are "<header line>\n<payload>".
+//
+// When a driver dies its leases expire; a relay notices on its next tick, and an instance takes
+// the game over from the store (its clients attach locally, the clocks paused until the player
+// to move is back) or points its relays at the new driver. Unfinished online and engine games
+// nobody holds are taken over the same way.
+//
+// Threading: everything runs on the server's IO thread, except the Subscriber's thread, which
+// only posts what it receives there. Redis commands are made from the IO thread like store
+// writes (short timeouts); none is made without --redis.
+#pragma once
+
+#include <boost/asio.hpp>
+#include <boost/beast.hpp>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <unordered_map>
+
+#include "bus/pubsub.h"
+#include "bus/redis.h"
+#include "server/room_registry.h"
+#include "server/server.h"
+
+namespace toguz::server {
+
+class WsSession;
+class RemoteClient;
+
+// The channel every instance subscribes to for the lobby's seeks, challenges and pairings (the
+// lobby publishes its changes there; docs/cluster.md "Instances").
+inline constexpr const char* kLobbyChannel = "toguz:lobby";
+
+class Cluster : public RoomOwnership {
+ public:
+  using Respond =
+      std::function<void(boost::beast::http::response<boost::beast::http::string_body>)>;
+
+  // Connects to Redis (throws bus::BusError naming it when it cannot) and names this instance.
+  Cluster(Server::Impl& server, const std::string& redis_url);
+  ~Cluster() override;
+  // Subscribes to this instance's channel (waiting for Redis to confirm) and starts the tick.
+  void start();
+  // At shutdown, on the IO thread: the leases released (another instance takes the games over
+  // at once), the relays told to drop this instance's clients, the subscriber stopped.
+  void stop();
+  const std::string& instance() const { return instance_; }
+  const std::string& redis_url() const { return redis_url_; }
+
+  std::optional<int64_t> acquire(const std::string& id) override;
+  void release(const std::string& id) override;
+
+  // The instance that drives game `id` now when it is another one ("" when none does or this
+  // one does).
+  std::string driver_elsewhere(const std::string& id);
+
+  // A relayed session (WsSession::relay_game set): its hello, messages and end.
+  void relay_hello(WsSession& s);
+  void relay_message(WsSession& s, const std::string& text);
+  void relay_bye(WsSession& s);
+  // An HTTP request about game `id`, which `driver` drives: forwarded, answered when the driver
+  // answers (502 when it does not within a few seconds).
+  void forward_http(const std::string& driver,
+                    const boost::beast::http::request<boost::beast::http::string_body>& req,
+                    Respond respond);
+
+  // The lobby's hook: `on_message` gets (on the IO thread) every message published on
+  // kLobbyChannel by any instance, this one included. Set before start().
+  void on_lobby(std::function<void(const std::string&)> on_message) {
+    lobby_ = std::move(on_message);
+  }
+  void publish_lobby(const std::string& message) { publish(kLobbyChannel, message); }
+
+  // For the driver's RemoteClients: sends `header\npayload` to `instance`.
+  // The number of instances that got it (0: that instance is gone).
+  long long send_to(const std::string& instance, const std::string& header,
+                    const std::string& payload);
+  void forget(const std::string& key);  // a RemoteClient that closed
+
+ private:
+  struct Relayed {
+    std::string driver;
+    std::set<uint64_t> conns;
+  };
+  struct PendingHttp {
+    Respond respond;
+    std::unique_ptr<boost::asio::steady_timer> timer;
+  };
+  void on_bus(const std::string& payload);
+  void on_hello(const std::string& game, const std::string& from, const std::string& conn,
+                const std::string& token, const Viewer& viewer);
+  void on_remote_message(const std::string& from, const std::string& conn, const std::string& text);
+  void on_remote_bye(const std::string& from, const std::string& conn);
+  void on_http(const std::string& from, const std::string& req, const std::string& method,
+               const std::string& target, const std::string& body);
+  void on_http_reply(const std::string& req, int status, const std::string& content_type,
+                     const std::string& body);
+  std::shared_ptr<WsSession> relay_session(uint64_t conn) const;
+  void close_relayed(uint64_t conn);
+  // Sends the hello of `s` to the driver of its game: false when no instance holds the game.
+  bool hello_driver(WsSession& s, const std::string& driver);
+  void arm_tick();
+  void tick();
+  void renew_leases();
+  void watch_relayed();
+  void drop_dead_remotes();
+  void adopt_orphans();
+  long long publish(const std::string& channel, const std::string& message);
+  static std::string channel_of(const std::string& instance);
+  static std::string lease_key(const std::string& id);
+
+  Server::Impl& server_;
+  std::string redis_url_;
+  std::string instance_;
+  bus::Connection redis_;
+  std::unique_ptr<bus::Subscriber> subscriber_;
+  boost::asio::steady_timer tick_timer_;
+  std::chrono::milliseconds lease_;
+  int ticks_ = 0;
+  bool stopped_ = false;
+  uint64_t next_conn_ = 1, next_request_ = 1;
+  std::unordered_map<std::string, Relayed> relayed_;                        // game -> its relay
+  std::unordered_map<uint64_t, std::weak_ptr<WsSession>> sessions_;         // relay conn -> session
+  std::unordered_map<std::string, std::shared_ptr<RemoteClient>> remotes_;  // "inst conn"
+  std::unordered_map<uint64_t, PendingHttp> pending_http_;
+  std::function<void(const std::string&)> lobby_;
+};
+
+}  // namespace toguz::server

@@ -1,0 +1,398 @@
+// The cluster (docs/cluster.md): PostgreSQL, Redis, three `toguz serve --redis` instances and
+// two `toguz worker`s on loopback, each a process of its own, and nginx in front (its config
+// docs/nginx.conf with the test's ports and folders). Two players of one online game connect to
+// different instances and a spectator to the third; they play to the end while the instance
+// driving the game is killed (-9) in the middle: the game goes on elsewhere with every move in
+// the store. Then a review runs on a worker that is killed (-9) and completes on the other.
+// Every wait is for a condition with a generous deadline (a loaded 2-core machine); a needed
+// binary that is absent skips with the reason.
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <map>
+#include <pqxx/pqxx>
+#include <sstream>
+#include <thread>
+
+#include "../store/pg_cluster.h"
+#include "../unit/redis_server.h"
+#include "../unit/server_client.h"
+#include "bus/redis.h"
+
+namespace toguz::test {
+namespace {
+
+using std::chrono::seconds;
+using Clock = std::chrono::steady_clock;
+
+// A child process with its output in `log`, killed with the test at the latest.
+struct Proc {
+  pid_t pid = -1;
+  std::string log;
+  Proc() = default;
+  Proc(const std::vector<std::string>& argv, std::string log_path) : log(std::move(log_path)) {
+    pid = fork();
+    if (pid == 0) {
+      prctl(PR_SET_PDEATHSIG, SIGKILL);
+      const int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      dup2(fd, 1);
+      dup2(fd, 2);
+      std::vector<char*> args;
+      for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+      args.push_back(nullptr);
+      execv(args[0], args.data());
+      _exit(127);
+    }
+  }
+  void kill9() {
+    if (pid <= 0) return;
+    ::kill(pid, SIGKILL);
+    waitpid(pid, nullptr, 0);
+    pid = -1;
+  }
+  bool running() const { return pid > 0 && waitpid(pid, nullptr, WNOHANG) == 0; }
+  std::string output() const {
+    std::ifstream in(log);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+  }
+  ~Proc() { kill9(); }
+  Proc(const Proc&) = delete;
+  Proc& operator=(const Proc&) = delete;
+};
+
+// Polls `cond` every 50 ms until it holds or `limit` passed.
+bool wait_for(const std::function<bool()>& cond, seconds limit = seconds(60)) {
+  const auto deadline = Clock::now() + limit;
+  while (Clock::now() < deadline) {
+    if (cond()) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  return cond();
+}
+
+std::string nginx_binary() {
+  if (const char* p = std::getenv("TOGUZ_NGINX"); p && *p) return p;
+  std::string found = find_program("nginx");
+  if (found.empty() && access("/usr/sbin/nginx", X_OK) == 0) found = "/usr/sbin/nginx";
+  return found;
+}
+
+std::string first_legal_hole(const json::object& state) {
+  const json::array& legal = state.at("legal").as_array();
+  return legal.empty() ? "" : std::to_string(legal.at(0).as_int64());
+}
+
+class ClusterTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (access(TOGUZ_BINARY, X_OK) != 0) GTEST_SKIP() << "no toguz binary at " TOGUZ_BINARY;
+    TOGUZ_START_REDIS(redis_);
+    if (skip_pg()) GTEST_SKIP() << "TOGUZ_SKIP_PG is set";
+    std::string why;
+    PgCluster* pg = shared_pg_cluster(&why);
+    ASSERT_TRUE(pg) << why;
+    db_ = pg->create_database();
+    for (int i = 0; i < 3; ++i) start_instance(i);
+    for (int i = 0; i < 3; ++i)
+      ASSERT_TRUE(wait_for([&] { return http_get(ports_[i], "/api/health").status == 200; }))
+          << "instance " << i << " did not come up:\n"
+          << servers_[i]->output();
+    for (int i = 0; i < 2; ++i)
+      workers_[i] = std::make_unique<Proc>(
+          std::vector<std::string>{TOGUZ_BINARY, "worker", "--redis", redis_.url(), "--threads",
+                                   "1", "--claim-idle-ms", "2000"},
+          dir_.path.string() + "/worker" + std::to_string(i) + ".log");
+  }
+
+  void start_instance(int i) {
+    ports_[i] = free_port();
+    servers_[i] = std::make_unique<Proc>(
+        std::vector<std::string>{TOGUZ_BINARY, "serve", "--host", "127.0.0.1", "--port",
+                                 std::to_string(ports_[i]), "--db", db_, "--redis", redis_.url(),
+                                 "--lease-ms", "1500", "--workers", "1", "--static", "",
+                                 "--puzzles", "", "--studies", "", "--review-nodes", "300000",
+                                 "--max-connections-per-address", "10000",
+                                 // it moves as fast as the servers answer
+                                 "--max-messages-per-second", "100000"},
+        dir_.path.string() + "/serve" + std::to_string(i) + ".log");
+  }
+
+  // The instance whose lease holds game `id` now (-1: none).
+  int driver_of(const std::string& id) {
+    bus::Connection c(redis_.url());
+    const bus::Reply r = c.command({"GET", "toguz:game:" + id + ":lease"});
+    if (r.nil()) return -1;
+    for (int i = 0; i < 3; ++i)
+      if (servers_[i] &&
+          r.str.find("-" + std::to_string(servers_[i]->pid) + "-") != std::string::npos)
+        return i;
+    return -1;
+  }
+
+  std::string logs() const {
+    std::string out;
+    for (int i = 0; i < 3; ++i)
+      if (servers_[i]) out += "--- serve " + std::to_string(i) + "\n" + servers_[i]->output();
+    for (int i = 0; i < 2; ++i)
+      if (workers_[i]) out += "--- worker " + std::to_string(i) + "\n" + workers_[i]->output();
+    return out;
+  }
+
+  // The moves of game `id` in the store, in order, and its status.
+  std::vector<int> stored_moves(const std::string& id, std::string* status,
+                                std::string* review = nullptr) {
+    pqxx::connection c(db_);
+    pqxx::work tx(c);
+    std::vector<int> holes;
+    for (const auto& row :
+         tx.exec_params("SELECT hole FROM moves WHERE game_id = $1 ORDER BY ply", id))
+      holes.push_back(row[0].as<int>());
+    const auto g = tx.exec_params("SELECT status, review FROM games WHERE id = $1", id);
+    if (!g.empty()) {
+      *status = g[0][0].as<std::string>();
+      if (review) *review = g[0][1].as<std::string>();
+    }
+    return holes;
+  }
+
+  TempDir dir_;
+  RedisServer redis_;
+  std::string db_;
+  int ports_[3] = {0, 0, 0};
+  std::unique_ptr<Proc> servers_[3];
+  std::unique_ptr<Proc> workers_[2];
+};
+
+// An online game's two players and its watchers; each client's latest state.
+struct Table {
+  std::unique_ptr<WsClient> white, black;
+  std::vector<std::unique_ptr<WsClient>> watchers;
+  std::vector<int> holes;  // the moves made, in order
+  std::string status = "playing";
+  std::map<WsClient*, json::object> last;  // each client's latest state read
+  std::string errors;                      // the error messages the clients got
+
+  // Client `c`'s state at `ply`: the latest one read, else the next one that comes.
+  std::optional<json::object> state_at(WsClient* c, int ply) {
+    if (auto it = last.find(c); it != last.end() && jint(it->second.at("ply")) == ply)
+      return it->second;
+    auto m = c->read_until([&](const json::object& m) {
+      if (jstr(m.at("type")) == "error") errors += json::serialize(m) + "\n";
+      return jstr(m.at("type")) == "state" && jint(m.at("game").at("ply")) == ply;
+    });
+    if (!m) return std::nullopt;
+    last[c] = m->at("game").as_object();
+    return last[c];
+  }
+
+  std::vector<WsClient*> all() {
+    std::vector<WsClient*> out{white.get(), black.get()};
+    for (auto& w : watchers) out.push_back(w.get());
+    return out;
+  }
+  // Every client's state at ply `ply`; the mover's state into *mover_state.
+  ::testing::AssertionResult sync(int ply, json::object* white_state, json::object* black_state) {
+    int i = 0;
+    for (WsClient* c : all()) {
+      auto s = state_at(c, ply);
+      if (!s)
+        return ::testing::AssertionFailure()
+               << "client " << i << ": no state at ply " << ply << "; errors: " << errors;
+      if (i == 0) *white_state = *s;
+      if (i == 1) *black_state = *s;
+      status = jstr(s->at("status"));
+      ++i;
+    }
+    return ::testing::AssertionSuccess();
+  }
+  // Plays first legal moves from ply `ply` until `until` (or the end); the ply reached.
+  ::testing::AssertionResult play(int* ply, int until) {
+    json::object ws, bs;
+    if (auto r = sync(*ply, &ws, &bs); !r) return r;
+    while (*ply < until && status == "playing") {
+      const bool white_moves = jstr(ws.at("to_move")) == "white";
+      const std::string hole = first_legal_hole(white_moves ? ws : bs);
+      if (hole.empty()) return ::testing::AssertionFailure() << "no legal move at ply " << *ply;
+      (white_moves ? white : black)
+          ->send(json::object{{"type", "move"}, {"hole", std::stoi(hole)}, {"ply", *ply}});
+      holes.push_back(std::stoi(hole));
+      ++*ply;
+      if (auto r = sync(*ply, &ws, &bs); !r) return r;
+    }
+    return ::testing::AssertionSuccess();
+  }
+};
+
+// A connection to `port` for game `id` that got the state at `ply` (kept in `t`), retried while
+// the game moves to another instance.
+std::unique_ptr<WsClient> reconnect(Table& t, uint16_t port, const std::string& id,
+                                    const std::string& token, int ply) {
+  const auto deadline = Clock::now() + seconds(90);
+  while (Clock::now() < deadline) {
+    auto c = std::make_unique<WsClient>(port, id, token);
+    if (c->ok() && t.state_at(c.get(), ply)) return c;
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  }
+  return nullptr;
+}
+
+// Creates an online game on `create_port`, joined through `join_port`; the id and tokens.
+void new_game(uint16_t create_port, uint16_t join_port, std::string* id, std::string* white,
+              std::string* black) {
+  HttpResult c =
+      http_post(create_port, "/api/games",
+                json::value(json::object{
+                    {"mode", "online"},
+                    {"name", "Айгерим"},
+                    {"clock", json::object{{"initial_ms", 3600000}, {"increment_ms", 0}}}}));
+  ASSERT_EQ(c.status, 200) << c.body;
+  *id = jstr(c.json().at("id"));
+  *white = jstr(c.json().at("token"));
+  HttpResult j =
+      http_post(join_port, "/api/games/" + *id + "/join",
+                json::value(json::object{{"invite", c.json().at("invite")}, {"name", "Bolat"}}));
+  ASSERT_EQ(j.status, 200) << j.body;
+  *black = jstr(j.json().at("token"));
+  ASSERT_EQ(jstr(j.json().at("side")), "black");
+}
+
+TEST_F(ClusterTest, TheDriverAndAWorkerDieAndTheGameAndReviewGoOn) {
+  std::string id, wt, bt;
+  new_game(ports_[0], ports_[1], &id, &wt, &bt);
+  ASSERT_EQ(driver_of(id), 0) << logs();
+  // Its state through an instance that does not drive it.
+  HttpResult got = http_get(ports_[2], "/api/games/" + id);
+  ASSERT_EQ(got.status, 200) << got.body;
+  EXPECT_EQ(jstr(got.json().at("game").at("players").at("black").at("name")), "Bolat");
+
+  Table t;
+  t.white = std::make_unique<WsClient>(ports_[0], id, wt);
+  t.black = std::make_unique<WsClient>(ports_[1], id, bt);
+  t.watchers.push_back(std::make_unique<WsClient>(ports_[2], id));
+  int ply = 0;
+  ASSERT_TRUE(t.play(&ply, 12)) << logs();
+  ASSERT_EQ(ply, 12);
+
+  // The driver dies; White's page reconnects to another instance, Black and the spectator stay
+  // on theirs, and the game goes on.
+  servers_[0]->kill9();
+  t.last.clear();  // every client waits for a state from the new driver
+  t.white = reconnect(t, ports_[2], id, wt, ply);
+  ASSERT_TRUE(t.white) << "White could not reconnect\n" << logs();
+  ASSERT_TRUE(wait_for([&] { return driver_of(id) == 1 || driver_of(id) == 2; })) << logs();
+  json::object ws, bs;
+  ASSERT_TRUE(t.sync(ply, &ws, &bs)) << logs();
+  // The clocks stayed paused while nobody drove the game and run again now.
+  EXPECT_TRUE(ws.at("clock").at("running").is_string()) << json::serialize(ws);
+  ASSERT_TRUE(t.play(&ply, 100000)) << logs();
+  ASSERT_EQ(t.status, "over") << "ply " << ply;
+
+  std::string status;
+  EXPECT_EQ(stored_moves(id, &status), t.holes);
+  EXPECT_EQ(status, "over");
+
+  // A review on a worker that dies: the other worker takes the job over and completes it.
+  WsClient& spectator = *t.watchers[0];
+  spectator.send(json::object{{"type", "review"}});
+  auto first = spectator.read_type("review");
+  ASSERT_TRUE(first) << logs();
+  ASSERT_FALSE(first->at("done").as_bool()) << "the review ended before a worker was killed";
+  bus::Connection redis(redis_.url());
+  int victim = -1;
+  ASSERT_TRUE(wait_for([&] {
+    const bus::Reply r = redis.command({"XPENDING", "toguz:jobs", "workers", "-", "+", "10"});
+    for (const bus::Reply& e : r.elements) {
+      if (!e.is_array() || e.elements.size() < 2) continue;
+      for (int i = 0; i < 2; ++i)
+        if (e.elements[1].str.find("-" + std::to_string(workers_[i]->pid) + "-") !=
+            std::string::npos)
+          victim = i;
+    }
+    return victim >= 0;
+  })) << logs();
+  workers_[victim]->kill9();
+  auto done = spectator.read_until([](const json::object& m) {
+    return jstr(m.at("type")) == "review" && m.at("done").as_bool();
+  });
+  ASSERT_TRUE(done) << logs();
+  EXPECT_EQ(done->at("moves").as_array().size(), t.holes.size());
+  // The worker logs the job once it has posted the result.
+  EXPECT_TRUE(wait_for([&] {
+    return workers_[1 - victim]->output().find("delivery 2") != std::string::npos;
+  })) << logs();
+  std::string review;
+  stored_moves(id, &status, &review);
+  EXPECT_NE(review.find("\"moves\""), std::string::npos);
+}
+
+// The same deployment behind nginx (docs/nginx.conf): every request and socket goes through it,
+// and a player whose instance dies reconnects through it too.
+TEST_F(ClusterTest, BehindNginx) {
+  const std::string nginx = nginx_binary();
+  if (nginx.empty())
+    GTEST_SKIP() << "nginx is not installed: run scripts/install-deps (nginx-light), or set "
+                    "TOGUZ_NGINX to an nginx binary";
+  std::ifstream in(TOGUZ_NGINX_CONF);
+  ASSERT_TRUE(in) << "cannot read " TOGUZ_NGINX_CONF;
+  std::stringstream ss;
+  ss << in.rdbuf();
+  std::string conf = ss.str();
+  const int port = free_port();
+  const std::string folder = dir_.path.string();
+  // The deployment's addresses and folders become the test's.
+  auto replace = [&](const std::string& what, const std::string& with) {
+    ASSERT_NE(conf.find(what), std::string::npos) << "docs/nginx.conf has no '" << what << "'";
+    for (size_t at = conf.find(what); at != std::string::npos;
+         at = conf.find(what, at + with.size()))
+      conf.replace(at, what.size(), with);
+  };
+  replace("listen 80;", "listen 127.0.0.1:" + std::to_string(port) + ";");
+  for (int i = 0; i < 3; ++i)
+    replace("server 127.0.0.1:" + std::to_string(8081 + i) + " ",
+            "server 127.0.0.1:" + std::to_string(ports_[i]) + " ");
+  replace("/var/lib/nginx/", folder + "/");
+  replace("/var/log/nginx/", folder + "/");
+  replace("/run/nginx.pid", folder + "/nginx.pid");
+  { std::ofstream(folder + "/nginx.conf") << conf; }
+  Proc proxy({nginx, "-e", folder + "/nginx-error.log", "-p", folder, "-c", folder + "/nginx.conf",
+              "-g", "daemon off; master_process off;"},
+             folder + "/nginx.out");
+  ASSERT_TRUE(wait_for([&] { return http_get(port, "/api/health").status == 200; }))
+      << proxy.output() << logs();
+
+  std::string id, wt, bt;
+  new_game(port, port, &id, &wt, &bt);
+  Table t;
+  t.white = std::make_unique<WsClient>(port, id, wt);
+  t.black = std::make_unique<WsClient>(port, id, bt);
+  t.watchers.push_back(std::make_unique<WsClient>(port, id));
+  int ply = 0;
+  ASSERT_TRUE(t.play(&ply, 8)) << logs();
+  const int driver = driver_of(id);
+  ASSERT_GE(driver, 0);
+  servers_[driver]->kill9();
+  t.last.clear();
+  // Whoever was on the dead instance reconnects through nginx, which skips it.
+  for (auto* slot : {&t.white, &t.black}) {
+    const std::string& token = slot == &t.white ? wt : bt;
+    *slot = reconnect(t, port, id, token, ply);
+    ASSERT_TRUE(*slot) << logs();
+  }
+  t.watchers[0] = reconnect(t, port, id, "", ply);
+  ASSERT_TRUE(t.watchers[0]) << logs();
+  ASSERT_TRUE(t.play(&ply, 100000)) << logs();
+  EXPECT_EQ(t.status, "over");
+  std::string status;
+  EXPECT_EQ(stored_moves(id, &status), t.holes);
+  EXPECT_EQ(status, "over");
+}
+
+}  // namespace
+}  // namespace toguz::test
