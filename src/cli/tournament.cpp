@@ -10,6 +10,7 @@
 #include "cli/commands.h"
 #include "cli/game_input.h"
 #include "tournament/event_json.h"
+#include "tournament/report.h"
 #include "tournament/standings.h"
 #include "tournament/swiss.h"
 #include "tournament/tgk.h"
@@ -64,212 +65,12 @@ void emit(const std::string& out_path, const std::string& text) {
     write_file(out_path, text);
 }
 
-// Columns are counted in characters, not bytes (names are UTF-8: Cyrillic, Kazakh letters).
-size_t width(const std::string& s) {
-  size_t w = 0;
-  for (unsigned char c : s) w += (c & 0xC0) != 0x80;
-  return w;
-}
-std::string left(const std::string& s, size_t w) {
-  return s + std::string(w > width(s) ? w - width(s) : 0, ' ');
-}
-std::string right(const std::string& s, size_t w) {
-  return std::string(w > width(s) ? w - width(s) : 0, ' ') + s;
-}
-
-std::string html_escape(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&#39;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
-
-std::string player_label(const Player& p) {
-  std::string s = p.title.empty() ? p.name : p.title + " " + p.name;
-  if (p.rating > 0) s += " (" + std::to_string(p.rating) + ")";
-  return s;
-}
-
-// A table: a header row and rows of cells; `align_right[i]` per column.
-struct Table {
-  std::vector<std::string> header;
-  std::vector<bool> align_right;
-  std::vector<std::vector<std::string>> rows;
-
-  std::string text() const {
-    std::vector<size_t> w(header.size(), 0);
-    for (size_t i = 0; i < header.size(); ++i) w[i] = width(header[i]);
-    for (const auto& r : rows)
-      for (size_t i = 0; i < r.size(); ++i) w[i] = std::max(w[i], width(r[i]));
-    auto line = [&](const std::vector<std::string>& r) {
-      std::string out;
-      for (size_t i = 0; i < r.size(); ++i) {
-        if (i) out += "  ";
-        out += align_right[i] ? right(r[i], w[i]) : left(r[i], w[i]);
-      }
-      while (!out.empty() && out.back() == ' ') out.pop_back();
-      return out + "\n";
-    };
-    std::string out = line(header);
-    for (const auto& r : rows) out += line(r);
-    return out;
-  }
-  std::string html() const {
-    std::string out = "<table>\n<tr>";
-    for (const std::string& h : header) out += "<th>" + html_escape(h) + "</th>";
-    out += "</tr>\n";
-    for (const auto& r : rows) {
-      out += "<tr>";
-      for (size_t i = 0; i < r.size(); ++i)
-        out +=
-            std::string(align_right[i] ? "<td class=\"n\">" : "<td>") + html_escape(r[i]) + "</td>";
-      out += "</tr>\n";
-    }
-    return out + "</table>\n";
-  }
-};
-
-std::string event_title(const Event& ev) {
-  std::string t = ev.name.empty() ? "Tournament" : ev.name;
-  if (!ev.site.empty()) t += ", " + ev.site;
-  if (!ev.date.empty()) t += ", " + ev.date;
-  return t;
-}
-
-std::string html_page(const Event& ev, const std::string& body) {
-  return "<!DOCTYPE html>\n<html>\n<head>\n<meta charset=\"utf-8\">\n<title>" +
-         html_escape(event_title(ev)) +
-         "</title>\n<style>\nbody { font-family: serif; margin: 1.5em; }\n"
-         "table { border-collapse: collapse; margin-bottom: 1.5em; }\n"
-         "th, td { border: 1px solid #444; padding: 0.15em 0.5em; }\n"
-         "td.n { text-align: right; }\n@media print { body { margin: 0; } }\n</style>\n"
-         "</head>\n<body>\n<h1>" +
-         html_escape(event_title(ev)) + "</h1>\n" + body + "</body>\n</html>\n";
-}
-
 int round_arg(const Event& ev, int round) {
   if (ev.played.empty()) fail("no round has been paired yet");
   if (round == 0) return int(ev.played.size());
   if (round < 1 || round > int(ev.played.size()))
     fail("round " + std::to_string(round) + ": expected 1 to " + std::to_string(ev.played.size()));
   return round;
-}
-
-std::string round_heading(const Event& ev, int round) {
-  return "Round " + std::to_string(round) + " of " + std::to_string(ev.total_rounds());
-}
-
-Table pairings_table(const Event& ev, int round) {
-  const std::vector<int> pts = [&] {
-    Event before = ev;  // the scores before the round
-    before.played.resize(round - 1);
-    return half_points(before);
-  }();
-  Table t{{"Board", "White", "Pts", "Result", "Black", "Pts"},
-          {true, false, true, false, false, true},
-          {}};
-  const Round& r = ev.played[round - 1];
-  for (size_t b = 0; b < r.boards.size(); ++b) {
-    const Board& x = r.boards[b];
-    const std::string res =
-        x.result == BoardResult::Pending ? "" : std::string(board_result_text(x.result));
-    t.rows.push_back({std::to_string(b + 1), player_label(ev.players[x.white]),
-                      score_text(pts[x.white]), res, player_label(ev.players[x.black]),
-                      score_text(pts[x.black])});
-  }
-  for (int p : r.byes)
-    t.rows.push_back({"", player_label(ev.players[p]), score_text(pts[p]), "bye", "", ""});
-  return t;
-}
-
-std::string tie_break_value(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf,
-                v == double(long(v))           ? "%.0f"
-                : v * 2 == double(long(v * 2)) ? "%.1f"
-                                               : "%.2f",
-                v);
-  return buf;
-}
-
-Table standings_table(const Event& ev, const std::vector<Standing>& st) {
-  Table t{{"Rank", "Name", "Rating", "Pts"}, {true, false, true, true}, {}};
-  for (TieBreak tb : tie_breaks_of(ev)) {
-    t.header.push_back(std::string(tie_break_short(tb)));
-    t.align_right.push_back(true);
-  }
-  for (const Standing& s : st) {
-    const Player& p = ev.players[s.player];
-    std::vector<std::string> row{
-        std::to_string(s.rank), p.title.empty() ? p.name : p.title + " " + p.name,
-        p.rating > 0 ? std::to_string(p.rating) : "", score_text(s.half_points)};
-    for (double v : s.tie_breaks) row.push_back(tie_break_value(v));
-    t.rows.push_back(std::move(row));
-  }
-  return t;
-}
-
-// "1" a win, "0" a loss, "=" a draw, "+" / "-" a forfeit, "*" not played yet.
-std::string outcome_mark(const RoundEntry& e) {
-  if (e.pending) return "*";
-  if (e.kind == RoundEntry::Forfeit) return e.half_points == 2 ? "+" : "-";
-  return e.half_points == 2 ? "1" : e.half_points == 1 ? "=" : "0";
-}
-
-// Swiss: one column per round, "<opponent's place><w|b><outcome>". Round robin: one column per
-// opponent (by place), his outcomes against him in round order.
-Table crosstable(const Event& ev, const std::vector<Standing>& st) {
-  std::vector<int> place(ev.players.size());
-  for (size_t i = 0; i < st.size(); ++i) place[st[i].player] = int(i) + 1;
-  Table t{{"No", "Name", "Pts"}, {true, false, true}, {}};
-  const bool rr = ev.system != System::Swiss;
-  const size_t columns = rr ? st.size() : ev.played.size();
-  for (size_t c = 0; c < columns; ++c) {
-    t.header.push_back(std::to_string(c + 1));
-    t.align_right.push_back(false);
-  }
-  for (size_t i = 0; i < st.size(); ++i) {
-    std::vector<std::string> row{std::to_string(i + 1), ev.players[st[i].player].name,
-                                 score_text(st[i].half_points)};
-    if (rr) {
-      std::vector<std::string> cells(st.size());
-      cells[i] = "x";
-      for (const RoundEntry& e : st[i].rounds)
-        if (e.opponent >= 0) cells[place[e.opponent] - 1] += outcome_mark(e);
-      row.insert(row.end(), cells.begin(), cells.end());
-    } else {
-      for (const RoundEntry& e : st[i].rounds) {
-        if (e.kind == RoundEntry::Bye)
-          row.push_back("bye");
-        else if (e.kind == RoundEntry::Absent)
-          row.push_back("");
-        else
-          row.push_back(std::to_string(place[e.opponent]) + char(e.colour == 'W' ? 'w' : 'b') +
-                        outcome_mark(e));
-      }
-    }
-    t.rows.push_back(std::move(row));
-  }
-  return t;
 }
 
 std::vector<std::string> split_words(const std::string& s) {
@@ -436,8 +237,7 @@ void add_tournament(CLI::App& app) {
       const Event ev = load(a->file);
       const int r = round_arg(ev, a->round);
       const Table t = pairings_table(ev, r);
-      emit(a->out, a->html ? html_page(ev, "<h2>" + round_heading(ev, r) + "</h2>\n" + t.html())
-                           : round_heading(ev, r) + "\n" + t.text());
+      emit(a->out, a->html ? pairings_page(ev, r) : round_heading(ev, r) + "\n" + t.text());
     });
   }
 
@@ -454,13 +254,13 @@ void add_tournament(CLI::App& app) {
     c->add_option("-o,--output", a->out, "output file (default: standard output)");
     c->callback([a] {
       const Event ev = load(a->file);
+      if (a->html) {
+        emit(a->out, standings_page(ev));
+        return;
+      }
       const std::vector<Standing> st = standings(ev);
-      const std::string heading = "Standings after round " + std::to_string(ev.played.size()) +
-                                  " of " + std::to_string(ev.total_rounds());
-      const Table s = standings_table(ev, st), x = crosstable(ev, st);
-      emit(a->out, a->html ? html_page(ev, "<h2>" + heading + "</h2>\n" + s.html() +
-                                               "<h2>Crosstable</h2>\n" + x.html())
-                           : heading + "\n" + s.text() + "\nCrosstable\n" + x.text());
+      emit(a->out, standings_heading(ev) + "\n" + standings_table(ev, st).text() +
+                       "\nCrosstable\n" + crosstable(ev, st).text());
     });
   }
 

@@ -10,63 +10,13 @@
 #include "protocol/analysis_json.h"
 #include "rules/notation.h"
 #include "rules/record.h"
+#include "server/json_in.h"
 #include "server/json_out.h"
 #include "server/server_impl.h"
 #include "server/text_input.h"
 #include "server/texts.h"
 
 namespace toguz::server {
-
-namespace {
-
-// A request error: becomes a 400 (or the given status) with {"error": message}, and the
-// given code when the message table has none.
-struct BadRequest {
-  std::string message;
-  http::status status = http::status::bad_request;
-  const char* code = nullptr;
-  http::response<http::string_body> response() const {
-    return code ? coded_error(status, message, code) : error_response(status, message);
-  }
-};
-
-const json::value* field(const json::object& o, const char* name) {
-  const json::value* v = o.if_contains(name);
-  return v && !v->is_null() ? v : nullptr;
-}
-
-std::string get_string(const json::object& o, const char* name, const std::string& fallback,
-                       size_t max_len) {
-  const json::value* v = field(o, name);
-  if (!v) return fallback;
-  if (!v->is_string()) throw BadRequest{std::string(name) + ": expected a string"};
-  std::string s(v->as_string());
-  if (s.size() > max_len)
-    throw BadRequest{std::string(name) + ": longer than " + std::to_string(max_len) + " bytes"};
-  return s;
-}
-
-int64_t get_int(const json::object& o, const char* name, int64_t fallback, int64_t lo, int64_t hi) {
-  const json::value* v = field(o, name);
-  if (!v) return fallback;
-  if (!v->is_int64() && !v->is_uint64())
-    throw BadRequest{std::string(name) + ": expected an integer"};
-  const int64_t x =
-      v->is_int64() ? v->as_int64() : int64_t(std::min<uint64_t>(v->as_uint64(), INT64_MAX));
-  if (x < lo || x > hi)
-    throw BadRequest{std::string(name) + ": expected " + std::to_string(lo) + ".." +
-                     std::to_string(hi)};
-  return x;
-}
-
-bool get_bool(const json::object& o, const char* name, bool fallback) {
-  const json::value* v = field(o, name);
-  if (!v) return fallback;
-  if (!v->is_bool()) throw BadRequest{std::string(name) + ": expected true or false"};
-  return v->as_bool();
-}
-
-}  // namespace
 
 namespace {
 
@@ -151,6 +101,12 @@ http::response<http::string_body> Server::Impl::api_create(const json::object& b
     if (rated && initial < 0)
       throw BadRequest{"rated: a rated game needs a clock", http::status::bad_request,
                        "rated_needs_clock"};
+    // Correspondence: days per move, an online game without a clock.
+    const int days = int(get_int(body, "days_per_move", 0, 0, 14));
+    if (days != 0 && days != 1 && days != 2 && days != 3 && days != 5 && days != 7 && days != 14)
+      throw BadRequest{"days_per_move: expected 1, 2, 3, 5, 7 or 14"};
+    if (days != 0 && (*mode != Mode::Online || initial >= 0))
+      throw BadRequest{"days_per_move: only for an online game without a clock"};
     // Every field is checked: only now the game exists.
     auto room = rooms->create(*mode, Game(start));
     room->clock_initial_ms = initial;
@@ -160,6 +116,7 @@ http::response<http::string_body> Server::Impl::api_create(const json::object& b
       if (auto speed = accounts::speed_of({initial, increment, 0}))
         room->speed = std::string(accounts::name(*speed));
     room->set_clocks(std::max<int64_t>(0, initial));
+    room->days_per_move = days;
     const std::string token = RoomRegistry::random_id(32);
     json::object out{{"id", room->id}, {"token", token}, {"invite", nullptr}};
     Player& mine = room->players[index(me)];

@@ -161,6 +161,10 @@ void Server::Impl::handle_http(const http::request<http::string_body>& req, cons
     return;
   }
   try {
+    if (auto r = arbiter->handle(req)) {
+      respond(std::move(*r));
+      return;
+    }
     if (path == "/api/explorer/eval") {
       if (!get) {
         auto res = error_response(http::status::method_not_allowed, path + ": allowed GET, HEAD");

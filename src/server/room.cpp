@@ -151,6 +151,8 @@ Room::Played Room::play(int hole, std::string* why) {
     clock_running_ = true;
     turn_start_ = SteadyClock::now();
   }
+  const int64_t deadline_before = move_deadline_ms;
+  if (correspondence()) set_move_deadline();
   if (draw_offer_ == opposite(s)) draw_declined_ply_[1 - i] = game.ply_count();
   if (draw_offer_ != s) draw_offer_.reset();  // a move declines the opponent's offer
   const bool ends = game.over();
@@ -162,6 +164,7 @@ Room::Played Room::play(int hole, std::string* why) {
     turn_start_ = turn_start_before;
     draw_offer_ = offer_before;
     draw_declined_ply_[1 - i] = declined_before;
+    move_deadline_ms = deadline_before;
     status = Status::Playing;
     winner = Result::None;
     reason = Ending::None;
@@ -173,6 +176,10 @@ Room::Played Room::play(int hole, std::string* why) {
   if (ends) after_end();
   arm_flag_timer();
   return Played::Made;
+}
+
+void Room::set_move_deadline() {
+  move_deadline_ms = now_ms() + int64_t(days_per_move) * 24 * 3600 * 1000;
 }
 
 void Room::set_result(Result w, Ending r) {
@@ -270,6 +277,7 @@ void Room::join(Side side, Player player) {
   player.seated = true;
   players[index(side)] = std::move(player);
   status = Status::Playing;
+  if (correspondence()) set_move_deadline();
   save();
   broadcast();
 }
@@ -369,6 +377,13 @@ std::string Room::claim_win(Side me) {
   if (mode != Mode::Online) return "claim_win: only in online games";
   if (status != Status::Playing) return "claim_win: the game is not being played";
   const Side opp = opposite(me);
+  if (correspondence()) {
+    // Away is normal here: only the opponent's time running out gives the win.
+    if (to_move() != opp) return "claim_win: it is your move";
+    if (now_ms() < move_deadline_ms) return "claim_win: the opponent's time is not up";
+    end(win_for(me), Ending::Timeout);
+    return "";
+  }
   if (seat_present(opp)) return "claim_win: the opponent is connected";
   const int seconds = services_.config.abandon_seconds;
   if (SteadyClock::now() - gone_since_[index(opp)] < std::chrono::seconds(seconds))
@@ -402,12 +417,13 @@ std::shared_ptr<Room> Room::rematch(std::string new_id,
   // A rematch is casual: the ratings of this game are not the next one's.
   for (Player& p : next->players) p.rating = p.rating_diff = 0, p.provisional = false;
   next->speed = speed;
-  next->days_per_move = days_per_move;
   if (engine_side) next->engine_side = opposite(*engine_side);
   next->level = level;
   next->clock_initial_ms = clock_initial_ms;
   next->increment_ms = increment_ms;
   next->set_clocks(std::max<int64_t>(0, clock_initial_ms));
+  next->days_per_move = days_per_move;
+  if (next->correspondence()) next->set_move_deadline();
   next->tags = tags;
   return next;
 }
@@ -602,7 +618,7 @@ void Room::detach(RoomClient& c) {
 
 void Room::on_seat_gone(Side side) {
   gone_since_[index(side)] = SteadyClock::now();
-  if (mode != Mode::Online || status != Status::Playing) return;
+  if (mode != Mode::Online || status != Status::Playing || correspondence()) return;
   // When the seat has been empty long enough, tell the opponent he may claim the win.
   net::steady_timer& t = abandon_timer_[index(side)];
   t.expires_after(std::chrono::seconds(services_.config.abandon_seconds));
@@ -630,7 +646,9 @@ bool Room::expire(int64_t now) {
 
 bool Room::may_leave_memory(SteadyClock::time_point now) const {
   const bool idle = clients_.empty() && !thinking_ && !reviewing_;
-  const bool live = status == Status::Playing && (mode == Mode::Online || mode == Mode::Engine);
+  // A correspondence game waits in the store for days: it is loaded again when opened.
+  const bool live = status == Status::Playing && !correspondence() &&
+                    (mode == Mode::Online || mode == Mode::Engine);
   return idle && !live &&
          now - idle_since >= std::chrono::seconds(services_.config.idle_room_seconds);
 }

@@ -111,14 +111,20 @@ class Room : public std::enable_shared_from_this<Room> {
   std::optional<Side> engine_side;
   int level = 0;                                    // the engine's
   int64_t clock_initial_ms = -1, increment_ms = 0;  // -1: no clock
+  // Correspondence (an online game without a clock): each move must come within
+  // days_per_move days; the side to move has until move_deadline_ms (wall clock, set when the
+  // game starts and after every move). A player out of time loses when the opponent claims it.
+  int days_per_move = 0;
+  int64_t move_deadline_ms = 0;
+  bool correspondence() const { return days_per_move > 0; }
+  void set_move_deadline();  // now + days_per_move days
   int64_t created_ms = 0, updated_ms = 0;
   std::string review;  // the finished review's JSON object, "" when none
   std::vector<std::pair<std::string, std::string>> tags;  // an imported record's own tags
   std::string rematch_id;                                 // the rematch game once there is one
-  bool rated = false;     // counts for the ratings (an online game between two accounts)
-  std::string speed;      // the category of the clock (accounts::Speed's name), "" for none
-  int days_per_move = 0;  // a correspondence game's days per move, 0 for none
-  int64_t fence = 0;      // in a cluster: this instance's lease token, carried by every write
+  bool rated = false;  // counts for the ratings (an online game between two accounts)
+  std::string speed;   // the category of the clock (accounts::Speed's name), "" for none
+  int64_t fence = 0;   // in a cluster: this instance's lease token, carried by every write
 
   // ---- who is here ----
   int spectators = 0;  // connections watching (no seat)

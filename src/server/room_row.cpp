@@ -67,6 +67,7 @@ std::shared_ptr<Room> Room::from_row(RoomServices& services, GameRow row) {
   r.rated = row.rated;
   r.speed = std::move(row.speed);
   r.days_per_move = row.days_per_move;
+  r.move_deadline_ms = row.move_deadline_ms;
   return room;
 }
 
@@ -113,6 +114,7 @@ GameRow Room::row() const {
   g.black_provisional = players[1].provisional;
   g.white_diff = players[0].rating_diff;
   g.black_diff = players[1].rating_diff;
+  g.move_deadline_ms = move_deadline_ms;
   return g;
 }
 

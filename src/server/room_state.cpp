@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "rules/notation.h"
+#include "server/json_out.h"
 #include "server/room.h"
 #include "server/texts.h"
 
@@ -108,6 +109,7 @@ bool Room::can_claim(Seat viewer, SteadyClock::time_point now) const {
   const auto me = side_of(viewer);
   if (mode != Mode::Online || status != Status::Playing || !me) return false;
   const Side opp = opposite(*me);
+  if (correspondence()) return to_move() == opp && now_ms() >= move_deadline_ms;
   return !seat_present(opp) &&
          now - gone_since_[index(opp)] >= std::chrono::seconds(services_.config.abandon_seconds);
 }
@@ -150,6 +152,10 @@ json::object Room::state_json(Seat viewer, bool whole) {
   // rematch game once there is one.
   o["abandon_ms"] = int64_t(services_.config.abandon_seconds) * 1000;
   o["can_claim"] = can_claim(viewer, now);
+  o["correspondence"] = correspondence()
+                            ? json::value(json::object{{"days_per_move", days_per_move},
+                                                       {"deadline_ms", move_deadline_ms}})
+                            : json::value(nullptr);
   const auto me = side_of(viewer);
   o["can_offer_draw"] = me && status == Status::Playing && draw_offer_ != me && may_offer_draw(*me);
   o["rematch_id"] = text_or_null(rematch_id);

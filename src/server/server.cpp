@@ -20,6 +20,7 @@ Server::Impl::Impl(const Config& c)
         LearnOptions{config.puzzles_path, config.studies_path, config.explorer_path, 0,
                      config.mine_puzzles ? config.mined_puzzles_path : ""});
   store = toguz::store::open_store(config.db_path);
+  arbiter = std::make_unique<ArbiterApi>(*store);
   int workers = config.workers;
   // Two at least by default: background work never takes the last worker from engine moves.
   if (workers <= 0) workers = std::max(2, int(std::thread::hardware_concurrency()) - 1);

@@ -19,6 +19,7 @@
 #include <unordered_map>
 
 #include "accounts/limiter.h"
+#include "server/arbiter_api.h"
 #include "server/cluster.h"
 #include "server/endgame_tables.h"
 #include "server/engine_queue.h"
@@ -67,6 +68,7 @@ struct Server::Impl {
   std::unordered_map<std::string, AddressState> addresses;
   StaticFiles static_files;
   std::unique_ptr<LearnService> learn;        // /api/puzzles, /api/studies, /api/explorer
+  std::unique_ptr<ArbiterApi> arbiter;        // /api/events: the arbiter page
   std::unique_ptr<Cluster> cluster;           // with --redis only
   std::unique_ptr<EngineQueue> engine_queue;  // with --redis: jobs for the workers
   net::steady_timer sweep_timer{ioc};         // expiry and rooms leaving memory (sweep)

@@ -6,7 +6,7 @@
 
 namespace toguz::server {
 
-std::string clean_name(std::string_view in, const std::string& fallback) {
+std::string clean_name(std::string_view in, const std::string& fallback, size_t max_chars) {
   // Decode UTF-8, keeping only well-formed characters that are not controls or bidi controls.
   std::vector<uint32_t> cps;
   for (size_t i = 0; i < in.size();) {
@@ -37,7 +37,7 @@ std::string clean_name(std::string_view in, const std::string& fallback) {
   auto space = [](uint32_t cp) { return cp == ' ' || cp == 0xa0 || cp == 0x3000; };
   size_t b = 0, e = cps.size();
   while (b < e && space(cps[b])) ++b;
-  e = std::min(e, b + kMaxNameChars);
+  e = std::min(e, b + max_chars);
   while (e > b && space(cps[e - 1])) --e;
   std::string out;
   for (size_t k = b; k < e; ++k) {

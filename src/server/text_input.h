@@ -9,9 +9,10 @@
 namespace toguz::server {
 
 // A display name: well-formed UTF-8 only, control and bidi-control characters dropped, spaces
-// trimmed, at most kMaxNameChars characters (cut between characters); `fallback` when empty.
+// trimmed, at most `max_chars` characters (cut between characters); `fallback` when empty.
 constexpr size_t kMaxNameChars = 40;
-std::string clean_name(std::string_view in, const std::string& fallback);
+std::string clean_name(std::string_view in, const std::string& fallback,
+                       size_t max_chars = kMaxNameChars);
 // Percent-decoding for paths and query values ('+' is a space). Bad escapes are kept as written.
 std::string url_decode(std::string_view s);
 // The key=value pairs of a query string (after the '?'), values decoded; a key may repeat.

@@ -47,6 +47,8 @@ constexpr Pattern kErrors[] = {
     {"abort: only before each side has moved", "abort_late"},
     {"rematch: the game is not over", "not_over"},
     {"rematch: the rematch game is gone", "rematch_gone"},
+    {"claim_win: it is your move", "claim_own_move"},
+    {"claim_win: the opponent's time is not up", "claim_not_yet"},
     {"claim_win: the opponent is connected", "opponent_connected"},
     {"claim_win: the opponent has been gone less than {n} s", "claim_early"},
     {"move: time is up", "time_up"},
@@ -74,6 +76,9 @@ constexpr Pattern kErrors[] = {
     {"record: {detail}", "record"},
     {"position: {detail}", "position"},
     {"expected \"record\" or \"position\"", "no_record"},
+    {"no such event: {id}", "no_event"},
+    {"key: wrong arbiter key", "wrong_key"},
+    {"moves: move {n} ({side}), '{token}': {detail}", "typed_move"},
     {"server error: {detail}", "server_error"},
     // The lobby
     {"seek: {n} seeks open already, the most allowed", "too_many_seeks"},

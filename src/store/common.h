@@ -19,8 +19,8 @@ inline constexpr const char* kColumns =
     "black_token, invite, white_seated, black_seated, engine_side, level, clock_initial_ms, "
     "clock_increment_ms, white_ms, black_ms, status, winner, reason, score, moves, created_ms, "
     "updated_ms, review, tags, white_user, black_user, rated, speed, days_per_move, white_rating, "
-    "black_rating, white_provisional, black_provisional, white_diff, black_diff";
-inline constexpr int kColumnCount = 39;
+    "black_rating, white_provisional, black_provisional, white_diff, black_diff, move_deadline_ms";
+inline constexpr int kColumnCount = 40;
 
 // `[["Event","..."],...]`, or "" for none; tags_of reads it back (unreadable text: no tags).
 std::string tags_json(const std::vector<std::pair<std::string, std::string>>& tags);
@@ -68,6 +68,7 @@ void put_row(const GameRow& g, Out& out) {
   out.flag(g.black_provisional);
   out.i64(g.white_diff);
   out.i64(g.black_diff);
+  out.i64(g.move_deadline_ms);
 }
 
 // A game row from `in`, which yields kColumns in order: in.text(), in.flag(), in.i64().
@@ -113,6 +114,7 @@ GameRow get_row(In& in) {
   g.black_provisional = in.flag();
   g.white_diff = int(in.i64());
   g.black_diff = int(in.i64());
+  g.move_deadline_ms = in.i64();
   return g;
 }
 
@@ -189,6 +191,29 @@ inline constexpr const char* kResultCountsSql =
 // Adds `n` games of `side` (0 White) that `winner` ("white", "black", "draw") won to `c`.
 void count_result(ResultCounts& c, int side, const std::string& winner, int64_t n);
 
+// The events columns, written by put_event_row and read by get_event_row in this order.
+inline constexpr const char* kEventColumns = "id, key_hash, state, created_ms, updated_ms";
+
+template <class Out>
+void put_event_row(const EventRow& e, Out& out) {
+  out.text(e.id);
+  out.text(e.key_hash);
+  out.text(e.state);
+  out.i64(e.created_ms);
+  out.i64(e.updated_ms);
+}
+
+template <class In>
+EventRow get_event_row(In& in) {
+  EventRow e;
+  e.id = in.text();
+  e.key_hash = in.text();
+  e.state = in.text();
+  e.created_ms = in.i64();
+  e.updated_ms = in.i64();
+  return e;
+}
+
 // The LIKE pattern (ESCAPE '\') that finds `player` folded as a substring: %, _ and \ literal.
 std::string like_pattern(std::string_view player);
 
@@ -198,6 +223,13 @@ struct Migration {
   int version;
   const char* sql;
 };
+
+// Schema version 5, the same in both backends: the arbiter page's events (EventRow) and the
+// correspondence games' deadline (their days per move came with version 3).
+inline constexpr const char* kEventsMigration =
+    "CREATE TABLE events (id TEXT PRIMARY KEY, key_hash TEXT NOT NULL, state TEXT NOT NULL,"
+    " created_ms BIGINT NOT NULL, updated_ms BIGINT NOT NULL);"
+    "ALTER TABLE games ADD COLUMN move_deadline_ms BIGINT NOT NULL DEFAULT 0";
 
 // Throws when a database at schema version `have` is newer than this program (kSchemaVersion).
 void check_schema_version(const std::string& db_name, int have);

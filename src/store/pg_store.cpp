@@ -126,6 +126,7 @@ CREATE TABLE moves (
       {2, "ALTER TABLE games ADD COLUMN tags TEXT NOT NULL DEFAULT ''"},
       {3, accounts_sql.c_str()},
       {4, "CREATE TABLE game_fences (game_id TEXT PRIMARY KEY, token BIGINT NOT NULL)"},
+      {5, detail::kEventsMigration},
   };
   return m;
 }
@@ -192,6 +193,13 @@ struct PgStore::Conn {
     c.prepare("count_games", std::string("SELECT COUNT(*)") + kListWhere);
     c.prepare("list_games", "SELECT " + cols + kListWhere +
                                 " ORDER BY created_ms DESC, id DESC LIMIT $5 OFFSET $6");
+    c.prepare("save_event", std::string("INSERT INTO events (") + detail::kEventColumns +
+                                ") VALUES ($1,$2,$3,$4,$5) ON CONFLICT (id) DO UPDATE SET"
+                                " key_hash = EXCLUDED.key_hash, state = EXCLUDED.state,"
+                                " created_ms = EXCLUDED.created_ms,"
+                                " updated_ms = EXCLUDED.updated_ms");
+    c.prepare("load_event",
+              std::string("SELECT ") + detail::kEventColumns + " FROM events WHERE id = $1");
   }
 };
 
@@ -480,6 +488,16 @@ void PgStore::set_password(int64_t user_id, const std::string& password_hash) {
   });
 }
 
+void PgStore::save_event(const EventRow& e) {
+  Params p;
+  detail::put_event_row(e, p);
+  guarded([&] {
+    pqxx::work w(conn_->c);
+    w.exec_prepared("save_event", p.dynamic());
+    w.commit();
+  });
+}
+
 void PgStore::add_session(const std::string& token_hash, int64_t user_id, int64_t expires_ms) {
   guarded([&] {
     pqxx::work w(conn_->c);
@@ -575,6 +593,17 @@ ResultCounts PgStore::result_counts(int64_t user_id) {
       detail::count_result(c, row[0].as<int>(), row[1].as<std::string>(), row[2].as<int64_t>());
     w.commit();
     return c;
+  });
+}
+
+std::optional<EventRow> PgStore::load_event(const std::string& id) {
+  return guarded([&]() -> std::optional<EventRow> {
+    pqxx::work w(conn_->c);
+    const pqxx::result r = w.exec_prepared("load_event", pg_text(id));
+    w.commit();
+    if (r.empty()) return std::nullopt;
+    Columns c{r[0]};
+    return detail::get_event_row(c);
   });
 }
 

@@ -67,6 +67,7 @@ CREATE TABLE IF NOT EXISTS moves (
     {3, nullptr},  // detail::accounts_migration
     {4,
      "CREATE TABLE IF NOT EXISTS game_fences (game_id TEXT PRIMARY KEY, token INTEGER NOT NULL)"},
+    {5, detail::kEventsMigration},
 };
 static_assert(std::size(kMigrations) == kSchemaVersion, "one migration per schema version");
 
@@ -498,6 +499,24 @@ ResultCounts SqliteStore::result_counts(int64_t user_id) {
     detail::count_result(c, side, winner, st.i64());
   }
   return c;
+}
+
+void SqliteStore::save_event(const EventRow& e) {
+  static const std::string sql = std::string("INSERT OR REPLACE INTO events (") +
+                                 detail::kEventColumns + ") VALUES (?1,?2,?3,?4,?5)";
+  Stmt st(prepare(sql.c_str()));
+  detail::put_event_row(e, st);
+  if (sqlite3_step(st.s) != SQLITE_DONE)
+    throw std::runtime_error("database " + path_ + ": " + sqlite3_errmsg(db_));
+}
+
+std::optional<EventRow> SqliteStore::load_event(const std::string& id) {
+  static const std::string sql =
+      std::string("SELECT ") + detail::kEventColumns + " FROM events WHERE id = ?1";
+  Stmt st(prepare(sql.c_str()));
+  st.text(id);
+  if (!st.row()) return std::nullopt;
+  return detail::get_event_row(st);
 }
 
 }  // namespace toguz::store

@@ -43,6 +43,8 @@ class SqliteStore final : public Store {
   std::vector<LeaderRow> leaderboard(const std::string& category, double max_rd,
                                      int limit) override;
   ResultCounts result_counts(int64_t user_id) override;
+  void save_event(const EventRow& e) override;
+  std::optional<EventRow> load_event(const std::string& id) override;
 
  private:
   sqlite3* db_ = nullptr;

@@ -48,6 +48,9 @@ struct GameRow {
   // The writer's fencing token (a cluster instance's lease on the game, docs/cluster.md): a
   // write with a token older than one seen for the game is refused (FenceError). 0: unchecked.
   int64_t fence = 0;
+  // A correspondence game (schema 5): the wall-clock time (ms since the epoch) by which the
+  // side to move must move (0 before the game starts, and for other games).
+  int64_t move_deadline_ms = 0;
 };
 
 // A write refused because a newer fencing token was seen for the game: another instance has
@@ -115,8 +118,17 @@ struct ListQuery {
   int limit = 50, offset = 0;
 };
 
+// An over-the-board event of the arbiter page (server/arbiter_api.h): its state as the
+// tournament library's JSON (tournament/event_json.h) and the hash of the arbiter's key.
+struct EventRow {
+  std::string id;
+  std::string key_hash;  // the arbiter key's hash; the key itself is never stored
+  std::string state;     // event_to_json
+  int64_t created_ms = 0, updated_ms = 0;
+};
+
 // The schema version this program writes; a database at a newer one is refused.
-inline constexpr int kSchemaVersion = 4;
+inline constexpr int kSchemaVersion = 5;
 
 class Store {
  public:
@@ -173,6 +185,12 @@ class Store {
   virtual std::vector<LeaderRow> leaderboard(const std::string& category, double max_rd,
                                              int limit) = 0;
   virtual ResultCounts result_counts(int64_t user_id) = 0;
+
+  // ---- over-the-board events (schema 5) ----
+  // Inserts or replaces an event (every field; created_ms is kept as given).
+  virtual void save_event(const EventRow& e) = 0;
+  // One event, or nullopt.
+  virtual std::optional<EventRow> load_event(const std::string& id) = 0;
 };
 
 // True for a PostgreSQL connection URL ("postgresql://..." or "postgres://...").

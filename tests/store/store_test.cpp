@@ -112,6 +112,7 @@ void expect_same_row(const GameRow& a, const GameRow& b) {
   EXPECT_EQ(a.black_provisional, b.black_provisional);
   EXPECT_EQ(a.white_diff, b.white_diff);
   EXPECT_EQ(a.black_diff, b.black_diff);
+  EXPECT_EQ(a.move_deadline_ms, b.move_deadline_ms);
 }
 
 std::vector<std::string> ids_of(const std::vector<GameRow>& rows) {
@@ -165,6 +166,8 @@ TEST_P(StoreContract, SaveAndLoadEveryField) {
   g.clock_increment_ms = 0;
   g.white_ms = 1234567890123;
   g.black_ms = -5;
+  g.days_per_move = 14;
+  g.move_deadline_ms = 1893456000000;
   g.status = "over";
   g.winner = "white";
   g.reason = "resign";
@@ -611,6 +614,29 @@ TEST_P(StoreContract, RatingChangeIsStoredOncePerGameAndPlayer) {
   EXPECT_EQ(s->rating_history(a).size(), 1u);
   EXPECT_EQ(s->ratings(a).at(0).games, 1);
   EXPECT_EQ(s->load_game("r1")->status, "playing");
+}
+
+TEST_P(StoreContract, EventsSaveReplaceAndLoad) {
+  {
+    auto s = open();
+    EXPECT_FALSE(s->load_event("e1").has_value());
+    EventRow e{"e1", "hash-1", R"({"name":"Бишкек ачык"})", 1000, 1000};
+    s->save_event(e);
+    s->save_event(EventRow{"e2", "hash-2", "{}", 2000, 2000});
+    e.state = R"({"name":"Бишкек ачык","players":[]})";
+    e.updated_ms = 1500;
+    s->save_event(e);
+  }
+  auto s = open();  // reopened: the events stay
+  auto back = s->load_event("e1");
+  ASSERT_TRUE(back.has_value());
+  EXPECT_EQ(back->id, "e1");
+  EXPECT_EQ(back->key_hash, "hash-1");
+  EXPECT_EQ(back->state, R"({"name":"Бишкек ачык","players":[]})");
+  EXPECT_EQ(back->created_ms, 1000);
+  EXPECT_EQ(back->updated_ms, 1500);
+  EXPECT_EQ(s->load_event("e2")->state, "{}");
+  EXPECT_FALSE(s->load_event("e3").has_value());
 }
 
 INSTANTIATE_TEST_SUITE_P(Sqlite, StoreContract, testing::Values(Backend::Sqlite));

@@ -53,6 +53,7 @@ export interface NewGame {
   clock: null | { initial_ms: number; increment_ms: number };
   name: string;
   rated?: boolean; // online games between two logged-in players with a clock
+  days_per_move?: number; // correspondence: an online game without a clock
 }
 
 export interface GameRow {

@@ -63,7 +63,8 @@ export class HomeView implements View {
           <option value="300000+5000" selected>5 + 5</option>
           <option value="600000+5000">10 + 5</option>
           <option value="900000+10000">15 + 10</option>
-          <option value="1800000+20000">30 + 20</option></select></label>
+          <option value="1800000+20000">30 + 20</option>
+          ${[1, 2, 3, 5, 7, 14].map((d) => `<option value="d${d}">${esc(t("days_per_move", { n: d }))}</option>`).join("")}</select></label>
         <label class="check"><input type="checkbox" id="online-rated"/> ${esc(t("rated"))}</label>
         <button type="submit" class="primary" id="create-online">${esc(t("create_game"))}</button>
       </form>
@@ -116,7 +117,9 @@ export class HomeView implements View {
         g.name = name;
         g.color = this.val("online-colour") as NewGame["color"];
         const c = this.val("online-clock");
-        if (c) {
+        if (c.startsWith("d")) {
+          g.days_per_move = Number(c.slice(1)); // correspondence
+        } else if (c) {
           const [a, b] = c.split("+").map(Number);
           g.clock = { initial_ms: a, increment_ms: b };
         }

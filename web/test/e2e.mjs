@@ -1059,9 +1059,84 @@ function location_hash(url) {
   return new URL(url).hash;
 }
 
+/** The arbiter page: an over-the-board Swiss created, four players entered (one whose name is
+ * markup, shown as text), round 1 paired, a typed game with an error named and then entered
+ * right, a draw, the standings and the print pages; a second browser without the key only
+ * reads. */
+async function arbiter_page(browser, base, pages) {
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await ctx.newPage();
+  pages.push(page);
+  const evil = `<img src=x onerror="window.__xss=1">`;
+  await page.goto(`${base}/#/arbiter`);
+  await page.fill("#arb-name", "Кубок <b>РК</b>");
+  await page.fill("#arb-site", "Astana");
+  await page.fill("#arb-date", "2026.12.01");
+  await page.selectOption("#arb-system", "swiss");
+  await page.fill("#arb-rounds", "3");
+  await page.click("#arb-create");
+  await page.waitForURL(/#\/arbiter\/[a-z0-9]+$/, { timeout: T });
+  const id = new URL(page.url()).hash.split("/")[2];
+  await page.waitForSelector("#arb-event-name", { timeout: T });
+  check((await page.textContent("#arb-event-name")) === "Кубок <b>РК</b>", "the event's name shown as text");
+  check((await page.$("#arb-event-name b")) === null, "no markup from the name");
+  const players = [["Eleusiz, Nurlan", "2200", "GM"], ["Aktayev, Serik", "2100", ""], ["Кажгалиев Темірлан", "2050", "MS"], [evil, "", ""]];
+  for (const [i, [name, rating, title]] of players.entries()) {
+    await page.fill("#arb-player-name", name);
+    await page.fill("#arb-player-rating", rating);
+    await page.fill("#arb-player-title", title);
+    await page.click("#arb-add");
+    await page.waitForFunction((n) => document.querySelectorAll("#arb-players tbody tr").length === n, i + 1, { timeout: T, polling: 50 });
+  }
+  check((await page.textContent('#arb-players tr[data-player="3"] .name')) === evil, "the markup name shown as text");
+  await page.click("#arb-pair");
+  await page.waitForFunction(() => document.querySelectorAll("#arb-pairings tbody tr[data-board]").length === 2, null, { timeout: T, polling: 50 });
+  check((await page.$("#arb-add-player")) === null, "no players entered once round 1 is paired");
+  // board 1: the moves as typed with a wrong kazna, named; then typed right
+  await page.selectOption('#arb-pairings tr[data-board="1"] select.arb-result', "0-1");
+  await page.fill('#arb-pairings tr[data-entry="1"] textarea', "1. 65 87 2. 55 99(12) 3. 34(21)");
+  await page.click('#arb-pairings tr[data-entry="1"] .arb-save');
+  await page.waitForFunction(() => (document.querySelector('tr[data-entry="1"] .arb-board-error')?.textContent ?? "").includes("34(21)"), null, { timeout: T, polling: 50 });
+  const said = await page.textContent('tr[data-entry="1"] .arb-board-error');
+  check(said.startsWith("Move 3") && said.includes("22"), `the typed move's error named: ${said}`);
+  check((await page.getAttribute('#arb-pairings tr[data-board="1"]', "data-result")) === "*", "nothing entered on an error");
+  await page.fill('#arb-pairings tr[data-entry="1"] textarea', "1. 65 87 2. 55 99(12) 3. 34(22)");
+  await page.click('#arb-pairings tr[data-entry="1"] .arb-save');
+  await page.waitForSelector('#arb-pairings tr[data-board="1"][data-result="0-1"]', { timeout: T });
+  await page.selectOption('#arb-pairings tr[data-board="2"] select.arb-result', "1/2-1/2");
+  await page.click('#arb-pairings tr[data-entry="2"] .arb-save');
+  await page.waitForSelector('#arb-pairings tr[data-board="2"][data-result="1/2-1/2"]', { timeout: T });
+  // the standings: the winner of board 1 first with 1 point, the draw's players with ½
+  await page.waitForSelector("#arb-pair", { timeout: T }); // round 2 may be paired now
+  const table = await page.$$eval("#arb-standings tbody tr", (rows) => rows.map((r) => [...r.querySelectorAll("td")].map((c) => c.textContent)));
+  check(table.length === 4, `four players in the standings: ${JSON.stringify(table)}`);
+  check(JSON.stringify(table.map((r) => r[3])) === JSON.stringify(["1", "0.5", "0.5", "0"]), `points: ${JSON.stringify(table)}`);
+  const black1 = await page.textContent('#arb-pairings tr[data-board="1"] td:nth-child(4)');
+  check(black1.includes(table[0][1].replace(/^(GM|MS) /, "")), `board 1's Black (${black1}) leads: ${table[0][1]}`);
+  // the print-friendly pages and the TGK file
+  const standings = await (await page.request.get(`${base}${await page.getAttribute("#arb-print-standings", "href")}`)).text();
+  check(standings.includes("Crosstable") && standings.includes("&lt;img") && !standings.includes("<img"), "the standings page, names escaped");
+  const pairings = await (await page.request.get(`${base}${await page.getAttribute("#arb-print-pairings", "href")}`)).text();
+  check(pairings.includes("Round 1 of 3") && pairings.includes("0-1"), "the pairings page");
+  const tgk = await (await page.request.get(`${base}${await page.getAttribute("#arb-tgk", "href")}`)).text();
+  check(tgk.includes('[Event "Кубок <b>РК</b>"]') && tgk.includes('[Round "1"]') && tgk.includes('[Result "0-1"]'), `the TGK file: ${tgk.slice(0, 300)}`);
+  // another browser, without the key: reads only
+  const ctx2 = await browser.newContext();
+  const reader = await ctx2.newPage();
+  pages.push(reader);
+  await reader.goto(`${base}/#/arbiter/${id}`);
+  await reader.waitForSelector("#arb-standings tbody tr", { timeout: T });
+  check((await reader.$("#arb-pair")) === null && (await reader.$("select.arb-result")) === null, "no changes without the key");
+  check((await reader.textContent('#arb-pairings tr[data-board="1"] .res')) === "0-1", "the result shown");
+  check((await page.evaluate(() => window.__xss)) === undefined && (await reader.evaluate(() => window.__xss)) === undefined, "no markup ran");
+  console.log("  arbiter: a Swiss created, four players, round 1 paired, a typed move's error named, results, standings, print pages, TGK");
+  await ctx2.close();
+  await ctx.close();
+}
+
 // ---- runner --------------------------------------------------------------------------------
 
-const tests = { engine_game, online_resign, reconnect, draw_rematch_abort, claim_win, phone_pages, languages, accounts_pages, rated_game, learn_pages, explorer_from_review, lobby_game };
+const tests = { engine_game, online_resign, reconnect, draw_rematch_abort, claim_win, phone_pages, languages, accounts_pages, rated_game, learn_pages, explorer_from_review, lobby_game, arbiter_page };
 const dir = mkdtempSync(path.join(tmpdir(), "toguz-e2e-"));
 let server;
 let browser;

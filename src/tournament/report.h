@@ -1,0 +1,60 @@
+// An event's pages as tables: a round's pairings, the standings, the crosstable; each written
+// as aligned text (columns counted in characters, names are UTF-8) or as a print-friendly HTML
+// page with every name escaped. What `toguz tournament` prints and the arbiter page serves.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "tournament/event.h"
+#include "tournament/standings.h"
+
+namespace toguz::tournament {
+
+// A header row and rows of cells; `align_right[i]` per column.
+struct Table {
+  std::vector<std::string> header;
+  std::vector<bool> align_right;
+  std::vector<std::vector<std::string>> rows;
+
+  std::string text() const;  // aligned columns, two spaces apart, no trailing spaces
+  std::string html() const;  // a <table>, every cell escaped
+};
+
+// "&", "<", ">", '"' and "'" as HTML entities.
+std::string html_escape(const std::string& s);
+
+// "GM Eleusiz, Nurlan (2200)": the title, the name, the rating when known.
+std::string player_label(const Player& p);
+
+// "Кубок РК, Astana, 2026.12.01": the name (or "Tournament"), site and date that are set.
+std::string event_title(const Event& ev);
+
+// "Round 2 of 5".
+std::string round_heading(const Event& ev, int round);
+
+// "Standings after round 3 of 5".
+std::string standings_heading(const Event& ev);
+
+// Round `round`'s boards (1-based; every round paired so far is valid): board, White with his
+// score before the round, the result, Black, then a row per bye.
+Table pairings_table(const Event& ev, int round);
+
+// Rank, name, rating, points and one column per tie-break of the event.
+Table standings_table(const Event& ev, const std::vector<Standing>& st);
+
+// Swiss: one column per round, "<opponent's place><w|b><outcome>". Round robin: one column per
+// opponent (by place), the outcomes against him in round order. Outcomes: "1" a win, "0" a
+// loss, "=" a draw, "+" / "-" a forfeit, "*" not played yet.
+Table crosstable(const Event& ev, const std::vector<Standing>& st);
+
+// A whole HTML page: the event's title as heading, `body` below, a style sheet that prints
+// cleanly.
+std::string html_page(const Event& ev, const std::string& body);
+
+// The print-friendly page of round `round`'s pairings, and of the standings with the
+// crosstable.
+std::string pairings_page(const Event& ev, int round);
+std::string standings_page(const Event& ev);
+
+}  // namespace toguz::tournament

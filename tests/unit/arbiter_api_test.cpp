@@ -1,0 +1,357 @@
+// The arbiter page's API over real sockets (server/arbiter_api.h): a five-player Swiss through
+// three rounds with a typed game, a typed game with an error named, the refusals, the event
+// kept across a restart, and its TGK file read back by the project's TGK parser.
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+
+#include <set>
+
+#include "rules/record.h"
+#include "server_client.h"
+#include "tournament/tgk.h"
+
+namespace toguz::test {
+namespace {
+
+// The master game's opening as typed from a scoresheet (White resigned nothing: 1-0 stands as
+// recorded).
+constexpr const char* kTypedGame =
+    "1. 65 87 2. 55 99 3. 34 35 4. 34 89 5. 91 45 6. 48 92 7. 62 78 8. 91 58 9. 15";
+
+struct Arbiter {
+  uint16_t port;
+  std::string id, key;
+
+  HttpResult post(const std::string& action, json::object body) const {
+    body["key"] = key;
+    return http_post(port, "/api/events/" + id + "/" + action, json::value(std::move(body)));
+  }
+  json::value event() const {
+    HttpResult r = http_get(port, "/api/events/" + id);
+    EXPECT_EQ(r.status, 200) << r.body;
+    json::value v = r.json();
+    return v.is_object() ? v.at("event") : json::value(nullptr);
+  }
+};
+
+Arbiter create(uint16_t port, json::object body) {
+  HttpResult r = http_post(port, "/api/events", json::value(std::move(body)));
+  EXPECT_EQ(r.status, 200) << r.body;
+  json::value v = r.json();
+  if (!v.is_object()) return {port, "", ""};
+  return {port, jstr(v.at("id")), jstr(v.at("key"))};
+}
+
+const char* kPlayers[][3] = {{"Eleusiz, Nurlan", "2200", "GM"},
+                             {"Aktayev, Serik", "2100", ""},
+                             {"Кажгалиев Темірлан", "2050", "MS"},
+                             {"Сапарбеков Сәбит", "1990", ""},
+                             {"Smith & <Sons>", "0", ""}};
+
+void enter_players(const Arbiter& a) {
+  for (const auto& p : kPlayers) {
+    HttpResult r = a.post(
+        "players", json::object{{"name", p[0]}, {"rating", std::stoi(p[1])}, {"title", p[2]}});
+    ASSERT_EQ(r.status, 200) << r.body;
+  }
+}
+
+TEST(ArbiterApi, SwissOfFivePlayersThroughThreeRoundsAndItsTgk) {
+  TempDir dir;
+  const std::string db = (dir.path / "t.db").string();
+  Arbiter a;
+  // The results entered, board by board, to compare with the TGK file.
+  std::vector<std::vector<std::string>> results;
+  {
+    TestServer srv(db);
+    a = create(srv.port, json::object{{"name", "Кубок <РК>"},
+                                      {"site", "Astana, KZ"},
+                                      {"date", "2026.12.01"},
+                                      {"system", "swiss"},
+                                      {"rounds", 3}});
+    ASSERT_FALSE(a.id.empty());
+    EXPECT_EQ(a.key.size(), 43u);
+    enter_players(a);
+    json::value ev = a.event();
+    EXPECT_EQ(ev.at("players").as_array().size(), 5u);
+    EXPECT_EQ(jstr(ev.at("next")), "pair");
+    EXPECT_EQ(jint(ev.at("rounds")), 3);
+
+    const std::vector<std::string> pattern = {"1-0", "1/2-1/2", "0-1", "1-0"};
+    for (int round = 1; round <= 3; ++round) {
+      HttpResult p = a.post("pair", {});
+      ASSERT_EQ(p.status, 200) << p.body;
+      const json::value answer = p.json();
+      const json::value& r = answer.at("event").at("played").as_array().back();
+      const json::array& boards = r.at("boards").as_array();
+      // Five players: two boards and a bye, every player once.
+      ASSERT_EQ(boards.size(), 2u);
+      ASSERT_EQ(r.at("byes").as_array().size(), 1u);
+      std::set<int64_t> seen{jint(r.at("byes").at(0))};
+      for (const json::value& b : boards) {
+        seen.insert(jint(b.at("white")));
+        seen.insert(jint(b.at("black")));
+      }
+      EXPECT_EQ(seen.size(), 5u) << "round " << round;
+      EXPECT_EQ(jstr(answer.at("event").at("next")), "results");
+      // Not paired again before every result is in, and the event stays as it was.
+      HttpResult early = a.post("pair", {});
+      EXPECT_EQ(early.status, 409);
+      EXPECT_EQ(jstr(early.json().at("error")),
+                "round " + std::to_string(round) + " still has boards without a result");
+      EXPECT_EQ(a.event().at("played").as_array().size(), size_t(round));
+      results.emplace_back();
+      for (int b = 1; b <= 2; ++b) {
+        const std::string res = pattern[(round + b) % pattern.size()];
+        json::object body{{"board", b}, {"result", res}};
+        if (round == 1 && b == 1) {
+          body["result"] = "1-0";
+          body["moves"] = kTypedGame;
+        }
+        HttpResult e = a.post("result", body);
+        ASSERT_EQ(e.status, 200) << e.body;
+        results.back().push_back(jstr(body["result"]));
+      }
+    }
+    ev = a.event();
+    EXPECT_EQ(jstr(ev.at("next")), "done");
+    EXPECT_EQ(jint(ev.at("played").at(0).at("boards").at(0).at("moves")), 17);
+    HttpResult more = a.post("pair", {});
+    EXPECT_EQ(more.status, 409) << more.body;
+  }
+
+  // After a restart the event is still there, and its pages read it.
+  TestServer srv(db);
+  a.port = srv.port;
+  const json::value ev = a.event();
+  ASSERT_TRUE(ev.is_object());
+  EXPECT_EQ(jstr(ev.at("name")), "Кубок <РК>");
+  EXPECT_EQ(ev.at("played").as_array().size(), 3u);
+  // Standings: everyone once, best first; 3 rounds of two games and a bye are 9 points.
+  const json::array& st = ev.at("standings").as_array();
+  ASSERT_EQ(st.size(), 5u);
+  double total = 0;
+  for (size_t i = 0; i < st.size(); ++i) {
+    total += std::stod(jstr(st[i].at("points")));
+    if (i > 0) {
+      EXPECT_GE(std::stod(jstr(st[i - 1].at("points"))), std::stod(jstr(st[i].at("points"))));
+    }
+    EXPECT_EQ(st[i].at("tie_breaks").as_array().size(), ev.at("tie_breaks").as_array().size());
+  }
+  EXPECT_EQ(total, 9.0);
+
+  HttpResult page = http_get(srv.port, "/api/events/" + a.id + "/standings");
+  ASSERT_EQ(page.status, 200);
+  EXPECT_NE(page.content_type.find("text/html"), std::string::npos);
+  EXPECT_NE(page.body.find("Smith &amp; &lt;Sons&gt;"), std::string::npos);
+  EXPECT_EQ(page.body.find("<Sons>"), std::string::npos);
+  EXPECT_NE(page.body.find("Кубок &lt;РК&gt;"), std::string::npos);
+  EXPECT_NE(page.body.find("Crosstable"), std::string::npos);
+  HttpResult pairings = http_get(srv.port, "/api/events/" + a.id + "/pairings?round=2");
+  ASSERT_EQ(pairings.status, 200);
+  EXPECT_NE(pairings.body.find("Round 2 of 3"), std::string::npos);
+  EXPECT_EQ(http_get(srv.port, "/api/events/" + a.id + "/pairings?round=4").status, 400);
+
+  // The TGK file: six games with the federation's tags, read back by the TGK parser.
+  HttpResult tgk = http_get(srv.port, "/api/events/" + a.id + "/tgk");
+  ASSERT_EQ(tgk.status, 200);
+  EXPECT_NE(std::string(tgk.headers[http::field::content_disposition]).find(".tgk"),
+            std::string::npos);
+  const std::vector<Record> records = read_records(tgk.body);
+  ASSERT_EQ(records.size(), 6u);
+  for (size_t g = 0; g < records.size(); ++g) {
+    const Record& rec = records[g];
+    EXPECT_EQ(rec.tag("Event"), "Кубок <РК>");
+    EXPECT_EQ(rec.tag("Site"), "Astana, KZ");
+    EXPECT_EQ(rec.tag("Date"), "2026.12.01");
+    EXPECT_EQ(rec.tag("Round"), std::to_string(g / 2 + 1));
+    EXPECT_TRUE(rec.tag("White").has_value() && rec.tag("Black").has_value());
+    EXPECT_EQ(rec.tag("Result"), results[g / 2][g % 2]);
+  }
+  EXPECT_EQ(records[0].plies.size(), 17u);
+  const tournament::Event back = tournament::event_from_tgk(tgk.body, tournament::System::Swiss);
+  EXPECT_EQ(back.name, "Кубок <РК>");
+  EXPECT_EQ(back.players.size(), 5u);
+  ASSERT_EQ(back.played.size(), 3u);
+  for (size_t r = 0; r < 3; ++r) {
+    ASSERT_EQ(back.played[r].boards.size(), 2u);
+    EXPECT_EQ(back.played[r].byes.size(), 1u);
+    for (size_t b = 0; b < 2; ++b)
+      EXPECT_EQ(tournament::board_result_text(back.played[r].boards[b].result),
+                results[r][b] == "1/2-1/2" ? "1/2-1/2" : results[r][b]);
+  }
+  EXPECT_EQ(back.played[0].boards[0].moves.size(), 17u);
+}
+
+TEST(ArbiterApi, TypedGameWithAnErrorIsNamedAndChangesNothing) {
+  TempDir dir;
+  TestServer srv((dir.path / "t.db").string());
+  Arbiter a = create(srv.port, json::object{{"system", "round-robin"}});
+  enter_players(a);
+  ASSERT_EQ(a.post("pair", {}).status, 200);
+  const std::string before = json::serialize(a.event());
+  HttpResult e = a.post(
+      "result",
+      json::object{{"board", 1}, {"result", "0-1"}, {"moves", "1. 65 87 2. 55 99(12) 3. 34(21)"}});
+  EXPECT_EQ(e.status, 400);
+  EXPECT_EQ(jstr(e.json().at("error")),
+            "moves: move 3 (White), '34(21)': the mover's kazna is 22 after the move, not 21 "
+            "(expected 34 (22))");
+  EXPECT_EQ(jstr(e.json().at("code")), "typed_move");
+  EXPECT_EQ(jstr(e.json().at("params").at("token")), "34(21)");
+  // A result the moves contradict, a forfeit with moves: named too.
+  HttpResult forfeit =
+      a.post("result", json::object{{"board", 1}, {"result", "+-"}, {"moves", "1. 65"}});
+  EXPECT_EQ(forfeit.status, 400);
+  EXPECT_EQ(jstr(forfeit.json().at("error")), "moves: a forfeit has no moves");
+  EXPECT_EQ(json::serialize(a.event()), before);
+  // The same moves typed right go in.
+  HttpResult ok = a.post(
+      "result",
+      json::object{{"board", 1}, {"result", "0-1"}, {"moves", "1. 65 87 2. 55 99(12) 3. 34(22)"}});
+  ASSERT_EQ(ok.status, 200) << ok.body;
+  EXPECT_EQ(jint(ok.json().at("event").at("played").at(0).at("boards").at(0).at("moves")), 5);
+}
+
+TEST(ArbiterApi, BadRequestsAreRefusedAndNameTheField) {
+  TempDir dir;
+  TestServer srv((dir.path / "t.db").string());
+  const uint16_t port = srv.port;
+  struct Bad {
+    std::string body, field;
+  };
+  for (const Bad& b :
+       {Bad{R"({"system":"knockout"})", "system"}, Bad{R"({"system":"swiss"})", "rounds"},
+        Bad{R"({"system":"swiss","rounds":51})", "rounds"},
+        Bad{R"({"system":"round-robin","rounds":3})", "rounds"},
+        Bad{R"({"system":"swiss","rounds":3,"date":"1 Dec"})", "date"},
+        Bad{R"({"system":"swiss","rounds":3,"name":7})", "name"},
+        Bad{R"({"system":"swiss","rounds":3,"tie_breaks":["coin"]})", "tie_breaks"},
+        Bad{R"([1,2])", "body"}}) {
+    HttpResult r = http_post(port, "/api/events", b.body);
+    EXPECT_EQ(r.status, 400) << b.body;
+    EXPECT_EQ(jstr(r.json().at("error")).rfind(b.field + ":", 0), 0u) << r.body;
+  }
+  Arbiter a = create(port, json::object{{"system", "swiss"}, {"rounds", 2}});
+  // Nothing changes without the key.
+  Arbiter thief = a;
+  thief.key = "x";
+  HttpResult r = thief.post("players", json::object{{"name", "Intruder"}});
+  EXPECT_EQ(r.status, 403);
+  EXPECT_EQ(jstr(r.json().at("code")), "wrong_key");
+  thief.key = "";
+  EXPECT_EQ(thief.post("players", json::object{{"name", "Intruder"}}).status, 403);
+  EXPECT_EQ(a.event().at("players").as_array().size(), 0u);
+  // One player cannot be paired; a name twice, an empty name, a bad rating.
+  EXPECT_EQ(a.post("players", json::object{{"name", "Aigerim"}}).status, 200);
+  EXPECT_EQ(a.post("pair", {}).status, 409);
+  EXPECT_EQ(a.post("players", json::object{{"name", " Aigerim "}}).status, 409);
+  EXPECT_EQ(a.post("players", json::object{{"name", "  "}}).status, 400);
+  EXPECT_EQ(a.post("players", json::object{{"name", "Bolat"}, {"rating", -5}}).status, 400);
+  EXPECT_EQ(a.post("result", json::object{{"board", 1}, {"result", "1-0"}}).status, 409);
+  EXPECT_EQ(a.post("players", json::object{{"name", "Bolat"}, {"rating", 1800}}).status, 200);
+  ASSERT_EQ(a.post("pair", {}).status, 200);
+  EXPECT_EQ(a.post("players", json::object{{"name", "Late"}}).status, 409);
+  EXPECT_EQ(a.post("result", json::object{{"board", 2}, {"result", "1-0"}}).status, 400);
+  EXPECT_EQ(a.post("result", json::object{{"board", 1}, {"result", "2-0"}}).status, 400);
+  EXPECT_EQ(a.post("result", json::object{{"board", 1}, {"round", 2}, {"result", "1-0"}}).status,
+            400);
+  EXPECT_EQ(jstr(a.event().at("played").at(0).at("boards").at(0).at("result")), "*");
+  // Unknown events and endpoints, wrong methods.
+  HttpResult none = http_get(port, "/api/events/nosuchevent");
+  EXPECT_EQ(none.status, 404);
+  EXPECT_EQ(jstr(none.json().at("code")), "no_event");
+  EXPECT_EQ(http_get(port, "/api/events/" + a.id + "/nothing").status, 404);
+  EXPECT_EQ(http_get(port, "/api/events/" + std::string(200, 'a')).status, 404);
+  HttpResult get_create = http_get(port, "/api/events");
+  EXPECT_EQ(get_create.status, 405);
+  EXPECT_EQ(std::string(get_create.headers[http::field::allow]), "POST");
+  EXPECT_EQ(http_post(port, "/api/events/" + a.id + "/tgk", std::string("{}")).status, 405);
+  // The Origin of another site is refused before anything is read.
+  HttpResult cross = http_call(port, http::verb::post, "/api/events/" + a.id + "/pair",
+                               json::serialize(json::object{{"key", a.key}}),
+                               {{http::field::origin, "http://evil.example"}});
+  EXPECT_EQ(cross.status, 403);
+  EXPECT_EQ(jstr(a.event().at("next")), "results");
+}
+
+// A correspondence game (days per move): created by link, it waits across a restart, a claim is
+// refused while the opponent has time, and once his time is up (the deadline moved into the
+// past in the stored row while the server is down) the claim wins on time.
+TEST(Correspondence, WaitsAcrossRestartsAndIsWonOnTimeWhenClaimed) {
+  TempDir dir;
+  const std::string db = (dir.path / "t.db").string();
+  std::string id, white_token, black_token;
+  {
+    TestServer srv(db);
+    EXPECT_EQ(http_post(srv.port, "/api/games",
+                        json::value(json::object{{"mode", "online"}, {"days_per_move", 4}}))
+                  .status,
+              400);
+    EXPECT_EQ(http_post(srv.port, "/api/games",
+                        json::value(json::object{{"mode", "engine"}, {"days_per_move", 3}}))
+                  .status,
+              400);
+    HttpResult c = http_post(
+        srv.port, "/api/games",
+        json::value(json::object{{"mode", "online"}, {"color", "white"}, {"days_per_move", 3}}));
+    ASSERT_EQ(c.status, 200) << c.body;
+    id = jstr(c.json().at("id"));
+    white_token = jstr(c.json().at("token"));
+    HttpResult j = http_post(srv.port, "/api/games/" + id + "/join",
+                             json::value(json::object{{"invite", c.json().at("invite")}}));
+    ASSERT_EQ(j.status, 200) << j.body;
+    black_token = jstr(j.json().at("token"));
+    WsClient w(srv.port, id, white_token);
+    auto g = w.read_state([](const json::object&) { return true; });
+    ASSERT_TRUE(g);
+    const int hole = int(g->at("legal").as_array().at(0).as_int64());
+    w.send(json::object{{"type", "move"}, {"hole", hole}, {"ply", 0}});
+    auto after = w.read_state([](const json::object& s) { return jint(s.at("ply")) == 1; });
+    ASSERT_TRUE(after);
+    const json::value& corr = after->at("correspondence");
+    EXPECT_EQ(jint(corr.at("days_per_move")), 3);
+    const int64_t left =
+        jint(corr.at("deadline_ms")) - std::chrono::duration_cast<std::chrono::milliseconds>(
+                                           std::chrono::system_clock::now().time_since_epoch())
+                                           .count();
+    EXPECT_GT(left, 3 * 86400000LL - 600000);
+    EXPECT_LE(left, 3 * 86400000LL);
+    // Black is away, which is normal here: no claim until his time is up.
+    EXPECT_FALSE(after->at("can_claim").as_bool());
+    w.send(json::object{{"type", "claim_win"}});
+    auto refused = w.read_type("error");
+    ASSERT_TRUE(refused);
+    EXPECT_EQ(jstr(refused->at("message")), "claim_win: the opponent's time is not up");
+  }
+  // Black's time runs out while the server is down.
+  sqlite3* h = nullptr;
+  ASSERT_EQ(sqlite3_open(db.c_str(), &h), SQLITE_OK);
+  const std::string sql = "UPDATE games SET move_deadline_ms = 1000 WHERE id = '" + id + "'";
+  EXPECT_EQ(sqlite3_exec(h, sql.c_str(), nullptr, nullptr, nullptr), SQLITE_OK);
+  sqlite3_close(h);
+  TestServer srv(db);
+  {
+    // Black to move cannot claim against himself.
+    WsClient b(srv.port, id, black_token);
+    auto g = b.read_state([](const json::object&) { return true; });
+    ASSERT_TRUE(g);
+    EXPECT_EQ(jint(g->at("ply")), 1);
+    EXPECT_FALSE(g->at("can_claim").as_bool());
+    b.send(json::object{{"type", "claim_win"}});
+    auto refused = b.read_type("error");
+    ASSERT_TRUE(refused);
+    EXPECT_EQ(jstr(refused->at("message")), "claim_win: it is your move");
+  }
+  WsClient w(srv.port, id, white_token);
+  auto g = w.read_state([](const json::object& s) { return s.at("can_claim").as_bool(); });
+  ASSERT_TRUE(g);
+  w.send(json::object{{"type", "claim_win"}});
+  auto over = w.read_state([](const json::object& s) { return jstr(s.at("status")) == "over"; });
+  ASSERT_TRUE(over);
+  EXPECT_EQ(jstr(over->at("result").at("winner")), "white");
+  EXPECT_EQ(jstr(over->at("result").at("reason")), "timeout");
+}
+
+}  // namespace
+}  // namespace toguz::test
