@@ -57,6 +57,10 @@ struct Server::Impl {
   Config config;
   net::io_context ioc{1};
   tcp::acceptor acceptor{ioc};
+  // The store (the backend opened from --db) behind its writer thread; `store` is the
+  // synchronous face of both (store/writer.h): every use of it is ordered with the moves.
+  std::unique_ptr<Store> backend;
+  std::unique_ptr<store::StoreWriter> writer;
   std::unique_ptr<Store> store;
   std::unique_ptr<WorkerPool> pool;
   std::unique_ptr<EngineWork> engine;
