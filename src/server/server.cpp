@@ -144,7 +144,10 @@ void Server::start() {
   if (ec)
     throw std::runtime_error("cannot listen on " + im.config.host + ":" +
                              std::to_string(im.config.port) + ": " + ec.message());
-  if (im.cluster) im.cluster->start();
+  if (im.cluster) {
+    im.cluster->start();
+    im.lobby->announce();  // the other instances' seeks
+  }
   im.do_accept();
   // Rooms loaded at start may need the engine or a flag timer: start them on the IO thread.
   net::post(im.ioc, [&im] {
