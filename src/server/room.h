@@ -3,7 +3,8 @@
 // rematch offers, takebacks, the engine's moves, the review, and the end of the game (end():
 // finish, store, broadcast). It knows its connections only as RoomClients and the server only
 // through RoomServices, so it holds no socket, route or registry.
-// Threading: a room is touched on the IO thread only; engine results come back by net::post.
+// Threading: a room is touched on the IO thread only; engine results and the outcome of its
+// queued moves (StoreWriter) come back by net::post.
 #pragma once
 
 #include <boost/asio.hpp>

@@ -2,8 +2,9 @@
 // store, the worker pool and its EngineWork, the rooms (RoomRegistry) and what is counted per
 // client address; the network side (listener, HTTP sessions and routes, static files, WebSocket
 // sessions) and the message handlers reach the rooms through it.
-// Threading: everything here except WorkerPool tasks runs on the single IO thread, so rooms,
-// sessions and the store need no locks; a worker's result comes back by net::post.
+// Threading: everything here except WorkerPool tasks and the store's writer thread runs on the
+// single IO thread, so rooms and sessions need no locks; a worker's result and a queued
+// write's outcome come back by net::post, and `store` is used only through the writer.
 #pragma once
 
 #include <boost/asio.hpp>
