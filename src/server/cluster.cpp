@@ -206,6 +206,27 @@ std::string Cluster::driver_elsewhere(const std::string& id) {
 
 // ---- the bus ----
 
+bool Cluster::instance_alive(const std::string& instance) {
+  try {
+    return redis_.command({"EXISTS", alive_key(instance)}).integer != 0;
+  } catch (const bus::BusError&) {
+    return true;  // not known: its seeks stay
+  }
+}
+
+bool Cluster::claim_seek(const std::string& id) {
+  try {
+    // Kept an hour: longer than any accept or cancel of the seek can come late.
+    const bus::Reply r =
+        redis_.command({"SET", "toguz:lobby:seek:" + id, instance_, "NX", "PX", "3600000"});
+    return !r.nil();
+  } catch (const bus::BusError& e) {
+    log(LogLevel::Error, "lobby",
+        std::string("cluster: cannot claim seek ") + id + ": " + e.what());
+    return false;
+  }
+}
+
 long long Cluster::publish(const std::string& channel, const std::string& message) {
   try {
     return bus::publish(redis_, channel, message);

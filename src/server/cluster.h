@@ -80,6 +80,11 @@ class Cluster : public RoomOwnership {
     lobby_ = std::move(on_message);
   }
   void publish_lobby(const std::string& message) { publish(kLobbyChannel, message); }
+  // The lobby's claim of seek `id` (LobbyHooks::claim): SET NX on its key in Redis, so exactly
+  // one instance's claim succeeds; false when it is taken or Redis does not answer.
+  bool claim_seek(const std::string& id);
+  // Whether `instance` still runs (its alive key is there; true when Redis does not answer).
+  bool instance_alive(const std::string& instance);
 
   // For the driver's RemoteClients: sends `header\npayload` to `instance`.
   // The number of instances that got it (0: that instance is gone).

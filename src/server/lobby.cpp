@@ -55,6 +55,37 @@ json::value rating_value(const std::optional<LobbyRating>& r) {
   return std::lround(r->rating);
 }
 
+// The speed category of a seek's or challenge's clock (none without one).
+void set_speed(auto& t) {
+  if (t.initial_ms >= 0 || t.days_per_move > 0)
+    t.speed =
+        accounts::speed_of({std::max<int64_t>(0, t.initial_ms), t.increment_ms, t.days_per_move});
+}
+
+json::object viewer_wire(const Viewer& v) {
+  return json::object{{"user_id", v.user_id}, {"username", v.username}, {"bot", v.bot}};
+}
+
+Viewer viewer_of_wire(const json::value& v) {
+  const json::object& o = v.as_object();
+  Viewer out;
+  out.user_id = o.at("user_id").to_number<int64_t>();
+  out.username = std::string(o.at("username").as_string());
+  out.bot = o.at("bot").as_bool();
+  return out;
+}
+
+json::value rating_wire(const std::optional<LobbyRating>& r) {
+  if (!r) return nullptr;
+  return json::object{{"rating", r->rating}, {"provisional", r->provisional}};
+}
+
+std::optional<LobbyRating> rating_of_wire(const json::value& v) {
+  const json::object* r = v.if_object();
+  if (!r) return std::nullopt;
+  return LobbyRating{r->at("rating").to_number<double>(), r->at("provisional").as_bool()};
+}
+
 std::string player_of(const Viewer& v, uint64_t anonymous) {
   std::string key(1, v.signed_in() ? 'u' : 'c');
   key += v.signed_in() ? std::to_string(v.user_id) : std::to_string(anonymous);
@@ -196,9 +227,7 @@ std::string Lobby::read_terms(const std::string& action, const json::object& msg
       return bad_field(action, "color", "expected white, black or random");
     t.color = color;
   }
-  if (t.initial_ms >= 0 || t.days_per_move > 0)
-    t.speed =
-        accounts::speed_of({std::max<int64_t>(0, t.initial_ms), t.increment_ms, t.days_per_move});
+  set_speed(t);
   if (t.rated && !who.signed_in()) return action + ": rated games need an account";
   if (t.rated && !t.speed) return action + ": rated games need a clock";
   *out = std::move(t);
@@ -213,11 +242,12 @@ std::optional<LobbyRating> Lobby::rating_of(const Viewer& v,
 
 std::string Lobby::on_seek(LobbyClient& c, const json::object& msg) {
   const Conn& me = conns_.at(&c);
-  const auto open = std::count_if(seeks_.begin(), seeks_.end(),
-                                  [&](const Seek& s) { return s.player == me.player; });
+  const auto open = std::count_if(seeks_.begin(), seeks_.end(), [&](const Seek& s) {
+    return s.player == me.player && s.origin.empty();
+  });
   if (open >= kMaxSeeksPerPlayer)
     return "seek: " + std::to_string(kMaxSeeksPerPlayer) + " seeks open already, the most allowed";
-  Seek s{new_id(), me.player, &c, {}, std::nullopt, std::nullopt};
+  Seek s{new_id(), me.player, &c, {}, std::nullopt, std::nullopt, me.viewer, ""};
   if (std::string why = read_terms("seek", msg, me.viewer, &s.terms); !why.empty()) return why;
   if (const json::value* range = given(msg, "range")) {
     const json::array* a = range->if_array();
@@ -231,17 +261,24 @@ std::string Lobby::on_seek(LobbyClient& c, const json::object& msg) {
   seeks_.push_back(std::move(s));
   const Seek& added = seeks_.back();
   c.send(json::serialize(json::object{{"type", "seek_created"}, {"id", added.id}}));
-  for (const auto& [client, conn] : conns_)
-    client->send(json::serialize(
-        json::object{{"type", "seek_added"}, {"seek", seek_json(added, conn.player)}}));
+  seek_added_everywhere(added);
+  publish_seek(added);
   return "";
+}
+
+void Lobby::seek_added_everywhere(const Seek& s) {
+  for (const auto& [client, conn] : conns_)
+    client->send(
+        json::serialize(json::object{{"type", "seek_added"}, {"seek", seek_json(s, conn.player)}}));
 }
 
 std::string Lobby::on_cancel(LobbyClient& c, const json::object& msg) {
   const std::string id = string_field(msg, "id", "cancel");
   const std::string& me = conns_.at(&c).player;
   for (size_t i = 0; i < seeks_.size(); ++i)
-    if (seeks_[i].id == id && seeks_[i].player == me) {
+    if (seeks_[i].id == id && seeks_[i].player == me && seeks_[i].origin.empty()) {
+      // Accepted on another instance just now: its start is on the way.
+      if (clustered() && !hooks_.claim(id)) return "cancel: no such seek (accepted or gone)";
       remove_seek(i);
       return "";
     }
@@ -263,8 +300,36 @@ std::string Lobby::on_accept(LobbyClient& c, const json::object& msg) {
     if (r && !r->provisional && (r->rating < seek.range->first || r->rating > seek.range->second))
       return "accept: your rating is outside the seek's range";
   }
+  // Of the accepts on every instance (and the seeker's cancel) one wins the claim.
+  if (clustered() && !hooks_.claim(id)) return "accept: no such seek (accepted or gone)";
+  if (!seek.origin.empty()) return accept_remote(c, me, seek);
   if (!start_game(seek.player, seek.client, me.player, &c, seek.terms))
     return "server error: the game could not be started";
+  return "";
+}
+
+std::string Lobby::accept_remote(LobbyClient& c, const Conn& me, const Seek& seek) {
+  bool seeker_white = false;
+  const PairedSeats started = make_game(seek.viewer, me.viewer, seek.terms, &seeker_white);
+  for (size_t i = 0; i < seeks_.size(); ++i)
+    if (seeks_[i].id == seek.id) {
+      remove_seek(i);
+      break;
+    }
+  // The seeker's instance sends him his start (or drops the seek when no game was made).
+  json::object taken{{"type", "seek_taken"},
+                     {"from", hooks_.instance},
+                     {"to", seek.origin},
+                     {"id", seek.id},
+                     {"game", started.id}};
+  if (started.error.empty()) {
+    taken["token"] = seeker_white ? started.white_token : started.black_token;
+    taken["side"] = seeker_white ? "white" : "black";
+  }
+  hooks_.publish(json::serialize(taken));
+  if (!started.error.empty()) return "server error: the game could not be started";
+  c.send(start_message(started, !seeker_white));
+  remove_player_offers(me.player);
   return "";
 }
 
@@ -315,7 +380,7 @@ std::string Lobby::on_challenge(LobbyClient& c, const json::object& msg) {
   if (!target && !to.empty() && hooks_.find_user) target = hooks_.find_user(to);
   if (!target) return "challenge: no such player: " + to.substr(0, 40);
   if (target->user_id == me.viewer.user_id) return "challenge: you cannot challenge yourself";
-  Challenge ch{new_id(), me.player, player_of(*target, 0), &c, me.viewer, *target, {}, {}};
+  Challenge ch{new_id(), me.player, player_of(*target, 0), &c, me.viewer, *target, {}, {}, ""};
   if (std::string w = read_terms("challenge", msg, me.viewer, &ch.terms); !w.empty()) return w;
   ch.rating = rating_of(me.viewer, ch.terms.speed);
   challenges_.push_back(std::move(ch));
@@ -323,6 +388,8 @@ std::string Lobby::on_challenge(LobbyClient& c, const json::object& msg) {
   c.send(json::serialize(json::object{{"type", "challenge_created"}, {"id", added.id}}));
   send_to_player(added.to, json::serialize(json::object{{"type", "challenge"},
                                                         {"challenge", challenge_json(added)}}));
+  // The challenged account may be on another instance (or on several).
+  if (clustered()) hooks_.publish(wire_challenge(added));
   return "";
 }
 
@@ -334,6 +401,10 @@ std::string Lobby::on_challenge_answer(LobbyClient& c, const json::object& msg,
   for (size_t i = 0; i < challenges_.size(); ++i) {
     const Challenge ch = challenges_[i];
     if (ch.id != id || (cancel ? ch.from : ch.to) != me) continue;
+    if (cancel && !ch.origin.empty()) continue;  // the challenger's instance cancels it
+    // Of the answers on every instance (and the challenger's cancel) one wins the claim.
+    if (clustered() && !hooks_.claim(id)) return action + ": no such challenge";
+    if (!ch.origin.empty() && action == "challenge_accept") return accept_remote(c, ch);
     if (cancel) {
       remove_challenge(i, "cancelled");
     } else if (action == "challenge_decline") {
@@ -350,51 +421,225 @@ std::string Lobby::on_challenge_answer(LobbyClient& c, const json::object& msg,
 
 // ---- games and offers ----
 
-bool Lobby::start_game(const std::string& a, LobbyClient* ca, const std::string& b, LobbyClient* cb,
-                       const Terms& terms_in) {
-  const Terms terms = terms_in;  // the caller's may be a seek that goes below
-  const auto pa = players_.find(a), pb = players_.find(b);
-  if (pa == players_.end() || pb == players_.end()) return false;
-  const bool a_white = terms.color == "white"   ? true
-                       : terms.color == "black" ? false
-                                                : (hooks_.random() & 1) == 0;
+PairedSeats Lobby::make_game(const Viewer& a, const Viewer& b, const Terms& terms, bool* a_white) {
+  *a_white = terms.color == "white"   ? true
+             : terms.color == "black" ? false
+                                      : (hooks_.random() & 1) == 0;
   PairedGame game;
-  game.white = a_white ? pa->second.viewer : pb->second.viewer;
-  game.black = a_white ? pb->second.viewer : pa->second.viewer;
+  game.white = *a_white ? a : b;
+  game.black = *a_white ? b : a;
   game.variant = terms.variant;
   game.initial_ms = terms.initial_ms;
   game.increment_ms = terms.increment_ms;
   game.days_per_move = terms.days_per_move;
   game.rated = terms.rated && game.white.signed_in() && game.black.signed_in();
-  const PairedSeats started = hooks_.start_game(game);
+  return hooks_.start_game(game);
+}
+
+std::string Lobby::start_message(const PairedSeats& game, bool white) {
+  return json::serialize(json::object{{"type", "start"},
+                                      {"game", game.id},
+                                      {"token", white ? game.white_token : game.black_token},
+                                      {"side", white ? "white" : "black"}});
+}
+
+bool Lobby::start_game(const std::string& a, LobbyClient* ca, const std::string& b, LobbyClient* cb,
+                       const Terms& terms_in) {
+  const Terms terms = terms_in;  // the caller's may be a seek that goes below
+  const auto pa = players_.find(a), pb = players_.find(b);
+  if (pa == players_.end() || pb == players_.end()) return false;
+  bool a_white = false;
+  const PairedSeats started = make_game(pa->second.viewer, pb->second.viewer, terms, &a_white);
   if (!started.error.empty()) return false;
-  auto start = [&](LobbyClient* c, bool white) {
-    if (!c) return;
-    c->send(
-        json::serialize(json::object{{"type", "start"},
-                                     {"game", started.id},
-                                     {"token", white ? started.white_token : started.black_token},
-                                     {"side", white ? "white" : "black"}}));
-  };
-  start(ca, a_white);
-  start(cb, !a_white);
+  if (ca) ca->send(start_message(started, a_white));
+  if (cb) cb->send(start_message(started, !a_white));
   remove_player_offers(a);
   remove_player_offers(b);
   return true;
 }
 
 void Lobby::remove_player_offers(const std::string& player) {
+  // Only those made here: the same account's seeks on other instances are theirs.
   for (size_t i = seeks_.size(); i-- > 0;)
-    if (seeks_[i].player == player) remove_seek(i);
+    if (seeks_[i].player == player && seeks_[i].origin.empty()) remove_seek(i);
   leave_pool(player);
   for (size_t i = challenges_.size(); i-- > 0;)
-    if (challenges_[i].from == player) remove_challenge(i, "cancelled");
+    if (challenges_[i].from == player && challenges_[i].origin.empty())
+      remove_challenge(i, "cancelled");
 }
 
 void Lobby::remove_seek(size_t index) {
   const std::string id = seeks_[index].id;
+  const bool here = seeks_[index].origin.empty();
   seeks_.erase(seeks_.begin() + std::ptrdiff_t(index));
   broadcast(json::serialize(json::object{{"type", "seek_removed"}, {"id", id}}));
+  if (!here || !clustered()) return;
+  // Claimed so that no late accept elsewhere takes it (claimed already when it was accepted).
+  hooks_.claim(id);
+  hooks_.publish(json::serialize(
+      json::object{{"type", "seek_removed"}, {"from", hooks_.instance}, {"id", id}}));
+}
+
+// ---- across instances ----
+
+void Lobby::announce() {
+  if (clustered())
+    hooks_.publish(json::serialize(json::object{{"type", "sync"}, {"from", hooks_.instance}}));
+}
+
+void Lobby::publish_seek(const Seek& s) {
+  if (clustered()) hooks_.publish(wire_seek(s));
+}
+
+// A seek's or challenge's terms as published (and the speed computed again when read).
+template <class T>
+void put_terms(const T& t, json::object& o) {
+  o["variant"] = t.variant;
+  o["initial_ms"] = t.initial_ms;
+  o["increment_ms"] = t.increment_ms;
+  o["days_per_move"] = t.days_per_move;
+  o["rated"] = t.rated;
+  o["color"] = t.color;
+}
+
+template <class T>
+void get_terms(const json::object& o, T& t) {
+  t.variant = std::string(o.at("variant").as_string());
+  t.initial_ms = o.at("initial_ms").to_number<int64_t>();
+  t.increment_ms = o.at("increment_ms").to_number<int64_t>();
+  t.days_per_move = int(o.at("days_per_move").to_number<int64_t>());
+  t.rated = o.at("rated").as_bool();
+  t.color = std::string(o.at("color").as_string());
+  set_speed(t);
+}
+
+std::string Lobby::wire_seek(const Seek& s) const {
+  // An anonymous player's key is this instance's: elsewhere it is qualified by its name.
+  const std::string player = s.player[0] == 'c' ? s.player + "@" + hooks_.instance : s.player;
+  json::value range = nullptr;
+  if (s.range) range = json::array{s.range->first, s.range->second};
+  json::object o{{"id", s.id},
+                 {"player", player},
+                 {"viewer", viewer_wire(s.viewer)},
+                 {"rating", rating_wire(s.rating)},
+                 {"range", std::move(range)}};
+  put_terms(s.terms, o);
+  return json::serialize(
+      json::object{{"type", "seek_added"}, {"from", hooks_.instance}, {"seek", std::move(o)}});
+}
+
+std::optional<Lobby::Seek> Lobby::seek_of_wire(const json::object& o, const std::string& from) {
+  Seek s{std::string(o.at("id").as_string()),
+         std::string(o.at("player").as_string()),
+         nullptr,
+         {},
+         std::nullopt,
+         rating_of_wire(o.at("rating")),
+         viewer_of_wire(o.at("viewer")),
+         from};
+  if (s.id.empty() || s.player.empty()) return std::nullopt;
+  if (const json::array* r = o.at("range").if_array(); r && r->size() == 2)
+    s.range = std::make_pair(int((*r)[0].to_number<int64_t>()), int((*r)[1].to_number<int64_t>()));
+  get_terms(o, s.terms);
+  return s;
+}
+
+std::string Lobby::wire_challenge(const Challenge& ch) const {
+  json::object o{{"id", ch.id},
+                 {"from", ch.from},
+                 {"to", ch.to},
+                 {"from_viewer", viewer_wire(ch.from_viewer)},
+                 {"to_viewer", viewer_wire(ch.to_viewer)},
+                 {"rating", rating_wire(ch.rating)}};
+  put_terms(ch.terms, o);
+  return json::serialize(json::object{
+      {"type", "challenge_added"}, {"from", hooks_.instance}, {"challenge", std::move(o)}});
+}
+
+Lobby::Challenge Lobby::challenge_of_wire(const json::object& o, const std::string& from) {
+  Challenge ch{std::string(o.at("id").as_string()),
+               std::string(o.at("from").as_string()),
+               std::string(o.at("to").as_string()),
+               nullptr,
+               viewer_of_wire(o.at("from_viewer")),
+               viewer_of_wire(o.at("to_viewer")),
+               {},
+               rating_of_wire(o.at("rating")),
+               from};
+  get_terms(o, ch.terms);
+  return ch;
+}
+
+void Lobby::on_bus(const std::string& text) {
+  if (!clustered()) return;
+  try {
+    const json::value v = json::parse(text);
+    const json::object& o = v.as_object();
+    const std::string from(o.at("from").as_string());
+    if (from == hooks_.instance) return;
+    const std::string type(o.at("type").as_string());
+    if (type == "seek_added") {
+      auto s = seek_of_wire(o.at("seek").as_object(), from);
+      if (!s ||
+          std::any_of(seeks_.begin(), seeks_.end(), [&](const Seek& x) { return x.id == s->id; }))
+        return;
+      seeks_.push_back(std::move(*s));
+      seek_added_everywhere(seeks_.back());
+    } else if (type == "seek_removed") {
+      const std::string id(o.at("id").as_string());
+      for (size_t i = 0; i < seeks_.size(); ++i)
+        if (seeks_[i].id == id && seeks_[i].origin == from) return remove_seek(i);
+    } else if (type == "seek_taken") {
+      if (o.at("to").as_string() == hooks_.instance) on_seek_taken(o);
+    } else if (type == "challenge_added") {
+      Challenge ch = challenge_of_wire(o.at("challenge").as_object(), from);
+      if (std::any_of(challenges_.begin(), challenges_.end(),
+                      [&](const Challenge& x) { return x.id == ch.id; }))
+        return;
+      challenges_.push_back(std::move(ch));
+      const Challenge& added = challenges_.back();
+      send_to_player(added.to, json::serialize(json::object{{"type", "challenge"},
+                                                            {"challenge", challenge_json(added)}}));
+    } else if (type == "challenge_removed") {
+      on_challenge_removed(std::string(o.at("id").as_string()), from,
+                           std::string(o.at("reason").as_string()));
+    } else if (type == "challenge_taken") {
+      if (o.at("to").as_string() == hooks_.instance) on_challenge_taken(o);
+    } else if (type == "sync") {
+      for (const Seek& s : seeks_)
+        if (s.origin.empty()) publish_seek(s);
+      for (const Challenge& ch : challenges_)
+        if (ch.origin.empty()) hooks_.publish(wire_challenge(ch));
+    }
+  } catch (const std::exception&) {
+    // not a lobby message this instance can read: nothing changes
+  }
+}
+
+void Lobby::drop_seeks_of_dead_instances() {
+  std::set<std::string> origins, dead;
+  for (const Seek& s : seeks_)
+    if (!s.origin.empty()) origins.insert(s.origin);
+  for (const std::string& o : origins)
+    if (!hooks_.alive(o)) dead.insert(o);
+  for (size_t i = seeks_.size(); i-- > 0;)
+    if (dead.count(seeks_[i].origin)) remove_seek(i);
+}
+
+void Lobby::on_seek_taken(const json::object& o) {
+  const std::string id(o.at("id").as_string());
+  const auto it = std::find_if(seeks_.begin(), seeks_.end(),
+                               [&](const Seek& s) { return s.id == id && s.origin.empty(); });
+  if (it == seeks_.end()) return;  // the seeker left: the game goes on without his start
+  const std::string player = it->player;
+  LobbyClient* client = it->client;
+  if (const json::value* token = o.if_contains("token"); token && client) {
+    const std::string game(o.at("game").as_string());
+    client->send(json::serialize(json::object{
+        {"type", "start"}, {"game", game}, {"token", *token}, {"side", o.at("side")}}));
+    return remove_player_offers(player);
+  }
+  remove_seek(size_t(it - seeks_.begin()));  // no game was made: the seek is spent
 }
 
 void Lobby::remove_challenge(size_t index, const char* reason) {
@@ -404,6 +649,82 @@ void Lobby::remove_challenge(size_t index, const char* reason) {
       json::serialize(json::object{{"type", "challenge_gone"}, {"id", ch.id}, {"reason", reason}});
   send_to_player(ch.from, text);
   send_to_player(ch.to, text);
+  if (!clustered()) return;
+  // Every instance drops its copy (the one it was made on tells the challenger why).
+  if (ch.origin.empty()) hooks_.claim(ch.id);
+  hooks_.publish(json::serialize(json::object{{"type", "challenge_removed"},
+                                              {"from", hooks_.instance},
+                                              {"id", ch.id},
+                                              {"reason", reason}}));
+}
+
+std::string Lobby::accept_remote(LobbyClient& c, const Challenge& ch) {
+  bool challenger_white = false;
+  const PairedSeats started = make_game(ch.from_viewer, ch.to_viewer, ch.terms, &challenger_white);
+  for (size_t i = 0; i < challenges_.size(); ++i)
+    if (challenges_[i].id == ch.id) {
+      // Dropped here without a message to the others: challenge_taken tells the challenger's
+      // instance, which removes it everywhere.
+      const std::string text = json::serialize(
+          json::object{{"type", "challenge_gone"}, {"id", ch.id}, {"reason", "accepted"}});
+      challenges_.erase(challenges_.begin() + std::ptrdiff_t(i));
+      send_to_player(ch.to, text);
+      break;
+    }
+  json::object taken{{"type", "challenge_taken"},
+                     {"from", hooks_.instance},
+                     {"to", ch.origin},
+                     {"id", ch.id},
+                     {"game", started.id}};
+  if (started.error.empty()) {
+    taken["token"] = challenger_white ? started.white_token : started.black_token;
+    taken["side"] = challenger_white ? "white" : "black";
+  }
+  hooks_.publish(json::serialize(taken));
+  if (!started.error.empty()) return "server error: the game could not be started";
+  c.send(start_message(started, !challenger_white));
+  remove_player_offers(ch.to);
+  return "";
+}
+
+void Lobby::on_challenge_taken(const json::object& o) {
+  const std::string id(o.at("id").as_string());
+  const auto it = std::find_if(challenges_.begin(), challenges_.end(), [&](const Challenge& ch) {
+    return ch.id == id && ch.origin.empty();
+  });
+  if (it == challenges_.end()) return;
+  const std::string player = it->from;
+  LobbyClient* client = it->client;
+  remove_challenge(size_t(it - challenges_.begin()), "accepted");
+  if (const json::value* token = o.if_contains("token"); token && client) {
+    client->send(json::serialize(json::object{
+        {"type", "start"}, {"game", o.at("game")}, {"token", *token}, {"side", o.at("side")}}));
+    remove_player_offers(player);
+  }
+}
+
+void Lobby::on_challenge_removed(const std::string& id, const std::string& from,
+                                 const std::string& reason) {
+  for (size_t i = 0; i < challenges_.size(); ++i) {
+    const Challenge ch = challenges_[i];
+    if (ch.id != id) continue;
+    // The challenger's instance hears of a decline elsewhere; the others of its removal.
+    if (!ch.origin.empty() && ch.origin != from) continue;
+    challenges_.erase(challenges_.begin() + std::ptrdiff_t(i));
+    const std::string text =
+        json::serialize(json::object{{"type", "challenge_gone"}, {"id", id}, {"reason", reason}});
+    if (ch.origin.empty()) {
+      // Made here, declined elsewhere: the challenger is told, the other instances drop it.
+      send_to_player(ch.from, text);
+      hooks_.publish(json::serialize(json::object{{"type", "challenge_removed"},
+                                                  {"from", hooks_.instance},
+                                                  {"id", id},
+                                                  {"reason", reason}}));
+    } else {
+      send_to_player(ch.to, text);
+    }
+    return;
+  }
 }
 
 void Lobby::leave_pool(const std::string& player) {
@@ -445,6 +766,10 @@ void Lobby::pair_pools() {
 void Lobby::tick() {
   pair_pools();
   const int64_t now = hooks_.now_ms();
+  if (clustered() && hooks_.alive && now - alive_checked_ms_ >= 2 * kLobbyBroadcastMs) {
+    alive_checked_ms_ = now;
+    drop_seeks_of_dead_instances();
+  }
   const std::string online = json::serialize(online_json());
   if (online != sent_online_ && now - online_sent_ms_ >= kLobbyBroadcastMs) {
     broadcast(online);
@@ -481,7 +806,7 @@ json::object Lobby::offer_json(const std::string& id, const std::optional<LobbyR
 }
 
 json::object Lobby::seek_json(const Seek& s, const std::string& viewer_player) const {
-  const Viewer& v = players_.at(s.player).viewer;
+  const Viewer& v = s.viewer;
   json::object o = offer_json(s.id, s.rating, s.terms);
   o["username"] = v.signed_in() ? json::value(v.username) : json::value(nullptr);
   o["range"] =

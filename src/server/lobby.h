@@ -6,6 +6,11 @@
 // one anonymous socket.
 // Threading: one thread (the server's IO thread), so an accept removes its seek before the next
 // message is read: of two accepts of one seek exactly one starts a game.
+// Across instances (docs/cluster.md "The lobby"): with the publish and claim hooks set, the
+// seeks made here are published to every instance, which lists them beside its own; an accept
+// or a cancel first claims the seek (an atomic claim shared by the instances: of two accepts on
+// two instances exactly one wins); the instance of the accepting player starts the game and
+// tells the seeker's instance, which sends the seeker his start.
 #pragma once
 
 #include <boost/json.hpp>
@@ -13,6 +18,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -61,6 +67,15 @@ struct LobbyHooks {
   std::function<PairedSeats(const PairedGame&)> start_game;
   // People seated in online games being played, and those games.
   std::function<std::pair<int, int>()> playing;
+  // In a cluster (all three set, else one instance): this instance's name; publish() sends a
+  // lobby change to every instance (each gets it in Lobby::on_bus, this one included); claim()
+  // is true for exactly one caller of one seek id across the instances, and false when it is
+  // claimed already or the claim cannot be made.
+  std::string instance;
+  std::function<void(const std::string&)> publish;
+  std::function<bool(const std::string& id)> claim;
+  // Whether an instance still runs (optional): the seeks of one that is gone are dropped.
+  std::function<bool(const std::string& instance)> alive;
 };
 
 inline constexpr int kMaxSeeksPerPlayer = 3;
@@ -83,6 +98,11 @@ class Lobby {
   // waiting), then sends the online counts and the pools to everyone when they changed and the
   // last such message is kLobbyBroadcastMs old.
   void tick();
+  // A message another instance published (LobbyHooks::publish); its own are ignored, so is
+  // what it cannot read.
+  void on_bus(const std::string& text);
+  // Asks the other instances for their seeks (an instance that starts knows none).
+  void announce();
 
   size_t connections() const { return conns_.size(); }
   size_t players() const { return players_.size(); }
@@ -112,10 +132,12 @@ class Lobby {
   };
   struct Seek {
     std::string id, player;
-    LobbyClient* client;  // the socket that made it: the start goes there
+    LobbyClient* client;  // the socket that made it: the start goes there (null: elsewhere)
     Terms terms;
     std::optional<std::pair<int, int>> range;
     std::optional<LobbyRating> rating;  // the seeker's in the category (accounts only)
+    Viewer viewer;                      // the seeker
+    std::string origin;                 // the instance it was made on, "" for this one
   };
   struct Challenge {
     std::string id, from, to;  // player keys
@@ -123,6 +145,7 @@ class Lobby {
     Viewer from_viewer, to_viewer;
     Terms terms;
     std::optional<LobbyRating> rating;
+    std::string origin;  // the instance it was made on, "" for this one
   };
   struct Pool {
     std::string id;
@@ -152,6 +175,25 @@ class Lobby {
   // success both leave their seeks, pool and own challenges, and both sockets get `start`.
   bool start_game(const std::string& a, LobbyClient* ca, const std::string& b, LobbyClient* cb,
                   const Terms& terms);
+  // The game between viewers a and b (a wanting terms.color), and whether a is White.
+  PairedSeats make_game(const Viewer& a, const Viewer& b, const Terms& terms, bool* a_white);
+  static std::string start_message(const PairedSeats& game, bool white);
+  // An accept here of a seek made on another instance (claimed already).
+  std::string accept_remote(LobbyClient& c, const Conn& me, const Seek& seek);
+  // The cluster's side: a seek as published and read back, and the messages.
+  bool clustered() const { return bool(hooks_.publish); }
+  std::string wire_seek(const Seek& s) const;
+  static std::optional<Seek> seek_of_wire(const boost::json::object& o, const std::string& from);
+  void publish_seek(const Seek& s);
+  void seek_added_everywhere(const Seek& s);  // to this instance's connections
+  void on_seek_taken(const boost::json::object& o);
+  std::string wire_challenge(const Challenge& ch) const;
+  static Challenge challenge_of_wire(const boost::json::object& o, const std::string& from);
+  // An accept here of a challenge made on another instance (claimed already).
+  std::string accept_remote(LobbyClient& c, const Challenge& ch);
+  void on_challenge_taken(const boost::json::object& o);
+  void on_challenge_removed(const std::string& id, const std::string& from,
+                            const std::string& reason);
   void remove_player_offers(const std::string& player);
   void remove_seek(size_t index);
   void remove_challenge(size_t index, const char* reason);
@@ -179,6 +221,8 @@ class Lobby {
   // What was last broadcast, and when.
   std::string sent_online_, sent_pools_;
   int64_t online_sent_ms_ = INT64_MIN / 2, pools_sent_ms_ = INT64_MIN / 2;
+  int64_t alive_checked_ms_ = INT64_MIN / 2;  // the last check of the seeks' instances
+  void drop_seeks_of_dead_instances();
 };
 
 }  // namespace toguz::server

@@ -123,14 +123,13 @@ void on_move(const Request& r) {
     return r.fail("move: stale (ply " + std::to_string(ply) + ", the game is at ply " +
                   std::to_string(room.game.ply_count()) + ")");
   std::string why;
-  switch (room.play(hole, &why)) {
-    case Room::Played::Made:
-      return room.changed();
-    case Room::Played::Refused:
-      return r.fail("move: " + why);
-    case Room::Played::NotStored:
-      return r.fail(why);
-  }
+  // The state goes out once the move is stored; a refusal of the store to the mover alone.
+  auto done = [&room, weak = std::weak_ptr<ClientSession>(r.session.client_ptr())](
+                  Room::Played p, const std::string& why) {
+    if (p == Room::Played::Made) return room.changed();
+    if (auto s = weak.lock()) s->send(error_message(why));
+  };
+  if (room.play(hole, &why, std::move(done)) == Room::Played::Refused) r.fail("move: " + why);
 }
 
 void on_takeback(const Request& r) {
@@ -241,6 +240,17 @@ const Handler* checked(Server::Impl& server, ClientSession& s, std::string_view 
   return nullptr;
 }
 
+// Runs a checked message's handler (its seat and the game's rules first).
+void handle(Server::Impl& server, const Handler& h, ClientSession& s, const json::value& v) {
+  std::shared_ptr<Room> room = s.room;  // kept alive while the handler runs
+  const Request r{server, s, *room, v.as_object()};
+  if (h.engine_help && room->live_between_people())
+    return r.fail(std::string(h.name) + ": no engine help in an online game until it is over");
+  if (h.players_only && s.seat() == Seat::Spectator)
+    return r.fail(std::string(h.name) + ": spectators may only send ping, analyze and review");
+  h.handle(r);
+}
+
 }  // namespace
 
 void Server::Impl::on_message(ClientSession& s, std::string_view text) {
@@ -251,13 +261,18 @@ void Server::Impl::on_message(ClientSession& s, std::string_view text) {
     s.send(error_message(why));
     return;
   }
-  std::shared_ptr<Room> room = s.room;  // kept alive while the handler runs
-  const Request r{*this, s, *room, v.as_object()};
-  if (h->engine_help && room->live_between_people())
-    return r.fail(std::string(h->name) + ": no engine help in an online game until it is over");
-  if (h->players_only && s.seat() == Seat::Spectator)
-    return r.fail(std::string(h->name) + ": spectators may only send ping, analyze and review");
-  h->handle(r);
+  std::shared_ptr<Room> room = s.room;
+  // While a move of the room is being stored, its messages wait for it, in order: each sees
+  // the room as the store has it.
+  if (room->writing()) {
+    room->defer([this, h, at = room.get(), weak = std::weak_ptr<ClientSession>(s.client_ptr()),
+                 v = std::move(v)] {
+      auto session = weak.lock();
+      if (session && session->room.get() == at) handle(*this, *h, *session, v);
+    });
+    return;
+  }
+  handle(*this, *h, s, v);
 }
 
 }  // namespace toguz::server

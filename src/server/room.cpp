@@ -109,22 +109,9 @@ void Room::save_with_moves() {
   }
 }
 
-bool Room::save_move(int hole) {
-  updated_ms = now_ms();
-  if (status == Status::Playing) score = score_text(game);
-  try {
-    services_.store.add_move(row(), game.ply_count(), hole);
-    return true;
-  } catch (const std::exception& e) {
-    log(LogLevel::Error, id,
-        "cannot save move " + std::to_string(game.ply_count()) + ": " + e.what());
-    return false;
-  }
-}
-
 // ---- moves and the end ----
 
-Room::Played Room::play(int hole, std::string* why) {
+Room::Played Room::play(int hole, std::string* why, MoveDone done) {
   const Side s = to_move();
   const int i = index(s);
   const int64_t left = clock_left(s);
@@ -137,45 +124,95 @@ Room::Played Room::play(int hole, std::string* why) {
     *why = "hole: expected 1.." + std::to_string(game.rules().n);
     return Played::Refused;
   }
-  // What the move changes, to be put back when it cannot be stored.
-  const int64_t left_before[2] = {left_[0], left_[1]};
-  const bool running_before = clock_running_;
-  const auto turn_start_before = turn_start_;
-  const auto offer_before = draw_offer_;
-  const int declined_before = draw_declined_ply_[1 - i];
-  const std::string score_before = score;
-  const int64_t updated_before = updated_ms;
+  const Undo undo{{left_[0], left_[1]},      clock_running_, turn_start_, draw_offer_,
+                  draw_declined_ply_[1 - i], score,          updated_ms,  move_deadline_ms};
   if (!game.play(hole, why)) return Played::Refused;
   if (has_clock()) {
     left_[i] = left + increment_ms;
     clock_running_ = true;
     turn_start_ = SteadyClock::now();
   }
-  const int64_t deadline_before = move_deadline_ms;
   if (correspondence()) set_move_deadline();
   if (draw_offer_ == opposite(s)) draw_declined_ply_[1 - i] = game.ply_count();
   if (draw_offer_ != s) draw_offer_.reset();  // a move declines the opponent's offer
   const bool ends = game.over();
   if (ends) set_result(game.result(), ending_of(game.end_reason()));
-  if (!(ends && rated ? store_end(game.ply_count(), hole) : save_move(hole))) {
+  updated_ms = now_ms();
+  if (status == Status::Playing) score = score_text(game);
+  const int ply = game.ply_count();
+  writing_ = true;
+  std::weak_ptr<Room> weak = weak_from_this();
+  auto back = [weak, undo, ends, done = std::move(done)](std::exception_ptr e) {
+    if (auto self = weak.lock()) self->move_written(e, undo, ends, done);
+  };
+  if (ends && rated) {
+    // The end, the move and both ratings in one transaction (Store::finish_game).
+    auto g = std::make_shared<GameRow>(row());
+    auto wrote = std::make_shared<bool>(true);
+    services_.writer.write(
+        [g, wrote, rate = rate_end(), ply, hole](Store& st) {
+          *wrote = st.finish_game(*g, rate, ply, hole);
+        },
+        [weak, g, wrote, back = std::move(back)](std::exception_ptr e) {
+          auto self = weak.lock();
+          if (self && !e && !*wrote)
+            log(LogLevel::Warn, self->id,
+                "the game was already over in the store: its end is not written again");
+          else if (self && !e)
+            self->took_ratings(*g);
+          back(e);
+        });
+  } else {
+    services_.writer.write([g = row(), ply, hole](Store& st) { st.add_move(g, ply, hole); },
+                           std::move(back));
+  }
+  return Played::Pending;
+}
+
+void Room::move_written(std::exception_ptr e, const Undo& undo, bool ends, const MoveDone& done) {
+  writing_ = false;
+  if (e) {
+    const int ply = game.ply_count();
+    try {
+      std::rethrow_exception(e);
+    } catch (const std::exception& x) {
+      log(LogLevel::Error, id, "cannot save move " + std::to_string(ply) + ": " + x.what());
+    } catch (...) {
+      log(LogLevel::Error, id, "cannot save move " + std::to_string(ply));
+    }
     game.undo();
-    std::copy(left_before, left_before + 2, left_);
-    clock_running_ = running_before;
-    turn_start_ = turn_start_before;
-    draw_offer_ = offer_before;
-    draw_declined_ply_[1 - i] = declined_before;
-    move_deadline_ms = deadline_before;
+    std::copy(undo.left, undo.left + 2, left_);
+    clock_running_ = undo.clock_running;
+    turn_start_ = undo.turn_start;
+    draw_offer_ = undo.draw_offer;
+    draw_declined_ply_[index(to_move()) == 0 ? 1 : 0] = undo.declined_ply;
+    move_deadline_ms = undo.move_deadline_ms;
     status = Status::Playing;
     winner = Result::None;
     reason = Ending::None;
-    score = score_before;
-    updated_ms = updated_before;
-    *why = "server error: the move could not be saved, so it was not made";
-    return Played::NotStored;
+    score = undo.score;
+    updated_ms = undo.updated_ms;
+    done(Played::NotStored, "server error: the move could not be saved, so it was not made");
+  } else {
+    if (ends) after_end();
+    arm_flag_timer();
+    done(Played::Made, "");
   }
-  if (ends) after_end();
-  arm_flag_timer();
-  return Played::Made;
+  run_deferred();
+}
+
+void Room::defer(std::function<void()> f) {
+  if (!writing_) return f();
+  deferred_.push_back(std::move(f));
+}
+
+void Room::run_deferred() {
+  // Each may start another write: the rest then waits for that one.
+  while (!writing_ && !deferred_.empty()) {
+    auto f = std::move(deferred_.front());
+    deferred_.erase(deferred_.begin());
+    f();
+  }
 }
 
 void Room::set_move_deadline() {
@@ -203,16 +240,15 @@ void Room::after_end() {
   if (services_.game_ended) services_.game_ended(*this);
 }
 
-bool Room::store_end(int ply, int hole) {
-  updated_ms = now_ms();
-  GameRow g = row();
+store::RateGame Room::rate_end() const {
+  if (status != Status::Over || winner == Result::None) return nullptr;  // aborted: no change
   const Result result = winner;
   const int64_t now = updated_ms;
   const std::string category = speed;
   // Glicko-2 for one game (docs/ratings.md): each against the other's rating before it, the
   // deviation grown by the time since the player's last rated game in the category.
-  store::RateGame rate = [result, now, category](const std::optional<store::RatingRow>& w,
-                                                 const std::optional<store::RatingRow>& b) {
+  return [result, now, category](const std::optional<store::RatingRow>& w,
+                                 const std::optional<store::RatingRow>& b) {
     const accounts::Glicko2Config config;
     auto rating = [](const std::optional<store::RatingRow>& r) {
       return r ? accounts::Rating{r->rating, r->rd, r->volatility, r->games} : accounts::Rating{};
@@ -232,9 +268,22 @@ bool Room::store_end(int ply, int hole) {
     };
     return std::pair{row_of(nw), row_of(nb)};
   };
-  if (status != Status::Over || winner == Result::None) rate = nullptr;  // aborted: no change
+}
+
+void Room::took_ratings(const GameRow& g) {
+  if (!g.rated || g.white_user <= 0 || g.black_user <= 0 || g.speed.empty()) return;
+  if (status != Status::Over || winner == Result::None) return;
+  players[0].rating = g.white_rating;
+  players[1].rating = g.black_rating;
+  players[0].rating_diff = g.white_diff;
+  players[1].rating_diff = g.black_diff;
+}
+
+bool Room::store_end() {
+  updated_ms = now_ms();
+  GameRow g = row();
   try {
-    if (!services_.store.finish_game(g, rate, ply, hole)) {
+    if (!services_.store.finish_game(g, rate_end())) {
       log(LogLevel::Warn, id,
           "the game was already over in the store: its end is not written again");
       return true;
@@ -243,12 +292,7 @@ bool Room::store_end(int ply, int hole) {
     log(LogLevel::Error, id, std::string("cannot store the end of the game: ") + e.what());
     return false;
   }
-  if (rate) {
-    players[0].rating = g.white_rating;
-    players[1].rating = g.black_rating;
-    players[0].rating_diff = g.white_diff;
-    players[1].rating_diff = g.black_diff;
-  }
+  took_ratings(g);
   return true;
 }
 
@@ -258,7 +302,7 @@ void Room::end(Result w, Ending r) {
   set_result(w, r);
   after_end();
   if (rated)
-    store_end(0, 0);
+    store_end();
   else
     save();
   broadcast();
@@ -475,6 +519,7 @@ void Room::arm_flag_timer() {
 }
 
 void Room::on_flag() {
+  if (writing_) return defer([self = shared_from_this()] { self->on_flag(); });
   if (status != Status::Playing || !clock_running_) return;
   const Side stm = to_move();
   if (clock_left(stm) > 0) {
@@ -533,13 +578,13 @@ void Room::on_engine_result(const search::SearchResult& r) {
     draw_declined_ply_[index(human)] = game.ply_count();
   }
   std::string why;
-  if (play(r.best_move, &why) != Played::Made) {
+  auto done = [this, hole = r.best_move](Played p, const std::string& why) {
+    if (p == Played::Made) return changed();
     // Not tried again at once: a store that refuses writes would refuse the next one too.
-    log(LogLevel::Error, id, "engine move " + std::to_string(r.best_move) + " refused: " + why);
+    log(LogLevel::Error, id, "engine move " + std::to_string(hole) + " refused: " + why);
     broadcast();
-    return;
-  }
-  changed();
+  };
+  if (play(r.best_move, &why, done) == Played::Refused) done(Played::Refused, why);
 }
 
 // ---- connections ----
@@ -645,7 +690,7 @@ bool Room::expire(int64_t now) {
 }
 
 bool Room::may_leave_memory(SteadyClock::time_point now) const {
-  const bool idle = clients_.empty() && !thinking_ && !reviewing_;
+  const bool idle = clients_.empty() && !thinking_ && !reviewing_ && !writing_;
   // A correspondence game waits in the store for days: it is loaded again when opened.
   const bool live = status == Status::Playing && !correspondence() &&
                     (mode == Mode::Online || mode == Mode::Engine);

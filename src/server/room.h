@@ -3,7 +3,8 @@
 // rematch offers, takebacks, the engine's moves, the review, and the end of the game (end():
 // finish, store, broadcast). It knows its connections only as RoomClients and the server only
 // through RoomServices, so it holds no socket, route or registry.
-// Threading: a room is touched on the IO thread only; engine results come back by net::post.
+// Threading: a room is touched on the IO thread only; engine results and the outcome of its
+// queued moves (StoreWriter) come back by net::post.
 #pragma once
 
 #include <boost/asio.hpp>
@@ -23,6 +24,7 @@
 #include "server/types.h"
 #include "server/viewer.h"
 #include "store/store.h"
+#include "store/writer.h"
 
 namespace toguz::server {
 
@@ -64,7 +66,8 @@ class Room;
 struct RoomServices {
   net::io_context& ioc;
   const Config& config;
-  Store& store;
+  Store& store;                // synchronous: each call returns once committed
+  store::StoreWriter& writer;  // the same store's thread, for the moves (Room::play)
   EngineWork& engine;
   std::mt19937_64& rng;     // the engine's seeds
   const bool& stopping_io;  // shutdown began: timers and presence do nothing more
@@ -158,10 +161,19 @@ class Room : public std::enable_shared_from_this<Room> {
   // ---- moves and the end ----
   // Plays `hole` for the side to move: the clock first (a move after the flag fell is refused
   // and ends the game), Game::play, the clocks, the offers, the end when the board decides, and
-  // the store (the move and the game row in one write). When the write fails the move is
-  // undone and refused (NotStored, *why "server error: ..."). Does not broadcast.
-  enum class Played { Made, Refused, NotStored };
-  Played play(int hole, std::string* why);
+  // the store (the move and the game row in one write, queued to the store's writer thread).
+  // A refusal comes back at once (Refused, *why; `done` is not called). Else Pending: once the
+  // write is committed `done(Made, "")` is called on the IO thread (the end and the flag timer
+  // done, nothing broadcast: a move is acknowledged only once stored); when it fails the move
+  // is undone and `done(NotStored, "server error: ...")`. Until then the room's requests and
+  // timers wait (writing(), defer()).
+  enum class Played { Made, Refused, NotStored, Pending };
+  using MoveDone = std::function<void(Played, const std::string& why)>;
+  Played play(int hole, std::string* why, MoveDone done);
+  // A move's write is pending: what would change the room (or show it) waits for it.
+  bool writing() const { return writing_; }
+  // Runs `f` now, or once no write is pending (in the order deferred).
+  void defer(std::function<void()> f);
   // The one way a game ends: the result recorded, the clocks stopped, the offers and the
   // engine dropped, then the row stored and every connection sent the state.
   void end(Result winner, Ending reason);
@@ -206,8 +218,8 @@ class Room : public std::enable_shared_from_this<Room> {
   // Expiry (sweep): ends a game waiting or never started, or an analysis board, left alone
   // longer than the config allows. Returns whether it ended it.
   bool expire(int64_t now_ms);
-  // Whether the room may leave memory: nobody here, no engine work, not a live game, idle long
-  // enough.
+  // Whether the room may leave memory: nobody here, no engine work or write pending, not a
+  // live game, idle long enough.
   bool may_leave_memory(SteadyClock::time_point now) const;
   void cancel_timers();
   void close_clients();  // every connection closes (and detaches itself)
@@ -222,11 +234,29 @@ class Room : public std::enable_shared_from_this<Room> {
   std::string delta_message(Seat viewer, bool with_move);
 
  private:
-  bool save_move(int hole);
-  // The end written to the store once (Store::finish_game): with move `ply` when > 0 and, for a
-  // rated game that was played out, both ratings in the same transaction; the seats' diffs
-  // are set from it. False when the write failed (logged).
-  bool store_end(int ply, int hole);
+  // What a move changes besides the referee's game, to be put back when it cannot be stored.
+  struct Undo {
+    int64_t left[2];
+    bool clock_running;
+    SteadyClock::time_point turn_start;
+    std::optional<Side> draw_offer;
+    int declined_ply;  // the opponent's draw_declined_ply_
+    std::string score;
+    int64_t updated_ms, move_deadline_ms;
+  };
+  // The move's write came back (play): committed (e null) or failed.
+  void move_written(std::exception_ptr e, const Undo& undo, bool ends, const MoveDone& done);
+  void run_deferred();
+  bool writing_ = false;
+  std::vector<std::function<void()>> deferred_;
+  // The Glicko-2 update of this game's end as the store applies it (null: no rating change).
+  store::RateGame rate_end() const;
+  // The seats' ratings and diffs from the row finish_game filled in.
+  void took_ratings(const GameRow& g);
+  // The end written to the store once (Store::finish_game), with both ratings in the same
+  // transaction for a rated game that was played out; the seats' diffs are set from it. False
+  // when the write failed (logged).
+  bool store_end();
   // The ending's state: result, clocks stopped, offers dropped. end() and play() finish with it.
   void set_result(Result winner, Ending reason);
   void after_end();  // timers and the engine stopped

@@ -19,7 +19,10 @@ Server::Impl::Impl(const Config& c)
     learn = std::make_unique<LearnService>(
         LearnOptions{config.puzzles_path, config.studies_path, config.explorer_path, 0,
                      config.mine_puzzles ? config.mined_puzzles_path : ""});
-  store = toguz::store::open_store(config.db_path);
+  backend = toguz::store::open_store(config.db_path);
+  writer = std::make_unique<store::StoreWriter>(
+      *backend, [this](std::function<void()> f) { net::post(ioc, std::move(f)); });
+  store = std::make_unique<store::QueuedStore>(*writer);
   arbiter = std::make_unique<ArbiterApi>(*store);
   int workers = config.workers;
   // Two at least by default: background work never takes the last worker from engine moves.
@@ -33,8 +36,8 @@ Server::Impl::Impl(const Config& c)
       });
   move_evals = std::make_unique<MoveEvals>(*engine, config.explorer_eval_depth,
                                            size_t(std::max(0, config.explorer_eval_cache)));
-  services =
-      std::make_unique<RoomServices>(RoomServices{ioc, config, *store, *engine, rng, stopped_io});
+  services = std::make_unique<RoomServices>(
+      RoomServices{ioc, config, *store, *writer, *engine, rng, stopped_io});
   rooms = std::make_unique<RoomRegistry>(*services);
   if (learn && !config.puzzles_path.empty() && config.mine_puzzles) {
     miner = std::make_unique<PuzzleMiner>(
@@ -141,7 +144,10 @@ void Server::start() {
   if (ec)
     throw std::runtime_error("cannot listen on " + im.config.host + ":" +
                              std::to_string(im.config.port) + ": " + ec.message());
-  if (im.cluster) im.cluster->start();
+  if (im.cluster) {
+    im.cluster->start();
+    im.lobby->announce();  // the other instances' seeks
+  }
   im.do_accept();
   // Rooms loaded at start may need the engine or a flag timer: start them on the IO thread.
   net::post(im.ioc, [&im] {

@@ -2,8 +2,9 @@
 // store, the worker pool and its EngineWork, the rooms (RoomRegistry) and what is counted per
 // client address; the network side (listener, HTTP sessions and routes, static files, WebSocket
 // sessions) and the message handlers reach the rooms through it.
-// Threading: everything here except WorkerPool tasks runs on the single IO thread, so rooms,
-// sessions and the store need no locks; a worker's result comes back by net::post.
+// Threading: everything here except WorkerPool tasks and the store's writer thread runs on the
+// single IO thread, so rooms and sessions need no locks; a worker's result and a queued
+// write's outcome come back by net::post, and `store` is used only through the writer.
 #pragma once
 
 #include <boost/asio.hpp>
@@ -57,6 +58,10 @@ struct Server::Impl {
   Config config;
   net::io_context ioc{1};
   tcp::acceptor acceptor{ioc};
+  // The store (the backend opened from --db) behind its writer thread; `store` is the
+  // synchronous face of both (store/writer.h): every use of it is ordered with the moves.
+  std::unique_ptr<Store> backend;
+  std::unique_ptr<store::StoreWriter> writer;
   std::unique_ptr<Store> store;
   std::unique_ptr<WorkerPool> pool;
   std::unique_ptr<EngineWork> engine;

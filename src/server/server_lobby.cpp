@@ -32,6 +32,13 @@ void Server::Impl::make_lobby() {
     });
     return out;
   };
+  if (cluster) {
+    hooks.instance = cluster->instance();
+    hooks.publish = [this](const std::string& m) { cluster->publish_lobby(m); };
+    hooks.claim = [this](const std::string& id) { return cluster->claim_seek(id); };
+    hooks.alive = [this](const std::string& inst) { return cluster->instance_alive(inst); };
+    cluster->on_lobby([this](const std::string& m) { lobby->on_bus(m); });
+  }
   lobby = std::make_unique<Lobby>(std::move(hooks));
 }
 

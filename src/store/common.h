@@ -71,6 +71,25 @@ void put_row(const GameRow& g, Out& out) {
   out.i64(g.move_deadline_ms);
 }
 
+// What a move changes in the games row (Store::add_move), by id; put_move_update binds it.
+inline constexpr const char* kMoveUpdateSql =
+    "UPDATE games SET white_ms = $2, black_ms = $3, status = $4, winner = $5, reason = $6,"
+    " score = $7, moves = $8, updated_ms = $9, move_deadline_ms = $10 WHERE id = $1";
+
+template <class Out>
+void put_move_update(const GameRow& g, Out& out) {
+  out.text(g.id);
+  out.i64(g.white_ms);
+  out.i64(g.black_ms);
+  out.text(g.status);
+  out.text(g.winner);
+  out.text(g.reason);
+  out.text(g.score);
+  out.i64(g.moves);
+  out.i64(g.updated_ms);
+  out.i64(g.move_deadline_ms);
+}
+
 // A game row from `in`, which yields kColumns in order: in.text(), in.flag(), in.i64().
 template <class In>
 GameRow get_row(In& in) {

@@ -171,6 +171,7 @@ struct PgStore::Conn {
               "INSERT INTO moves (game_id, ply, hole, white_ms, black_ms) VALUES ($1,$2,$3,$4,$5)"
               " ON CONFLICT (game_id, ply) DO UPDATE SET hole = EXCLUDED.hole,"
               " white_ms = EXCLUDED.white_ms, black_ms = EXCLUDED.black_ms");
+    c.prepare("move_update", detail::kMoveUpdateSql);
     c.prepare("truncate_moves", "DELETE FROM moves WHERE game_id = $1 AND ply > $2");
     // No row comes back when a newer token is stored (the row lock orders concurrent writers).
     c.prepare("fence",
@@ -302,7 +303,11 @@ void PgStore::add_move(const GameRow& g, int ply, int hole) {
     pqxx::work w(conn_->c);
     check_fence(w, name_, g.id, g.fence);
     w.exec_prepared("add_move", pg_text(g.id), ply, hole, g.white_ms, g.black_ms);
-    w.exec_prepared("save_game", game_params(g).dynamic());
+    // Only what a move changes; the whole row when it is not stored yet.
+    Params p;
+    detail::put_move_update(g, p);
+    if (w.exec_prepared("move_update", p.dynamic()).affected_rows() == 0)
+      w.exec_prepared("save_game", game_params(g).dynamic());
     w.commit();
   });
 }

@@ -11,13 +11,23 @@ namespace toguz::store {
 
 namespace {
 
-// A prepared statement that finalizes itself; binds parameters in order from 1 (put_row) and
-// reads columns in order from 0 (get_row).
+// A prepared statement from the connection's cache (SqliteStore::prepare): reset and handed
+// back when done, or finalized when it was prepared for this use alone. Binds parameters in
+// order from 1 (put_row) and reads columns in order from 0 (get_row).
 struct Stmt {
   sqlite3_stmt* s = nullptr;
+  bool* in_use = nullptr;  // the cache's mark, or null: finalized here
   int param = 1, column = 0;
-  explicit Stmt(sqlite3_stmt* p) : s(p) {}
-  ~Stmt() { sqlite3_finalize(s); }
+  explicit Stmt(SqliteStore::Prepared p) : s(p.stmt), in_use(p.in_use) {}
+  ~Stmt() {
+    if (!in_use) {
+      sqlite3_finalize(s);
+      return;
+    }
+    sqlite3_reset(s);
+    sqlite3_clear_bindings(s);
+    *in_use = false;
+  }
   Stmt(const Stmt&) = delete;
   Stmt& operator=(const Stmt&) = delete;
 
@@ -109,6 +119,7 @@ SqliteStore::SqliteStore(const std::string& path) : path_(path) {
 }
 
 SqliteStore::~SqliteStore() {
+  for (auto& [sql, c] : cache_) sqlite3_finalize(c.stmt);
   sqlite3_close(db_);
 }
 
@@ -121,22 +132,97 @@ void SqliteStore::exec(const char* sql) {
   }
 }
 
-sqlite3_stmt* SqliteStore::prepare(const char* sql) {
-  sqlite3_stmt* s = nullptr;
-  if (sqlite3_prepare_v2(db_, sql, -1, &s, nullptr) != SQLITE_OK)
-    throw std::runtime_error("database " + path_ + ": " + sqlite3_errmsg(db_));
-  return s;
+SqliteStore::Prepared SqliteStore::prepare(const char* sql) {
+  auto compile = [&] {
+    sqlite3_stmt* s = nullptr;
+    if (sqlite3_prepare_v2(db_, sql, -1, &s, nullptr) != SQLITE_OK)
+      throw std::runtime_error("database " + path_ + ": " + sqlite3_errmsg(db_));
+    return s;
+  };
+  auto [it, added] = cache_.try_emplace(sql);
+  Cached& c = it->second;
+  if (added) {
+    try {
+      c.stmt = compile();
+    } catch (...) {
+      cache_.erase(it);
+      throw;
+    }
+  }
+  // The same statement already in use further up (a nested call): one of its own.
+  if (c.in_use) return {compile(), nullptr};
+  c.in_use = true;
+  return {c.stmt, &c.in_use};
+}
+
+void SqliteStore::run(const char* sql) {
+  Stmt st(prepare(sql));
+  step(st.s);
+}
+
+void SqliteStore::rollback() {
+  if (sqlite3_get_autocommit(db_)) return;  // SQLite rolled it back itself (a full disk...)
+  try {
+    run("ROLLBACK");
+  } catch (const std::exception&) {
+    // nothing more to undo here: the connection stays usable for the next transaction
+  }
 }
 
 template <class F>
 void SqliteStore::transaction(const char* begin, F&& body) {
-  exec(begin);
+  // In a group the group's savepoint around each write is this write's transaction.
+  if (in_group_) return body();
+  run(begin);
   try {
     body();
-    exec("COMMIT");
+    run("COMMIT");
   } catch (...) {
-    sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+    rollback();
     throw;
+  }
+}
+
+void SqliteStore::write_group(const std::vector<std::function<void()>>& writes,
+                              std::vector<std::exception_ptr>* errors) {
+  errors->assign(writes.size(), nullptr);
+  auto all_fail = [&](std::exception_ptr e) {
+    for (auto& err : *errors)
+      if (!err) err = e;
+  };
+  try {
+    run("BEGIN IMMEDIATE");
+  } catch (...) {
+    return all_fail(std::current_exception());
+  }
+  in_group_ = true;
+  for (size_t i = 0; i < writes.size(); ++i) {
+    // An error that ended the whole transaction (SQLITE_FULL, an IO error): the writes after it
+    // would run each in its own autocommit; they are refused instead, as are those before.
+    if (sqlite3_get_autocommit(db_)) break;
+    try {
+      run("SAVEPOINT w");
+      writes[i]();
+      run("RELEASE w");
+    } catch (...) {
+      (*errors)[i] = std::current_exception();
+      if (!sqlite3_get_autocommit(db_)) {
+        sqlite3_exec(db_, "ROLLBACK TO w", nullptr, nullptr, nullptr);
+        sqlite3_exec(db_, "RELEASE w", nullptr, nullptr, nullptr);
+      }
+    }
+  }
+  in_group_ = false;
+  if (sqlite3_get_autocommit(db_)) {
+    all_fail(std::make_exception_ptr(
+        std::runtime_error("database " + path_ + ": the transaction was rolled back")));
+    return;
+  }
+  try {
+    run("COMMIT");
+  } catch (...) {
+    rollback();
+    all_fail(std::current_exception());
   }
 }
 
@@ -233,7 +319,11 @@ void SqliteStore::add_move(const GameRow& g, int ply, int hole) {
   transaction("BEGIN IMMEDIATE", [&] {
     if (g.fence != 0) check_fence(g.id, g.fence);
     put_move(g, ply, hole);
-    write_game(g);
+    // Only what a move changes; the whole row when it is not stored yet.
+    Stmt st(prepare(detail::kMoveUpdateSql));
+    detail::put_move_update(g, st);
+    step(st.s);
+    if (sqlite3_changes(db_) == 0) write_game(g);
   });
 }
 

@@ -1,7 +1,9 @@
-// The SQLite backend: one file in WAL mode (synchronous=NORMAL), one connection.
+// The SQLite backend: one file in WAL mode (synchronous=NORMAL), one connection, each statement
+// prepared once and kept for the connection's life.
 #pragma once
 
 #include <string>
+#include <unordered_map>
 
 #include "store/store.h"
 
@@ -45,12 +47,30 @@ class SqliteStore final : public Store {
   ResultCounts result_counts(int64_t user_id) override;
   void save_event(const EventRow& e) override;
   std::optional<EventRow> load_event(const std::string& id) override;
+  // One transaction for all the writes, each in a savepoint.
+  void write_group(const std::vector<std::function<void()>>& writes,
+                   std::vector<std::exception_ptr>* errors) override;
+
+  // A statement from the cache, marked in use (in_use) until its Stmt is done, or one prepared
+  // for this use alone (in_use null) while the cached one is still in use.
+  struct Prepared {
+    sqlite3_stmt* stmt;
+    bool* in_use;
+  };
 
  private:
   sqlite3* db_ = nullptr;
   std::string path_;
-  void exec(const char* sql);
-  sqlite3_stmt* prepare(const char* sql);
+  struct Cached {
+    sqlite3_stmt* stmt = nullptr;
+    bool in_use = false;
+  };
+  std::unordered_map<std::string, Cached> cache_;  // by SQL text
+  bool in_group_ = false;                          // inside write_group's transaction
+  void exec(const char* sql);                      // runs SQL text once (the schema, pragmas)
+  Prepared prepare(const char* sql);
+  void run(const char* sql);  // a cached statement without parameters or rows
+  void rollback();            // of the open transaction, if SQLite has not ended it
   void migrate();
   void step(sqlite3_stmt* st);  // runs a statement that returns no rows; throws on an error
   void put_move(const GameRow& g, int ply, int hole);  // the moves row, inside a transaction

@@ -1,10 +1,12 @@
 // The games store (docs/server.md "Storage"): one row per game, one row per move, written as
 // they happen. One interface, two backends: SQLite (a file, the default) and PostgreSQL (a
 // server several instances share). Each opens with its schema migrated to the version this
-// program knows. Not thread-safe: one store is used from one thread at a time.
+// program knows. Not thread-safe: one store is used from one thread at a time (the server's
+// StoreWriter, store/writer.h, is that thread).
 #pragma once
 
 #include <cstdint>
+#include <exception>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -185,6 +187,24 @@ class Store {
   virtual std::vector<LeaderRow> leaderboard(const std::string& category, double max_rd,
                                              int limit) = 0;
   virtual ResultCounts result_counts(int64_t user_id) = 0;
+
+  // ---- group commit ----
+  // Runs `writes` (each calls this store's methods) and sets (*errors)[i] to write i's
+  // exception, or null once it is committed. A backend that can commits them together, each
+  // write in a savepoint so that one that throws is rolled back alone (SQLite: one commit for
+  // many moves); when the commit itself fails, every write gets its error. The default runs
+  // them one after the other, each committed by itself.
+  virtual void write_group(const std::vector<std::function<void()>>& writes,
+                           std::vector<std::exception_ptr>* errors) {
+    errors->assign(writes.size(), nullptr);
+    for (size_t i = 0; i < writes.size(); ++i) {
+      try {
+        writes[i]();
+      } catch (...) {
+        (*errors)[i] = std::current_exception();
+      }
+    }
+  }
 
   // ---- over-the-board events (schema 5) ----
   // Inserts or replaces an event (every field; created_ms is kept as given).

@@ -4,6 +4,8 @@
 // different instances and a spectator to the third; they play to the end while the instance
 // driving the game is killed (-9) in the middle: the game goes on elsewhere with every move in
 // the store. Then a review runs on a worker that is killed (-9) and completes on the other.
+// The lobby spans the instances: a seek made on one is listed and accepted on another, and two
+// accepts of one seek on two instances make one game.
 // Every wait is for a condition with a generous deadline (a loaded 2-core machine); a needed
 // binary that is absent skips with the reason.
 #include <fcntl.h>
@@ -330,6 +332,95 @@ TEST_F(ClusterTest, TheDriverAndAWorkerDieAndTheGameAndReviewGoOn) {
   std::string review;
   stored_moves(id, &status, &review);
   EXPECT_NE(review.find("\"moves\""), std::string::npos);
+}
+
+// A lobby socket on `port` that has read its first message (the lobby's state, in *state).
+std::unique_ptr<WsClient> lobby_socket(uint16_t port, json::object* state = nullptr) {
+  auto c = std::make_unique<WsClient>(port, "lobby", "", WsOptions{"", false, ""});
+  auto first = c->read();
+  if (!first || jstr(first->at("type")) != "lobby") return nullptr;
+  if (state) *state = *first;
+  return c;
+}
+
+// The seek `id` listed to `c` (a seek_added message).
+bool listed(WsClient& c, const std::string& id) {
+  return bool(c.read_until([&](const json::object& m) {
+    return jstr(m.at("type")) == "seek_added" && jstr(m.at("seek").at("id")) == id;
+  }));
+}
+
+int64_t stored_games(const std::string& db) {
+  pqxx::connection c(db);
+  pqxx::work tx(c);
+  return tx.exec("SELECT COUNT(*) FROM games")[0][0].as<int64_t>();
+}
+
+TEST_F(ClusterTest, TheLobbySpansTheInstances) {
+  auto a = lobby_socket(ports_[0]), b = lobby_socket(ports_[1]), c = lobby_socket(ports_[2]);
+  ASSERT_TRUE(a && b && c) << logs();
+  const json::object seek{{"type", "seek"},
+                          {"variant", "standard"},
+                          {"clock", json::object{{"initial_ms", 180000}, {"increment_ms", 2000}}},
+                          {"color", "white"}};
+  a->send(seek);
+  auto created = a->read_type("seek_created");
+  ASSERT_TRUE(created) << logs();
+  const std::string id = jstr(created->at("id"));
+  ASSERT_TRUE(listed(*b, id)) << logs();
+  ASSERT_TRUE(listed(*c, id)) << logs();
+  // A socket that opens later on another instance finds it in the lobby's first message.
+  json::object state;
+  auto late = lobby_socket(ports_[2], &state);
+  ASSERT_TRUE(late);
+  const json::array& seeks = state.at("seeks").as_array();
+  ASSERT_EQ(seeks.size(), 1u) << json::serialize(state);
+  EXPECT_EQ(jstr(seeks[0].at("id")), id);
+  EXPECT_FALSE(seeks[0].at("mine").as_bool());
+
+  // Accepted on instance 1: both players get the game, and their tokens open its seats.
+  b->send(json::object{{"type", "accept"}, {"id", id}});
+  auto b_start = b->read_type("start");
+  ASSERT_TRUE(b_start) << logs();
+  auto a_start = a->read_type("start");
+  ASSERT_TRUE(a_start) << logs();
+  EXPECT_EQ(jstr(a_start->at("game")), jstr(b_start->at("game")));
+  EXPECT_EQ(jstr(a_start->at("side")), "white");
+  EXPECT_EQ(jstr(b_start->at("side")), "black");
+  EXPECT_TRUE(c->read_until([&](const json::object& m) {
+    return jstr(m.at("type")) == "seek_removed" && jstr(m.at("id")) == id;
+  })) << logs();
+  const std::string game = jstr(a_start->at("game"));
+  Table t;
+  t.white = std::make_unique<WsClient>(ports_[0], game, jstr(a_start->at("token")));
+  t.black = std::make_unique<WsClient>(ports_[1], game, jstr(b_start->at("token")));
+  int ply = 0;
+  ASSERT_TRUE(t.play(&ply, 4)) << logs();
+  std::string status;
+  EXPECT_EQ(stored_moves(game, &status), t.holes);
+  EXPECT_EQ(stored_games(db_), 1);
+
+  // Two accepts of one seek on instances 1 and 2: one game, the other accept refused.
+  a->send(seek);
+  created = a->read_type("seek_created");
+  ASSERT_TRUE(created) << logs();
+  const std::string second = jstr(created->at("id"));
+  ASSERT_TRUE(listed(*b, second)) << logs();
+  ASSERT_TRUE(listed(*c, second)) << logs();
+  b->send(json::object{{"type", "accept"}, {"id", second}});
+  c->send(json::object{{"type", "accept"}, {"id", second}});
+  auto answer = [&](WsClient& x) {
+    auto m = x.read_until([](const json::object& m) {
+      return jstr(m.at("type")) == "start" || jstr(m.at("type")) == "error";
+    });
+    return m ? jstr(m->at("type")) : std::string("none");
+  };
+  const std::string from_b = answer(*b), from_c = answer(*c);
+  EXPECT_TRUE((from_b == "start") != (from_c == "start")) << from_b << " " << from_c << logs();
+  EXPECT_TRUE(from_b == "error" || from_c == "error") << from_b << " " << from_c;
+  a_start = a->read_type("start");
+  ASSERT_TRUE(a_start) << logs();
+  EXPECT_EQ(stored_games(db_), 2);
 }
 
 // The same deployment behind nginx (docs/nginx.conf): every request and socket goes through it,

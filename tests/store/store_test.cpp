@@ -9,6 +9,7 @@
 
 #include <filesystem>
 #include <memory>
+#include <mutex>
 #include <pqxx/pqxx>
 #include <stdexcept>
 #include <thread>
@@ -16,6 +17,7 @@
 #include "pg_cluster.h"
 #include "store/pg_store.h"
 #include "store/sqlite_store.h"
+#include "store/writer.h"
 
 namespace {
 
@@ -637,6 +639,76 @@ TEST_P(StoreContract, EventsSaveReplaceAndLoad) {
   EXPECT_EQ(back->updated_ms, 1500);
   EXPECT_EQ(s->load_event("e2")->state, "{}");
   EXPECT_FALSE(s->load_event("e3").has_value());
+}
+
+// Group commit (Store::write_group): each write that succeeds is committed, one that throws is
+// not, and each gets its own outcome.
+TEST_P(StoreContract, WriteGroupCommitsEachWriteThatSucceeds) {
+  auto s = open();
+  GameRow g = sample("g1", 1000);
+  g.fence = 5;
+  s->claim_fence("g1", 5);
+  s->save_game(g);
+  GameRow stale = g;
+  stale.fence = 4;
+  GameRow h = sample("g2", 2000);
+  g.moves = 1;
+  std::vector<std::exception_ptr> errors;
+  s->write_group({[&] { s->add_move(g, 1, 7); },
+                  [&] {
+                    stale.moves = 1;
+                    s->add_move(stale, 1, 2);  // an older fencing token
+                  },
+                  [&] { s->save_game(h); }},
+                 &errors);
+  ASSERT_EQ(errors.size(), 3u);
+  EXPECT_FALSE(errors[0]);
+  ASSERT_TRUE(errors[1]);
+  EXPECT_THROW(std::rethrow_exception(errors[1]), FenceError);
+  EXPECT_FALSE(errors[2]);
+  auto back = open()->load_game("g1");  // a second connection sees them committed
+  ASSERT_TRUE(back.has_value());
+  EXPECT_EQ(back->holes, (std::vector<int>{7}));
+  EXPECT_EQ(back->moves, 1);
+  EXPECT_TRUE(open()->load_game("g2").has_value());
+}
+
+// The writer thread: queued writes are committed in order, each outcome comes back through
+// the post function, and a call waits for the writes queued before it.
+TEST_P(StoreContract, WriterCommitsQueuedWritesInOrder) {
+  auto s = open();
+  GameRow g = sample("g1", 1000);
+  s->save_game(g);
+  std::mutex m;
+  std::vector<std::function<void()>> posted;
+  {
+    StoreWriter writer(*s, [&](std::function<void()> f) {
+      std::lock_guard<std::mutex> lock(m);
+      posted.push_back(std::move(f));
+    });
+    std::vector<int> outcome(41, -1);
+    for (int ply = 1; ply <= 40; ++ply) {
+      GameRow r = g;
+      r.moves = ply;
+      writer.write([r, ply](Store& st) { st.add_move(r, ply, 1 + ply % 9); },
+                   [&outcome, ply](std::exception_ptr e) { outcome[ply] = e ? 1 : 0; });
+    }
+    // A write that fails gets its error; the others are not touched by it.
+    writer.write([](Store& st) { st.claim_fence("g1", 9); }, nullptr);
+    writer.write([](Store& st) { st.claim_fence("g1", 3); },
+                 [&outcome](std::exception_ptr e) { outcome[0] = e ? 1 : 0; });
+    QueuedStore queued(writer);
+    auto back = queued.load_game("g1");
+    ASSERT_TRUE(back.has_value());
+    EXPECT_EQ(back->holes.size(), 40u);
+    EXPECT_EQ(back->moves, 40);
+    EXPECT_THROW(queued.claim_fence("g1", 2), FenceError);
+    std::lock_guard<std::mutex> lock(m);
+    for (auto& f : posted) f();
+    EXPECT_EQ(outcome[0], 1);
+    for (int ply = 1; ply <= 40; ++ply) EXPECT_EQ(outcome[ply], 0) << ply;
+  }
+  EXPECT_EQ(open()->load_game("g1")->holes.size(), 40u);
 }
 
 INSTANTIATE_TEST_SUITE_P(Sqlite, StoreContract, testing::Values(Backend::Sqlite));

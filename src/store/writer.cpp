@@ -1,0 +1,135 @@
+#include "store/writer.h"
+
+namespace toguz::store {
+
+StoreWriter::StoreWriter(Store& store, Post post, size_t max_group)
+    : store_(store), post_(std::move(post)), max_group_(std::max<size_t>(1, max_group)) {
+  thread_ = std::thread([this] { loop(); });
+}
+
+StoreWriter::~StoreWriter() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stopping_ = true;
+  }
+  wake_.notify_one();
+  thread_.join();
+}
+
+void StoreWriter::write(std::function<void(Store&)> write, Done done) {
+  enqueue(std::move(write), std::move(done), true);
+}
+
+void StoreWriter::enqueue(std::function<void(Store&)> run, Done done, bool post) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    queue_.push_back(Op{std::move(run), std::move(done), post});
+  }
+  wake_.notify_one();
+}
+
+void StoreWriter::loop() {
+  std::vector<Op> group;
+  std::vector<std::function<void()>> writes;
+  std::vector<std::exception_ptr> errors;
+  for (;;) {
+    group.clear();
+    {
+      std::unique_lock<std::mutex> lock(mutex_);
+      wake_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
+      if (queue_.empty()) return;  // stopping, and everything queued has run
+      while (!queue_.empty() && group.size() < max_group_) {
+        group.push_back(std::move(queue_.front()));
+        queue_.pop_front();
+      }
+    }
+    writes.clear();
+    for (Op& op : group) writes.push_back([&op, this] { op.run(store_); });
+    store_.write_group(writes, &errors);
+    for (size_t i = 0; i < group.size(); ++i) {
+      Op& op = group[i];
+      if (!op.done) continue;
+      if (!op.post) {
+        op.done(errors[i]);
+        continue;
+      }
+      post_([done = std::move(op.done), e = errors[i]] { done(e); });
+    }
+  }
+}
+
+void QueuedStore::save_game(const GameRow& g) {
+  w_.call([&](Store& s) { s.save_game(g); });
+}
+void QueuedStore::add_move(const GameRow& g, int ply, int hole) {
+  w_.call([&](Store& s) { s.add_move(g, ply, hole); });
+}
+void QueuedStore::truncate_moves(const GameRow& g, int keep) {
+  w_.call([&](Store& s) { s.truncate_moves(g, keep); });
+}
+void QueuedStore::claim_fence(const std::string& id, int64_t token) {
+  w_.call([&](Store& s) { s.claim_fence(id, token); });
+}
+void QueuedStore::save_review(const std::string& id, const std::string& review_json) {
+  w_.call([&](Store& s) { s.save_review(id, review_json); });
+}
+std::optional<GameRow> QueuedStore::load_game(const std::string& id) {
+  return w_.call([&](Store& s) { return s.load_game(id); });
+}
+std::vector<std::string> QueuedStore::unfinished_ids() {
+  return w_.call([&](Store& s) { return s.unfinished_ids(); });
+}
+void QueuedStore::expire_stale(int64_t waiting_before_ms, int64_t analysis_before_ms) {
+  w_.call([&](Store& s) { s.expire_stale(waiting_before_ms, analysis_before_ms); });
+}
+std::vector<GameRow> QueuedStore::list_games(const ListQuery& q, int64_t* total) {
+  return w_.call([&](Store& s) { return s.list_games(q, total); });
+}
+bool QueuedStore::finish_game(GameRow& g, const RateGame& rate, int ply, int hole) {
+  return w_.call([&](Store& s) { return s.finish_game(g, rate, ply, hole); });
+}
+int64_t QueuedStore::create_user(const UserRow& u) {
+  return w_.call([&](Store& s) { return s.create_user(u); });
+}
+std::optional<UserRow> QueuedStore::find_user(const std::string& username_key) {
+  return w_.call([&](Store& s) { return s.find_user(username_key); });
+}
+std::optional<UserRow> QueuedStore::user_by_id(int64_t id) {
+  return w_.call([&](Store& s) { return s.user_by_id(id); });
+}
+void QueuedStore::set_password(int64_t user_id, const std::string& password_hash) {
+  w_.call([&](Store& s) { s.set_password(user_id, password_hash); });
+}
+void QueuedStore::add_session(const std::string& token_hash, int64_t user_id, int64_t expires_ms) {
+  w_.call([&](Store& s) { s.add_session(token_hash, user_id, expires_ms); });
+}
+std::optional<SessionRow> QueuedStore::find_session(const std::string& token_hash) {
+  return w_.call([&](Store& s) { return s.find_session(token_hash); });
+}
+void QueuedStore::delete_session(const std::string& token_hash) {
+  w_.call([&](Store& s) { s.delete_session(token_hash); });
+}
+void QueuedStore::delete_other_sessions(int64_t user_id, const std::string& keep, int64_t now_ms) {
+  w_.call([&](Store& s) { s.delete_other_sessions(user_id, keep, now_ms); });
+}
+std::vector<RatingRow> QueuedStore::ratings(int64_t user_id) {
+  return w_.call([&](Store& s) { return s.ratings(user_id); });
+}
+std::vector<RatingChange> QueuedStore::rating_history(int64_t user_id) {
+  return w_.call([&](Store& s) { return s.rating_history(user_id); });
+}
+std::vector<LeaderRow> QueuedStore::leaderboard(const std::string& category, double max_rd,
+                                                int limit) {
+  return w_.call([&](Store& s) { return s.leaderboard(category, max_rd, limit); });
+}
+ResultCounts QueuedStore::result_counts(int64_t user_id) {
+  return w_.call([&](Store& s) { return s.result_counts(user_id); });
+}
+void QueuedStore::save_event(const EventRow& e) {
+  w_.call([&](Store& s) { s.save_event(e); });
+}
+std::optional<EventRow> QueuedStore::load_event(const std::string& id) {
+  return w_.call([&](Store& s) { return s.load_event(id); });
+}
+
+}  // namespace toguz::store
