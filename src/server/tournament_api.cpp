@@ -117,7 +117,8 @@ Response Server::Impl::api_tournaments(const http::request<http::string_body>& r
   const bool post = req.method() == http::verb::post;
   const std::string action = parts.size() == 2 ? parts[1] : "";
   const bool reads = parts.empty() || (parts.size() == 1) || action == "pgn" || action == "tgk";
-  const bool writes = parts.empty() || action == "join" || action == "withdraw";
+  const bool writes =
+      parts.empty() || action == "join" || action == "withdraw" || action == "start";
   if (parts.size() > 2 || (!reads && !writes))
     return error_response(http::status::not_found,
                           "no such endpoint: " + std::string(req.method_string()) + " " + path);
@@ -142,6 +143,11 @@ Response Server::Impl::api_tournaments(const http::request<http::string_body>& r
     if (parts.empty()) {
       if (!viewer.signed_in())
         throw BadRequest{"sign in to create a tournament", http::status::unauthorized};
+      if (tournaments->open_created_by(viewer.user_id) >= kMaxOpenTournamentsPerAccount)
+        throw BadRequest{"an account may have at most " +
+                             std::to_string(kMaxOpenTournamentsPerAccount) +
+                             " tournaments not finished",
+                         http::status::conflict};
       const TournamentSpec spec = spec_of(body_of());
       if (const std::string why = tournaments->check(spec); !why.empty()) throw BadRequest{why};
       const std::string id = tournaments->create(spec, viewer);
@@ -160,10 +166,12 @@ Response Server::Impl::api_tournaments(const http::request<http::string_body>& r
       const json::object body = body_of();
       const std::string why = action == "join"
                                   ? tournaments->join(id, viewer, get_string(body, "code", "", 100))
-                                  : tournaments->withdraw(id, viewer);
+                              : action == "withdraw" ? tournaments->withdraw(id, viewer)
+                                                     : tournaments->start_now(id, viewer);
       if (!why.empty())
-        throw BadRequest{why,
-                         viewer.signed_in() ? http::status::conflict : http::status::unauthorized};
+        throw BadRequest{why, !viewer.signed_in()             ? http::status::unauthorized
+                              : why.rfind("only the", 0) == 0 ? http::status::forbidden
+                                                              : http::status::conflict};
       tournaments->seen(viewer);
       tournaments->tick();  // an arena pairs a player who joined at once
       return json_response(http::status::ok,

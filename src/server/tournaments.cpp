@@ -185,6 +185,25 @@ std::string Tournaments::withdraw(const std::string& id, const Viewer& viewer) {
   return "";
 }
 
+std::string Tournaments::start_now(const std::string& id, const Viewer& viewer) {
+  T* t = find(id);
+  if (!t) return "no such tournament: " + id;
+  if (!viewer.signed_in() || viewer.user_id != t->creator)
+    return "only the tournament's creator may start it";
+  if (t->state != State::Upcoming) return "the tournament has started already";
+  t->spec.starts_ms = hooks_.now_ms();
+  advance(*t);
+  save(*t);
+  return "";
+}
+
+int Tournaments::open_created_by(int64_t user_id) const {
+  int n = 0;
+  for (const auto& [id, t] : all_)
+    n += t->creator == user_id && (t->state == State::Upcoming || t->state == State::Running);
+  return n;
+}
+
 std::vector<int> Tournaments::arena_do(T& t, json::array step, bool record) {
   std::vector<int> made;
   const std::string what(step.at(0).as_string());

@@ -56,6 +56,7 @@ inline constexpr int kTournamentMaxPlayers = 256;
 inline constexpr int kRoundRobinMaxPlayers = 20;
 inline constexpr int kTournamentMaxRounds = 30;
 inline constexpr int64_t kArenaMaxMs = 12 * 3600 * 1000;
+inline constexpr int kMaxOpenTournamentsPerAccount = 5;
 
 class Tournaments {
  public:
@@ -74,6 +75,10 @@ class Tournaments {
   // removes the player, in an arena pauses him, in a round event forfeits his later games.
   std::string join(const std::string& id, const Viewer& viewer, const std::string& code);
   std::string withdraw(const std::string& id, const Viewer& viewer);
+  // The creator starts an upcoming tournament now instead of at its start time.
+  std::string start_now(const std::string& id, const Viewer& viewer);
+  // How many tournaments `user_id` created that are not over yet (the API limits them).
+  int open_created_by(int64_t user_id) const;
 
   // A tournament page's request from `viewer`: he counts as connected for a while.
   void seen(const Viewer& viewer);

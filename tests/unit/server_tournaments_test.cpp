@@ -128,5 +128,60 @@ TEST(ServerTournaments, ArenaOverHttpAndItsGamesAcrossARestart) {
   EXPECT_EQ(http_get(srv.port, "/api/tournaments").json().at("tournaments").as_array().size(), 1u);
 }
 
+// A Swiss of one round started by its creator: its game resigned, the tournament finished, and
+// its TGK file the tournament library's event file with the game's moves.
+TEST(ServerTournaments, SwissStartedByItsCreatorAndItsTgk) {
+  TempDir dir;
+  TestServer srv((dir.path / "t.db").string());
+  const std::string ca = sign_up(srv.port, "Aigerim"), cb = sign_up(srv.port, "Bolat"),
+                    cc = sign_up(srv.port, "Dana");
+  HttpResult r = post_as(srv.port, ca, "/api/tournaments",
+                         {{"name", "Swiss"},
+                          {"system", "swiss"},
+                          {"rounds", 1},
+                          {"initial_ms", 300000},
+                          {"increment_ms", 3000},
+                          {"rated", true},
+                          {"starts_at", wall_ms() + 3600000}});
+  ASSERT_EQ(r.status, 200) << r.body;
+  const std::string id = jstr(r.json().at("id"));
+  for (const std::string& c : {ca, cb})
+    ASSERT_EQ(post_as(srv.port, c, "/api/tournaments/" + id + "/join", {}).status, 200);
+  EXPECT_EQ(post_as(srv.port, cc, "/api/tournaments/" + id + "/start", {}).status, 403);
+  r = post_as(srv.port, ca, "/api/tournaments/" + id + "/start", {});
+  ASSERT_EQ(r.status, 200) << r.body;
+  json::object t = r.json().at("tournament").as_object();
+  EXPECT_EQ(jstr(t.at("status")), "running");
+  EXPECT_EQ(jint(t.at("round")), 1);
+  ASSERT_EQ(t.at("games").as_array().size(), 1u);
+  EXPECT_EQ(post_as(srv.port, cc, "/api/tournaments/" + id + "/join", {}).status, 409);
+  const std::string game = jstr(t.at("games").as_array()[0].at("id"));
+  json::object g = http_get(srv.port, "/api/games/" + game).json().at("game").as_object();
+  EXPECT_TRUE(g.at("rated").as_bool());
+  {
+    WsClient ws(srv.port, game, "", {}, cb);
+    ASSERT_TRUE(ws.read_state([](const json::object&) { return true; }));
+    ws.send(json::object{{"type", "resign"}});
+    ASSERT_TRUE(ws.read_state([](const json::object& s) { return s.at("status") == "over"; }));
+  }
+  json::object done;
+  for (int i = 0; i < 100; ++i) {
+    done = get_as(srv.port, ca, id);
+    if (jstr(done.at("status")) == "finished") break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  EXPECT_EQ(jstr(done.at("status")), "finished");
+  EXPECT_EQ(jstr(done.at("standings").as_array()[0].at("name")), "Aigerim");
+  EXPECT_EQ(jstr(done.at("standings").as_array()[0].at("points")), "1");
+  const bool aigerim_white = done.at("games").as_array()[0].at("white_name") == "Aigerim";
+  HttpResult tgk = http_get(srv.port, "/api/tournaments/" + id + "/tgk");
+  ASSERT_EQ(tgk.status, 200);
+  EXPECT_NE(tgk.body.find("[Round \"1\"]"), std::string::npos) << tgk.body;
+  EXPECT_NE(tgk.body.find(aigerim_white ? "[Result \"1-0\"]" : "[Result \"0-1\"]"),
+            std::string::npos)
+      << tgk.body;
+  EXPECT_EQ(post_as(srv.port, ca, "/api/tournaments/" + id + "/start", {}).status, 409);
+}
+
 }  // namespace
 }  // namespace toguz::test

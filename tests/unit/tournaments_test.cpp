@@ -317,6 +317,26 @@ TEST_F(TournamentsFixture, RoundRobinWithThreeRestsAndWithdrawal) {
   EXPECT_EQ(view(id).at("status").as_string(), "finished");
 }
 
+TEST_F(TournamentsFixture, TheCreatorStartsEarly) {
+  TournamentSpec s = arena_spec();
+  s.system = "round-robin";
+  s.duration_ms = 0;
+  s.max_players = 4;
+  s.starts_ms = now + 3600000;
+  const std::string id = make(s);
+  EXPECT_EQ(tours.open_created_by(1), 1);
+  join(id, {1, 2});
+  EXPECT_EQ(tours.start_now(id, account(2, "Bolat")), "only the tournament's creator may start it");
+  EXPECT_TRUE(games.empty());
+  EXPECT_EQ(tours.start_now(id, account(1, "Aigerim")), "");
+  EXPECT_EQ(view(id).at("status").as_string(), "running");
+  ASSERT_EQ(games.size(), 1u);
+  EXPECT_EQ(tours.start_now(id, account(1, "Aigerim")), "the tournament has started already");
+  tours.game_ended(game_ids[0], BoardResult::WhiteWins);
+  EXPECT_EQ(view(id).at("status").as_string(), "finished");
+  EXPECT_EQ(tours.open_created_by(1), 0);
+}
+
 TEST_F(TournamentsFixture, TooFewPlayersCancels) {
   TournamentSpec s = arena_spec();
   s.system = "swiss";

@@ -67,7 +67,7 @@ export const tournaments_api = {
   list: () => call<{ tournaments: TournamentSummary[] }>("GET", "/api/tournaments"),
   create: (body: Record<string, unknown>) => call<{ id: string; tournament: Tournament }>("POST", "/api/tournaments", body),
   get: (id: string) => call<{ tournament: Tournament }>("GET", path(id)),
-  post: (id: string, action: "join" | "withdraw", body: Record<string, unknown> = {}) =>
+  post: (id: string, action: "join" | "withdraw" | "start", body: Record<string, unknown> = {}) =>
     call<{ tournament: Tournament }>("POST", path(id, `/${action}`), body),
 };
 
@@ -207,12 +207,12 @@ export class TournamentView implements View {
   private tn: Tournament | null = null;
   private timer = 0;
   private stopped = false;
-  private signed_in = false;
+  private me: string | null = null;
   constructor(private id: string) {
     this.el.className = "arbiter tournament";
     this.el.addEventListener("click", (e) => this.on_click(e.target as Element));
     void who_am_i().then((me) => {
-      this.signed_in = !!me;
+      this.me = me;
       this.render();
     });
     void this.poll();
@@ -242,7 +242,7 @@ export class TournamentView implements View {
   private on_click(el: Element) {
     const b = el.closest<HTMLElement>("[data-action]");
     if (!b || !this.tn) return;
-    const action = b.dataset.action as "join" | "withdraw";
+    const action = b.dataset.action as "join" | "withdraw" | "start";
     const code = (this.el.querySelector("#tn-code-entry") as HTMLInputElement | null)?.value ?? "";
     void tournaments_api
       .post(this.id, action, action === "join" ? { code } : {})
@@ -252,11 +252,12 @@ export class TournamentView implements View {
 
   private actions(tn: Tournament): HTMLElement | null {
     if (tn.status === "finished" || tn.status === "cancelled") return null;
-    if (!this.signed_in) return h("p", { class: "muted", id: "tn-login" }, h("a", { href: "#/login" }, t("tn_login")));
+    if (!this.me) return h("p", { class: "muted", id: "tn-login" }, h("a", { href: "#/login" }, t("tn_login")));
     const me = tn.me;
     const box = h("p", { id: "tn-actions" });
+    if (tn.status === "upcoming" && this.me === tn.creator) box.append(h("button", { "data-action": "start", id: "tn-start" }, t("tn_start")), " ");
     if (!me) {
-      if (tn.status === "running" && tn.system !== "arena") return null;
+      if (tn.status === "running" && tn.system !== "arena") return box.childNodes.length ? box : null;
       if (tn.entry === "code") box.append(h("input", { id: "tn-code-entry", placeholder: t("tn_code"), autocomplete: "off" }), " ");
       box.append(h("button", { "data-action": "join", id: "tn-join", class: "primary" }, t("tn_join")));
     } else if (me.paused) {
@@ -271,8 +272,9 @@ export class TournamentView implements View {
   private standings(tn: Tournament): HTMLElement {
     const arena = tn.system === "arena";
     const tbs = tn.tie_breaks ?? [];
-    const head = h("tr", {}, h("th", {}, "#"), h("th", {}, t("name_player")), h("th", {}, t("rating")), h("th", {}, t("tn_points")),
-      ...(arena ? [h("th", {}, t("tn_games_col")), h("th", {}, t("tn_streak"))] : tbs.map((x) => h("th", {}, x))));
+    const n = (text: string) => h("th", { class: "n" }, text);
+    const head = h("tr", {}, n("#"), h("th", {}, t("name_player")), n(t("rating")), n(t("tn_points")),
+      ...(arena ? [n(t("tn_games_col")), n(t("tn_streak"))] : tbs.map((x) => n(x))));
     const rows = tn.standings.map((s) => {
       const name = h("td", { class: "name" }, s.name);
       if (s.withdrawn) name.append(` (${t("tn_withdrawn")})`);
