@@ -161,6 +161,10 @@ void Server::Impl::handle_http(const http::request<http::string_body>& req, cons
     return;
   }
   try {
+    if (path == "/api/tournaments" || path.rfind("/api/tournaments/", 0) == 0) {
+      respond(api_tournaments(req, path));
+      return;
+    }
     if (auto r = arbiter->handle(req)) {
       respond(std::move(*r));
       return;

@@ -44,11 +44,13 @@ Server::Impl::Impl(const Config& c)
         *engine, config.mined_puzzles_path,
         [this](const puzzles::Puzzle& p) { return learn->add_puzzle(p); });
     // the games played here, not analysis boards or imported records; aborted ones hold none
-    services->game_ended = [this](const Room& room) {
-      if (room.mode != Mode::Analysis && room.status == Status::Over)
-        miner->finished(room.id, room.game, export_tags(room.row()));
-    };
   }
+  // Every game's end: the tournaments take their games' results, the miner the games played.
+  services->game_ended = [this](const Room& room) {
+    tournament_game_ended(room);
+    if (miner && room.mode != Mode::Analysis && room.status == Status::Over)
+      miner->finished(room.id, room.game, export_tags(room.row()));
+  };
   if (!config.redis_url.empty()) {
     cluster = std::make_unique<Cluster>(*this, config.redis_url);
     rooms->set_ownership(cluster.get());
@@ -60,6 +62,7 @@ Server::Impl::Impl(const Config& c)
                       now_ms() - int64_t(config.expire_analysis_seconds) * 1000);
   rooms->load_unfinished();
   make_lobby();
+  make_tournaments();
 }
 
 Server::Impl::~Impl() {

@@ -32,6 +32,7 @@
 #include "server/room_registry.h"
 #include "server/server.h"
 #include "server/static_files.h"
+#include "server/tournaments.h"
 #include "server/viewer.h"
 #include "server/worker_pool.h"
 #include "server/ws_session.h"
@@ -130,6 +131,18 @@ struct Server::Impl {
   // An account's rating in a category and an account by name (any case), from the store.
   LobbyRating lobby_rating(const Viewer& viewer, accounts::Speed speed);
   std::optional<Viewer> account_named(const std::string& name);
+
+  // Online tournaments (tournaments.h) and their API (tournament_api.cpp): made after the
+  // rooms are loaded, ticked with the lobby, told of every game's end.
+  std::unique_ptr<Tournaments> tournaments;
+  void make_tournaments();
+  void tournament_game_ended(const Room& room);
+  // /api/tournaments and below (docs/web-protocol.md "Online tournaments").
+  http::response<http::string_body> api_tournaments(const http::request<http::string_body>& req,
+                                                    const std::string& path);
+  // Every game of tournament `id` as PGN, or as TGK (a round event: the tournament library's
+  // event file with its forfeits; an arena: one record per game).
+  http::response<http::string_body> api_tournament_export(const std::string& id, bool pgn);
 
   // ---- accounts (accounts_api.cpp, docs/accounts.md) ----
   accounts::LoginLimiter login_limiter;

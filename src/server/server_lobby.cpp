@@ -63,6 +63,7 @@ void Server::Impl::arm_lobby_tick() {
   lobby_timer.async_wait([this](beast::error_code ec) {
     if (ec || stopped_io) return;
     lobby->tick();
+    tournaments->tick();
     arm_lobby_tick();
   });
 }

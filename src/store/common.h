@@ -233,6 +233,38 @@ EventRow get_event_row(In& in) {
   return e;
 }
 
+// The tournaments columns, written by put_tournament_row and read by get_tournament_row.
+inline constexpr const char* kTournamentColumns =
+    "id, status, state, starts_ms, created_ms, updated_ms";
+
+template <class Out>
+void put_tournament_row(const TournamentRow& t, Out& out) {
+  out.text(t.id);
+  out.text(t.status);
+  out.text(t.state);
+  out.i64(t.starts_ms);
+  out.i64(t.created_ms);
+  out.i64(t.updated_ms);
+}
+
+template <class In>
+TournamentRow get_tournament_row(In& in) {
+  TournamentRow t;
+  t.id = in.text();
+  t.status = in.text();
+  t.state = in.text();
+  t.starts_ms = in.i64();
+  t.created_ms = in.i64();
+  t.updated_ms = in.i64();
+  return t;
+}
+
+// list_tournaments' two queries (the second's limit is $1 / ?1).
+inline constexpr const char* kOpenTournamentsWhere =
+    " FROM tournaments WHERE status NOT IN ('finished', 'cancelled') ORDER BY starts_ms, id";
+inline constexpr const char* kDoneTournamentsWhere =
+    " FROM tournaments WHERE status IN ('finished', 'cancelled') ORDER BY updated_ms DESC, id";
+
 // The LIKE pattern (ESCAPE '\') that finds `player` folded as a substring: %, _ and \ literal.
 std::string like_pattern(std::string_view player);
 
@@ -249,6 +281,12 @@ inline constexpr const char* kEventsMigration =
     "CREATE TABLE events (id TEXT PRIMARY KEY, key_hash TEXT NOT NULL, state TEXT NOT NULL,"
     " created_ms BIGINT NOT NULL, updated_ms BIGINT NOT NULL);"
     "ALTER TABLE games ADD COLUMN move_deadline_ms BIGINT NOT NULL DEFAULT 0";
+
+// Schema version 6, the same in both backends: the online tournaments (TournamentRow).
+inline constexpr const char* kTournamentsMigration =
+    "CREATE TABLE tournaments (id TEXT PRIMARY KEY, status TEXT NOT NULL, state TEXT NOT NULL,"
+    " starts_ms BIGINT NOT NULL, created_ms BIGINT NOT NULL, updated_ms BIGINT NOT NULL);"
+    "CREATE INDEX tournaments_status ON tournaments(status, starts_ms)";
 
 // Throws when a database at schema version `have` is newer than this program (kSchemaVersion).
 void check_schema_version(const std::string& db_name, int have);

@@ -1,5 +1,6 @@
 #include "store/pg_store.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <pqxx/pqxx>
 #include <stdexcept>
@@ -127,6 +128,7 @@ CREATE TABLE moves (
       {3, accounts_sql.c_str()},
       {4, "CREATE TABLE game_fences (game_id TEXT PRIMARY KEY, token BIGINT NOT NULL)"},
       {5, detail::kEventsMigration},
+      {6, detail::kTournamentsMigration},
   };
   return m;
 }
@@ -201,6 +203,18 @@ struct PgStore::Conn {
                                 " updated_ms = EXCLUDED.updated_ms");
     c.prepare("load_event",
               std::string("SELECT ") + detail::kEventColumns + " FROM events WHERE id = $1");
+    c.prepare("save_tournament",
+              std::string("INSERT INTO tournaments (") + detail::kTournamentColumns +
+                  ") VALUES ($1,$2,$3,$4,$5,$6) ON CONFLICT (id) DO UPDATE SET"
+                  " status = EXCLUDED.status, state = EXCLUDED.state,"
+                  " starts_ms = EXCLUDED.starts_ms, created_ms = EXCLUDED.created_ms,"
+                  " updated_ms = EXCLUDED.updated_ms");
+    c.prepare("load_tournament", std::string("SELECT ") + detail::kTournamentColumns +
+                                     " FROM tournaments WHERE id = $1");
+    c.prepare("open_tournaments",
+              std::string("SELECT ") + detail::kTournamentColumns + detail::kOpenTournamentsWhere);
+    c.prepare("done_tournaments", std::string("SELECT ") + detail::kTournamentColumns +
+                                      detail::kDoneTournamentsWhere + " LIMIT $1");
   }
 };
 
@@ -609,6 +623,44 @@ std::optional<EventRow> PgStore::load_event(const std::string& id) {
     if (r.empty()) return std::nullopt;
     Columns c{r[0]};
     return detail::get_event_row(c);
+  });
+}
+
+void PgStore::save_tournament(const TournamentRow& t) {
+  Params p;
+  detail::put_tournament_row(t, p);
+  guarded([&] {
+    pqxx::work w(conn_->c);
+    w.exec_prepared("save_tournament", p.dynamic());
+    w.commit();
+  });
+}
+
+std::optional<TournamentRow> PgStore::load_tournament(const std::string& id) {
+  return guarded([&]() -> std::optional<TournamentRow> {
+    pqxx::work w(conn_->c);
+    const pqxx::result r = w.exec_prepared("load_tournament", pg_text(id));
+    w.commit();
+    if (r.empty()) return std::nullopt;
+    Columns c{r[0]};
+    return detail::get_tournament_row(c);
+  });
+}
+
+std::vector<TournamentRow> PgStore::list_tournaments(int finished) {
+  return guarded([&] {
+    pqxx::work w(conn_->c);
+    std::vector<TournamentRow> out;
+    for (const auto& row : w.exec_prepared("open_tournaments")) {
+      Columns c{row};
+      out.push_back(detail::get_tournament_row(c));
+    }
+    for (const auto& row : w.exec_prepared("done_tournaments", int64_t(std::max(0, finished)))) {
+      Columns c{row};
+      out.push_back(detail::get_tournament_row(c));
+    }
+    w.commit();
+    return out;
   });
 }
 

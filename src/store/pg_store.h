@@ -48,6 +48,9 @@ class PgStore final : public Store {
   ResultCounts result_counts(int64_t user_id) override;
   void save_event(const EventRow& e) override;
   std::optional<EventRow> load_event(const std::string& id) override;
+  void save_tournament(const TournamentRow& t) override;
+  std::optional<TournamentRow> load_tournament(const std::string& id) override;
+  std::vector<TournamentRow> list_tournaments(int finished) override;
 
  private:
   struct Conn;

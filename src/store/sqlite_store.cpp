@@ -2,6 +2,7 @@
 
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <iterator>
 #include <stdexcept>
 
@@ -78,6 +79,7 @@ CREATE TABLE IF NOT EXISTS moves (
     {4,
      "CREATE TABLE IF NOT EXISTS game_fences (game_id TEXT PRIMARY KEY, token INTEGER NOT NULL)"},
     {5, detail::kEventsMigration},
+    {6, detail::kTournamentsMigration},
 };
 static_assert(std::size(kMigrations) == kSchemaVersion, "one migration per schema version");
 
@@ -607,6 +609,40 @@ std::optional<EventRow> SqliteStore::load_event(const std::string& id) {
   st.text(id);
   if (!st.row()) return std::nullopt;
   return detail::get_event_row(st);
+}
+
+void SqliteStore::save_tournament(const TournamentRow& t) {
+  static const std::string sql = std::string("INSERT OR REPLACE INTO tournaments (") +
+                                 detail::kTournamentColumns + ") VALUES (?1,?2,?3,?4,?5,?6)";
+  Stmt st(prepare(sql.c_str()));
+  detail::put_tournament_row(t, st);
+  if (sqlite3_step(st.s) != SQLITE_DONE)
+    throw std::runtime_error("database " + path_ + ": " + sqlite3_errmsg(db_));
+}
+
+std::optional<TournamentRow> SqliteStore::load_tournament(const std::string& id) {
+  static const std::string sql =
+      std::string("SELECT ") + detail::kTournamentColumns + " FROM tournaments WHERE id = ?1";
+  Stmt st(prepare(sql.c_str()));
+  st.text(id);
+  if (!st.row()) return std::nullopt;
+  return detail::get_tournament_row(st);
+}
+
+std::vector<TournamentRow> SqliteStore::list_tournaments(int finished) {
+  static const std::string open_sql =
+      std::string("SELECT ") + detail::kTournamentColumns + detail::kOpenTournamentsWhere;
+  static const std::string done_sql = std::string("SELECT ") + detail::kTournamentColumns +
+                                      detail::kDoneTournamentsWhere + " LIMIT ?1";
+  std::vector<TournamentRow> out;
+  {
+    Stmt st(prepare(open_sql.c_str()));
+    while (st.row()) out.push_back(detail::get_tournament_row(st));
+  }
+  Stmt st(prepare(done_sql.c_str()));
+  st.i64(std::max(0, finished));
+  while (st.row()) out.push_back(detail::get_tournament_row(st));
+  return out;
 }
 
 }  // namespace toguz::store

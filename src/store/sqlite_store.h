@@ -47,6 +47,9 @@ class SqliteStore final : public Store {
   ResultCounts result_counts(int64_t user_id) override;
   void save_event(const EventRow& e) override;
   std::optional<EventRow> load_event(const std::string& id) override;
+  void save_tournament(const TournamentRow& t) override;
+  std::optional<TournamentRow> load_tournament(const std::string& id) override;
+  std::vector<TournamentRow> list_tournaments(int finished) override;
   // One transaction for all the writes, each in a savepoint.
   void write_group(const std::vector<std::function<void()>>& writes,
                    std::vector<std::exception_ptr>* errors) override;

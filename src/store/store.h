@@ -129,8 +129,17 @@ struct EventRow {
   int64_t created_ms = 0, updated_ms = 0;
 };
 
+// An online tournament (server/tournaments.h): its state as the Tournaments piece writes it
+// (JSON), and what the lists need without reading it: its status and start time.
+struct TournamentRow {
+  std::string id;
+  std::string status;  // "upcoming", "running", "finished" or "cancelled"
+  std::string state;   // Tournaments' JSON
+  int64_t starts_ms = 0, created_ms = 0, updated_ms = 0;
+};
+
 // The schema version this program writes; a database at a newer one is refused.
-inline constexpr int kSchemaVersion = 5;
+inline constexpr int kSchemaVersion = 6;
 
 class Store {
  public:
@@ -211,6 +220,14 @@ class Store {
   virtual void save_event(const EventRow& e) = 0;
   // One event, or nullopt.
   virtual std::optional<EventRow> load_event(const std::string& id) = 0;
+
+  // ---- online tournaments (schema 6) ----
+  // Inserts or replaces a tournament (every field).
+  virtual void save_tournament(const TournamentRow& t) = 0;
+  virtual std::optional<TournamentRow> load_tournament(const std::string& id) = 0;
+  // Every tournament not finished nor cancelled (start time, then id), then the `finished`
+  // latest finished or cancelled ones (last changed first).
+  virtual std::vector<TournamentRow> list_tournaments(int finished) = 0;
 };
 
 // True for a PostgreSQL connection URL ("postgresql://..." or "postgres://...").

@@ -131,5 +131,14 @@ void QueuedStore::save_event(const EventRow& e) {
 std::optional<EventRow> QueuedStore::load_event(const std::string& id) {
   return w_.call([&](Store& s) { return s.load_event(id); });
 }
+void QueuedStore::save_tournament(const TournamentRow& t) {
+  w_.call([&](Store& s) { s.save_tournament(t); });
+}
+std::optional<TournamentRow> QueuedStore::load_tournament(const std::string& id) {
+  return w_.call([&](Store& s) { return s.load_tournament(id); });
+}
+std::vector<TournamentRow> QueuedStore::list_tournaments(int finished) {
+  return w_.call([&](Store& s) { return s.list_tournaments(finished); });
+}
 
 }  // namespace toguz::store

@@ -711,6 +711,35 @@ TEST_P(StoreContract, WriterCommitsQueuedWritesInOrder) {
   EXPECT_EQ(open()->load_game("g1")->holes.size(), 40u);
 }
 
+// Tournaments: saved, replaced, reloaded after a reopen; the list has every open one by start
+// time, then only the newest finished ones up to the limit.
+TEST_P(StoreContract, TournamentsSaveListAndReload) {
+  {
+    auto s = open();
+    EXPECT_FALSE(s->load_tournament("t1").has_value());
+    EXPECT_TRUE(s->list_tournaments(10).empty());
+    s->save_tournament(TournamentRow{"t1", "upcoming", R"({"name":"Арена"})", 5000, 100, 100});
+    s->save_tournament(TournamentRow{"t2", "running", "{}", 3000, 200, 200});
+    s->save_tournament(TournamentRow{"t3", "finished", "{}", 1000, 300, 900});
+    s->save_tournament(TournamentRow{"t4", "cancelled", "{}", 2000, 400, 950});
+    s->save_tournament(TournamentRow{"t5", "finished", "{}", 1000, 500, 800});
+    s->save_tournament(TournamentRow{"t1", "running", R"({"name":"Арена","x":1})", 5000, 100, 600});
+  }
+  auto s = open();  // reopened: the tournaments stay
+  auto back = s->load_tournament("t1");
+  ASSERT_TRUE(back.has_value());
+  EXPECT_EQ(back->status, "running");
+  EXPECT_EQ(back->state, R"({"name":"Арена","x":1})");
+  EXPECT_EQ(back->starts_ms, 5000);
+  EXPECT_EQ(back->created_ms, 100);
+  EXPECT_EQ(back->updated_ms, 600);
+  std::vector<std::string> ids;
+  for (const TournamentRow& t : s->list_tournaments(2)) ids.push_back(t.id);
+  EXPECT_EQ(ids, (std::vector<std::string>{"t2", "t1", "t4", "t3"}));
+  EXPECT_EQ(s->list_tournaments(0).size(), 2u);
+  EXPECT_FALSE(s->load_tournament("t9").has_value());
+}
+
 INSTANTIATE_TEST_SUITE_P(Sqlite, StoreContract, testing::Values(Backend::Sqlite));
 INSTANTIATE_TEST_SUITE_P(Postgres, StoreContract, testing::Values(Backend::Postgres));
 

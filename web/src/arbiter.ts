@@ -9,7 +9,7 @@
 import "./arbiter.css";
 import { call } from "./api";
 import { error_text, t } from "./i18n";
-import { toast, type View } from "./util";
+import { field, h, option, toast, type View } from "./util";
 
 interface EventPlayer {
   name: string;
@@ -63,22 +63,6 @@ export const arbiter_api = {
   get: (id: string) => call<{ event: ArbiterEvent }>("GET", path(id)),
   post: (id: string, action: string, body: Record<string, unknown>) => call<{ event: ArbiterEvent }>("POST", path(id, `/${action}`), body),
 };
-
-/** An element with attributes and children; strings become text nodes. */
-function h(tag: string, attrs: Record<string, string> = {}, ...children: (Node | string | null)[]): HTMLElement {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
-  for (const c of children) if (c !== null) e.append(c);
-  return e;
-}
-function field(label: string, input: HTMLElement): HTMLElement {
-  return h("label", {}, h("span", {}, label), input);
-}
-function option(value: string, text: string, selected = false): HTMLElement {
-  const o = h("option", { value }, text) as HTMLOptionElement;
-  o.selected = selected;
-  return o;
-}
 
 const RESULTS: [string, string][] = [
   ["*", "—"],

@@ -27,6 +27,7 @@ import {
 import type { Board, GameState, Line, Review, ReviewSummary, Score, ServerMessage, Side } from "./types";
 import { copy_text, esc, toast, type View } from "./util";
 import { diff_text } from "./accounts_logic";
+import { tournament_of_game } from "./tournaments";
 
 interface Anim {
   board: Board;
@@ -761,6 +762,7 @@ export class GameView implements View {
     const r = g.result;
     const reason = r ? t(`r_${r.reason}`) : "";
     const player = g.you === "white" || g.you === "black";
+    const tournament = tournament_of_game(g.id); // opened from a tournament page
     return `<div class="over-panel" id="game-over" role="dialog" data-winner="${esc(r?.winner ?? "")}" data-reason="${esc(r?.reason ?? "")}">
       <button type="button" class="x" data-action="close-panel" aria-label="${esc(t("a_close"))}">✕</button>
       <h2>${r && r.winner !== "draw" ? `<span class="stone-badge ${r.winner}"></span> ` : ""}${esc(this.result_title())}</h2>
@@ -769,6 +771,7 @@ export class GameView implements View {
       <div class="row">
         <button type="button" data-action="review" class="primary">${esc(t("review"))}</button>
         ${(g.mode === "online" && player) || ((g.mode === "engine" || g.mode === "local") && g.you !== "spectator") ? `<button type="button" data-action="rematch">${esc(t("rematch"))}</button>` : ""}
+        ${tournament ? `<a class="button primary" id="tn-back" href="#/tournaments/${encodeURIComponent(tournament)}">${esc(t("tn_back"))}</a>` : ""}
         <a class="button" href="#/">${esc(t("home"))}</a>
       </div></div>`;
   }

@@ -11,6 +11,7 @@ import {
 } from "./accounts_logic";
 import { error_text, t } from "./i18n";
 import { LobbySocket, type SocketLike } from "./lobby_socket";
+import { tournament_list, tournaments_api } from "./tournaments";
 import { esc, toast, type View } from "./util";
 
 // The seek form's clocks: lichess's pool controls, in ms.
@@ -60,6 +61,16 @@ export class LobbyView implements View {
     });
     this.render();
     void this.load_me();
+  }
+
+  /** The upcoming and running tournaments, under the pools. */
+  private async load_tournaments() {
+    try {
+      const all = (await tournaments_api.list()).tournaments.filter((s) => s.status === "upcoming" || s.status === "running");
+      this.el.querySelector("#lobby-tournaments")?.replaceChildren(tournament_list(all, "lobby-tn-list"));
+    } catch (e) {
+      toast(error_text(e), "error");
+    }
   }
 
   destroy() {
@@ -165,6 +176,7 @@ export class LobbyView implements View {
       <p><a href="#/leaderboard">${esc(t("leaderboard"))}</a></p>
       <section class="card" id="challenges-box" hidden><h3>${esc(t("challenges"))}</h3><ul id="challenges" class="challenges"></ul></section>
       <section><h3>${esc(t("quick_pairing"))}</h3><div class="pools" id="pools"></div></section>
+      <section><h3><a href="#/tournaments">${esc(t("tournaments"))}</a></h3><div id="lobby-tournaments"></div></section>
       <div class="lobby-grid">
       <section><h3>${esc(t("seeks"))}</h3><div class="table-wrap"><table class="seeks"><thead><tr><th>${esc(t("name_player"))}</th>
         <th>${esc(t("rating"))}</th><th>${esc(t("clock"))}</th><th>${esc(t("category"))}</th><th></th><th></th></tr></thead>
@@ -183,5 +195,6 @@ export class LobbyView implements View {
         <button type="submit" class="primary" id="seek-create">${esc(t("create_seek"))}</button></form>
       </div>`;
     this.render_live();
+    void this.load_tournaments();
   }
 }

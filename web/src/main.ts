@@ -6,6 +6,7 @@
 //   #/@/<name> (or /@/<name>) a player page
 //   #/puzzles[/<id>]  #/studies[/<n>]  #/explorer[/<position>]  the learning pages
 //   #/arbiter[/<event>[/<key>]]  over-the-board events (arbiter.ts)
+//   #/tournaments[/<id>]  online tournaments (tournaments.ts)
 
 import "./style.css";
 import { store } from "./api";
@@ -22,6 +23,7 @@ import { LeaderboardView, PlayerView } from "./player";
 import { ExplorerView } from "./explorer";
 import { PuzzlesView } from "./puzzles";
 import { StudiesView } from "./studies";
+import { TournamentView, TournamentsHomeView } from "./tournaments";
 import { LANGS, lang, set_lang, t, type Lang } from "./i18n";
 import { route_parts } from "./logic";
 import { clear_toasts, esc, type View } from "./util";
@@ -33,7 +35,7 @@ let me: string | null = null; // the logged-in player (accounts_api.ts), null wh
 function header(): string {
   const opts = LANGS.map((l) => `<option value="${l.code}"${l.code === lang() ? " selected" : ""}>${l.name}</option>`).join("");
   return `<a class="brand" href="#/"><span class="logo" aria-hidden="true">●●</span>${esc(t("title"))}</a>
-    <nav><a href="#/">${esc(t("home"))}</a><a href="#/games">${esc(t("games"))}</a><a href="#/editor">${esc(t("editor"))}</a><a href="#/lobby">${esc(t("lobby"))}</a><a href="#/puzzles">${esc(t("puzzles"))}</a><a href="#/studies">${esc(t("studies"))}</a><a href="#/arbiter">${esc(t("arbiter"))}</a></nav>
+    <nav><a href="#/">${esc(t("home"))}</a><a href="#/games">${esc(t("games"))}</a><a href="#/editor">${esc(t("editor"))}</a><a href="#/lobby">${esc(t("lobby"))}</a><a href="#/tournaments">${esc(t("tournaments"))}</a><a href="#/puzzles">${esc(t("puzzles"))}</a><a href="#/studies">${esc(t("studies"))}</a><a href="#/arbiter">${esc(t("arbiter"))}</a></nav>
     ${me ? `<a id="me-link" href="${esc(player_href(me))}">${esc(me)}</a> <a href="#/account">${esc(t("account"))}</a>` : `<a id="me-link" href="#/login">${esc(t("login"))}</a>`}
     <label class="lang"><span>${esc(t("language"))}</span><select id="lang-select">${opts}</select></label>`;
 }
@@ -61,6 +63,7 @@ function route() {
   else if (parts[0] === "puzzles") view = new PuzzlesView(parts[1]);
   else if (parts[0] === "studies") view = new StudiesView(parts[1] ? Number(parts[1]) : null);
   else if (parts[0] === "explorer") view = new ExplorerView(parts[1] ?? "");
+  else if (parts[0] === "tournaments") view = parts[1] ? new TournamentView(parts[1]) : new TournamentsHomeView();
   else if (parts[0] === "arbiter") view = parts[1] ? new ArbiterEventView(parts[1], parts[2]) : new ArbiterHomeView();
   else {
     view = null;

@@ -39,6 +39,23 @@ export async function copy_text(text: string, input?: HTMLInputElement): Promise
   }
 }
 
+/** An element with attributes and children; strings become text nodes (never markup). */
+export function h(tag: string, attrs: Record<string, string> = {}, ...children: (Node | string | null)[]): HTMLElement {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+  for (const c of children) if (c !== null) e.append(c);
+  return e;
+}
+/** A form field: its label above the input. */
+export function field(label: string, input: HTMLElement): HTMLElement {
+  return h("label", {}, h("span", {}, label), input);
+}
+export function option(value: string, text: string, selected = false): HTMLElement {
+  const o = h("option", { value }, text) as HTMLOptionElement;
+  o.selected = selected;
+  return o;
+}
+
 export interface View {
   el: HTMLElement;
   /** Draws again (after a language change). */

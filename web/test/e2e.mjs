@@ -1134,9 +1134,118 @@ async function arbiter_page(browser, base, pages) {
   await ctx.close();
 }
 
+/** A short online arena: four accounts join a one-minute arena with a 1+0 clock and play it to
+ * the end (White resigns at once in every other game he has White, else he moves and Black
+ * resigns), each player taken from the tournament page to his game and back; then the standings
+ * shown are checked against the games: each game's result as its own page has it, and the arena
+ * points recomputed from those results (2 a win, 1 a draw, doubled after two wins in a row). */
+async function arena_tournament(browser, base, pages) {
+  const probe = await fetch(`${base}/api/me`);
+  if (probe.status === 404) {
+    console.log("  arena: skipped, the server has no accounts (GET /api/me is 404)");
+    return;
+  }
+  const names = ["ArenaAi", "ArenaBo", "ArenaCe", "ArenaDa"];
+  const ps = [];
+  for (const name of names) {
+    const ctx = await browser.newContext({ viewport: { width: 1100, height: 850 } });
+    const page = await ctx.newPage();
+    pages.push(page);
+    ps.push(page);
+    await page.goto(`${base}/#/signup`);
+    await page.fill("#auth-username", name);
+    await page.fill("#auth-password", "correct horse battery");
+    await page.click("#auth-submit");
+    await page.waitForFunction((n) => location.hash === `#/@/${n}`, name, { timeout: T });
+  }
+  const a = ps[0];
+  await a.goto(`${base}/#/tournaments`);
+  await a.waitForSelector("#tn-new", { timeout: T });
+  await a.fill("#tn-name", "Арена <i>1+0</i>");
+  await a.selectOption("#tn-system", "arena");
+  await a.fill("#tn-minutes", "1");
+  await a.fill("#tn-increment", "0");
+  await a.fill("#tn-starts", "0");
+  await a.fill("#tn-duration", "1");
+  await a.click("#tn-create");
+  await a.waitForURL(/#\/tournaments\/[a-z0-9]+$/, { timeout: T });
+  const url = a.url();
+  const id = new URL(url).hash.split("/")[2];
+  await a.waitForSelector("#tn-title", { timeout: T });
+  check((await a.textContent("#tn-title")) === "Арена <i>1+0</i>" && (await a.$("#tn-title i")) === null, "the name shown as text");
+  // the lobby lists it
+  await ps[1].goto(`${base}/#/lobby`);
+  await ps[1].waitForSelector(`#lobby-tournaments li[data-tournament="${id}"]`, { timeout: T });
+  for (const p of ps) {
+    if (p !== a) await p.goto(url);
+    await p.waitForSelector("#tn-join", { timeout: T });
+    await p.click("#tn-join");
+  }
+  // Each player: from the tournament page to his game, play it out, back; until it is over.
+  const played = names.map(() => []);
+  const play = async (p, i) => {
+    let whites = 0;
+    for (;;) {
+      const where = await p.waitForFunction(() => {
+        if (location.hash.startsWith("#/game/")) return "game";
+        return document.querySelector('#tn-status[data-status="finished"]') ? "finished" : false;
+      }, null, { timeout: 3 * T, polling: 100 });
+      if ((await where.jsonValue()) === "finished") return;
+      const game = new URL(p.url()).hash.split("/")[2];
+      const me = (await board_data(p)).you;
+      if (me === "white") {
+        whites++;
+        if ((await wait_turn(p)) === "move") {
+          if (whites % 2 === 1) {
+            await p.click('[data-action="resign"]');
+            await p.click('[data-action="resign-confirm"]');
+          } else {
+            await play_one(p, "click", i);
+          }
+        }
+      } else if ((await wait_turn(p)) === "move") {
+        await p.click('[data-action="resign"]');
+        await p.click('[data-action="resign-confirm"]');
+      }
+      await p.waitForSelector("#game-over", { timeout: T });
+      played[i].push([game, me, await p.$eval("#game-over", (e) => e.dataset.winner)]);
+      await p.click("#tn-back");
+    }
+  };
+  await Promise.all(ps.map((p, i) => play(p, i)));
+  // The standings against the games.
+  const games = (await a.$$eval("#tn-games tbody tr", (rows) => rows.map((r) => ({ ...r.dataset })))).reverse();
+  check(games.length >= 2, `games were played: ${games.length}`);
+  const shown = Object.fromEntries(await a.$$eval("#tn-standings tbody tr", (rows) => rows.map((r) => [r.dataset.name, r.dataset.points])));
+  const pts = {};
+  const streak = {};
+  for (const g of games) {
+    const st = (await (await fetch(`${base}/api/games/${g.game}`)).json()).game;
+    const winner = st.result.winner;
+    check(g.result === (winner === "white" ? "1-0" : winner === "black" ? "0-1" : "1/2-1/2"), `game ${g.game}: ${g.result} shown, ${winner} on its page`);
+    for (const [who, half] of [[g.white, winner === "white" ? 2 : winner === "draw" ? 1 : 0], [g.black, winner === "black" ? 2 : winner === "draw" ? 1 : 0]]) {
+      pts[who] = (pts[who] ?? 0) + ((streak[who] ?? 0) >= 2 ? 2 * half : half);
+      streak[who] = half === 2 ? (streak[who] ?? 0) + 1 : 0;
+    }
+  }
+  for (const n of names) check(String(pts[n] ?? 0) === shown[n], `${n}: ${shown[n]} points shown, ${pts[n] ?? 0} from the games`);
+  // every game a player saw ended is in the tournament with the same result
+  for (const [i, list] of played.entries())
+    for (const [game, , winner] of list) {
+      const g = games.find((x) => x.game === game);
+      check(g && (g.white === names[i] || g.black === names[i]), `${names[i]}'s game ${game} is the tournament's`);
+      check(g.result === (winner === "white" ? "1-0" : winner === "black" ? "0-1" : "1/2-1/2"), `${game}: ${winner} on the board, ${g.result} in the tournament`);
+    }
+  const pgn = await (await fetch(`${base}/api/tournaments/${id}/pgn`)).text();
+  check(pgn.includes('[Event "Арена <i>1+0</i>"]') && (pgn.match(/\[Event /g) ?? []).length === games.length, "the PGN has every game");
+  const order = names.slice().sort((x, y) => Number(shown[y]) - Number(shown[x]));
+  console.log(`  arena: four accounts, ${games.length} games in one minute; standings ${order.map((n) => `${n} ${shown[n]}`).join(", ")} agree with the games`);
+  for (const p of ps) await p.context().close();
+}
+
 // ---- runner --------------------------------------------------------------------------------
 
-const tests = { engine_game, online_resign, reconnect, draw_rematch_abort, claim_win, phone_pages, languages, accounts_pages, rated_game, learn_pages, explorer_from_review, lobby_game, arbiter_page };
+const tests = { engine_game, online_resign, reconnect, draw_rematch_abort, claim_win, phone_pages, languages, accounts_pages, rated_game, learn_pages, explorer_from_review, lobby_game, arbiter_page, arena_tournament };
 const dir = mkdtempSync(path.join(tmpdir(), "toguz-e2e-"));
 let server;
 let browser;

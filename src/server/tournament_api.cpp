@@ -1,0 +1,242 @@
+// The server's side of the online tournaments (server/tournaments.h): the Tournaments piece made
+// with the server's clock, presence, games, ratings and store, fed with the games' ends, and
+// the HTTP API under /api/tournaments (docs/web-protocol.md "Online tournaments").
+#include <sstream>
+#include <vector>
+
+#include "rules/record.h"
+#include "server/json_in.h"
+#include "server/log.h"
+#include "server/server_impl.h"
+#include "server/text_input.h"
+#include "server/texts.h"
+#include "tournament/tgk.h"
+
+namespace toguz::server {
+
+namespace {
+
+using Response = http::response<http::string_body>;
+using tournament::BoardResult;
+
+// A finished game's result as a tournament counts it. An aborted game (called off before both
+// sides moved) is lost by forfeit by the side that was to move.
+std::optional<BoardResult> tournament_result(const Room& room) {
+  if (room.status == Status::Over) {
+    switch (room.winner) {
+      case Result::WhiteWins:
+        return BoardResult::WhiteWins;
+      case Result::BlackWins:
+        return BoardResult::BlackWins;
+      case Result::Draw:
+        return BoardResult::Draw;
+      case Result::None:
+        break;
+    }
+  }
+  if (room.status == Status::Aborted || room.status == Status::Over)
+    return room.to_move() == Side::White ? BoardResult::BlackForfeitWin
+                                         : BoardResult::WhiteForfeitWin;
+  return std::nullopt;
+}
+
+Response text_file(const std::string& body, const std::string& filename) {
+  Response res{http::status::ok, 11};
+  res.set(http::field::content_type, "text/plain; charset=utf-8");
+  res.set(http::field::cache_control, "no-store");
+  res.set(http::field::content_disposition, "attachment; filename=\"" + filename + "\"");
+  res.body() = body;
+  res.prepare_payload();
+  return res;
+}
+
+TournamentSpec spec_of(const json::object& body) {
+  TournamentSpec s;
+  s.name = clean_name(get_string(body, "name", "", 1000), "", 120);
+  s.system = get_string(body, "system", "arena", 40);
+  s.initial_ms = get_int(body, "initial_ms", 180000, 0, INT64_MAX / 4);
+  s.increment_ms = get_int(body, "increment_ms", 2000, 0, INT64_MAX / 4);
+  s.rated = get_bool(body, "rated", false);
+  s.starts_ms = get_int(body, "starts_at", now_ms(), 0, INT64_MAX / 4);
+  s.rounds = int(get_int(body, "rounds", 0, 0, 1000));
+  s.duration_ms = get_int(body, "duration_minutes", 0, 0, 100000) * 60000;
+  s.entry_code = get_string(body, "entry_code", "", 40);
+  s.max_players = int(get_int(body, "max_players", 100, 0, 100000));
+  return s;
+}
+
+}  // namespace
+
+void Server::Impl::make_tournaments() {
+  TournamentHooks hooks;
+  hooks.now_ms = [] { return now_ms(); };
+  hooks.online = [this](int64_t user_id) { return online(user_id); };
+  hooks.start_game = [this](const PairedGame& g) { return start_paired_game(g); };
+  hooks.rating = [this](const Viewer& v, accounts::Speed s) { return lobby_rating(v, s); };
+  hooks.save = [this](const store::TournamentRow& row) { store->save_tournament(row); };
+  hooks.new_id = [] { return RoomRegistry::random_id(10); };
+  hooks.game_result = [this](const std::string& id) -> std::optional<BoardResult> {
+    auto row = store->load_game(id);
+    if (!row || (row->status != "over" && row->status != "aborted")) return std::nullopt;
+    try {
+      return tournament_result(*Room::from_row(*services, std::move(*row)));
+    } catch (const std::exception& e) {
+      log(LogLevel::Error, id, std::string("tournament game not readable: ") + e.what());
+      return std::nullopt;
+    }
+  };
+  tournaments = std::make_unique<Tournaments>(std::move(hooks));
+  for (const store::TournamentRow& row : store->list_tournaments(50)) {
+    try {
+      tournaments->restore(row);
+    } catch (const std::exception& e) {
+      log(LogLevel::Error, "", e.what());
+    }
+  }
+}
+
+void Server::Impl::tournament_game_ended(const Room& room) {
+  if (!tournaments || room.mode != Mode::Online) return;
+  // Later on the IO thread, not inside the room's end: the next pairing creates rooms, and the
+  // end may come from a loop over the rooms (the sweep).
+  if (const auto r = tournament_result(room))
+    net::post(ioc, [this, id = room.id, result = *r] {
+      if (!stopped_io) tournaments->game_ended(id, result);
+    });
+}
+
+Response Server::Impl::api_tournaments(const http::request<http::string_body>& req,
+                                       const std::string& path) {
+  std::vector<std::string> parts;  // after /api/tournaments
+  {
+    std::istringstream in(path.substr(std::string_view("/api/tournaments").size()));
+    for (std::string seg; std::getline(in, seg, '/');)
+      if (!seg.empty()) parts.push_back(seg);
+  }
+  const bool get = req.method() == http::verb::get || req.method() == http::verb::head;
+  const bool post = req.method() == http::verb::post;
+  const std::string action = parts.size() == 2 ? parts[1] : "";
+  const bool reads = parts.empty() || (parts.size() == 1) || action == "pgn" || action == "tgk";
+  const bool writes =
+      parts.empty() || action == "join" || action == "withdraw" || action == "start";
+  if (parts.size() > 2 || (!reads && !writes))
+    return error_response(http::status::not_found,
+                          "no such endpoint: " + std::string(req.method_string()) + " " + path);
+  if ((parts.empty() && !get && !post) || (!parts.empty() && reads && !get) ||
+      (!parts.empty() && writes && !post)) {
+    const std::string allow = parts.empty() ? "GET, HEAD, POST" : reads ? "GET, HEAD" : "POST";
+    auto res = error_response(http::status::method_not_allowed,
+                              std::string(req.method_string()) + " " + path + ": allowed " + allow);
+    res.set(http::field::allow, allow);
+    return res;
+  }
+  const Viewer viewer = viewer_of(req);
+  auto body_of = [&] {
+    json::error_code ec;
+    json::value v = json::parse(req.body(), ec);
+    if (ec || !v.is_object()) throw BadRequest{"body: expected a JSON object"};
+    return std::move(v.as_object());
+  };
+  try {
+    if (parts.empty() && get)
+      return json_response(http::status::ok, json::object{{"tournaments", tournaments->list()}});
+    if (parts.empty()) {
+      if (!viewer.signed_in())
+        throw BadRequest{"sign in to create a tournament", http::status::unauthorized};
+      if (tournaments->open_created_by(viewer.user_id) >= kMaxOpenTournamentsPerAccount)
+        throw BadRequest{"an account may have at most " +
+                             std::to_string(kMaxOpenTournamentsPerAccount) +
+                             " tournaments not finished",
+                         http::status::conflict};
+      const TournamentSpec spec = spec_of(body_of());
+      if (const std::string why = tournaments->check(spec); !why.empty()) throw BadRequest{why};
+      const std::string id = tournaments->create(spec, viewer);
+      return json_response(
+          http::status::ok,
+          json::object{{"id", id}, {"tournament", *tournaments->view(id, viewer)}});
+    }
+    const std::string& id = parts[0];
+    if (!tournaments->has(id) && id.size() <= 32) {
+      // A finished tournament no longer in memory: read it back.
+      if (auto row = store->load_tournament(id)) tournaments->restore(*row);
+    }
+    if (!tournaments->has(id))
+      throw BadRequest{"no such tournament: " + id, http::status::not_found};
+    if (post) {
+      const json::object body = body_of();
+      const std::string why = action == "join"
+                                  ? tournaments->join(id, viewer, get_string(body, "code", "", 100))
+                              : action == "withdraw" ? tournaments->withdraw(id, viewer)
+                                                     : tournaments->start_now(id, viewer);
+      if (!why.empty())
+        throw BadRequest{why, !viewer.signed_in()             ? http::status::unauthorized
+                              : why.rfind("only the", 0) == 0 ? http::status::forbidden
+                                                              : http::status::conflict};
+      tournaments->seen(viewer);
+      tournaments->tick();  // an arena pairs a player who joined at once
+      return json_response(http::status::ok,
+                           json::object{{"tournament", *tournaments->view(id, viewer)}});
+    }
+    if (action.empty()) {
+      tournaments->seen(viewer);
+      return json_response(http::status::ok,
+                           json::object{{"tournament", *tournaments->view(id, viewer)}});
+    }
+    return api_tournament_export(id, action == "pgn");
+  } catch (const BadRequest& e) {
+    return e.response();
+  }
+}
+
+Response Server::Impl::api_tournament_export(const std::string& id, bool pgn) {
+  const std::string name = tournaments->name_of(id);
+  const auto refs = tournaments->games(id);
+  // Round events as TGK: the tournament library's event file, forfeits included.
+  std::string text;
+  tournament::Event ev;
+  ev.name = name;
+  ev.site = "toguz";
+  std::map<std::string, int> player_of;
+  const bool rounds = !tournaments->arena(id);
+  for (const Tournaments::GameRef& ref : refs) {
+    std::optional<GameRow> row;
+    if (!ref.id.empty()) row = store->load_game(ref.id);
+    if (pgn || !rounds) {
+      if (!row) continue;  // a forfeit: no game to write
+      std::shared_ptr<Room> room = rooms->loaded(ref.id);
+      if (!room) room = Room::from_row(*services, *row);
+      auto tags = export_tags(room->row());
+      for (auto& [tag, value] : tags)
+        if (tag == "Event") value = name;
+      tags.push_back({"Round", rounds ? std::to_string(ref.round) + "." + std::to_string(ref.board)
+                                      : std::to_string(ref.board)});
+      if (!text.empty()) text += "\n";
+      text += write_record(room->game, tags, pgn ? RecordStyle::Pgn : RecordStyle::Tgk);
+      continue;
+    }
+    for (const std::string& who : {ref.white, ref.black})
+      if (!player_of.count(who)) {
+        player_of[who] = int(ev.players.size());
+        tournament::Player p;
+        p.name = who;
+        ev.players.push_back(p);
+      }
+    while (int(ev.played.size()) < ref.round) ev.played.emplace_back();
+    tournament::Board b;
+    b.white = player_of[ref.white];
+    b.black = player_of[ref.black];
+    b.result = ref.result;
+    if (row && !tournament::is_forfeit(ref.result)) b.moves = row->holes;
+    ev.played[ref.round - 1].boards.push_back(std::move(b));
+  }
+  if (!pgn && rounds) {
+    try {
+      text = tournament::event_tgk(ev);
+    } catch (const std::exception& e) {
+      throw BadRequest{std::string("tgk: ") + e.what(), http::status::internal_server_error};
+    }
+  }
+  return text_file(text, "tournament-" + id + (pgn ? ".pgn" : ".tgk"));
+}
+
+}  // namespace toguz::server

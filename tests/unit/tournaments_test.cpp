@@ -1,0 +1,400 @@
+// The online tournaments' behaviour without the server (server/tournaments.h): creation checks,
+// joining and withdrawing, an arena on a fake clock (pairing, streak points, pausing the absent,
+// the end), a Swiss and a round robin round by round (forfeits of the absent), and a restart
+// from the stored state.
+#include "server/tournaments.h"
+
+#include <gtest/gtest.h>
+
+#include <boost/json.hpp>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace toguz::server {
+namespace {
+
+namespace json = boost::json;
+using tournament::BoardResult;
+
+Viewer account(int64_t id, const std::string& name) {
+  Viewer v;
+  v.user_id = id;
+  v.username = name;
+  return v;
+}
+
+struct TournamentsFixture : ::testing::Test {
+  int64_t now = 1'000'000'000;
+  std::set<int64_t> online{1, 2, 3, 4, 5};
+  std::vector<PairedGame> games;  // in order of starting
+  std::vector<std::string> game_ids;
+  std::map<std::string, store::TournamentRow> saved;
+  std::map<std::string, BoardResult> stored_results;  // what game_result answers
+  int ids = 0;
+
+  TournamentHooks hooks() {
+    TournamentHooks h;
+    h.now_ms = [this] { return now; };
+    h.online = [this](int64_t u) { return online.count(u) > 0; };
+    h.start_game = [this](const PairedGame& g) {
+      games.push_back(g);
+      game_ids.push_back("g" + std::to_string(games.size()));
+      return PairedSeats{"", game_ids.back(), "w", "b"};
+    };
+    h.rating = [](const Viewer& v, accounts::Speed) {
+      return LobbyRating{1500.0 + double(v.user_id) * 10, true};
+    };
+    h.save = [this](const store::TournamentRow& r) { saved[r.id] = r; };
+    h.new_id = [this] { return "t" + std::to_string(++ids); };
+    h.game_result = [this](const std::string& id) -> std::optional<BoardResult> {
+      auto it = stored_results.find(id);
+      if (it == stored_results.end()) return std::nullopt;
+      return it->second;
+    };
+    return h;
+  }
+  Tournaments tours{hooks()};
+
+  TournamentSpec arena_spec() {
+    TournamentSpec s;
+    s.name = "Blitz arena";
+    s.system = "arena";
+    s.initial_ms = 60000;
+    s.increment_ms = 0;
+    s.starts_ms = now + 60000;
+    s.duration_ms = 10 * 60000;
+    return s;
+  }
+  std::string make(const TournamentSpec& s) {
+    EXPECT_EQ(tours.check(s), "");
+    return tours.create(s, account(1, "Aigerim"));
+  }
+  json::object view(const std::string& id, int64_t user = 0) {
+    return *tours.view(id, user ? account(user, "") : Viewer{});
+  }
+  // The players' names by user id 1..5.
+  static std::string name(int64_t u) {
+    static const char* names[] = {"", "Aigerim", "Bolat", "Dana", "Ermek", "Farida"};
+    return names[u];
+  }
+  void join(const std::string& id, std::initializer_list<int64_t> users) {
+    for (int64_t u : users) ASSERT_EQ(tours.join(id, account(u, name(u)), ""), "") << u;
+  }
+  // The name of White / Black of started game i (0-based).
+  std::string white(size_t i) { return games.at(i).white.username; }
+  std::string black(size_t i) { return games.at(i).black.username; }
+  // A standing's points by name.
+  std::map<std::string, std::string> points(const std::string& id) {
+    std::map<std::string, std::string> out;
+    const json::object v = view(id);
+    for (const json::value& s : v.at("standings").as_array())
+      out[std::string(s.at("name").as_string())] = std::string(s.at("points").as_string());
+    return out;
+  }
+};
+
+TEST_F(TournamentsFixture, CheckNamesTheField) {
+  TournamentSpec s = arena_spec();
+  s.name = "";
+  EXPECT_NE(tours.check(s).find("name:"), std::string::npos);
+  s = arena_spec();
+  s.system = "knockout";
+  EXPECT_NE(tours.check(s).find("system:"), std::string::npos);
+  s = arena_spec();
+  s.duration_ms = 0;
+  EXPECT_NE(tours.check(s).find("duration_minutes:"), std::string::npos);
+  s = arena_spec();
+  s.initial_ms = 1000;
+  EXPECT_NE(tours.check(s).find("initial_ms:"), std::string::npos);
+  s = arena_spec();
+  s.starts_ms = now - 3600000;
+  EXPECT_NE(tours.check(s).find("starts_at:"), std::string::npos);
+  s = arena_spec();
+  s.system = "swiss";
+  s.duration_ms = 0;
+  EXPECT_NE(tours.check(s).find("rounds:"), std::string::npos);
+  s.rounds = 5;
+  EXPECT_EQ(tours.check(s), "");
+  s.system = "round-robin";
+  s.rounds = 0;
+  s.max_players = 40;
+  EXPECT_NE(tours.check(s).find("max_players:"), std::string::npos);
+  EXPECT_EQ(saved.size(), 0u);  // nothing was made
+}
+
+TEST_F(TournamentsFixture, JoinWithdrawAndTheEntryCode) {
+  TournamentSpec s = arena_spec();
+  s.entry_code = "kokpar";
+  s.max_players = 2;
+  const std::string id = make(s);
+  EXPECT_EQ(saved.at(id).status, "upcoming");
+  EXPECT_EQ(tours.join(id, Viewer{}, "kokpar"), "sign in to join a tournament");
+  EXPECT_EQ(tours.join(id, account(2, "Bolat"), "wrong"), "code: wrong entry code");
+  EXPECT_EQ(tours.join(id, account(2, "Bolat"), "kokpar"), "");
+  EXPECT_EQ(tours.join(id, account(2, "Bolat"), "kokpar"),
+            "you have already joined this tournament");
+  EXPECT_EQ(tours.join(id, account(3, "Dana"), "kokpar"), "");
+  EXPECT_EQ(tours.join(id, account(4, "Ermek"), "kokpar"), "the tournament is full");
+  EXPECT_EQ(view(id).at("players").as_int64(), 2);
+  EXPECT_EQ(view(id).at("entry").as_string(), "code");
+  // the rating in the clock's category is the player's seed
+  EXPECT_EQ(view(id).at("entrants").as_array()[0].at("rating").as_int64(), 1520);
+  EXPECT_EQ(tours.withdraw(id, account(2, "Bolat")), "");
+  EXPECT_EQ(tours.withdraw(id, account(2, "Bolat")), "you have not joined this tournament");
+  EXPECT_EQ(view(id).at("players").as_int64(), 1);
+  EXPECT_EQ(tours.join(id, account(4, "Ermek"), "kokpar"), "");  // a place again
+  EXPECT_EQ(tours.join("nope", account(4, "Ermek"), ""), "no such tournament: nope");
+}
+
+TEST_F(TournamentsFixture, ArenaPairsScoresStreaksAndEnds) {
+  const std::string id = make(arena_spec());
+  join(id, {1, 2, 3, 4});
+  tours.tick();
+  EXPECT_TRUE(games.empty()) << "nothing before the start";
+  now += 60000;
+  tours.tick();
+  EXPECT_EQ(view(id).at("status").as_string(), "running");
+  ASSERT_EQ(games.size(), 2u);  // four waiting players: two games
+  EXPECT_EQ(games[0].initial_ms, 60000);
+  EXPECT_FALSE(games[0].rated);
+  // Everyone's page says which game is his.
+  for (int64_t u : {1, 2, 3, 4}) EXPECT_TRUE(view(id, u).at("me").at("game").is_string()) << u;
+  // The first game's White wins three times in a row: 2, 2, then 4 (his streak is 2).
+  const std::string streaker = white(0);
+  int64_t streaker_id = 0;
+  for (int64_t u : {1, 2, 3, 4})
+    if (name(u) == streaker) streaker_id = u;
+  int wins = 0;
+  size_t g = 0;
+  while (wins < 3) {
+    const bool white_is_him = white(g) == streaker;
+    const bool his = white_is_him || black(g) == streaker;
+    if (his) {
+      tours.game_ended(game_ids[g], white_is_him ? BoardResult::WhiteWins : BoardResult::BlackWins);
+      ++wins;
+    } else {
+      tours.game_ended(game_ids[g], BoardResult::Draw);
+    }
+    ++g;
+    ASSERT_LT(g, games.size() + 1);
+    tours.tick();
+    ASSERT_LT(g, games.size()) << "re-paired as soon as they finished";
+  }
+  EXPECT_EQ(points(id).at(streaker), "8");
+  const json::array st = view(id).at("standings").as_array();
+  EXPECT_EQ(st[0].at("name").as_string(), streaker);
+  EXPECT_EQ(st[0].at("streak").as_int64(), 3);
+  // A player not connected when he would be paired is paused, not paired; joining resumes him.
+  online.clear();
+  for (size_t i = g; i < games.size(); ++i) tours.game_ended(game_ids[i], BoardResult::Draw);
+  const size_t before = games.size();
+  EXPECT_TRUE(view(id, streaker_id).at("me").at("paused").as_bool());
+  std::vector<int64_t> others;
+  for (int64_t u : {1, 2, 3, 4})
+    if (u != streaker_id) others.push_back(u);
+  for (int64_t u : {others[0], others[1]}) {
+    online.insert(u);
+    EXPECT_EQ(tours.join(id, account(u, name(u)), ""), "");
+  }
+  tours.tick();
+  ASSERT_EQ(games.size(), before + 1);
+  EXPECT_NE(white(before), streaker);
+  EXPECT_NE(black(before), streaker);
+  tours.seen(account(streaker_id, streaker));  // his tournament page asked
+  EXPECT_EQ(tours.join(id, account(streaker_id, streaker), ""), "");
+  EXPECT_FALSE(view(id, streaker_id).at("me").at("paused").as_bool());
+  // The end: no pairing after the duration; finished once the last game is over.
+  now += 10 * 60000;
+  for (size_t i = 0; i < games.size(); ++i) tours.game_ended(game_ids[i], BoardResult::Draw);
+  const size_t at_end = games.size();
+  tours.tick();
+  EXPECT_EQ(games.size(), at_end);
+  EXPECT_EQ(view(id).at("status").as_string(), "finished");
+  EXPECT_EQ(saved.at(id).status, "finished");
+  // The standings agree with the games: recomputed from the games' results in order.
+  std::map<std::string, int> pts, streak;
+  const json::object done = view(id);
+  for (const json::value& gv : done.at("games").as_array()) {
+    const std::string w(gv.at("white_name").as_string()), b(gv.at("black_name").as_string());
+    const std::string r(gv.at("result").as_string());
+    auto score = [&](const std::string& p, int half) {
+      pts[p] += streak[p] >= 2 ? 2 * half : half;
+      streak[p] = half == 2 ? streak[p] + 1 : 0;
+    };
+    score(w, r == "1-0" ? 2 : r == "0-1" ? 0 : 1);
+    score(b, r == "0-1" ? 2 : r == "1-0" ? 0 : 1);
+  }
+  for (const auto& [p, v] : points(id)) EXPECT_EQ(v, std::to_string(pts[p])) << p;
+  EXPECT_EQ(tours.join(id, account(5, "Farida"), ""), "the tournament is over");
+}
+
+TEST_F(TournamentsFixture, ArenaTakesLatePlayersAndWithdrawalPauses) {
+  TournamentSpec s = arena_spec();
+  s.starts_ms = now;
+  const std::string id = make(s);
+  join(id, {1});
+  tours.tick();
+  EXPECT_TRUE(games.empty()) << "one player: nobody to play";
+  join(id, {2});
+  tours.tick();
+  ASSERT_EQ(games.size(), 1u);
+  EXPECT_EQ(tours.withdraw(id, account(1, "Aigerim")), "");
+  tours.game_ended(game_ids[0], BoardResult::BlackWins);
+  join(id, {3});
+  tours.tick();
+  ASSERT_EQ(games.size(), 2u);
+  EXPECT_NE(white(1), "Aigerim");
+  EXPECT_NE(black(1), "Aigerim");
+  tours.game_ended("not-a-tournament-game", BoardResult::Draw);  // ignored
+}
+
+TEST_F(TournamentsFixture, SwissRoundsForfeitsAndTheEnd) {
+  TournamentSpec s = arena_spec();
+  s.system = "swiss";
+  s.duration_ms = 0;
+  s.rounds = 2;
+  s.rated = true;
+  const std::string id = make(s);
+  join(id, {1, 2, 3, 4});
+  online.erase(4);  // Ermek is away when round 1 is paired
+  now = s.starts_ms;
+  tours.tick();
+  const json::object v = view(id);
+  EXPECT_EQ(v.at("round").as_int64(), 1);
+  ASSERT_EQ(v.at("games").as_array().size(), 2u);
+  ASSERT_EQ(games.size(), 1u) << "the absent player's board is a forfeit, no game";
+  EXPECT_TRUE(games[0].rated);
+  EXPECT_EQ(tours.join(id, account(5, "Farida"), ""),
+            "this tournament takes no players after round 1 is paired");
+  int forfeits = 0;
+  for (const json::value& g : v.at("games").as_array())
+    if (g.at("id").is_null()) {
+      ++forfeits;
+      const bool ermek_white = g.at("white_name").as_string() == "Ermek";
+      EXPECT_EQ(g.at("result").as_string(), ermek_white ? "-+" : "+-");
+    }
+  EXPECT_EQ(forfeits, 1);
+  tours.tick();
+  EXPECT_EQ(view(id).at("round").as_int64(), 1) << "round 2 waits for round 1's game";
+  online.insert(4);
+  tours.game_ended(game_ids[0], BoardResult::WhiteWins);
+  EXPECT_EQ(view(id).at("round").as_int64(), 2);
+  ASSERT_EQ(games.size(), 3u);
+  tours.game_ended(game_ids[1], BoardResult::Draw);
+  EXPECT_EQ(view(id).at("status").as_string(), "running");
+  tours.game_ended(game_ids[2], BoardResult::BlackWins);
+  EXPECT_EQ(view(id).at("status").as_string(), "finished");
+  // 4 players, 2 rounds: the standings' points add up to the 4 games played.
+  double total = 0;
+  for (const auto& [p, pts] : points(id)) total += std::stod(pts);
+  EXPECT_EQ(total, 4.0);
+  EXPECT_EQ(view(id).at("tie_breaks").as_array().size(), 5u);
+}
+
+TEST_F(TournamentsFixture, RoundRobinWithThreeRestsAndWithdrawal) {
+  TournamentSpec s = arena_spec();
+  s.system = "round-robin";
+  s.duration_ms = 0;
+  s.max_players = 10;
+  const std::string id = make(s);
+  join(id, {1, 2, 3});
+  EXPECT_EQ(view(id).at("rounds").as_int64(), 3);
+  now = s.starts_ms;
+  tours.tick();
+  ASSERT_EQ(games.size(), 1u);  // one game and a rest each round
+  EXPECT_EQ(tours.withdraw(id, account(3, "Dana")), "");
+  tours.game_ended(game_ids[0], BoardResult::Draw);
+  // Dana's later boards are forfeits, so rounds follow without her games.
+  while (view(id).at("status").as_string() == "running") {
+    ASSERT_LT(games.size(), 4u);
+    tours.game_ended(game_ids.back(), BoardResult::WhiteWins);
+  }
+  EXPECT_EQ(view(id).at("round").as_int64(), 3);
+  for (size_t i = 1; i < games.size(); ++i)
+    EXPECT_TRUE(white(i) != "Dana" && black(i) != "Dana") << "game " << i;
+  EXPECT_EQ(view(id).at("status").as_string(), "finished");
+}
+
+TEST_F(TournamentsFixture, TheCreatorStartsEarly) {
+  TournamentSpec s = arena_spec();
+  s.system = "round-robin";
+  s.duration_ms = 0;
+  s.max_players = 4;
+  s.starts_ms = now + 3600000;
+  const std::string id = make(s);
+  EXPECT_EQ(tours.open_created_by(1), 1);
+  join(id, {1, 2});
+  EXPECT_EQ(tours.start_now(id, account(2, "Bolat")), "only the tournament's creator may start it");
+  EXPECT_TRUE(games.empty());
+  EXPECT_EQ(tours.start_now(id, account(1, "Aigerim")), "");
+  EXPECT_EQ(view(id).at("status").as_string(), "running");
+  ASSERT_EQ(games.size(), 1u);
+  EXPECT_EQ(tours.start_now(id, account(1, "Aigerim")), "the tournament has started already");
+  tours.game_ended(game_ids[0], BoardResult::WhiteWins);
+  EXPECT_EQ(view(id).at("status").as_string(), "finished");
+  EXPECT_EQ(tours.open_created_by(1), 0);
+}
+
+TEST_F(TournamentsFixture, TooFewPlayersCancels) {
+  TournamentSpec s = arena_spec();
+  s.system = "swiss";
+  s.duration_ms = 0;
+  s.rounds = 3;
+  const std::string id = make(s);
+  join(id, {1});
+  now = s.starts_ms;
+  tours.tick();
+  EXPECT_EQ(view(id).at("status").as_string(), "cancelled");
+  EXPECT_EQ(saved.at(id).status, "cancelled");
+}
+
+TEST_F(TournamentsFixture, RestoredFromTheStoreGoesOn) {
+  const std::string id = make(arena_spec());
+  join(id, {1, 2, 3, 4});
+  now += 60000;
+  tours.tick();
+  ASSERT_EQ(games.size(), 2u);
+  tours.game_ended(game_ids[0], BoardResult::WhiteWins);
+  const json::object before = view(id);
+  // A new server: the same state from the row; the second game ended while it was down.
+  stored_results[game_ids[1]] = BoardResult::BlackWins;
+  Tournaments again{hooks()};
+  again.restore(saved.at(id));
+  json::object after = *again.view(id, Viewer{});
+  EXPECT_EQ(after.at("standings").as_array().size(), 4u);
+  int total = 0;
+  for (const json::value& st : after.at("standings").as_array())
+    total += std::stoi(std::string(st.at("points").as_string()));
+  EXPECT_EQ(total, 4) << "both games' wins counted";
+  EXPECT_EQ(after.at("games").as_array()[0].at("result"),
+            before.at("games").as_array()[0].at("result"));
+  EXPECT_EQ(after.at("games").as_array()[1].at("result").as_string(), "0-1");
+  // and it goes on: the games of the new server's pairing count
+  again.tick();
+  ASSERT_GT(games.size(), 2u);
+  const std::string last = game_ids.back();
+  again.game_ended(last, BoardResult::Draw);
+  const json::object now_view = *again.view(id, Viewer{});
+  int found = 0;
+  for (const json::value& gv : now_view.at("games").as_array())
+    if (gv.at("id").is_string() && gv.at("id").as_string() == last) {
+      ++found;
+      EXPECT_EQ(gv.at("result").as_string(), "1/2-1/2");
+    }
+  EXPECT_EQ(found, 1);
+  // a broken row is refused with the field named
+  store::TournamentRow bad = saved.at(id);
+  bad.id = "t9";
+  bad.state = R"({"name":"x"})";
+  try {
+    again.restore(bad);
+    FAIL() << "a broken state was restored";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("tournament t9.system"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace toguz::server
