@@ -25,13 +25,7 @@ using explorer::IndexError;
 using explorer::MoveStats;
 
 // A file name in the test's temporary folder, removed at the end.
-struct TempFile {
-  fs::path path;
-  explicit TempFile(const std::string& name)
-      : path(fs::temp_directory_path() /
-             ("toguz-explorer-" + std::to_string(::getpid()) + "-" + name)) {}
-  ~TempFile() { fs::remove(path); }
-};
+using test::TempFile;
 
 std::vector<Record> records_of(const std::vector<fs::path>& files) {
   std::vector<Record> all;

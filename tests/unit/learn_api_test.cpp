@@ -59,14 +59,7 @@ std::string str(const json::value& v) {
 }
 
 // A temporary file removed at the end.
-struct TempFile {
-  fs::path path;
-  explicit TempFile(const std::string& name, const std::string& text = "")
-      : path(fs::temp_directory_path() / (name + "-" + std::to_string(::getpid()))) {
-    if (!text.empty()) std::ofstream(path) << text;
-  }
-  ~TempFile() { fs::remove(path); }
-};
+using test::TempFile;
 
 TEST(LearnApi, OtherPathsAreNotItsOwn) {
   EXPECT_FALSE(shipped().handle("GET", "/api/games").has_value());

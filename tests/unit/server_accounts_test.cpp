@@ -56,10 +56,6 @@ std::string me(uint16_t port, const std::string& cookie) {
   return v.at("username").is_null() ? "" : jstr(v.at("username"));
 }
 
-int first_legal(const json::object& g) {
-  return int(jint(g.at("legal").as_array().at(0)));
-}
-
 TEST(ServerAccounts, SignUpRulesAndTheCookie) {
   TempDir dir;
   TestServer srv((dir.path / "t.db").string());

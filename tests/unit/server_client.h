@@ -250,4 +250,9 @@ inline std::string jstr(const json::value& v) {
   return std::string(v.as_string());
 }
 
+// The first legal hole of a state message.
+inline int first_legal(const json::object& state) {
+  return int(jint(state.at("legal").as_array().at(0)));
+}
+
 }  // namespace toguz::test

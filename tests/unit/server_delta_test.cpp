@@ -13,7 +13,7 @@ struct Seats {
   std::string id, white, black;
 };
 
-Seats online_game(uint16_t port) {
+Seats delta_game(uint16_t port) {
   HttpResult r = http_post(port, "/api/games",
                            json::value(json::object{{"mode", "online"}, {"color", "white"}}));
   EXPECT_EQ(r.status, 200) << r.body;
@@ -58,7 +58,7 @@ std::optional<json::object> next_update(WsClient& c) {
 TEST(ServerDelta, DeltaAfterAMoveAndTheWholeStateOnReconnect) {
   TempDir dir;
   TestServer srv((dir.path / "t.db").string());
-  const Seats g = online_game(srv.port);
+  const Seats g = delta_game(srv.port);
   auto white = delta_client(srv.port, g.id, g.white);
   // The first message of a delta connection is the whole state.
   auto first = next_update(*white);
@@ -133,7 +133,7 @@ TEST(ServerDelta, DeltaAfterAMoveAndTheWholeStateOnReconnect) {
 TEST(ServerDelta, SyncGivesTheWholeStateAndABadDeltasFieldIsRefused) {
   TempDir dir;
   TestServer srv((dir.path / "t.db").string(), unlimited());
-  const Seats g = online_game(srv.port);
+  const Seats g = delta_game(srv.port);
   auto white = delta_client(srv.port, g.id, g.white);
   auto black = delta_client(srv.port, g.id, g.black);
   // Three moves, each answered by a delta.

@@ -36,10 +36,6 @@ std::pair<Seat, Seat> online_game(uint16_t port, json::object extra = {}) {
   return {white, black};
 }
 
-int first_legal(const json::object& g) {
-  return int(g.at("legal").as_array().at(0).as_int64());
-}
-
 TEST(ServerGame, OnlineWholeGameWithTwoClients) {
   TempDir dir;
   server::Config cfg;

@@ -1,6 +1,8 @@
 // Helpers shared by the unit tests: test data paths, file reading, one-off searches.
 #pragma once
 
+#include <unistd.h>
+
 #include <boost/json.hpp>
 #include <filesystem>
 #include <fstream>
@@ -62,5 +64,19 @@ inline search::Limits depth(int d) {
   l.depth = d;
   return l;
 }
+
+// A file in the temporary folder, named after the process, removed at the end of the scope;
+// written with text when text is given.
+struct TempFile {
+  std::filesystem::path path;
+  explicit TempFile(const std::string& name, const std::string& text = "")
+      : path(std::filesystem::temp_directory_path() /
+             ("toguz-" + std::to_string(::getpid()) + "-" + name)) {
+    if (!text.empty()) std::ofstream(path) << text;
+  }
+  ~TempFile() { std::filesystem::remove(path); }
+  TempFile(const TempFile&) = delete;
+  TempFile& operator=(const TempFile&) = delete;
+};
 
 }  // namespace toguz::test
