@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "lobby_fakes.h"
 #include "server/lobby.h"
 
 namespace toguz::server {
@@ -21,23 +22,8 @@ namespace {
 
 namespace json = boost::json;
 
-struct FakeClient : LobbyClient {
-  std::vector<json::object> got;
-  void send(std::string message) override { got.push_back(json::parse(message).as_object()); }
-  std::vector<json::object> of(const std::string& type) const {
-    std::vector<json::object> out;
-    for (const auto& m : got)
-      if (m.at("type").as_string() == type) out.push_back(m);
-    return out;
-  }
-};
-
-Viewer account(int64_t id, const std::string& name) {
-  Viewer v;
-  v.user_id = id;
-  v.username = name;
-  return v;
-}
+using test::account;
+using test::FakeClient;
 
 struct LobbyCluster : ::testing::Test {
   std::deque<std::string> bus;

@@ -9,36 +9,15 @@
 #include <string>
 #include <vector>
 
+#include "lobby_fakes.h"
+
 namespace toguz::server {
 namespace {
 
 namespace json = boost::json;
 
-struct FakeClient : LobbyClient {
-  std::vector<json::object> got;
-  void send(std::string message) override { got.push_back(json::parse(message).as_object()); }
-  // The messages of one type received so far.
-  std::vector<json::object> of(const std::string& type) const {
-    std::vector<json::object> out;
-    for (const auto& m : got)
-      if (m.at("type").as_string() == type) out.push_back(m);
-    return out;
-  }
-  std::string last_error_code() const {
-    const auto e = of("error");
-    if (e.empty()) return "";
-    const json::value& c = e.back().at("code");
-    return c.is_string() ? std::string(c.as_string())
-                         : "(null) " + std::string(e.back().at("message").as_string());
-  }
-};
-
-Viewer account(int64_t id, const std::string& name) {
-  Viewer v;
-  v.user_id = id;
-  v.username = name;
-  return v;
-}
+using test::account;
+using test::FakeClient;
 
 struct LobbyFixture : ::testing::Test {
   int64_t now = 1000000;

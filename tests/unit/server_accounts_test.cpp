@@ -45,12 +45,6 @@ std::string code_of(const HttpResult& r) {
 }
 
 // Signs up `name` and answers its session cookie.
-std::string sign_up(uint16_t port, const std::string& name) {
-  HttpResult r = http_post(port, "/api/signup", credentials(name, "password-of-" + name));
-  EXPECT_EQ(r.status, 201) << r.body;
-  return cookie_of(r);
-}
-
 std::string me(uint16_t port, const std::string& cookie) {
   const json::value v = get_as(port, "/api/me", cookie).json();
   return v.at("username").is_null() ? "" : jstr(v.at("username"));

@@ -250,6 +250,16 @@ inline std::string jstr(const json::value& v) {
   return std::string(v.as_string());
 }
 
+// A new account signed up over HTTP (password "password-of-" + name): its session cookie.
+inline std::string sign_up(uint16_t port, const std::string& name) {
+  HttpResult r =
+      http_post(port, "/api/signup",
+                json::value(json::object{{"username", name}, {"password", "password-of-" + name}}));
+  EXPECT_EQ(r.status, 201) << r.body;
+  const std::string set(r.headers[http::field::set_cookie]);
+  return set.substr(0, set.find(';'));
+}
+
 // The first legal hole of a state message.
 inline int first_legal(const json::object& state) {
   return int(jint(state.at("legal").as_array().at(0)));

@@ -206,15 +206,6 @@ TEST(ServerLobby, OriginAndMessageLimits) {
 }
 
 // Signs `name` up and answers the session cookie ("toguz_session=<token>").
-std::string sign_up(uint16_t port, const std::string& name) {
-  HttpResult r =
-      http_post(port, "/api/signup",
-                json::value(json::object{{"username", name}, {"password", "password-of-" + name}}));
-  EXPECT_EQ(r.status, 201) << r.body;
-  const std::string set(r.headers[http::field::set_cookie]);
-  return set.substr(0, set.find(';'));
-}
-
 TEST(ServerLobby, AccountsSeekRatedAndChallenge) {
   TempDir dir;
   TestServer srv((dir.path / "t.db").string());

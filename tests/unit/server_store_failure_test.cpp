@@ -20,7 +20,7 @@ void sql(const std::string& db, const char* statement) {
 }
 
 // The state without who is connected (that changes with every test connection).
-std::string game_text(uint16_t port, const std::string& id) {
+std::string stored_game_text(uint16_t port, const std::string& id) {
   HttpResult r = http_get(port, "/api/games/" + id);
   EXPECT_EQ(r.status, 200) << r.body;
   json::value g = r.json().at("game");
@@ -41,7 +41,7 @@ TEST(ServerStore, AMoveTheStoreRefusesIsNotMade) {
     WsClient ws(srv.port, id, jstr(c.json().at("token")));
     ws.send(json::object{{"type", "move"}, {"hole", 7}, {"ply", 0}});
     ASSERT_TRUE(ws.read_state([](const json::object& g) { return jint(g.at("ply")) == 1; }));
-    const std::string before = game_text(srv.port, id);
+    const std::string before = stored_game_text(srv.port, id);
 
     sql(db,
         "CREATE TRIGGER refuse_moves BEFORE INSERT ON moves "
@@ -53,7 +53,7 @@ TEST(ServerStore, AMoveTheStoreRefusesIsNotMade) {
     ASSERT_TRUE(e);
     EXPECT_EQ(jstr(e->at("code")), "server_error") << jstr(e->at("message"));
     EXPECT_NE(jstr(e->at("message")).find("not made"), std::string::npos);
-    EXPECT_EQ(game_text(srv.port, id), before);
+    EXPECT_EQ(stored_game_text(srv.port, id), before);
     EXPECT_NE(log.find("error [game " + id + "] cannot save move 2"), std::string::npos) << log;
     EXPECT_NE(log.find("the disk is full"), std::string::npos) << log;
 

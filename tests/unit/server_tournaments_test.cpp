@@ -11,15 +11,6 @@
 namespace toguz::test {
 namespace {
 
-std::string sign_up(uint16_t port, const std::string& name) {
-  HttpResult r =
-      http_post(port, "/api/signup",
-                json::value(json::object{{"username", name}, {"password", "password-of-" + name}}));
-  EXPECT_EQ(r.status, 201) << r.body;
-  const std::string set(r.headers[http::field::set_cookie]);
-  return set.substr(0, set.find(';'));
-}
-
 HttpResult post_as(uint16_t port, const std::string& cookie, const std::string& target,
                    const json::object& body) {
   return http_call(port, http::verb::post, target, json::serialize(body),
