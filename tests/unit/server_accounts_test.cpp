@@ -383,3 +383,94 @@ TEST(ServerAccounts, FlagAndResignationRaceEndOnce) {
 
 }  // namespace
 }  // namespace toguz::test
+
+namespace toguz::test {
+namespace {
+
+// The ids of GET /api/account/games (with `query`) for the account of `cookie`, and its count of
+// games where it is his move.
+std::pair<std::vector<std::string>, int64_t> account_games(uint16_t port, const std::string& cookie,
+                                                           const std::string& query = "") {
+  HttpResult r = get_as(port, "/api/account/games" + query, cookie);
+  EXPECT_EQ(r.status, 200) << r.body;
+  std::vector<std::string> ids;
+  if (r.status != 200) return {ids, -1};
+  const json::value body = r.json();
+  for (const json::value& g : body.at("games").as_array()) ids.push_back(jstr(g.at("id")));
+  return {ids, jint(body.at("your_turn"))};
+}
+
+// Correspondence between two accounts: the "your turn" list names the game for the player to
+// move only, keeps it across a restart, and after the deadline (put in the past in the store
+// while the server is down) the opponent claims the win on time.
+TEST(ServerAccounts, YourTurnListAndCorrespondenceAcrossRestarts) {
+  TempDir dir;
+  const std::string db = (dir.path / "t.db").string();
+  std::string id, a, b;
+  {
+    TestServer srv(db);
+    const uint16_t port = srv.port;
+    a = sign_up(port, "Aigerim");
+    b = sign_up(port, "Bolat");
+    EXPECT_EQ(get_as(port, "/api/account/games", "").status, 401);
+    EXPECT_EQ(code_of(get_as(port, "/api/account/games?turn=yours", a)), "bad_query");
+    const json::value create{{"mode", "online"}, {"color", "white"}, {"days_per_move", 1}};
+    HttpResult c = post_as(port, "/api/games", create, a);
+    ASSERT_EQ(c.status, 200) << c.body;
+    id = jstr(c.json().at("id"));
+    // Waiting for the opponent: no one's move yet.
+    EXPECT_EQ(account_games(port, a).second, 0);
+    HttpResult j = post_as(port, "/api/games/" + id + "/join",
+                           json::value{{"invite", c.json().at("invite")}}, b);
+    ASSERT_EQ(j.status, 200) << j.body;
+    // White to move: Aigerim's turn, not Bolat's.
+    EXPECT_EQ(account_games(port, a, "?turn=mine"), (std::pair{std::vector{id}, int64_t(1)}));
+    EXPECT_EQ(account_games(port, b, "?turn=mine"),
+              (std::pair{std::vector<std::string>{}, int64_t(0)}));
+    EXPECT_EQ(account_games(port, b).first, (std::vector{id}));  // listed, not his turn
+    const json::value listed = get_as(port, "/api/account/games", a).json();
+    const json::object& g = listed.at("games").at(0).as_object();
+    EXPECT_EQ(jstr(g.at("side")), "white");
+    EXPECT_EQ(jstr(g.at("opponent")), "Bolat");
+    EXPECT_EQ(jint(g.at("days_per_move")), 1);
+    EXPECT_GT(jint(g.at("deadline_ms")), 0);
+    WsClient w(port, id, jstr(g.at("token")), {}, a);
+    auto s = w.read_state([](const json::object& st) { return jstr(st.at("you")) == "white"; });
+    ASSERT_TRUE(s);
+    w.send(json::object{{"type", "move"}, {"hole", first_legal(*s)}, {"ply", 0}});
+    ASSERT_TRUE(w.read_state([](const json::object& st) { return jint(st.at("ply")) == 1; }));
+    EXPECT_EQ(account_games(port, a, "?turn=mine").second, 0);
+    EXPECT_EQ(account_games(port, b, "?turn=mine"), (std::pair{std::vector{id}, int64_t(1)}));
+  }
+  {
+    // Restarted: still Bolat's turn; he moves, then it is Aigerim's.
+    TestServer srv(db);
+    const uint16_t port = srv.port;
+    EXPECT_EQ(account_games(port, b, "?turn=mine"), (std::pair{std::vector{id}, int64_t(1)}));
+    WsClient bw(port, id, "", {}, b);
+    auto s = bw.read_state([](const json::object& st) { return jstr(st.at("you")) == "black"; });
+    ASSERT_TRUE(s);
+    EXPECT_EQ(jint(s->at("ply")), 1);
+    bw.send(json::object{{"type", "move"}, {"hole", first_legal(*s)}, {"ply", 1}});
+    ASSERT_TRUE(bw.read_state([](const json::object& st) { return jint(st.at("ply")) == 2; }));
+    EXPECT_EQ(account_games(port, a, "?turn=mine").second, 1);
+    EXPECT_EQ(account_games(port, b, "?turn=mine").second, 0);
+  }
+  // Aigerim's day runs out while the server is down.
+  sqlite_run(db, "UPDATE games SET move_deadline_ms = 1000 WHERE id = '" + id + "'");
+  TestServer srv(db);
+  WsClient bw(srv.port, id, "", {}, b);
+  auto s = bw.read_state([](const json::object& st) { return jstr(st.at("you")) == "black"; });
+  ASSERT_TRUE(s);
+  EXPECT_TRUE(s->at("can_claim").as_bool());
+  EXPECT_EQ(jint(s->at("correspondence").at("deadline_ms")), 1000);
+  bw.send(json::object{{"type", "claim_win"}});
+  auto over = bw.read_state([](const json::object& st) { return jstr(st.at("status")) == "over"; });
+  ASSERT_TRUE(over);
+  EXPECT_EQ(jstr(over->at("result").at("winner")), "black");
+  EXPECT_EQ(jstr(over->at("result").at("reason")), "timeout");
+  EXPECT_EQ(account_games(srv.port, a).first, (std::vector<std::string>{}));  // over: not listed
+}
+
+}  // namespace
+}  // namespace toguz::test
