@@ -4,7 +4,7 @@
 // board from the position shown. Works without an account, unrated; with one, the first attempt
 // at each puzzle in practice mode is rated (POST /api/puzzles/<id>/attempt, Glicko-2 for the
 // player and the puzzle) and the page shows both ratings with the change. Streak puzzles are not
-// rated (a streak is a run against the clock of one's own attention, as on lichess).
+// rated (a streak is played for itself, as lichess's puzzle streak).
 //   #/puzzles            the next puzzle      #/puzzles/<id>   that puzzle
 
 import "./learn.css";
