@@ -1281,7 +1281,7 @@ async function correspondence(browser, _base, pages) {
     // Black's day runs out while the server is down: White claims the win on time
     const sqlite = ["/usr/bin/sqlite3", "/bin/sqlite3"].find((x) => existsSync(x));
     if (!sqlite) {
-      console.log("  correspondence: the deadline part needs sqlite3 (apt install sqlite3); skipped");
+      console.log("  correspondence: the deadline part needs sqlite3 (scripts/install-deps web); skipped");
     } else {
       await restart(() => {
         const r = spawnSync(sqlite, [path.join(dir2, "t.db"), `UPDATE games SET move_deadline_ms = 1000 WHERE id = '${id}'`]);
