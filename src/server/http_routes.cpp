@@ -41,6 +41,7 @@ std::string allowed_methods(const std::vector<std::string>& parts) {
                  parts[0] == "password"))
     return "POST";
   if (n == 1 && parts[0] == "me") return "GET, HEAD";
+  if (n == 2 && parts[0] == "account" && parts[1] == "games") return "GET, HEAD";
   if (n == 2 && (parts[0] == "users" || parts[0] == "leaderboard")) return "GET, HEAD";
   if (n == 3 && parts[0] == "users" && (parts[2] == "history" || parts[2] == "pgn"))
     return "GET, HEAD";
@@ -106,6 +107,8 @@ void route_api(Server::Impl& server, const http::request<http::string_body>& req
     if (body_object()) server.api_password(req, server.viewer_of(req), peer, body, respond);
   } else if (parts.size() == 1 && first == "me") {
     respond(server.api_me(server.viewer_of(req)));
+  } else if (first == "account") {
+    respond(server.api_account_games(server.viewer_of(req), query));
   } else if (first == "users") {
     respond(server.api_user(url_decode(parts[1]), parts.size() == 3 ? parts[2] : ""));
   } else if (first == "leaderboard") {
@@ -179,8 +182,23 @@ void Server::Impl::handle_http(const http::request<http::string_body>& req, cons
       }
       return;
     }
+    const std::string attempt_base = "/api/puzzles/", attempt_end = "/attempt";
+    if (learn && path.size() > attempt_base.size() + attempt_end.size() &&
+        path.rfind(attempt_base, 0) == 0 &&
+        path.compare(path.size() - attempt_end.size(), attempt_end.size(), attempt_end) == 0) {
+      if (method != http::verb::post) {
+        auto res = error_response(http::status::method_not_allowed, path + ": allowed POST");
+        res.set(http::field::allow, "POST");
+        respond(std::move(res));
+        return;
+      }
+      const std::string id =
+          path.substr(attempt_base.size(), path.size() - attempt_base.size() - attempt_end.size());
+      respond(api_puzzle_attempt(id, req.body(), viewer_of(req)));
+      return;
+    }
     if (learn) {
-      if (auto r = learn->handle(req.method_string(), target)) {
+      if (auto r = learn_request(req)) {
         http::response<http::string_body> res{http::status(r->status), req.version()};
         res.set(http::field::content_type, "application/json; charset=utf-8");
         res.set(http::field::cache_control, "no-store");

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <boost/json.hpp>
 #include <chrono>
+#include <cmath>
 #include <fstream>
 #include <map>
 #include <set>
@@ -107,7 +108,33 @@ std::vector<int> int_array(const json::value& v, const std::string& where) {
   return out;
 }
 
+// The puzzle's rating now: stored, else its start.
+accounts::Rating rating_of(const puzzles::Puzzle& p, PuzzleRatingSource* ratings) {
+  if (ratings)
+    if (auto r = ratings->puzzle(hex(p.key))) return *r;
+  return puzzle_start_rating(p.difficulty);
+}
+
+// The next puzzle for a signed-in viewer is drawn among those within this many points of the
+// viewer's rating (a solve there is neither sure nor hopeless: at 200 points apart the expected
+// score is about 0.76), or, when none is that near, among the kNearest nearest.
+constexpr double kNearWindow = 200;
+constexpr size_t kNearest = 12;
+
 }  // namespace
+
+accounts::Rating puzzle_start_rating(int difficulty) {
+  accounts::Rating r;
+  r.rating = 1100.0 + 100.0 * std::clamp(difficulty, 1, 10);
+  return r;
+}
+
+json::object rating_json(const accounts::Rating& r) {
+  return json::object{{"rating", std::lround(r.rating)},
+                      {"rd", std::round(r.rd * 10) / 10},
+                      {"provisional", accounts::provisional(r)},
+                      {"attempts", r.games}};
+}
 
 std::vector<LearnService::Study> read_studies(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -259,8 +286,15 @@ bool LearnService::add_puzzle(puzzles::Puzzle p) {
   return true;
 }
 
-std::optional<LearnReply> LearnService::handle(std::string_view method,
-                                               std::string_view target) const {
+std::optional<int> LearnService::puzzle_difficulty(const std::string& id) const {
+  std::lock_guard<std::mutex> lock(puzzles_mutex_);
+  for (const puzzles::Puzzle& p : puzzles_)
+    if (hex(p.key) == id) return p.difficulty;
+  return std::nullopt;
+}
+
+std::optional<LearnReply> LearnService::handle(std::string_view method, std::string_view target,
+                                               PuzzleRatingSource* ratings) const {
   const size_t qm = target.find('?');
   const std::string_view path = target.substr(0, qm);
   const std::string_view query =
@@ -280,25 +314,30 @@ std::optional<LearnReply> LearnService::handle(std::string_view method,
     return explorer_reply(query);
   }
   std::lock_guard<std::mutex> lock(puzzles_mutex_);
-  if (path == "/api/puzzles") return puzzle_summary();
-  if (path == "/api/puzzles/next") return next_puzzle(query);
+  if (path == "/api/puzzles") return puzzle_summary(ratings);
+  if (path == "/api/puzzles/next") return next_puzzle(query, ratings);
   const std::string id(path.substr(std::string_view("/api/puzzles/").size()));
   for (const puzzles::Puzzle& p : puzzles_)
-    if (hex(p.key) == id) return puzzle_reply(p);
+    if (hex(p.key) == id) return puzzle_reply(p, ratings);
   return error(404, "puzzle " + id + ": no such puzzle", "no_puzzle_id", {{"id", id}});
 }
 
-LearnReply LearnService::puzzle_summary() const {
+LearnReply LearnService::puzzle_summary(PuzzleRatingSource* ratings) const {
   std::map<std::string, int> themes;
   for (const puzzles::Puzzle& p : puzzles_)
     for (const std::string& t : p.themes) ++themes[t];
   json::object th;
   for (const auto& [name, n] : themes) th[name] = n;
-  // Puzzle ratings come with accounts: until then every attempt is unrated.
-  return reply(200, json::object{{"count", puzzles_.size()}, {"themes", th}, {"rated", false}});
+  // A viewer with an account is rated (docs/ratings.md "Puzzle ratings"), one without is not.
+  const bool rated = ratings && ratings->signed_in();
+  json::value player = nullptr;
+  if (rated) player = rating_json(ratings->player().value_or(player_start_rating()));
+  return reply(
+      200, json::object{
+               {"count", puzzles_.size()}, {"themes", th}, {"rated", rated}, {"player", player}});
 }
 
-LearnReply LearnService::next_puzzle(std::string_view query) const {
+LearnReply LearnService::next_puzzle(std::string_view query, PuzzleRatingSource* ratings) const {
   const auto q = query_pairs(query);
   const std::optional<std::string> theme = query_value(q, "theme");
   std::set<std::string> exclude;
@@ -321,15 +360,40 @@ LearnReply LearnService::next_puzzle(std::string_view query) const {
   if (pool.empty())
     return error(404, "no puzzle left" + (theme ? " with theme " + *theme : std::string()),
                  "no_puzzle", {{"theme", theme.value_or("")}});
+  if (ratings && ratings->signed_in()) {
+    // Near the viewer's rating, among the puzzles not attempted rated yet (all of them again
+    // once every one of the theme was).
+    const double mine = ratings->player().value_or(player_start_rating()).rating;
+    const std::set<std::string> attempted = ratings->attempted();
+    const std::map<std::string, accounts::Rating> rated = ratings->puzzles();
+    std::vector<std::pair<double, const puzzles::Puzzle*>> by_distance;
+    for (const puzzles::Puzzle* p : pool) {
+      const std::string id = hex(p->key);
+      if (attempted.count(id)) continue;
+      auto it = rated.find(id);
+      const double r =
+          it != rated.end() ? it->second.rating : puzzle_start_rating(p->difficulty).rating;
+      by_distance.emplace_back(std::abs(r - mine), p);
+    }
+    if (!by_distance.empty()) {
+      std::stable_sort(by_distance.begin(), by_distance.end(),
+                       [](const auto& a, const auto& b) { return a.first < b.first; });
+      size_t near = 0;
+      while (near < by_distance.size() && by_distance[near].first <= kNearWindow) ++near;
+      if (near == 0) near = std::min(kNearest, by_distance.size());
+      pool.clear();
+      for (size_t i = 0; i < near; ++i) pool.push_back(by_distance[i].second);
+    }
+  }
   size_t pick;
   {
     std::lock_guard<std::mutex> lock(rng_mutex_);
     pick = std::uniform_int_distribution<size_t>(0, pool.size() - 1)(rng_);
   }
-  return puzzle_reply(*pool[pick]);
+  return puzzle_reply(*pool[pick], ratings);
 }
 
-LearnReply LearnService::puzzle_reply(const puzzles::Puzzle& p) const {
+LearnReply LearnService::puzzle_reply(const puzzles::Puzzle& p, PuzzleRatingSource* ratings) const {
   const Position start = parse_position(p.position);
   json::object o;
   o["id"] = hex(p.key);
@@ -360,7 +424,9 @@ LearnReply LearnService::puzzle_reply(const puzzles::Puzzle& p) const {
   }
   o["choices"] = std::move(choices);
   o["source"] = json::object{{"game", p.source.game}, {"ply", p.source.ply}};
-  o["rating"] = nullptr;  // puzzle ratings come with accounts
+  o["rating"] = rating_json(rating_of(p, ratings));
+  // Whether an attempt now changes the ratings: the viewer's first at this puzzle.
+  o["rated"] = ratings && ratings->signed_in() && !ratings->attempted().count(hex(p.key));
   return reply(200, o);
 }
 

@@ -6,16 +6,20 @@
 // status and JSON body it returns.
 #pragma once
 
+#include <boost/json.hpp>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <random>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "accounts/glicko2.h"
 #include "puzzles/puzzles.h"
 #include "rules/position.h"
 
@@ -46,6 +50,31 @@ struct LearnReply {
   std::string body;  // JSON
 };
 
+// What the store knows of the puzzle ratings (docs/ratings.md "Puzzle ratings"), asked while a
+// puzzle request is answered: the server implements it over its store and the viewer's account,
+// so that this service keeps no store. Called on the thread that calls handle().
+class PuzzleRatingSource {
+ public:
+  virtual ~PuzzleRatingSource() = default;
+  virtual bool signed_in() = 0;
+  // The viewer's puzzle rating as shown now; nullopt when never rated (or anonymous).
+  virtual std::optional<accounts::Rating> player() = 0;
+  // A puzzle's stored rating; nullopt when nobody attempted it rated.
+  virtual std::optional<accounts::Rating> puzzle(const std::string& id) = 0;
+  virtual std::map<std::string, accounts::Rating> puzzles() = 0;  // every rated one, by id
+  virtual std::set<std::string> attempted() = 0;  // the viewer's rated attempts' puzzle ids
+};
+
+// A puzzle's rating before anybody attempted it: from its difficulty (1..10), 1200 to 2100, at
+// the deviation of a new player, so that the first attempts place it.
+accounts::Rating puzzle_start_rating(int difficulty);
+// The rating of a new solver (the start of every Glicko-2 rating).
+inline accounts::Rating player_start_rating() {
+  return {};
+}
+// {"rating" (rounded),"rd","provisional","attempts"}
+boost::json::object rating_json(const accounts::Rating& r);
+
 class LearnService {
  public:
   // Loads every file named in `options`; throws LearnDataError naming the file (and line) of
@@ -57,9 +86,15 @@ class LearnService {
 
   // Answers a request whose path starts with /api/puzzles, /api/studies or /api/explorer;
   // nullopt for any other path (the router goes on). `target` is the request target, the
-  // query string included. A method other than GET is answered 405. Safe to call from several
-  // threads at once.
-  std::optional<LearnReply> handle(std::string_view method, std::string_view target) const;
+  // query string included. A method other than GET is answered 405 (POST .../attempt is the
+  // server's, server.h). `ratings` (none: every puzzle at its start rating, the viewer
+  // anonymous) gives the puzzles' and the viewer's ratings: the summary's `rated`, each
+  // puzzle's `rating`, and for a signed-in viewer the next puzzle near the viewer's rating.
+  // Safe to call from several threads at once.
+  std::optional<LearnReply> handle(std::string_view method, std::string_view target,
+                                   PuzzleRatingSource* ratings = nullptr) const;
+  // The difficulty of the puzzle with this id (its `key` in hex), nullopt when none.
+  std::optional<int> puzzle_difficulty(const std::string& id) const;
 
   size_t puzzle_count() const;
   // Adds a puzzle to the served set (from any thread); false for a duplicate of one served
@@ -83,9 +118,9 @@ class LearnService {
   };
 
  private:
-  LearnReply puzzle_reply(const puzzles::Puzzle& p) const;
-  LearnReply next_puzzle(std::string_view query) const;
-  LearnReply puzzle_summary() const;
+  LearnReply puzzle_reply(const puzzles::Puzzle& p, PuzzleRatingSource* ratings) const;
+  LearnReply next_puzzle(std::string_view query, PuzzleRatingSource* ratings) const;
+  LearnReply puzzle_summary(PuzzleRatingSource* ratings) const;
   LearnReply studies_reply(std::string_view rest) const;
   LearnReply explorer_reply(std::string_view query) const;
 

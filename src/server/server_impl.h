@@ -143,6 +143,15 @@ struct Server::Impl {
   // Every game of tournament `id` as PGN, or as TGK (a round event: the tournament library's
   // event file with its forfeits; an arena: one record per game).
   http::response<http::string_body> api_tournament_export(const std::string& id, bool pgn);
+  // ---- puzzle ratings (puzzle_ratings.cpp, docs/ratings.md "Puzzle ratings") ----
+  // A request of the learning API (learn_api.h), answered with the puzzle ratings the store
+  // holds for its viewer; nullopt when the path is none of the learning API's.
+  std::optional<LearnReply> learn_request(const http::request<http::string_body>& req);
+  // POST /api/puzzles/<id>/attempt {"solved":bool,"hint":bool (optional)}: an account's first
+  // attempt at the puzzle rates both (later ones and anonymous ones are answered unrated).
+  http::response<http::string_body> api_puzzle_attempt(const std::string& id,
+                                                       const std::string& body,
+                                                       const Viewer& viewer);
 
   // ---- accounts (accounts_api.cpp, docs/accounts.md) ----
   accounts::LoginLimiter login_limiter;
@@ -167,6 +176,9 @@ struct Server::Impl {
   http::response<http::string_body> api_user(const std::string& name, const std::string& part);
   http::response<http::string_body> api_leaderboard(const std::string& category,
                                                     const std::string& query);
+  // GET /api/account/games[?turn=mine] (account_games.cpp): the online games the viewer plays,
+  // the ones where it is his move first; 401 without an account.
+  http::response<http::string_body> api_account_games(const Viewer& v, const std::string& query);
   // The rating of `user_id` in `category` now (the start rating when never rated there).
   store::RatingRow rating_now(int64_t user_id, const std::string& category);
   // Binds seat `p` of `room` to `v`'s account: its name, and in a rated game its rating in the

@@ -287,6 +287,56 @@ inline constexpr const char* kTournamentsMigration =
     "CREATE TABLE tournaments (id TEXT PRIMARY KEY, status TEXT NOT NULL, state TEXT NOT NULL,"
     " starts_ms BIGINT NOT NULL, created_ms BIGINT NOT NULL, updated_ms BIGINT NOT NULL);"
     "CREATE INDEX tournaments_status ON tournaments(status, starts_ms)";
+// Schema version 7 in a backend's dialect (`real` the floating type, the flag type with its
+// false default): the puzzle ratings of the accounts and of the puzzles, and the rated attempts.
+std::string puzzle_ratings_migration(const char* real, const char* flag_type,
+                                     const char* flag_false);
+
+// The migrations' versions run up from 1 to kSchemaVersion (a number may be skipped).
+constexpr bool versions_ascend(const Migration* m, size_t n) {
+  for (size_t i = 0; i < n; ++i)
+    if (m[i].version < 1 || (i > 0 && m[i].version <= m[i - 1].version)) return false;
+  return n > 0 && m[n - 1].version == kSchemaVersion;
+}
+
+// puzzle_attempts' columns in order: user_id, puzzle_id, solved, player_before, player_after,
+// puzzle_before, puzzle_after, time_ms.
+inline constexpr const char* kAttemptColumns =
+    "user_id, puzzle_id, solved, player_before, player_after, puzzle_before, puzzle_after, "
+    "time_ms";
+template <class Out>
+void put_attempt(const PuzzleAttempt& a, Out& out) {
+  out.i64(a.user_id);
+  out.text(a.puzzle_id);
+  out.flag(a.solved);
+  out.real(a.player_before);
+  out.real(a.player_after);
+  out.real(a.puzzle_before);
+  out.real(a.puzzle_after);
+  out.i64(a.time_ms);
+}
+template <class In>
+PuzzleAttempt get_attempt(In& in) {
+  PuzzleAttempt a;
+  a.user_id = in.i64();
+  a.puzzle_id = in.text();
+  a.solved = in.flag();
+  a.player_before = in.real();
+  a.player_after = in.real();
+  a.puzzle_before = in.real();
+  a.puzzle_after = in.real();
+  a.time_ms = in.i64();
+  return a;
+}
+// The ratings' selects (get_rating's columns) of an account ($1) and of a puzzle ($1).
+inline constexpr const char* kPuzzlePlayerSelect =
+    "SELECT 'puzzle', rating, rd, volatility, games, updated_ms FROM puzzle_player_ratings WHERE"
+    " user_id = $1";
+inline constexpr const char* kPuzzleSelect =
+    "SELECT puzzle_id, rating, rd, volatility, games, updated_ms FROM puzzle_ratings";
+// The attempt as rated: its ratings before and after from both rows.
+PuzzleAttempt rated_attempt(PuzzleAttempt a, const RatingRow& player, const RatingRow& puzzle,
+                            const RatingRow& player_after, const RatingRow& puzzle_after);
 
 // Throws when a database at schema version `have` is newer than this program (kSchemaVersion).
 void check_schema_version(const std::string& db_name, int have);

@@ -96,7 +96,7 @@ const std::string& upsert_game_sql() {
 const char* kListWhere =
     " FROM games WHERE ($1 = '' OR white_fold LIKE $2 ESCAPE '\\' OR black_fold LIKE $2 ESCAPE "
     "'\\') AND ($3 = '' OR winner = $3) AND ($4::BIGINT = 0 OR white_user = $4 OR black_user = "
-    "$4)";
+    "$4) AND ($5 = '' OR status = $5)";
 const char* kExpire = "UPDATE games SET status = 'aborted', reason = 'expired', winner = ''";
 
 }  // namespace
@@ -104,6 +104,8 @@ const char* kExpire = "UPDATE games SET status = 'aborted', reason = 'expired', 
 const std::vector<detail::Migration>& pg_migrations() {
   static const std::string accounts_sql =
       detail::accounts_migration("BIGSERIAL PRIMARY KEY", "DOUBLE PRECISION", "BOOLEAN", "false");
+  static const std::string puzzle_sql =
+      detail::puzzle_ratings_migration("DOUBLE PRECISION", "BOOLEAN", "false");
   static const std::vector<detail::Migration> m = {
       {1, R"SQL(
 CREATE TABLE games (
@@ -129,6 +131,7 @@ CREATE TABLE moves (
       {4, "CREATE TABLE game_fences (game_id TEXT PRIMARY KEY, token BIGINT NOT NULL)"},
       {5, detail::kEventsMigration},
       {6, detail::kTournamentsMigration},
+      {7, puzzle_sql.c_str()},
   };
   return m;
 }
@@ -195,7 +198,7 @@ struct PgStore::Conn {
                                      "'analysis'");
     c.prepare("count_games", std::string("SELECT COUNT(*)") + kListWhere);
     c.prepare("list_games", "SELECT " + cols + kListWhere +
-                                " ORDER BY created_ms DESC, id DESC LIMIT $5 OFFSET $6");
+                                " ORDER BY created_ms DESC, id DESC LIMIT $6 OFFSET $7");
     c.prepare("save_event", std::string("INSERT INTO events (") + detail::kEventColumns +
                                 ") VALUES ($1,$2,$3,$4,$5) ON CONFLICT (id) DO UPDATE SET"
                                 " key_hash = EXCLUDED.key_hash, state = EXCLUDED.state,"
@@ -385,9 +388,11 @@ std::vector<GameRow> PgStore::list_games(const ListQuery& q, int64_t* total) {
     const std::string result = pg_text(q.result);
     // One snapshot for the count and the page.
     pqxx::transaction<pqxx::isolation_level::repeatable_read> w(conn_->c);
-    *total = w.exec_prepared("count_games", player, pattern, result, q.account)[0][0].as<int64_t>();
+    const std::string status = pg_text(q.status);
+    *total = w.exec_prepared("count_games", player, pattern, result, q.account, status)[0][0]
+                 .as<int64_t>();
     std::vector<GameRow> out;
-    for (const auto& row : w.exec_prepared("list_games", player, pattern, result, q.account,
+    for (const auto& row : w.exec_prepared("list_games", player, pattern, result, q.account, status,
                                            int64_t(q.limit), int64_t(q.offset))) {
       Columns cols{row};
       out.push_back(detail::get_row(cols));
@@ -660,6 +665,143 @@ std::vector<TournamentRow> PgStore::list_tournaments(int finished) {
       out.push_back(detail::get_tournament_row(c));
     }
     w.commit();
+    return out;
+  });
+}
+
+namespace {
+
+std::optional<RatingRow> rating_row(const pqxx::result& r) {
+  if (r.empty()) return std::nullopt;
+  Columns cols{r[0]};
+  return detail::get_rating(cols);
+}
+
+}  // namespace
+
+std::optional<RatingRow> PgStore::puzzle_player_rating(int64_t user_id) {
+  return guarded([&] {
+    pqxx::work w(conn_->c);
+    auto r = rating_row(w.exec_params(detail::kPuzzlePlayerSelect, user_id));
+    w.commit();
+    return r;
+  });
+}
+
+std::optional<RatingRow> PgStore::puzzle_rating(const std::string& puzzle_id) {
+  return guarded([&] {
+    pqxx::work w(conn_->c);
+    auto r = rating_row(w.exec_params(std::string(detail::kPuzzleSelect) + " WHERE puzzle_id = $1",
+                                      pg_text(puzzle_id)));
+    w.commit();
+    return r;
+  });
+}
+
+std::vector<RatingRow> PgStore::puzzle_ratings() {
+  return guarded([&] {
+    pqxx::work w(conn_->c);
+    std::vector<RatingRow> out;
+    for (const auto& row : w.exec(std::string(detail::kPuzzleSelect) + " ORDER BY puzzle_id")) {
+      Columns cols{row};
+      out.push_back(detail::get_rating(cols));
+    }
+    w.commit();
+    return out;
+  });
+}
+
+std::vector<std::string> PgStore::attempted_puzzles(int64_t user_id) {
+  return guarded([&] {
+    pqxx::work w(conn_->c);
+    std::vector<std::string> out;
+    for (const auto& row : w.exec_params(
+             "SELECT puzzle_id FROM puzzle_attempts WHERE user_id = $1 ORDER BY puzzle_id",
+             user_id))
+      out.push_back(row[0].as<std::string>());
+    w.commit();
+    return out;
+  });
+}
+
+AttemptResult PgStore::rate_puzzle_attempt(const PuzzleAttempt& a, const RatingRow& player_start,
+                                           const RatingRow& puzzle_start, const RateAttempt& rate) {
+  return guarded([&] {
+    const std::string id = pg_text(a.puzzle_id);
+    pqxx::work w(conn_->c);
+    // The attempt's row first: a second attempt of the same account at the same puzzle (another
+    // instance, a double click) waits here for the first to commit, then finds its row.
+    PuzzleAttempt placeholder = a;
+    placeholder.puzzle_id = id;
+    Params at;
+    detail::put_attempt(placeholder, at);
+    const bool first =
+        !w.exec_params(std::string("INSERT INTO puzzle_attempts (") + detail::kAttemptColumns +
+                           ") VALUES ($1,$2,$3,$4,$5,$6,$7,$8) ON CONFLICT (user_id, puzzle_id) DO"
+                           " NOTHING RETURNING user_id",
+                       at.dynamic())
+             .empty();
+    if (!first) {
+      const pqxx::result r =
+          w.exec_params(std::string("SELECT ") + detail::kAttemptColumns +
+                            " FROM puzzle_attempts WHERE user_id = $1 AND puzzle_id = $2",
+                        a.user_id, id);
+      Columns cols{r[0]};
+      AttemptResult out{false, detail::get_attempt(cols), player_start, puzzle_start};
+      if (auto p = rating_row(w.exec_params(detail::kPuzzlePlayerSelect, a.user_id)))
+        out.player = *p;
+      if (auto p = rating_row(
+              w.exec_params(std::string(detail::kPuzzleSelect) + " WHERE puzzle_id = $1", id)))
+        out.puzzle = *p;
+      w.commit();
+      return out;
+    }
+    // Both rating rows made to exist and locked, the account's first (always in this order, so
+    // two attempts never wait for each other crosswise).
+    auto locked = [&](const std::string& insert, const Params& start, const std::string& select,
+                      auto key) {
+      w.exec_params(insert, start.dynamic());
+      return *rating_row(w.exec_params(select + " FOR UPDATE", key));
+    };
+    Params ps, zs;
+    ps.i64(a.user_id);
+    detail::put_rating(player_start, ps);
+    zs.text(id);
+    detail::put_rating(puzzle_start, zs);
+    const RatingRow player = locked(
+        "INSERT INTO puzzle_player_ratings (user_id, rating, rd, volatility, games, updated_ms)"
+        " VALUES ($1,$2,$3,$4,$5,$6) ON CONFLICT (user_id) DO NOTHING",
+        ps, detail::kPuzzlePlayerSelect, a.user_id);
+    const RatingRow puzzle = locked(
+        "INSERT INTO puzzle_ratings (puzzle_id, rating, rd, volatility, games, updated_ms)"
+        " VALUES ($1,$2,$3,$4,$5,$6) ON CONFLICT (puzzle_id) DO NOTHING",
+        zs, std::string(detail::kPuzzleSelect) + " WHERE puzzle_id = $1", id);
+    const auto [player_after, puzzle_after] = rate(player, puzzle);
+    Params up;
+    up.i64(a.user_id);
+    detail::put_rating(player_after, up);
+    w.exec_params(
+        "UPDATE puzzle_player_ratings SET rating = $2, rd = $3, volatility = $4, games = $5,"
+        " updated_ms = $6 WHERE user_id = $1",
+        up.dynamic());
+    Params pz;
+    pz.text(id);
+    detail::put_rating(puzzle_after, pz);
+    w.exec_params(
+        "UPDATE puzzle_ratings SET rating = $2, rd = $3, volatility = $4, games = $5,"
+        " updated_ms = $6 WHERE puzzle_id = $1",
+        pz.dynamic());
+    const PuzzleAttempt stored =
+        detail::rated_attempt(a, player, puzzle, player_after, puzzle_after);
+    w.exec_params(
+        "UPDATE puzzle_attempts SET player_before = $3, player_after = $4, puzzle_before = $5,"
+        " puzzle_after = $6 WHERE user_id = $1 AND puzzle_id = $2",
+        a.user_id, id, stored.player_before, stored.player_after, stored.puzzle_before,
+        stored.puzzle_after);
+    w.commit();
+    AttemptResult out{true, stored, player_after, puzzle_after};
+    out.player.category = "puzzle";
+    out.puzzle.category = a.puzzle_id;
     return out;
   });
 }

@@ -51,6 +51,13 @@ class PgStore final : public Store {
   void save_tournament(const TournamentRow& t) override;
   std::optional<TournamentRow> load_tournament(const std::string& id) override;
   std::vector<TournamentRow> list_tournaments(int finished) override;
+  AttemptResult rate_puzzle_attempt(const PuzzleAttempt& a, const RatingRow& player_start,
+                                    const RatingRow& puzzle_start,
+                                    const RateAttempt& rate) override;
+  std::optional<RatingRow> puzzle_player_rating(int64_t user_id) override;
+  std::optional<RatingRow> puzzle_rating(const std::string& puzzle_id) override;
+  std::vector<RatingRow> puzzle_ratings() override;
+  std::vector<std::string> attempted_puzzles(int64_t user_id) override;
 
  private:
   struct Conn;

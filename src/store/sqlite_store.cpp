@@ -80,8 +80,10 @@ CREATE TABLE IF NOT EXISTS moves (
      "CREATE TABLE IF NOT EXISTS game_fences (game_id TEXT PRIMARY KEY, token INTEGER NOT NULL)"},
     {5, detail::kEventsMigration},
     {6, detail::kTournamentsMigration},
+    {7, nullptr},  // detail::puzzle_ratings_migration
 };
-static_assert(std::size(kMigrations) == kSchemaVersion, "one migration per schema version");
+static_assert(detail::versions_ascend(kMigrations, std::size(kMigrations)),
+              "the migrations' versions ascend to kSchemaVersion");
 
 // SQL toguz_fold(text): fold_case for the games search.
 void sql_fold(sqlite3_context* ctx, int, sqlite3_value** argv) {
@@ -259,10 +261,11 @@ void SqliteStore::migrate() {
     detail::check_schema_version(path_, have);
     for (const detail::Migration& m : kMigrations) {
       if (m.version <= have) continue;
-      exec(m.sql ? m.sql
-                 : detail::accounts_migration("INTEGER PRIMARY KEY AUTOINCREMENT", "REAL",
-                                              "INTEGER", "0")
-                       .c_str());
+      exec(m.sql            ? m.sql
+           : m.version == 3 ? detail::accounts_migration("INTEGER PRIMARY KEY AUTOINCREMENT",
+                                                         "REAL", "INTEGER", "0")
+                                  .c_str()
+                            : detail::puzzle_ratings_migration("REAL", "INTEGER", "0").c_str());
       record(m.version);
     }
   });
@@ -392,22 +395,25 @@ std::vector<GameRow> SqliteStore::list_games(const ListQuery& q, int64_t* total)
   const char* where =
       " FROM games WHERE (?1 = '' OR toguz_fold(white_name) LIKE ?2 ESCAPE '\\' OR"
       " toguz_fold(black_name) LIKE ?2 ESCAPE '\\')"
-      " AND (?3 = '' OR winner = ?3) AND (?4 = 0 OR white_user = ?4 OR black_user = ?4)";
+      " AND (?3 = '' OR winner = ?3) AND (?4 = 0 OR white_user = ?4 OR black_user = ?4)"
+      " AND (?5 = '' OR status = ?5)";
   {
     Stmt st(prepare((std::string("SELECT COUNT(*)") + where).c_str()));
     st.text(q.player);
     st.text(pattern);
     st.text(q.result);
     st.i64(q.account);
+    st.text(q.status);
     *total = st.row() ? st.i64() : 0;
   }
   Stmt st(prepare((std::string("SELECT ") + detail::kColumns + where +
-                   " ORDER BY created_ms DESC, rowid DESC LIMIT ?5 OFFSET ?6")
+                   " ORDER BY created_ms DESC, rowid DESC LIMIT ?6 OFFSET ?7")
                       .c_str()));
   st.text(q.player);
   st.text(pattern);
   st.text(q.result);
   st.i64(q.account);
+  st.text(q.status);
   st.i64(q.limit);
   st.i64(q.offset);
   std::vector<GameRow> out;
@@ -642,6 +648,82 @@ std::vector<TournamentRow> SqliteStore::list_tournaments(int finished) {
   Stmt st(prepare(done_sql.c_str()));
   st.i64(std::max(0, finished));
   while (st.row()) out.push_back(detail::get_tournament_row(st));
+  return out;
+}
+
+std::optional<RatingRow> SqliteStore::puzzle_player_rating(int64_t user_id) {
+  Stmt st(prepare(detail::kPuzzlePlayerSelect));
+  st.i64(user_id);
+  if (!st.row()) return std::nullopt;
+  return detail::get_rating(st);
+}
+
+std::optional<RatingRow> SqliteStore::puzzle_rating(const std::string& puzzle_id) {
+  Stmt st(prepare((std::string(detail::kPuzzleSelect) + " WHERE puzzle_id = ?1").c_str()));
+  st.text(puzzle_id);
+  if (!st.row()) return std::nullopt;
+  return detail::get_rating(st);
+}
+
+std::vector<RatingRow> SqliteStore::puzzle_ratings() {
+  Stmt st(prepare((std::string(detail::kPuzzleSelect) + " ORDER BY puzzle_id").c_str()));
+  std::vector<RatingRow> out;
+  while (st.row()) out.push_back(detail::get_rating(st));
+  return out;
+}
+
+std::vector<std::string> SqliteStore::attempted_puzzles(int64_t user_id) {
+  Stmt st(prepare("SELECT puzzle_id FROM puzzle_attempts WHERE user_id = ?1 ORDER BY puzzle_id"));
+  st.i64(user_id);
+  std::vector<std::string> out;
+  while (st.row()) out.push_back(st.text());
+  return out;
+}
+
+AttemptResult SqliteStore::rate_puzzle_attempt(const PuzzleAttempt& a,
+                                               const RatingRow& player_start,
+                                               const RatingRow& puzzle_start,
+                                               const RateAttempt& rate) {
+  AttemptResult out;
+  // IMMEDIATE: the check for an earlier attempt and the writes see no other writer between.
+  transaction("BEGIN IMMEDIATE", [&] {
+    const RatingRow player = puzzle_player_rating(a.user_id).value_or(player_start);
+    const RatingRow puzzle = puzzle_rating(a.puzzle_id).value_or(puzzle_start);
+    {
+      Stmt st(prepare((std::string("SELECT ") + detail::kAttemptColumns +
+                       " FROM puzzle_attempts WHERE user_id = ?1 AND puzzle_id = ?2")
+                          .c_str()));
+      st.i64(a.user_id);
+      st.text(a.puzzle_id);
+      if (st.row()) {
+        out = {false, detail::get_attempt(st), player, puzzle};
+        return;
+      }
+    }
+    const auto [player_after, puzzle_after] = rate(player, puzzle);
+    Stmt up(prepare(
+        "INSERT OR REPLACE INTO puzzle_player_ratings (user_id, rating, rd, volatility, games,"
+        " updated_ms) VALUES (?1,?2,?3,?4,?5,?6)"));
+    up.i64(a.user_id);
+    detail::put_rating(player_after, up);
+    step(up.s);
+    Stmt pz(
+        prepare("INSERT OR REPLACE INTO puzzle_ratings (puzzle_id, rating, rd, volatility, games,"
+                " updated_ms) VALUES (?1,?2,?3,?4,?5,?6)"));
+    pz.text(a.puzzle_id);
+    detail::put_rating(puzzle_after, pz);
+    step(pz.s);
+    const PuzzleAttempt stored =
+        detail::rated_attempt(a, player, puzzle, player_after, puzzle_after);
+    Stmt at(prepare((std::string("INSERT INTO puzzle_attempts (") + detail::kAttemptColumns +
+                     ") VALUES (?1,?2,?3,?4,?5,?6,?7,?8)")
+                        .c_str()));
+    detail::put_attempt(stored, at);
+    step(at.s);
+    out = {true, stored, player_after, puzzle_after};
+    out.player.category = "puzzle";
+    out.puzzle.category = a.puzzle_id;
+  });
   return out;
 }
 

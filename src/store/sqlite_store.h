@@ -60,6 +60,13 @@ class SqliteStore final : public Store {
     sqlite3_stmt* stmt;
     bool* in_use;
   };
+  AttemptResult rate_puzzle_attempt(const PuzzleAttempt& a, const RatingRow& player_start,
+                                    const RatingRow& puzzle_start,
+                                    const RateAttempt& rate) override;
+  std::optional<RatingRow> puzzle_player_rating(int64_t user_id) override;
+  std::optional<RatingRow> puzzle_rating(const std::string& puzzle_id) override;
+  std::vector<RatingRow> puzzle_ratings() override;
+  std::vector<std::string> attempted_puzzles(int64_t user_id) override;
 
  private:
   sqlite3* db_ = nullptr;

@@ -137,6 +137,31 @@ std::string accounts_migration(const char* id_column, const char* real, const ch
   return sql;
 }
 
+std::string puzzle_ratings_migration(const char* real, const char* flag_type,
+                                     const char* flag_false) {
+  const std::string r = std::string(" ") + real + " NOT NULL";
+  const std::string rating_columns = "rating" + r + ", rd" + r + ", volatility" + r +
+                                     ", games INTEGER NOT NULL, updated_ms BIGINT NOT NULL";
+  return "CREATE TABLE puzzle_player_ratings (user_id BIGINT PRIMARY KEY, " + rating_columns +
+         ");\n"
+         "CREATE TABLE puzzle_ratings (puzzle_id TEXT PRIMARY KEY, " +
+         rating_columns +
+         ");\n"
+         "CREATE TABLE puzzle_attempts (user_id BIGINT NOT NULL, puzzle_id TEXT NOT NULL, solved " +
+         flag_type + " NOT NULL DEFAULT " + flag_false + ", player_before" + r + ", player_after" +
+         r + ", puzzle_before" + r + ", puzzle_after" + r +
+         ", time_ms BIGINT NOT NULL, PRIMARY KEY (user_id, puzzle_id));\n";
+}
+
+PuzzleAttempt rated_attempt(PuzzleAttempt a, const RatingRow& player, const RatingRow& puzzle,
+                            const RatingRow& player_after, const RatingRow& puzzle_after) {
+  a.player_before = player.rating;
+  a.player_after = player_after.rating;
+  a.puzzle_before = puzzle.rating;
+  a.puzzle_after = puzzle_after.rating;
+  return a;
+}
+
 void count_result(ResultCounts& c, int side, const std::string& winner, int64_t n) {
   if (side < 0 || side > 1) return;
   if (winner == "draw")

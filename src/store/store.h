@@ -117,6 +117,7 @@ struct ListQuery {
   std::string player;   // substring of either name, "" = any
   std::string result;   // white, black, draw or "" = any
   int64_t account = 0;  // the games of this account (either side), 0 = any
+  std::string status;   // waiting, playing, over, aborted or "" = any
   int limit = 50, offset = 0;
 };
 
@@ -138,8 +139,30 @@ struct TournamentRow {
   int64_t starts_ms = 0, created_ms = 0, updated_ms = 0;
 };
 
-// The schema version this program writes; a database at a newer one is refused.
-inline constexpr int kSchemaVersion = 6;
+// One account's rated attempt at one puzzle (schema 7, docs/ratings.md "Puzzle ratings"): both
+// ratings before and after it. Stored once per (account, puzzle).
+struct PuzzleAttempt {
+  int64_t user_id = 0;
+  std::string puzzle_id;
+  bool solved = false;
+  double player_before = 0, player_after = 0, puzzle_before = 0, puzzle_after = 0;
+  int64_t time_ms = 0;
+};
+
+// The new ratings of the solver and of the puzzle after an attempt, given both before it.
+// Called inside the store's transaction.
+using RateAttempt = std::function<std::pair<RatingRow, RatingRow>(const RatingRow& player,
+                                                                  const RatingRow& puzzle)>;
+
+struct AttemptResult {
+  bool rated = false;        // this attempt changed the ratings (the account's first at the puzzle)
+  PuzzleAttempt attempt;     // this one when rated, else the account's earlier rated attempt
+  RatingRow player, puzzle;  // both ratings as stored after it
+};
+
+// The schema version this program writes; a database at a newer one is refused. The versions
+// of the migrations ascend to kSchemaVersion (common.h versions_ascend).
+inline constexpr int kSchemaVersion = 7;
 
 class Store {
  public:
@@ -228,6 +251,24 @@ class Store {
   // Every tournament not finished nor cancelled (start time, then id), then the `finished`
   // latest finished or cancelled ones (last changed first).
   virtual std::vector<TournamentRow> list_tournaments(int finished) = 0;
+  // ---- puzzle ratings (schema 7) ----
+  // Rates the account's attempt at a puzzle, in one transaction: unless the account has a rated
+  // attempt at this puzzle already, both ratings before it are read (`player_start` and
+  // `puzzle_start` when never rated), `rate` gives the new ones, both are written and the
+  // attempt (a.user_id, a.puzzle_id, a.solved, a.time_ms; the ratings filled in) is stored.
+  // With an earlier attempt nothing is written and `rate` is not called. A rating row's
+  // category is "puzzle" for an account and the puzzle's id for a puzzle.
+  virtual AttemptResult rate_puzzle_attempt(const PuzzleAttempt& a, const RatingRow& player_start,
+                                            const RatingRow& puzzle_start,
+                                            const RateAttempt& rate) = 0;
+  // The account's puzzle rating, or nullopt when it never made a rated attempt.
+  virtual std::optional<RatingRow> puzzle_player_rating(int64_t user_id) = 0;
+  // One puzzle's rating, or nullopt when nobody attempted it rated.
+  virtual std::optional<RatingRow> puzzle_rating(const std::string& puzzle_id) = 0;
+  // Every rated puzzle's rating (category: the puzzle's id), in id order.
+  virtual std::vector<RatingRow> puzzle_ratings() = 0;
+  // The ids of the puzzles the account attempted rated, in id order.
+  virtual std::vector<std::string> attempted_puzzles(int64_t user_id) = 0;
 };
 
 // True for a PostgreSQL connection URL ("postgresql://..." or "postgres://...").

@@ -140,5 +140,24 @@ std::optional<TournamentRow> QueuedStore::load_tournament(const std::string& id)
 std::vector<TournamentRow> QueuedStore::list_tournaments(int finished) {
   return w_.call([&](Store& s) { return s.list_tournaments(finished); });
 }
+AttemptResult QueuedStore::rate_puzzle_attempt(const PuzzleAttempt& a,
+                                               const RatingRow& player_start,
+                                               const RatingRow& puzzle_start,
+                                               const RateAttempt& rate) {
+  return w_.call(
+      [&](Store& s) { return s.rate_puzzle_attempt(a, player_start, puzzle_start, rate); });
+}
+std::optional<RatingRow> QueuedStore::puzzle_player_rating(int64_t user_id) {
+  return w_.call([&](Store& s) { return s.puzzle_player_rating(user_id); });
+}
+std::optional<RatingRow> QueuedStore::puzzle_rating(const std::string& puzzle_id) {
+  return w_.call([&](Store& s) { return s.puzzle_rating(puzzle_id); });
+}
+std::vector<RatingRow> QueuedStore::puzzle_ratings() {
+  return w_.call([&](Store& s) { return s.puzzle_ratings(); });
+}
+std::vector<std::string> QueuedStore::attempted_puzzles(int64_t user_id) {
+  return w_.call([&](Store& s) { return s.attempted_puzzles(user_id); });
+}
 
 }  // namespace toguz::store

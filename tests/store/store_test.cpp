@@ -27,6 +27,12 @@ using toguz::test::shared_pg_cluster;
 
 enum class Backend { Sqlite, Postgres };
 
+// The number of schema versions a database records (both backends have the same ones; a
+// version number may be skipped, so this is not kSchemaVersion).
+int migration_count() {
+  return int(pg_migrations().size());
+}
+
 // A temporary folder, removed with what it holds.
 struct Scratch {
   std::string path;
@@ -740,6 +746,113 @@ TEST_P(StoreContract, TournamentsSaveListAndReload) {
   EXPECT_FALSE(s->load_tournament("t9").has_value());
 }
 
+// A rated attempt moves both ratings once per (account, puzzle): the starts given are used the
+// first time, a second attempt writes nothing and answers the first, another account's attempt
+// sees the puzzle's new rating.
+TEST_P(StoreContract, PuzzleAttemptsAreRatedOncePerAccountAndPuzzle) {
+  auto s = open();
+  const int64_t a = s->create_user(user("Aigerim"));
+  const int64_t b = s->create_user(user("Bolat"));
+  EXPECT_FALSE(s->puzzle_player_rating(a));
+  EXPECT_FALSE(s->puzzle_rating("p1"));
+  EXPECT_TRUE(s->puzzle_ratings().empty());
+  const RatingRow player_start{"puzzle", 1500, 350, 0.06, 0, 0};
+  const RatingRow puzzle_start{"p1", 1200, 350, 0.06, 0, 0};
+  int calls = 0;
+  RateAttempt rate = [&](const RatingRow& player, const RatingRow& puzzle) {
+    ++calls;
+    return std::pair{
+        RatingRow{"puzzle", player.rating + 100, 300, 0.06, player.games + 1, 5000},
+        RatingRow{puzzle.category, puzzle.rating - 100, 300, 0.06, puzzle.games + 1, 5000}};
+  };
+  PuzzleAttempt at{a, "p1", true, 0, 0, 0, 0, 5000};
+  AttemptResult first = s->rate_puzzle_attempt(at, player_start, puzzle_start, rate);
+  EXPECT_TRUE(first.rated);
+  EXPECT_EQ(calls, 1);
+  EXPECT_DOUBLE_EQ(first.attempt.player_before, 1500);
+  EXPECT_DOUBLE_EQ(first.attempt.player_after, 1600);
+  EXPECT_DOUBLE_EQ(first.attempt.puzzle_before, 1200);
+  EXPECT_DOUBLE_EQ(first.attempt.puzzle_after, 1100);
+  EXPECT_DOUBLE_EQ(first.player.rating, 1600);
+  EXPECT_DOUBLE_EQ(first.puzzle.rating, 1100);
+  auto pr = s->puzzle_player_rating(a);
+  ASSERT_TRUE(pr);
+  EXPECT_DOUBLE_EQ(pr->rating, 1600);
+  EXPECT_DOUBLE_EQ(pr->rd, 300);
+  EXPECT_EQ(pr->games, 1);
+  EXPECT_EQ(pr->updated_ms, 5000);
+  ASSERT_TRUE(s->puzzle_rating("p1"));
+  EXPECT_DOUBLE_EQ(s->puzzle_rating("p1")->rating, 1100);
+  EXPECT_EQ(s->puzzle_rating("p1")->category, "p1");
+
+  // Again, missed this time: nothing written, the first attempt answered.
+  at.solved = false;
+  at.time_ms = 6000;
+  AttemptResult again = s->rate_puzzle_attempt(at, player_start, puzzle_start, rate);
+  EXPECT_FALSE(again.rated);
+  EXPECT_EQ(calls, 1);
+  EXPECT_TRUE(again.attempt.solved);
+  EXPECT_EQ(again.attempt.time_ms, 5000);
+  EXPECT_DOUBLE_EQ(again.player.rating, 1600);
+  EXPECT_DOUBLE_EQ(again.puzzle.rating, 1100);
+  EXPECT_DOUBLE_EQ(s->puzzle_player_rating(a)->rating, 1600);
+  EXPECT_EQ(s->puzzle_player_rating(a)->games, 1);
+
+  // Another account at the same puzzle: its start, the puzzle as the first attempt left it.
+  AttemptResult other =
+      s->rate_puzzle_attempt({b, "p1", false, 0, 0, 0, 0, 7000}, player_start, puzzle_start, rate);
+  EXPECT_TRUE(other.rated);
+  EXPECT_DOUBLE_EQ(other.attempt.puzzle_before, 1100);
+  EXPECT_DOUBLE_EQ(other.puzzle.rating, 1000);
+  EXPECT_EQ(other.puzzle.games, 2);
+  // A second puzzle for the first account starts from its stored rating.
+  AttemptResult second = s->rate_puzzle_attempt({a, "p2", true, 0, 0, 0, 0, 8000}, player_start,
+                                                {"p2", 1300, 350, 0.06, 0, 0}, rate);
+  EXPECT_DOUBLE_EQ(second.attempt.player_before, 1600);
+  EXPECT_EQ(s->attempted_puzzles(a), (std::vector<std::string>{"p1", "p2"}));
+  EXPECT_EQ(s->attempted_puzzles(b), (std::vector<std::string>{"p1"}));
+  const auto all = s->puzzle_ratings();
+  ASSERT_EQ(all.size(), 2u);
+  EXPECT_EQ(all[0].category, "p1");
+  EXPECT_DOUBLE_EQ(all[1].rating, 1200);
+
+  // A rating that throws leaves nothing behind.
+  EXPECT_THROW(s->rate_puzzle_attempt(
+                   {b, "p3", true, 0, 0, 0, 0, 9000}, player_start, {"p3", 1500, 350, 0.06, 0, 0},
+                   [](const RatingRow&, const RatingRow&) -> std::pair<RatingRow, RatingRow> {
+                     throw std::runtime_error("no rating");
+                   }),
+               std::runtime_error);
+  EXPECT_FALSE(s->puzzle_rating("p3"));
+  EXPECT_EQ(s->attempted_puzzles(b).size(), 1u);
+}
+
+// The games of an account by status: its games being played, for the "your turn" list.
+TEST_P(StoreContract, ListGamesFiltersByStatus) {
+  auto s = open();
+  const int64_t a = s->create_user(user("Aigerim"));
+  for (const auto& [id, status] : std::vector<std::pair<std::string, std::string>>{
+           {"g1", "playing"}, {"g2", "over"}, {"g3", "playing"}, {"g4", "waiting"}}) {
+    GameRow g = sample(id, 1000 + int64_t(id[1]));
+    g.white_user = a;
+    g.status = status;
+    s->save_game(g);
+  }
+  GameRow theirs = sample("g5", 5000);
+  s->save_game(theirs);
+  ListQuery q;
+  q.account = a;
+  q.status = "playing";
+  int64_t total = 0;
+  EXPECT_EQ(ids_of(s->list_games(q, &total)), (std::vector<std::string>{"g3", "g1"}));
+  EXPECT_EQ(total, 2);
+  q.account = 0;
+  EXPECT_EQ(ids_of(s->list_games(q, &total)), (std::vector<std::string>{"g5", "g3", "g1"}));
+  q.status = "";
+  q.account = a;
+  EXPECT_EQ(s->list_games(q, &total).size(), 4u);
+}
+
 INSTANTIATE_TEST_SUITE_P(Sqlite, StoreContract, testing::Values(Backend::Sqlite));
 INSTANTIATE_TEST_SUITE_P(Postgres, StoreContract, testing::Values(Backend::Postgres));
 
@@ -796,7 +909,7 @@ TEST(SqliteMigration, FileFromBeforeTagsAndVersionsOpensMigrated) {
     s.save_game(h);
   }
   EXPECT_EQ(sqlite_int(db, "SELECT MAX(version) FROM schema_version"), kSchemaVersion);
-  EXPECT_EQ(sqlite_int(db, "SELECT COUNT(*) FROM schema_version"), kSchemaVersion);
+  EXPECT_EQ(sqlite_int(db, "SELECT COUNT(*) FROM schema_version"), migration_count());
   SqliteStore s(db);
   EXPECT_EQ(s.load_game("old")->tags,
             (std::vector<std::pair<std::string, std::string>>{{"Event", "Open"}}));
@@ -813,7 +926,7 @@ TEST(SqliteMigration, FileWithTagsButNoVersionsIsTakenAsVersionTwo) {
   ASSERT_TRUE(g.has_value());
   EXPECT_EQ(g->tags, (std::vector<std::pair<std::string, std::string>>{{"Site", "Bishkek"}}));
   // Versions 1 and 2 recorded as found, then the later ones applied.
-  EXPECT_EQ(sqlite_int(db, "SELECT COUNT(*) FROM schema_version"), kSchemaVersion);
+  EXPECT_EQ(sqlite_int(db, "SELECT COUNT(*) FROM schema_version"), migration_count());
   EXPECT_EQ(g->white_user, 0);
   EXPECT_FALSE(g->rated);
 }
@@ -919,8 +1032,56 @@ TEST(PostgresStore, ConcurrentOpenAndWrites) {
   EXPECT_EQ(g->moves, kPlies);
   pqxx::connection c(url);
   pqxx::work w(c);
-  EXPECT_EQ(w.exec("SELECT COUNT(*) FROM schema_version")[0][0].as<int>(), kSchemaVersion);
+  EXPECT_EQ(w.exec("SELECT COUNT(*) FROM schema_version")[0][0].as<int>(), migration_count());
   EXPECT_EQ(w.exec("SELECT COUNT(*) FROM moves")[0][0].as<int>(), kPlies);
+}
+
+// Attempts at one puzzle from several instances at once: one account's repeated attempts are
+// rated once, and the other accounts' attempts each move the puzzle (none lost to another).
+TEST(PostgresStore, ConcurrentPuzzleAttemptsAreRatedOnceEach) {
+  NEED_PG(pg);
+  const std::string url = pg->create_database();
+  constexpr int kWriters = 4, kAccounts = 3;
+  std::vector<int64_t> ids;
+  {
+    PgStore s(url);
+    for (int i = 0; i < kAccounts; ++i)
+      ids.push_back(s.create_user(user("Solver" + std::to_string(i))));
+  }
+  std::vector<std::string> errors(kWriters);
+  std::vector<int> rated(kWriters, 0);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kWriters; ++t)
+    threads.emplace_back([&, t] {
+      try {
+        PgStore s(url);
+        for (int64_t id : ids) {
+          const AttemptResult r = s.rate_puzzle_attempt(
+              {id, "p1", true, 0, 0, 0, 0, 1000 + t}, RatingRow{"puzzle", 1500, 350, 0.06, 0, 0},
+              RatingRow{"p1", 1500, 350, 0.06, 0, 0},
+              [](const RatingRow& player, const RatingRow& puzzle) {
+                return std::pair{
+                    RatingRow{"puzzle", player.rating + 10, 300, 0.06, player.games + 1, 1},
+                    RatingRow{"p1", puzzle.rating - 10, 300, 0.06, puzzle.games + 1, 1}};
+              });
+          rated[t] += r.rated;
+        }
+      } catch (const std::exception& e) {
+        errors[t] = e.what();
+      }
+    });
+  for (auto& th : threads) th.join();
+  for (const std::string& e : errors) EXPECT_EQ(e, "");
+  int total = 0;
+  for (int r : rated) total += r;
+  EXPECT_EQ(total, kAccounts);
+  PgStore s(url);
+  for (int64_t id : ids) {
+    EXPECT_EQ(s.puzzle_player_rating(id)->games, 1);
+    EXPECT_DOUBLE_EQ(s.puzzle_player_rating(id)->rating, 1510);
+  }
+  EXPECT_EQ(s.puzzle_rating("p1")->games, kAccounts);
+  EXPECT_DOUBLE_EQ(s.puzzle_rating("p1")->rating, 1500 - 10 * kAccounts);
 }
 
 TEST(PostgresStore, ConnectsAgainWhenTheConnectionIsLost) {

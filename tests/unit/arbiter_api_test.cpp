@@ -2,7 +2,6 @@
 // three rounds with a typed game, a typed game with an error named, the refusals, the event
 // kept across a restart, and its TGK file read back by the project's TGK parser.
 #include <gtest/gtest.h>
-#include <sqlite3.h>
 
 #include <set>
 
@@ -325,11 +324,7 @@ TEST(Correspondence, WaitsAcrossRestartsAndIsWonOnTimeWhenClaimed) {
     EXPECT_EQ(jstr(refused->at("message")), "claim_win: the opponent's time is not up");
   }
   // Black's time runs out while the server is down.
-  sqlite3* h = nullptr;
-  ASSERT_EQ(sqlite3_open(db.c_str(), &h), SQLITE_OK);
-  const std::string sql = "UPDATE games SET move_deadline_ms = 1000 WHERE id = '" + id + "'";
-  EXPECT_EQ(sqlite3_exec(h, sql.c_str(), nullptr, nullptr, nullptr), SQLITE_OK);
-  sqlite3_close(h);
+  sqlite_run(db, "UPDATE games SET move_deadline_ms = 1000 WHERE id = '" + id + "'");
   TestServer srv(db);
   {
     // Black to move cannot claim against himself.

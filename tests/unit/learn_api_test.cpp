@@ -75,6 +75,7 @@ TEST(LearnApi, SummaryCountsThePuzzlesAndThemes) {
   EXPECT_EQ(o.at("count").to_number<uint64_t>(), shipped().puzzle_count());
   EXPECT_GE(shipped().puzzle_count(), 100u);
   EXPECT_FALSE(o.at("rated").as_bool());
+  EXPECT_TRUE(o.at("player").is_null());
   // Counted from the file itself.
   std::map<std::string, int64_t> want;
   for (const json::value& v : test::read_jsonl("../../web/data/puzzles-default.jsonl"))
@@ -94,7 +95,10 @@ TEST(LearnApi, APuzzleHasItsLineAndEveryChoice) {
   json::object o = get(shipped(), "/api/puzzles/" + id);
   EXPECT_EQ(str(o.at("id")), id);
   EXPECT_EQ(str(o.at("position")), str(pick->at("position")));
-  EXPECT_TRUE(o.at("rating").is_null());
+  // Without ratings (no store): the start rating of its difficulty, unrated for the viewer.
+  EXPECT_EQ(o.at("rating").at("rating").as_int64(), 1100 + 100 * pick->at("difficulty").as_int64());
+  EXPECT_TRUE(o.at("rating").at("provisional").as_bool());
+  EXPECT_FALSE(o.at("rated").as_bool());
   const json::array& line = o.at("line").as_array();
   const json::array& holes = pick->at("line").as_array();
   ASSERT_EQ(line.size(), holes.size());

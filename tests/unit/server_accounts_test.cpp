@@ -95,7 +95,7 @@ TEST(ServerAccounts, LoginWrongPasswordAndTheLimit) {
   TempDir dir;
   TestServer srv((dir.path / "t.db").string());
   const uint16_t port = srv.port;
-  ASSERT_NE(sign_up(port, "Aigerim"), "");
+  ASSERT_NE(sign_up_cookie(port, "Aigerim"), "");
 
   // The name in any case, the name answered as written.
   HttpResult ok = http_post(port, "/api/login", credentials("aigerim", "password-of-Aigerim"));
@@ -130,7 +130,7 @@ TEST(ServerAccounts, LogoutAndWrongOrExpiredSessionsAreAnonymous) {
   const std::string db = (dir.path / "t.db").string();
   TestServer srv(db);
   const uint16_t port = srv.port;
-  const std::string cookie = sign_up(port, "Aigerim");
+  const std::string cookie = sign_up_cookie(port, "Aigerim");
   ASSERT_EQ(me(port, cookie), "Aigerim");
 
   // Malformed, unknown and garbage cookies are simply anonymous.
@@ -183,7 +183,7 @@ TEST(ServerAccounts, PasswordChangeEndsTheOtherSessions) {
   TempDir dir;
   TestServer srv((dir.path / "t.db").string());
   const uint16_t port = srv.port;
-  const std::string a = sign_up(port, "Aigerim");
+  const std::string a = sign_up_cookie(port, "Aigerim");
   const std::string b =
       cookie_of(http_post(port, "/api/login", credentials("Aigerim", "password-of-Aigerim")));
   ASSERT_EQ(me(port, b), "Aigerim");
@@ -211,8 +211,8 @@ struct RatedGame {
 
 RatedGame start_rated(uint16_t port, int64_t initial_ms) {
   RatedGame g;
-  g.white_cookie = sign_up(port, "Aigerim");
-  g.black_cookie = sign_up(port, "Bolat");
+  g.white_cookie = sign_up_cookie(port, "Aigerim");
+  g.black_cookie = sign_up_cookie(port, "Bolat");
   const json::value create{
       {"mode", "online"},
       {"color", "white"},
@@ -238,7 +238,7 @@ TEST(ServerAccounts, RatedGamesNeedAccountsAndAClock) {
   TempDir dir;
   TestServer srv((dir.path / "t.db").string());
   const uint16_t port = srv.port;
-  const std::string a = sign_up(port, "Aigerim");
+  const std::string a = sign_up_cookie(port, "Aigerim");
   const json::value clock = json::object{{"initial_ms", 180000}, {"increment_ms", 2000}};
   HttpResult anon = http_post(port, "/api/games",
                               json::value{{"mode", "online"}, {"rated", true}, {"clock", clock}});
@@ -369,6 +369,97 @@ TEST(ServerAccounts, FlagAndResignationRaceEndOnce) {
     const json::value u = http_get(port, std::string("/api/users/") + name).json();
     EXPECT_EQ(jint(u.at("ratings").at("bullet").at("games")), 1) << name;
   }
+}
+
+}  // namespace
+}  // namespace toguz::test
+
+namespace toguz::test {
+namespace {
+
+// The ids of GET /api/account/games (with `query`) for the account of `cookie`, and its count of
+// games where it is his move.
+std::pair<std::vector<std::string>, int64_t> account_games(uint16_t port, const std::string& cookie,
+                                                           const std::string& query = "") {
+  HttpResult r = get_as(port, "/api/account/games" + query, cookie);
+  EXPECT_EQ(r.status, 200) << r.body;
+  std::vector<std::string> ids;
+  if (r.status != 200) return {ids, -1};
+  const json::value body = r.json();
+  for (const json::value& g : body.at("games").as_array()) ids.push_back(jstr(g.at("id")));
+  return {ids, jint(body.at("your_turn"))};
+}
+
+// Correspondence between two accounts: the "your turn" list names the game for the player to
+// move only, keeps it across a restart, and after the deadline (put in the past in the store
+// while the server is down) the opponent claims the win on time.
+TEST(ServerAccounts, YourTurnListAndCorrespondenceAcrossRestarts) {
+  TempDir dir;
+  const std::string db = (dir.path / "t.db").string();
+  std::string id, a, b;
+  {
+    TestServer srv(db);
+    const uint16_t port = srv.port;
+    a = sign_up_cookie(port, "Aigerim");
+    b = sign_up_cookie(port, "Bolat");
+    EXPECT_EQ(get_as(port, "/api/account/games", "").status, 401);
+    EXPECT_EQ(code_of(get_as(port, "/api/account/games?turn=yours", a)), "bad_query");
+    const json::value create{{"mode", "online"}, {"color", "white"}, {"days_per_move", 1}};
+    HttpResult c = post_as(port, "/api/games", create, a);
+    ASSERT_EQ(c.status, 200) << c.body;
+    id = jstr(c.json().at("id"));
+    // Waiting for the opponent: no one's move yet.
+    EXPECT_EQ(account_games(port, a).second, 0);
+    HttpResult j = post_as(port, "/api/games/" + id + "/join",
+                           json::value{{"invite", c.json().at("invite")}}, b);
+    ASSERT_EQ(j.status, 200) << j.body;
+    // White to move: Aigerim's turn, not Bolat's.
+    EXPECT_EQ(account_games(port, a, "?turn=mine"), (std::pair{std::vector{id}, int64_t(1)}));
+    EXPECT_EQ(account_games(port, b, "?turn=mine"),
+              (std::pair{std::vector<std::string>{}, int64_t(0)}));
+    EXPECT_EQ(account_games(port, b).first, (std::vector{id}));  // listed, not his turn
+    const json::value listed = get_as(port, "/api/account/games", a).json();
+    const json::object& g = listed.at("games").at(0).as_object();
+    EXPECT_EQ(jstr(g.at("side")), "white");
+    EXPECT_EQ(jstr(g.at("opponent")), "Bolat");
+    EXPECT_EQ(jint(g.at("days_per_move")), 1);
+    EXPECT_GT(jint(g.at("deadline_ms")), 0);
+    WsClient w(port, id, jstr(g.at("token")), {}, a);
+    auto s = w.read_state([](const json::object& st) { return jstr(st.at("you")) == "white"; });
+    ASSERT_TRUE(s);
+    w.send(json::object{{"type", "move"}, {"hole", first_legal(*s)}, {"ply", 0}});
+    ASSERT_TRUE(w.read_state([](const json::object& st) { return jint(st.at("ply")) == 1; }));
+    EXPECT_EQ(account_games(port, a, "?turn=mine").second, 0);
+    EXPECT_EQ(account_games(port, b, "?turn=mine"), (std::pair{std::vector{id}, int64_t(1)}));
+  }
+  {
+    // Restarted: still Bolat's turn; he moves, then it is Aigerim's.
+    TestServer srv(db);
+    const uint16_t port = srv.port;
+    EXPECT_EQ(account_games(port, b, "?turn=mine"), (std::pair{std::vector{id}, int64_t(1)}));
+    WsClient bw(port, id, "", {}, b);
+    auto s = bw.read_state([](const json::object& st) { return jstr(st.at("you")) == "black"; });
+    ASSERT_TRUE(s);
+    EXPECT_EQ(jint(s->at("ply")), 1);
+    bw.send(json::object{{"type", "move"}, {"hole", first_legal(*s)}, {"ply", 1}});
+    ASSERT_TRUE(bw.read_state([](const json::object& st) { return jint(st.at("ply")) == 2; }));
+    EXPECT_EQ(account_games(port, a, "?turn=mine").second, 1);
+    EXPECT_EQ(account_games(port, b, "?turn=mine").second, 0);
+  }
+  // Aigerim's day runs out while the server is down.
+  sqlite_run(db, "UPDATE games SET move_deadline_ms = 1000 WHERE id = '" + id + "'");
+  TestServer srv(db);
+  WsClient bw(srv.port, id, "", {}, b);
+  auto s = bw.read_state([](const json::object& st) { return jstr(st.at("you")) == "black"; });
+  ASSERT_TRUE(s);
+  EXPECT_TRUE(s->at("can_claim").as_bool());
+  EXPECT_EQ(jint(s->at("correspondence").at("deadline_ms")), 1000);
+  bw.send(json::object{{"type", "claim_win"}});
+  auto over = bw.read_state([](const json::object& st) { return jstr(st.at("status")) == "over"; });
+  ASSERT_TRUE(over);
+  EXPECT_EQ(jstr(over->at("result").at("winner")), "black");
+  EXPECT_EQ(jstr(over->at("result").at("reason")), "timeout");
+  EXPECT_EQ(account_games(srv.port, a).first, (std::vector<std::string>{}));  // over: not listed
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <gtest/gtest.h>
+#include <sqlite3.h>
 
 #include <boost/asio.hpp>
 #include <boost/beast.hpp>
@@ -127,6 +128,30 @@ inline HttpResult http_post(uint16_t port, const std::string& target, const json
   return http_call(port, http::verb::post, target, json::serialize(body));
 }
 
+// Signs `name` up (the password "password-of-<name>") and answers the session cookie
+// ("toguz_session=<token>").
+inline std::string sign_up_cookie(uint16_t port, const std::string& name) {
+  HttpResult r =
+      http_post(port, "/api/signup",
+                json::value(json::object{{"username", name}, {"password", "password-of-" + name}}));
+  EXPECT_EQ(r.status, 201) << r.body;
+  const std::string set(r.headers[http::field::set_cookie]);
+  return set.substr(0, set.find(';'));
+}
+
+// Runs `sql` on the SQLite file `db` beside the server (while it is stopped: a test changing
+// what the store holds, such as a deadline put in the past).
+inline void sqlite_run(const std::string& db, const std::string& sql) {
+  sqlite3* h = nullptr;
+  ASSERT_EQ(sqlite3_open(db.c_str(), &h), SQLITE_OK);
+  char* err = nullptr;
+  const int rc = sqlite3_exec(h, sql.c_str(), nullptr, nullptr, &err);
+  const std::string why = err ? err : "";
+  sqlite3_free(err);
+  sqlite3_close(h);
+  ASSERT_EQ(rc, SQLITE_OK) << why;
+}
+
 // How a WsClient connects: an Origin header to send, and whether it says hello (with the token)
 // as the front end does.
 struct WsOptions {
@@ -248,16 +273,6 @@ inline int64_t jint(const json::value& v) {
 }
 inline std::string jstr(const json::value& v) {
   return std::string(v.as_string());
-}
-
-// A new account signed up over HTTP (password "password-of-" + name): its session cookie.
-inline std::string sign_up(uint16_t port, const std::string& name) {
-  HttpResult r =
-      http_post(port, "/api/signup",
-                json::value(json::object{{"username", name}, {"password", "password-of-" + name}}));
-  EXPECT_EQ(r.status, 201) << r.body;
-  const std::string set(r.headers[http::field::set_cookie]);
-  return set.substr(0, set.find(';'));
 }
 
 // The first legal hole of a state message.

@@ -205,11 +205,11 @@ TEST(ServerLobby, OriginAndMessageLimits) {
   EXPECT_EQ(error_code_of(a.read_type("error")), "rate_limit");
 }
 
-// Signs `name` up and answers the session cookie ("toguz_session=<token>").
 TEST(ServerLobby, AccountsSeekRatedAndChallenge) {
   TempDir dir;
   TestServer srv((dir.path / "t.db").string());
-  const std::string ca = sign_up(srv.port, "Aigerim"), cb = sign_up(srv.port, "Bolat");
+  const std::string ca = sign_up_cookie(srv.port, "Aigerim"),
+                    cb = sign_up_cookie(srv.port, "Bolat");
   LobbyClient a(srv.port, kLobby, ca), b(srv.port, kLobby, cb), anon(srv.port);
   EXPECT_EQ(jstr(a.state.at("you")), "Aigerim");
   EXPECT_EQ(jstr(b.state.at("you")), "Bolat");
@@ -272,7 +272,8 @@ TEST(ServerLobby, AccountsSeekRatedAndChallenge) {
 TEST(ServerLobby, AccountsPairInARatedPool) {
   TempDir dir;
   TestServer srv((dir.path / "t.db").string());
-  const std::string ca = sign_up(srv.port, "Aigerim"), cb = sign_up(srv.port, "Bolat");
+  const std::string ca = sign_up_cookie(srv.port, "Aigerim"),
+                    cb = sign_up_cookie(srv.port, "Bolat");
   LobbyClient a(srv.port, kLobby, ca), b(srv.port, kLobby, cb), anon(srv.port);
   // The anonymous player waits in the same pool but is not paired with an account.
   anon.ws.send(json::object{{"type", "pool_join"}, {"pool", "3+2"}});

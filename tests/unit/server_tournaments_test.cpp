@@ -37,7 +37,8 @@ TEST(ServerTournaments, ArenaOverHttpAndItsGamesAcrossARestart) {
   std::string id, first_game;
   {
     TestServer srv(db);
-    const std::string ca = sign_up(srv.port, "Aigerim"), cb = sign_up(srv.port, "Bolat");
+    const std::string ca = sign_up_cookie(srv.port, "Aigerim"),
+                      cb = sign_up_cookie(srv.port, "Bolat");
     const json::object arena{{"name", "Кечки <арена>"}, {"system", "arena"},
                              {"initial_ms", 60000},     {"increment_ms", 0},
                              {"duration_minutes", 30},  {"starts_at", wall_ms()},
@@ -124,8 +125,8 @@ TEST(ServerTournaments, ArenaOverHttpAndItsGamesAcrossARestart) {
 TEST(ServerTournaments, SwissStartedByItsCreatorAndItsTgk) {
   TempDir dir;
   TestServer srv((dir.path / "t.db").string());
-  const std::string ca = sign_up(srv.port, "Aigerim"), cb = sign_up(srv.port, "Bolat"),
-                    cc = sign_up(srv.port, "Dana");
+  const std::string ca = sign_up_cookie(srv.port, "Aigerim"),
+                    cb = sign_up_cookie(srv.port, "Bolat"), cc = sign_up_cookie(srv.port, "Dana");
   HttpResult r = post_as(srv.port, ca, "/api/tournaments",
                          {{"name", "Swiss"},
                           {"system", "swiss"},

@@ -15,6 +15,21 @@ export interface AccountGameRow extends GameRow {
   black_diff?: number | null;
 }
 
+/** One game of GET /api/account/games: a game the logged-in account plays, with its own seat. */
+export interface MyGame {
+  id: string;
+  token: string; // the account's own seat
+  side: "white" | "black";
+  opponent: string;
+  your_turn: boolean;
+  moves: number;
+  variant: string;
+  rated: boolean;
+  speed: Speed | null;
+  days_per_move: number | null;
+  deadline_ms: number | null; // correspondence: when the side to move must have moved
+}
+
 const user_path = (name: string) => `/api/users/${encodeURIComponent(name)}`;
 
 export const accounts = {
@@ -31,6 +46,7 @@ export const accounts = {
   pgn_url: (name: string) => `${user_path(name)}/pgn`,
   leaderboard: (category: Speed, limit = 50) =>
     call<{ category: Speed; players: LeaderRow[] }>("GET", `/api/leaderboard/${category}?limit=${limit}`),
+  my_games: () => call<{ games: MyGame[]; your_turn: number }>("GET", "/api/account/games"),
   games: (account: string, limit = 50, offset = 0) => {
     const p = new URLSearchParams({ account, limit: String(limit), offset: String(offset) });
     return call<{ games: AccountGameRow[]; total: number }>("GET", `/api/games?${p}`);

@@ -41,6 +41,18 @@ export function clock_label(clock: Clock | null, days_per_move: number | null = 
   return `${min}+${Math.round(clock.increment_ms / 1000)}`;
 }
 
+/** The time left to move in a correspondence game, as shown: "2 d 5 h", "5 h 12 min", "12 min";
+ * null once it is up. */
+export function time_left_text(ms: number): string | null {
+  if (ms <= 0) return null;
+  const min = Math.floor(ms / 60000);
+  const d = Math.floor(min / 1440);
+  const h = Math.floor((min % 1440) / 60);
+  if (d > 0) return t("left_days", { d, h });
+  if (h > 0) return t("left_hours", { h, m: min % 60 });
+  return t("left_minutes", { m: min % 60 });
+}
+
 // src/accounts/username.cpp: the names nobody may take (compared in lower case).
 export const RESERVED = [
   "admin", "administrator", "anonymous", "api", "bot", "engine", "guest", "mod", "moderator",

@@ -26,7 +26,7 @@ import {
 } from "./logic";
 import type { Board, GameState, Line, Review, ReviewSummary, Score, ServerMessage, Side } from "./types";
 import { copy_text, esc, toast, type View } from "./util";
-import { diff_text } from "./accounts_logic";
+import { diff_text, time_left_text } from "./accounts_logic";
 import { tournament_of_game } from "./tournaments";
 
 interface Anim {
@@ -60,6 +60,7 @@ export class GameView implements View {
   private panel_closed = false;
   private sent_ply = -1;
   private ticker: number;
+  private deadline_passed = false; // the correspondence deadline was past at the last render
   private keyh: (e: KeyboardEvent) => void;
 
   private checked = false;
@@ -469,6 +470,16 @@ export class GameView implements View {
     const g = this.state;
     const away = this.el.querySelector<HTMLElement>("#away");
     if (away) away.textContent = this.away_text();
+    const corr = g?.status === "playing" ? g.correspondence : null;
+    if (corr) {
+      // the claim button comes once the deadline passes, without a new state from the server
+      if ((Date.now() >= corr.deadline_ms) !== this.deadline_passed) {
+        this.render();
+        return;
+      }
+      const el = this.el.querySelector<HTMLElement>("#corr-left");
+      if (el) el.textContent = this.deadline_text();
+    }
     if (!g || !g.clock || !g.clock.running || g.status !== "playing") return;
     const el = this.el.querySelector<HTMLElement>(`.clock[data-side="${g.clock.running}"]`);
     if (!el) return;
@@ -476,6 +487,24 @@ export class GameView implements View {
     const left = base - (performance.now() - this.received_at);
     el.textContent = clock_text(left);
     el.classList.toggle("low", left < 20000);
+  }
+
+  /** A correspondence game's deadline in words: the time the side to move has left, or that it
+   * is up. */
+  private deadline_text(): string {
+    const g = this.state!;
+    const left = time_left_text((g.correspondence?.deadline_ms ?? 0) - Date.now());
+    const side = this.name_of(g.to_move);
+    return left === null ? t("corr_time_up", { side }) : t("corr_left", { side, left });
+  }
+
+  /** The deadline line of a correspondence game being played (empty otherwise). */
+  private deadline_html(): string {
+    const g = this.state!;
+    if (!g.correspondence || g.status !== "playing") return "";
+    this.deadline_passed = Date.now() >= g.correspondence.deadline_ms;
+    return `<p class="deadline${this.deadline_passed ? " up" : ""}" id="corr-deadline" data-deadline-ms="${g.correspondence.deadline_ms}">
+      ${esc(t("days_per_move", { n: g.correspondence.days_per_move }))} · <span id="corr-left">${esc(this.deadline_text())}</span></p>`;
   }
 
   private player_bar(side: Side, pos: "top" | "bottom"): string {
@@ -554,7 +583,10 @@ export class GameView implements View {
         }
         if (g.mode === "online" && player && g.ply < 2) out.push(b("abort", t("abort")));
         const opp = player ? g.players?.[other(me as Side)] : null;
-        if (g.mode === "online" && opp && !opp.engine && !opp.connected && g.status === "playing") {
+        if (g.correspondence && player && g.status === "playing" && g.to_move !== me && this.deadline_passed) {
+          // the opponent's time to move is up: the server's claim_win wins on time
+          out.push(b("claim_win", t("claim_on_time"), 'class="primary" id="claim-on-time"'));
+        } else if (g.mode === "online" && opp && !opp.engine && !opp.connected && g.status === "playing" && !g.correspondence) {
           // the server says when the claim is allowed (can_claim); before that, how long he is gone
           // the server's away_ms is as of the state; tick() counts on from there
           const away = typeof opp.away_ms === "number" ? ` (<span class="away" id="away">${esc(this.away_text())}</span>)` : "";
@@ -795,6 +827,7 @@ export class GameView implements View {
         </div>
         ${this.player_bar(this.bottom(), "bottom")}
         <p class="status" id="status">${this.status_line()}</p>
+        ${this.deadline_html()}
         ${hint_text}
         <div class="controls" id="controls">${this.controls()}</div>
         ${this.links_html()}

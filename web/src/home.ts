@@ -1,6 +1,10 @@
 // The home screen: play the engine, two players on one device, play a friend online (invite
 // link), import a record or a position, and links to the games list and the position editor.
+// For a logged-in player, the "your turn" list: the games waiting for his move (correspondence
+// ones with the time left), with their count.
 
+import { accounts, type MyGame } from "./accounts_api";
+import { time_left_text, clock_label } from "./accounts_logic";
 import { api, store, type NewGame } from "./api";
 import { GamesView } from "./games";
 import { error_text, t } from "./i18n";
@@ -24,6 +28,8 @@ export class HomeView implements View {
   el = document.createElement("div");
   private games = new GamesView(10);
 
+  private mine: { games: MyGame[]; your_turn: number } | null = null;
+
   constructor() {
     this.el.className = "home";
     this.el.addEventListener("submit", (e) => {
@@ -31,6 +37,33 @@ export class HomeView implements View {
       void this.on_submit(e.target as HTMLFormElement);
     });
     this.render();
+    // 401 without an account: no list
+    accounts.my_games().then(
+      (m) => {
+        this.mine = m;
+        this.render_mine();
+      },
+      () => {},
+    );
+  }
+
+  /** The "your turn" card: the account's games waiting for its move, the nearest deadline first. */
+  private render_mine() {
+    const box = this.el.querySelector<HTMLElement>("#your-turn");
+    if (!box || !this.mine) return;
+    const now = Date.now();
+    const rows = this.mine.games
+      .filter((g) => g.your_turn)
+      .map((g) => {
+        const left = g.deadline_ms !== null ? time_left_text(g.deadline_ms - now) : null;
+        const when = g.deadline_ms !== null ? ` · <span class="left">${esc(left ?? t("time_up"))}</span>` : "";
+        return `<li data-game="${esc(g.id)}"><a href="#/game/${encodeURIComponent(g.id)}/${encodeURIComponent(g.token)}">${esc(t("versus", { name: g.opponent }))}</a>
+          <span class="muted">${esc(clock_label(null, g.days_per_move))}${when}</span></li>`;
+      });
+    box.hidden = false;
+    box.dataset.count = String(this.mine.your_turn);
+    box.innerHTML = `<h2>${esc(t("your_turn"))} <span class="count" id="your-turn-count">${this.mine.your_turn}</span></h2>
+      ${rows.length ? `<ul class="your-turn">${rows.join("")}</ul>` : `<p class="muted">${esc(t("your_turn_none"))}</p>`}`;
   }
 
   destroy() {}
@@ -39,6 +72,7 @@ export class HomeView implements View {
     const levels = Array.from({ length: 20 }, (_, i) => `<option value="${i + 1}"${i + 1 === 5 ? " selected" : ""}>${i + 1}</option>`).join("");
     this.el.innerHTML = `
       <p class="subtitle">${esc(t("subtitle"))}</p>
+      <section class="card" id="your-turn" hidden></section>
       <div class="cards">
       <form class="card" id="form-engine" data-kind="engine">
         <h2>${esc(t("vs_engine"))}</h2>
@@ -77,6 +111,7 @@ export class HomeView implements View {
       </div>`;
     this.games.render();
     this.el.appendChild(this.games.el);
+    this.render_mine();
   }
 
   private val(id: string): string {

@@ -1,14 +1,33 @@
 // The learning pages' HTTP calls (docs/web-protocol.md "Puzzles, studies and the opening
-// explorer"): read-only GETs; a refusal becomes ApiError with the server's code.
+// explorer"): GETs, and the POST of a puzzle attempt; a refusal becomes ApiError with the
+// server's code.
 
 import { call } from "./api.js";
 import type { MoveRec, Score, Side } from "./types.js";
 
+/** A puzzle rating as the server shows it (docs/ratings.md "Puzzle ratings"). */
+export interface PuzzleRating {
+  rating: number; // rounded
+  rd: number;
+  provisional: boolean;
+  attempts: number; // rated attempts so far
+}
+
 export interface PuzzleSummary {
   count: number;
   themes: Record<string, number>;
-  // false until puzzle ratings come with accounts: every attempt is then unrated
-  rated: boolean;
+  rated: boolean; // the viewer has an account: the first attempt at each puzzle is rated
+  player: PuzzleRating | null; // the viewer's puzzle rating (null without an account)
+}
+
+/** The answer to POST /api/puzzles/<id>/attempt: both ratings after it, with their changes. */
+export interface AttemptAnswer {
+  id: string;
+  solved: boolean;
+  rated: boolean; // this attempt changed the ratings
+  reason: null | "anonymous" | "attempted";
+  player: (PuzzleRating & { diff: number }) | null;
+  puzzle: PuzzleRating & { diff: number };
 }
 
 export interface Puzzle {
@@ -24,7 +43,8 @@ export interface Puzzle {
   // every legal move at each of the solver's turns (ply = index into line)
   choices: { ply: number; moves: MoveRec[] }[];
   source: { game: number; ply: number };
-  rating: number | null; // null: puzzles are not rated yet
+  rating: PuzzleRating; // the puzzle's own rating
+  rated: boolean; // an attempt now is rated (the viewer has an account and never tried it)
 }
 
 export interface Study {
@@ -101,6 +121,7 @@ export const learn_api = {
   summary: () => call<PuzzleSummary>("GET", "/api/puzzles"),
   next: (theme: string, exclude: string[]) => call<Puzzle>("GET", `/api/puzzles/next${next_query(theme, exclude)}`),
   puzzle: (id: string) => call<Puzzle>("GET", `/api/puzzles/${encodeURIComponent(id)}`),
+  attempt: (id: string, solved: boolean) => call<AttemptAnswer>("POST", `/api/puzzles/${encodeURIComponent(id)}/attempt`, { solved }),
   studies: () => call<{ studies: Study[] }>("GET", "/api/studies"),
   explorer: (position: string, f: ExplorerFilter = {}) => call<ExplorerAnswer>("GET", `/api/explorer${explorer_query(position, f)}`),
   explorer_eval: (position: string) => call<MoveEvals>("GET", `/api/explorer/eval${explorer_query(position)}`),

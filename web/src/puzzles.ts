@@ -1,14 +1,17 @@
 // The puzzle page: a position from a real game where one move is clearly best; the player
 // plays the solution against its forced replies, with feedback on every move, and sees the
 // solution after a miss. A choice by theme, a streak mode (one miss ends it), an analysis
-// board from the position shown. Works without an account and is not rated: puzzle ratings
-// come with accounts (the server's `rated` and the puzzle's `rating` stay false / null).
+// board from the position shown. Works without an account, unrated; with one, the first attempt
+// at each puzzle in practice mode is rated (POST /api/puzzles/<id>/attempt, Glicko-2 for the
+// player and the puzzle) and the page shows both ratings with the change. Streak puzzles are not
+// rated (a streak is played for itself, as lichess's puzzle streak).
 //   #/puzzles            the next puzzle      #/puzzles/<id>   that puzzle
 
 import "./learn.css";
 import { ApiError } from "./api";
 import { error_text, t } from "./i18n";
-import { learn_api, type Puzzle, type PuzzleSummary } from "./learn_api";
+import { diff_text, rating_text } from "./accounts_logic";
+import { learn_api, type AttemptAnswer, type Puzzle, type PuzzleSummary } from "./learn_api";
 import { open_analysis, position_svg } from "./learn_board";
 import {
   legal_now,
@@ -59,6 +62,8 @@ export class PuzzlesView implements View {
   private mode: "practice" | "streak" = load<string>(K_MODE, "practice") === "streak" ? "streak" : "practice";
   private streak: Streak = load(K_STREAK, { current: 0, best: 0, over: false });
   private view_ply: number | null = null; // a solution move looked at, null: the attempt's board
+  private reported = ""; // the puzzle whose attempt was sent (a retry is not sent again)
+  private answer: AttemptAnswer | null = null; // the server's answer to that attempt
   private timer = 0;
   private alive = true;
   private keyh = (e: KeyboardEvent) => {
@@ -108,6 +113,8 @@ export class PuzzlesView implements View {
       if (!this.alive) return;
       this.trial = new_trial(puzzle);
       this.view_ply = null;
+      this.reported = "";
+      this.answer = null;
       this.feedback = { kind: "task", text: this.task_text(puzzle) };
       save(K_RECENT, remember(load<string[]>(K_RECENT, []), puzzle.id));
       if (location.hash !== `#/puzzles/${puzzle.id}`) history.replaceState(null, "", `#/puzzles/${puzzle.id}`);
@@ -169,11 +176,59 @@ export class PuzzlesView implements View {
     save(K_STREAK, this.streak);
   }
 
-  /** The attempt is over: the streak counts it (a retried puzzle counts once). */
+  /** The attempt is over: the streak counts it (a retried puzzle counts once); in practice mode
+   * with an account it is sent to be rated, once per puzzle shown. */
   private finish(solved: boolean) {
-    if (this.mode !== "streak") return;
-    this.streak = streak_after(this.streak, solved);
-    save(K_STREAK, this.streak);
+    if (this.mode === "streak") {
+      this.streak = streak_after(this.streak, solved);
+      save(K_STREAK, this.streak);
+      return;
+    }
+    const tr = this.trial;
+    if (!tr || !this.summary?.rated || this.reported === tr.puzzle.id) return;
+    const id = tr.puzzle.id;
+    this.reported = id;
+    learn_api.attempt(id, solved).then(
+      (a) => {
+        if (!this.alive || this.trial?.puzzle.id !== id) return;
+        this.answer = a;
+        if (this.summary && a.player) this.summary = { ...this.summary, player: a.player };
+        this.trial = { ...this.trial, puzzle: { ...this.trial.puzzle, rating: a.puzzle, rated: false } };
+        this.render();
+      },
+      (e) => {
+        if (!this.alive) return;
+        this.feedback = { kind: "error", text: error_text(e) };
+        this.render();
+      },
+    );
+  }
+
+  /** The player's puzzle rating line: the rating, and the change by the last attempt. */
+  private rating_html(): string {
+    const s = this.summary;
+    if (!s) return `<p class="muted" id="puzzle-unrated"></p>`;
+    if (!s.rated || !s.player) return `<p class="muted" id="puzzle-unrated">${esc(t("puzzle_unrated"))}</p>`;
+    const a = this.answer;
+    const change =
+      a?.player && a.rated
+        ? ` <span class="rating-change ${a.player.diff >= 0 ? "up" : "down"}" id="puzzle-rating-change">${esc(diff_text(a.player.diff))}</span>`
+        : "";
+    const streak = this.mode === "streak" ? ` · ${esc(t("puzzle_streak_unrated"))}` : "";
+    return `<p id="puzzle-player-rating">${esc(t("puzzle_your_rating"))}: <b class="rating">${esc(rating_text(s.player))}</b>${change}${streak}</p>`;
+  }
+
+  /** The puzzle's own rating and whether this attempt counts. */
+  private puzzle_rating_html(tr: Trial): string {
+    const r = tr.puzzle.rating;
+    const a = this.answer;
+    const change =
+      a && a.rated ? ` <span class="rating-change" id="puzzle-own-change">${esc(diff_text(a.puzzle.diff))}</span>` : "";
+    const again =
+      this.summary?.rated && !tr.puzzle.rated && !(a && a.rated) && this.mode === "practice"
+        ? `<p class="muted" id="puzzle-not-rated">${esc(t("puzzle_attempted"))}</p>`
+        : "";
+    return `<p class="muted" id="puzzle-rating">${esc(t("puzzle_rating"))}: <span class="rating">${esc(rating_text(r))}</span>${change}</p>${again}`;
   }
 
   private play(hole: number) {
@@ -261,7 +316,7 @@ export class PuzzlesView implements View {
           ? `<p id="puzzle-streak-over">${esc(t("streak_over", { n: this.streak.current }))}</p>
              <button type="button" class="primary" data-action="new-streak" id="puzzle-new-streak">${esc(t("streak_new"))}</button>`
           : "";
-      side += `<p class="muted">${esc(t("puzzle_difficulty", { n: tr.puzzle.difficulty }))}${tr.puzzle.proven ? ` · ${esc(t("puzzle_proven"))}` : ""}</p>
+      side += `${this.puzzle_rating_html(tr)}<p class="muted">${esc(t("puzzle_difficulty", { n: tr.puzzle.difficulty }))}${tr.puzzle.proven ? ` · ${esc(t("puzzle_proven"))}` : ""}</p>
         <p class="muted" id="puzzle-themes">${esc(theme_names)}</p>
         ${over ? this.solution_html(tr) : ""}
         ${streak_over}
@@ -281,7 +336,7 @@ export class PuzzlesView implements View {
         <span role="group" class="row">${mode("practice")}${mode("streak")}</span>
         ${streak}
       </div>
-      <p class="muted" id="puzzle-unrated">${esc(this.summary?.rated ? "" : t("puzzle_unrated"))}</p>
+      ${this.rating_html()}
       <div class="learn-grid">${board || "<div></div>"}<div class="learn-side card">${side}</div></div>`;
   }
 }

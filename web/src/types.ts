@@ -98,6 +98,9 @@ export interface GameState {
   // accounts: whether the game counts for the ratings, and its speed category
   rated?: boolean;
   speed?: string | null;
+  // a correspondence game: days per move and the wall-clock time (ms since the epoch) by which
+  // the side to move must move
+  correspondence?: { days_per_move: number; deadline_ms: number } | null;
 }
 
 /** One line of a search (docs/web-protocol.md "Scores and lines"). */

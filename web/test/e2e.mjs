@@ -7,7 +7,7 @@
 // 77: cannot run here (no chromium or no built front end), which ctest reports as skipped.
 // Every wait is on a DOM condition with a generous timeout; there are no fixed sleeps.
 
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -34,10 +34,11 @@ if (!existsSync(path.join(dist, "index.html"))) skip(`no built front end in ${di
 const chrome = [args.chromium, "/usr/lib/chromium/chromium", "/usr/bin/chromium"].find((p) => p && existsSync(p));
 if (!chrome) skip("Debian's chromium is not installed (run: scripts/install-deps web)");
 
-/** Starts `toguz serve` on a free port with a fresh database; resolves to {proc, base, dir}. */
-function start_server(dir, extra = []) {
+/** Starts `toguz serve` on `port` (0: a free one) with the database in `dir` (made when new);
+ * resolves to {proc, base}. */
+function start_server(dir, extra = [], port = 0) {
   return new Promise((resolve, reject) => {
-    const proc = spawn(toguz, ["serve", "--host", "127.0.0.1", "--port", "0", "--db", path.join(dir, "t.db"), "--static", dist, ...extra], {
+    const proc = spawn(toguz, ["serve", "--host", "127.0.0.1", "--port", String(port), "--db", path.join(dir, "t.db"), "--static", dist, ...extra], {
       stdio: ["ignore", "pipe", "pipe"],
     });
     let buf = "";
@@ -714,19 +715,8 @@ async function accounts_pages(browser, base, pages) {
  * both player pages the new ratings. A guest named with markup plays a casual game against one
  * of them: the name shows as text on the player page and nothing runs. */
 async function rated_game(browser, base, pages) {
-  const sign_up = async (name) => {
-    const ctx = await browser.newContext({ viewport: { width: 1200, height: 900 } });
-    const page = await ctx.newPage();
-    pages.push(page);
-    await page.goto(`${base}/#/signup`);
-    await page.fill("#auth-username", name);
-    await page.fill("#auth-password", `password of ${name}`);
-    await page.click("#auth-submit");
-    await page.waitForFunction((n) => location.hash === `#/@/${n}` && document.querySelector("#me-link")?.textContent === n, name, { timeout: T });
-    return { ctx, page };
-  };
-  const { ctx: ca, page: a } = await sign_up("Asel");
-  const { ctx: cb, page: b } = await sign_up("Dana");
+  const { ctx: ca, page: a } = await signed_up(browser, base, pages, "Asel");
+  const { ctx: cb, page: b } = await signed_up(browser, base, pages, "Dana");
   await a.goto(`${base}/#/`);
   await a.fill("#online-name", "Asel");
   await a.selectOption("#online-colour", "white");
@@ -1243,9 +1233,193 @@ async function arena_tournament(browser, base, pages) {
   for (const p of ps) await p.context().close();
 }
 
+/** Signs `name` up in a fresh browser context; resolves to {ctx, page} on the player's page. */
+async function signed_up(browser, base, pages, name) {
+  const ctx = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+  const page = await ctx.newPage();
+  pages.push(page);
+  await page.goto(`${base}/#/signup`);
+  await page.fill("#auth-username", name);
+  await page.fill("#auth-password", `password of ${name}`);
+  await page.click("#auth-submit");
+  await page.waitForFunction((n) => location.hash === `#/@/${n}` && document.querySelector("#me-link")?.textContent === n, name, { timeout: T });
+  return { ctx, page };
+}
+
+/** Puzzle ratings on the real server: a logged-in player solves the puzzle the server picks
+ * (near his rating) and sees his rating go up with the change (+n) and the puzzle's own rating
+ * change, misses the next one and sees it go down (−n); a retry of that puzzle sends nothing;
+ * after a reload the rating is the server's. */
+async function puzzle_rating(browser, base, pages) {
+  const { ctx, page } = await signed_up(browser, base, pages, "Tolkun");
+  const attempts = [];
+  page.on("request", (q) => {
+    if (q.method() === "POST" && /\/api\/puzzles\/[0-9a-f]+\/attempt$/.test(new URL(q.url()).pathname)) attempts.push(q.url());
+  });
+  const state = (st) => page.waitForSelector(`#puzzle-board[data-state="${st}"]`, { timeout: T });
+  const click_hole = (h) => page.locator(`#puzzle-board g.hole.legal[data-hole="${h}"]`).click();
+  const shown_id = () => decodeURIComponent(location_hash(page.url()).slice("#/puzzles/".length));
+  const rating = async () => (await page.textContent("#puzzle-player-rating .rating")).trim();
+  await page.goto(`${base}/#/puzzles`);
+  await state("playing");
+  await page.waitForSelector("#puzzle-player-rating", { timeout: T });
+  check((await rating()) === "1500?", `a new player's puzzle rating: ${await rating()}`);
+  check(!(await page.$("#puzzle-unrated")), "no unrated note with an account");
+  // solved: each of the solver's moves, the page plays the forced replies
+  const first = await (await page.request.get(`${base}/api/puzzles/${shown_id()}`)).json();
+  check(first.rated === true, "the first attempt is rated");
+  check((await page.textContent("#puzzle-rating .rating")).trim().startsWith(String(first.rating.rating)), "the puzzle's rating shown");
+  for (let i = 0; i < first.line.length; i += 2) {
+    await page.waitForSelector(`#puzzle-board[data-ply="${i}"]`, { timeout: T });
+    await click_hole(first.line[i].hole);
+  }
+  await state("solved");
+  await page.waitForSelector("#puzzle-rating-change", { timeout: T });
+  const up = (await page.textContent("#puzzle-rating-change")).trim();
+  check(/^\+\d+$/.test(up), `the change after a solve: ${up}`);
+  const after_solve = 1500 + Number(up.slice(1));
+  check((await rating()).replace("?", "") === String(after_solve), `the new rating ${await rating()} is 1500 ${up}`);
+  check((await page.textContent("#puzzle-own-change")).trim().startsWith("\u2212"), "the puzzle's own rating went down");
+  // missed: another legal move than the solution's
+  await page.click("#puzzle-next");
+  await page.waitForFunction((id) => location.hash.startsWith("#/puzzles/") && !location.hash.endsWith(id), first.id, { timeout: T });
+  await state("playing");
+  const second = await (await page.request.get(`${base}/api/puzzles/${shown_id()}`)).json();
+  check(second.rated === true && second.id !== first.id, "a new puzzle, rated");
+  check(Math.abs(second.rating.rating - after_solve) <= 200, `the next puzzle (${second.rating.rating}) near the player's rating (${after_solve})`);
+  const wrong = second.choices[0].moves.find((m) => m.hole !== second.line[0].hole);
+  await click_hole(wrong.hole);
+  await state("missed");
+  await page.waitForFunction(() => document.querySelector("#puzzle-rating-change")?.textContent.trim().startsWith("\u2212"), null, { timeout: T });
+  const down = (await page.textContent("#puzzle-rating-change")).trim();
+  const after_miss = after_solve - Number(down.slice(1));
+  check((await rating()).replace("?", "") === String(after_miss), `the rating after the miss ${await rating()} is ${after_solve} ${down}`);
+  check(attempts.length === 2, `two attempts sent: ${attempts.length}`);
+  // a retry of the missed puzzle: solved, but not sent again
+  await page.click("#puzzle-retry");
+  await state("playing");
+  for (let i = 0; i < second.line.length; i += 2) {
+    await page.waitForSelector(`#puzzle-board[data-ply="${i}"]`, { timeout: T });
+    await click_hole(second.line[i].hole);
+  }
+  await state("solved");
+  check(attempts.length === 2, "a retry is not sent");
+  // the server kept it: after a reload the same rating, and the puzzle marked as tried
+  await page.reload();
+  await state("playing");
+  await page.waitForSelector("#puzzle-player-rating", { timeout: T });
+  check((await rating()).replace("?", "") === String(after_miss), `after a reload: ${await rating()}`);
+  await page.goto(`${base}/#/puzzles/${first.id}`);
+  await page.waitForSelector("#puzzle-not-rated", { timeout: T });
+  console.log(`  puzzle rating: solved ${up} (1500 to ${after_solve}), missed ${down} (to ${after_miss}), a retry unsent, kept after a reload`);
+  await ctx.close();
+}
+
+/** Correspondence games on a server of their own (so it can be restarted): two accounts play a
+ * game of one day per move by link; the home page's "your turn" list shows it to the player to
+ * move only, with the time left; the server is stopped and started again on the same port and
+ * the game goes on; then, with the server down, the deadline is put in the past in its SQLite
+ * file (sqlite3), and after the restart the opponent's "claim the win on time" ends the game. */
+async function correspondence(browser, _base, pages) {
+  const dir2 = mkdtempSync(path.join(tmpdir(), "toguz-e2e-corr-"));
+  let srv = await start_server(dir2);
+  const port = Number(new URL(srv.base).port);
+  const base = srv.base;
+  const restart = async (between = () => {}) => {
+    const gone = new Promise((r) => srv.proc.once("exit", r));
+    srv.proc.kill("SIGTERM");
+    await gone;
+    between();
+    srv = await start_server(dir2, [], port);
+  };
+  try {
+    const { ctx: ca, page: a } = await signed_up(browser, base, pages, "Aruuke");
+    const { ctx: cb, page: b } = await signed_up(browser, base, pages, "Bakyt");
+    await a.goto(`${base}/#/`);
+    await a.fill("#online-name", "Aruuke");
+    await a.selectOption("#online-colour", "white");
+    await a.selectOption("#online-clock", "d1");
+    await a.click("#create-online");
+    await a.waitForSelector("#invite-link", { timeout: T });
+    const invite = await a.inputValue("#invite-link");
+    const a_game = a.url();
+    await b.goto(invite);
+    await b.waitForSelector("#join-name", { timeout: T });
+    await b.fill("#join-name", "Bakyt");
+    await b.click("#join-go");
+    await b.waitForURL(/#\/game\/[^/]+\/[^/]+$/, { timeout: T });
+    const b_game = b.url();
+    const id = location_hash(b_game).split("/")[2];
+    for (const p of [a, b]) await p.waitForSelector("#corr-deadline", { timeout: T });
+    check(/23 h 5\d min/.test(await a.textContent("#corr-left")), `the time left to move: ${await a.textContent("#corr-left")}`);
+    check((await wait_turn(a)) === "move", "White to move");
+    await play_one(a, "click", 0);
+    await wait_ply(b, 1);
+    await play_one(b, "click", 0);
+    await wait_ply(a, 2);
+    // the "your turn" lists: White's move now
+    const your_turn = async (p) => {
+      await p.goto(`${base}/#/`);
+      await p.reload(); // the list as the server has it now
+      await p.waitForSelector("#your-turn:not([hidden])", { timeout: T });
+      return {
+        count: Number(await p.getAttribute("#your-turn", "data-count")),
+        ids: await p.$$eval("#your-turn li[data-game]", (ls) => ls.map((l) => l.dataset.game)),
+      };
+    };
+    let ya = await your_turn(a);
+    let yb = await your_turn(b);
+    check(ya.count === 1 && ya.ids.length === 1 && ya.ids[0] === id, `White's list: ${JSON.stringify(ya)}`);
+    check(yb.count === 0 && yb.ids.length === 0, `Black's list: ${JSON.stringify(yb)}`);
+    check((await a.textContent("#your-turn-count")).trim() === "1", "the count shown");
+    // the server restarts; the game waits and goes on from the list's link
+    await restart();
+    ya = await your_turn(a);
+    check(ya.count === 1 && ya.ids[0] === id, `White's list after the restart: ${JSON.stringify(ya)}`);
+    await a.click(`#your-turn li[data-game="${id}"] a`);
+    await a.waitForURL(/#\/game\/[^/]+\/[^/]+$/, { timeout: T });
+    await wait_ply(a, 2);
+    check((await wait_turn(a)) === "move", "White to move after the restart");
+    await play_one(a, "click", 0);
+    await b.goto(b_game);
+    await wait_ply(b, 3);
+    yb = await your_turn(b);
+    check(yb.count === 1 && yb.ids[0] === id, `Black's turn now: ${JSON.stringify(yb)}`);
+    await b.goto(b_game);
+    await wait_ply(b, 3);
+    // Black's day runs out while the server is down: White claims the win on time
+    const sqlite = ["/usr/bin/sqlite3", "/bin/sqlite3"].find((x) => existsSync(x));
+    if (!sqlite) {
+      console.log("  correspondence: the deadline part needs sqlite3 (scripts/install-deps web); skipped");
+    } else {
+      await restart(() => {
+        const r = spawnSync(sqlite, [path.join(dir2, "t.db"), `UPDATE games SET move_deadline_ms = 1000 WHERE id = '${id}'`]);
+        check(r.status === 0, `sqlite3: ${r.stderr}`);
+      });
+      await a.goto(`${base}/#/`);
+      await a.goto(a_game);
+      await wait_ply(a, 3);
+      await a.waitForSelector("#claim-on-time", { timeout: T });
+      check((await a.textContent("#corr-left")).includes("up"), `the deadline passed: ${await a.textContent("#corr-left")}`);
+      await b.goto(`${base}/#/`);
+      await b.goto(b_game);
+      await wait_ply(b, 3);
+      check(!(await b.$("#claim-on-time")), "no claim for the player out of time");
+      await a.click("#claim-on-time");
+      for (const p of [a, b]) await p.waitForSelector('#game-over[data-reason="timeout"]', { timeout: T });
+    }
+    console.log("  correspondence: 1 day a move by link, the your-turn list for the player to move only, a restart, the game went on, a win claimed on time");
+    await ca.close();
+    await cb.close();
+  } finally {
+    srv.proc.kill("SIGTERM");
+    rmSync(dir2, { recursive: true, force: true });
+  }
+}
+
 // ---- runner --------------------------------------------------------------------------------
 
-const tests = { engine_game, online_resign, reconnect, draw_rematch_abort, claim_win, phone_pages, languages, accounts_pages, rated_game, learn_pages, explorer_from_review, lobby_game, arbiter_page, arena_tournament };
+const tests = { engine_game, online_resign, reconnect, draw_rematch_abort, claim_win, phone_pages, languages, accounts_pages, rated_game, learn_pages, puzzle_rating, explorer_from_review, lobby_game, arbiter_page, arena_tournament, correspondence };
 const dir = mkdtempSync(path.join(tmpdir(), "toguz-e2e-"));
 let server;
 let browser;

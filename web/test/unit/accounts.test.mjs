@@ -8,6 +8,7 @@ import {
   RESERVED, ESTIMATED_MOVES, BULLET_BELOW, BLITZ_BELOW, RAPID_BELOW, check_username, check_password, speed_of,
   clock_label, rating_text, diff_text, user_html, seek_rows_html, pool_buttons_html, challenges_html,
   player_games_html, history_svg, lobby_reduce, empty_lobby, can_accept, sorted_seeks, seek_message,
+  time_left_text,
 } from "../../node_modules/.toguz-unit/accounts_logic.js";
 import { accounts, who_am_i } from "../../node_modules/.toguz-unit/accounts_api.js";
 import { LobbySocket } from "../../node_modules/.toguz-unit/lobby_socket.js";
@@ -314,4 +315,24 @@ test("the lobby socket reports answers that change no state", () => {
   ws.recv({ type: "pong" });
   assert.deepEqual(notes, ["challenge_created", "challenge_gone"]);
   lobby.close();
+});
+
+test("a correspondence game's time left to move", () => {
+  const min = 60000;
+  assert.equal(time_left_text(2 * 1440 * min + 5 * 60 * min + 30 * min), "2 d 5 h");
+  assert.equal(time_left_text(23 * 60 * min + 59 * min + 30000), "23 h 59 min");
+  assert.equal(time_left_text(12 * min), "12 min");
+  assert.equal(time_left_text(30000), "0 min");
+  assert.equal(time_left_text(0), null);
+  assert.equal(time_left_text(-5), null);
+});
+
+test("the your-turn list's call", async () => {
+  const seen = [];
+  globalThis.fetch = async (url, init) => {
+    seen.push([init.method, url]);
+    return new Response(JSON.stringify({ games: [], your_turn: 0 }), { status: 200 });
+  };
+  assert.deepEqual(await accounts.my_games(), { games: [], your_turn: 0 });
+  assert.deepEqual(seen, [["GET", "/api/account/games"]]);
 });

@@ -65,6 +65,13 @@ test("the puzzles not to repeat: each once, the newest kept", () => {
   assert.deepEqual(remember(r, "d", 3), ["c", "a", "d"]);
 });
 
+test("a puzzle's rating before anybody tried it: its difficulty's start", () => {
+  assert.equal(fx.solve.rating.rating, 1100 + 100 * fx.solve.difficulty);
+  assert.equal(fx.solve.rating.provisional, true);
+  assert.equal(fx.solve.rated, false); // the fixture's viewer has no account
+  assert.equal(fx.summary.player, null);
+});
+
 test("a study line at a ply", () => {
   const s = fx.studies.studies.find((x) => x.study === 1);
   assert.ok(s.proven);
@@ -92,11 +99,13 @@ test("the API's requests and a refusal with its code", async () => {
   await assert.rejects(learn_api.next("tuz", ["x"]), (e) => e.status === 404 && e.code === "no_puzzle" && e.params.theme === "tuz");
   await learn_api.puzzle("ab/c");
   await learn_api.explorer("9,9 0 0 w");
+  await learn_api.attempt("ab/c", true);
   assert.deepEqual(seen, [
     ["GET", "/api/puzzles"],
     ["GET", "/api/puzzles/next?theme=tuz&exclude=x"],
     ["GET", "/api/puzzles/ab%2Fc"],
     ["GET", "/api/explorer?position=9%2C9%200%200%20w"],
+    ["POST", "/api/puzzles/ab%2Fc/attempt"],
   ]);
 });
 

@@ -1,0 +1,167 @@
+// Puzzle ratings (docs/ratings.md "Puzzle ratings"): the learning API's view of the store for the
+// viewer of a request, and POST /api/puzzles/<id>/attempt, which rates an account's first attempt
+// at a puzzle with Glicko-2: the solver and the puzzle are the two players of one game, a solve
+// the solver's win.
+#include <boost/json.hpp>
+#include <cmath>
+
+#include "accounts/glicko2.h"
+#include "server/json_out.h"
+#include "server/server_impl.h"
+
+namespace toguz::server {
+
+namespace {
+
+using Response = http::response<http::string_body>;
+
+accounts::Rating rating_of(const store::RatingRow& r) {
+  return {r.rating, r.rd, r.volatility, r.games};
+}
+
+store::RatingRow row_of(const accounts::Rating& r, const std::string& category, int64_t time_ms) {
+  return {category, r.rating, r.rd, r.volatility, r.games, time_ms};
+}
+
+double days_since(const store::RatingRow& r, int64_t now) {
+  return r.games > 0 ? double(now - r.updated_ms) / 86400000.0 : 0.0;
+}
+
+// The solver's rating as shown now: the deviation grown by the days since the last attempt (a
+// puzzle's does not grow: it does not change while nobody attempts it).
+accounts::Rating shown(const store::RatingRow& r, int64_t now) {
+  accounts::Rating out = rating_of(r);
+  out.rd = accounts::rd_after(out, days_since(r, now), accounts::Glicko2Config{});
+  return out;
+}
+
+// The store's ratings for one request's viewer, read when the learning API asks.
+class StoreRatings final : public PuzzleRatingSource {
+ public:
+  StoreRatings(Store& store, const Viewer& viewer) : store_(store), viewer_(viewer) {}
+  bool signed_in() override { return viewer_.signed_in(); }
+  std::optional<accounts::Rating> player() override {
+    if (!viewer_.signed_in()) return std::nullopt;
+    const auto r = store_.puzzle_player_rating(viewer_.user_id);
+    if (!r) return std::nullopt;
+    return shown(*r, now_ms());
+  }
+  std::optional<accounts::Rating> puzzle(const std::string& id) override {
+    const auto r = store_.puzzle_rating(id);
+    if (!r) return std::nullopt;
+    return rating_of(*r);
+  }
+  std::map<std::string, accounts::Rating> puzzles() override {
+    std::map<std::string, accounts::Rating> out;
+    for (const store::RatingRow& r : store_.puzzle_ratings()) out[r.category] = rating_of(r);
+    return out;
+  }
+  std::set<std::string> attempted() override {
+    if (!viewer_.signed_in()) return {};
+    const auto ids = store_.attempted_puzzles(viewer_.user_id);
+    return {ids.begin(), ids.end()};
+  }
+
+ private:
+  Store& store_;
+  const Viewer& viewer_;
+};
+
+// 16 hexadecimal digits in lower case: the form of a puzzle's id (its position key).
+bool puzzle_id_form(const std::string& id) {
+  return id.size() == 16 && id.find_first_not_of("0123456789abcdef") == std::string::npos;
+}
+
+// {"rating","rd","provisional","attempts","diff"}: a rating with its change by the attempt, in
+// whole points as shown.
+json::object rating_change(const accounts::Rating& after, double before) {
+  json::object o = rating_json(after);
+  o["diff"] = std::lround(after.rating) - std::lround(before);
+  return o;
+}
+
+}  // namespace
+
+std::optional<LearnReply> Server::Impl::learn_request(const http::request<http::string_body>& req) {
+  if (!learn) return std::nullopt;
+  // Only the puzzles need the viewer (a store read for the session); the studies and the
+  // explorer do not.
+  if (req.target().substr(0, 12) != "/api/puzzles")
+    return learn->handle(req.method_string(), req.target());
+  const Viewer viewer = viewer_of(req);
+  StoreRatings ratings(*store, viewer);
+  return learn->handle(req.method_string(), req.target(), &ratings);
+}
+
+Response Server::Impl::api_puzzle_attempt(const std::string& id, const std::string& body_text,
+                                          const Viewer& viewer) {
+  if (!puzzle_id_form(id))
+    return coded_error(http::status::bad_request, "id: expected 16 hexadecimal digits",
+                       "bad_puzzle_id", {{"id", id.substr(0, 40)}});
+  const std::optional<int> difficulty = learn ? learn->puzzle_difficulty(id) : std::nullopt;
+  if (!difficulty)
+    return coded_error(http::status::not_found, "puzzle " + id + ": no such puzzle", "no_puzzle_id",
+                       {{"id", id}});
+  json::error_code ec;
+  const json::value v = json::parse(body_text, ec);
+  if (ec || !v.is_object())
+    return coded_error(http::status::bad_request, "body: expected a JSON object", "bad_message");
+  const json::object& body = v.as_object();
+  const json::value* solved_v = body.if_contains("solved");
+  if (!solved_v || !solved_v->is_bool())
+    return coded_error(http::status::bad_request, "solved: expected true or false", "bad_attempt",
+                       {{"field", "solved"}});
+  const json::value* hint_v = body.if_contains("hint");
+  if (hint_v && !hint_v->is_bool())
+    return coded_error(http::status::bad_request, "hint: expected true or false", "bad_attempt",
+                       {{"field", "hint"}});
+  const bool solved = solved_v->as_bool();
+  const bool hint = hint_v && hint_v->as_bool();
+  const int64_t now = now_ms();
+  const accounts::Rating puzzle_start = puzzle_start_rating(*difficulty);
+
+  json::object out{{"id", id}, {"solved", solved}, {"hint", hint}};
+  if (!viewer.signed_in()) {
+    const auto stored = store->puzzle_rating(id);
+    const accounts::Rating puzzle = stored ? rating_of(*stored) : puzzle_start;
+    out["rated"] = false;
+    out["reason"] = "anonymous";
+    out["player"] = nullptr;
+    out["puzzle"] = rating_change(puzzle, puzzle.rating);
+    return json_response(http::status::ok, out);
+  }
+  // A solve after a hint counts as a miss, as lichess counts a solution looked at.
+  const double score = solved && !hint ? 1.0 : 0.0;
+  store::PuzzleAttempt attempt;
+  attempt.user_id = viewer.user_id;
+  attempt.puzzle_id = id;
+  attempt.solved = solved && !hint;
+  attempt.time_ms = now;
+  const store::AttemptResult r = store->rate_puzzle_attempt(
+      attempt, row_of(player_start_rating(), "puzzle", 0), row_of(puzzle_start, id, 0),
+      [&](const store::RatingRow& player, const store::RatingRow& puzzle) {
+        const accounts::Glicko2Config config;
+        // One attempt is one rating period for both, the solver's deviation grown by the time
+        // since the last attempt; the puzzle's by none.
+        const auto [p, z] =
+            accounts::rate_game(rating_of(player), rating_of(puzzle), score, config,
+                                accounts::periods_between(days_since(player, now), config), 0.0);
+        return std::pair{row_of(p, "puzzle", now), row_of(z, id, now)};
+      });
+  out["rated"] = r.rated;
+  out["reason"] = r.rated ? json::value(nullptr) : json::value("attempted");
+  if (r.rated) {
+    out["player"] = rating_change(rating_of(r.player), r.attempt.player_before);
+    out["puzzle"] = rating_change(rating_of(r.puzzle), r.attempt.puzzle_before);
+  } else {
+    const accounts::Rating player = shown(r.player, now);
+    out["player"] = rating_change(player, player.rating);
+    out["puzzle"] = rating_change(rating_of(r.puzzle), r.puzzle.rating);
+    out["first"] = json::object{{"solved", r.attempt.solved},
+                                {"player_diff", std::lround(r.attempt.player_after) -
+                                                    std::lround(r.attempt.player_before)}};
+  }
+  return json_response(http::status::ok, out);
+}
+
+}  // namespace toguz::server

@@ -1,0 +1,218 @@
+// Puzzle ratings on a real server (docs/ratings.md "Puzzle ratings", docs/web-protocol.md):
+// POST /api/puzzles/<id>/attempt rates an account's first attempt at a puzzle with Glicko-2 (the
+// solver's rating up on a solve and the puzzle's down, the other way on a miss), once per
+// account and puzzle; an anonymous attempt is answered unrated; bad ids and bodies are refused
+// by name with nothing stored; the next puzzle of a signed-in player is near his rating.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <set>
+
+#include "accounts/glicko2.h"
+#include "server/learn_api.h"
+#include "server_client.h"
+#include "test_util.h"
+
+namespace toguz::test {
+namespace {
+
+using Headers = std::vector<std::pair<http::field, std::string>>;
+
+struct PuzzleServer {
+  TempDir dir;
+  std::unique_ptr<TestServer> srv;
+  PuzzleServer() {
+    server::Config cfg;
+    cfg.puzzles_path = data_path("../../web/data/puzzles-default.jsonl");
+    cfg.mine_puzzles = false;
+    srv = std::make_unique<TestServer>((dir.path / "t.db").string(), cfg);
+  }
+  uint16_t port() const { return srv->port; }
+};
+
+HttpResult call(uint16_t port, http::verb method, const std::string& target,
+                const std::string& cookie, const std::string& body = "") {
+  Headers h;
+  if (!cookie.empty()) h.emplace_back(http::field::cookie, cookie);
+  return http_call(port, method, target, body, h);
+}
+
+HttpResult attempt(uint16_t port, const std::string& id, const std::string& cookie,
+                   const std::string& body) {
+  return call(port, http::verb::post, "/api/puzzles/" + id + "/attempt", cookie, body);
+}
+
+json::object get(uint16_t port, const std::string& target, const std::string& cookie) {
+  HttpResult r = call(port, http::verb::get, target, cookie);
+  EXPECT_EQ(r.status, 200) << target << " " << r.body;
+  return r.json().as_object();
+}
+
+std::string code_of(const HttpResult& r) {
+  const json::value v = r.json();
+  return v.is_object() && v.as_object().if_contains("code") ? jstr(v.at("code")) : "";
+}
+
+// The first puzzle of the served set with difficulty `d` (the file's order is fixed).
+std::string puzzle_of_difficulty(int d) {
+  for (const json::value& v : read_jsonl("../../web/data/puzzles-default.jsonl"))
+    if (jint(v.at("difficulty")) == d) return jstr(v.at("key"));
+  ADD_FAILURE() << "no puzzle of difficulty " << d;
+  return "";
+}
+
+TEST(PuzzleRatings, SolveRaisesMissLowersOncePerPuzzle) {
+  PuzzleServer s;
+  const std::string me = sign_up_cookie(s.port(), "Aigerim");
+  json::object summary = get(s.port(), "/api/puzzles", me);
+  EXPECT_TRUE(summary.at("rated").as_bool());
+  EXPECT_EQ(jint(summary.at("player").at("rating")), 1500);
+  EXPECT_TRUE(summary.at("player").at("provisional").as_bool());
+
+  const std::string easy = puzzle_of_difficulty(1);
+  json::object before = get(s.port(), "/api/puzzles/" + easy, me);
+  EXPECT_TRUE(before.at("rated").as_bool());
+  EXPECT_EQ(jint(before.at("rating").at("rating")), 1200);  // difficulty 1's start
+  EXPECT_EQ(jint(before.at("rating").at("attempts")), 0);
+
+  // Solved: the expected Glicko-2 figures of a new player (1500/350) beating a 1200/350 puzzle.
+  const auto [player, puzzle] = accounts::rate_game(
+      accounts::Rating{}, server::puzzle_start_rating(1), 1.0, accounts::Glicko2Config{}, 0.0, 0.0);
+  HttpResult solved = attempt(s.port(), easy, me, R"({"solved":true})");
+  ASSERT_EQ(solved.status, 200) << solved.body;
+  json::object a = solved.json().as_object();
+  EXPECT_TRUE(a.at("rated").as_bool());
+  EXPECT_EQ(jint(a.at("player").at("rating")), std::lround(player.rating));
+  EXPECT_EQ(jint(a.at("player").at("diff")), std::lround(player.rating) - 1500);
+  EXPECT_GT(jint(a.at("player").at("diff")), 0);
+  EXPECT_EQ(jint(a.at("puzzle").at("rating")), std::lround(puzzle.rating));
+  EXPECT_LT(jint(a.at("puzzle").at("diff")), 0);
+  const int64_t after_solve = jint(a.at("player").at("rating"));
+
+  // The same puzzle again, missed: answered, nothing changes.
+  HttpResult again = attempt(s.port(), easy, me, R"({"solved":false})");
+  ASSERT_EQ(again.status, 200) << again.body;
+  json::object b = again.json().as_object();
+  EXPECT_FALSE(b.at("rated").as_bool());
+  EXPECT_EQ(jstr(b.at("reason")), "attempted");
+  EXPECT_EQ(jint(b.at("player").at("diff")), 0);
+  EXPECT_EQ(jint(b.at("player").at("rating")), after_solve);
+  EXPECT_TRUE(b.at("first").at("solved").as_bool());
+  EXPECT_EQ(jint(get(s.port(), "/api/puzzles", me).at("player").at("rating")), after_solve);
+  json::object shown = get(s.port(), "/api/puzzles/" + easy, me);
+  EXPECT_FALSE(shown.at("rated").as_bool());
+  EXPECT_EQ(jint(shown.at("rating").at("rating")), std::lround(puzzle.rating));
+  EXPECT_EQ(jint(shown.at("rating").at("attempts")), 1);
+
+  // Missed, another puzzle: the player down, the puzzle up.
+  const std::string hard = puzzle_of_difficulty(3);
+  HttpResult missed = attempt(s.port(), hard, me, R"({"solved":false})");
+  ASSERT_EQ(missed.status, 200) << missed.body;
+  json::object c = missed.json().as_object();
+  EXPECT_TRUE(c.at("rated").as_bool());
+  EXPECT_LT(jint(c.at("player").at("diff")), 0);
+  EXPECT_GT(jint(c.at("puzzle").at("diff")), 0);
+  EXPECT_EQ(jint(c.at("player").at("rating")) - jint(c.at("player").at("diff")), after_solve);
+  EXPECT_EQ(jint(c.at("player").at("attempts")), 2);
+
+  // A solve after the hint counts as a miss.
+  HttpResult hinted =
+      attempt(s.port(), puzzle_of_difficulty(2), me, R"({"solved":true,"hint":true})");
+  ASSERT_EQ(hinted.status, 200) << hinted.body;
+  EXPECT_TRUE(hinted.json().at("rated").as_bool());
+  EXPECT_LT(jint(hinted.json().at("player").at("diff")), 0);
+
+  // Another account sees the puzzle as the first attempt left it, and its own start.
+  const std::string other = sign_up_cookie(s.port(), "Bolat");
+  json::object theirs = get(s.port(), "/api/puzzles/" + easy, other);
+  EXPECT_TRUE(theirs.at("rated").as_bool());
+  EXPECT_EQ(jint(theirs.at("rating").at("rating")), std::lround(puzzle.rating));
+  EXPECT_EQ(jint(get(s.port(), "/api/puzzles", other).at("player").at("rating")), 1500);
+}
+
+TEST(PuzzleRatings, WithoutAnAccountAnAttemptIsUnrated) {
+  PuzzleServer s;
+  json::object summary = get(s.port(), "/api/puzzles", "");
+  EXPECT_FALSE(summary.at("rated").as_bool());
+  EXPECT_TRUE(summary.at("player").is_null());
+  const std::string id = puzzle_of_difficulty(1);
+  EXPECT_FALSE(get(s.port(), "/api/puzzles/" + id, "").at("rated").as_bool());
+  HttpResult r = attempt(s.port(), id, "", R"({"solved":true})");
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_FALSE(r.json().at("rated").as_bool());
+  EXPECT_EQ(jstr(r.json().at("reason")), "anonymous");
+  EXPECT_TRUE(r.json().at("player").is_null());
+  EXPECT_EQ(jint(r.json().at("puzzle").at("diff")), 0);
+  // a made-up session cookie is anonymous too
+  EXPECT_EQ(
+      jstr(attempt(s.port(), id, "toguz_session=forged", R"({"solved":true})").json().at("reason")),
+      "anonymous");
+  json::object p = get(s.port(), "/api/puzzles/" + id, "");
+  EXPECT_EQ(jint(p.at("rating").at("rating")), 1200);
+  EXPECT_EQ(jint(p.at("rating").at("attempts")), 0);
+}
+
+TEST(PuzzleRatings, BadIdsAndBodiesAreRefusedByName) {
+  PuzzleServer s;
+  const std::string me = sign_up_cookie(s.port(), "Aigerim");
+  const std::string id = puzzle_of_difficulty(1);
+  struct Bad {
+    std::string id, body;
+    int status;
+    std::string code, message;
+  };
+  for (const Bad& b : {
+           Bad{"zz", R"({"solved":true})", 400, "bad_puzzle_id",
+               "id: expected 16 hexadecimal digits"},
+           Bad{"0123456789ABCDEF", R"({"solved":true})", 400, "bad_puzzle_id",
+               "id: expected 16 hexadecimal digits"},
+           Bad{"0123456789abcdef", R"({"solved":true})", 404, "no_puzzle_id",
+               "puzzle 0123456789abcdef: no such puzzle"},
+           Bad{id, "[]", 400, "bad_message", "body: expected a JSON object"},
+           Bad{id, "{not json", 400, "bad_message", "body: expected a JSON object"},
+           Bad{id, "{}", 400, "bad_attempt", "solved: expected true or false"},
+           Bad{id, R"({"solved":"yes"})", 400, "bad_attempt", "solved: expected true or false"},
+           Bad{id, R"({"solved":true,"hint":1})", 400, "bad_attempt",
+               "hint: expected true or false"},
+       }) {
+    HttpResult r = attempt(s.port(), b.id, me, b.body);
+    EXPECT_EQ(r.status, b.status) << b.id << " " << b.body << ": " << r.body;
+    EXPECT_EQ(code_of(r), b.code) << r.body;
+    EXPECT_EQ(jstr(r.json().at("error")), b.message) << r.body;
+  }
+  HttpResult get_attempt = call(s.port(), http::verb::get, "/api/puzzles/" + id + "/attempt", me);
+  EXPECT_EQ(get_attempt.status, 405);
+  EXPECT_EQ(std::string(get_attempt.headers[http::field::allow]), "POST");
+  // Nothing was stored: the first good attempt is still the rated one.
+  EXPECT_EQ(jint(get(s.port(), "/api/puzzles", me).at("player").at("attempts")), 0);
+  HttpResult ok = attempt(s.port(), id, me, R"({"solved":true})");
+  EXPECT_TRUE(ok.json().at("rated").as_bool()) << ok.body;
+}
+
+// The served set's difficulties 2 to 6 start at 1300 to 1700: a new player's (1500) next puzzles
+// are among them, never one he attempted rated already.
+TEST(PuzzleRatings, NextPuzzleIsNearThePlayersRatingAndNew) {
+  PuzzleServer s;
+  const std::string me = sign_up_cookie(s.port(), "Aigerim");
+  std::set<std::string> seen;
+  for (int i = 0; i < 6; ++i) {
+    json::object p = get(s.port(), "/api/puzzles/next", me);
+    const std::string id = jstr(p.at("id"));
+    EXPECT_TRUE(seen.insert(id).second) << "attempted already: " << id;
+    EXPECT_TRUE(p.at("rated").as_bool());
+    const int64_t mine = jint(get(s.port(), "/api/puzzles", me).at("player").at("rating"));
+    EXPECT_LE(std::abs(jint(p.at("rating").at("rating")) - mine), 200)
+        << "puzzle " << id << " at " << jint(p.at("rating").at("rating")) << ", player " << mine;
+    ASSERT_EQ(
+        attempt(s.port(), id, me, i % 2 ? R"({"solved":true})" : R"({"solved":false})").status,
+        200);
+  }
+  // With a theme, within it.
+  json::object p = get(s.port(), "/api/puzzles/next?theme=tuz", me);
+  bool tuz = false;
+  for (const json::value& t : p.at("themes").as_array()) tuz = tuz || jstr(t) == "tuz";
+  EXPECT_TRUE(tuz);
+}
+
+}  // namespace
+}  // namespace toguz::test
