@@ -389,11 +389,17 @@ struct Bot::Impl {
           net::post(ioc, [this, id, t, reply] { on_engine(id, t, reply); });
         });
     LinkHandlers h;
-    h.opened = [this, g, token] {
+    // A handler may still run after end_game freed the run (a read completed before the link
+    // closed): each one first checks that its run is still the game's.
+    h.opened = [this, g, id, token] {
+      if (!running(id, g)) return;
       g->link->send(json::serialize(json::object{{"type", "hello"}, {"token", token}}));
     };
-    h.message = [this, g, id](const std::string& text) { on_game_message(id, g, text); };
+    h.message = [this, g, id](const std::string& text) {
+      if (running(id, g)) on_game_message(id, g, text);
+    };
     h.lost = [this, g, id](const std::string& why) {
+      if (!running(id, g)) return;
       log("game " + id + ": " + why + "; reconnecting");
       // A think in progress is answered on the new connection; otherwise the state the server
       // sends after the hello is thought about afresh.
@@ -407,6 +413,11 @@ struct Bot::Impl {
                                        std::move(h));
     games[id] = std::move(run);
     g->link->open();
+  }
+
+  bool running(const std::string& id, const GameRun* g) const {
+    auto it = games.find(id);
+    return it != games.end() && it->second.get() == g;
   }
 
   void on_game_message(const std::string& id, GameRun* g, const std::string& text) {

@@ -116,15 +116,21 @@ SqliteStore::SqliteStore(const std::string& path) : path_(path) {
     sqlite3_create_function(db_, "toguz_fold", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, nullptr,
                             sql_fold, nullptr, nullptr);
   } catch (...) {
-    sqlite3_close(db_);
-    db_ = nullptr;
+    close();
     throw;
   }
 }
 
 SqliteStore::~SqliteStore() {
+  close();
+}
+
+// The cached statements first: sqlite3_close refuses a connection with statements left.
+void SqliteStore::close() {
   for (auto& [sql, c] : cache_) sqlite3_finalize(c.stmt);
+  cache_.clear();
   sqlite3_close(db_);
+  db_ = nullptr;
 }
 
 void SqliteStore::exec(const char* sql) {

@@ -69,6 +69,7 @@ class SqliteStore final : public Store {
   std::vector<std::string> attempted_puzzles(int64_t user_id) override;
 
  private:
+  void close();
   sqlite3* db_ = nullptr;
   std::string path_;
   struct Cached {
