@@ -150,6 +150,7 @@ void Cluster::start() {
     throw bus::BusError("redis at " + redis_.url().text() + ": subscribing took over 10 s");
   redis_.command({"SET", alive_key(instance_), "1", "PX", std::to_string(lease_.count())});
   log(LogLevel::Info, "", "cluster: instance " + instance_ + " on redis " + redis_.url().text());
+  hold_coordinator();
   arm_tick();
 }
 
@@ -166,6 +167,8 @@ void Cluster::stop() {
         if (!r.driver.empty())
           publish(channel_of(r.driver),
                   "bye " + game + " " + instance_ + " " + std::to_string(conn) + "\n");
+    if (coordinator_) bus::release_lease(redis_, kCoordinatorKey, instance_);
+    coordinator_ = false;
     redis_.command({"DEL", alive_key(instance_)});
   } catch (const std::exception& e) {
     log(LogLevel::Warn, "", std::string("cluster: at shutdown: ") + e.what());
@@ -200,6 +203,41 @@ std::string Cluster::driver_elsewhere(const std::string& id) {
     if (holder && holder->owner != instance_) return holder->owner;
   } catch (const bus::BusError& e) {
     log(LogLevel::Error, id, std::string("cluster: cannot read the lease: ") + e.what());
+  }
+  return "";
+}
+
+// ---- the coordinator ----
+
+void Cluster::hold_coordinator() {
+  const auto asked = std::chrono::steady_clock::now();
+  bool held = false;
+  try {
+    held = bus::acquire_lease(redis_, kCoordinatorKey, instance_, lease_).has_value();
+  } catch (const bus::BusError& e) {
+    log(LogLevel::Warn, "",
+        std::string("cluster: cannot renew the coordinator lease: ") + e.what());
+  }
+  const bool became = held && !coordinator_;
+  if (coordinator_ && !held) log(LogLevel::Warn, "", "cluster: no longer the coordinator");
+  coordinator_ = held;
+  // Counted from before the request: the lease in Redis runs at least this long.
+  if (held) coordinator_until_ = asked + lease_ * 5 / 6;
+  if (!became) return;
+  log(LogLevel::Info, "", "cluster: this instance is the coordinator");
+  if (became_coordinator_) became_coordinator_();
+}
+
+bool Cluster::coordinator() const {
+  return coordinator_ && !stopped_ && std::chrono::steady_clock::now() < coordinator_until_;
+}
+
+std::string Cluster::coordinator_elsewhere() {
+  try {
+    auto holder = bus::lease_holder(redis_, kCoordinatorKey);
+    if (holder && holder->owner != instance_) return holder->owner;
+  } catch (const bus::BusError& e) {
+    log(LogLevel::Error, "", std::string("cluster: cannot read the coordinator: ") + e.what());
   }
   return "";
 }
@@ -491,6 +529,7 @@ void Cluster::tick() {
   ++ticks_;
   redis_.command({"SET", alive_key(instance_), "1", "PX", std::to_string(lease_.count())});
   renew_leases();
+  hold_coordinator();
   watch_relayed();
   drop_dead_remotes();
   if (ticks_ % 3 == 1) adopt_orphans();

@@ -40,6 +40,9 @@ class RemoteClient;
 // The channel every instance subscribes to for the lobby's seeks, challenges and pairings (the
 // lobby publishes its changes there; docs/cluster.md "Instances").
 inline constexpr const char* kLobbyChannel = "toguz:lobby";
+// The coordinator's lease: the one instance that pairs the lobby's pools and runs the online
+// tournaments (docs/cluster.md "The coordinator").
+inline constexpr const char* kCoordinatorKey = "toguz:coordinator";
 
 class Cluster : public RoomOwnership {
  public:
@@ -86,6 +89,15 @@ class Cluster : public RoomOwnership {
   // Whether `instance` still runs (its alive key is there; true when Redis does not answer).
   bool instance_alive(const std::string& instance);
 
+  // Whether this instance is the coordinator now: it holds the lease, renewed on every tick, and
+  // the last renewal is younger than the lease less a margin (so that an instance that stalled
+  // past it stops before another takes over).
+  bool coordinator() const;
+  // The coordinator when it is another instance ("" when it is this one or there is none).
+  std::string coordinator_elsewhere();
+  // Called (on the IO thread) each time this instance becomes the coordinator. Set before start().
+  void on_coordinator(std::function<void()> became) { became_coordinator_ = std::move(became); }
+
   // For the driver's RemoteClients: sends `header\npayload` to `instance`.
   // The number of instances that got it (0: that instance is gone).
   long long send_to(const std::string& instance, const std::string& header,
@@ -120,6 +132,7 @@ class Cluster : public RoomOwnership {
   void watch_relayed();
   void drop_dead_remotes();
   void adopt_orphans();
+  void hold_coordinator();
   long long publish(const std::string& channel, const std::string& message);
   static std::string channel_of(const std::string& instance);
   static std::string lease_key(const std::string& id);
@@ -139,6 +152,9 @@ class Cluster : public RoomOwnership {
   std::unordered_map<std::string, std::shared_ptr<RemoteClient>> remotes_;  // "inst conn"
   std::unordered_map<uint64_t, PendingHttp> pending_http_;
   std::function<void(const std::string&)> lobby_;
+  std::function<void()> became_coordinator_;
+  bool coordinator_ = false;
+  std::chrono::steady_clock::time_point coordinator_until_{};
 };
 
 }  // namespace toguz::server

@@ -165,6 +165,7 @@ void Server::Impl::handle_http(const http::request<http::string_body>& req, cons
   }
   try {
     if (path == "/api/tournaments" || path.rfind("/api/tournaments/", 0) == 0) {
+      if (forward_tournament_request(req, peer, respond)) return;
       respond(api_tournaments(req, path));
       return;
     }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <tuple>
 
 #include "rules/position.h"
 #include "server/json_out.h"
@@ -348,13 +349,12 @@ std::string Lobby::on_pool_join(LobbyClient& c, const json::object& msg) {
   PlayerState& p = players_.at(me.player);
   p.pool = id;
   p.pool_client = &c;
-  const int64_t now = hooks_.now_ms();
-  if (me.viewer.signed_in()) {
-    const LobbyRating r = hooks_.rating(me.viewer, pool->speed);
-    pool->rated.join(me.player, r.rating, r.provisional, now);
-  } else {
-    pool->casual.join(me.player, 1500, true, now);
-  }
+  // An anonymous player waits among the casual ones with the rating that pairs with anyone.
+  LobbyRating r{1500, true};
+  if (me.viewer.signed_in()) r = hooks_.rating(me.viewer, pool->speed);
+  const std::string key = pool_key(me.player);
+  add_pool_entry(key, {id, "", me.player, me.viewer}, r.rating, r.provisional);
+  if (clustered()) hooks_.publish(wire_pool_join(key, r.rating, r.provisional));
   pair_pools();
   return "";
 }
@@ -605,11 +605,40 @@ void Lobby::on_bus(const std::string& text) {
                            std::string(o.at("reason").as_string()));
     } else if (type == "challenge_taken") {
       if (o.at("to").as_string() == hooks_.instance) on_challenge_taken(o);
+    } else if (type == "pool_join") {
+      add_pool_entry(std::string(o.at("key").as_string()),
+                     {std::string(o.at("pool").as_string()), from,
+                      std::string(o.at("player").as_string()), viewer_of_wire(o.at("viewer"))},
+                     o.at("rating").to_number<double>(), o.at("provisional").as_bool());
+      pair_pools();
+    } else if (type == "pool_leave") {
+      const auto it = pool_entries_.find(std::string(o.at("key").as_string()));
+      if (it != pool_entries_.end() && it->second.origin == from) remove_pool_entry(it->first);
+    } else if (type == "pool_paired") {
+      on_pool_paired(o);
+    } else if (type == "counts") {
+      InstanceCounts c;
+      c.players = o.at("players").to_number<int64_t>();
+      c.games = o.at("games").to_number<int64_t>();
+      for (const json::value& u : o.at("users").as_array()) c.users.insert(u.to_number<int64_t>());
+      counts_[from] = std::move(c);
     } else if (type == "sync") {
       for (const Seek& s : seeks_)
         if (s.origin.empty()) publish_seek(s);
       for (const Challenge& ch : challenges_)
         if (ch.origin.empty()) hooks_.publish(wire_challenge(ch));
+      for (const auto& [key, e] : pool_entries_)
+        if (e.origin.empty()) {
+          // Its rating as the pool holds it is not kept: read again.
+          LobbyRating r{1500, true};
+          const auto pool = std::find_if(pools_.begin(), pools_.end(),
+                                         [&](const Pool& p) { return p.id == e.pool; });
+          if (e.viewer.signed_in() && pool != pools_.end())
+            r = hooks_.rating(e.viewer, pool->speed);
+          hooks_.publish(wire_pool_join(key, r.rating, r.provisional));
+        }
+      sent_counts_ = wire_counts();
+      hooks_.publish(sent_counts_);
     }
   } catch (const std::exception&) {
     // not a lobby message this instance can read: nothing changes
@@ -620,10 +649,19 @@ void Lobby::drop_seeks_of_dead_instances() {
   std::set<std::string> origins, dead;
   for (const Seek& s : seeks_)
     if (!s.origin.empty()) origins.insert(s.origin);
+  for (const auto& [key, e] : pool_entries_)
+    if (!e.origin.empty()) origins.insert(e.origin);
+  for (const auto& [instance, c] : counts_) origins.insert(instance);
   for (const std::string& o : origins)
     if (!hooks_.alive(o)) dead.insert(o);
   for (size_t i = seeks_.size(); i-- > 0;)
     if (dead.count(seeks_[i].origin)) remove_seek(i);
+  // Its waiting players and its counts go with it.
+  std::vector<std::string> gone;
+  for (const auto& [key, e] : pool_entries_)
+    if (dead.count(e.origin)) gone.push_back(key);
+  for (const std::string& key : gone) remove_pool_entry(key);
+  for (const std::string& o : dead) counts_.erase(o);
 }
 
 void Lobby::on_seek_taken(const json::object& o) {
@@ -727,40 +765,147 @@ void Lobby::on_challenge_removed(const std::string& id, const std::string& from,
   }
 }
 
+std::string Lobby::pool_key(const std::string& player) const {
+  // An anonymous player's key is this instance's: elsewhere it is qualified by its name.
+  return clustered() && player[0] == 'c' ? player + "@" + hooks_.instance : player;
+}
+
+void Lobby::add_pool_entry(const std::string& key, PoolEntry entry, double rating,
+                           bool provisional) {
+  const auto pool =
+      std::find_if(pools_.begin(), pools_.end(), [&](const Pool& p) { return p.id == entry.pool; });
+  if (pool == pools_.end()) return;
+  if (const auto old = pool_entries_.find(key); old != pool_entries_.end()) {
+    // The same account joined on another instance since: the latest join is his place.
+    if (old->second.origin.empty() && !entry.origin.empty())
+      if (const auto p = players_.find(old->second.player); p != players_.end()) {
+        p->second.pool.clear();
+        p->second.pool_client = nullptr;
+      }
+    remove_pool_entry(key);
+  }
+  (entry.viewer.signed_in() ? pool->rated : pool->casual)
+      .join(key, rating, provisional, hooks_.now_ms());
+  pool_entries_[key] = std::move(entry);
+}
+
+void Lobby::remove_pool_entry(const std::string& key) {
+  const auto it = pool_entries_.find(key);
+  if (it == pool_entries_.end()) return;
+  for (Pool& p : pools_)
+    if (p.id == it->second.pool) {
+      p.rated.leave(key);
+      p.casual.leave(key);
+    }
+  pool_entries_.erase(it);
+}
+
+std::string Lobby::wire_pool_join(const std::string& key, double rating, bool provisional) const {
+  const PoolEntry& e = pool_entries_.at(key);
+  return json::serialize(json::object{{"type", "pool_join"},
+                                      {"from", hooks_.instance},
+                                      {"key", key},
+                                      {"pool", e.pool},
+                                      {"player", e.player},
+                                      {"viewer", viewer_wire(e.viewer)},
+                                      {"rating", rating},
+                                      {"provisional", provisional}});
+}
+
 void Lobby::leave_pool(const std::string& player) {
   const auto it = players_.find(player);
   if (it == players_.end() || it->second.pool.empty()) return;
-  for (Pool& p : pools_)
-    if (p.id == it->second.pool) {
-      p.rated.leave(player);
-      p.casual.leave(player);
-    }
   it->second.pool.clear();
   it->second.pool_client = nullptr;
+  const std::string key = pool_key(player);
+  const auto e = pool_entries_.find(key);
+  if (e == pool_entries_.end() || !e->second.origin.empty()) return;
+  remove_pool_entry(key);
+  if (clustered())
+    hooks_.publish(json::serialize(
+        json::object{{"type", "pool_leave"}, {"from", hooks_.instance}, {"key", key}}));
+}
+
+void Lobby::seat_paired(const std::string& player, const std::string& text, bool started) {
+  const auto it = players_.find(player);
+  if (it == players_.end()) return;  // he left just now: the game goes on without his start
+  LobbyClient* c = it->second.pool_client;
+  it->second.pool.clear();
+  it->second.pool_client = nullptr;
+  if (c) c->send(text);
+  if (started) remove_player_offers(player);
 }
 
 void Lobby::pair_pools() {
+  if (!may_pair()) return;
   const int64_t now = hooks_.now_ms();
+  const std::string failed = error_message("server error: the game could not be started");
   for (Pool& pool : pools_) {
     for (bool rated : {true, false}) {
       for (const auto& [a, b] : (rated ? pool.rated : pool.casual).pair(now)) {
-        LobbyClient* ca = players_.at(a).pool_client;
-        LobbyClient* cb = players_.at(b).pool_client;
-        players_.at(a).pool.clear();
-        players_.at(b).pool.clear();
+        const auto ia = pool_entries_.find(a), ib = pool_entries_.find(b);
+        if (ia == pool_entries_.end() || ib == pool_entries_.end()) continue;
+        const PoolEntry ea = ia->second, eb = ib->second;
+        pool_entries_.erase(a);
+        pool_entries_.erase(b);
         Terms t;
         t.initial_ms = pool.initial_ms;
         t.increment_ms = pool.increment_ms;
         t.rated = rated;
         t.speed = pool.speed;
-        if (!start_game(a, ca, b, cb, t)) {
-          const std::string text = error_message("server error: the game could not be started");
-          for (LobbyClient* c : {ca, cb})
-            if (c) c->send(text);
+        bool a_white = false;
+        const PairedSeats started = make_game(ea.viewer, eb.viewer, t, &a_white);
+        const bool ok = started.error.empty();
+        // Each player's instance sends him his start: this one now, the others on the bus.
+        json::array seats;
+        for (const auto& [key, e, white] :
+             {std::tuple{a, ea, a_white}, std::tuple{b, eb, !a_white}}) {
+          const std::string text = ok ? start_message(started, white) : failed;
+          if (e.origin.empty()) seat_paired(e.player, text, ok);
+          seats.push_back(json::object{{"key", key},
+                                       {"to", e.origin.empty() ? hooks_.instance : e.origin},
+                                       {"player", e.player},
+                                       {"text", text},
+                                       {"started", ok}});
         }
+        if (clustered())
+          hooks_.publish(json::serialize(json::object{
+              {"type", "pool_paired"}, {"from", hooks_.instance}, {"seats", std::move(seats)}}));
       }
     }
   }
+}
+
+void Lobby::on_pool_paired(const json::object& o) {
+  for (const json::value& v : o.at("seats").as_array()) {
+    const json::object& seat = v.as_object();
+    remove_pool_entry(std::string(seat.at("key").as_string()));
+    if (seat.at("to").as_string() == hooks_.instance)
+      seat_paired(std::string(seat.at("player").as_string()),
+                  std::string(seat.at("text").as_string()), seat.at("started").as_bool());
+  }
+}
+
+std::pair<int64_t, int64_t> Lobby::own_counts() const {
+  const auto [seated, games] = hooks_.playing ? hooks_.playing() : std::pair<int, int>{0, 0};
+  return {int64_t(players_.size()) + seated, games};
+}
+
+std::string Lobby::wire_counts() const {
+  const auto [players, games] = own_counts();
+  json::array users;
+  if (hooks_.users)
+    for (int64_t id : hooks_.users()) users.push_back(id);
+  return json::serialize(json::object{{"type", "counts"},
+                                      {"from", hooks_.instance},
+                                      {"players", players},
+                                      {"games", games},
+                                      {"users", std::move(users)}});
+}
+
+bool Lobby::online_elsewhere(int64_t user_id) const {
+  return std::any_of(counts_.begin(), counts_.end(),
+                     [&](const auto& c) { return c.second.users.count(user_id) > 0; });
 }
 
 void Lobby::tick() {
@@ -769,6 +914,14 @@ void Lobby::tick() {
   if (clustered() && hooks_.alive && now - alive_checked_ms_ >= 2 * kLobbyBroadcastMs) {
     alive_checked_ms_ = now;
     drop_seeks_of_dead_instances();
+  }
+  if (clustered()) {
+    const std::string counts = wire_counts();
+    if (counts != sent_counts_ && now - counts_sent_ms_ >= kLobbyBroadcastMs) {
+      hooks_.publish(counts);
+      sent_counts_ = counts;
+      counts_sent_ms_ = now;
+    }
   }
   const std::string online = json::serialize(online_json());
   if (online != sent_online_ && now - online_sent_ms_ >= kLobbyBroadcastMs) {
@@ -833,9 +986,12 @@ json::array Lobby::pools_json() const {
 }
 
 json::object Lobby::online_json() const {
-  const auto [seated, games] = hooks_.playing ? hooks_.playing() : std::pair<int, int>{0, 0};
-  return json::object{
-      {"type", "online"}, {"players", int64_t(players_.size()) + seated}, {"games", games}};
+  auto [players, games] = own_counts();
+  for (const auto& [instance, c] : counts_) {
+    players += c.players;
+    games += c.games;
+  }
+  return json::object{{"type", "online"}, {"players", players}, {"games", games}};
 }
 
 void Lobby::send_to_player(const std::string& player, const std::string& text) {

@@ -11,6 +11,11 @@
 // or a cancel first claims the seek (an atomic claim shared by the instances: of two accepts on
 // two instances exactly one wins); the instance of the accepting player starts the game and
 // tells the seeker's instance, which sends the seeker his start.
+// The pools span the instances the same way: every instance publishes its players' pool joins
+// and leaves, so each keeps every instance's waiting players (and shows their number); only the
+// coordinator (LobbyHooks::coordinator, one instance at a time) pairs them, starts the game and
+// publishes the pairing, on which each player's instance sends him his start. The online counts
+// are the sums of what every instance publishes of its own.
 #pragma once
 
 #include <boost/json.hpp>
@@ -76,6 +81,12 @@ struct LobbyHooks {
   std::function<bool(const std::string& id)> claim;
   // Whether an instance still runs (optional): the seeks of one that is gone are dropped.
   std::function<bool(const std::string& instance)> alive;
+  // In a cluster: whether this instance is the coordinator now, the only one that pairs the
+  // pools (unset: it pairs them, as a single instance does).
+  std::function<bool()> coordinator;
+  // The accounts with a socket open on this instance (optional): published with the counts, so
+  // that online_elsewhere() knows those of the others.
+  std::function<std::vector<int64_t>()> users;
 };
 
 inline constexpr int kMaxSeeksPerPlayer = 3;
@@ -103,6 +114,9 @@ class Lobby {
   void on_bus(const std::string& text);
   // Asks the other instances for their seeks (an instance that starts knows none).
   void announce();
+  // Whether account `user_id` has a socket open on another instance (as its last published
+  // counts say).
+  bool online_elsewhere(int64_t user_id) const;
 
   size_t connections() const { return conns_.size(); }
   size_t players() const { return players_.size(); }
@@ -146,6 +160,18 @@ class Lobby {
     Terms terms;
     std::optional<LobbyRating> rating;
     std::string origin;  // the instance it was made on, "" for this one
+  };
+  // A player waiting in a pool, by his pool key (pool_key(): unique across the instances).
+  struct PoolEntry {
+    std::string pool;
+    std::string origin;  // the instance he waits on, "" for this one
+    std::string player;  // his player key there
+    Viewer viewer;
+  };
+  // What another instance last published of its own counts.
+  struct InstanceCounts {
+    int64_t players = 0, games = 0;
+    std::set<int64_t> users;
   };
   struct Pool {
     std::string id;
@@ -199,6 +225,18 @@ class Lobby {
   void remove_challenge(size_t index, const char* reason);
   void leave_pool(const std::string& player);
   void pair_pools();
+  std::string pool_key(const std::string& player) const;
+  void add_pool_entry(const std::string& key, PoolEntry entry, double rating, bool provisional);
+  void remove_pool_entry(const std::string& key);
+  std::string wire_pool_join(const std::string& key, double rating, bool provisional) const;
+  // A pairing's seat for a player waiting here (`player`, his key here): `text` (his start or
+  // the error) to his pool socket; after a start his offers go.
+  void seat_paired(const std::string& player, const std::string& text, bool started);
+  void on_pool_paired(const boost::json::object& o);
+  bool may_pair() const { return !clustered() || !hooks_.coordinator || hooks_.coordinator(); }
+  // This instance's own counts, and their message.
+  std::pair<int64_t, int64_t> own_counts() const;
+  std::string wire_counts() const;
 
   // The fields a seek and a challenge share: id, the player's rating, the terms.
   static boost::json::object offer_json(const std::string& id,
@@ -217,6 +255,10 @@ class Lobby {
   std::vector<Seek> seeks_;  // in order of creation
   std::vector<Challenge> challenges_;
   std::vector<Pool> pools_;
+  std::map<std::string, PoolEntry> pool_entries_;  // every instance's waiting players
+  std::map<std::string, InstanceCounts> counts_;   // the other instances'
+  std::string sent_counts_;                        // what this one last published
+  int64_t counts_sent_ms_ = INT64_MIN / 2;
   uint64_t next_anonymous_ = 1;
   // What was last broadcast, and when.
   std::string sent_online_, sent_pools_;

@@ -137,6 +137,13 @@ struct Server::Impl {
   std::unique_ptr<Tournaments> tournaments;
   void make_tournaments();
   void tournament_game_ended(const Room& room);
+  // In a cluster: a lobby-channel message for the tournaments (a game's end published by the
+  // instance that drove it), taken in by the coordinator.
+  void tournament_bus(const std::string& text);
+  // In a cluster, a tournament request on an instance that is not the coordinator: forwarded
+  // to it (or refused while there is none); false when it is answered here.
+  bool forward_tournament_request(const http::request<http::string_body>& req,
+                                  const std::string& peer, const Respond& respond);
   // /api/tournaments and below (docs/web-protocol.md "Online tournaments").
   http::response<http::string_body> api_tournaments(const http::request<http::string_body>& req,
                                                     const std::string& path);

@@ -37,7 +37,18 @@ void Server::Impl::make_lobby() {
     hooks.publish = [this](const std::string& m) { cluster->publish_lobby(m); };
     hooks.claim = [this](const std::string& id) { return cluster->claim_seek(id); };
     hooks.alive = [this](const std::string& inst) { return cluster->instance_alive(inst); };
-    cluster->on_lobby([this](const std::string& m) { lobby->on_bus(m); });
+    hooks.coordinator = [this] { return cluster->coordinator(); };
+    hooks.users = [this] {
+      std::vector<int64_t> ids;
+      for (const auto& [id, n] : online_users) ids.push_back(id);
+      return ids;
+    };
+    cluster->on_lobby([this](const std::string& m) {
+      lobby->on_bus(m);
+      tournament_bus(m);
+    });
+    // The new coordinator runs the tournaments from the store, where the last one left them.
+    cluster->on_coordinator([this] { make_tournaments(); });
   }
   lobby = std::make_unique<Lobby>(std::move(hooks));
 }
@@ -63,7 +74,8 @@ void Server::Impl::arm_lobby_tick() {
   lobby_timer.async_wait([this](beast::error_code ec) {
     if (ec || stopped_io) return;
     lobby->tick();
-    tournaments->tick();
+    // In a cluster only the coordinator starts, pairs and finishes tournaments.
+    if (!cluster || cluster->coordinator()) tournaments->tick();
     arm_lobby_tick();
   });
 }

@@ -70,7 +70,10 @@ TournamentSpec spec_of(const json::object& body) {
 void Server::Impl::make_tournaments() {
   TournamentHooks hooks;
   hooks.now_ms = [] { return now_ms(); };
-  hooks.online = [this](int64_t user_id) { return online(user_id); };
+  // In a cluster an account may be connected to another instance.
+  hooks.online = [this](int64_t user_id) {
+    return online(user_id) || (lobby && lobby->online_elsewhere(user_id));
+  };
   hooks.start_game = [this](const PairedGame& g) { return start_paired_game(g); };
   hooks.rating = [this](const Viewer& v, accounts::Speed s) { return lobby_rating(v, s); };
   hooks.save = [this](const store::TournamentRow& row) { store->save_tournament(row); };
@@ -99,10 +102,46 @@ void Server::Impl::tournament_game_ended(const Room& room) {
   if (!tournaments || room.mode != Mode::Online) return;
   // Later on the IO thread, not inside the room's end: the next pairing creates rooms, and the
   // end may come from a loop over the rooms (the sweep).
-  if (const auto r = tournament_result(room))
-    net::post(ioc, [this, id = room.id, result = *r] {
-      if (!stopped_io) tournaments->game_ended(id, result);
-    });
+  const auto r = tournament_result(room);
+  if (!r) return;
+  if (cluster && !cluster->coordinator()) {
+    // The coordinator takes it in (and, should this be lost, reads it from the store later).
+    cluster->publish_lobby(
+        json::serialize(json::object{{"type", "tournament_game"},
+                                     {"from", cluster->instance()},
+                                     {"game", room.id},
+                                     {"result", std::string(tournament::board_result_text(*r))}}));
+    return;
+  }
+  net::post(ioc, [this, id = room.id, result = *r] {
+    if (!stopped_io) tournaments->game_ended(id, result);
+  });
+}
+
+void Server::Impl::tournament_bus(const std::string& text) {
+  if (!cluster || !cluster->coordinator()) return;
+  json::error_code ec;
+  const json::value v = json::parse(text, ec);
+  const json::object* o = v.if_object();
+  if (ec || !o || !o->contains("type") || o->at("type") != "tournament_game") return;
+  const json::string* game = o->contains("game") ? o->at("game").if_string() : nullptr;
+  const json::string* result = o->contains("result") ? o->at("result").if_string() : nullptr;
+  BoardResult r;
+  if (!game || !result || !tournament::parse_board_result(*result, &r)) return;
+  tournaments->game_ended(std::string(*game), r);
+}
+
+bool Server::Impl::forward_tournament_request(const http::request<http::string_body>& req,
+                                              const std::string& peer, const Respond& respond) {
+  if (!cluster || peer.rfind("cluster:", 0) == 0 || cluster->coordinator()) return false;
+  const std::string coordinator = cluster->coordinator_elsewhere();
+  if (coordinator.empty()) {
+    respond(error_response(http::status::service_unavailable,
+                           "tournaments: no server coordinates them just now; try again soon"));
+    return true;
+  }
+  cluster->forward_http(coordinator, req, respond);
+  return true;
 }
 
 Response Server::Impl::api_tournaments(const http::request<http::string_body>& req,

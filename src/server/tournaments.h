@@ -5,6 +5,8 @@
 // clock, who is connected, the games, the ratings and the store come through TournamentHooks,
 // so tests drive it with a fake clock.
 // Threading: one thread (the server's IO thread).
+// In a cluster only the coordinator's Tournaments runs (docs/cluster.md "The coordinator"): the
+// other instances forward the API to it and publish the ends of the games they drive.
 #pragma once
 
 #include <boost/json.hpp>

@@ -5,7 +5,10 @@
 // driving the game is killed (-9) in the middle: the game goes on elsewhere with every move in
 // the store. Then a review runs on a worker that is killed (-9) and completes on the other.
 // The lobby spans the instances: a seek made on one is listed and accepted on another, and two
-// accepts of one seek on two instances make one game.
+// accepts of one seek on two instances make one game. Two players waiting in a pool on two
+// instances get one game. A tournament made on one instance and joined on the two others is
+// paired once, by the coordinator; the coordinator is killed (-9), another takes over from the
+// store, and the game's end, on whichever instance drives it then, is the tournament's result.
 // Every wait is for a condition with a generous deadline (a loaded 2-core machine); a needed
 // binary that is absent skips with the reason.
 #include <fcntl.h>
@@ -421,6 +424,122 @@ TEST_F(ClusterTest, TheLobbySpansTheInstances) {
   a_start = a->read_type("start");
   ASSERT_TRUE(a_start) << logs();
   EXPECT_EQ(stored_games(db_), 2);
+}
+
+TEST_F(ClusterTest, APoolPairsAcrossTheInstances) {
+  auto a = lobby_socket(ports_[0]), b = lobby_socket(ports_[1]);
+  ASSERT_TRUE(a && b) << logs();
+  a->send(json::object{{"type", "pool_join"}, {"pool", "3+0"}});
+  // Heard of on the other instance (the pools' counts are everyone's) before b joins.
+  ASSERT_TRUE(b->read_until([](const json::object& m) {
+    if (jstr(m.at("type")) != "pools") return false;
+    for (const json::value& p : m.at("pools").as_array())
+      if (jstr(p.at("id")) == "3+0" && jint(p.at("waiting")) == 1) return true;
+    return false;
+  })) << logs();
+  b->send(json::object{{"type", "pool_join"}, {"pool", "3+0"}});
+  auto a_start = a->read_type("start"), b_start = b->read_type("start");
+  ASSERT_TRUE(a_start && b_start) << logs();
+  EXPECT_EQ(jstr(a_start->at("game")), jstr(b_start->at("game")));
+  EXPECT_NE(jstr(a_start->at("side")), jstr(b_start->at("side")));
+  const std::string game = jstr(a_start->at("game"));
+  Table t;
+  const bool a_white = jstr(a_start->at("side")) == "white";
+  t.white = std::make_unique<WsClient>(ports_[a_white ? 0 : 1], game,
+                                       jstr((a_white ? a_start : b_start)->at("token")));
+  t.black = std::make_unique<WsClient>(ports_[a_white ? 1 : 0], game,
+                                       jstr((a_white ? b_start : a_start)->at("token")));
+  int ply = 0;
+  ASSERT_TRUE(t.play(&ply, 2)) << logs();
+  EXPECT_EQ(stored_games(db_), 1);
+}
+
+// The instance holding the coordinator lease now (-1: none).
+int coordinator_of(RedisServer& redis, std::unique_ptr<Proc> (&servers)[3]) {
+  bus::Connection c(redis.url());
+  const bus::Reply r = c.command({"GET", "toguz:coordinator"});
+  if (r.nil()) return -1;
+  for (int i = 0; i < 3; ++i)
+    if (servers[i] && r.str.find("-" + std::to_string(servers[i]->pid) + "-") != std::string::npos)
+      return i;
+  return -1;
+}
+
+TEST_F(ClusterTest, ATournamentIsPairedOnceAndOutlivesItsCoordinator) {
+  const std::string cookie[3] = {sign_up_cookie(ports_[0], "Aigerim"),
+                                 sign_up_cookie(ports_[1], "Bolat"),
+                                 sign_up_cookie(ports_[2], "Chingiz")};
+  auto call = [&](int i, http::verb method, const std::string& target,
+                  const json::object& body = {}) {
+    return http_call(ports_[i], method, target,
+                     method == http::verb::post ? json::serialize(body) : "",
+                     {{http::field::cookie, cookie[i]}});
+  };
+  ASSERT_TRUE(wait_for([&] { return coordinator_of(redis_, servers_) >= 0; })) << logs();
+  const int64_t later = std::chrono::duration_cast<std::chrono::milliseconds>(
+                            std::chrono::system_clock::now().time_since_epoch())
+                            .count() +
+                        3600000;
+  HttpResult r = call(0, http::verb::post, "/api/tournaments",
+                      {{"name", "Кечки"},
+                       {"system", "round-robin"},
+                       {"initial_ms", 600000},
+                       {"increment_ms", 0},
+                       {"max_players", 10},
+                       {"starts_at", later}});
+  ASSERT_EQ(r.status, 200) << r.body << logs();
+  const std::string id = jstr(r.json().at("id"));
+  for (int i : {1, 2}) {
+    r = call(i, http::verb::post, "/api/tournaments/" + id + "/join");
+    ASSERT_EQ(r.status, 200) << r.body << logs();
+  }
+  r = call(0, http::verb::post, "/api/tournaments/" + id + "/start");
+  ASSERT_EQ(r.status, 200) << r.body << logs();
+  json::object view = r.json().at("tournament").as_object();
+  ASSERT_EQ(view.at("games").as_array().size(), 1u) << json::serialize(view);
+  const std::string game = jstr(view.at("games").as_array()[0].at("id"));
+  // Read on every instance, it is the same; the other instances' ticks paired nothing.
+  for (int i = 0; i < 3; ++i) {
+    r = call(i, http::verb::get, "/api/tournaments/" + id);
+    ASSERT_EQ(r.status, 200) << r.body;
+    EXPECT_EQ(r.json().at("tournament").at("games").as_array().size(), 1u) << r.body;
+  }
+  EXPECT_EQ(stored_games(db_), 1);
+
+  // The coordinator dies; another takes over within its lease.
+  const int dead = coordinator_of(redis_, servers_);
+  ASSERT_GE(dead, 0);
+  servers_[dead]->kill9();
+  ASSERT_TRUE(wait_for([&] {
+    const int c = coordinator_of(redis_, servers_);
+    return c >= 0 && c != dead;
+  })) << logs();
+  // Bolat resigns over a socket of a live instance, whichever drives the game by then.
+  const int live = dead == 1 ? 2 : 1;
+  {
+    std::unique_ptr<WsClient> ws;
+    ASSERT_TRUE(wait_for([&] {
+      ws = std::make_unique<WsClient>(ports_[live], game, "", WsOptions{}, cookie[1]);
+      return ws->ok() && ws->read_state([](const json::object&) { return true; });
+    })) << logs();
+    ws->send(json::object{{"type", "resign"}});
+    ASSERT_TRUE(ws->read_state([](const json::object& s) { return s.at("status") == "over"; }))
+        << logs();
+  }
+  json::object after;
+  ASSERT_TRUE(wait_for(
+      [&] {
+        r = call(live, http::verb::get, "/api/tournaments/" + id);
+        if (r.status != 200) return false;
+        after = r.json().at("tournament").as_object();
+        return jstr(after.at("games").as_array()[0].at("result")) != "*";
+      },
+      seconds(120)))
+      << r.body << logs();
+  const bool bolat_white = after.at("games").as_array()[0].at("white_name") == "Bolat";
+  EXPECT_EQ(jstr(after.at("games").as_array()[0].at("result")), bolat_white ? "0-1" : "1-0");
+  EXPECT_EQ(after.at("games").as_array().size(), 1u);
+  EXPECT_EQ(stored_games(db_), 1);
 }
 
 // The same deployment behind nginx (docs/nginx.conf): every request and socket goes through it,

@@ -4,7 +4,9 @@
 // and accepted on another, and the seeker gets his start; two accepts of one seek on two
 // instances make one game; an accept wins over a later cancel; a challenge reaches the
 // challenged account's instance and its accept starts the game for both; a declined one is
-// gone everywhere.
+// gone everywhere. The pools: players waiting on two instances are paired once, by the
+// coordinator only, which a new coordinator takes over with every waiting player; the online
+// counts are summed.
 #include <gtest/gtest.h>
 
 #include <boost/json.hpp>
@@ -30,12 +32,15 @@ struct LobbyCluster : ::testing::Test {
   std::set<std::string> claims;
   std::vector<PairedGame> games;  // every instance's, in order
   uint64_t counter = 0;
+  int coordinator = 2;  // the lobby that pairs the pools (-1: none)
+  int64_t now = 1000000;
+  std::vector<int64_t> users[3];  // each instance's accounts
   std::unique_ptr<Lobby> lobbies[3];
 
   LobbyCluster() {
     for (int i = 0; i < 3; ++i) {
       LobbyHooks h;
-      h.now_ms = [] { return int64_t(1000000); };
+      h.now_ms = [this] { return now; };
       h.random = [this] { return ++counter * 7919; };
       h.rating = [](const Viewer&, accounts::Speed) { return LobbyRating{}; };
       h.find_user = [](const std::string& name) -> std::optional<Viewer> {
@@ -51,6 +56,8 @@ struct LobbyCluster : ::testing::Test {
       h.instance = {'i', char('0' + i)};
       h.publish = [this](const std::string& m) { bus.push_back(m); };
       h.claim = [this](const std::string& id) { return claims.insert(id).second; };
+      h.coordinator = [this, i] { return coordinator == i; };
+      h.users = [this, i] { return users[i]; };
       lobbies[i] = std::make_unique<Lobby>(std::move(h));
     }
   }
@@ -70,6 +77,18 @@ struct LobbyCluster : ::testing::Test {
                       {"color", "white"}});
     const auto created = c.of("seek_created");
     return created.empty() ? "" : std::string(created.back().at("id").as_string());
+  }
+  void pool_join(int i, FakeClient& c, const std::string& pool = "3+0") {
+    send(i, c, json::object{{"type", "pool_join"}, {"pool", pool}});
+  }
+  // How many wait in `pool` as a socket opening on lobby i is told.
+  int64_t waiting(int i, const std::string& pool = "3+0") {
+    FakeClient probe;
+    lobbies[i]->join(probe, Viewer{});
+    lobbies[i]->leave(probe);
+    for (const json::value& p : probe.got.at(0).at("pools").as_array())
+      if (p.at("id").as_string() == pool) return p.at("waiting").as_int64();
+    return -1;
   }
 };
 
@@ -173,6 +192,87 @@ TEST_F(LobbyCluster, AChallengeReachesTheOtherInstance) {
   EXPECT_EQ(gone.back().at("reason").as_string(), "declined");
   send(1, b, json::object{{"type", "challenge_accept"}, {"id", second}});
   EXPECT_EQ(games.size(), 1u);
+}
+
+TEST_F(LobbyCluster, TwoPlayersInAPoolOnTwoInstancesGetOneGame) {
+  coordinator = -1;  // none for now: nobody pairs
+  FakeClient a, b;
+  lobbies[0]->join(a, Viewer{});
+  lobbies[1]->join(b, Viewer{});
+  pool_join(0, a);
+  pool_join(1, b);
+  pump();
+  for (auto& l : lobbies) l->tick();
+  pump();
+  EXPECT_TRUE(games.empty());
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(waiting(i), 2) << "lobby " << i;
+
+  coordinator = 2;
+  for (auto& l : lobbies) l->tick();
+  EXPECT_TRUE(a.of("start").empty());  // the pairing is on the bus
+  pump();
+  ASSERT_EQ(games.size(), 1u);
+  EXPECT_EQ(games[0].initial_ms, 180000);
+  EXPECT_EQ(games[0].increment_ms, 0);
+  ASSERT_EQ(a.of("start").size(), 1u);
+  ASSERT_EQ(b.of("start").size(), 1u);
+  EXPECT_EQ(a.of("start")[0].at("game"), b.of("start")[0].at("game"));
+  EXPECT_NE(a.of("start")[0].at("side"), b.of("start")[0].at("side"));
+  EXPECT_NE(a.of("start")[0].at("token"), b.of("start")[0].at("token"));
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(waiting(i), 0) << "lobby " << i;
+  for (auto& l : lobbies) l->tick();
+  pump();
+  EXPECT_EQ(games.size(), 1u);
+}
+
+TEST_F(LobbyCluster, AnotherCoordinatorPairsWhoWaitedBeforeIt) {
+  coordinator = 0;
+  FakeClient a, b, c;
+  lobbies[1]->join(a, Viewer{});
+  lobbies[2]->join(b, Viewer{});
+  lobbies[1]->join(c, Viewer{});
+  pool_join(1, a);
+  pump();
+  EXPECT_TRUE(games.empty());
+  // The coordinator is gone; lobby 2 holds the lease now (lobby 0 is not told, and stops).
+  coordinator = 2;
+  pool_join(2, b);
+  pump();
+  ASSERT_EQ(games.size(), 1u);
+  EXPECT_EQ(a.of("start").size(), 1u);
+  EXPECT_EQ(b.of("start").size(), 1u);
+
+  // A player who left the pool is not paired.
+  pool_join(1, c);
+  send(1, c, json::object{{"type", "pool_leave"}});
+  pump();
+  FakeClient d;
+  lobbies[0]->join(d, Viewer{});
+  pool_join(0, d);
+  pump();
+  EXPECT_EQ(games.size(), 1u);
+  EXPECT_TRUE(c.of("start").empty());
+  EXPECT_EQ(waiting(2), 1);
+}
+
+TEST_F(LobbyCluster, TheOnlineCountsAreSummed) {
+  FakeClient a, b, c;
+  lobbies[0]->join(a, account(1, "Aigerim"));
+  lobbies[1]->join(b, account(2, "Bolat"));
+  lobbies[1]->join(c, Viewer{});
+  users[0] = {1};
+  users[1] = {2};
+  for (auto& l : lobbies) l->tick();
+  pump();
+  now += kLobbyBroadcastMs;
+  for (auto& l : lobbies) l->tick();
+  ASSERT_FALSE(a.of("online").empty());
+  EXPECT_EQ(a.of("online").back().at("players").as_int64(), 3);
+  EXPECT_EQ(c.of("online").back().at("players").as_int64(), 3);
+  EXPECT_TRUE(lobbies[2]->online_elsewhere(1));
+  EXPECT_TRUE(lobbies[0]->online_elsewhere(2));
+  EXPECT_FALSE(lobbies[0]->online_elsewhere(1));  // its own are not elsewhere
+  EXPECT_FALSE(lobbies[2]->online_elsewhere(3));
 }
 
 }  // namespace
