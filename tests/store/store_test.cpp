@@ -1134,6 +1134,39 @@ TEST(PostgresStore, ConnectsAgainWhenTheConnectionIsLost) {
   EXPECT_TRUE(s.load_game("g1").has_value());
 }
 
+// A group whose connection is cut in the middle: every write of it is reported failed (the
+// ones before the cut went with the transaction), none is stored, and the next call connects
+// again.
+TEST(PostgresStore, AGroupOnALostConnectionFailsWhole) {
+  NEED_PG(pg);
+  const std::string url = pg->create_database();
+  PgStore s(url);
+  GameRow g = sample("g1", 1);
+  s.save_game(g);
+  g.moves = 1;
+  std::vector<std::exception_ptr> errors;
+  s.write_group({[&] { s.add_move(g, 1, 5); },
+                 [&] {
+                   pqxx::connection admin(pg->url("postgres"));
+                   pqxx::nontransaction n(admin);
+                   n.exec_params(
+                       "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1",
+                       url.substr(url.rfind('/') + 1));
+                   s.save_game(sample("g2", 2));
+                 },
+                 [&] { s.save_game(sample("g3", 3)); }},
+                &errors);
+  ASSERT_EQ(errors.size(), 3u);
+  for (size_t i = 0; i < 3; ++i) EXPECT_TRUE(errors[i]) << "write " << i;
+  auto back = s.load_game("g1");  // connects again
+  ASSERT_TRUE(back.has_value());
+  EXPECT_TRUE(back->holes.empty());
+  EXPECT_FALSE(s.load_game("g2").has_value());
+  EXPECT_FALSE(s.load_game("g3").has_value());
+  s.add_move(g, 1, 5);
+  EXPECT_EQ(s.load_game("g1")->holes, (std::vector<int>{5}));
+}
+
 TEST(StoreUrl, PicksTheBackendByPrefix) {
   EXPECT_TRUE(is_postgres_url("postgresql://u@h/db"));
   EXPECT_TRUE(is_postgres_url("postgres://h/db"));
