@@ -10,6 +10,11 @@
 //     the report adds the connect time and the server's resident memory (VmRSS of PID) before
 //     the games, with every connection open, and at the end. --deltas: the hellos ask for
 //     deltas (docs/web-protocol.md), as the front end does.
+//   --port P1,P2,... (several instances of a cluster, docs/cluster.md): game g is created and
+//     joined on instance g mod n and its white player connects there, its black player to the
+//     next instance, so every game has one socket relayed over Redis. --pid NAME=PID,...: the
+//     processes whose CPU and memory are reported, each by its name, with their children's (a
+//     PostgreSQL server's backends; memory then as the sum of Pss); a bare PID is "server".
 // Two more modes (see bench/load):
 //   --flood N [--seconds S]: one engine game whose human moves as soon as he may, while N
 //     analysis boards ask for analysis and hints as fast as the server lets them and a thread
@@ -29,6 +34,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <iostream>
@@ -169,7 +175,10 @@ class Player : public std::enable_shared_from_this<Player> {
  private:
   void fail(const char* what, beast::error_code ec) {
     if (done_) return;
-    std::cerr << "toguz_load: " << what << ": " << ec.message() << "\n";
+    // The first few only: when a server drops thousands of sockets, the count says enough.
+    if (++failures_shown <= 10)
+      std::cerr << "toguz_load: " << what << ": " << ec.message()
+                << (failures_shown == 10 ? " (no more of these are shown)" : "") << "\n";
     ++stats_.errors;
     done_ = true;
   }
@@ -284,6 +293,7 @@ class Player : public std::enable_shared_from_this<Player> {
 
  public:
   static inline int finished_players = 0;
+  static inline int failures_shown = 0;
 };
 
 // ---- the synchronous modes (flood, spectators) ----
@@ -352,6 +362,29 @@ double cpu_seconds(int pid) {
   return (utime + stime) / double(sysconf(_SC_CLK_TCK));
 }
 
+// The process `pid` and its descendants (a PostgreSQL server and its backends).
+std::vector<int> process_tree(int pid) {
+  std::vector<std::pair<int, int>> parent;  // (pid, ppid) of every process
+  for (const auto& e : std::filesystem::directory_iterator("/proc")) {
+    const std::string name = e.path().filename().string();
+    if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::ifstream in(e.path() / "stat");
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const size_t p = text.rfind(')');
+    if (p == std::string::npos) continue;
+    std::istringstream f(text.substr(p + 2));
+    std::string state;
+    int ppid = 0;
+    f >> state >> ppid;
+    parent.emplace_back(std::atoi(name.c_str()), ppid);
+  }
+  std::vector<int> tree{pid};
+  for (size_t i = 0; i < tree.size(); ++i)
+    for (const auto& [child, ppid] : parent)
+      if (ppid == tree[i]) tree.push_back(child);
+  return tree;
+}
+
 long rss_kib(int pid) {
   std::ifstream in("/proc/" + std::to_string(pid) + "/status");
   std::string line;
@@ -359,6 +392,45 @@ long rss_kib(int pid) {
     if (line.rfind("VmRSS:", 0) == 0) return std::atol(line.c_str() + 6);
   return -1;
 }
+
+// A watched process tree: its name, root pid, and the CPU seconds of each of its processes
+// when the measured seconds began (a process born later counts from 0).
+struct Watched {
+  std::string name;
+  int pid = 0;
+  std::vector<std::pair<int, double>> cpu_before;
+  long rss_connected = -1, rss_peak = -1;
+
+  // Resident KiB: VmRSS of one process; of a tree, the sum of each one's proportional share
+  // (Pss), so that memory they share (PostgreSQL's shared buffers) counts once.
+  long rss() const {
+    const std::vector<int> tree = process_tree(pid);
+    if (tree.size() == 1) return rss_kib(pid);
+    long sum = 0;
+    for (int p : tree) {
+      std::ifstream in("/proc/" + std::to_string(p) + "/smaps_rollup");
+      std::string line;
+      while (std::getline(in, line))
+        if (line.rfind("Pss:", 0) == 0) sum += std::atol(line.c_str() + 4);
+    }
+    return sum;
+  }
+  void begin() {
+    cpu_before.clear();
+    for (int p : process_tree(pid)) cpu_before.emplace_back(p, cpu_seconds(p));
+    rss_connected = rss_peak = rss();
+  }
+  double cpu_since() const {
+    double sum = 0;
+    for (int p : process_tree(pid)) {
+      double before = 0;
+      for (const auto& [q, c] : cpu_before)
+        if (q == p) before = c;
+      sum += cpu_seconds(p) - before;
+    }
+    return sum;
+  }
+};
 
 int run_flood(const std::string& host, uint16_t port, int boards, int seconds) {
   std::atomic<bool> stop{false};
@@ -547,10 +619,12 @@ int main(int argc, char** argv) {
       pid = 0, think_min = 0, think_max = 0, lobby = 0;
   bool deltas = false;
   std::string pool = "3+2";
+  std::vector<uint16_t> ports;   // --port P1,P2,...: the instances of a cluster
+  std::vector<Watched> watched;  // --pid NAME=PID,...
   const char* usage =
       "usage: toguz_load --port P [--host H] [--games N] [--pace-ms MS]\n"
-      "       toguz_load --port P --games N --think-ms MIN-MAX --seconds S [--deltas] [--pid "
-      "PID]\n"
+      "       toguz_load --port P[,P2...] --games N --think-ms MIN-MAX --seconds S [--deltas] "
+      "[--pid [NAME=]PID[,...]]\n"
       "       toguz_load --port P --flood N [--seconds S] [--token-in-url]\n"
       "       toguz_load --port P --spectators N [--rounds R] [--pid SERVER_PID]\n"
       "       toguz_load --port P --lobby N [--pool 3+2] [--pace-ms MS]\n";
@@ -567,9 +641,14 @@ int main(int argc, char** argv) {
     }
     if (a == "--host")
       host = argv[i + 1];
-    else if (a == "--port")
-      port = std::atoi(argv[i + 1]);
-    else if (a == "--games")
+    else if (a == "--port") {
+      std::stringstream list(argv[i + 1]);
+      for (std::string item; std::getline(list, item, ',');)
+        ports.push_back(uint16_t(std::atoi(item.c_str())));
+      port = ports.empty() ? 0 : ports[0];
+      for (uint16_t p : ports)
+        if (p == 0) port = 0;
+    } else if (a == "--games")
       games = std::atoi(argv[i + 1]);
     else if (a == "--pace-ms")
       pace_ms = std::atoi(argv[i + 1]);
@@ -581,10 +660,19 @@ int main(int argc, char** argv) {
       spectators = std::atoi(argv[i + 1]);
     else if (a == "--rounds")
       rounds = std::atoi(argv[i + 1]);
-    else if (a == "--pid")
-      pid = std::atoi(argv[i + 1]);
-    else if (a == "--think-ms" && std::sscanf(argv[i + 1], "%d-%d", &think_min, &think_max) == 2 &&
-             think_min >= 0 && think_max > think_min)
+    else if (a == "--pid") {
+      std::stringstream list(argv[i + 1]);
+      for (std::string item; std::getline(list, item, ',');) {
+        const size_t eq = item.find('=');
+        Watched w;
+        w.name = eq == std::string::npos ? "server" : item.substr(0, eq);
+        w.pid = std::atoi(item.c_str() + (eq == std::string::npos ? 0 : eq + 1));
+        watched.push_back(w);
+      }
+      pid = watched.empty() ? 0 : watched[0].pid;
+    } else if (a == "--think-ms" &&
+               std::sscanf(argv[i + 1], "%d-%d", &think_min, &think_max) == 2 && think_min >= 0 &&
+               think_max > think_min)
       continue;
     else if (a == "--lobby")
       lobby = std::atoi(argv[i + 1]);
@@ -618,9 +706,19 @@ int main(int argc, char** argv) {
     const bool human = think_max > 0;
     const long rss_before = pid > 0 ? rss_kib(pid) : -1;
     const auto setup_start = Clock::now();
-    HttpClient http(host, uint16_t(port));
+    const size_t n = ports.size();
+    std::vector<std::unique_ptr<HttpClient>> https;
+    std::vector<tcp::endpoint> eps;
+    for (uint16_t p : ports) {
+      https.push_back(std::make_unique<HttpClient>(host, p));
+      eps.emplace_back(net::ip::make_address(host), p);
+    }
     std::vector<std::shared_ptr<Player>> players;
+    std::vector<tcp::endpoint> player_ep;  // the instance each player connects to
     for (int g = 0; g < games; ++g) {
+      HttpClient& http = *https[size_t(g) % n];
+      player_ep.push_back(eps[size_t(g) % n]);
+      player_ep.push_back(eps[size_t(g + 1) % n]);
       json::value c = http.post("/api/games", R"({"mode":"online","name":"load-w"})");
       const std::string id(c.at("id").as_string());
       json::value j =
@@ -633,14 +731,13 @@ int main(int argc, char** argv) {
     }
     const double setup_s = std::chrono::duration<double>(Clock::now() - setup_start).count();
     const long rss_games = pid > 0 ? rss_kib(pid) : -1;
-    const tcp::endpoint ep(net::ip::make_address(host), uint16_t(port));
     auto& l = stats.latency_ms;
     auto pct = [&](double q) {
       return l.empty() ? 0.0 : l[std::min(l.size() - 1, size_t(q * double(l.size())))];
     };
     if (!human) {
       const auto start = Clock::now();
-      for (auto& p : players) p->start(ep);
+      for (size_t i = 0; i < players.size(); ++i) players[i]->start(player_ep[i]);
       ioc.run();
       const double secs = std::chrono::duration<double>(Clock::now() - start).count();
       std::sort(l.begin(), l.end());
@@ -660,7 +757,7 @@ int main(int argc, char** argv) {
     net::steady_timer tick(ioc);
     auto connect_some = [&] {
       while (next < players.size() && next - size_t(stats.ready) - stats.errors < 200)
-        players[next++]->start(ep);
+        players[next]->start(player_ep[next]), ++next;
     };
     const auto connect_start = Clock::now();
     Clock::time_point measure_start;
@@ -681,9 +778,13 @@ int main(int argc, char** argv) {
         rss_connected = rss_peak = pid > 0 ? rss_kib(pid) : -1;
         moves_before = stats.moves;
         server_cpu_before = cpu_seconds(pid);
+        for (Watched& w : watched) w.begin();
         own_cpu_before = cpu_seconds(0);
       }
-      if (started && pid > 0 && ++ticks % 10 == 0) rss_peak = std::max(rss_peak, rss_kib(pid));
+      if (started && pid > 0 && ++ticks % 10 == 0) {
+        rss_peak = std::max(rss_peak, rss_kib(pid));
+        for (Watched& w : watched) w.rss_peak = std::max(w.rss_peak, w.rss());
+      }
       if (started && now - measure_start >= std::chrono::seconds(seconds)) return ioc.stop();
       if (!started && now - connect_start >= std::chrono::seconds(300)) {
         gave_up = true;
@@ -713,7 +814,22 @@ int main(int argc, char** argv) {
         setup_s, connect_s, secs, (unsigned long long)moves, double(moves) / secs, pct(0.5),
         pct(0.99), l.empty() ? 0.0 : l.back(), (unsigned long long)stats.errors,
         (unsigned long long)stats.games_done);
-    if (pid > 0)
+    if (watched.size() > 1 || n > 1) {
+      double total = 0;
+      for (const Watched& w : watched) {
+        const double cpu = w.cpu_since();
+        total += cpu;
+        std::printf(
+            "%s (pid %d%s): CPU %.1f s (%.0f%% of one core, %.0f us a move); memory %ld KiB "
+            "connected, %ld peak, %ld at the end\n",
+            w.name.c_str(), w.pid,
+            process_tree(w.pid).size() > 1 ? " and its children, Pss" : ", RSS", cpu,
+            100 * cpu / secs, moves ? 1e6 * cpu / double(moves) : 0, w.rss_connected, w.rss_peak,
+            w.rss());
+      }
+      std::printf("all watched: CPU %.1f s (%.0f%% of one core); loadgen CPU %.1f s\n", total,
+                  100 * total / secs, own_cpu);
+    } else if (pid > 0)
       std::printf(
           "server: CPU %.1f s in the %.1f s (%.0f%% of one core, %.0f us a move), loadgen CPU "
           "%.1f s; RSS %ld KiB before, %ld with the games, %ld connected, %ld peak, %ld at the "

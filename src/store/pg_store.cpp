@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <optional>
 #include <pqxx/pqxx>
 #include <stdexcept>
 
@@ -221,6 +222,38 @@ struct PgStore::Conn {
   }
 };
 
+// A call's transaction: its own on the connection, or inside write_group a savepoint
+// (pqxx::subtransaction) of the innermost one open, so that a call that throws is rolled back
+// alone and the group's transaction commits the rest. `snapshot`: repeatable read (its own
+// transaction only; a savepoint reads as its group does).
+class PgStore::Tx {
+ public:
+  explicit Tx(PgStore& s, bool snapshot = false) : s_(s), outer_(s.current_) {
+    if (outer_) {
+      sub_.emplace(*outer_);
+      s_.current_ = &*sub_;
+    } else if (snapshot) {
+      own_ =
+          std::make_unique<pqxx::transaction<pqxx::isolation_level::repeatable_read>>(s.conn_->c);
+    } else {
+      own_ = std::make_unique<pqxx::work>(s.conn_->c);
+    }
+  }
+  ~Tx() { s_.current_ = outer_; }  // then the savepoint, if not committed, is rolled back
+  Tx(const Tx&) = delete;
+  Tx& operator=(const Tx&) = delete;
+  pqxx::transaction_base& operator*() {
+    if (sub_) return *sub_;
+    return *own_;
+  }
+
+ private:
+  PgStore& s_;
+  pqxx::dbtransaction* outer_;
+  std::unique_ptr<pqxx::dbtransaction> own_;
+  std::optional<pqxx::subtransaction> sub_;
+};
+
 template <class F>
 auto PgStore::guarded(F&& body) -> decltype(body()) {
   for (int attempt = 0;; ++attempt) {
@@ -234,10 +267,13 @@ auto PgStore::guarded(F&& body) -> decltype(body()) {
       // A lost connection (the server restarted, a network cut): connect again and run the
       // body once more. Every operation is a read or an idempotent write (upserts, deletes and
       // updates to given values), so running it twice is safe even if the first committed.
+      // Inside write_group the group's transaction is lost with the connection: no second
+      // run here; write_group connects again once that transaction is gone.
       const bool lost =
           dynamic_cast<const pqxx::broken_connection*>(&e) || !conn_ || !conn_->c.is_open();
-      if (lost) conn_.reset();  // the next attempt, or the next call, connects again
-      if (!lost || attempt > 0) throw std::runtime_error("database " + name_ + ": " + e.what());
+      if (lost && !current_) conn_.reset();  // the next attempt, or the next call, connects again
+      if (!lost || attempt > 0 || current_)
+        throw std::runtime_error("database " + name_ + ": " + e.what());
     } catch (const std::logic_error& e) {  // libpqxx's usage and conversion errors
       throw std::runtime_error("database " + name_ + ": " + e.what());
     }
@@ -289,7 +325,8 @@ namespace {
 
 // Raises the game's fencing token to `token` (0: no check) in `w`; FenceError when a newer one
 // is stored.
-void check_fence(pqxx::work& w, const std::string& name, const std::string& id, int64_t token) {
+void check_fence(pqxx::transaction_base& w, const std::string& name, const std::string& id,
+                 int64_t token) {
   if (token == 0) return;
   if (w.exec_prepared("fence", pg_text(id), token).empty())
     throw FenceError("database " + name + ": game " + id + ": fencing token " +
@@ -298,9 +335,55 @@ void check_fence(pqxx::work& w, const std::string& name, const std::string& id, 
 
 }  // namespace
 
+void PgStore::write_group(const std::vector<std::function<void()>>& writes,
+                          std::vector<std::exception_ptr>* errors) {
+  errors->assign(writes.size(), nullptr);
+  auto all_fail = [&](std::exception_ptr e) {
+    for (auto& err : *errors)
+      if (!err) err = e;
+  };
+  // Not through guarded: a lost connection fails the whole group (its writes are reported
+  // failed, none is run a second time here), and the next call connects again.
+  try {
+    if (!conn_) {
+      conn_ = std::make_unique<Conn>(url_, name_);
+      conn_->prepare();
+    }
+    // One transaction; each write in a savepoint (its calls in savepoints of their own), so
+    // one that throws (a fencing error, a constraint) is rolled back alone.
+    pqxx::work group(conn_->c);
+    current_ = &group;
+    for (size_t i = 0; i < writes.size(); ++i) {
+      try {
+        pqxx::subtransaction sub(group);
+        current_ = &sub;
+        writes[i]();
+        current_ = &group;
+        sub.commit();
+      } catch (...) {
+        current_ = &group;
+        (*errors)[i] = std::current_exception();
+        // The connection is gone, and the transaction with the writes before this one.
+        if (!conn_->c.is_open())
+          throw std::runtime_error("database " + name_ + ": connection lost");
+      }
+    }
+    current_ = nullptr;
+    group.commit();
+  } catch (const pqxx::failure& e) {
+    current_ = nullptr;
+    all_fail(std::make_exception_ptr(std::runtime_error("database " + name_ + ": " + e.what())));
+  } catch (...) {
+    current_ = nullptr;
+    all_fail(std::current_exception());
+  }
+  if (conn_ && !conn_->c.is_open()) conn_.reset();
+}
+
 void PgStore::claim_fence(const std::string& id, int64_t token) {
   guarded([&] {
-    pqxx::work w(conn_->c);
+    Tx tx(*this);
+    pqxx::transaction_base& w = *tx;
     check_fence(w, name_, id, token);
     w.commit();
   });
@@ -308,7 +391,8 @@ void PgStore::claim_fence(const std::string& id, int64_t token) {
 
 void PgStore::save_game(const GameRow& g) {
   guarded([&] {
-    pqxx::work w(conn_->c);
+    Tx tx(*this);
+    pqxx::transaction_base& w = *tx;
     check_fence(w, name_, g.id, g.fence);
     w.exec_prepared("save_game", game_params(g).dynamic());
     w.commit();
@@ -317,7 +401,8 @@ void PgStore::save_game(const GameRow& g) {
 
 void PgStore::add_move(const GameRow& g, int ply, int hole) {
   guarded([&] {
-    pqxx::work w(conn_->c);
+    Tx tx(*this);
+    pqxx::transaction_base& w = *tx;
     check_fence(w, name_, g.id, g.fence);
     w.exec_prepared("add_move", pg_text(g.id), ply, hole, g.white_ms, g.black_ms);
     // Only what a move changes; the whole row when it is not stored yet.
@@ -331,7 +416,8 @@ void PgStore::add_move(const GameRow& g, int ply, int hole) {
 
 void PgStore::truncate_moves(const GameRow& g, int keep) {
   guarded([&] {
-    pqxx::work w(conn_->c);
+    Tx tx(*this);
+    pqxx::transaction_base& w = *tx;
     check_fence(w, name_, g.id, g.fence);
     w.exec_prepared("truncate_moves", pg_text(g.id), keep);
     w.exec_prepared("save_game", game_params(g).dynamic());
@@ -341,7 +427,8 @@ void PgStore::truncate_moves(const GameRow& g, int keep) {
 
 void PgStore::save_review(const std::string& id, const std::string& review_json) {
   guarded([&] {
-    pqxx::work w(conn_->c);
+    Tx tx(*this);
+    pqxx::transaction_base& w = *tx;
     w.exec_prepared("save_review", pg_text(id), pg_text(review_json));
     w.commit();
   });
@@ -349,7 +436,8 @@ void PgStore::save_review(const std::string& id, const std::string& review_json)
 
 std::optional<GameRow> PgStore::load_game(const std::string& id) {
   return guarded([&]() -> std::optional<GameRow> {
-    pqxx::work w(conn_->c);
+    Tx tx(*this);
+    pqxx::transaction_base& w = *tx;
     const pqxx::result r = w.exec_prepared("load_game", pg_text(id));
     if (r.empty()) return std::nullopt;
     Columns cols{r[0]};
@@ -363,7 +451,8 @@ std::optional<GameRow> PgStore::load_game(const std::string& id) {
 
 std::vector<std::string> PgStore::unfinished_ids() {
   return guarded([&] {
-    pqxx::work w(conn_->c);
+    Tx tx(*this);
+    pqxx::transaction_base& w = *tx;
     std::vector<std::string> out;
     for (const auto& row : w.exec_prepared("unfinished_ids"))
       out.push_back(row[0].as<std::string>());
@@ -374,7 +463,8 @@ std::vector<std::string> PgStore::unfinished_ids() {
 
 void PgStore::expire_stale(int64_t waiting_before_ms, int64_t analysis_before_ms) {
   guarded([&] {
-    pqxx::work w(conn_->c);
+    Tx tx(*this);
+    pqxx::transaction_base& w = *tx;
     w.exec_prepared("expire_waiting", waiting_before_ms);
     w.exec_prepared("expire_analysis", analysis_before_ms);
     w.commit();
@@ -387,7 +477,8 @@ std::vector<GameRow> PgStore::list_games(const ListQuery& q, int64_t* total) {
     const std::string pattern = pg_text(detail::like_pattern(q.player));
     const std::string result = pg_text(q.result);
     // One snapshot for the count and the page.
-    pqxx::transaction<pqxx::isolation_level::repeatable_read> w(conn_->c);
+    Tx tx(*this, true);
+    pqxx::transaction_base& w = *tx;
     const std::string status = pg_text(q.status);
     *total = w.exec_prepared("count_games", player, pattern, result, q.account, status)[0][0]
                  .as<int64_t>();
@@ -418,7 +509,8 @@ std::optional<UserRow> user_of(const pqxx::result& r) {
 bool PgStore::finish_game(GameRow& g, const RateGame& rate, int ply, int hole) {
   return guarded([&] {
     GameRow row = g;  // filled in only when the transaction commits
-    pqxx::work w(conn_->c);
+    Tx tx(*this);
+    pqxx::transaction_base& w = *tx;
     check_fence(w, name_, row.id, row.fence);
     // The row lock makes a second end (another instance, a retry) wait, then see it over.
     const pqxx::result st =
@@ -473,7 +565,8 @@ bool PgStore::finish_game(GameRow& g, const RateGame& rate, int ply, int hole) {
 
 int64_t PgStore::create_user(const UserRow& u) {
   return guarded([&]() -> int64_t {
-    pqxx::work w(conn_->c);
+    Tx tx(*this);
+    pqxx::transaction_base& w = *tx;
     const pqxx::result r = w.exec_params(
         "INSERT INTO users (username, username_key, password_hash, created_ms, bot) VALUES"
         " ($1,$2,$3,$4,$5) ON CONFLICT (username_key) DO NOTHING RETURNING id",
@@ -486,7 +579,8 @@ int64_t PgStore::create_user(const UserRow& u) {
 
 std::optional<UserRow> PgStore::find_user(const std::string& username_key) {
   return guarded([&] {
-    pqxx::work w(conn_->c);
+    Tx tx(*this);
+    pqxx::transaction_base& w = *tx;
     auto u = user_of(
         w.exec_params(std::string(kUserSelect) + "username_key = $1", pg_text(username_key)));
     w.commit();
@@ -496,7 +590,8 @@ std::optional<UserRow> PgStore::find_user(const std::string& username_key) {
 
 std::optional<UserRow> PgStore::user_by_id(int64_t id) {
   return guarded([&] {
-    pqxx::work w(conn_->c);
+    Tx tx(*this);
+    pqxx::transaction_base& w = *tx;
     auto u = user_of(w.exec_params(std::string(kUserSelect) + "id = $1", id));
     w.commit();
     return u;
@@ -505,7 +600,8 @@ std::optional<UserRow> PgStore::user_by_id(int64_t id) {
 
 void PgStore::set_password(int64_t user_id, const std::string& password_hash) {
   guarded([&] {
-    pqxx::work w(conn_->c);
+    Tx tx(*this);
+    pqxx::transaction_base& w = *tx;
     w.exec_params("UPDATE users SET password_hash = $2 WHERE id = $1", user_id,
                   pg_text(password_hash));
     w.commit();
@@ -516,7 +612,8 @@ void PgStore::save_event(const EventRow& e) {
   Params p;
   detail::put_event_row(e, p);
   guarded([&] {
-    pqxx::work w(conn_->c);
+    Tx tx(*this);
+    pqxx::transaction_base& w = *tx;
     w.exec_prepared("save_event", p.dynamic());
     w.commit();
   });
@@ -524,7 +621,8 @@ void PgStore::save_event(const EventRow& e) {
 
 void PgStore::add_session(const std::string& token_hash, int64_t user_id, int64_t expires_ms) {
   guarded([&] {
-    pqxx::work w(conn_->c);
+    Tx tx(*this);
+    pqxx::transaction_base& w = *tx;
     w.exec_params(
         "INSERT INTO sessions (token_hash, user_id, expires_ms) VALUES ($1,$2,$3) ON CONFLICT"
         " (token_hash) DO NOTHING",
@@ -535,7 +633,8 @@ void PgStore::add_session(const std::string& token_hash, int64_t user_id, int64_
 
 std::optional<SessionRow> PgStore::find_session(const std::string& token_hash) {
   return guarded([&]() -> std::optional<SessionRow> {
-    pqxx::work w(conn_->c);
+    Tx tx(*this);
+    pqxx::transaction_base& w = *tx;
     const pqxx::result r = w.exec_params(
         "SELECT user_id, expires_ms FROM sessions WHERE token_hash = $1", pg_text(token_hash));
     w.commit();
@@ -546,7 +645,8 @@ std::optional<SessionRow> PgStore::find_session(const std::string& token_hash) {
 
 void PgStore::delete_session(const std::string& token_hash) {
   guarded([&] {
-    pqxx::work w(conn_->c);
+    Tx tx(*this);
+    pqxx::transaction_base& w = *tx;
     w.exec_params("DELETE FROM sessions WHERE token_hash = $1", pg_text(token_hash));
     w.commit();
   });
@@ -554,7 +654,8 @@ void PgStore::delete_session(const std::string& token_hash) {
 
 void PgStore::delete_other_sessions(int64_t user_id, const std::string& keep, int64_t now_ms) {
   guarded([&] {
-    pqxx::work w(conn_->c);
+    Tx tx(*this);
+    pqxx::transaction_base& w = *tx;
     w.exec_params(
         "DELETE FROM sessions WHERE (user_id = $1 AND token_hash != $2) OR expires_ms <= $3",
         user_id, pg_text(keep), now_ms);
@@ -564,7 +665,8 @@ void PgStore::delete_other_sessions(int64_t user_id, const std::string& keep, in
 
 std::vector<RatingRow> PgStore::ratings(int64_t user_id) {
   return guarded([&] {
-    pqxx::work w(conn_->c);
+    Tx tx(*this);
+    pqxx::transaction_base& w = *tx;
     std::vector<RatingRow> out;
     for (const auto& row :
          w.exec_params(std::string(detail::kRatingSelect) + " ORDER BY category", user_id)) {
@@ -578,7 +680,8 @@ std::vector<RatingRow> PgStore::ratings(int64_t user_id) {
 
 std::vector<RatingChange> PgStore::rating_history(int64_t user_id) {
   return guarded([&] {
-    pqxx::work w(conn_->c);
+    Tx tx(*this);
+    pqxx::transaction_base& w = *tx;
     std::vector<RatingChange> out;
     for (const auto& row : w.exec_params(
              "SELECT game_id, user_id, category, rating_before, rating_after, rd_before, rd_after,"
@@ -594,7 +697,8 @@ std::vector<RatingChange> PgStore::rating_history(int64_t user_id) {
 
 std::vector<LeaderRow> PgStore::leaderboard(const std::string& category, double max_rd, int limit) {
   return guarded([&] {
-    pqxx::work w(conn_->c);
+    Tx tx(*this);
+    pqxx::transaction_base& w = *tx;
     std::vector<LeaderRow> out;
     for (const auto& row : w.exec_params(
              "SELECT u.username, r.rating, r.rd, r.games FROM ratings r JOIN users u ON u.id ="
@@ -611,7 +715,8 @@ std::vector<LeaderRow> PgStore::leaderboard(const std::string& category, double 
 
 ResultCounts PgStore::result_counts(int64_t user_id) {
   return guarded([&] {
-    pqxx::work w(conn_->c);
+    Tx tx(*this);
+    pqxx::transaction_base& w = *tx;
     ResultCounts c;
     for (const auto& row : w.exec_params(detail::kResultCountsSql, user_id))
       detail::count_result(c, row[0].as<int>(), row[1].as<std::string>(), row[2].as<int64_t>());
@@ -622,7 +727,8 @@ ResultCounts PgStore::result_counts(int64_t user_id) {
 
 std::optional<EventRow> PgStore::load_event(const std::string& id) {
   return guarded([&]() -> std::optional<EventRow> {
-    pqxx::work w(conn_->c);
+    Tx tx(*this);
+    pqxx::transaction_base& w = *tx;
     const pqxx::result r = w.exec_prepared("load_event", pg_text(id));
     w.commit();
     if (r.empty()) return std::nullopt;
@@ -635,7 +741,8 @@ void PgStore::save_tournament(const TournamentRow& t) {
   Params p;
   detail::put_tournament_row(t, p);
   guarded([&] {
-    pqxx::work w(conn_->c);
+    Tx tx(*this);
+    pqxx::transaction_base& w = *tx;
     w.exec_prepared("save_tournament", p.dynamic());
     w.commit();
   });
@@ -643,7 +750,8 @@ void PgStore::save_tournament(const TournamentRow& t) {
 
 std::optional<TournamentRow> PgStore::load_tournament(const std::string& id) {
   return guarded([&]() -> std::optional<TournamentRow> {
-    pqxx::work w(conn_->c);
+    Tx tx(*this);
+    pqxx::transaction_base& w = *tx;
     const pqxx::result r = w.exec_prepared("load_tournament", pg_text(id));
     w.commit();
     if (r.empty()) return std::nullopt;
@@ -654,7 +762,8 @@ std::optional<TournamentRow> PgStore::load_tournament(const std::string& id) {
 
 std::vector<TournamentRow> PgStore::list_tournaments(int finished) {
   return guarded([&] {
-    pqxx::work w(conn_->c);
+    Tx tx(*this);
+    pqxx::transaction_base& w = *tx;
     std::vector<TournamentRow> out;
     for (const auto& row : w.exec_prepared("open_tournaments")) {
       Columns c{row};
@@ -681,7 +790,8 @@ std::optional<RatingRow> rating_row(const pqxx::result& r) {
 
 std::optional<RatingRow> PgStore::puzzle_player_rating(int64_t user_id) {
   return guarded([&] {
-    pqxx::work w(conn_->c);
+    Tx tx(*this);
+    pqxx::transaction_base& w = *tx;
     auto r = rating_row(w.exec_params(detail::kPuzzlePlayerSelect, user_id));
     w.commit();
     return r;
@@ -690,7 +800,8 @@ std::optional<RatingRow> PgStore::puzzle_player_rating(int64_t user_id) {
 
 std::optional<RatingRow> PgStore::puzzle_rating(const std::string& puzzle_id) {
   return guarded([&] {
-    pqxx::work w(conn_->c);
+    Tx tx(*this);
+    pqxx::transaction_base& w = *tx;
     auto r = rating_row(w.exec_params(std::string(detail::kPuzzleSelect) + " WHERE puzzle_id = $1",
                                       pg_text(puzzle_id)));
     w.commit();
@@ -700,7 +811,8 @@ std::optional<RatingRow> PgStore::puzzle_rating(const std::string& puzzle_id) {
 
 std::vector<RatingRow> PgStore::puzzle_ratings() {
   return guarded([&] {
-    pqxx::work w(conn_->c);
+    Tx tx(*this);
+    pqxx::transaction_base& w = *tx;
     std::vector<RatingRow> out;
     for (const auto& row : w.exec(std::string(detail::kPuzzleSelect) + " ORDER BY puzzle_id")) {
       Columns cols{row};
@@ -713,7 +825,8 @@ std::vector<RatingRow> PgStore::puzzle_ratings() {
 
 std::vector<std::string> PgStore::attempted_puzzles(int64_t user_id) {
   return guarded([&] {
-    pqxx::work w(conn_->c);
+    Tx tx(*this);
+    pqxx::transaction_base& w = *tx;
     std::vector<std::string> out;
     for (const auto& row : w.exec_params(
              "SELECT puzzle_id FROM puzzle_attempts WHERE user_id = $1 ORDER BY puzzle_id",
@@ -728,7 +841,8 @@ AttemptResult PgStore::rate_puzzle_attempt(const PuzzleAttempt& a, const RatingR
                                            const RatingRow& puzzle_start, const RateAttempt& rate) {
   return guarded([&] {
     const std::string id = pg_text(a.puzzle_id);
-    pqxx::work w(conn_->c);
+    Tx tx(*this);
+    pqxx::transaction_base& w = *tx;
     // The attempt's row first: a second attempt of the same account at the same puzzle (another
     // instance, a double click) waits here for the first to commit, then finds its row.
     PuzzleAttempt placeholder = a;

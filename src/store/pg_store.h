@@ -10,6 +10,10 @@
 #include "store/common.h"
 #include "store/store.h"
 
+namespace pqxx {
+class dbtransaction;
+}
+
 namespace toguz::store {
 
 class PgStore final : public Store {
@@ -58,10 +62,17 @@ class PgStore final : public Store {
   std::optional<RatingRow> puzzle_rating(const std::string& puzzle_id) override;
   std::vector<RatingRow> puzzle_ratings() override;
   std::vector<std::string> attempted_puzzles(int64_t user_id) override;
+  // One transaction for the group, each write in a savepoint (each keeps its fencing check).
+  void write_group(const std::vector<std::function<void()>>& writes,
+                   std::vector<std::exception_ptr>* errors) override;
 
  private:
   struct Conn;
+  class Tx;
   std::unique_ptr<Conn> conn_;
+  // Inside write_group: the innermost open transaction (the group's, a write's savepoint), in
+  // which each call's transaction is a savepoint; null otherwise.
+  pqxx::dbtransaction* current_ = nullptr;
   std::string url_;   // to connect again when the connection is lost
   std::string name_;  // the URL without its password, for messages
   // Runs `body`, turning a libpqxx error into std::runtime_error naming the database; on a lost

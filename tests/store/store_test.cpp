@@ -679,6 +679,34 @@ TEST_P(StoreContract, WriteGroupCommitsEachWriteThatSucceeds) {
   EXPECT_TRUE(open()->load_game("g2").has_value());
 }
 
+// A group is one transaction: while its later writes run, another connection sees none of its
+// earlier ones; once it returns, all of them (the writer thread relies on this to share one
+// commit among many games' moves).
+TEST_P(StoreContract, WriteGroupCommitsTogether) {
+  auto s = open();
+  auto other = open();
+  GameRow g = sample("g1", 1000);
+  s->save_game(g);
+  g.moves = 1;
+  bool seen_during = true;
+  std::vector<std::exception_ptr> errors;
+  s->write_group({[&] { s->add_move(g, 1, 7); },
+                  [&] {
+                    auto now = other->load_game("g1");
+                    seen_during = !now || !now->holes.empty();
+                    s->save_game(sample("g2", 2000));
+                  }},
+                 &errors);
+  ASSERT_EQ(errors.size(), 2u);
+  EXPECT_FALSE(errors[0]);
+  EXPECT_FALSE(errors[1]);
+  EXPECT_FALSE(seen_during) << "the first write was visible before the group committed";
+  auto back = other->load_game("g1");
+  ASSERT_TRUE(back.has_value());
+  EXPECT_EQ(back->holes, (std::vector<int>{7}));
+  EXPECT_TRUE(other->load_game("g2").has_value());
+}
+
 // The writer thread: queued writes are committed in order, each outcome comes back through
 // the post function, and a call waits for the writes queued before it.
 TEST_P(StoreContract, WriterCommitsQueuedWritesInOrder) {
@@ -1104,6 +1132,39 @@ TEST(PostgresStore, ConnectsAgainWhenTheConnectionIsLost) {
   ASSERT_TRUE(back.has_value());
   EXPECT_EQ(back->holes, (std::vector<int>{5}));
   EXPECT_TRUE(s.load_game("g1").has_value());
+}
+
+// A group whose connection is cut in the middle: every write of it is reported failed (the
+// ones before the cut went with the transaction), none is stored, and the next call connects
+// again.
+TEST(PostgresStore, AGroupOnALostConnectionFailsWhole) {
+  NEED_PG(pg);
+  const std::string url = pg->create_database();
+  PgStore s(url);
+  GameRow g = sample("g1", 1);
+  s.save_game(g);
+  g.moves = 1;
+  std::vector<std::exception_ptr> errors;
+  s.write_group({[&] { s.add_move(g, 1, 5); },
+                 [&] {
+                   pqxx::connection admin(pg->url("postgres"));
+                   pqxx::nontransaction n(admin);
+                   n.exec_params(
+                       "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1",
+                       url.substr(url.rfind('/') + 1));
+                   s.save_game(sample("g2", 2));
+                 },
+                 [&] { s.save_game(sample("g3", 3)); }},
+                &errors);
+  ASSERT_EQ(errors.size(), 3u);
+  for (size_t i = 0; i < 3; ++i) EXPECT_TRUE(errors[i]) << "write " << i;
+  auto back = s.load_game("g1");  // connects again
+  ASSERT_TRUE(back.has_value());
+  EXPECT_TRUE(back->holes.empty());
+  EXPECT_FALSE(s.load_game("g2").has_value());
+  EXPECT_FALSE(s.load_game("g3").has_value());
+  s.add_move(g, 1, 5);
+  EXPECT_EQ(s.load_game("g1")->holes, (std::vector<int>{5}));
 }
 
 TEST(StoreUrl, PicksTheBackendByPrefix) {
