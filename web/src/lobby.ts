@@ -145,12 +145,19 @@ export class LobbyView implements View {
   }
 
   /** Redraws the parts the server changes, leaving the seek form as the reader set it. */
+  /** What render_live last put in each part (cleared when render rebuilds them). */
+  private shown = new Map<string, string>();
+
   private render_live() {
     if (!this.socket) return; // the socket reports "connecting" from inside its constructor
     const s = this.socket.state;
+    // A part is replaced only when its text changed, so a button under the pointer is not
+    // swapped for a copy by an update that changed something else (an online count).
     const set = (id: string, html: string) => {
       const el = this.el.querySelector(id);
-      if (el) el.innerHTML = html;
+      if (!el || this.shown.get(id) === html) return;
+      el.innerHTML = html;
+      this.shown.set(id, html);
     };
     set("#lobby-online", `${esc(t("players_online", { n: s.online.players }))} · ${esc(t("games_playing", { n: s.online.games }))}`);
     set("#lobby-status", this.status === "open" ? "" : esc(t("reconnecting")));
@@ -168,6 +175,7 @@ export class LobbyView implements View {
   }
 
   render() {
+    this.shown.clear();
     const clocks = CLOCKS.map((c, i) => `<option value="${i}"${i === 3 ? " selected" : ""}>${esc(clock_label(c))}</option>`).join("");
     const spreads = SPREADS.map((n) => `<option value="${n}">${n ? `±${n}` : esc(t("any"))}</option>`).join("");
     this.el.innerHTML = `<h2>${esc(t("lobby"))}</h2>

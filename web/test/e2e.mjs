@@ -1014,7 +1014,8 @@ async function lobby_game(browser, base, pages) {
   await a.waitForSelector("tr.mine[data-seek]", { timeout: T });
   const seek = await b.waitForSelector("[data-accept]", { timeout: T });
   check((await b.textContent("tr[data-seek] .who")).includes(names[0]), "the seeker's name in B's lobby");
-  await seek.click();
+  check(seek !== null, "the seek's accept button");
+  await b.click("[data-accept]");
   for (const p of [a, b]) await p.waitForFunction(() => location.hash.startsWith("#/game/"), null, { timeout: T });
   check((await board_data(a)).you === "white" && (await board_data(b)).you === "black", "the seek's colours");
   let ply = 0;
