@@ -102,6 +102,7 @@ export class TournamentsHomeView implements View {
   el = document.createElement("div");
   private items: TournamentSummary[] = [];
   private me: string | null = null;
+  private form_el: HTMLElement | null = null;
   constructor() {
     this.el.className = "arbiter tournaments";
     this.render();
@@ -172,7 +173,9 @@ export class TournamentsHomeView implements View {
     this.el.replaceChildren(h("h2", {}, t("tournaments")), h("p", {}, t("tn_intro")),
       tournament_list(open, "tn-open"));
     if (done.length) this.el.append(h("h3", {}, t("tn_status_finished")), tournament_list(done, "tn-done"));
-    this.el.append(h("h3", {}, t("tn_new")), this.me ? this.form() : h("p", { class: "muted", id: "tn-login" }, h("a", { href: "#/login" }, t("tn_login"))));
+    // The form is made once and kept, so what was typed in it stays when the lists come in.
+    if (this.me) this.form_el ??= this.form();
+    this.el.append(h("h3", {}, t("tn_new")), this.form_el && this.me ? this.form_el : h("p", { class: "muted", id: "tn-login" }, h("a", { href: "#/login" }, t("tn_login"))));
   }
 }
 

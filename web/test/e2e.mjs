@@ -905,7 +905,10 @@ async function learn_pages(browser, base, pages) {
   await page.press("#explorer-min_rating", "Enter");
   await filtered;
   check(new URL(page.url()).hash === `#/explorer/${encodeURIComponent(first.after)}`, "the explorer's address follows the position");
-  check(asked.some((q) => new URLSearchParams(q).get("min_rating") === "1500"), `the filter asked: ${asked.join(" ")}`);
+  // the request is seen before its route handler records it
+  const filter_asked = () => asked.some((q) => new URLSearchParams(q).get("min_rating") === "1500");
+  for (let i = 0; i < 100 && !filter_asked(); i++) await page.waitForTimeout(20);
+  check(filter_asked(), `the filter asked: ${asked.join(" ")}`);
   check((await page.evaluate(() => window.__xss)) === undefined, "no markup ran");
   console.log("  learn: a puzzle solved, a puzzle missed, a streak, an analysis board from a puzzle, a proven study, an unproven one, the explorer from the editor");
   await ctx.close();
