@@ -994,17 +994,7 @@ async function lobby_game(browser, base, pages) {
   }
   const names = ["LobbyAi", "LobbyBo"];
   const ps = [];
-  for (const name of names) {
-    const ctx = await browser.newContext({ viewport: { width: 1200, height: 900 } });
-    const page = await ctx.newPage();
-    pages.push(page);
-    ps.push(page);
-    await page.goto(`${base}/#/signup`);
-    await page.fill("#auth-username", name);
-    await page.fill("#auth-password", "correct horse battery");
-    await page.click("#auth-submit");
-    await page.waitForFunction((n) => location.hash === `#/@/${n}`, name, { timeout: T });
-  }
+  for (const name of names) ps.push((await signed_up(browser, base, pages, name)).page);
   const [a, b] = ps;
   // A seeks a rated 3+2 game as White; B sees it live in the lobby and accepts it.
   await a.goto(`${base}/#/lobby`);
@@ -1141,17 +1131,7 @@ async function arena_tournament(browser, base, pages) {
   }
   const names = ["ArenaAi", "ArenaBo", "ArenaCe", "ArenaDa"];
   const ps = [];
-  for (const name of names) {
-    const ctx = await browser.newContext({ viewport: { width: 1100, height: 850 } });
-    const page = await ctx.newPage();
-    pages.push(page);
-    ps.push(page);
-    await page.goto(`${base}/#/signup`);
-    await page.fill("#auth-username", name);
-    await page.fill("#auth-password", "correct horse battery");
-    await page.click("#auth-submit");
-    await page.waitForFunction((n) => location.hash === `#/@/${n}`, name, { timeout: T });
-  }
+  for (const name of names) ps.push((await signed_up(browser, base, pages, name)).page);
   const a = ps[0];
   await a.goto(`${base}/#/tournaments`);
   await a.waitForSelector("#tn-new", { timeout: T });
