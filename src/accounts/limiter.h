@@ -1,5 +1,6 @@
-// The limit on failed logins, per account and per address, over a sliding window
-// (docs/accounts.md). The caller passes the time in; the limiter has no clock. Thread-safe.
+// The limit on failed logins, per account and address together and per address, over a sliding
+// window, and the limit on sign-ups per address (docs/accounts.md). The caller passes the time
+// in; the limiters have no clock. Thread-safe.
 #pragma once
 
 #include <cstdint>
@@ -12,7 +13,9 @@
 namespace toguz::accounts {
 
 struct LoginLimits {
-  int per_account = 5;   // failures on one account within the window
+  // failures on one account from one address within the window: an attacker's failures lock
+  // his own address out of that account, never the owner logging in from elsewhere
+  int per_account = 5;
   int per_address = 20;  // failures from one address within the window (any accounts)
   int64_t window_ms = 5 * 60 * 1000;
 };
@@ -34,8 +37,9 @@ class LoginLimiter {
   LoginVerdict check(std::string_view account, std::string_view address, int64_t now_ms);
   // A wrong password (or an unknown account) for this attempt.
   void failure(std::string_view account, std::string_view address, int64_t now_ms);
-  // A right password: the account's failures are forgotten (the address's are not).
-  void success(std::string_view account);
+  // A right password: the failures on the account from this address are forgotten (the
+  // address's own count, across accounts, is not).
+  void success(std::string_view account, std::string_view address);
 
   // Drops the keys whose failures have all left the window; returns how many keys remain.
   std::size_t sweep(int64_t now_ms);
@@ -45,7 +49,28 @@ class LoginLimiter {
   void prune(Failures& f, int64_t now_ms) const;
   LoginLimits limits_;
   std::mutex mutex_;
-  std::unordered_map<std::string, Failures> accounts_, addresses_;
+  std::unordered_map<std::string, Failures> accounts_, addresses_;  // accounts_: account+address
+};
+
+// Sign-ups per address: at most `per_window` within a sliding window.
+struct SignupLimits {
+  int per_window = 10;
+  int64_t window_ms = 60 * 60 * 1000;
+};
+
+class SignupLimiter {
+ public:
+  explicit SignupLimiter(SignupLimits limits = {}) : limits_(limits) {}
+  // Whether `address` may sign up now; when it may, the sign-up is counted. When refused, the
+  // code "signup_rate" and the milliseconds until the oldest sign-up leaves the window.
+  LoginVerdict admit(std::string_view address, int64_t now_ms);
+  // Drops the addresses with no sign-up left in the window; returns how many remain.
+  std::size_t sweep(int64_t now_ms);
+
+ private:
+  SignupLimits limits_;
+  std::mutex mutex_;
+  std::unordered_map<std::string, std::deque<int64_t>> addresses_;
 };
 
 }  // namespace toguz::accounts

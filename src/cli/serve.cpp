@@ -51,6 +51,21 @@ void add_serve(CLI::App& app) {
   cmd->add_option("--analyze-per-minute", cfg->analyze_per_minute, "POST /api/analyze per address")
       ->check(CLI::Range(1, 100000))
       ->capture_default_str();
+  cmd->add_option("--trusted-proxy", cfg->trusted_proxies,
+                  "ADDR[,ADDR|CIDR...]: proxies whose X-Forwarded-For / X-Real-IP name the client "
+                  "(default: none, the socket's peer is the client)")
+      ->delimiter(',');
+  cmd->add_option("--signups-per-hour", cfg->signups_per_hour, "accounts created per address")
+      ->check(CLI::Range(1, 1000000))
+      ->capture_default_str();
+  cmd->add_option("--hash-threads", cfg->hash_threads,
+                  "threads hashing and checking passwords (apart from the engine's)")
+      ->check(CLI::Range(1, 64))
+      ->capture_default_str();
+  cmd->add_option("--max-queued-hashes", cfg->max_queued_hashes,
+                  "password checks waiting (sign-ups take half at most)")
+      ->check(CLI::Range(2, 100000))
+      ->capture_default_str();
   cmd->add_option("--puzzles", cfg->puzzles_path, "puzzles (toguz puzzles build); \"\": none")
       ->capture_default_str();
   cmd->add_option("--studies", cfg->studies_path, "the classic studies; \"\": none")

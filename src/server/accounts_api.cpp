@@ -1,8 +1,8 @@
 // The accounts API (docs/web-protocol.md "Accounts, ratings and the lobby", docs/accounts.md):
 // sign-up, login, logout, the password, who is asking (the session cookie), the player pages'
 // data and the leaderboard, and the games the lobby starts between two players. Passwords are
-// hashed and verified on a worker so the IO thread never waits for Argon2id; a password is
-// never logged, stored or answered.
+// hashed and verified on the password pool (hash_pool.h) so neither the IO thread nor a login
+// waits for engine work; a password is never logged, stored or answered.
 #include <boost/json.hpp>
 #include <cmath>
 
@@ -74,9 +74,20 @@ Response login_failed() {
   return coded_error(http::status::unauthorized, "wrong username or password", "login_failed");
 }
 
-Response busy() {
-  return coded_error(http::status::service_unavailable, "the server is busy; try again in a moment",
-                     "busy");
+Response passwords_busy() {
+  return coded_error(http::status::service_unavailable,
+                     "the server is checking too many passwords; try again in a moment",
+                     "passwords_busy");
+}
+
+// 429 for a refusal of a limiter (`verdict.code`), with when to try again in the body's params
+// and in Retry-After.
+Response too_many(const std::string& message, const accounts::LoginVerdict& verdict) {
+  const int64_t seconds = (verdict.retry_after_ms + 999) / 1000;
+  Response res = coded_error(http::status::too_many_requests, message, std::string(verdict.code),
+                             json::object{{"retry_after_s", seconds}});
+  res.set(http::field::retry_after, std::to_string(seconds));
+  return res;
 }
 
 // The answer that logs `user` in: a new session stored, its cookie set.
@@ -89,15 +100,17 @@ Response logged_in(Store& store, const store::UserRow& user, http::status status
   return res;
 }
 
-// Runs `work` on a worker (not the IO thread: an Argon2id hash takes tens of milliseconds) and
-// `done` with its result back on the IO thread. A throw in either answers 500; a full queue 503.
+// Runs `work` on the password pool in `lane` (not the IO thread: an Argon2id hash takes tens of
+// milliseconds) and `done` with its result back on the IO thread. A throw in either answers
+// 500; a full queue 503 "passwords_busy".
 template <class Work, class Done>
-void off_io(Server::Impl& server, const Server::Impl::Respond& respond, Work work, Done done) {
+void off_io(Server::Impl& server, HashLane lane, const Server::Impl::Respond& respond, Work work,
+            Done done) {
   auto failed = [respond](const std::string& what) {
     respond(error_response(http::status::internal_server_error, "server error: " + what));
   };
-  const bool queued = server.pool->submit(
-      [&ioc = server.ioc, work, done, failed](search::Engine&) {
+  const bool queued = server.hashes->submit(
+      [&ioc = server.ioc, work, done, failed] {
         try {
           auto result = work();
           net::post(ioc, [done, failed, result = std::move(result)]() mutable {
@@ -112,8 +125,8 @@ void off_io(Server::Impl& server, const Server::Impl::Respond& respond, Work wor
           net::post(ioc, [failed, what = std::string(e.what())] { failed(what); });
         }
       },
-      Priority::Background);
-  if (!queued) respond(busy());
+      lane);
+  if (!queued) respond(passwords_busy());
 }
 
 // A hash nobody's password matches: an unknown name costs a verification like a known one, so
@@ -174,7 +187,8 @@ bool Server::Impl::online(int64_t user_id) const {
 
 // ---- sign-up, login, logout, password ----
 
-void Server::Impl::api_signup(const json::object& body, bool secure, Respond respond) {
+void Server::Impl::api_signup(const json::object& body, const std::string& peer, bool secure,
+                              Respond respond) {
   Response refusal;
   const auto fields = two_strings(body, "username", "password", &refusal);
   if (!fields) return respond(std::move(refusal));
@@ -186,9 +200,16 @@ void Server::Impl::api_signup(const json::object& body, bool secure, Respond res
     return coded_error(http::status::conflict, "username: taken", "username_taken");
   };
   if (store->find_user(key)) return respond(taken());
+  // Counted when admitted: a flood of sign-ups from one address stops here, before any hash.
+  const accounts::LoginVerdict verdict = signup_limiter.admit(peer, now_ms());
+  if (!verdict.allowed) {
+    log(LogLevel::Info, "", "sign-up refused: too many from " + peer);
+    return respond(too_many("signup: too many accounts from this address", verdict));
+  }
   off_io(
-      *this, respond, [password = password] { return accounts::hash_password(password); },
-      [this, respond, secure, name = name, key, taken](std::string hash) {
+      *this, HashLane::Signup, respond,
+      [password = password] { return accounts::hash_password(password); },
+      [this, respond, secure, name = name, key, taken, peer](std::string hash) {
         store::UserRow u;
         u.username = name;
         u.username_key = key;
@@ -196,7 +217,7 @@ void Server::Impl::api_signup(const json::object& body, bool secure, Respond res
         u.created_ms = now_ms();
         u.id = store->create_user(u);  // a sign-up of the same name meanwhile: taken
         if (u.id == 0) return respond(taken());
-        log(LogLevel::Info, "", "account created: " + u.username);
+        log(LogLevel::Info, "", "account created: " + u.username + " from " + peer);
         respond(logged_in(*store, u, http::status::created, secure));
       });
 }
@@ -210,18 +231,12 @@ void Server::Impl::api_login(const json::object& body, const std::string& peer, 
   if (password.size() > accounts::kPasswordMax || name.size() > 100) return respond(login_failed());
   const std::string key = accounts::username_key(name);
   const accounts::LoginVerdict verdict = login_limiter.check(key, peer, now_ms());
-  if (!verdict.allowed) {
-    const int64_t seconds = (verdict.retry_after_ms + 999) / 1000;
-    Response res = coded_error(http::status::too_many_requests, "login: too many failures",
-                               std::string(verdict.code), json::object{{"retry_after_s", seconds}});
-    res.set(http::field::retry_after, std::to_string(seconds));
-    return respond(std::move(res));
-  }
+  if (!verdict.allowed) return respond(too_many("login: too many failures", verdict));
   const auto user = store->find_user(key);
   const std::string hash = user ? user->password_hash : "";
   // The verdict and, when the stored hash has another cost, the new hash of this password.
   off_io(
-      *this, respond,
+      *this, HashLane::Login, respond,
       [password = password, hash] {
         if (hash.empty()) {
           accounts::verify_password(password, dummy_hash());
@@ -234,9 +249,10 @@ void Server::Impl::api_login(const json::object& body, const std::string& peer, 
       [this, respond, secure, key, peer, user](std::pair<bool, std::string> verdict) {
         if (!verdict.first) {
           login_limiter.failure(key, peer, now_ms());
+          log(LogLevel::Debug, "", "login failed from " + peer);
           return respond(login_failed());
         }
-        login_limiter.success(key);
+        login_limiter.success(key, peer);
         if (!verdict.second.empty()) store->set_password(user->id, verdict.second);
         respond(logged_in(*store, *user, http::status::ok, secure));
       });
@@ -274,7 +290,7 @@ void Server::Impl::api_password(const http::request<http::string_body>& req, con
   if (const auto token = accounts::find_cookie(req[http::field::cookie]))
     keep = accounts::token_hash(*token).value_or("");
   off_io(
-      *this, respond,
+      *this, HashLane::Login, respond,
       [current = current, next = next, hash = user->password_hash] {
         return accounts::verify_password(current, hash) ? accounts::hash_password(next)
                                                         : std::string();

@@ -63,11 +63,17 @@ Seat seat_from_name(const std::string& name) {
 }  // namespace
 
 // A connection of another instance (a relay) to a room of this one: what the room sends it
-// goes back to that instance as text.
+// goes back to that instance as text. Its client address is the one the relay found for its
+// socket (its hello carries it), so limits here count the real client.
 class RemoteClient : public ClientSession, public std::enable_shared_from_this<RemoteClient> {
  public:
-  RemoteClient(Cluster& cluster, std::string instance, std::string conn, Seat seat)
-      : cluster_(cluster), instance_(std::move(instance)), conn_(std::move(conn)), seat_(seat) {}
+  RemoteClient(Cluster& cluster, std::string instance, std::string conn, Seat seat,
+               std::string client)
+      : cluster_(cluster),
+        instance_(std::move(instance)),
+        conn_(std::move(conn)),
+        client_(client.empty() ? "?" : std::move(client)),
+        seat_(seat) {}
   std::string key() const { return instance_ + " " + conn_; }
   const std::string& instance() const { return instance_; }
   Seat seat() const override { return seat_; }
@@ -93,10 +99,11 @@ class RemoteClient : public ClientSession, public std::enable_shared_from_this<R
     if (room) room->detach(*this);
   }
   std::shared_ptr<ClientSession> client_ptr() override { return shared_from_this(); }
+  const std::string& client_address() const override { return client_; }
 
  private:
   Cluster& cluster_;
-  std::string instance_, conn_;
+  std::string instance_, conn_, client_;
   Seat seat_;
   bool closed_ = false;
 };
@@ -309,13 +316,13 @@ void Cluster::on_bus(const std::string& text) {
       if (!m.word(4).empty()) viewer.user_id = std::stoll(m.word(4));
     } catch (const std::exception&) {
     }
-    on_hello(m.word(1), m.word(2), m.word(3), m.payload, viewer);
+    on_hello(m.word(1), m.word(2), m.word(3), m.payload, viewer, m.word(5));
   } else if (type == "msg") {
     on_remote_message(m.word(2), m.word(3), m.payload);
   } else if (type == "bye") {
     on_remote_bye(m.word(2), m.word(3));
   } else if (type == "http") {
-    on_http(m.word(1), m.word(2), m.word(3), m.word(4), m.payload);
+    on_http(m.word(1), m.word(2), m.word(3), m.word(4), m.word(5), m.payload);
   } else if (type == "reply") {
     const size_t nl = m.payload.find('\n');
     int status = 502;
@@ -333,7 +340,7 @@ void Cluster::on_bus(const std::string& text) {
 // ---- the driver's side: connections of other instances ----
 
 void Cluster::on_hello(const std::string& game, const std::string& from, const std::string& conn,
-                       const std::string& token, const Viewer& viewer) {
+                       const std::string& token, const Viewer& viewer, const std::string& address) {
   if (from.empty() || conn.empty()) return;
   const std::string key = from + " " + conn;
   if (auto it = remotes_.find(key); it != remotes_.end()) {
@@ -353,7 +360,7 @@ void Cluster::on_hello(const std::string& game, const std::string& from, const s
     send_to(from, "close " + conn, "");
     return;
   }
-  auto client = std::make_shared<RemoteClient>(*this, from, conn, seat);
+  auto client = std::make_shared<RemoteClient>(*this, from, conn, seat, address);
   client->room = room;
   remotes_[key] = client;
   send_to(from, "seat " + conn + " " + std::string(seat_name(seat)), "");
@@ -386,7 +393,8 @@ void Cluster::on_remote_bye(const std::string& from, const std::string& conn) {
 }
 
 void Cluster::on_http(const std::string& from, const std::string& req, const std::string& method,
-                      const std::string& target, const std::string& body) {
+                      const std::string& target, const std::string& client,
+                      const std::string& body) {
   // The payload is the request's Cookie line (its account, docs/accounts.md), then its body.
   http::request<http::string_body> r{http::string_to_verb(method), target, 11};
   const size_t nl = body.find('\n');
@@ -394,12 +402,19 @@ void Cluster::on_http(const std::string& from, const std::string& req, const std
   if (nl > 0) r.set(http::field::cookie, body.substr(0, nl));
   r.body() = body.substr(nl + 1);
   r.prepare_payload();
-  // "cluster:": a forwarded request, never forwarded again.
-  server_.handle_http(r, "cluster:" + from,
-                      [this, from, req](http::response<http::string_body> res) {
-                        send_to(from, "reply " + req + " " + std::to_string(res.result_int()),
-                                std::string(res[http::field::content_type]) + "\n" + res.body());
-                      });
+  // Answered here, never forwarded again; its client is the one the forwarding instance saw.
+  server_.routing_forwarded = true;
+  try {
+    server_.handle_http(r, client.empty() ? "?" : client,
+                        [this, from, req](http::response<http::string_body> res) {
+                          send_to(from, "reply " + req + " " + std::to_string(res.result_int()),
+                                  std::string(res[http::field::content_type]) + "\n" + res.body());
+                        });
+  } catch (...) {
+    server_.routing_forwarded = false;
+    throw;
+  }
+  server_.routing_forwarded = false;
 }
 
 // ---- the relay's side: this instance's connections to games driven elsewhere ----
@@ -411,10 +426,11 @@ std::shared_ptr<WsSession> Cluster::relay_session(uint64_t conn) const {
 
 bool Cluster::hello_driver(WsSession& s, const std::string& driver) {
   if (driver.empty()) return false;
-  // The account of the session's cookie travels as its id: the driver seats by token or account.
+  // The account of the session's cookie travels as its id (the driver seats by token or
+  // account), and the client's address for the driver's limits.
   send_to(driver,
           "hello " + s.relay_game + " " + instance_ + " " + std::to_string(s.relay_conn) + " " +
-              std::to_string(s.viewer().user_id),
+              std::to_string(s.viewer().user_id) + " " + s.client_address(),
           s.hello_token());
   return true;
 }
@@ -468,7 +484,7 @@ void Cluster::close_relayed(uint64_t conn) {
 }
 
 void Cluster::forward_http(const std::string& driver, const http::request<http::string_body>& req,
-                           Respond respond) {
+                           const std::string& peer, Respond respond) {
   const uint64_t n = next_request_++;
   PendingHttp p;
   p.respond = std::move(respond);
@@ -485,7 +501,7 @@ void Cluster::forward_http(const std::string& driver, const http::request<http::
   pending_http_[n] = std::move(p);
   send_to(driver,
           "http " + instance_ + " " + std::to_string(n) + " " + std::string(req.method_string()) +
-              " " + std::string(req.target()),
+              " " + std::string(req.target()) + " " + peer,
           std::string(req[http::field::cookie]) + "\n" + req.body());
 }
 

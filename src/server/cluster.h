@@ -71,11 +71,12 @@ class Cluster : public RoomOwnership {
   void relay_hello(WsSession& s);
   void relay_message(WsSession& s, const std::string& text);
   void relay_bye(WsSession& s);
-  // An HTTP request about game `id`, which `driver` drives: forwarded, answered when the driver
-  // answers (502 when it does not within a few seconds).
+  // An HTTP request about game `id`, which `driver` drives, from the client at address `peer`:
+  // forwarded with that address (the driver's limits and logs see the client, not this
+  // instance), answered when the driver answers (502 when it does not within a few seconds).
   void forward_http(const std::string& driver,
                     const boost::beast::http::request<boost::beast::http::string_body>& req,
-                    Respond respond);
+                    const std::string& peer, Respond respond);
 
   // The lobby's hook: `on_message` gets (on the IO thread) every message published on
   // kLobbyChannel by any instance, this one included. Set before start().
@@ -115,11 +116,11 @@ class Cluster : public RoomOwnership {
   };
   void on_bus(const std::string& payload);
   void on_hello(const std::string& game, const std::string& from, const std::string& conn,
-                const std::string& token, const Viewer& viewer);
+                const std::string& token, const Viewer& viewer, const std::string& address);
   void on_remote_message(const std::string& from, const std::string& conn, const std::string& text);
   void on_remote_bye(const std::string& from, const std::string& conn);
   void on_http(const std::string& from, const std::string& req, const std::string& method,
-               const std::string& target, const std::string& body);
+               const std::string& target, const std::string& client, const std::string& body);
   void on_http_reply(const std::string& req, int status, const std::string& content_type,
                      const std::string& body);
   std::shared_ptr<WsSession> relay_session(uint64_t conn) const;

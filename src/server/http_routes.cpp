@@ -98,7 +98,7 @@ void route_api(Server::Impl& server, const http::request<http::string_body>& req
     else if (body_object())
       respond(server.api_create(body, server.viewer_of(req)));
   } else if (parts.size() == 1 && first == "signup") {
-    if (body_object()) server.api_signup(body, served_over_https(req), respond);
+    if (body_object()) server.api_signup(body, peer, served_over_https(req), respond);
   } else if (parts.size() == 1 && first == "login") {
     if (body_object()) server.api_login(body, peer, served_over_https(req), respond);
   } else if (parts.size() == 1 && first == "logout") {

@@ -2,6 +2,7 @@
 // the routes (http_routes.cpp) with the security headers, or upgraded to a WebSocket session.
 #include "server/json_out.h"
 #include "server/lobby_session.h"
+#include "server/log.h"
 #include "server/server_impl.h"
 
 namespace toguz::server {
@@ -75,9 +76,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     const unsigned version = req.version();
     const bool head = req.method() == http::verb::head;
     auto self = shared_from_this();
-    beast::error_code pec;
-    const auto remote = stream_.socket().remote_endpoint(pec);
-    const std::string peer = pec ? std::string("?") : remote.address().to_string();
+    const std::string peer = client(req);
     const std::string host(req[http::field::host]);
     server_.handle_http(req, peer,
                         [self, keep, version, head, host](http::response<http::string_body> res) {
@@ -109,11 +108,10 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
       write(error_response(http::status::not_found, "no such game"), false);
       return;
     }
-    beast::error_code pec;
-    const auto remote = stream_.socket().remote_endpoint(pec);
-    const std::string peer = pec ? std::string("?") : remote.address().to_string();
+    const std::string peer = client(req);
     AddressState& a = server_.addresses[peer];
     if (a.connections >= server_.config.max_connections_per_address) {
+      log(LogLevel::Debug, "", "socket refused: too many connections from " + peer);
       write(error_response(http::status::service_unavailable,
                            "too many connections from this address (" +
                                std::to_string(server_.config.max_connections_per_address) + ")"),
@@ -131,6 +129,14 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     auto ws = std::make_shared<WsSession>(server_, stream_.release_socket());
     ws->relay_game = relay;
     ws->start(std::move(req), room, peer, std::move(viewer));
+  }
+
+  // The client of `req` (Server::Impl::client_of), found for each request: a proxy's
+  // keep-alive connection carries requests of many clients. "?" when the socket has no peer.
+  std::string client(const http::request<http::string_body>& req) {
+    beast::error_code ec;
+    const auto remote = stream_.socket().remote_endpoint(ec);
+    return ec ? std::string("?") : server_.client_of(remote.address(), req);
   }
 
   // Sends `res`; for a HEAD request only its header, whose Content-Length is the body's.

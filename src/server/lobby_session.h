@@ -24,10 +24,13 @@ constexpr size_t kMaxQueuedLobby = 512, kMaxQueuedBytesLobby = 4 << 20;
 class LobbySession : public LobbyClient, public std::enable_shared_from_this<LobbySession> {
  public:
   LobbySession(Server::Impl& server, tcp::socket&& socket);
-  // Accepts the upgrade `req` from address `peer` for `viewer`; the lobby then sends its state.
+  // Accepts the upgrade `req` from the client at address `peer` (client_of) for `viewer`; the
+  // lobby then sends its state.
   void start(http::request<http::string_body> req, Viewer viewer, std::string peer);
   void send(std::string message) override;
   void close();
+  // The client's address, the key of every per-address limit on the lobby.
+  const std::string& client_address() const { return peer_; }
 
  private:
   friend struct WsSessionOps;
@@ -36,7 +39,7 @@ class LobbySession : public LobbyClient, public std::enable_shared_from_this<Lob
   void on_text(const std::string& text);
   Server::Impl& server_;
   websocket::stream<beast::tcp_stream> ws_;
-  std::string peer_;
+  std::string peer_;      // the client's address
   Viewer viewer_;         // online (user_connected) while joined
   bool counted_ = false;  // in addresses[peer_].connections
   bool joined_ = false;   // in the lobby

@@ -15,6 +15,11 @@ namespace toguz::server {
 Server::Impl::Impl(const Config& c)
     : config(c), rng(std::random_device{}()), static_files(config.static_dir) {
   if (auto level = parse_log_level(config.log_level)) set_log_level(*level);
+  try {
+    proxies = TrustedProxies::parse(config.trusted_proxies);
+  } catch (const std::invalid_argument& e) {
+    throw std::runtime_error(std::string("--trusted-proxy: ") + e.what());
+  }
   if (!config.puzzles_path.empty() || !config.studies_path.empty() || !config.explorer_path.empty())
     learn = std::make_unique<LearnService>(
         LearnOptions{config.puzzles_path, config.studies_path, config.explorer_path, 0,
@@ -29,6 +34,8 @@ Server::Impl::Impl(const Config& c)
   if (workers <= 0) workers = std::max(2, int(std::thread::hardware_concurrency()) - 1);
   pool = std::make_unique<WorkerPool>(workers, size_t(std::max(1, config.max_queued_jobs)));
   engine = std::make_unique<EngineWork>(ioc, *pool);
+  hashes = std::make_unique<HashPool>(std::max(1, config.hash_threads),
+                                      size_t(std::max(2, config.max_queued_hashes)));
   endgame = std::make_unique<EndgameTables>(
       config.tables_dir, config.tables_stones,
       [work = engine.get()](std::shared_ptr<const search::TableProbe> t) {
@@ -68,6 +75,7 @@ Server::Impl::Impl(const Config& c)
 Server::Impl::~Impl() {
   // stops a tables build that still runs
   endgame.reset();
+  hashes.reset();
   pool.reset();  // joins the workers before the rooms and sessions go
   rooms->clear();
 }
@@ -109,6 +117,7 @@ void Server::Impl::sweep() {
       ++it;
   }
   login_limiter.sweep(now_ms());  // failures that left the window
+  signup_limiter.sweep(now_ms());
   if (dropped) schedule_trim();
 }
 
@@ -122,6 +131,7 @@ void Server::Impl::shutdown_on_io() {
   trim_timer.cancel();
   lobby_timer.cancel();
   pool->shutdown();
+  hashes->shutdown();
   if (engine_queue) engine_queue->stop();
   rooms->for_each([](const std::shared_ptr<Room>& room) { room->stop_for_shutdown(); });
   if (cluster) cluster->stop();
@@ -177,11 +187,16 @@ void Server::start() {
 bool Server::Impl::forward_game_request(const std::string& id,
                                         const http::request<http::string_body>& req,
                                         const std::string& peer, const Respond& respond) {
-  if (!cluster || peer.rfind("cluster:", 0) == 0 || rooms->find(id)) return false;
+  if (!cluster || routing_forwarded || rooms->find(id)) return false;
   const std::string driver = cluster->driver_elsewhere(id);
   if (driver.empty()) return false;
-  cluster->forward_http(driver, req, respond);
+  cluster->forward_http(driver, req, peer, respond);
   return true;
+}
+
+std::string Server::Impl::client_of(const net::ip::address& peer,
+                                    const http::request<http::string_body>& req) const {
+  return client_address(peer, req["X-Forwarded-For"], req["X-Real-IP"], proxies);
 }
 
 uint16_t Server::port() const {
@@ -200,6 +215,7 @@ void Server::stop() {
     im.io_thread.join();
   }
   im.pool->shutdown();
+  im.hashes->shutdown();
 }
 
 }  // namespace toguz::server

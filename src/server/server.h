@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace toguz::server {
 
@@ -25,6 +26,15 @@ struct Config {
   int analyze_per_minute = 12;       // POST /api/analyze per address (one at a time besides)
   int max_connections_per_address = 64;  // WebSocket connections from one address
   int max_spectators_per_room = 500;     // watching one game (players always get in)
+  // Who the client is (client_address.h): the proxies, addresses or CIDR ranges, whose
+  // X-Forwarded-For / X-Real-IP name the client; none by default (the socket's peer is).
+  std::vector<std::string> trusted_proxies;
+  int signups_per_hour = 10;  // accounts created from one address in an hour (429 above)
+  // Argon2id (sign-up, login, password change) runs on a pool of its own, never behind engine
+  // work: this many threads, this many hashes waiting at most (503 "passwords_busy" above;
+  // sign-ups may fill only half of it, and logins go first).
+  int hash_threads = 2;
+  int max_queued_hashes = 32;
   // Expiry: games waiting for an opponent or never started (a rematch nobody played) and
   // analysis boards left alone this long are ended ("aborted", reason "expired"); a room nobody
   // is connected to leaves memory after idle_room_seconds (a game still played online or

@@ -21,10 +21,12 @@
 
 #include "accounts/limiter.h"
 #include "server/arbiter_api.h"
+#include "server/client_address.h"
 #include "server/cluster.h"
 #include "server/endgame_tables.h"
 #include "server/engine_queue.h"
 #include "server/engine_work.h"
+#include "server/hash_pool.h"
 #include "server/learn_api.h"
 #include "server/lobby.h"
 #include "server/move_evals.h"
@@ -40,7 +42,8 @@
 
 namespace toguz::server {
 
-// What the server counts per client address (HTTP and WebSocket alike).
+// What the server counts per client address (HTTP and WebSocket alike): the address is the
+// client's as client_of() finds it, behind a trusted proxy the one the proxy names.
 struct AddressState {
   int connections = 0;  // WebSocket sessions
   int analyses = 0;     // POST /api/analyze running or queued
@@ -65,6 +68,7 @@ struct Server::Impl {
   std::unique_ptr<store::StoreWriter> writer;
   std::unique_ptr<Store> store;
   std::unique_ptr<WorkerPool> pool;
+  std::unique_ptr<HashPool> hashes;  // every password hash and verification (hash_pool.h)
   std::unique_ptr<EngineWork> engine;
   std::unique_ptr<EndgameTables> endgame;  // the solver and tables every search gets
   std::mt19937_64 rng;
@@ -72,6 +76,10 @@ struct Server::Impl {
   std::unique_ptr<RoomServices> services;
   std::unique_ptr<RoomRegistry> rooms;
   std::unordered_map<std::string, AddressState> addresses;
+  TrustedProxies proxies;  // --trusted-proxy
+  // True while a request another instance of the cluster forwarded is routed (synchronously,
+  // Cluster::on_http): it is answered here, never forwarded again.
+  bool routing_forwarded = false;
   StaticFiles static_files;
   std::unique_ptr<LearnService> learn;        // /api/puzzles, /api/studies, /api/explorer
   std::unique_ptr<ArbiterApi> arbiter;        // /api/events: the arbiter page
@@ -95,8 +103,14 @@ struct Server::Impl {
   void arm_sweep();
   void schedule_trim();  // malloc_trim a little after connections went
 
+  // The client of a request or WebSocket upgrade that came from the socket peer `peer`
+  // (client_address.h): the one address every per-address limit and log line uses.
+  std::string client_of(const net::ip::address& peer,
+                        const http::request<http::string_body>& req) const;
+
   // HTTP routing (http_routes.cpp). A browser's request from another site is refused: Origin,
-  // when sent, must name this server (the Host the request was sent to).
+  // when sent, must name this server (the Host the request was sent to). `peer` is the client's
+  // address (client_of).
   using Respond = std::function<void(http::response<http::string_body>)>;
   void handle_http(const http::request<http::string_body>& req, const std::string& peer,
                    Respond respond);
@@ -162,6 +176,7 @@ struct Server::Impl {
 
   // ---- accounts (accounts_api.cpp, docs/accounts.md) ----
   accounts::LoginLimiter login_limiter;
+  accounts::SignupLimiter signup_limiter{accounts::SignupLimits{config.signups_per_hour}};
   // Connections (game and lobby sockets) per account: whoever has one is online.
   std::unordered_map<int64_t, int> online_users;
   void user_connected(const Viewer& v);
@@ -171,10 +186,11 @@ struct Server::Impl {
   // not expired, else anonymous (a malformed, unknown or expired cookie is no error).
   Viewer viewer_of(const http::request<http::string_body>& req);
   // POST /api/signup, /api/login, /api/logout, /api/password, GET /api/me, /api/users/...,
-  // /api/leaderboard/<category>. A password is hashed and checked on a worker (not the IO
-  // thread), never logged and never answered.
+  // /api/leaderboard/<category>. A password is hashed and checked on the password pool (not
+  // the IO thread, not the engine's workers), never logged and never answered. `peer` is the
+  // client's address (sign-ups and login failures are limited per address).
   // `secure`: the site is served over HTTPS (the cookie is then Secure).
-  void api_signup(const json::object& body, bool secure, Respond respond);
+  void api_signup(const json::object& body, const std::string& peer, bool secure, Respond respond);
   void api_login(const json::object& body, const std::string& peer, bool secure, Respond respond);
   http::response<http::string_body> api_logout(const http::request<http::string_body>& req);
   http::response<http::string_body> api_me(const Viewer& v);

@@ -133,14 +133,14 @@ void Server::Impl::tournament_bus(const std::string& text) {
 
 bool Server::Impl::forward_tournament_request(const http::request<http::string_body>& req,
                                               const std::string& peer, const Respond& respond) {
-  if (!cluster || peer.rfind("cluster:", 0) == 0 || cluster->coordinator()) return false;
+  if (!cluster || routing_forwarded || cluster->coordinator()) return false;
   const std::string coordinator = cluster->coordinator_elsewhere();
   if (coordinator.empty()) {
     respond(error_response(http::status::service_unavailable,
                            "tournaments: no server coordinates them just now; try again soon"));
     return true;
   }
-  cluster->forward_http(coordinator, req, respond);
+  cluster->forward_http(coordinator, req, peer, respond);
   return true;
 }
 

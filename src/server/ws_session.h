@@ -63,6 +63,9 @@ struct WsSessionOps {
 class ClientSession : public RoomClient {
  public:
   virtual std::shared_ptr<ClientSession> client_ptr() = 0;
+  // The client's address (Server::Impl::client_of: behind a trusted proxy, the one it names),
+  // the key of every per-address limit on what the client asks for.
+  virtual const std::string& client_address() const = 0;
 
   std::shared_ptr<Room> room;
   std::shared_ptr<Job> analysis;  // the running analyze stream, if any (one per connection)
@@ -74,9 +77,9 @@ class WsSession : public ClientSession, public std::enable_shared_from_this<WsSe
  public:
   WsSession(Server::Impl& server, tcp::socket&& socket);
   ~WsSession() override;
-  // Accepts the upgrade `req` for `room` from address `peer` and `viewer` (the account of the
-  // handshake's session cookie, kept for the connection's life); the first message (hello)
-  // then names the seat and attaches the session.
+  // Accepts the upgrade `req` for `room` from the client at address `peer` (client_of) and
+  // `viewer` (the account of the handshake's session cookie, kept for the connection's life);
+  // the first message (hello) then names the seat and attaches the session.
   void start(http::request<http::string_body> req, std::shared_ptr<Room> room, std::string peer,
              Viewer viewer);
   const Viewer& viewer() const { return viewer_; }
@@ -88,6 +91,7 @@ class WsSession : public ClientSession, public std::enable_shared_from_this<WsSe
   bool state_waiting() const override;
   size_t queued() const { return queue_.size(); }
   std::shared_ptr<ClientSession> client_ptr() override { return shared_from_this(); }
+  const std::string& client_address() const override { return peer_; }
 
   // In a cluster, a session of a game another instance drives relays (cluster.h): `relay_game`
   // is set instead of `room` before start(), and the driver names the seat.
@@ -107,7 +111,7 @@ class WsSession : public ClientSession, public std::enable_shared_from_this<WsSe
   Server::Impl& server_;
   websocket::stream<beast::tcp_stream> ws_;
   net::steady_timer hello_timer_;
-  std::string peer_;
+  std::string peer_;  // the client's address
   Viewer viewer_;
   Seat seat_ = Seat::Spectator;
   std::string hello_token_;

@@ -153,16 +153,19 @@ TEST(Session, SameOrigin) {
   EXPECT_FALSE(same_origin("http://localhost:8080/", "localhost:8080", false));
 }
 
-TEST(Limiter, PerAccount) {
-  LoginLimiter limiter;  // 5 per account, 20 per address, 5 minutes
+TEST(Limiter, PerAccountAndAddress) {
+  LoginLimiter limiter;  // 5 per account and address, 20 per address, 5 minutes
   for (int i = 0; i < 5; ++i) {
     EXPECT_TRUE(limiter.check("aigerim", "10.0.0.1", i * 1000).allowed) << i;
     limiter.failure("aigerim", "10.0.0.1", i * 1000);
   }
-  LoginVerdict v = limiter.check("aigerim", "10.0.0.2", 5000);  // any address
+  LoginVerdict v = limiter.check("aigerim", "10.0.0.1", 5000);
   EXPECT_FALSE(v.allowed);
   EXPECT_EQ(v.code, "login_locked_account");
   EXPECT_EQ(v.retry_after_ms, 300'000 - 5000);
+  // The owner, from an address with no failures, still logs in; the attacker's address may try
+  // other accounts until its own limit.
+  EXPECT_TRUE(limiter.check("aigerim", "10.0.0.2", 5000).allowed);
   EXPECT_TRUE(limiter.check("other", "10.0.0.1", 5000).allowed);
   // The oldest failure leaves the window at 300 000 ms: one more attempt.
   EXPECT_FALSE(limiter.check("aigerim", "10.0.0.1", 299'999).allowed);
@@ -174,7 +177,9 @@ TEST(Limiter, SuccessForgetsTheAccountOnly) {
   limiter.failure("a", "ip", 0);
   limiter.failure("a", "ip", 1);
   EXPECT_FALSE(limiter.check("a", "ip", 2).allowed);
-  limiter.success("a");
+  limiter.success("a", "other ip");  // another address's success forgets nothing here
+  EXPECT_FALSE(limiter.check("a", "ip", 2).allowed);
+  limiter.success("a", "ip");
   EXPECT_TRUE(limiter.check("a", "ip", 3).allowed);
   limiter.failure("b", "ip", 4);
   const LoginVerdict v = limiter.check("c", "ip", 5);
@@ -188,6 +193,20 @@ TEST(Limiter, PerAddressAcrossAccounts) {
   for (int i = 0; i < 20; ++i) limiter.failure("user" + std::to_string(i), "198.51.100.7", i);
   EXPECT_EQ(limiter.check("fresh", "198.51.100.7", 100).code, "login_locked_address");
   EXPECT_TRUE(limiter.check("fresh", "198.51.100.8", 100).allowed);
+}
+
+TEST(Limiter, SignupsPerAddress) {
+  SignupLimiter limiter({.per_window = 3, .window_ms = 1000});
+  for (int i = 0; i < 3; ++i) EXPECT_TRUE(limiter.admit("10.0.0.1", i * 100).allowed) << i;
+  const LoginVerdict v = limiter.admit("10.0.0.1", 300);
+  EXPECT_FALSE(v.allowed);
+  EXPECT_EQ(v.code, "signup_rate");
+  EXPECT_EQ(v.retry_after_ms, 700);                      // the first leaves at 1000
+  EXPECT_TRUE(limiter.admit("10.0.0.2", 300).allowed);   // another address
+  EXPECT_FALSE(limiter.admit("10.0.0.1", 999).allowed);  // refusals are not counted
+  EXPECT_TRUE(limiter.admit("10.0.0.1", 1000).allowed);
+  EXPECT_EQ(limiter.sweep(1250), 2u);
+  EXPECT_EQ(limiter.sweep(2000), 0u);
 }
 
 TEST(Limiter, SweepDropsOldKeys) {

@@ -5,7 +5,11 @@
 #include <gtest/gtest.h>
 #include <sqlite3.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cmath>
+#include <mutex>
+#include <thread>
 
 #include "server_client.h"
 
@@ -460,6 +464,115 @@ TEST(ServerAccounts, YourTurnListAndCorrespondenceAcrossRestarts) {
   EXPECT_EQ(jstr(over->at("result").at("winner")), "black");
   EXPECT_EQ(jstr(over->at("result").at("reason")), "timeout");
   EXPECT_EQ(account_games(srv.port, a).first, (std::vector<std::string>{}));  // over: not listed
+}
+
+// POST /api/login from the client at `source`.
+HttpResult login_from(uint16_t port, const std::string& name, const std::string& password,
+                      const std::string& source) {
+  return http_call(port, http::verb::post, "/api/login",
+                   json::serialize(credentials(name, password)), {}, source);
+}
+
+// The lock counts failures per account and address: an attacker at 127.0.0.2 locks only
+// himself out of Aigerim's account, and she logs in from 127.0.0.3 at once; an address that
+// fails 20 times, on any accounts, is locked out of every account.
+TEST(ServerAccounts, LoginLockIsPerAccountAndAddress) {
+  TempDir dir;
+  TestServer srv((dir.path / "t.db").string());
+  const uint16_t port = srv.port;
+  ASSERT_NE(sign_up_cookie(port, "Aigerim"), "");
+  const std::string attacker = "127.0.0.2", owner = "127.0.0.3", right = "password-of-Aigerim";
+  for (int i = 0; i < 5; ++i)
+    EXPECT_EQ(login_from(port, "Aigerim", "a guess", attacker).status, 401) << i;
+  HttpResult locked = login_from(port, "Aigerim", right, attacker);
+  EXPECT_EQ(locked.status, 429) << locked.body;
+  EXPECT_EQ(code_of(locked), "login_locked_account");
+  HttpResult ok = login_from(port, "Aigerim", right, owner);
+  ASSERT_EQ(ok.status, 200) << ok.body;
+  EXPECT_EQ(me(port, cookie_of(ok)), "Aigerim");
+  EXPECT_EQ(login_from(port, "Aigerim", right, attacker).status, 429);  // still locked there
+  // 15 more failures on other names make 20 from the attacker's address: every account locked.
+  for (int i = 0; i < 15; ++i)
+    EXPECT_EQ(login_from(port, "Nobody" + std::to_string(i), "a guess", attacker).status, 401);
+  HttpResult everywhere = login_from(port, "Somebody", "a guess", attacker);
+  EXPECT_EQ(everywhere.status, 429);
+  EXPECT_EQ(code_of(everywhere), "login_locked_address");
+  EXPECT_EQ(login_from(port, "Aigerim", right, owner).status, 200);
+}
+
+// One client (127.0.0.2) floods sign-ups while another (127.0.0.3) logs in, and the one engine
+// worker is busy with a 10-second analysis: the flood gets its 3 sign-ups of the hour and then
+// 429 "signup_rate", and the login is answered while the flood still runs and before the
+// analysis ends (hashes have a pool of their own; logins go ahead of sign-ups).
+TEST(ServerAccounts, SignupFloodThrottledWhileAnotherLogsIn) {
+  TempDir dir;
+  server::Config cfg;
+  cfg.workers = 1;
+  cfg.signups_per_hour = 3;
+  TestServer srv((dir.path / "t.db").string(), cfg);
+  const uint16_t port = srv.port;
+  ASSERT_NE(sign_up_cookie(port, "Bolat"), "");  // from 127.0.0.1
+
+  std::mutex m;
+  std::vector<std::string> events;  // "analysis", "login", "flood", in the order answered
+  auto note = [&](const std::string& e) {
+    std::lock_guard lock(m);
+    events.push_back(e);
+  };
+  std::thread analysis([&] {
+    HttpResult r =
+        http_call(port, http::verb::post, "/api/analyze", R"({"time_ms":10000})", {}, "127.0.0.4");
+    EXPECT_EQ(r.status, 200) << r.body;
+    note("analysis");
+  });
+  std::atomic<bool> stop{false};
+  std::atomic<int> created{0}, throttled{0}, answered{0};
+  std::vector<std::string> other;  // any other answer of the flood
+  std::vector<std::thread> flood;
+  for (int t = 0; t < 4; ++t)
+    flood.emplace_back([&, t] {
+      for (int i = 0; i < 2000 && !stop; ++i) {
+        const std::string name = "Flood" + std::to_string(t) + "x" + std::to_string(i);
+        HttpResult r =
+            http_call(port, http::verb::post, "/api/signup",
+                      json::serialize(credentials(name, "password-of-" + name)), {}, "127.0.0.2");
+        if (r.status == 201)
+          ++created;
+        else if (r.status == 429 && code_of(r) == "signup_rate")
+          ++throttled;
+        else {
+          std::lock_guard lock(m);
+          other.push_back(std::to_string(r.status) + " " + r.body);
+        }
+        ++answered;
+        note("flood");
+      }
+    });
+  // Polled with a generous deadline: the flood's answers coming.
+  auto flood_answers = [&](int n) {
+    const auto deadline = std::chrono::steady_clock::now() + kWait;
+    while (answered < n && std::chrono::steady_clock::now() < deadline)
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  };
+  // The flood is under way (its first answers came) when the other client logs in, and goes on
+  // until a few more of its answers came after the login's.
+  flood_answers(8);
+  HttpResult login = login_from(port, "Bolat", "password-of-Bolat", "127.0.0.3");
+  note("login");
+  flood_answers(answered + 4);
+  stop = true;
+  for (std::thread& t : flood) t.join();
+  analysis.join();
+
+  ASSERT_EQ(login.status, 200) << login.body;
+  EXPECT_EQ(me(port, cookie_of(login)), "Bolat");
+  EXPECT_EQ(created, 3);
+  EXPECT_GT(throttled, 0);
+  EXPECT_EQ(other, std::vector<std::string>{});
+  const auto at = [&](const std::string& e) {
+    return std::find(events.begin(), events.end(), e) - events.begin();
+  };
+  EXPECT_LT(at("login"), at("analysis")) << "the login waited for the engine";
 }
 
 }  // namespace

@@ -75,12 +75,25 @@ struct HttpResult {
   }
 };
 
-// One HTTP request on a fresh connection.
+// Binds `socket` (open, not yet connected) to the loopback address `source` ("": the kernel's
+// choice), so that one test plays clients at 127.0.0.2, 127.0.0.3... Any address of 127/8 is
+// the machine's own on Linux.
+inline void bind_source(tcp::socket& socket, const std::string& source) {
+  if (source.empty()) return;
+  beast::error_code ec;
+  socket.open(tcp::v4(), ec);
+  socket.bind(tcp::endpoint(net::ip::make_address(source), 0), ec);
+  EXPECT_FALSE(ec) << "cannot bind to " << source << ": " << ec.message();
+}
+
+// One HTTP request on a fresh connection (from the address `source`, "": any).
 inline HttpResult http_call(uint16_t port, http::verb method, const std::string& target,
                             const std::string& body = "",
-                            const std::vector<std::pair<http::field, std::string>>& headers = {}) {
+                            const std::vector<std::pair<http::field, std::string>>& headers = {},
+                            const std::string& source = "") {
   net::io_context ioc;
   beast::tcp_stream stream(ioc);
+  bind_source(stream.socket(), source);
   stream.expires_after(kWait);
   http::request<http::string_body> req{method, target, 11};
   req.set(http::field::host, "127.0.0.1:" + std::to_string(port));
@@ -159,6 +172,8 @@ struct WsOptions {
   bool hello = true;
   std::string query;   // appended to the target as written
   std::string cookie;  // a Cookie header to send with the handshake
+  std::string source;  // the client's own address (bind_source), "" for any
+  std::vector<std::pair<std::string, std::string>> headers;  // more handshake headers
 };
 
 // A WebSocket client of /ws/<id>: its first message is {"type":"hello","token":<token>|null}.
@@ -172,12 +187,15 @@ class WsClient {
     beast::get_lowest_layer(ws_).expires_after(kWait);
     const std::string target = "/ws/" + id + options.query;
     const std::string cookie_header = cookie.empty() ? options.cookie : cookie;
-    if (!options.origin.empty() || !cookie_header.empty())
+    if (!options.origin.empty() || !cookie_header.empty() || !options.headers.empty())
       ws_.set_option(websocket::stream_base::decorator(
-          [origin = options.origin, cookie = cookie_header](websocket::request_type& req) {
+          [origin = options.origin, cookie = cookie_header,
+           headers = options.headers](websocket::request_type& req) {
             if (!origin.empty()) req.set(http::field::origin, origin);
             if (!cookie.empty()) req.set(http::field::cookie, cookie);
+            for (const auto& [name, value] : headers) req.set(name, value);
           }));
+    bind_source(beast::get_lowest_layer(ws_).socket(), options.source);
     beast::get_lowest_layer(ws_).async_connect(
         tcp::endpoint(net::ip::make_address("127.0.0.1"), port), [&, target](beast::error_code ec) {
           if (ec) {
