@@ -203,7 +203,7 @@ void Server::Impl::api_signup(const json::object& body, const std::string& peer,
   // Counted when admitted: a flood of sign-ups from one address stops here, before any hash.
   const accounts::LoginVerdict verdict = signup_limiter.admit(peer, now_ms());
   if (!verdict.allowed) {
-    log(LogLevel::Info, "", "sign-up refused: too many from " + peer);
+    log(LogLevel::Debug, "", "sign-up refused: too many from " + peer);
     return respond(too_many("signup: too many accounts from this address", verdict));
   }
   off_io(

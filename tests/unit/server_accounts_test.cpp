@@ -1,16 +1,19 @@
 // Accounts on a real server over real sockets (docs/accounts.md, docs/web-protocol.md
 // "Accounts, ratings and the lobby"): sign-up rules, login and its limit, the session cookie and
 // logout, a wrong or expired session, the Origin check, seats bound to accounts, and a rated
-// game to the end with both ratings written exactly once.
+// game to the end with both ratings written exactly once; the limits per client and the
+// password pool (logins ahead of sign-ups).
 #include <gtest/gtest.h>
 #include <sqlite3.h>
 
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <condition_variable>
 #include <mutex>
 #include <thread>
 
+#include "server/hash_pool.h"
 #include "server_client.h"
 
 namespace toguz::test {
@@ -573,6 +576,73 @@ TEST(ServerAccounts, SignupFloodThrottledWhileAnotherLogsIn) {
     return std::find(events.begin(), events.end(), e) - events.begin();
   };
   EXPECT_LT(at("login"), at("analysis")) << "the login waited for the engine";
+}
+
+// A task that waits until released, so the test decides when the pool's thread is free.
+struct Gate {
+  std::mutex m;
+  std::condition_variable cv;
+  bool open = false, entered = false;
+  void wait() {
+    std::unique_lock lock(m);
+    entered = true;
+    cv.notify_all();
+    cv.wait(lock, [&] { return open; });
+  }
+  void wait_entered() {
+    std::unique_lock lock(m);
+    cv.wait(lock, [&] { return entered; });
+  }
+  void release() {
+    std::lock_guard lock(m);
+    open = true;
+    cv.notify_all();
+  }
+};
+
+TEST(HashPool, LoginsGoFirstAndSignupsFillHalfTheQueue) {
+  server::HashPool pool(1, 6);
+  Gate gate;
+  std::mutex m;
+  std::vector<std::string> order;
+  auto note = [&](std::string what) {
+    return [&, what] {
+      std::lock_guard lock(m);
+      order.push_back(what);
+    };
+  };
+  ASSERT_TRUE(pool.submit([&] { gate.wait(); }, server::HashLane::Signup));
+  gate.wait_entered();  // the one thread is busy: what follows waits
+  for (int i = 0; i < 3; ++i)
+    EXPECT_TRUE(pool.submit(note("signup" + std::to_string(i)), server::HashLane::Signup)) << i;
+  EXPECT_FALSE(pool.submit(note("signup3"), server::HashLane::Signup));  // half of 6 wait already
+  EXPECT_TRUE(pool.submit(note("login0"), server::HashLane::Login));
+  EXPECT_TRUE(pool.submit(note("login1"), server::HashLane::Login));
+  EXPECT_TRUE(pool.submit(note("login2"), server::HashLane::Login));
+  EXPECT_FALSE(pool.submit(note("login3"), server::HashLane::Login));  // 6 wait: full
+  EXPECT_EQ(pool.queued(), 6u);
+  gate.release();
+  Gate done;
+  while (!pool.submit([&] { done.wait(); }, server::HashLane::Signup)) std::this_thread::yield();
+  done.wait_entered();
+  done.release();
+  std::lock_guard lock(m);
+  EXPECT_EQ(order, (std::vector<std::string>{"login0", "login1", "login2", "signup0", "signup1",
+                                             "signup2"}));
+}
+
+TEST(HashPool, ShutdownRefusesAndDrops) {
+  server::HashPool pool(1, 4);
+  Gate gate;
+  bool ran = false;
+  ASSERT_TRUE(pool.submit([&] { gate.wait(); }, server::HashLane::Login));
+  gate.wait_entered();
+  ASSERT_TRUE(pool.submit([&] { ran = true; }, server::HashLane::Login));
+  pool.shutdown();
+  EXPECT_FALSE(pool.submit([] {}, server::HashLane::Login));
+  gate.release();
+  EXPECT_EQ(pool.queued(), 0u);
+  EXPECT_FALSE(ran);
 }
 
 }  // namespace

@@ -1,7 +1,8 @@
-// Who the client is (docs/server.md "Abuse limits"): a peer's X-Forwarded-For counts only when
-// the peer is a trusted proxy, and behind the real nginx with docs/nginx.conf (started by the
-// test on free loopback ports) each client has its own failed logins, sockets and analyses.
-// The clients are told apart by their own loopback addresses (127.0.0.2, 127.0.0.3...).
+// Who the client is (docs/server.md "Abuse limits", src/server/client_address.h): the
+// forwarding headers read alone; a peer's X-Forwarded-For counts only when the peer is a
+// trusted proxy; and behind the real nginx with docs/nginx.conf (started by the test on free
+// loopback ports) each client has its own failed logins, sockets and analyses. The clients
+// are told apart by their own loopback addresses (127.0.0.2, 127.0.0.3...).
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <signal.h>
@@ -14,10 +15,65 @@
 #include <thread>
 
 #include "redis_server.h"
+#include "server/client_address.h"
 #include "server_client.h"
 
-namespace toguz::test {
+// A namespace of its own: the unity build puts this file beside other server tests.
+namespace toguz::test::proxy {
 namespace {
+
+using server::client_address;
+using server::TrustedProxies;
+
+boost::asio::ip::address addr(const std::string& s) {
+  return boost::asio::ip::make_address(s);
+}
+
+TEST(ClientAddress, TrustedProxiesAddressesAndRanges) {
+  const TrustedProxies p = TrustedProxies::parse({"127.0.0.1", " 10.1.0.0/16 ", "", "fd00::/8"});
+  EXPECT_TRUE(p.contains(addr("127.0.0.1")));
+  EXPECT_FALSE(p.contains(addr("127.0.0.2")));
+  EXPECT_TRUE(p.contains(addr("10.1.255.7")));
+  EXPECT_FALSE(p.contains(addr("10.2.0.1")));
+  EXPECT_TRUE(p.contains(addr("fd12::1")));
+  EXPECT_FALSE(p.contains(addr("fe80::1")));
+  EXPECT_TRUE(p.contains(addr("::ffff:127.0.0.1")));  // IPv4-mapped: the IPv4 address
+  EXPECT_TRUE(TrustedProxies::parse({"0.0.0.0/0"}).contains(addr("203.0.113.9")));
+  EXPECT_TRUE(TrustedProxies::parse({"10.0.0.0/9"}).contains(addr("10.127.0.1")));
+  EXPECT_FALSE(TrustedProxies::parse({"10.0.0.0/9"}).contains(addr("10.128.0.1")));
+  EXPECT_TRUE(TrustedProxies::parse({}).empty());
+  for (const char* bad : {"nginx", "10.0.0.1/33", "10.0.0.1/", "10.0.0.1/x", "::1/129", "1.2.3"})
+    EXPECT_THROW(TrustedProxies::parse({bad}), std::invalid_argument) << bad;
+}
+
+TEST(ClientAddress, UntrustedPeerIsTheClient) {
+  const TrustedProxies none;
+  EXPECT_EQ(client_address(addr("198.51.100.7"), "203.0.113.1", "203.0.113.2", none),
+            "198.51.100.7");
+  const TrustedProxies proxy = TrustedProxies::parse({"127.0.0.1"});
+  EXPECT_EQ(client_address(addr("198.51.100.7"), "203.0.113.1", "203.0.113.2", proxy),
+            "198.51.100.7");
+  EXPECT_EQ(client_address(addr("::ffff:198.51.100.7"), "", "", none), "198.51.100.7");
+}
+
+TEST(ClientAddress, RightMostUntrustedEntryOfATrustedPeer) {
+  const TrustedProxies p = TrustedProxies::parse({"127.0.0.1", "10.0.0.0/8"});
+  // What the client wrote stands left of what nginx appended: never reached.
+  EXPECT_EQ(client_address(addr("127.0.0.1"), "203.0.113.66, 198.51.100.7", "", p), "198.51.100.7");
+  // A chain of trusted proxies is walked through.
+  EXPECT_EQ(client_address(addr("127.0.0.1"), "198.51.100.7,10.0.0.5 , 10.0.0.6", "", p),
+            "198.51.100.7");
+  EXPECT_EQ(client_address(addr("127.0.0.1"), "2001:db8::1", "", p), "2001:db8::1");
+  // Every entry trusted: the left-most one.
+  EXPECT_EQ(client_address(addr("127.0.0.1"), "10.0.0.9, 10.0.0.5", "", p), "10.0.0.9");
+  // X-Real-IP when no X-Forwarded-For came; neither: the peer.
+  EXPECT_EQ(client_address(addr("127.0.0.1"), "", " 198.51.100.8 ", p), "198.51.100.8");
+  EXPECT_EQ(client_address(addr("127.0.0.1"), "", "", p), "127.0.0.1");
+  // A malformed entry where the walk stops: the peer, never the text.
+  EXPECT_EQ(client_address(addr("127.0.0.1"), "198.51.100.7, unknown", "", p), "127.0.0.1");
+  EXPECT_EQ(client_address(addr("127.0.0.1"), "", "not an address", p), "127.0.0.1");
+  EXPECT_EQ(client_address(addr("127.0.0.1"), "198.51.100.7:4711", "", p), "127.0.0.1");
+}
 
 using Header = std::pair<std::string, std::string>;
 
@@ -235,4 +291,4 @@ TEST(ServerProxy, BehindNginxEachClientHasItsOwnLimits) {
 }
 
 }  // namespace
-}  // namespace toguz::test
+}  // namespace toguz::test::proxy
