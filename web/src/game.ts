@@ -534,6 +534,9 @@ export class GameView implements View {
     if (g.status === "waiting") return esc(t("waiting_opponent"));
     if (g.status === "over" || g.status === "aborted") return esc(this.result_title());
     if (g.you === "spectator") return `${esc(t("spectator"))} · ${esc(t(g.to_move))} ${esc(t("to_move"))}`;
+    // fair play: the first move is due within a stated time, else the game is aborted
+    if (typeof g.first_move_ms === "number" && g.you === g.to_move)
+      return `${esc(t("your_move"))} · <span id="first-move">${esc(t("first_move_due", { s: Math.ceil(g.first_move_ms / 1000) }))}</span>`;
     if (g.legal.length > 0 && (g.you === g.to_move || g.you === "both"))
       return g.you === "both" ? `${esc(t(g.to_move))} ${esc(t("to_move"))}` : esc(t("your_move"));
     if (g.thinking) return esc(t("engine_thinking"));
@@ -581,7 +584,7 @@ export class GameView implements View {
             if (g.can_offer_draw ?? true) out.push(b("offer_draw", t("offer_draw")));
           }
         }
-        if (g.mode === "online" && player && g.ply < 2) out.push(b("abort", t("abort")));
+        if (g.can_abort ?? (g.mode === "online" && player && g.ply < 2)) out.push(b("abort", t("abort")));
         const opp = player ? g.players?.[other(me as Side)] : null;
         if (g.correspondence && player && g.status === "playing" && g.to_move !== me && this.deadline_passed) {
           // the opponent's time to move is up: the server's claim_win wins on time
