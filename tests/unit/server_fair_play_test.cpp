@@ -13,7 +13,8 @@
 #include "server_client.h"
 
 namespace toguz::test {
-namespace {
+// Named, not anonymous: the unity build puts several test files in one translation unit.
+namespace fair_play {
 
 using std::chrono::milliseconds;
 
@@ -383,5 +384,5 @@ TEST(ServerFairPlay, AbandonedGamesEndAndLeaveMemory) {
   EXPECT_EQ(jstr(engine.at("result").at("reason")), "abandon");
 }
 
-}  // namespace
+}  // namespace fair_play
 }  // namespace toguz::test

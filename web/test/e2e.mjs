@@ -787,7 +787,8 @@ async function rated_game(browser, base, pages) {
   await a.waitForFunction((n) => document.querySelector('.player[data-side="black"] .pname')?.textContent === n, evil, { timeout: T, polling: 50 });
   await guest.click('[data-action="resign"]');
   await guest.click('[data-action="resign-confirm"]');
-  await a.waitForSelector('#game-over[data-reason="resign"]', { timeout: T });
+  // resigned before two moves each: called off (docs/accounts.md "Fair play")
+  await a.waitForSelector('#game-over[data-reason="aborted"]', { timeout: T });
   check((await a.$$("#game-over .rating-change")).length === 0, "no rating change in a casual game");
   await b.goto(`${base}/#/`); // B shows Asel's page already: open it afresh
   await b.goto(`${base}/#/@/Asel`);
