@@ -37,6 +37,14 @@ void add_serve(CLI::App& app) {
                   "a player gone this long may be claimed against")
       ->check(CLI::Range(1, 86400))
       ->capture_default_str();
+  cmd->add_option("--first-move-seconds", cfg->first_move_seconds,
+                  "time for each player's first move in an online game (else it is aborted)")
+      ->check(CLI::Range(1, 86400))
+      ->capture_default_str();
+  cmd->add_option("--idle-game-seconds", cfg->idle_game_seconds,
+                  "a live game whose player to move is away this long, with no move, ends")
+      ->check(CLI::Range(1, 30 * 86400))
+      ->capture_default_str();
   cmd->add_option("--max-connections-per-address", cfg->max_connections_per_address,
                   "WebSocket connections from one address")
       ->check(CLI::Range(1, 1000000))

@@ -457,6 +457,7 @@ PairedSeats Server::Impl::start_paired_game(const PairedGame& g) {
   }
   room->status = Status::Playing;
   room->save();
+  room->arm_start_timer();
   out.id = room->id;
   out.white_token = room->players[0].token;
   out.black_token = room->players[1].token;

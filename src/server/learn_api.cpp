@@ -286,6 +286,45 @@ bool LearnService::add_puzzle(puzzles::Puzzle p) {
   return true;
 }
 
+std::optional<puzzles::Puzzle> LearnService::puzzle(const std::string& id) const {
+  std::lock_guard<std::mutex> lock(puzzles_mutex_);
+  for (const puzzles::Puzzle& p : puzzles_)
+    if (hex(p.key) == id) return p;
+  return std::nullopt;
+}
+
+AttemptVerdict judge_attempt(const puzzles::Puzzle& p, const std::vector<int>& moves,
+                             std::string* why) {
+  if (moves.size() > p.line.size()) {
+    *why = "moves: longer than the puzzle's line";
+    return AttemptVerdict::Invalid;
+  }
+  Game g(parse_position(p.position));
+  for (size_t i = 0; i < moves.size(); ++i) {
+    const std::string ply = "moves: ply " + std::to_string(i + 1);
+    if (moves[i] == p.line[i]) {
+      g.play(p.line[i]);
+      continue;
+    }
+    // Off the line: only the solver's last move, and a legal one.
+    if (i % 2 != 0) {
+      *why = ply + ": not the puzzle's reply";
+      return AttemptVerdict::Invalid;
+    }
+    if (i + 1 != moves.size()) {
+      *why = ply + ": the attempt ends at a move off the line";
+      return AttemptVerdict::Invalid;
+    }
+    std::string illegal;
+    if (!g.play(moves[i], &illegal)) {
+      *why = ply + ": " + illegal;
+      return AttemptVerdict::Invalid;
+    }
+    return AttemptVerdict::Missed;
+  }
+  return moves.size() == p.line.size() ? AttemptVerdict::Solved : AttemptVerdict::Missed;
+}
+
 std::optional<int> LearnService::puzzle_difficulty(const std::string& id) const {
   std::lock_guard<std::mutex> lock(puzzles_mutex_);
   for (const puzzles::Puzzle& p : puzzles_)
@@ -390,6 +429,8 @@ LearnReply LearnService::next_puzzle(std::string_view query, PuzzleRatingSource*
     std::lock_guard<std::mutex> lock(rng_mutex_);
     pick = std::uniform_int_distribution<size_t>(0, pool.size() - 1)(rng_);
   }
+  // Picked by the server for this account: an attempt at it may be rated.
+  if (ratings && ratings->signed_in()) ratings->served(hex(pool[pick]->key));
   return puzzle_reply(*pool[pick], ratings);
 }
 
@@ -425,8 +466,15 @@ LearnReply LearnService::puzzle_reply(const puzzles::Puzzle& p, PuzzleRatingSour
   o["choices"] = std::move(choices);
   o["source"] = json::object{{"game", p.source.game}, {"ply", p.source.ply}};
   o["rating"] = rating_json(rating_of(p, ratings));
-  // Whether an attempt now changes the ratings: the viewer's first at this puzzle.
-  o["rated"] = ratings && ratings->signed_in() && !ratings->attempted().count(hex(p.key));
+  // Whether an attempt now changes the ratings: the viewer's first at a puzzle the server
+  // picked for him; else why not.
+  const std::string id = hex(p.key);
+  const char* unrated = !ratings || !ratings->signed_in() ? "anonymous"
+                        : ratings->attempted().count(id)  ? "attempted"
+                        : !ratings->was_served(id)        ? "not_served"
+                                                          : nullptr;
+  o["rated"] = unrated == nullptr;
+  o["unrated_reason"] = unrated ? json::value(unrated) : json::value(nullptr);
   return reply(200, o);
 }
 

@@ -63,7 +63,19 @@ class PuzzleRatingSource {
   virtual std::optional<accounts::Rating> puzzle(const std::string& id) = 0;
   virtual std::map<std::string, accounts::Rating> puzzles() = 0;  // every rated one, by id
   virtual std::set<std::string> attempted() = 0;  // the viewer's rated attempts' puzzle ids
+  // The server picked puzzle `id` for the viewer (/api/puzzles/next): an attempt at it may be
+  // rated. Only a puzzle served so is (docs/accounts.md "Fair play").
+  virtual void served(const std::string& id) = 0;
+  virtual bool was_served(const std::string& id) = 0;
 };
+
+// How an attempt's moves (every ply played on the board, the forced replies included) compare
+// with a puzzle's stored line: the whole line (Solved); a start of it, possibly ending in
+// another legal move at one of the solver's turns (Missed: a wrong move or a give-up); else
+// Invalid, with *why naming the ply.
+enum class AttemptVerdict { Solved, Missed, Invalid };
+AttemptVerdict judge_attempt(const puzzles::Puzzle& p, const std::vector<int>& moves,
+                             std::string* why);
 
 // A puzzle's rating before anybody attempted it: from its difficulty (1..10), 1200 to 2100, at
 // the deviation of a new player, so that the first attempts place it.
@@ -95,6 +107,8 @@ class LearnService {
                                    PuzzleRatingSource* ratings = nullptr) const;
   // The difficulty of the puzzle with this id (its `key` in hex), nullopt when none.
   std::optional<int> puzzle_difficulty(const std::string& id) const;
+  // The puzzle with this id, nullopt when none.
+  std::optional<puzzles::Puzzle> puzzle(const std::string& id) const;
 
   size_t puzzle_count() const;
   // Adds a puzzle to the served set (from any thread); false for a duplicate of one served

@@ -178,7 +178,7 @@ void on_decline_draw(const Request& r) {
 }
 
 void on_abort(const Request& r) {
-  r.fail_if(r.room.abort_game());
+  r.fail_if(r.room.abort_game(side_of(r.session.seat())));
 }
 
 // After the game: the rematch once it exists (its id and this seat's token in it); in an

@@ -61,6 +61,12 @@ class StoreRatings final : public PuzzleRatingSource {
     const auto ids = store_.attempted_puzzles(viewer_.user_id);
     return {ids.begin(), ids.end()};
   }
+  void served(const std::string& id) override {
+    if (viewer_.signed_in()) store_.add_puzzle_served(viewer_.user_id, id, now_ms());
+  }
+  bool was_served(const std::string& id) override {
+    return viewer_.signed_in() && store_.puzzle_was_served(viewer_.user_id, id);
+  }
 
  private:
   Store& store_;
@@ -72,12 +78,69 @@ bool puzzle_id_form(const std::string& id) {
   return id.size() == 16 && id.find_first_not_of("0123456789abcdef") == std::string::npos;
 }
 
+// The holes of the attempt's "moves" (every ply played on the board), or nullopt when the field
+// is missing or not an array of small integers.
+std::optional<std::vector<int>> moves_of(const json::object& body) {
+  const json::value* v = body.if_contains("moves");
+  if (!v || !v->is_array() || v->as_array().size() > 64) return std::nullopt;
+  std::vector<int> out;
+  for (const json::value& h : v->as_array()) {
+    if (!h.is_int64() || h.as_int64() < 1 || h.as_int64() > Position::kMaxN) return std::nullopt;
+    out.push_back(int(h.as_int64()));
+  }
+  return out;
+}
+
 // {"rating","rd","provisional","attempts","diff"}: a rating with its change by the attempt, in
 // whole points as shown.
 json::object rating_change(const accounts::Rating& after, double before) {
   json::object o = rating_json(after);
   o["diff"] = std::lround(after.rating) - std::lround(before);
   return o;
+}
+
+// The attempt's body checked and judged from its moves (the page's word is never taken):
+// *solved and *hint, or the refusal.
+std::optional<Response> judge_body(const std::string& body_text, const puzzles::Puzzle& puzzle,
+                                   bool* solved, bool* hint) {
+  json::error_code ec;
+  const json::value v = json::parse(body_text, ec);
+  if (ec || !v.is_object())
+    return coded_error(http::status::bad_request, "body: expected a JSON object", "bad_message");
+  const json::object& body = v.as_object();
+  const std::optional<std::vector<int>> moves = moves_of(body);
+  if (!moves)
+    return coded_error(http::status::bad_request, "moves: expected the holes played (1..9)",
+                       "bad_attempt", {{"field", "moves"}});
+  std::string why;
+  const AttemptVerdict verdict = judge_attempt(puzzle, *moves, &why);
+  if (verdict == AttemptVerdict::Invalid)
+    return coded_error(http::status::bad_request, why, "bad_attempt", {{"field", "moves"}});
+  const json::value* hint_v = body.if_contains("hint");
+  if (hint_v && !hint_v->is_bool())
+    return coded_error(http::status::bad_request, "hint: expected true or false", "bad_attempt",
+                       {{"field", "hint"}});
+  *solved = verdict == AttemptVerdict::Solved;
+  *hint = hint_v && hint_v->as_bool();
+  return std::nullopt;
+}
+
+// The answer to an attempt that changes nothing: anonymous, or at a puzzle the server did not
+// pick for the account ("not_served"); both ratings as they stand.
+Response unrated_answer(Store& store, const Viewer& viewer, const std::string& id, bool solved,
+                        bool hint, const accounts::Rating& puzzle_start) {
+  json::object out{{"id", id}, {"solved", solved}, {"hint", hint}, {"rated", false}};
+  out["reason"] = viewer.signed_in() ? "not_served" : "anonymous";
+  out["player"] = nullptr;
+  if (viewer.signed_in()) {
+    const auto mine = store.puzzle_player_rating(viewer.user_id);
+    const accounts::Rating player = mine ? shown(*mine, now_ms()) : player_start_rating();
+    out["player"] = rating_change(player, player.rating);
+  }
+  const auto stored = store.puzzle_rating(id);
+  const accounts::Rating rating = stored ? rating_of(*stored) : puzzle_start;
+  out["puzzle"] = rating_change(rating, rating.rating);
+  return json_response(http::status::ok, out);
 }
 
 }  // namespace
@@ -98,38 +161,18 @@ Response Server::Impl::api_puzzle_attempt(const std::string& id, const std::stri
   if (!puzzle_id_form(id))
     return coded_error(http::status::bad_request, "id: expected 16 hexadecimal digits",
                        "bad_puzzle_id", {{"id", id.substr(0, 40)}});
-  const std::optional<int> difficulty = learn ? learn->puzzle_difficulty(id) : std::nullopt;
-  if (!difficulty)
+  const std::optional<puzzles::Puzzle> puzzle = learn ? learn->puzzle(id) : std::nullopt;
+  if (!puzzle)
     return coded_error(http::status::not_found, "puzzle " + id + ": no such puzzle", "no_puzzle_id",
                        {{"id", id}});
-  json::error_code ec;
-  const json::value v = json::parse(body_text, ec);
-  if (ec || !v.is_object())
-    return coded_error(http::status::bad_request, "body: expected a JSON object", "bad_message");
-  const json::object& body = v.as_object();
-  const json::value* solved_v = body.if_contains("solved");
-  if (!solved_v || !solved_v->is_bool())
-    return coded_error(http::status::bad_request, "solved: expected true or false", "bad_attempt",
-                       {{"field", "solved"}});
-  const json::value* hint_v = body.if_contains("hint");
-  if (hint_v && !hint_v->is_bool())
-    return coded_error(http::status::bad_request, "hint: expected true or false", "bad_attempt",
-                       {{"field", "hint"}});
-  const bool solved = solved_v->as_bool();
-  const bool hint = hint_v && hint_v->as_bool();
+  bool solved = false, hint = false;
+  if (auto refused = judge_body(body_text, *puzzle, &solved, &hint)) return std::move(*refused);
   const int64_t now = now_ms();
-  const accounts::Rating puzzle_start = puzzle_start_rating(*difficulty);
-
+  const accounts::Rating puzzle_start = puzzle_start_rating(puzzle->difficulty);
+  // Rated: an account's first attempt at a puzzle the server picked for it.
+  if (!viewer.signed_in() || !store->puzzle_was_served(viewer.user_id, id))
+    return unrated_answer(*store, viewer, id, solved, hint, puzzle_start);
   json::object out{{"id", id}, {"solved", solved}, {"hint", hint}};
-  if (!viewer.signed_in()) {
-    const auto stored = store->puzzle_rating(id);
-    const accounts::Rating puzzle = stored ? rating_of(*stored) : puzzle_start;
-    out["rated"] = false;
-    out["reason"] = "anonymous";
-    out["player"] = nullptr;
-    out["puzzle"] = rating_change(puzzle, puzzle.rating);
-    return json_response(http::status::ok, out);
-  }
   // A solve after a hint counts as a miss, as lichess counts a solution looked at.
   const double score = solved && !hint ? 1.0 : 0.0;
   store::PuzzleAttempt attempt;

@@ -33,6 +33,7 @@ Room::Room(RoomServices& services, std::string id_, Mode mode_, Game game_)
       game(std::move(game_)),
       services_(services),
       flag_timer_(services.ioc),
+      start_timer_(services.ioc),
       presence_timer_(services.ioc),
       abandon_timer_{net::steady_timer(services.ioc), net::steady_timer(services.ioc)} {
   created_ms = updated_ms = now_ms();
@@ -124,9 +125,17 @@ Room::Played Room::play(int hole, std::string* why, MoveDone done) {
     *why = "hole: expected 1.." + std::to_string(game.rules().n);
     return Played::Refused;
   }
-  const Undo undo{{left_[0], left_[1]},      clock_running_, turn_start_, draw_offer_,
-                  draw_declined_ply_[1 - i], score,          updated_ms,  move_deadline_ms};
+  const Undo undo{{left_[0], left_[1]},
+                  clock_running_,
+                  turn_start_,
+                  draw_offer_,
+                  draw_declined_ply_[1 - i],
+                  score,
+                  updated_ms,
+                  move_deadline_ms,
+                  moved_at_};
   if (!game.play(hole, why)) return Played::Refused;
+  moved_at_ = SteadyClock::now();
   if (has_clock()) {
     left_[i] = left + increment_ms;
     clock_running_ = true;
@@ -187,6 +196,7 @@ void Room::move_written(std::exception_ptr e, const Undo& undo, bool ends, const
     draw_offer_ = undo.draw_offer;
     draw_declined_ply_[index(to_move()) == 0 ? 1 : 0] = undo.declined_ply;
     move_deadline_ms = undo.move_deadline_ms;
+    moved_at_ = undo.moved_at;
     status = Status::Playing;
     winner = Result::None;
     reason = Ending::None;
@@ -222,9 +232,16 @@ void Room::set_move_deadline() {
 void Room::set_result(Result w, Ending r) {
   for (Side s : {Side::White, Side::Black}) left_[index(s)] = std::max<int64_t>(0, clock_left(s));
   clock_running_ = false;
+  if (calls_off(mode, game.ply_count(), r)) {
+    // Fair play: too early to decide anything; the loser (none for an agreement) called it off.
+    if (r != Ending::Agreement) aborted_by = w == Result::WhiteWins ? Side::Black : Side::White;
+    w = Result::None;
+    r = Ending::Aborted;
+  }
   const EndReason recorded = recorded_reason(r);
   if (recorded != EndReason::None && !game.over()) game.set_recorded_result(w, recorded);
-  status = r == Ending::Aborted || r == Ending::Expired ? Status::Aborted : Status::Over;
+  status = r == Ending::Aborted || r == Ending::Expired || r == Ending::NoStart ? Status::Aborted
+                                                                                : Status::Over;
   winner = w;
   reason = r;
   score = score_text(game);
@@ -234,6 +251,7 @@ void Room::set_result(Result w, Ending r) {
 
 void Room::after_end() {
   flag_timer_.cancel();
+  start_timer_.cancel();
   abandon_timer_[0].cancel();
   abandon_timer_[1].cancel();
   stop_engine();
@@ -321,8 +339,10 @@ void Room::join(Side side, Player player) {
   player.seated = true;
   players[index(side)] = std::move(player);
   status = Status::Playing;
+  moved_at_ = SteadyClock::now();  // the first-move rule counts from here
   if (correspondence()) set_move_deadline();
   save();
+  arm_start_timer();
   broadcast();
 }
 
@@ -409,10 +429,12 @@ std::string Room::answer_draw(Side me, bool accept) {
   return "";
 }
 
-std::string Room::abort_game() {
+std::string Room::abort_game(std::optional<Side> me) {
   if (mode == Mode::Analysis) return "abort: not in analysis";
-  if (status != Status::Waiting && !(status == Status::Playing && game.ply_count() < 2))
-    return "abort: only before each side has moved";
+  if (status != Status::Waiting && !(status == Status::Playing && game.ply_count() < kStartedPlies))
+    return "abort: only before each side has made two moves";
+  // Waiting for an opponent nobody is at fault; once it is played, the one who aborts is.
+  if (status == Status::Playing) aborted_by = me;
   end(Result::None, Ending::Aborted);
   return "";
 }
@@ -507,6 +529,7 @@ void Room::resume_clock() {
 }
 
 void Room::arm_flag_timer() {
+  arm_start_timer();
   if (!has_clock() || !clock_running_ || status != Status::Playing) {
     flag_timer_.cancel();
     return;
@@ -527,6 +550,37 @@ void Room::on_flag() {
     return;
   }
   end(win_for(opposite(stm)), Ending::Timeout);
+}
+
+bool Room::first_move_due() const {
+  return mode == Mode::Online && status == Status::Playing && !correspondence() &&
+         game.ply_count() < 2 && players[0].seated && players[1].seated;
+}
+
+std::optional<int64_t> Room::first_move_left_ms() const {
+  if (!first_move_due()) return std::nullopt;
+  const auto deadline = moved_at_ + std::chrono::seconds(services_.config.first_move_seconds);
+  return std::max<int64_t>(
+      0, std::chrono::duration_cast<milliseconds>(deadline - SteadyClock::now()).count());
+}
+
+void Room::arm_start_timer() {
+  if (!first_move_due() || services_.stopping_io) {
+    start_timer_.cancel();
+    return;
+  }
+  start_timer_.expires_at(moved_at_ + std::chrono::seconds(services_.config.first_move_seconds));
+  start_timer_.async_wait([self = shared_from_this()](boost::system::error_code ec) {
+    if (!ec) self->on_start_timer();
+  });
+}
+
+void Room::on_start_timer() {
+  if (writing_) return defer([self = shared_from_this()] { self->on_start_timer(); });
+  if (!first_move_due()) return;
+  if (*first_move_left_ms() > 0) return arm_start_timer();  // a move came meanwhile
+  aborted_by = to_move();
+  end(Result::None, Ending::NoStart);
 }
 
 // ---- the engine ----
@@ -674,18 +728,32 @@ void Room::on_seat_gone(Side side) {
 
 // ---- expiry and shutdown ----
 
-bool Room::expire(int64_t now) {
+bool Room::expire(int64_t now, SteadyClock::time_point steady) {
   const Config& config = services_.config;
+  if (thinking_ || writing_) return false;
   // The same rule as Store::expire_stale, which then ends the games not in memory.
   const int64_t age_ms = now - updated_ms;
   const bool unstarted =
       status == Status::Waiting ||
       (status == Status::Playing && game.ply_count() == 0 && mode != Mode::Analysis);
   const bool stale_board = mode == Mode::Analysis && status == Status::Playing;
-  if (thinking_ || !((unstarted && age_ms >= int64_t(config.expire_waiting_seconds) * 1000) ||
-                     (stale_board && age_ms >= int64_t(config.expire_analysis_seconds) * 1000)))
+  if ((unstarted && age_ms >= int64_t(config.expire_waiting_seconds) * 1000) ||
+      (stale_board && age_ms >= int64_t(config.expire_analysis_seconds) * 1000)) {
+    end(Result::None, Ending::Expired);
+    return true;
+  }
+  // The abandonment rule: the side to move away, and no move, for idle_game_seconds.
+  const bool live = status == Status::Playing && !correspondence() &&
+                    (mode == Mode::Online || mode == Mode::Engine);
+  const Side stm = to_move();
+  const auto idle = std::chrono::seconds(config.idle_game_seconds);
+  if (!live || seat_present(stm) || steady - gone_since_[index(stm)] < idle ||
+      steady - moved_at_ < idle)
     return false;
-  end(Result::None, Ending::Expired);
+  if (mode == Mode::Engine && game.ply_count() == 0)
+    end(Result::None, Ending::Expired);  // nothing was played against the engine
+  else
+    end(win_for(opposite(stm)), Ending::Abandon);
   return true;
 }
 
@@ -700,6 +768,7 @@ bool Room::may_leave_memory(SteadyClock::time_point now) const {
 
 void Room::cancel_timers() {
   flag_timer_.cancel();
+  start_timer_.cancel();
   presence_timer_.cancel();
   abandon_timer_[0].cancel();
   abandon_timer_[1].cancel();

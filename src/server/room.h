@@ -107,6 +107,10 @@ class Room : public std::enable_shared_from_this<Room> {
   Status status = Status::Playing;
   Result winner = Result::None;  // None while playing and for an aborted game
   Ending reason = Ending::None;
+  // An aborted game: the side whose act called it off (an abort, or an end calls_off turned into
+  // one) or who did not make his first move in time; none when nobody did (an agreement, an
+  // expiry). A tournament counts the game as that side's loss (docs/accounts.md "Fair play").
+  std::optional<Side> aborted_by;
   std::string score;  // "a-b": the kaznas, kept current while playing
   Game game;
   Player players[2];
@@ -190,7 +194,8 @@ class Room : public std::enable_shared_from_this<Room> {
   std::string resign(Side me);
   std::string offer_draw(Side me);
   std::string answer_draw(Side me, bool accept);
-  std::string abort_game();
+  // `me`: the side that aborts (none: a local game's shared seat).
+  std::string abort_game(std::optional<Side> me);
   std::string claim_win(Side me);
   // A rematch request from `seat` (the game being over): in an online game the first request
   // is an offer (true: recorded and broadcast); false when the rematch should start now.
@@ -216,8 +221,20 @@ class Room : public std::enable_shared_from_this<Room> {
   // The whole state for `c` alone (its first, or one it asked for after a gap in its deltas).
   void send_whole_state(RoomClient& c);
   // Expiry (sweep): ends a game waiting or never started, or an analysis board, left alone
-  // longer than the config allows. Returns whether it ended it.
-  bool expire(int64_t now_ms);
+  // longer than the config allows; and by the abandonment rule a live game (online or against
+  // the engine, not correspondence) whose side to move has been away, with no move made, for
+  // idle_game_seconds: that side loses by abandonment (fair play may call it off instead).
+  // `now_ms` is the wall clock, `now` the steady one. Returns whether it ended it.
+  bool expire(int64_t now_ms, SteadyClock::time_point now);
+  // The first-move rule (docs/accounts.md "Fair play"): an online game between people (not
+  // correspondence) in which the side to move has not made his first move yet. He has
+  // first_move_seconds from the start of the game (White) or from White's first move (Black),
+  // by the server's clock; then the game is aborted with him as aborted_by (reason no-start).
+  bool first_move_due() const;
+  // The milliseconds left for that first move, nullopt when first_move_due() is false.
+  std::optional<int64_t> first_move_left_ms() const;
+  // Arms the first-move timer when first_move_due(), else cancels it. arm_flag_timer arms it too.
+  void arm_start_timer();
   // Whether the room may leave memory: nobody here, no engine work or write pending, not a
   // live game, idle long enough.
   bool may_leave_memory(SteadyClock::time_point now) const;
@@ -243,6 +260,7 @@ class Room : public std::enable_shared_from_this<Room> {
     int declined_ply;  // the opponent's draw_declined_ply_
     std::string score;
     int64_t updated_ms, move_deadline_ms;
+    SteadyClock::time_point moved_at;
   };
   // The move's write came back (play): committed (e null) or failed.
   void move_written(std::exception_ptr e, const Undo& undo, bool ends, const MoveDone& done);
@@ -261,6 +279,7 @@ class Room : public std::enable_shared_from_this<Room> {
   void set_result(Result winner, Ending reason);
   void after_end();  // timers and the engine stopped
   void on_flag();
+  void on_start_timer();
   void on_engine_result(const search::SearchResult& r);
   void schedule_presence();
   void on_seat_gone(Side side);
@@ -279,6 +298,10 @@ class Room : public std::enable_shared_from_this<Room> {
   int64_t left_[2] = {0, 0};
   SteadyClock::time_point turn_start_;
   net::steady_timer flag_timer_;
+  // The last move (or the start of the game, or its load from the store): the first-move and
+  // abandonment rules count from it.
+  SteadyClock::time_point moved_at_ = SteadyClock::now();
+  net::steady_timer start_timer_;  // the first-move rule's
   // Spectators coming and going: one small presence message per room and interval.
   net::steady_timer presence_timer_;
   bool presence_pending_ = false;

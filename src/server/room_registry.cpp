@@ -105,6 +105,7 @@ void RoomRegistry::start_rematch(Room& old) {
   rooms_[next->id] = next;
   next->save();
   old.announce_rematch(*next);
+  next->arm_start_timer();
   next->start_engine();
 }
 
@@ -114,7 +115,7 @@ bool RoomRegistry::sweep() {
   bool dropped = false;
   for (auto it = rooms_.begin(); it != rooms_.end();) {
     Room& room = *it->second;
-    room.expire(now);
+    room.expire(now, steady);
     if (room.may_leave_memory(steady)) {
       room.cancel_timers();
       if (ownership_) ownership_->release(room.id);

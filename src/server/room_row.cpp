@@ -68,6 +68,8 @@ std::shared_ptr<Room> Room::from_row(RoomServices& services, GameRow row) {
   r.speed = std::move(row.speed);
   r.days_per_move = row.days_per_move;
   r.move_deadline_ms = row.move_deadline_ms;
+  if (r.status == Status::Aborted && (row.aborted_by == 0 || row.aborted_by == 1))
+    r.aborted_by = Side(row.aborted_by);
   return room;
 }
 
@@ -115,6 +117,7 @@ GameRow Room::row() const {
   g.white_diff = players[0].rating_diff;
   g.black_diff = players[1].rating_diff;
   g.move_deadline_ms = move_deadline_ms;
+  g.aborted_by = aborted_by ? index(*aborted_by) : -1;
   return g;
 }
 

@@ -137,7 +137,8 @@ json::object Room::state_json(Seat viewer, bool whole) {
   if (finished(status)) {
     o["result"] = json::object{{"winner", text_or_null(std::string(winner_name(winner)))},
                                {"reason", ending_name(reason)},
-                               {"score", score.empty() ? score_text(game) : score}};
+                               {"score", score.empty() ? score_text(game) : score},
+                               {"aborted_by", side_or_null(aborted_by)}};
   } else {
     o["result"] = nullptr;
   }
@@ -158,6 +159,12 @@ json::object Room::state_json(Seat viewer, bool whole) {
                             : json::value(nullptr);
   const auto me = side_of(viewer);
   o["can_offer_draw"] = me && status == Status::Playing && draw_offer_ != me && may_offer_draw(*me);
+  // Fair play: whether `you` may abort now, and the time left for the first move due.
+  o["can_abort"] = mode == Mode::Online && me &&
+                   (status == Status::Waiting ||
+                    (status == Status::Playing && game.ply_count() < kStartedPlies));
+  const auto first_move = first_move_left_ms();
+  o["first_move_ms"] = first_move ? json::value(*first_move) : json::value(nullptr);
   o["rematch_id"] = text_or_null(rematch_id);
   o["rated"] = rated;
   o["speed"] = text_or_null(speed);

@@ -94,8 +94,8 @@ void Server::Impl::schedule_trim() {
 }
 
 void Server::Impl::arm_sweep() {
-  const int shortest = std::min(
-      {config.expire_waiting_seconds, config.expire_analysis_seconds, config.idle_room_seconds});
+  const int shortest = std::min({config.expire_waiting_seconds, config.expire_analysis_seconds,
+                                 config.idle_room_seconds, config.idle_game_seconds});
   const auto every =
       std::chrono::milliseconds(std::clamp<int64_t>(int64_t(shortest) * 500, 200, 60000));
   sweep_timer.expires_after(every);

@@ -16,10 +16,16 @@ struct Config {
   uint16_t port = 8080;  // 0: any free port (read it back with Server::port())
   // A SQLite file or a postgresql:// URL (store::open_store).
   std::string db_path = "./data/toguz.db";
-  std::string static_dir;         // the built front end; "" or no index.html: a "run make web" page
-  int workers = 0;                // engine threads; 0 = hardware threads - 1 (at least 2)
-  int abandon_seconds = 60;       // an opponent gone this long may be claimed against
-  int engine_movetime_ms = 1000;  // engine move time when the game has no clock
+  std::string static_dir;    // the built front end; "" or no index.html: a "run make web" page
+  int workers = 0;           // engine threads; 0 = hardware threads - 1 (at least 2)
+  int abandon_seconds = 60;  // an opponent gone this long may be claimed against
+  // Fair play (docs/accounts.md "Fair play"): each player of an online game (not
+  // correspondence) makes his first move within first_move_seconds, else the game is aborted
+  // (in a tournament, his loss); a live game (online or against the engine) whose player to
+  // move has been away idle_game_seconds, with no move, ends by abandonment (his loss).
+  int first_move_seconds = 30;
+  int idle_game_seconds = 1800;
+  int engine_movetime_ms = 1000;     // engine move time when the game has no clock
   uint64_t review_nodes = 100000;    // search per position of a review
   int max_messages_per_second = 20;  // per WebSocket connection; more get an error
   int max_queued_jobs = 64;          // background engine work waiting (analysis, hints, reviews)

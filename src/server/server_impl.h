@@ -151,6 +151,9 @@ struct Server::Impl {
   std::unique_ptr<Tournaments> tournaments;
   void make_tournaments();
   void tournament_game_ended(const Room& room);
+  // An arena's end (TournamentHooks::call_off): game `id` ends without a result when no move
+  // was made in it; true then, false when it is being played or already over.
+  bool call_off_unstarted(const std::string& id);
   // In a cluster: a lobby-channel message for the tournaments (a game's end published by the
   // instance that drove it), taken in by the coordinator.
   void tournament_bus(const std::string& text);
@@ -168,8 +171,9 @@ struct Server::Impl {
   // A request of the learning API (learn_api.h), answered with the puzzle ratings the store
   // holds for its viewer; nullopt when the path is none of the learning API's.
   std::optional<LearnReply> learn_request(const http::request<http::string_body>& req);
-  // POST /api/puzzles/<id>/attempt {"solved":bool,"hint":bool (optional)}: an account's first
-  // attempt at the puzzle rates both (later ones and anonymous ones are answered unrated).
+  // POST /api/puzzles/<id>/attempt {"moves":[holes played],"hint":bool (optional)}: the moves
+  // are judged against the puzzle's line (judge_attempt); an account's first attempt at a puzzle
+  // the server picked for it rates both (others are answered unrated, with the reason).
   http::response<http::string_body> api_puzzle_attempt(const std::string& id,
                                                        const std::string& body,
                                                        const Viewer& viewer);

@@ -44,7 +44,7 @@ constexpr Pattern kErrors[] = {
     {"offer_draw: already offered", "draw_already"},
     {"offer_draw: declined; again after {n} more moves", "draw_wait"},
     {"{action}: no draw offer from the opponent", "no_draw_offer"},
-    {"abort: only before each side has moved", "abort_late"},
+    {"abort: only before each side has made two moves", "abort_late"},
     {"rematch: the game is not over", "not_over"},
     {"rematch: the rematch game is gone", "rematch_gone"},
     {"claim_win: it is your move", "claim_own_move"},

@@ -19,8 +19,10 @@ namespace {
 using Response = http::response<http::string_body>;
 using tournament::BoardResult;
 
-// A finished game's result as a tournament counts it. An aborted game (called off before both
-// sides moved) is lost by forfeit by the side that was to move.
+// A finished game's result as a tournament counts it (docs/accounts.md "Fair play"): a game
+// over counts as played; an aborted game is lost by forfeit by the side that called it off
+// (aborted it, resigned, left or lost on time too early, or did not make his first move in
+// time), and is Pending (no result) when nobody did. nullopt while the game goes on.
 std::optional<BoardResult> tournament_result(const Room& room) {
   if (room.status == Status::Over) {
     switch (room.winner) {
@@ -31,12 +33,14 @@ std::optional<BoardResult> tournament_result(const Room& room) {
       case Result::Draw:
         return BoardResult::Draw;
       case Result::None:
-        break;
+        return BoardResult::Pending;
     }
   }
-  if (room.status == Status::Aborted || room.status == Status::Over)
-    return room.to_move() == Side::White ? BoardResult::BlackForfeitWin
-                                         : BoardResult::WhiteForfeitWin;
+  if (room.status == Status::Aborted) {
+    if (!room.aborted_by) return BoardResult::Pending;
+    return *room.aborted_by == Side::White ? BoardResult::BlackForfeitWin
+                                           : BoardResult::WhiteForfeitWin;
+  }
   return std::nullopt;
 }
 
@@ -78,6 +82,7 @@ void Server::Impl::make_tournaments() {
   hooks.rating = [this](const Viewer& v, accounts::Speed s) { return lobby_rating(v, s); };
   hooks.save = [this](const store::TournamentRow& row) { store->save_tournament(row); };
   hooks.new_id = [] { return RoomRegistry::random_id(10); };
+  hooks.call_off = [this](const std::string& id) { return call_off_unstarted(id); };
   hooks.game_result = [this](const std::string& id) -> std::optional<BoardResult> {
     auto row = store->load_game(id);
     if (!row || (row->status != "over" && row->status != "aborted")) return std::nullopt;
@@ -95,6 +100,24 @@ void Server::Impl::make_tournaments() {
     } catch (const std::exception& e) {
       log(LogLevel::Error, "", e.what());
     }
+  }
+}
+
+bool Server::Impl::call_off_unstarted(const std::string& id) {
+  if (auto room = rooms->find(id)) {
+    if (finished(room->status)) return false;  // its end is on its way
+    if (room->game.ply_count() > 0) return false;
+    room->end(Result::None, Ending::Expired);
+    return true;
+  }
+  // Driven by another instance (or gone): unstarted by the store, its driver's first-move
+  // timer ends it, and the tournament no longer waits for it.
+  try {
+    const auto row = store->load_game(id);
+    return !row || row->moves == 0;
+  } catch (const std::exception& e) {
+    log(LogLevel::Error, id, std::string("tournament game not readable: ") + e.what());
+    return false;
   }
 }
 

@@ -220,6 +220,10 @@ std::vector<int> Tournaments::arena_do(T& t, json::array step, bool record) {
     made = t.arena->pair(step.at(1).as_int64());
   } else if (what == "finish") {
     t.arena->finish(int(step.at(1).as_int64()), result_of(step.at(2), "arena_log finish"));
+  } else if (what == "call_off") {
+    const int game = int(step.at(1).as_int64());
+    t.arena->call_off(game);
+    t.games.at(size_t(game)).called_off = true;
   } else {
     throw std::runtime_error("arena_log: unknown step " + what);
   }
@@ -318,7 +322,16 @@ void Tournaments::pair_arena(T& t) {
 
 void Tournaments::finish_game(T& t, size_t index, BoardResult result) {
   TGame& g = t.games.at(index);
-  if (g.result != BoardResult::Pending || result == BoardResult::Pending) return;
+  if (!g.open()) return;
+  if (result == BoardResult::Pending) {
+    // No result: an arena does not count the game; a round's board needs one, held against
+    // neither player.
+    if (t.arena) {
+      arena_do(t, json::array{"call_off", int(index)});
+      return;
+    }
+    result = BoardResult::Draw;
+  }
   g.result = result;
   if (t.arena)
     arena_do(t, json::array{"finish", int(index), result_text(result)});
@@ -326,15 +339,22 @@ void Tournaments::finish_game(T& t, size_t index, BoardResult result) {
     t.event.played.at(g.round).boards.at(g.board).result = result;
 }
 
+void Tournaments::call_off_unstarted(T& t) {
+  if (!hooks_.call_off) return;
+  for (size_t i = 0; i < t.games.size(); ++i)
+    if (t.games[i].open() && !t.games[i].id.empty() && hooks_.call_off(t.games[i].id))
+      finish_game(t, i, BoardResult::Pending);
+}
+
 void Tournaments::advance(T& t) {
   if (t.state == State::Upcoming && hooks_.now_ms() >= t.spec.starts_ms) start(t);
   if (t.state != State::Running) return;
   const auto pending = [&] {
-    return std::any_of(t.games.begin(), t.games.end(),
-                       [](const TGame& g) { return g.result == BoardResult::Pending; });
+    return std::any_of(t.games.begin(), t.games.end(), [](const TGame& g) { return g.open(); });
   };
   if (t.arena) {
     if (hooks_.now_ms() >= t.spec.starts_ms + t.spec.duration_ms) {
+      call_off_unstarted(t);
       if (!pending()) {
         t.state = State::Finished;
         t.finished_ms = hooks_.now_ms();
@@ -368,7 +388,7 @@ void Tournaments::game_ended(const std::string& game_id, BoardResult result) {
   auto it = by_game_.find(game_id);
   if (it == by_game_.end()) return;
   T* t = find(it->second.first);
-  if (!t || t->games.at(it->second.second).result != BoardResult::Pending) return;
+  if (!t || !t->games.at(it->second.second).open()) return;
   finish_game(*t, it->second.second, result);
   advance(*t);
   save(*t);
@@ -381,7 +401,7 @@ void Tournaments::tick() {
     if (t->state != State::Upcoming && t->state != State::Running) continue;
     if (reconcile)
       for (size_t i = 0; i < t->games.size(); ++i)
-        if (t->games[i].result == BoardResult::Pending && !t->games[i].id.empty())
+        if (t->games[i].open() && !t->games[i].id.empty())
           if (const auto r = hooks_.game_result(t->games[i].id)) finish_game(*t, i, *r);
     const State before = t->state;
     const size_t games = t->games.size(), steps = t->arena_log.size();
@@ -525,9 +545,7 @@ void Tournaments::restore(const store::TournamentRow& row) {
   // Games that ended while the server was not listening for them.
   bool changed = false;
   for (size_t i = 0; i < ref.games.size(); ++i) {
-    if (ref.games[i].result != BoardResult::Pending || ref.games[i].id.empty() ||
-        !hooks_.game_result)
-      continue;
+    if (!ref.games[i].open() || ref.games[i].id.empty() || !hooks_.game_result) continue;
     if (const auto r = hooks_.game_result(ref.games[i].id)) {
       finish_game(ref, i, *r);
       changed = true;
@@ -642,6 +660,7 @@ std::optional<json::object> Tournaments::view(const std::string& id, const Viewe
   const int me = viewer.signed_in() ? entrant_of(*t, viewer.user_id) : -1;
   for (const TGame& g : t->games) {
     games.push_back(json::object{{"id", g.id.empty() ? json::value(nullptr) : json::value(g.id)},
+                                 {"called_off", g.called_off},
                                  {"round", g.round + 1},
                                  {"board", g.board + 1},
                                  {"white", g.white},
@@ -649,8 +668,7 @@ std::optional<json::object> Tournaments::view(const std::string& id, const Viewe
                                  {"white_name", t->entrants[g.white].name},
                                  {"black_name", t->entrants[g.black].name},
                                  {"result", result_text(g.result)}});
-    if (me >= 0 && g.result == BoardResult::Pending && !g.id.empty() &&
-        (g.white == me || g.black == me))
+    if (me >= 0 && g.open() && !g.id.empty() && (g.white == me || g.black == me))
       my_game = json::value(g.id);
   }
   o["games"] = std::move(games);

@@ -48,7 +48,11 @@ struct TournamentHooks {
   std::function<std::string()> new_id;
   // The result of a stored game that is over (after a restart, a game whose end the tournament
   // missed), nullopt while it goes on or when unknown.
+  // Pending: it ended without a result.
   std::function<std::optional<tournament::BoardResult>(const std::string& game_id)> game_result;
+  // At an arena's end: ends the game without a result when no move was made in it (true), false
+  // when it is being played (or over: its result is on its way).
+  std::function<bool(const std::string& game_id)> call_off;
 };
 
 // How long a tournament page's request counts as its player being connected.
@@ -85,7 +89,10 @@ class Tournaments {
   // A tournament page's request from `viewer`: he counts as connected for a while.
   void seen(const Viewer& viewer);
   // A game ended (Room::end through the server's game_ended): when it is a tournament's, its
-  // result goes in, and the next pairing follows at once where it may.
+  // result goes in, and the next pairing follows at once where it may. Pending: it ended
+  // without a result (an arena does not count it; a round event scores it drawn).
+  // An arena ends at its end time: its games without a move are called off then (call_off),
+  // the games being played are waited for.
   void game_ended(const std::string& game_id, tournament::BoardResult result);
   // Called about every second: starts tournaments whose time has come, pairs what can be
   // paired, finishes what is over.
@@ -121,6 +128,8 @@ class Tournaments {
     int round = 0, board = 0;    // 0-based
     int white = -1, black = -1;  // entrant indexes
     tournament::BoardResult result = tournament::BoardResult::Pending;
+    bool called_off = false;  // an arena's game ended without a result: not counted
+    bool open() const { return result == tournament::BoardResult::Pending && !called_off; }
   };
   enum class State { Upcoming, Running, Finished, Cancelled };
   struct T {
@@ -151,6 +160,8 @@ class Tournaments {
   // The game between entrants w and b (both connected): its id, "" when it could not start.
   std::string start_game(T& t, int w, int b);
   void finish_game(T& t, size_t game, tournament::BoardResult result);
+  // At an arena's end: its games not started are called off.
+  void call_off_unstarted(T& t);
   // Applies one arena step (["join",name,rating], ["pause",i], ["resume",i], ["pair",now],
   // ["finish",game,result]) and, when `record`, logs it; the new games of a "pair".
   static std::vector<int> arena_do(T& t, boost::json::array step, bool record = true);

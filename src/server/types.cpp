@@ -43,7 +43,7 @@ constexpr std::array<std::pair<Seat, std::string_view>, 4> kSeat{{
     {Seat::Both, "both"},
 }};
 
-constexpr std::array<std::pair<Ending, std::string_view>, 10> kEnding{{
+constexpr std::array<std::pair<Ending, std::string_view>, 11> kEnding{{
     {Ending::None, ""},
     {Ending::Resign, "resign"},
     {Ending::Abandon, "abandon"},
@@ -54,6 +54,7 @@ constexpr std::array<std::pair<Ending, std::string_view>, 10> kEnding{{
     {Ending::Decided, "decided"},
     {Ending::NoMove, "no-move"},
     {Ending::Repetition, "repetition"},
+    {Ending::NoStart, "no-start"},
 }};
 
 constexpr std::array<std::pair<Result, std::string_view>, 4> kWinner{{

@@ -18,7 +18,8 @@ enum class Mode { Engine, Local, Online, Analysis };
 // or a spectator.
 enum class Seat { Spectator, White, Black, Both };
 // How a game ended, as the protocol says it: the recorded endings, the two ways a game is
-// called off, and the three that follow from the board.
+// called off (and a player's first move not made in time), and the three that follow from the
+// board.
 enum class Ending {
   None,
   Resign,
@@ -29,7 +30,8 @@ enum class Ending {
   Expired,
   Decided,
   NoMove,
-  Repetition
+  Repetition,
+  NoStart
 };
 // Every message a client may send after its hello.
 enum class MessageType {
@@ -86,6 +88,19 @@ EndReason recorded_reason(Ending e);
 // Over or aborted.
 constexpr bool finished(Status s) {
   return s == Status::Over || s == Status::Aborted;
+}
+
+// Fair play (docs/accounts.md "Fair play"). An online game has not started in earnest while
+// either side has made fewer than two moves (fewer than kStartedPlies plies).
+inline constexpr int kStartedPlies = 4;
+// Whether ending `e` calls such a game off instead of deciding it: a resignation, a departure
+// (abandonment), a fallen flag or an agreed draw before kStartedPlies plies of an online game.
+// A game called off is aborted: never rated, and in a tournament lost by the side that called
+// it off (an agreement is nobody's). Only a game that is over moves the ratings.
+constexpr bool calls_off(Mode mode, int plies, Ending e) {
+  return mode == Mode::Online && plies < kStartedPlies &&
+         (e == Ending::Resign || e == Ending::Abandon || e == Ending::Timeout ||
+          e == Ending::Agreement);
 }
 
 }  // namespace toguz::server

@@ -19,8 +19,9 @@ inline constexpr const char* kColumns =
     "black_token, invite, white_seated, black_seated, engine_side, level, clock_initial_ms, "
     "clock_increment_ms, white_ms, black_ms, status, winner, reason, score, moves, created_ms, "
     "updated_ms, review, tags, white_user, black_user, rated, speed, days_per_move, white_rating, "
-    "black_rating, white_provisional, black_provisional, white_diff, black_diff, move_deadline_ms";
-inline constexpr int kColumnCount = 40;
+    "black_rating, white_provisional, black_provisional, white_diff, black_diff, move_deadline_ms, "
+    "aborted_by";
+inline constexpr int kColumnCount = 41;
 
 // `[["Event","..."],...]`, or "" for none; tags_of reads it back (unreadable text: no tags).
 std::string tags_json(const std::vector<std::pair<std::string, std::string>>& tags);
@@ -69,6 +70,7 @@ void put_row(const GameRow& g, Out& out) {
   out.i64(g.white_diff);
   out.i64(g.black_diff);
   out.i64(g.move_deadline_ms);
+  out.i64(g.aborted_by);
 }
 
 // What a move changes in the games row (Store::add_move), by id; put_move_update binds it.
@@ -134,6 +136,7 @@ GameRow get_row(In& in) {
   g.white_diff = int(in.i64());
   g.black_diff = int(in.i64());
   g.move_deadline_ms = in.i64();
+  g.aborted_by = int(in.i64());
   return g;
 }
 
@@ -287,6 +290,12 @@ inline constexpr const char* kTournamentsMigration =
     "CREATE TABLE tournaments (id TEXT PRIMARY KEY, status TEXT NOT NULL, state TEXT NOT NULL,"
     " starts_ms BIGINT NOT NULL, created_ms BIGINT NOT NULL, updated_ms BIGINT NOT NULL);"
     "CREATE INDEX tournaments_status ON tournaments(status, starts_ms)";
+// Schema version 8, the same in both backends (docs/accounts.md "Fair play"): who called an
+// aborted game off, and the puzzles served to each account for a rated attempt.
+inline constexpr const char* kFairPlayMigration =
+    "ALTER TABLE games ADD COLUMN aborted_by INTEGER NOT NULL DEFAULT -1;"
+    "CREATE TABLE puzzle_served (user_id BIGINT NOT NULL, puzzle_id TEXT NOT NULL,"
+    " served_ms BIGINT NOT NULL, PRIMARY KEY (user_id, puzzle_id))";
 // Schema version 7 in a backend's dialect (`real` the floating type, the flag type with its
 // false default): the puzzle ratings of the accounts and of the puzzles, and the rated attempts.
 std::string puzzle_ratings_migration(const char* real, const char* flag_type,

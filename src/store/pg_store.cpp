@@ -133,6 +133,7 @@ CREATE TABLE moves (
       {5, detail::kEventsMigration},
       {6, detail::kTournamentsMigration},
       {7, puzzle_sql.c_str()},
+      {8, detail::kFairPlayMigration},
   };
   return m;
 }
@@ -820,6 +821,31 @@ std::vector<RatingRow> PgStore::puzzle_ratings() {
     }
     w.commit();
     return out;
+  });
+}
+
+void PgStore::add_puzzle_served(int64_t user_id, const std::string& puzzle_id, int64_t time_ms) {
+  guarded([&] {
+    Tx tx(*this);
+    (*tx).exec_params(
+        "INSERT INTO puzzle_served (user_id, puzzle_id, served_ms) VALUES ($1, $2, $3)"
+        " ON CONFLICT DO NOTHING",
+        user_id, puzzle_id, time_ms);
+    (*tx).commit();
+  });
+}
+
+bool PgStore::puzzle_was_served(int64_t user_id, const std::string& puzzle_id) {
+  return guarded([&] {
+    Tx tx(*this);
+    const bool served = !(*tx)
+                             .exec_params(
+                                 "SELECT 1 FROM puzzle_served WHERE user_id = $1 AND"
+                                 " puzzle_id = $2",
+                                 user_id, puzzle_id)
+                             .empty();
+    (*tx).commit();
+    return served;
   });
 }
 

@@ -62,6 +62,8 @@ class PgStore final : public Store {
   std::optional<RatingRow> puzzle_rating(const std::string& puzzle_id) override;
   std::vector<RatingRow> puzzle_ratings() override;
   std::vector<std::string> attempted_puzzles(int64_t user_id) override;
+  void add_puzzle_served(int64_t user_id, const std::string& puzzle_id, int64_t time_ms) override;
+  bool puzzle_was_served(int64_t user_id, const std::string& puzzle_id) override;
   // One transaction for the group, each write in a savepoint (each keeps its fencing check).
   void write_group(const std::vector<std::function<void()>>& writes,
                    std::vector<std::exception_ptr>* errors) override;

@@ -81,6 +81,7 @@ CREATE TABLE IF NOT EXISTS moves (
     {5, detail::kEventsMigration},
     {6, detail::kTournamentsMigration},
     {7, nullptr},  // detail::puzzle_ratings_migration
+    {8, detail::kFairPlayMigration},
 };
 static_assert(detail::versions_ascend(kMigrations, std::size(kMigrations)),
               "the migrations' versions ascend to kSchemaVersion");
@@ -676,6 +677,23 @@ std::vector<RatingRow> SqliteStore::puzzle_ratings() {
   std::vector<RatingRow> out;
   while (st.row()) out.push_back(detail::get_rating(st));
   return out;
+}
+
+void SqliteStore::add_puzzle_served(int64_t user_id, const std::string& puzzle_id,
+                                    int64_t time_ms) {
+  Stmt st(prepare(
+      "INSERT OR IGNORE INTO puzzle_served (user_id, puzzle_id, served_ms) VALUES (?1, ?2, ?3)"));
+  st.i64(user_id);
+  st.text(puzzle_id);
+  st.i64(time_ms);
+  step(st.s);
+}
+
+bool SqliteStore::puzzle_was_served(int64_t user_id, const std::string& puzzle_id) {
+  Stmt st(prepare("SELECT 1 FROM puzzle_served WHERE user_id = ?1 AND puzzle_id = ?2"));
+  st.i64(user_id);
+  st.text(puzzle_id);
+  return st.row();
 }
 
 std::vector<std::string> SqliteStore::attempted_puzzles(int64_t user_id) {

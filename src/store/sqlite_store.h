@@ -67,6 +67,8 @@ class SqliteStore final : public Store {
   std::optional<RatingRow> puzzle_rating(const std::string& puzzle_id) override;
   std::vector<RatingRow> puzzle_ratings() override;
   std::vector<std::string> attempted_puzzles(int64_t user_id) override;
+  void add_puzzle_served(int64_t user_id, const std::string& puzzle_id, int64_t time_ms) override;
+  bool puzzle_was_served(int64_t user_id, const std::string& puzzle_id) override;
 
  private:
   void close();

@@ -53,6 +53,8 @@ struct GameRow {
   // A correspondence game (schema 5): the wall-clock time (ms since the epoch) by which the
   // side to move must move (0 before the game starts, and for other games).
   int64_t move_deadline_ms = 0;
+  // An aborted game (schema 8): the side that called it off (0 White, 1 Black), -1 for none.
+  int aborted_by = -1;
 };
 
 // A write refused because a newer fencing token was seen for the game: another instance has
@@ -162,7 +164,7 @@ struct AttemptResult {
 
 // The schema version this program writes; a database at a newer one is refused. The versions
 // of the migrations ascend to kSchemaVersion (common.h versions_ascend).
-inline constexpr int kSchemaVersion = 7;
+inline constexpr int kSchemaVersion = 8;
 
 class Store {
  public:
@@ -269,6 +271,12 @@ class Store {
   virtual std::vector<RatingRow> puzzle_ratings() = 0;
   // The ids of the puzzles the account attempted rated, in id order.
   virtual std::vector<std::string> attempted_puzzles(int64_t user_id) = 0;
+  // ---- puzzles served (schema 8) ----
+  // Records that the server picked puzzle `puzzle_id` for the account (kept once).
+  virtual void add_puzzle_served(int64_t user_id, const std::string& puzzle_id,
+                                 int64_t time_ms) = 0;
+  // Whether the server picked that puzzle for the account.
+  virtual bool puzzle_was_served(int64_t user_id, const std::string& puzzle_id) = 0;
 };
 
 // True for a PostgreSQL connection URL ("postgresql://..." or "postgres://...").

@@ -156,6 +156,13 @@ std::optional<RatingRow> QueuedStore::puzzle_rating(const std::string& puzzle_id
 std::vector<RatingRow> QueuedStore::puzzle_ratings() {
   return w_.call([&](Store& s) { return s.puzzle_ratings(); });
 }
+void QueuedStore::add_puzzle_served(int64_t user_id, const std::string& puzzle_id,
+                                    int64_t time_ms) {
+  w_.call([&](Store& s) { s.add_puzzle_served(user_id, puzzle_id, time_ms); });
+}
+bool QueuedStore::puzzle_was_served(int64_t user_id, const std::string& puzzle_id) {
+  return w_.call([&](Store& s) { return s.puzzle_was_served(user_id, puzzle_id); });
+}
 std::vector<std::string> QueuedStore::attempted_puzzles(int64_t user_id) {
   return w_.call([&](Store& s) { return s.attempted_puzzles(user_id); });
 }

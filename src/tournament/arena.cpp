@@ -78,7 +78,7 @@ void Arena::finish(int game, BoardResult result) {
   if (game < 0 || game >= int(games_.size()))
     throw std::invalid_argument("no arena game " + std::to_string(game));
   Game& g = games_[game];
-  if (g.result != BoardResult::Pending)
+  if (g.result != BoardResult::Pending || g.called_off)
     throw std::invalid_argument("arena game " + std::to_string(game) + " is already over");
   if (result == BoardResult::Pending)
     throw std::invalid_argument("an arena game ends with a result");
@@ -106,6 +106,17 @@ void Arena::finish(int game, BoardResult result) {
   g.black_points = score(entries_[g.black], black_half_points(result), forfeit);
   entries_[g.white].points += g.white_points;
   entries_[g.black].points += g.black_points;
+}
+
+void Arena::call_off(int game) {
+  if (game < 0 || game >= int(games_.size()))
+    throw std::invalid_argument("no arena game " + std::to_string(game));
+  Game& g = games_[game];
+  if (g.result != BoardResult::Pending || g.called_off)
+    throw std::invalid_argument("arena game " + std::to_string(game) + " is already over");
+  g.called_off = true;
+  entries_[g.white].playing = false;
+  entries_[g.black].playing = false;
 }
 
 }  // namespace toguz::tournament

@@ -18,6 +18,7 @@ class Arena {
     int white = -1, black = -1;
     BoardResult result = BoardResult::Pending;
     int white_points = 0, black_points = 0;  // arena points the game gave
+    bool called_off = false;                 // ended without a result (call_off)
   };
   struct Entry {
     Player player;
@@ -46,6 +47,9 @@ class Arena {
   // players wait again. A game finished after the end still counts. Throws
   // std::invalid_argument on a game that is unknown or already over, or a Pending result.
   void finish(int game, BoardResult result);
+  // Ends a game without a result (it was never played): no points, no game counted, the streaks
+  // kept, both players wait again. Throws std::invalid_argument as finish does.
+  void call_off(int game);
 
   bool running(int64_t now) const { return now >= start_ && now < start_ + duration_; }
   const std::vector<Entry>& entries() const { return entries_; }

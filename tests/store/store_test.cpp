@@ -121,6 +121,7 @@ void expect_same_row(const GameRow& a, const GameRow& b) {
   EXPECT_EQ(a.white_diff, b.white_diff);
   EXPECT_EQ(a.black_diff, b.black_diff);
   EXPECT_EQ(a.move_deadline_ms, b.move_deadline_ms);
+  EXPECT_EQ(a.aborted_by, b.aborted_by);
 }
 
 std::vector<std::string> ids_of(const std::vector<GameRow>& rows) {
@@ -203,6 +204,7 @@ TEST_P(StoreContract, SaveAndLoadEveryField) {
 
   // The same row again replaces it; a review is stored on its own.
   g.status = "aborted";
+  g.aborted_by = 1;  // schema 8: who called it off
   g.tags.clear();
   g.review.clear();
   s->save_game(g);
@@ -211,6 +213,7 @@ TEST_P(StoreContract, SaveAndLoadEveryField) {
   back = s->load_game("g1");
   ASSERT_TRUE(back.has_value());
   EXPECT_EQ(back->status, "aborted");
+  EXPECT_EQ(back->aborted_by, 1);
   EXPECT_TRUE(back->tags.empty());
   EXPECT_EQ(back->review, "[1,2]");
   EXPECT_FALSE(s->load_game("nope").has_value());
@@ -777,6 +780,19 @@ TEST_P(StoreContract, TournamentsSaveListAndReload) {
 // A rated attempt moves both ratings once per (account, puzzle): the starts given are used the
 // first time, a second attempt writes nothing and answers the first, another account's attempt
 // sees the puzzle's new rating.
+// The puzzles served to an account (schema 8): kept once, per account.
+TEST_P(StoreContract, PuzzlesServedAreKeptPerAccount) {
+  auto s = open();
+  const int64_t a = s->create_user(user("Aigerim"));
+  const int64_t b = s->create_user(user("Bolat"));
+  EXPECT_FALSE(s->puzzle_was_served(a, "p1"));
+  s->add_puzzle_served(a, "p1", 1000);
+  s->add_puzzle_served(a, "p1", 2000);  // again: nothing new
+  EXPECT_TRUE(s->puzzle_was_served(a, "p1"));
+  EXPECT_FALSE(s->puzzle_was_served(a, "p2"));
+  EXPECT_FALSE(s->puzzle_was_served(b, "p1"));
+}
+
 TEST_P(StoreContract, PuzzleAttemptsAreRatedOncePerAccountAndPuzzle) {
   auto s = open();
   const int64_t a = s->create_user(user("Aigerim"));

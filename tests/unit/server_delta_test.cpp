@@ -118,16 +118,18 @@ TEST(ServerDelta, DeltaAfterAMoveAndTheWholeStateOnReconnect) {
   EXPECT_EQ(again->at("game").at("moves").as_array().size(), 1u);
   EXPECT_EQ(jint(again->at("game").at("moves").at(0).at("hole")), hole);
 
-  // The end: a delta without a move, with the result.
+  // The end: a delta without a move, with the result (a resignation this early calls the game
+  // off, docs/accounts.md "Fair play").
   black.send(json::object{{"type", "resign"}});
   auto end = white->read_until([](const json::object& m) {
-    return is_type(m, "delta") && m.at("game").at("status").as_string() == "over";
+    return is_type(m, "delta") && m.at("game").at("status").as_string() == "aborted";
   });
   ASSERT_TRUE(end);
   EXPECT_TRUE(end->at("move").is_null());
   EXPECT_EQ(jint(end->at("game").at("ply")), 1);
-  EXPECT_EQ(jstr(end->at("game").at("result").at("winner")), "white");
-  EXPECT_EQ(jstr(end->at("game").at("result").at("reason")), "resign");
+  EXPECT_TRUE(end->at("game").at("result").at("winner").is_null());
+  EXPECT_EQ(jstr(end->at("game").at("result").at("reason")), "aborted");
+  EXPECT_EQ(jstr(end->at("game").at("result").at("aborted_by")), "black");
 }
 
 TEST(ServerDelta, SyncGivesTheWholeStateAndABadDeltasFieldIsRefused) {

@@ -243,6 +243,20 @@ TEST(ServerGame, DrawOfferDeclineAcceptThenRematchWithColoursSwapped) {
   EXPECT_EQ(jint(ng->at("ply")), 0);
 }
 
+// Plays the first four plies (two moves each, docs/accounts.md "Fair play": before them a
+// resignation or a departure calls the game off).
+void two_moves_each(WsClient& w, WsClient& b) {
+  for (int ply = 0; ply < 4; ++ply) {
+    WsClient& mover = ply % 2 == 0 ? w : b;
+    auto s = mover.read_state([&](const json::object& g) {
+      return jint(g.at("ply")) == ply && !g.at("legal").as_array().empty();
+    });
+    ASSERT_TRUE(s) << "ply " << ply;
+    mover.send(json::object{{"type", "move"}, {"hole", first_legal(*s)}, {"ply", ply}});
+  }
+  ASSERT_TRUE(b.read_state([](const json::object& g) { return jint(g.at("ply")) == 4; }));
+}
+
 TEST(ServerGame, ResignAbortAndClaimWinAfterAbandon) {
   TempDir dir;
   server::Config cfg;
@@ -256,10 +270,12 @@ TEST(ServerGame, ResignAbortAndClaimWinAfterAbandon) {
     ASSERT_TRUE(g);
     EXPECT_EQ(jstr(g->at("status")), "aborted");
     EXPECT_EQ(jstr(g->at("result").at("reason")), "aborted");
+    EXPECT_EQ(jstr(g->at("result").at("aborted_by")), "white");
   }
   {
     auto [white, black] = online_game(srv.port);
-    WsClient b(srv.port, black.id, black.token);
+    WsClient w(srv.port, white.id, white.token), b(srv.port, black.id, black.token);
+    two_moves_each(w, b);
     b.send(json::object{{"type", "resign"}});
     auto g = b.read_state([](const json::object& g) { return jstr(g.at("status")) == "over"; });
     ASSERT_TRUE(g);
@@ -271,6 +287,7 @@ TEST(ServerGame, ResignAbortAndClaimWinAfterAbandon) {
     WsClient w(srv.port, white.id, white.token);
     {
       WsClient b(srv.port, black.id, black.token);
+      two_moves_each(w, b);
       ASSERT_TRUE(w.read_state([](const json::object& g) {
         return g.at("players").at("black").at("connected").as_bool();
       }));

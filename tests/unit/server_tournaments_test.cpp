@@ -1,6 +1,7 @@
 // Online tournaments over a real server (/api/tournaments): the refusals, an arena created,
-// joined by two accounts and paired at once, a game resigned over its socket whose result and
-// points reach the tournament, the tournament kept across a restart, and its PGN and TGK files.
+// joined by two accounts and paired at once, a game resigned over its socket before two moves
+// each (the resigner's loss by forfeit, docs/accounts.md "Fair play") whose result and points
+// reach the tournament, the tournament kept across a restart, and its PGN and TGK files.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -86,7 +87,7 @@ TEST(ServerTournaments, ArenaOverHttpAndItsGamesAcrossARestart) {
       auto st = ws.read_state([](const json::object&) { return true; });
       ASSERT_TRUE(st);
       ws.send(json::object{{"type", "resign"}});
-      ASSERT_TRUE(ws.read_state([](const json::object& s) { return s.at("status") == "over"; }));
+      ASSERT_TRUE(ws.read_state([](const json::object& s) { return s.at("status") == "aborted"; }));
     }
     // the result and the points reach the tournament; the two are paired again
     json::object after;
@@ -98,7 +99,7 @@ TEST(ServerTournaments, ArenaOverHttpAndItsGamesAcrossARestart) {
     const json::array& games = after.at("games").as_array();
     ASSERT_GE(games.size(), 2u);
     const bool aigerim_white = games[0].at("white_name") == "Aigerim";
-    EXPECT_EQ(jstr(games[0].at("result")), aigerim_white ? "1-0" : "0-1");
+    EXPECT_EQ(jstr(games[0].at("result")), aigerim_white ? "+-" : "-+");
     EXPECT_EQ(jstr(after.at("standings").as_array()[0].at("name")), "Aigerim");
     EXPECT_EQ(jstr(after.at("standings").as_array()[0].at("points")), "2");
   }
@@ -113,15 +114,16 @@ TEST(ServerTournaments, ArenaOverHttpAndItsGamesAcrossARestart) {
   ASSERT_EQ(pgn.status, 200);
   EXPECT_NE(pgn.body.find("[Event \"Кечки <арена>\"]"), std::string::npos) << pgn.body;
   EXPECT_NE(pgn.body.find("[Round \"1\"]"), std::string::npos) << pgn.body;
-  EXPECT_NE(pgn.body.find("[Termination \"normal\"]"), std::string::npos) << pgn.body;
+  EXPECT_NE(pgn.body.find("[Termination \"abandoned\"]"), std::string::npos) << pgn.body;
   HttpResult tgk = http_get(srv.port, "/api/tournaments/" + id + "/tgk");
   ASSERT_EQ(tgk.status, 200);
   EXPECT_NE(tgk.body.find("[Event \"Кечки <арена>\"]"), std::string::npos) << tgk.body;
   EXPECT_EQ(http_get(srv.port, "/api/tournaments").json().at("tournaments").as_array().size(), 1u);
 }
 
-// A Swiss of one round started by its creator: its game resigned, the tournament finished, and
-// its TGK file the tournament library's event file with the game's moves.
+// A Swiss of one round started by its creator: its game resigned after two moves each, the
+// tournament finished, and its TGK file the tournament library's event file with the game's
+// moves.
 TEST(ServerTournaments, SwissStartedByItsCreatorAndItsTgk) {
   TempDir dir;
   TestServer srv((dir.path / "t.db").string());
@@ -151,8 +153,17 @@ TEST(ServerTournaments, SwissStartedByItsCreatorAndItsTgk) {
   json::object g = http_get(srv.port, "/api/games/" + game).json().at("game").as_object();
   EXPECT_TRUE(g.at("rated").as_bool());
   {
-    WsClient ws(srv.port, game, "", {}, cb);
-    ASSERT_TRUE(ws.read_state([](const json::object&) { return true; }));
+    WsClient wa(srv.port, game, "", {}, ca), ws(srv.port, game, "", {}, cb);
+    // Two moves each (before them a resignation calls the game off), then Bolat resigns.
+    for (int ply = 0; ply < 4; ++ply) {
+      for (WsClient* c : {&wa, &ws}) {
+        auto s = c->read_state([&](const json::object& s) { return jint(s.at("ply")) == ply; });
+        ASSERT_TRUE(s);
+        if (!s->at("legal").as_array().empty())
+          c->send(json::object{{"type", "move"}, {"hole", first_legal(*s)}, {"ply", ply}});
+      }
+    }
+    ASSERT_TRUE(ws.read_state([](const json::object& s) { return jint(s.at("ply")) == 4; }));
     ws.send(json::object{{"type", "resign"}});
     ASSERT_TRUE(ws.read_state([](const json::object& s) { return s.at("status") == "over"; }));
   }

@@ -32,6 +32,8 @@ struct TournamentsFixture : ::testing::Test {
   std::vector<std::string> game_ids;
   std::map<std::string, store::TournamentRow> saved;
   std::map<std::string, BoardResult> stored_results;  // what game_result answers
+  std::set<std::string> started;                      // games with a move: not called off
+  std::vector<std::string> called_off;                // the games call_off ended
   int ids = 0;
 
   TournamentHooks hooks() {
@@ -52,6 +54,11 @@ struct TournamentsFixture : ::testing::Test {
       auto it = stored_results.find(id);
       if (it == stored_results.end()) return std::nullopt;
       return it->second;
+    };
+    h.call_off = [this](const std::string& id) {
+      if (started.count(id)) return false;
+      called_off.push_back(id);
+      return true;
     };
     return h;
   }
@@ -348,6 +355,63 @@ TEST_F(TournamentsFixture, TooFewPlayersCancels) {
   tours.tick();
   EXPECT_EQ(view(id).at("status").as_string(), "cancelled");
   EXPECT_EQ(saved.at(id).status, "cancelled");
+}
+
+// At its end time an arena calls off its games nobody started (no result, no points, not a
+// game played) and waits only for those being played; it is finished once they are over.
+TEST_F(TournamentsFixture, ArenaEndsOnTimeCallingOffItsUnstartedGames) {
+  const std::string id = make(arena_spec());
+  join(id, {1, 2, 3, 4});
+  now += 60000;
+  tours.tick();
+  ASSERT_EQ(games.size(), 2u);
+  started.insert(game_ids[0]);
+  now += 10 * 60000;  // the end
+  tours.tick();
+  EXPECT_EQ(called_off, (std::vector<std::string>{game_ids[1]}));
+  json::object v = view(id);
+  EXPECT_EQ(v.at("status").as_string(), "running");  // the first game is being played
+  EXPECT_TRUE(v.at("games").as_array()[1].at("called_off").as_bool());
+  EXPECT_FALSE(v.at("games").as_array()[0].at("called_off").as_bool());
+  for (int64_t u : {1, 2, 3, 4}) {
+    const std::string n = name(u);
+    if (n == white(1) || n == black(1)) {
+      EXPECT_EQ(points(id).at(n), "0") << n;
+      EXPECT_TRUE(view(id, u).at("me").at("game").is_null()) << n;
+    }
+  }
+  // The called-off game's late end is not counted; the played one's is, and then it is over.
+  tours.game_ended(game_ids[1], BoardResult::WhiteWins);
+  tours.game_ended(game_ids[0], BoardResult::BlackWins);
+  tours.tick();
+  v = view(id);
+  EXPECT_EQ(v.at("status").as_string(), "finished");
+  for (const json::value& st : v.at("standings").as_array()) {
+    const std::string n(st.at("name").as_string());
+    EXPECT_EQ(st.at("points").as_string(), n == black(0) ? "2" : "0") << n;
+    EXPECT_EQ(st.at("games").as_int64(), n == white(0) || n == black(0) ? 1 : 0) << n;
+  }
+  // A restart replays the call-off from the stored state.
+  Tournaments again{hooks()};
+  again.restore(saved.at(id));
+  EXPECT_TRUE(again.view(id, Viewer{})->at("games").as_array()[1].at("called_off").as_bool());
+}
+
+// A game of a round event that ended without a result (called off by nobody) is drawn.
+TEST_F(TournamentsFixture, ARoundGameWithoutAResultIsDrawn) {
+  TournamentSpec s = arena_spec();
+  s.system = "round-robin";
+  s.duration_ms = 0;
+  s.max_players = 10;
+  const std::string id = make(s);
+  join(id, {1, 2});
+  now += 60000;
+  tours.tick();
+  ASSERT_EQ(games.size(), 1u);
+  tours.game_ended(game_ids[0], BoardResult::Pending);
+  const json::object v = view(id);
+  EXPECT_EQ(v.at("games").as_array()[0].at("result").as_string(), "1/2-1/2");
+  EXPECT_EQ(v.at("status").as_string(), "finished");
 }
 
 TEST_F(TournamentsFixture, RestoredFromTheStoreGoesOn) {

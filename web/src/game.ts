@@ -466,10 +466,19 @@ export class GameView implements View {
     return t("seconds", { n: Math.floor(ms / 1000) });
   }
 
+  /** The first move's time left now: the state's first_move_ms less the time since it came. */
+  private first_move_text(): string {
+    const ms = this.state?.first_move_ms;
+    const left = typeof ms === "number" ? Math.max(0, ms - (performance.now() - this.received_at)) : 0;
+    return t("first_move_due", { s: Math.ceil(left / 1000) });
+  }
+
   private tick() {
     const g = this.state;
     const away = this.el.querySelector<HTMLElement>("#away");
     if (away) away.textContent = this.away_text();
+    const first = this.el.querySelector<HTMLElement>("#first-move");
+    if (first) first.textContent = this.first_move_text();
     const corr = g?.status === "playing" ? g.correspondence : null;
     if (corr) {
       // the claim button comes once the deadline passes, without a new state from the server
@@ -534,6 +543,9 @@ export class GameView implements View {
     if (g.status === "waiting") return esc(t("waiting_opponent"));
     if (g.status === "over" || g.status === "aborted") return esc(this.result_title());
     if (g.you === "spectator") return `${esc(t("spectator"))} · ${esc(t(g.to_move))} ${esc(t("to_move"))}`;
+    // fair play: the first move is due within a stated time, else the game is aborted
+    if (typeof g.first_move_ms === "number" && g.you === g.to_move)
+      return `${esc(t("your_move"))} · <span id="first-move">${esc(this.first_move_text())}</span>`;
     if (g.legal.length > 0 && (g.you === g.to_move || g.you === "both"))
       return g.you === "both" ? `${esc(t(g.to_move))} ${esc(t("to_move"))}` : esc(t("your_move"));
     if (g.thinking) return esc(t("engine_thinking"));
@@ -581,7 +593,7 @@ export class GameView implements View {
             if (g.can_offer_draw ?? true) out.push(b("offer_draw", t("offer_draw")));
           }
         }
-        if (g.mode === "online" && player && g.ply < 2) out.push(b("abort", t("abort")));
+        if (g.can_abort ?? (g.mode === "online" && player && g.ply < 2)) out.push(b("abort", t("abort")));
         const opp = player ? g.players?.[other(me as Side)] : null;
         if (g.correspondence && player && g.status === "playing" && g.to_move !== me && this.deadline_passed) {
           // the opponent's time to move is up: the server's claim_win wins on time

@@ -25,7 +25,7 @@ export interface AttemptAnswer {
   id: string;
   solved: boolean;
   rated: boolean; // this attempt changed the ratings
-  reason: null | "anonymous" | "attempted";
+  reason: null | "anonymous" | "attempted" | "not_served";
   player: (PuzzleRating & { diff: number }) | null;
   puzzle: PuzzleRating & { diff: number };
 }
@@ -45,6 +45,9 @@ export interface Puzzle {
   source: { game: number; ply: number };
   rating: PuzzleRating; // the puzzle's own rating
   rated: boolean; // an attempt now is rated (the viewer has an account and never tried it)
+  // why an attempt now is not rated: no account, tried before, or not picked by the server for
+  // this account (opened by its link)
+  unrated_reason?: null | "anonymous" | "attempted" | "not_served";
 }
 
 export interface Study {
@@ -121,7 +124,8 @@ export const learn_api = {
   summary: () => call<PuzzleSummary>("GET", "/api/puzzles"),
   next: (theme: string, exclude: string[]) => call<Puzzle>("GET", `/api/puzzles/next${next_query(theme, exclude)}`),
   puzzle: (id: string) => call<Puzzle>("GET", `/api/puzzles/${encodeURIComponent(id)}`),
-  attempt: (id: string, solved: boolean) => call<AttemptAnswer>("POST", `/api/puzzles/${encodeURIComponent(id)}/attempt`, { solved }),
+  // the server judges the attempt from the plies played (the forced replies included)
+  attempt: (id: string, moves: number[]) => call<AttemptAnswer>("POST", `/api/puzzles/${encodeURIComponent(id)}/attempt`, { moves }),
   studies: () => call<{ studies: Study[] }>("GET", "/api/studies"),
   explorer: (position: string, f: ExplorerFilter = {}) => call<ExplorerAnswer>("GET", `/api/explorer${explorer_query(position, f)}`),
   explorer_eval: (position: string) => call<MoveEvals>("GET", `/api/explorer/eval${explorer_query(position)}`),

@@ -49,6 +49,14 @@ export function try_move(tr: Trial, hole: number): { trial: Trial; verdict: Verd
   return { trial: { ...tr, state: "missed", wrong }, verdict: "wrong" };
 }
 
+/** The holes played on the board in this attempt, the forced replies included: the line's
+ * first `ply` moves, then the wrong move when it missed (what the server judges). */
+export function played_holes(tr: Trial): number[] {
+  const holes = tr.puzzle.line.slice(0, tr.ply).map((m) => m.hole);
+  if (tr.wrong) holes.push(tr.wrong.hole);
+  return holes;
+}
+
 /** The opponent's forced reply, when it is due: the next move of the line. */
 export function play_reply(tr: Trial): Trial {
   if (tr.state !== "playing" || tr.ply % 2 === 0 || tr.ply >= tr.puzzle.line.length) return tr;

@@ -17,6 +17,7 @@ import {
   legal_now,
   new_trial,
   play_reply,
+  played_holes,
   remember,
   shown_move,
   shown_position,
@@ -188,7 +189,7 @@ export class PuzzlesView implements View {
     if (!tr || !this.summary?.rated || this.reported === tr.puzzle.id) return;
     const id = tr.puzzle.id;
     this.reported = id;
-    learn_api.attempt(id, solved).then(
+    learn_api.attempt(id, played_holes(tr)).then(
       (a) => {
         if (!this.alive || this.trial?.puzzle.id !== id) return;
         this.answer = a;
@@ -226,7 +227,7 @@ export class PuzzlesView implements View {
       a && a.rated ? ` <span class="rating-change" id="puzzle-own-change">${esc(diff_text(a.puzzle.diff))}</span>` : "";
     const again =
       this.summary?.rated && !tr.puzzle.rated && !(a && a.rated) && this.mode === "practice"
-        ? `<p class="muted" id="puzzle-not-rated">${esc(t("puzzle_attempted"))}</p>`
+        ? `<p class="muted" id="puzzle-not-rated">${esc(t(tr.puzzle.unrated_reason === "not_served" ? "puzzle_not_served" : "puzzle_attempted"))}</p>`
         : "";
     return `<p class="muted" id="puzzle-rating">${esc(t("puzzle_rating"))}: <span class="rating">${esc(rating_text(r))}</span>${change}</p>${again}`;
   }

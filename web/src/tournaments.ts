@@ -52,6 +52,7 @@ interface TGame {
   white_name: string;
   black_name: string;
   result: string;
+  called_off?: boolean; // ended without a result at the arena's end (not counted)
 }
 export interface Tournament extends TournamentSummary {
   now_ms: number;
@@ -292,11 +293,11 @@ export class TournamentView implements View {
   private games_table(games: TGame[], id: string, rounds: boolean): HTMLElement {
     const rows = games.map((g) => {
       const link = g.id
-        ? h("a", { href: `#/game/${encodeURIComponent(g.id)}`, class: "tn-game-link" }, g.result === "*" ? t("tn_watch") : t("tn_replay"))
+        ? h("a", { href: `#/game/${encodeURIComponent(g.id)}`, class: "tn-game-link" }, g.result === "*" && !g.called_off ? t("tn_watch") : t("tn_replay"))
         : h("span", { class: "muted" }, t("tn_forfeit"));
-      return h("tr", { "data-game": g.id ?? "", "data-result": g.result, "data-white": g.white_name, "data-black": g.black_name },
+      return h("tr", { "data-game": g.id ?? "", "data-result": g.result, "data-called-off": g.called_off ? "1" : "0", "data-white": g.white_name, "data-black": g.black_name },
         h("td", { class: "n" }, rounds ? `${g.round}.${g.board}` : String(g.board)), h("td", {}, g.white_name),
-        h("td", { class: "res" }, g.result === "1/2-1/2" ? "½-½" : g.result), h("td", {}, g.black_name), h("td", {}, link));
+        h("td", { class: "res" }, g.called_off ? "—" : g.result === "1/2-1/2" ? "½-½" : g.result), h("td", {}, g.black_name), h("td", {}, link));
     });
     return h("table", { id }, h("tbody", {}, ...rows));
   }
@@ -308,8 +309,8 @@ export class TournamentView implements View {
       return;
     }
     const rounds = tn.system !== "arena";
-    const playing = tn.games.filter((g) => g.result === "*" && g.id);
-    const done = tn.games.filter((g) => g.result !== "*").reverse();
+    const playing = tn.games.filter((g) => g.result === "*" && g.id && !g.called_off);
+    const done = tn.games.filter((g) => g.result !== "*" || g.called_off).reverse();
     this.el.replaceChildren(
       h("h2", { id: "tn-title" }, tn.name),
       h("p", { class: "arb-meta" }, h("span", { id: "tn-status", "data-status": tn.status }, t(`tn_status_${tn.status}`)), " · ", summary_text(tn), " · ",

@@ -41,6 +41,8 @@ export interface Result {
   winner: Side | "draw";
   reason: string;
   score: string;
+  // an aborted game: the side that called it off (docs/accounts.md "Fair play"), null for none
+  aborted_by?: Side | null;
 }
 
 export interface Player {
@@ -101,6 +103,10 @@ export interface GameState {
   // a correspondence game: days per move and the wall-clock time (ms since the epoch) by which
   // the side to move must move
   correspondence?: { days_per_move: number; deadline_ms: number } | null;
+  // fair play: may `you` abort now, and the milliseconds left for the first move due (null when
+  // none is due)
+  can_abort?: boolean;
+  first_move_ms?: number | null;
 }
 
 /** One line of a search (docs/web-protocol.md "Scores and lines"). */

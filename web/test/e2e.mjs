@@ -404,15 +404,24 @@ async function draw_rematch_abort(browser, base, pages) {
   await cb.close();
 }
 
-/** With a 1 s abandon delay (a second server): Black closes his browser; White may claim. */
+/** Plays `n` plies from the start (White on page `a`, Black on `b`), each waiting for its turn. */
+async function play_plies(a, b, n) {
+  for (let i = 0; i < n; i++) {
+    const mover = i % 2 === 0 ? a : b;
+    check((await wait_turn(mover)) === "move", `ply ${i}: the side to move may move`);
+    await play_one(mover, "click", i);
+    await wait_ply(i % 2 === 0 ? b : a, i + 1);
+  }
+}
+
+/** With a 1 s abandon delay (a second server): after two moves each (before them leaving calls
+ * the game off, docs/accounts.md "Fair play") Black closes his browser; White may claim. */
 async function claim_win(browser, _base, pages) {
   const dir = mkdtempSync(path.join(tmpdir(), "toguz-e2e-claim-"));
   const srv = await start_server(dir, ["--abandon-seconds", "1"]);
   try {
     const { a, b, ca, cb } = await online_pair(browser, srv.base, pages, "");
-    await wait_turn(a);
-    await play_one(a, "click", 1);
-    await wait_ply(b, 1);
+    await play_plies(a, b, 4);
     await cb.close();
     // the away counter counts on between states
     await a.waitForSelector("#away", { timeout: T });
@@ -742,8 +751,8 @@ async function rated_game(browser, base, pages) {
   }
   check((await a.evaluate(() => window.__toguz.state().rated)) === true, "the game is rated");
   check((await wait_turn(a)) === "move", "White to move");
-  await play_one(a, "click", 0);
-  await wait_ply(b, 1);
+  // two moves each: before them a resignation calls the game off, unrated
+  await play_plies(a, b, 4);
   await b.click('[data-action="resign"]');
   await b.click('[data-action="resign-confirm"]');
   for (const p of [a, b]) {
@@ -780,7 +789,8 @@ async function rated_game(browser, base, pages) {
   await a.waitForFunction((n) => document.querySelector('.player[data-side="black"] .pname')?.textContent === n, evil, { timeout: T, polling: 50 });
   await guest.click('[data-action="resign"]');
   await guest.click('[data-action="resign-confirm"]');
-  await a.waitForSelector('#game-over[data-reason="resign"]', { timeout: T });
+  // resigned before two moves each: called off (docs/accounts.md "Fair play")
+  await a.waitForSelector('#game-over[data-reason="aborted"]', { timeout: T });
   check((await a.$$("#game-over .rating-change")).length === 0, "no rating change in a casual game");
   await b.goto(`${base}/#/`); // B shows Asel's page already: open it afresh
   await b.goto(`${base}/#/@/Asel`);
@@ -1125,6 +1135,15 @@ async function arbiter_page(browser, base, pages) {
  * resigns), each player taken from the tournament page to his game and back; then the standings
  * shown are checked against the games: each game's result as its own page has it, and the arena
  * points recomputed from those results (2 a win, 1 a draw, doubled after two wins in a row). */
+/** A finished game's result as a tournament counts it (docs/accounts.md "Fair play"): an aborted
+ * game is the forfeit of the side that called it off, "*" when nobody did. */
+function tournament_result(st) {
+  if (st.status === "aborted")
+    return st.result.aborted_by === "white" ? "-+" : st.result.aborted_by === "black" ? "+-" : "*";
+  const winner = st.result.winner;
+  return winner === "white" ? "1-0" : winner === "black" ? "0-1" : "1/2-1/2";
+}
+
 async function arena_tournament(browser, base, pages) {
   const probe = await fetch(`${base}/api/me`);
   if (probe.status === 404) {
@@ -1184,7 +1203,7 @@ async function arena_tournament(browser, base, pages) {
         await p.click('[data-action="resign-confirm"]');
       }
       await p.waitForSelector("#game-over", { timeout: T });
-      played[i].push([game, me, await p.$eval("#game-over", (e) => e.dataset.winner)]);
+      played[i].push([game, me, tournament_result(await p.evaluate(() => window.__toguz.state()))]);
       await p.click("#tn-back");
     }
   };
@@ -1197,20 +1216,27 @@ async function arena_tournament(browser, base, pages) {
   const streak = {};
   for (const g of games) {
     const st = (await (await fetch(`${base}/api/games/${g.game}`)).json()).game;
-    const winner = st.result.winner;
-    check(g.result === (winner === "white" ? "1-0" : winner === "black" ? "0-1" : "1/2-1/2"), `game ${g.game}: ${g.result} shown, ${winner} on its page`);
-    for (const [who, half] of [[g.white, winner === "white" ? 2 : winner === "draw" ? 1 : 0], [g.black, winner === "black" ? 2 : winner === "draw" ? 1 : 0]]) {
-      pts[who] = (pts[who] ?? 0) + ((streak[who] ?? 0) >= 2 ? 2 * half : half);
-      streak[who] = half === 2 ? (streak[who] ?? 0) + 1 : 0;
+    const result = tournament_result(st);
+    // a game nobody started by the end is called off: no result, no points
+    check(g.result === result, `game ${g.game}: ${g.result} shown, ${result} from its page`);
+    check((g.calledOff === "1") === (result === "*"), `game ${g.game}: called off only without a result`);
+    if (result === "*") continue;
+    // a forfeit (a game called off before two moves each: docs/accounts.md "Fair play") is a
+    // win without doubling nor streak
+    const forfeit = result === "+-" || result === "-+";
+    const white_half = result === "1-0" || result === "+-" ? 2 : result === "1/2-1/2" ? 1 : 0;
+    for (const [who, half] of [[g.white, white_half], [g.black, 2 - white_half]]) {
+      pts[who] = (pts[who] ?? 0) + (!forfeit && (streak[who] ?? 0) >= 2 ? 2 * half : half);
+      if (!forfeit || half !== 2) streak[who] = half === 2 ? (streak[who] ?? 0) + 1 : 0;
     }
   }
   for (const n of names) check(String(pts[n] ?? 0) === shown[n], `${n}: ${shown[n]} points shown, ${pts[n] ?? 0} from the games`);
   // every game a player saw ended is in the tournament with the same result
   for (const [i, list] of played.entries())
-    for (const [game, , winner] of list) {
+    for (const [game, , result] of list) {
       const g = games.find((x) => x.game === game);
       check(g && (g.white === names[i] || g.black === names[i]), `${names[i]}'s game ${game} is the tournament's`);
-      check(g.result === (winner === "white" ? "1-0" : winner === "black" ? "0-1" : "1/2-1/2"), `${game}: ${winner} on the board, ${g.result} in the tournament`);
+      check(g.result === result, `${game}: ${result} on the board, ${g.result} in the tournament`);
     }
   const pgn = await (await fetch(`${base}/api/tournaments/${id}/pgn`)).text();
   check(pgn.includes('[Event "Арена <i>1+0</i>"]') && (pgn.match(/\[Event /g) ?? []).length === games.length, "the PGN has every game");
