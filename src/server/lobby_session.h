@@ -37,9 +37,10 @@ class LobbySession : public LobbyClient, public std::enable_shared_from_this<Lob
   Server::Impl& server_;
   websocket::stream<beast::tcp_stream> ws_;
   std::string peer_;
-  Viewer viewer_;         // online (user_connected) while joined
-  bool counted_ = false;  // in addresses[peer_].connections
-  bool joined_ = false;   // in the lobby
+  Viewer viewer_;                // online (user_connected) while joined
+  bool counted_ = false;         // in addresses[peer_].connections
+  uint64_t session_socket_ = 0;  // in server_.session_sockets (0: anonymous or gone)
+  bool joined_ = false;          // in the lobby
   bool gone_ = false;
   MessageRate rate_;
   beast::flat_buffer buffer_;
