@@ -10,7 +10,9 @@
 
 namespace toguz::accounts {
 
-inline constexpr std::size_t kPasswordMin = 8, kPasswordMax = 256;  // bytes
+// A new password: at least kPasswordMinChars characters (UTF-8 code points), at most
+// kPasswordMax bytes.
+inline constexpr std::size_t kPasswordMinChars = 10, kPasswordMax = 256;
 
 // The cost of one hash. The site's default is libsodium's "interactive" level: 2 passes over
 // 64 MiB, about 80 ms of one core (toguz_bench BM_PasswordVerify). A 2-core server then checks
@@ -22,14 +24,22 @@ struct PasswordCost {
   std::size_t mem_bytes = std::size_t{64} << 20;
 };
 
-enum class PasswordError { too_short, too_long };
-std::string_view code(PasswordError e);  // "password_too_short", "password_too_long"
+enum class PasswordError { too_short, too_long, blank, common };
+// "password_too_short", "password_too_long", "password_blank", "password_common"
+std::string_view code(PasswordError e);
 
-// None when the length is within [kPasswordMin, kPasswordMax] bytes (any bytes are allowed).
+// None when `password` may be chosen as a new password (sign-up, a change): its length within
+// the limits above, not only white space, and not one of the most common passwords shipped in
+// common_passwords.inc (compared in lower case with white space removed, so "Password 123"
+// is "password123"). Any other bytes are allowed. Logging in checks none of this: a password
+// chosen under older rules still opens its account.
 std::optional<PasswordError> check_password(std::string_view password);
+// Whether `password` is on the shipped list of common passwords (compared as above).
+bool common_password(std::string_view password);
 
 // The Argon2id hash string of `password` with a fresh random salt. Throws std::invalid_argument
-// when check_password refuses it, std::runtime_error when out of memory.
+// for an empty password or one over kPasswordMax bytes (not for a weak one: a login rehashes
+// whatever password the account has), std::runtime_error when out of memory.
 std::string hash_password(std::string_view password, const PasswordCost& cost = {});
 
 // Whether `password` matches `hash` (a string from hash_password); false for a malformed hash.

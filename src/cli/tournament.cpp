@@ -5,10 +5,10 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <sstream>
 
 #include "cli/commands.h"
 #include "cli/game_input.h"
+#include "rules/text.h"
 #include "tournament/event_json.h"
 #include "tournament/report.h"
 #include "tournament/standings.h"
@@ -73,13 +73,6 @@ int round_arg(const Event& ev, int round) {
   return round;
 }
 
-std::vector<std::string> split_words(const std::string& s) {
-  std::vector<std::string> out;
-  std::istringstream in(s);
-  for (std::string w; in >> w;) out.push_back(w);
-  return out;
-}
-
 }  // namespace
 
 void add_tournament(CLI::App& app) {
@@ -116,9 +109,10 @@ void add_tournament(CLI::App& app) {
       if (ev.system != System::Swiss && a->rounds != 0)
         fail("a round robin has the rounds of its Berger table; --rounds is for a Swiss", 2);
       ev.rounds = a->rounds;
-      ev.name = a->event;
-      ev.site = a->site;
-      ev.date = a->date;
+      // Cleaned as the server cleans names: no bidi, zero-width or control characters.
+      ev.name = clean_display_text(a->event);
+      ev.site = clean_display_text(a->site);
+      ev.date = clean_display_text(a->date);
       std::string list = a->tiebreaks;
       for (char& ch : list)
         if (ch == ',') ch = ' ';
@@ -149,10 +143,11 @@ void add_tournament(CLI::App& app) {
     c->callback([a] {
       Event ev = load(a->file);
       if (!ev.played.empty()) fail("players are entered before round 1 is paired");
-      if (a->name.empty()) fail("the name is empty");
+      const std::string name = clean_display_text(a->name);
+      if (name.empty()) fail("the name is empty");
       for (const Player& p : ev.players)
-        if (p.name == a->name) fail("'" + a->name + "' is already entered");
-      ev.players.push_back({a->name, a->rating, a->title});
+        if (p.name == name) fail("'" + name + "' is already entered");
+      ev.players.push_back({name, a->rating, clean_display_text(a->title)});
       save(a->file, ev);
     });
   }

@@ -165,7 +165,7 @@ Viewer Server::Impl::viewer_of(const http::request<http::string_body>& req) {
       return {};
     const auto user = store->user_by_id(session->user_id);
     if (!user) return {};
-    return Viewer{user->id, user->username, user->bot};
+    return Viewer{user->id, user->username, user->bot, *hash};
   } catch (const std::exception& e) {
     log(LogLevel::Error, "", std::string("cannot read the session: ") + e.what());
     return {};
@@ -259,9 +259,14 @@ void Server::Impl::api_login(const json::object& body, const std::string& peer, 
 }
 
 Response Server::Impl::api_logout(const http::request<http::string_body>& req) {
+  // The session ends, and every socket opened with it closes (here and on other instances).
   if (auto it = req.find(http::field::cookie); it != req.end())
     if (const auto token = accounts::find_cookie(it->value()))
-      if (const auto hash = accounts::token_hash(*token)) store->delete_session(*hash);
+      if (const auto hash = accounts::token_hash(*token)) {
+        const auto session = store->find_session(*hash);
+        store->delete_session(*hash);
+        if (session) sessions_ended(session->user_id);
+      }
   Response res = json_response(http::status::ok, json::object{{"ok", true}});
   res.set(http::field::set_cookie, accounts::clear_session_cookie(served_over_https(req)));
   return res;
@@ -302,6 +307,7 @@ void Server::Impl::api_password(const http::request<http::string_body>& req, con
         }
         store->set_password(user.id, hash);
         store->delete_other_sessions(user.id, keep, now_ms());
+        sessions_ended(user.id);  // the sockets of the ended sessions close; this one's stay
         respond(json_response(http::status::ok, json::object{{"ok", true}}));
       });
 }

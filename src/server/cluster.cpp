@@ -135,13 +135,14 @@ void Cluster::start() {
   subscriber_ = std::make_unique<bus::Subscriber>(
       bus::parse_redis_url(redis_url_),
       [this](const bus::Message& m) {
-        net::post(server_.ioc, [this, lobby = m.channel == kLobbyChannel, payload = m.payload] {
+        net::post(server_.ioc, [this, channel = m.channel, payload = m.payload] {
           if (stopped_) return;
           try {
-            if (lobby) {
+            if (channel == kLobbyChannel) {
               if (lobby_) lobby_(payload);
               return;
             }
+            if (channel == kSessionsChannel) return on_sessions_ended(payload);
             on_bus(payload);
           } catch (const std::exception& e) {
             log(LogLevel::Error, "", std::string("cluster message: ") + e.what());
@@ -153,6 +154,7 @@ void Cluster::start() {
       });
   subscriber_->subscribe(channel_of(instance_));
   if (lobby_) subscriber_->subscribe(kLobbyChannel);
+  subscriber_->subscribe(kSessionsChannel);
   if (!subscriber_->wait_subscribed(std::chrono::seconds(10)))
     throw bus::BusError("redis at " + redis_.url().text() + ": subscribing took over 10 s");
   redis_.command({"SET", alive_key(instance_), "1", "PX", std::to_string(lease_.count())});
@@ -279,6 +281,22 @@ long long Cluster::publish(const std::string& channel, const std::string& messag
     log(LogLevel::Warn, "", std::string("cluster: cannot publish: ") + e.what());
     return 0;
   }
+}
+
+void Cluster::publish_sessions_ended(int64_t user_id) {
+  publish(kSessionsChannel, "ended " + std::to_string(user_id));
+}
+
+void Cluster::on_sessions_ended(const std::string& payload) {
+  const BusMessage m = split_message(payload);
+  if (m.word(0) != "ended") return;
+  int64_t user_id = 0;
+  try {
+    user_id = std::stoll(m.word(1));
+  } catch (const std::exception&) {
+    return;
+  }
+  server_.close_ended_sessions(user_id);
 }
 
 long long Cluster::send_to(const std::string& instance, const std::string& header,

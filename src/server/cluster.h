@@ -40,6 +40,10 @@ class RemoteClient;
 // The channel every instance subscribes to for the lobby's seeks, challenges and pairings (the
 // lobby publishes its changes there; docs/cluster.md "Instances").
 inline constexpr const char* kLobbyChannel = "toguz:lobby";
+// The channel every instance subscribes to for ended login sessions: "ended <user id>" after a
+// logout or a password change, and each instance closes that account's sockets whose session
+// the store no longer has (docs/cluster.md "Instances").
+inline constexpr const char* kSessionsChannel = "toguz:sessions";
 // The coordinator's lease: the one instance that pairs the lobby's pools and runs the online
 // tournaments (docs/cluster.md "The coordinator").
 inline constexpr const char* kCoordinatorKey = "toguz:coordinator";
@@ -84,6 +88,9 @@ class Cluster : public RoomOwnership {
     lobby_ = std::move(on_message);
   }
   void publish_lobby(const std::string& message) { publish(kLobbyChannel, message); }
+  // Tells every instance (this one included) that sessions of `user_id` ended.
+  void publish_sessions_ended(int64_t user_id);
+
   // The lobby's claim of seek `id` (LobbyHooks::claim): SET NX on its key in Redis, so exactly
   // one instance's claim succeeds; false when it is taken or Redis does not answer.
   bool claim_seek(const std::string& id);
@@ -115,6 +122,7 @@ class Cluster : public RoomOwnership {
     std::unique_ptr<boost::asio::steady_timer> timer;
   };
   void on_bus(const std::string& payload);
+  void on_sessions_ended(const std::string& payload);
   void on_hello(const std::string& game, const std::string& from, const std::string& conn,
                 const std::string& token, const Viewer& viewer, const std::string& address);
   void on_remote_message(const std::string& from, const std::string& conn, const std::string& text);

@@ -67,6 +67,19 @@ void add_review_figures(json::object& item, const std::string& review) {
 
 }  // namespace
 
+void Server::Impl::check_guest_name(const char* field, const std::string& name,
+                                    const Viewer& viewer) {
+  if (name.empty()) return;
+  if (ends_in_rating(name))
+    throw BadRequest{std::string(field) + ": a name may not end in a rating like (2500)"};
+  const std::string key = lookalike_username_key(name);
+  if (key.empty() || key.size() > accounts::kUsernameMax) return;
+  if (viewer.signed_in() && accounts::username_key(viewer.username) == key) return;
+  if (store->find_user(key))
+    throw BadRequest{std::string(field) + ": the name of an account; log in to play as it",
+                     http::status::conflict};
+}
+
 http::response<http::string_body> Server::Impl::api_create(const json::object& body,
                                                            const Viewer& viewer) {
   try {
@@ -107,6 +120,15 @@ http::response<http::string_body> Server::Impl::api_create(const json::object& b
       throw BadRequest{"days_per_move: expected 1, 2, 3, 5, 7 or 14"};
     if (days != 0 && (*mode != Mode::Online || initial >= 0))
       throw BadRequest{"days_per_move: only for an online game without a clock"};
+    // The names typed for the seats no account takes: the player's own, or a local game's two.
+    const std::string typed[2] = {clean_name(get_string(body, "white", "", 1000), ""),
+                                  clean_name(get_string(body, "black", "", 1000), "")};
+    if (*mode == Mode::Local) {
+      check_guest_name("white", typed[0].empty() ? name : typed[0], viewer);
+      check_guest_name("black", typed[1], viewer);
+    } else if (!viewer.signed_in()) {
+      check_guest_name("name", name, viewer);
+    }
     // Every field is checked: only now the game exists.
     auto room = rooms->create(*mode, Game(start));
     room->clock_initial_ms = initial;
@@ -122,10 +144,9 @@ http::response<http::string_body> Server::Impl::api_create(const json::object& b
     Player& mine = room->players[index(me)];
     Player& other = room->players[index(opposite(me))];
     if (*mode == Mode::Local) {
-      room->players[0] = {
-          clean_name(get_string(body, "white", "", 1000), name.empty() ? kNameWhite : name), token,
-          true};
-      room->players[1] = {clean_name(get_string(body, "black", "", 1000), kNameBlack), token, true};
+      room->players[0] = {typed[0].empty() ? (name.empty() ? kNameWhite : name) : typed[0], token,
+                          true};
+      room->players[1] = {typed[1].empty() ? kNameBlack : typed[1], token, true};
       out["side"] = seat_name(Seat::Both);
     } else {
       mine = {name.empty() ? kNamePlayer : name, token, true};
@@ -177,9 +198,11 @@ http::response<http::string_body> Server::Impl::api_join(const std::string& id,
     if (room->rated && viewer.user_id == other)
       throw BadRequest{"join: your own game", http::status::conflict, "own_game"};
     const std::string token = RoomRegistry::random_id(32);
-    Player player{clean_name(get_string(body, "name", "", 1000), kNameGuest), token, true};
+    const std::string name = clean_name(get_string(body, "name", "", 1000), "");
     // The same account on both sides of a casual game: the second seat is the token's alone.
     const bool bind = viewer.signed_in() && viewer.user_id != other;
+    if (!bind) check_guest_name("name", name, viewer);
+    Player player{name.empty() ? kNameGuest : name, token, true};
     if (bind) bind_account(player, *room, viewer);
     room->join(side, std::move(player));
     return json_response(

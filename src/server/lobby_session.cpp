@@ -1,5 +1,7 @@
 #include "server/lobby_session.h"
 
+#include <utility>
+
 #include "server/json_out.h"
 #include "server/log.h"
 #include "server/server_impl.h"
@@ -13,6 +15,9 @@ void LobbySession::start(http::request<http::string_body> req, Viewer viewer, st
   peer_ = std::move(peer);
   ++server_.addresses[peer_].connections;
   counted_ = true;
+  session_socket_ = server_.add_session_socket(viewer, [weak = weak_from_this()] {
+    if (auto s = weak.lock()) s->close();
+  });
   set_server_options(ws_);
   ws_.async_accept(req,
                    [self = shared_from_this(), viewer = std::move(viewer)](beast::error_code ec) {
@@ -87,6 +92,7 @@ void LobbySession::on_gone() {
     if (auto it = server_.addresses.find(peer_); it != server_.addresses.end())
       --it->second.connections;
   }
+  server_.session_sockets.forget(std::exchange(session_socket_, 0));
   if (joined_) server_.user_disconnected(viewer_);
   if (joined_ && !server_.stopped_io) server_.lobby->leave(*this);
   joined_ = false;

@@ -39,10 +39,11 @@ class LobbySession : public LobbyClient, public std::enable_shared_from_this<Lob
   void on_text(const std::string& text);
   Server::Impl& server_;
   websocket::stream<beast::tcp_stream> ws_;
-  std::string peer_;      // the client's address
-  Viewer viewer_;         // online (user_connected) while joined
-  bool counted_ = false;  // in addresses[peer_].connections
-  bool joined_ = false;   // in the lobby
+  std::string peer_;             // the client's address
+  Viewer viewer_;                // online (user_connected) while joined
+  bool counted_ = false;         // in addresses[peer_].connections
+  uint64_t session_socket_ = 0;  // in server_.session_sockets (0: anonymous or gone)
+  bool joined_ = false;          // in the lobby
   bool gone_ = false;
   MessageRate rate_;
   beast::flat_buffer buffer_;

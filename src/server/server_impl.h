@@ -33,6 +33,7 @@
 #include "server/puzzle_miner.h"
 #include "server/room_registry.h"
 #include "server/server.h"
+#include "server/session_sockets.h"
 #include "server/static_files.h"
 #include "server/tournaments.h"
 #include "server/viewer.h"
@@ -125,6 +126,10 @@ struct Server::Impl {
   http::response<http::string_body> api_join(const std::string& id, const json::object& body,
                                              const Viewer& viewer);
   http::response<http::string_body> api_import(const json::object& body);
+  // Throws BadRequest when `name`, a cleaned name typed into `field` for a seat no account
+  // takes, ends in a rating ("Aigerim (2500)") or reads as an account's name other than the
+  // viewer's own (any case, look-alike letters as what they resemble).
+  void check_guest_name(const char* field, const std::string& name, const Viewer& viewer);
   http::response<http::string_body> api_list(const std::string& query);
   void api_analyze(const json::object& body, const std::string& peer, Respond respond);
   // Whether `peer` may start an analysis now (one at a time, a bucket of 4 at the set rate);
@@ -186,6 +191,17 @@ struct Server::Impl {
   void user_connected(const Viewer& v);
   void user_disconnected(const Viewer& v);
   bool online(int64_t user_id) const;
+  // The sockets opened with a login session (session_sockets.h, session_sockets.cpp).
+  SessionSockets session_sockets;
+  // Remembers a socket of `v` (nothing for an anonymous one) so that the end of its session
+  // closes it with `close`; answers the number to forget it by (0: nothing to forget).
+  uint64_t add_session_socket(const Viewer& v, std::function<void()> close);
+  // Closes this instance's sockets of `user_id` whose session the store no longer has (or has
+  // expired); answers how many.
+  size_t close_ended_sessions(int64_t user_id);
+  // Sessions of `user_id` ended (a logout, a password change): its sockets opened with them
+  // close here and, in a cluster, on every other instance.
+  void sessions_ended(int64_t user_id);
   // Who sent the request: the account of its session cookie when the session exists and has
   // not expired, else anonymous (a malformed, unknown or expired cookie is no error).
   Viewer viewer_of(const http::request<http::string_body>& req);

@@ -1,64 +1,68 @@
 #include "server/text_input.h"
 
+#include <algorithm>
 #include <cctype>
-#include <cstdint>
-#include <vector>
+#include <iterator>
+#include <utility>
+
+#include "rules/text.h"
 
 namespace toguz::server {
 
 std::string clean_name(std::string_view in, const std::string& fallback, size_t max_chars) {
-  // Decode UTF-8, keeping only well-formed characters that are not controls or bidi controls.
-  std::vector<uint32_t> cps;
-  for (size_t i = 0; i < in.size();) {
-    const unsigned char c = static_cast<unsigned char>(in[i]);
-    const int len = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
-    if (len == 0 || i + len > in.size()) {
-      ++i;
-      continue;
-    }
-    uint32_t cp = len == 1 ? c : c & (0x7f >> len);
-    bool ok = true;
-    for (int k = 1; k < len; ++k) {
-      const unsigned char d = static_cast<unsigned char>(in[i + k]);
-      if ((d >> 6) != 2) ok = false;
-      cp = cp << 6 | (d & 0x3f);
-    }
-    static constexpr uint32_t kMin[5] = {0, 0, 0x80, 0x800, 0x10000};
-    if (!ok || cp < kMin[len] || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) {
-      ++i;
-      continue;
-    }
-    i += len;
-    const bool control = cp < 0x20 || (cp >= 0x7f && cp < 0xa0);
-    const bool bidi = cp == 0x061c || cp == 0x200e || cp == 0x200f ||
-                      (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
-    if (!control && !bidi) cps.push_back(cp);
-  }
-  auto space = [](uint32_t cp) { return cp == ' ' || cp == 0xa0 || cp == 0x3000; };
-  size_t b = 0, e = cps.size();
-  while (b < e && space(cps[b])) ++b;
-  e = std::min(e, b + max_chars);
-  while (e > b && space(cps[e - 1])) --e;
-  std::string out;
-  for (size_t k = b; k < e; ++k) {
-    const uint32_t cp = cps[k];
-    if (cp < 0x80) {
-      out += char(cp);
-    } else if (cp < 0x800) {
-      out += char(0xc0 | cp >> 6);
-      out += char(0x80 | (cp & 0x3f));
-    } else if (cp < 0x10000) {
-      out += char(0xe0 | cp >> 12);
-      out += char(0x80 | (cp >> 6 & 0x3f));
-      out += char(0x80 | (cp & 0x3f));
-    } else {
-      out += char(0xf0 | cp >> 18);
-      out += char(0x80 | (cp >> 12 & 0x3f));
-      out += char(0x80 | (cp >> 6 & 0x3f));
-      out += char(0x80 | (cp & 0x3f));
-    }
-  }
+  std::string out = clean_display_text(in, max_chars);
   return out.empty() ? fallback : out;
+}
+
+bool ends_in_rating(std::string_view name) {
+  const std::u32string cps = utf8_decode(name);
+  auto is_digit = [](char32_t c) {
+    return (c >= '0' && c <= '9') || (c >= 0xff10 && c <= 0xff19) || (c >= 0x0660 && c <= 0x0669) ||
+           (c >= 0x06f0 && c <= 0x06f9);
+  };
+  auto filler = [](char32_t c) {
+    return c == ' ' || c == '?' || c == '+' || c == '-' || c == ',' || c == '.' || c == 0xff1f;
+  };
+  size_t i = cps.size();
+  if (i == 0 ||
+      (cps[i - 1] != ')' && cps[i - 1] != ']' && cps[i - 1] != 0xff09 && cps[i - 1] != 0xff3d))
+    return false;
+  --i;
+  bool digits = false;
+  for (; i > 0 && (is_digit(cps[i - 1]) || filler(cps[i - 1])); --i) digits |= is_digit(cps[i - 1]);
+  if (!digits || i == 0) return false;
+  const char32_t open = cps[i - 1];
+  return open == '(' || open == '[' || open == 0xff08 || open == 0xff3b;
+}
+
+std::string lookalike_username_key(std::string_view name) {
+  // Cyrillic and Greek letters drawn like Latin ones (lower and upper case), as Latin.
+  static constexpr std::pair<char32_t, char> kLookalike[] = {
+      {U'а', 'a'}, {U'в', 'b'}, {U'е', 'e'}, {U'ё', 'e'}, {U'к', 'k'}, {U'м', 'm'}, {U'н', 'h'},
+      {U'о', 'o'}, {U'р', 'p'}, {U'с', 'c'}, {U'т', 't'}, {U'у', 'y'}, {U'х', 'x'}, {U'і', 'i'},
+      {U'ї', 'i'}, {U'ј', 'j'}, {U'ѕ', 's'}, {U'ԁ', 'd'}, {U'ԛ', 'q'}, {U'ԝ', 'w'}, {U'һ', 'h'},
+      {U'ө', 'o'}, {U'ү', 'y'}, {U'А', 'a'}, {U'В', 'b'}, {U'Е', 'e'}, {U'Ё', 'e'}, {U'К', 'k'},
+      {U'М', 'm'}, {U'Н', 'h'}, {U'О', 'o'}, {U'Р', 'p'}, {U'С', 'c'}, {U'Т', 't'}, {U'У', 'y'},
+      {U'Х', 'x'}, {U'І', 'i'}, {U'Ј', 'j'}, {U'Ѕ', 's'}, {U'Ү', 'y'}, {U'Һ', 'h'}, {U'Ө', 'o'},
+      {U'α', 'a'}, {U'ε', 'e'}, {U'ι', 'i'}, {U'κ', 'k'}, {U'ν', 'v'}, {U'ο', 'o'}, {U'ρ', 'p'},
+      {U'τ', 't'}, {U'υ', 'u'}, {U'χ', 'x'}, {U'Α', 'a'}, {U'Β', 'b'}, {U'Ε', 'e'}, {U'Ζ', 'z'},
+      {U'Η', 'h'}, {U'Ι', 'i'}, {U'Κ', 'k'}, {U'Μ', 'm'}, {U'Ν', 'n'}, {U'Ο', 'o'}, {U'Ρ', 'p'},
+      {U'Τ', 't'}, {U'Υ', 'y'}, {U'Χ', 'x'}};
+  std::string key;
+  for (char32_t c : utf8_decode(name)) {
+    if (c >= 0xff01 && c <= 0xff5e) c -= 0xff01 - 0x21;  // full-width ASCII
+    if (c < 0x80) {
+      const char a = char(c);
+      if (!std::isalnum(static_cast<unsigned char>(a)) && a != '_' && a != '-') return "";
+      key += char(std::tolower(static_cast<unsigned char>(a)));
+      continue;
+    }
+    const auto* it = std::find_if(std::begin(kLookalike), std::end(kLookalike),
+                                  [c](const auto& p) { return p.first == c; });
+    if (it == std::end(kLookalike)) return "";
+    key += it->second;
+  }
+  return key;
 }
 
 std::string url_decode(std::string_view s) {

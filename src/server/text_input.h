@@ -8,11 +8,19 @@
 
 namespace toguz::server {
 
-// A display name: well-formed UTF-8 only, control and bidi-control characters dropped, spaces
-// trimmed, at most `max_chars` characters (cut between characters); `fallback` when empty.
+// A display name cleaned as every page shows names (clean_display_text in rules/text.h:
+// well-formed UTF-8, no controls, no zero-width, bidi or other invisible characters, white space
+// runs one space, trimmed), at most `max_chars` characters; `fallback` when nothing is left.
 constexpr size_t kMaxNameChars = 40;
 std::string clean_name(std::string_view in, const std::string& fallback,
                        size_t max_chars = kMaxNameChars);
+// Whether a cleaned name ends in what reads as a rating: digits (with spaces, '?', '+', '-',
+// ',' or '.') in round, square or full-width brackets, as in "Aigerim (2500)" or "Bolat [1500?]".
+bool ends_in_rating(std::string_view name);
+// The username key (accounts/username.h) a cleaned name reads as: look-alike Cyrillic and Greek
+// letters and full-width forms taken as the Latin letters and digits they resemble, then lower
+// case; "" when it cannot read as a username (a character no username has, or a space).
+std::string lookalike_username_key(std::string_view name);
 // Percent-decoding for paths and query values ('+' is a space). Bad escapes are kept as written.
 std::string url_decode(std::string_view s);
 // The key=value pairs of a query string (after the '?'), values decoded; a key may repeat.

@@ -70,6 +70,8 @@ constexpr Pattern kErrors[] = {
     {"invite: wrong invite code", "wrong_invite"},
     {"the seat is taken", "seat_taken"},
     {"the game is {status}", "join_closed"},
+    {"{field}: a name may not end in a rating like (2500)", "name_rating"},
+    {"{field}: the name of an account; log in to play as it", "name_account"},
     {"record: no game found", "no_record"},
     {"record: line {line}, ply {ply} '{token}': {detail}", "record_move"},
     {"record: line {line}: {detail}", "record_line"},

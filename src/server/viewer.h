@@ -13,6 +13,9 @@ struct Viewer {
   int64_t user_id = 0;   // 0: anonymous
   std::string username;  // as the account spells it; "" when anonymous
   bool bot = false;      // a bot account (toguz bot)
+  // The hash of the session it came with (accounts/session.h), "" when anonymous: a socket
+  // keeps it, and closes when that session ends (logout, a password change).
+  std::string session;
   bool signed_in() const { return user_id > 0; }
 };
 

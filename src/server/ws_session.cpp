@@ -1,5 +1,7 @@
 #include "server/ws_session.h"
 
+#include <utility>
+
 #include "server/json_out.h"
 #include "server/log.h"
 #include "server/server_impl.h"
@@ -28,6 +30,9 @@ void WsSession::start(http::request<http::string_body> req, std::shared_ptr<Room
   ++server_.addresses[peer_].connections;
   server_.user_connected(viewer_);
   counted_ = true;
+  session_socket_ = server_.add_session_socket(viewer_, [weak = weak_from_this()] {
+    if (auto s = weak.lock()) s->close();
+  });
   set_server_options(ws_);
   auto self = shared_from_this();
   ws_.async_accept(req, [self](beast::error_code ec) {
@@ -187,6 +192,7 @@ void WsSession::on_gone() {
       --it->second.connections;
     server_.user_disconnected(viewer_);
   }
+  server_.session_sockets.forget(std::exchange(session_socket_, 0));
   if (analysis) analysis->cancel();
   if (!attached_) return;
   if (!relay_game.empty()) {

@@ -115,7 +115,8 @@ class WsSession : public ClientSession, public std::enable_shared_from_this<WsSe
   Viewer viewer_;
   Seat seat_ = Seat::Spectator;
   std::string hello_token_;
-  bool counted_ = false;  // in addresses[peer_].connections
+  bool counted_ = false;         // in addresses[peer_].connections
+  uint64_t session_socket_ = 0;  // in server_.session_sockets (0: anonymous or gone)
   beast::flat_buffer buffer_;
   struct Out {
     std::string text;

@@ -3,6 +3,7 @@
 #include <boost/json.hpp>
 #include <stdexcept>
 
+#include "rules/text.h"
 #include "tournament/tgk.h"
 
 namespace toguz::tournament {
@@ -26,6 +27,13 @@ const json::value& member(const json::object& o, const std::string& parent, cons
 std::string string_of(const json::value& v, const std::string& field) {
   if (!v.is_string()) bad(field, "expected a string");
   return std::string(v.get_string());
+}
+
+// A string shown in pages and records (a name, a title, the event's site and date): cleaned as
+// the server cleans names (rules/text.h), so a state file edited by hand shows no bidi or
+// control characters either.
+std::string text_of(const json::value& v, const std::string& field) {
+  return clean_display_text(string_of(v, field));
 }
 
 int int_of(const json::value& v, const std::string& field, int lo, int hi) {
@@ -88,9 +96,9 @@ Event event_from_json(std::string_view text) {
   if (string_of(member(o, "", "format"), "format") != kFormat)
     bad("format", "expected \"" + std::string(kFormat) + "\"");
   Event ev;
-  ev.name = string_of(member(o, "", "event"), "event");
-  ev.site = string_of(member(o, "", "site"), "site");
-  ev.date = string_of(member(o, "", "date"), "date");
+  ev.name = text_of(member(o, "", "event"), "event");
+  ev.site = text_of(member(o, "", "site"), "site");
+  ev.date = text_of(member(o, "", "date"), "date");
   if (!parse_system(string_of(member(o, "", "system"), "system"), &ev.system))
     bad("system", "expected round-robin, double-round-robin or swiss");
   ev.rounds = int_of(member(o, "", "rounds"), "rounds", 0, 1000);
@@ -107,10 +115,10 @@ Event event_from_json(std::string_view text) {
     const std::string field = "players[" + std::to_string(i) + "]";
     const json::object& p = object_of(players[i], field);
     Player pl;
-    pl.name = string_of(member(p, field, "name"), field + ".name");
+    pl.name = text_of(member(p, field, "name"), field + ".name");
     if (pl.name.empty()) bad(field + ".name", "expected a name");
     pl.rating = int_of(member(p, field, "rating"), field + ".rating", 0, 9999);
-    pl.title = string_of(member(p, field, "title"), field + ".title");
+    pl.title = text_of(member(p, field, "title"), field + ".title");
     ev.players.push_back(std::move(pl));
   }
   const int n = int(ev.players.size());

@@ -4,6 +4,7 @@
 #include <map>
 
 #include "rules/record.h"
+#include "rules/text.h"
 
 namespace toguz::tournament {
 
@@ -101,9 +102,9 @@ Event event_from_tgk(std::string_view text, System system) {
     const std::string where =
         "game " + std::to_string(g + 1) + " (line " + std::to_string(rec.first_line) + "): ";
     if (g == 0) {
-      event.name = rec.tag("Event").value_or("");
-      event.site = rec.tag("Site").value_or("");
-      event.date = rec.tag("Date").value_or("");
+      event.name = clean_display_text(rec.tag("Event").value_or(""));
+      event.site = clean_display_text(rec.tag("Site").value_or(""));
+      event.date = clean_display_text(rec.tag("Date").value_or(""));
       for (std::string* s : {&event.name, &event.site, &event.date})
         if (*s == "?") s->clear();
     }
@@ -120,11 +121,11 @@ Event event_from_tgk(std::string_view text, System system) {
       throw std::runtime_error(where + "Round: expected a round number, got '" + round_tag + "'");
     auto player = [&](const char* side) {
       const std::string s(side);
-      const std::string name = rec.tag(s).value_or("");
+      const std::string name = clean_display_text(rec.tag(s).value_or(""));
       if (name.empty()) throw std::runtime_error(where + s + ": the player's name is missing");
       auto [it, fresh] = index.try_emplace(name, int(event.players.size()));
       if (fresh) {
-        Player p{name, 0, rec.tag(s + "Title").value_or("")};
+        Player p{name, 0, clean_display_text(rec.tag(s + "Title").value_or(""))};
         std::string elo = rec.tag(s + "ELO").value_or(rec.tag(s + "Elo").value_or(""));
         if (!elo.empty() && elo.find_first_not_of("0123456789") == std::string::npos &&
             elo.size() < 6)

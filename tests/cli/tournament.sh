@@ -174,4 +174,29 @@ err=$(t new "$tmp/x.json" --system swiss 2>&1)
 check "swiss without rounds: message" "toguz tournament: a Swiss needs --rounds" "$err"
 err=$(t new "$tmp/y.json" --system round-robin --rounds 2 2>&1)
 check "round robin with rounds: message" "toguz tournament: a round robin has the rounds of its Berger table; --rounds is for a Swiss" "$err"
+
+# Names are cleaned as the server cleans them: bidi controls (RLO, LRI, PDI), zero-width and
+# control characters are gone from the state file, the pages and the TGK; a state file edited
+# by hand is cleaned when read.
+bd="$tmp/bidi.json"
+t new "$bd" --system round-robin --event $'Cup\xe2\x80\xae<x>\xe2\x80\x8b' --site $'Astana\x1b[31m'
+t add "$bd" $'\xe2\x80\xaeevil\xe2\x81\xa6name\xe2\x81\xa9' --title $'G\xe2\x80\x8dM' && t add "$bd" $'Bo\xe2\x80\x8blat\r\nX'
+check "bidi: adds" 0 "$?"
+err=$(t add "$bd" $'\xe2\x80\x8b\xe2\x81\xa7' 2>&1)
+check "bidi: an invisible name is empty" "toguz tournament: the name is empty" "$err"
+t pair "$bd" >/dev/null && t result "$bd" 1 1-0 && t export "$bd" -o "$tmp/bidi.tgk" &&
+  t standings "$bd" --html -o "$tmp/bidi.html"
+check "bidi: export" 0 "$?"
+# Byte strings, so the check needs no UTF-8 locale.
+bad=(-e $'\xe2\x80\xae' -e $'\xe2\x81\xa6' -e $'\xe2\x81\xa9' -e $'\xe2\x80\x8b' -e $'\xe2\x80\x8d' -e $'\x1b' -e $'\r')
+check "bidi: none left" "0 0 0" "$(grep -cF "${bad[@]}" "$bd") $(grep -cF "${bad[@]}" "$tmp/bidi.tgk") $(grep -cF "${bad[@]}" "$tmp/bidi.html")"
+check "bidi: tgk names" '[Event "Cup<x>"]
+[Site "Astana[31m"]
+[White "evilname"]
+[Black "Bolat X"]
+[WhiteTitle "GM"]' "$(grep '^\[\(Event\|Site\|White\|Black\|WhiteTitle\) ' "$tmp/bidi.tgk")"
+grep -q '<td>GM evilname</td>' "$tmp/bidi.html"
+check "bidi: html" 0 "$?"
+sed -i $'s/"evilname"/"Eve\xe2\x80\xae\xe2\x80\x8dlyn"/' "$bd"
+check "bidi: hand-edited file read clean" "1  Evelyn" "$(t standings "$bd" | grep -o '1  Evelyn')"
 exit $fail

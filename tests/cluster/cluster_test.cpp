@@ -9,6 +9,7 @@
 // instances get one game. A tournament made on one instance and joined on the two others is
 // paired once, by the coordinator; the coordinator is killed (-9), another takes over from the
 // store, and the game's end, on whichever instance drives it then, is the tournament's result.
+// A logout on one instance closes the account's sockets on another.
 // Every wait is for a condition with a generous deadline (a loaded 2-core machine); a needed
 // binary that is absent skips with the reason.
 #include <fcntl.h>
@@ -543,6 +544,19 @@ TEST_F(ClusterTest, ATournamentIsPairedOnceAndOutlivesItsCoordinator) {
   EXPECT_EQ(jstr(after.at("games").as_array()[0].at("result")), bolat_white ? "-+" : "+-");
   EXPECT_EQ(after.at("games").as_array().size(), 1u);
   EXPECT_EQ(stored_games(db_), 1);
+
+  // Sessions end on every instance: Bolat's game and lobby sockets on the other live instance
+  // (the game's socket relayed when this one drives it) close when he logs out here.
+  const int other = 3 - dead - live;
+  WsClient lobby(ports_[other], "lobby", "", WsOptions{"", false, ""}, cookie[1]);
+  WsClient watch(ports_[other], game, "", WsOptions{}, cookie[1]);
+  ASSERT_TRUE(lobby.read_type("lobby")) << logs();
+  ASSERT_TRUE(watch.read_type("state")) << logs();
+  r = http_call(ports_[live], http::verb::post, "/api/logout", "{}",
+                {{http::field::cookie, cookie[1]}});
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_TRUE(lobby.closed_by_server()) << logs();
+  EXPECT_TRUE(watch.closed_by_server()) << logs();
 }
 
 // The same deployment behind nginx (docs/nginx.conf): every request and socket goes through it,

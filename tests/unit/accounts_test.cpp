@@ -50,13 +50,34 @@ TEST(Username, KeyIgnoresCase) {
 const PasswordCost kCheap{1, 8192};
 
 TEST(Password, LengthLimits) {
-  EXPECT_EQ(check_password("1234567"), PasswordError::too_short);
-  EXPECT_EQ(check_password("12345678"), std::nullopt);
+  EXPECT_EQ(check_password("9 letters"), PasswordError::too_short);
+  EXPECT_EQ(check_password("10 letters"), std::nullopt);
+  // Characters, not bytes: nine Cyrillic letters are 18 bytes and still too short.
+  EXPECT_EQ(check_password("пароль-ок"), PasswordError::too_short);
+  EXPECT_EQ(check_password("пароль-ок!"), std::nullopt);
   EXPECT_EQ(check_password(std::string(256, 'p')), std::nullopt);
   EXPECT_EQ(check_password(std::string(257, 'p')), PasswordError::too_long);
   EXPECT_EQ(code(PasswordError::too_short), "password_too_short");
   EXPECT_EQ(code(PasswordError::too_long), "password_too_long");
-  EXPECT_THROW(hash_password("short", kCheap), std::invalid_argument);
+  EXPECT_THROW(hash_password("", kCheap), std::invalid_argument);
+  EXPECT_THROW(hash_password(std::string(257, 'p'), kCheap), std::invalid_argument);
+  // An old account's short password is still hashed again at login (needs_rehash).
+  EXPECT_NO_THROW(hash_password("8 bytes!", kCheap));
+}
+
+TEST(Password, BlankAndCommonPasswordsAreRefused) {
+  EXPECT_EQ(check_password(std::string(10, ' ')), PasswordError::blank);
+  EXPECT_EQ(check_password(" \t \t \t \t \n\r"), PasswordError::blank);
+  EXPECT_EQ(code(PasswordError::blank), "password_blank");
+  for (const char* p : {"password123", "Password123", "PASSWORD 123", "qwertyuiop", "1234567890",
+                        "1q2w3e4r5t", "iloveyou123", "qwerty12345", "ЙЦУКЕНГШЩЗ", "0000000000",
+                        "aigerim2024", "toguzkorgool", "correct horse battery staple"})
+    EXPECT_EQ(check_password(p), PasswordError::common) << p;
+  EXPECT_EQ(code(PasswordError::common), "password_common");
+  for (const char* p : {"correct horse", "a good password", "Жұлдыз-кумалак-7", "tq8#Lm2!vZ"})
+    EXPECT_EQ(check_password(p), std::nullopt) << p;
+  EXPECT_TRUE(common_password("letmein123"));
+  EXPECT_FALSE(common_password("letmein1234x"));
 }
 
 TEST(Password, HashAndVerify) {

@@ -661,3 +661,153 @@ TEST(HashPool, ShutdownRefusesAndDrops) {
 
 }  // namespace
 }  // namespace toguz::test
+
+namespace toguz::test {
+namespace {
+
+// A game socket and a lobby socket, both opened with `cookie`, each answering a ping first.
+struct AccountSockets {
+  std::unique_ptr<WsClient> game, lobby;
+  AccountSockets(uint16_t port, const std::string& game_id, const std::string& cookie) {
+    game = std::make_unique<WsClient>(port, game_id, "", WsOptions{}, cookie);
+    lobby = std::make_unique<WsClient>(port, "lobby", "", WsOptions{"", false, "", ""}, cookie);
+    EXPECT_TRUE(game->read_type("state"));
+    EXPECT_TRUE(lobby->read_type("lobby"));
+  }
+  // Whether both still answer a ping.
+  bool open() {
+    game->send(json::object{{"type", "ping"}});
+    lobby->send(json::object{{"type", "ping"}});
+    return game->read_type("pong").has_value() && lobby->read_type("pong").has_value();
+  }
+};
+
+// A new session of `name` (signed up with sign_up_cookie): its cookie.
+std::string login_cookie(uint16_t port, const std::string& name) {
+  return cookie_of(http_post(port, "/api/login", credentials(name, "password-of-" + name)));
+}
+
+// An online game waiting for its opponent, made by the account of `cookie`.
+std::string waiting_game(uint16_t port, const std::string& cookie) {
+  HttpResult c = post_as(port, "/api/games", json::object{{"mode", "online"}}, cookie);
+  EXPECT_EQ(c.status, 200) << c.body;
+  return c.status == 200 ? jstr(c.json().at("id")) : "";
+}
+
+// A logout closes the game and lobby sockets opened with that session (the old socket can no
+// longer seek or move as the account); another session's sockets stay.
+TEST(ServerSessions, LogoutClosesTheSessionsSockets) {
+  TempDir dir;
+  TestServer srv((dir.path / "t.db").string());
+  const uint16_t port = srv.port;
+  const std::string a = sign_up_cookie(port, "Aigerim");
+  const std::string b = login_cookie(port, "Aigerim");
+  const std::string id = waiting_game(port, a);
+  AccountSockets with_a(port, id, a), with_b(port, id, b);
+  WsClient anonymous(port, "lobby", "", WsOptions{"", false, "", ""});
+  ASSERT_TRUE(anonymous.read_type("lobby"));
+  ASSERT_TRUE(with_a.open());
+
+  ASSERT_EQ(post_as(port, "/api/logout", json::object{}, a).status, 200);
+  EXPECT_TRUE(with_a.game->closed_by_server());
+  EXPECT_TRUE(with_a.lobby->closed_by_server());
+  EXPECT_TRUE(with_b.open());
+  anonymous.send(json::object{{"type", "ping"}});
+  EXPECT_TRUE(anonymous.read_type("pong"));
+  // A socket opened with the ended session now is anonymous: it may not seek rated.
+  WsClient late(port, "lobby", "", WsOptions{"", false, "", ""}, a);
+  auto state = late.read_type("lobby");
+  ASSERT_TRUE(state);
+  EXPECT_TRUE(state->at("you").is_null()) << json::serialize(*state);
+}
+
+// A password change closes the sockets of every other session of the account; those of the
+// session that changed it stay open (it stays logged in).
+TEST(ServerSessions, PasswordChangeClosesTheOtherSessionsSockets) {
+  TempDir dir;
+  TestServer srv((dir.path / "t.db").string());
+  const uint16_t port = srv.port;
+  const std::string a = sign_up_cookie(port, "Aigerim");
+  const std::string b = login_cookie(port, "Aigerim");
+  const std::string c = login_cookie(port, "Aigerim");
+  const std::string other = sign_up_cookie(port, "Bolat");
+  const std::string id = waiting_game(port, a);
+  AccountSockets with_a(port, id, a), with_b(port, id, b), with_c(port, id, c),
+      bolat(port, id, other);
+
+  const json::value change{{"password", "password-of-Aigerim"}, {"new_password", "a new one!"}};
+  ASSERT_EQ(post_as(port, "/api/password", change, a).status, 200);
+  for (AccountSockets* s : {&with_b, &with_c}) {
+    EXPECT_TRUE(s->game->closed_by_server());
+    EXPECT_TRUE(s->lobby->closed_by_server());
+  }
+  EXPECT_TRUE(with_a.open());
+  EXPECT_TRUE(bolat.open());
+}
+
+// Weak passwords are refused at sign-up and at a change, each with its code.
+TEST(ServerAccounts, WeakPasswordsAreRefused) {
+  TempDir dir;
+  TestServer srv((dir.path / "t.db").string());
+  const uint16_t port = srv.port;
+  struct Weak {
+    std::string password, code;
+  };
+  for (const Weak& w :
+       {Weak{"password123", "password_common"}, Weak{"QWERTY 12345", "password_common"},
+        Weak{"1q2w3e4r5t", "password_common"}, Weak{std::string(10, ' '), "password_blank"},
+        Weak{"nine char", "password_too_short"}}) {
+    HttpResult r = http_post(port, "/api/signup", credentials("Aigerim", w.password));
+    EXPECT_EQ(r.status, 400) << w.password << ": " << r.body;
+    EXPECT_EQ(code_of(r), w.code) << w.password;
+  }
+  const std::string a = sign_up_cookie(port, "Aigerim");
+  HttpResult change = post_as(
+      port, "/api/password",
+      json::object{{"password", "password-of-Aigerim"}, {"new_password", "iloveyou123"}}, a);
+  EXPECT_EQ(change.status, 400) << change.body;
+  EXPECT_EQ(code_of(change), "password_common");
+}
+
+// A guest's name cannot pass for an account (any case, invisible characters and look-alike
+// letters taken out) nor carry a rating; the names are shown cleaned.
+TEST(ServerAccounts, GuestNamesCannotPassForAccountsOrRatings) {
+  TempDir dir;
+  TestServer srv((dir.path / "t.db").string());
+  const uint16_t port = srv.port;
+  const std::string a = sign_up_cookie(port, "Aigerim");
+  auto create = [&](const json::object& body, const std::string& cookie = "") {
+    return post_as(port, "/api/games", body, cookie);
+  };
+  for (const std::string& name :
+       {std::string("Aigerim"), std::string("AIGERIM"), std::string("Ai\u200Dgerim"),
+        std::string("\u202DAigerim\u202C"), std::string("\u0410igerim")}) {
+    HttpResult r = create(json::object{{"mode", "online"}, {"name", name}});
+    EXPECT_EQ(r.status, 409) << name << ": " << r.body;
+    EXPECT_EQ(code_of(r), "name_account") << r.body;
+  }
+  for (const std::string& name : {std::string("Guest (2500)"), std::string("Bolat [2100?]"),
+                                  std::string("Bolat (2100)\u200B")}) {
+    HttpResult r = create(json::object{{"mode", "engine"}, {"name", name}});
+    EXPECT_EQ(r.status, 400) << name << ": " << r.body;
+    EXPECT_EQ(code_of(r), "name_rating") << r.body;
+  }
+  HttpResult local = create(json::object{{"mode", "local"}, {"white", "x"}, {"black", "aigerim"}});
+  EXPECT_EQ(code_of(local), "name_account") << local.body;
+  // Her own name in a local game of hers is hers to use.
+  EXPECT_EQ(create(json::object{{"mode", "local"}, {"white", "Aigerim"}}, a).status, 200);
+
+  // Joining under an account's name is refused too; a clean guest name is shown cleaned.
+  HttpResult game = create(json::object{{"mode", "online"}, {"name", "Bo\u200Blat\u2066"}});
+  ASSERT_EQ(game.status, 200) << game.body;
+  const std::string id = jstr(game.json().at("id"));
+  const json::value join{{"invite", game.json().at("invite")}, {"name", "aigerim"}};
+  HttpResult refused = http_post(port, "/api/games/" + id + "/join", join);
+  EXPECT_EQ(refused.status, 409) << refused.body;
+  EXPECT_EQ(code_of(refused), "name_account");
+  const json::value g = http_get(port, "/api/games/" + id).json();
+  EXPECT_EQ(jstr(g.at("game").at("players").at("white").at("name")), "Bolat");
+}
+
+}  // namespace
+}  // namespace toguz::test

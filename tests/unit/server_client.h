@@ -240,6 +240,7 @@ class WsClient {
     ioc_.run();
     if (!done || result) {
       ok_ = false;
+      last_error_ = done ? result : beast::error::timeout;
       return std::nullopt;
     }
     json::error_code jec;
@@ -269,6 +270,13 @@ class WsClient {
     return m->at("game").as_object();
   }
 
+  // Whether the server closes the connection: the messages before the close are skipped;
+  // false when it is still open at the deadline (or never opened).
+  bool closed_by_server() {
+    while (ok_) read();
+    return last_error_ && last_error_ != beast::error::timeout;
+  }
+
   void close() {
     beast::error_code ec;
     beast::get_lowest_layer(ws_).expires_after(kWait);
@@ -284,6 +292,7 @@ class WsClient {
   websocket::response_type response_;
   beast::flat_buffer buffer_;
   bool ok_ = false;
+  beast::error_code last_error_;  // why the last read ended the connection
 };
 
 inline int64_t jint(const json::value& v) {

@@ -69,11 +69,14 @@ export function check_username(name: string): string | null {
   return null;
 }
 
-/** The refusal code for a password's length (8 to 256 bytes of UTF-8), or null. */
+/** The refusal code the page can give for a new password (src/accounts/password.h): at least 10
+ * characters, at most 256 bytes of UTF-8, not only white space; null when the server is to
+ * judge it (it also refuses the most common passwords, "password_common"). */
 export function check_password(password: string): string | null {
   const bytes = new TextEncoder().encode(password).length;
-  if (bytes < 8) return "password_too_short";
   if (bytes > 256) return "password_too_long";
+  if ([...password].length < 10) return "password_too_short";
+  if (/^[ \t\n\v\f\r]*$/.test(password)) return "password_blank";
   return null;
 }
 

@@ -40,13 +40,15 @@ test("username rules give the server's codes", () => {
   assert.equal(check_username("admin2"), null);
 });
 
-test("password lengths count UTF-8 bytes, as the server does", () => {
-  assert.equal(check_password("1234567"), "password_too_short");
-  assert.equal(check_password("12345678"), null);
-  assert.equal(check_password("пар"), "password_too_short"); // 6 bytes
-  assert.equal(check_password("пароль"), null); // 12 bytes
+test("passwords: at least 10 characters, at most 256 bytes, not only spaces, as the server", () => {
+  assert.equal(check_password("123456789"), "password_too_short");
+  assert.equal(check_password("a good one"), null);
+  assert.equal(check_password("парольпар"), "password_too_short"); // 9 characters, 18 bytes
+  assert.equal(check_password("парольпаро"), null); // 10 characters
   assert.equal(check_password("p".repeat(256)), null);
   assert.equal(check_password("я".repeat(129)), "password_too_long"); // 258 bytes
+  assert.equal(check_password(" ".repeat(10)), "password_blank");
+  assert.equal(check_password(" \t".repeat(6)), "password_blank");
 });
 
 test("every refusal code of src/accounts has a text in every language", () => {
