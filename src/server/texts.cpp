@@ -80,6 +80,14 @@ constexpr Pattern kErrors[] = {
     {"key: wrong arbiter key", "wrong_key"},
     {"moves: move {n} ({side}), '{token}': {detail}", "typed_move"},
     {"server error: {detail}", "server_error"},
+    {"{action}: the database is busy: nothing can be saved now; try again soon", "store_busy"},
+    {"the database is busy: nothing can be saved now; try again soon", "store_busy"},
+    {"{action}: the database is read-only: nothing can be saved now", "store_read_only"},
+    {"the database is read-only: nothing can be saved now", "store_read_only"},
+    {"{action}: the database's disk is full: nothing can be saved now", "store_full"},
+    {"the database's disk is full: nothing can be saved now", "store_full"},
+    {"{action}: the database cannot be reached: nothing can be saved now", "store_unavailable"},
+    {"the database cannot be reached: nothing can be saved now", "store_unavailable"},
     // The lobby
     {"seek: {n} seeks open already, the most allowed", "too_many_seeks"},
     {"challenge: {n} challenges open already, the most allowed", "too_many_challenges"},
@@ -128,6 +136,20 @@ json::object error_code(std::string_view message) {
       return json::object{{"code", p.code}, {"params", std::move(params)}};
   }
   return json::object{{"code", nullptr}, {"params", json::object()}};
+}
+
+std::string fault_text(store::StoreFault fault) {
+  switch (fault) {
+    case store::StoreFault::Busy:
+      return "the database is busy: nothing can be saved now; try again soon";
+    case store::StoreFault::ReadOnly:
+      return "the database is read-only: nothing can be saved now";
+    case store::StoreFault::Full:
+      return "the database's disk is full: nothing can be saved now";
+    case store::StoreFault::Unavailable:
+      break;
+  }
+  return "the database cannot be reached: nothing can be saved now";
 }
 
 std::string engine_name(int level) {

@@ -101,6 +101,9 @@ export interface GameState {
   // a correspondence game: days per move and the wall-clock time (ms since the epoch) by which
   // the side to move must move
   correspondence?: { days_per_move: number; deadline_ms: number } | null;
+  // the store refuses the game's writes: its code (store_busy, store_read_only, store_full,
+  // store_unavailable); the clocks stand still until it takes them again
+  store?: string | null;
 }
 
 /** One line of a search (docs/web-protocol.md "Scores and lines"). */
