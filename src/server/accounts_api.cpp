@@ -448,7 +448,11 @@ PairedSeats Server::Impl::start_paired_game(const PairedGame& g) {
       bind_account(p, *room, *viewers[s]);
   }
   room->status = Status::Playing;
-  room->save();
+  if (!room->save()) {  // logged; a game the store does not have is not started
+    rooms->drop(room->id);
+    out.error = "store";
+    return out;
+  }
   out.id = room->id;
   out.white_token = room->players[0].token;
   out.black_token = room->players[1].token;
