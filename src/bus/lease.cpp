@@ -23,6 +23,11 @@ if v then
   return token
 end
 local token = redis.call('INCR', KEYS[2])
+local floor = tonumber(ARGV[3])
+if token <= floor then
+  token = floor + 1
+  redis.call('SET', KEYS[2], token)
+end
 redis.call('SET', KEYS[1], token .. ':' .. ARGV[1], 'PX', ARGV[2])
 return token
 )";
@@ -49,12 +54,13 @@ void check(const std::string& owner, std::chrono::milliseconds ttl) {
 }  // namespace
 
 std::optional<long long> acquire_lease(Connection& redis, const std::string& key,
-                                       const std::string& owner, std::chrono::milliseconds ttl) {
+                                       const std::string& owner, std::chrono::milliseconds ttl,
+                                       long long floor) {
   check(owner, ttl);
-  const long long token =
-      redis
-          .command({"EVAL", kAcquire, "2", key, key + ":fence", owner, std::to_string(ttl.count())})
-          .number("lease acquire");
+  const long long token = redis
+                              .command({"EVAL", kAcquire, "2", key, key + ":fence", owner,
+                                        std::to_string(ttl.count()), std::to_string(floor)})
+                              .number("lease acquire");
   if (token == 0) return std::nullopt;
   return token;
 }

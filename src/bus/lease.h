@@ -19,9 +19,12 @@ namespace toguz::bus {
 
 // Acquires `key` for `owner` for `ttl` (SET NX PX in one script with the token). When `owner`
 // holds it already the TTL is renewed and the same token returned. Nothing when another owner
-// holds it. `owner` must not be empty.
+// holds it. `owner` must not be empty. A fresh token is above `floor` too (the counter is
+// raised past it): the newest token the store has seen for the key, so that a Redis that lost
+// its counter (restarted empty) never hands out a token the store would refuse.
 std::optional<long long> acquire_lease(Connection& redis, const std::string& key,
-                                       const std::string& owner, std::chrono::milliseconds ttl);
+                                       const std::string& owner, std::chrono::milliseconds ttl,
+                                       long long floor = 0);
 // Extends the TTL to `ttl` from now; false (and nothing changed) unless `owner` holds it.
 bool renew_lease(Connection& redis, const std::string& key, const std::string& owner,
                  std::chrono::milliseconds ttl);

@@ -102,20 +102,28 @@ Response logged_in(Store& store, const store::UserRow& user, http::status status
 
 // Runs `work` on the password pool in `lane` (not the IO thread: an Argon2id hash takes tens of
 // milliseconds) and `done` with its result back on the IO thread. A throw in either answers
-// 500; a full queue 503 "passwords_busy".
+// 500 (503 with the fault's code for a store that refuses writes); a full queue 503
+// "passwords_busy".
 template <class Work, class Done>
 void off_io(Server::Impl& server, HashLane lane, const Server::Impl::Respond& respond, Work work,
             Done done) {
   auto failed = [respond](const std::string& what) {
     respond(error_response(http::status::internal_server_error, "server error: " + what));
   };
+  auto refused = [respond](store::StoreFault fault) {
+    respond(coded_error(http::status::service_unavailable, fault_text(fault),
+                        store::fault_code(fault)));
+  };
   const bool queued = server.hashes->submit(
-      [&ioc = server.ioc, work, done, failed] {
+      [&ioc = server.ioc, work, done, failed, refused] {
         try {
           auto result = work();
-          net::post(ioc, [done, failed, result = std::move(result)]() mutable {
+          net::post(ioc, [done, failed, refused, result = std::move(result)]() mutable {
             try {
               done(std::move(result));
+            } catch (const store::StoreUnavailable& e) {
+              log(LogLevel::Error, "", std::string("accounts: ") + e.what());
+              refused(e.fault);
             } catch (const std::exception& e) {
               log(LogLevel::Error, "", std::string("accounts: ") + e.what());
               failed(e.what());
@@ -462,7 +470,11 @@ PairedSeats Server::Impl::start_paired_game(const PairedGame& g) {
       bind_account(p, *room, *viewers[s]);
   }
   room->status = Status::Playing;
-  room->save();
+  if (!room->save()) {  // logged; a game the store does not have is not started
+    rooms->drop(room->id);
+    out.error = "store";
+    return out;
+  }
   room->arm_start_timer();
   out.id = room->id;
   out.white_token = room->players[0].token;

@@ -187,10 +187,10 @@ void Cluster::stop() {
 
 // ---- leases ----
 
-std::optional<int64_t> Cluster::acquire(const std::string& id) {
+std::optional<int64_t> Cluster::acquire(const std::string& id, int64_t floor) {
   if (stopped_) return std::nullopt;
   try {
-    auto token = bus::acquire_lease(redis_, lease_key(id), instance_, lease_);
+    auto token = bus::acquire_lease(redis_, lease_key(id), instance_, lease_, floor);
     if (token) return int64_t(*token);
   } catch (const bus::BusError& e) {
     log(LogLevel::Error, id, std::string("cluster: cannot take the lease: ") + e.what());

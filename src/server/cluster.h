@@ -64,7 +64,7 @@ class Cluster : public RoomOwnership {
   const std::string& instance() const { return instance_; }
   const std::string& redis_url() const { return redis_url_; }
 
-  std::optional<int64_t> acquire(const std::string& id) override;
+  std::optional<int64_t> acquire(const std::string& id, int64_t floor) override;
   void release(const std::string& id) override;
 
   // The instance that drives game `id` now when it is another one ("" when none does or this

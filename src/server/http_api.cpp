@@ -12,6 +12,7 @@
 #include "rules/record.h"
 #include "server/json_in.h"
 #include "server/json_out.h"
+#include "server/log.h"
 #include "server/server_impl.h"
 #include "server/text_input.h"
 #include "server/texts.h"
@@ -80,8 +81,7 @@ void Server::Impl::check_guest_name(const char* field, const std::string& name,
                      http::status::conflict};
 }
 
-http::response<http::string_body> Server::Impl::api_create(const json::object& body,
-                                                           const Viewer& viewer) {
+void Server::Impl::api_create(const json::object& body, const Viewer& viewer, Respond respond) {
   try {
     const std::string mode_word = get_string(body, "mode", "", 20);
     const auto mode = parse_mode(mode_word);
@@ -163,15 +163,11 @@ http::response<http::string_body> Server::Impl::api_create(const json::object& b
         out["invite"] = room->invite;
       }
     }
-    // A position that is already over makes a finished game, as import does.
-    if (room->game.over())
-      room->end_from_board();
-    else
-      room->save();
-    room->start_engine();
-    return json_response(http::status::ok, out);
+    // A position that is already over makes a finished game, as import does. Answered as
+    // created only once stored.
+    store_created(room, false, json_response(http::status::ok, out), std::move(respond));
   } catch (const BadRequest& e) {
-    return e.response();
+    respond(e.response());
   }
 }
 
@@ -213,7 +209,30 @@ http::response<http::string_body> Server::Impl::api_join(const std::string& id,
   }
 }
 
-http::response<http::string_body> Server::Impl::api_import(const json::object& body) {
+void Server::Impl::store_created(const std::shared_ptr<Room>& room, bool with_moves,
+                                 http::response<http::string_body> ok, Respond respond) {
+  room->store_new(with_moves, [this, room, ok = std::move(ok),
+                               respond = std::move(respond)](std::exception_ptr e) mutable {
+    if (!e) {
+      room->start_engine();
+      return respond(std::move(ok));
+    }
+    rooms->drop(room->id);
+    try {
+      std::rethrow_exception(e);
+    } catch (const store::StoreUnavailable& x) {
+      log(LogLevel::Error, room->id, std::string("cannot store the new game: ") + x.what());
+      respond(coded_error(http::status::service_unavailable, fault_text(x.fault),
+                          store::fault_code(x.fault)));
+    } catch (const std::exception& x) {
+      log(LogLevel::Error, room->id, std::string("cannot store the new game: ") + x.what());
+      respond(error_response(http::status::internal_server_error,
+                             std::string("server error: ") + x.what()));
+    }
+  });
+}
+
+void Server::Impl::api_import(const json::object& body, Respond respond) {
   try {
     Game game;
     std::string white = kNameWhite, black = kNameBlack;
@@ -248,14 +267,14 @@ http::response<http::string_body> Server::Impl::api_import(const json::object& b
     room->players[0] = {white, token, true};
     room->players[1] = {black, token, true};
     room->tags = std::move(tags);
-    if (game.over()) room->end_from_board();
     // The moves go to the store with the game.
-    room->save_with_moves();
-    return json_response(
-        http::status::ok,
-        json::object{{"id", room->id}, {"token", token}, {"side", seat_name(Seat::Both)}});
+    store_created(room, true,
+                  json_response(http::status::ok, json::object{{"id", room->id},
+                                                               {"token", token},
+                                                               {"side", seat_name(Seat::Both)}}),
+                  std::move(respond));
   } catch (const BadRequest& e) {
-    return e.response();
+    respond(e.response());
   }
 }
 

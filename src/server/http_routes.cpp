@@ -96,7 +96,7 @@ void route_api(Server::Impl& server, const http::request<http::string_body>& req
     if (get)
       respond(server.api_list(query));
     else if (body_object())
-      respond(server.api_create(body, server.viewer_of(req)));
+      server.api_create(body, server.viewer_of(req), respond);
   } else if (parts.size() == 1 && first == "signup") {
     if (body_object()) server.api_signup(body, peer, served_over_https(req), respond);
   } else if (parts.size() == 1 && first == "login") {
@@ -114,7 +114,7 @@ void route_api(Server::Impl& server, const http::request<http::string_body>& req
   } else if (first == "leaderboard") {
     respond(server.api_leaderboard(parts[1], query));
   } else if (parts.size() == 1 && first == "import") {
-    if (body_object()) respond(server.api_import(body));
+    if (body_object()) server.api_import(body, respond);
   } else if (parts.size() == 1 && first == "analyze") {
     if (body_object()) server.api_analyze(body, peer, respond);
   } else if (parts.size() >= 2 && first == "games" &&
@@ -226,6 +226,12 @@ void Server::Impl::handle_http(const http::request<http::string_body>& req, cons
     } else {
       route_api(*this, req, parts, query, peer, respond);
     }
+  } catch (const store::StoreUnavailable& e) {
+    // A temporary refusal of the store (busy, read-only, full, unreachable): nothing was
+    // written; the client may try again.
+    log(LogLevel::Error, "", std::string(req.method_string()) + " " + path + ": " + e.what());
+    respond(coded_error(http::status::service_unavailable, fault_text(e.fault),
+                        store::fault_code(e.fault)));
   } catch (const std::exception& e) {
     log(LogLevel::Error, "", std::string(req.method_string()) + " " + path + ": " + e.what());
     respond(error_response(http::status::internal_server_error,

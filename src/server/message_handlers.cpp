@@ -9,6 +9,7 @@
 #include "server/json_out.h"
 #include "server/message_check.h"
 #include "server/server_impl.h"
+#include "server/texts.h"
 
 namespace toguz::server {
 
@@ -248,6 +249,10 @@ void handle(Server::Impl& server, const Handler& h, ClientSession& s, const json
     return r.fail(std::string(h.name) + ": no engine help in an online game until it is over");
   if (h.players_only && s.seat() == Seat::Spectator)
     return r.fail(std::string(h.name) + ": spectators may only send ping, analyze and review");
+  // The game's end waits for the store: nothing changes it until it is stored.
+  if (h.players_only && room->end_pending())
+    return r.fail(std::string(h.name) + ": " +
+                  fault_text(room->store_fault().value_or(store::StoreFault::Unavailable)));
   h.handle(r);
 }
 

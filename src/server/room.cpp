@@ -9,6 +9,7 @@
 #include "search/decisions.h"
 #include "server/json_out.h"
 #include "server/log.h"
+#include "server/texts.h"
 
 namespace toguz::server {
 
@@ -31,6 +32,7 @@ Room::Room(RoomServices& services, std::string id_, Mode mode_, Game game_)
     : id(std::move(id_)),
       mode(mode_),
       game(std::move(game_)),
+      retry_timer_(services.ioc),
       services_(services),
       flag_timer_(services.ioc),
       start_timer_(services.ioc),
@@ -65,7 +67,8 @@ Seat Room::seat_for(const std::string& token, const Viewer& viewer) const {
 }
 
 bool Room::may_move(Seat viewer) const {
-  if (status != Status::Playing || thinking_ || game.over() || viewer == Seat::Spectator)
+  if (status != Status::Playing || pending_end_ || thinking_ || game.over() ||
+      viewer == Seat::Spectator)
     return false;
   if (mode == Mode::Engine && engine_side == to_move()) return false;
   return plays(viewer, to_move());
@@ -97,17 +100,25 @@ bool Room::save() {
   }
 }
 
-void Room::save_with_moves() {
-  if (!save()) return;
-  const GameRow r = row();
-  for (int i = 0; i < game.ply_count(); ++i) {
-    try {
-      services_.store.add_move(r, i + 1, game.moves()[i].hole);
-    } catch (const std::exception& e) {
-      log(LogLevel::Error, id,
-          "cannot save move " + std::to_string(i + 1) + " of the import: " + e.what());
-    }
-  }
+void Room::store_new(bool with_moves, std::function<void(std::exception_ptr)> done) {
+  if (game.over()) set_result(game.result(), ending_of(game.end_reason()));
+  updated_ms = now_ms();
+  if (!finished(status)) score = score_text(game);
+  std::vector<int> holes;
+  if (with_moves)
+    for (const MoveInfo& m : game.moves()) holes.push_back(m.hole);
+  writing_ = true;
+  services_.writer.write(
+      [r = row(), holes = std::move(holes)](Store& st) {
+        st.save_game(r);
+        for (size_t i = 0; i < holes.size(); ++i) st.add_move(r, int(i) + 1, holes[i]);
+      },
+      [self = shared_from_this(), done = std::move(done)](std::exception_ptr e) {
+        self->writing_ = false;
+        if (!e && finished(self->status)) self->after_end();
+        done(e);
+        self->run_deferred();
+      });
 }
 
 // ---- moves and the end ----
@@ -125,7 +136,8 @@ Room::Played Room::play(int hole, std::string* why, MoveDone done) {
     *why = "hole: expected 1.." + std::to_string(game.rules().n);
     return Played::Refused;
   }
-  const Undo undo{{left_[0], left_[1]},
+  const Undo undo{left,
+                  {left_[0], left_[1]},
                   clock_running_,
                   turn_start_,
                   draw_offer_,
@@ -159,7 +171,7 @@ Room::Played Room::play(int hole, std::string* why, MoveDone done) {
     auto g = std::make_shared<GameRow>(row());
     auto wrote = std::make_shared<bool>(true);
     services_.writer.write(
-        [g, wrote, rate = rate_end(), ply, hole](Store& st) {
+        [g, wrote, rate = rate_end(winner, reason), ply, hole](Store& st) {
           *wrote = st.finish_game(*g, rate, ply, hole);
         },
         [weak, g, wrote, back = std::move(back)](std::exception_ptr e) {
@@ -189,6 +201,7 @@ void Room::move_written(std::exception_ptr e, const Undo& undo, bool ends, const
     } catch (...) {
       log(LogLevel::Error, id, "cannot save move " + std::to_string(ply));
     }
+    const std::exception_ptr refused = e;
     game.undo();
     std::copy(undo.left, undo.left + 2, left_);
     clock_running_ = undo.clock_running;
@@ -202,8 +215,14 @@ void Room::move_written(std::exception_ptr e, const Undo& undo, bool ends, const
     reason = Ending::None;
     score = undo.score;
     updated_ms = undo.updated_ms;
-    done(Played::NotStored, "server error: the move could not be saved, so it was not made");
+    store_refused(refused, undo.mover_left);
+    const auto fault = store::fault_of(refused);
+    done(Played::NotStored, fault
+                                ? fault_text(*fault)
+                                : "server error: the move could not be saved, so it was not made");
+    broadcast();  // everyone sees the clocks stand still, and why
   } else {
+    store_back();
     if (ends) after_end();
     arm_flag_timer();
     done(Played::Made, "");
@@ -258,9 +277,10 @@ void Room::after_end() {
   if (services_.game_ended) services_.game_ended(*this);
 }
 
-store::RateGame Room::rate_end() const {
-  if (status != Status::Over || winner == Result::None) return nullptr;  // aborted: no change
-  const Result result = winner;
+store::RateGame Room::rate_end(Result winner_now, Ending reason_now) const {
+  const bool aborted = reason_now == Ending::Aborted || reason_now == Ending::Expired;
+  if (!rated || aborted || winner_now == Result::None) return nullptr;  // aborted: no change
+  const Result result = winner_now;
   const int64_t now = updated_ms;
   const std::string category = speed;
   // Glicko-2 for one game (docs/ratings.md): each against the other's rating before it, the
@@ -297,33 +317,121 @@ void Room::took_ratings(const GameRow& g) {
   players[1].rating_diff = g.black_diff;
 }
 
-bool Room::store_end() {
-  updated_ms = now_ms();
-  GameRow g = row();
-  try {
-    if (!services_.store.finish_game(g, rate_end())) {
-      log(LogLevel::Warn, id,
-          "the game was already over in the store: its end is not written again");
-      return true;
-    }
-  } catch (const std::exception& e) {
-    log(LogLevel::Error, id, std::string("cannot store the end of the game: ") + e.what());
-    return false;
-  }
-  took_ratings(g);
-  return true;
-}
-
 void Room::end(Result w, Ending r) {
   // Once: a second end (a flag falling as the resignation arrives) changes nothing.
-  if (finished(status)) return;
-  set_result(w, r);
-  after_end();
-  if (rated)
-    store_end();
-  else
-    save();
+  if (finished(status) || pending_end_) return;
+  for (Side s : {Side::White, Side::Black}) left_[index(s)] = std::max<int64_t>(0, clock_left(s));
+  clock_running_ = false;
+  flag_timer_.cancel();
+  abandon_timer_[0].cancel();
+  abandon_timer_[1].cancel();
+  stop_engine();
+  pending_end_ = PendingEnd{w, r};
+  write_end();
+}
+
+void Room::write_end() {
+  writing_ = true;
+  updated_ms = now_ms();
+  const PendingEnd end = *pending_end_;
+  auto g = std::make_shared<GameRow>(row());
+  const bool aborted = end.reason == Ending::Aborted || end.reason == Ending::Expired;
+  g->status = std::string(status_name(aborted ? Status::Aborted : Status::Over));
+  g->winner = std::string(winner_name(end.winner));
+  g->reason = std::string(ending_name(end.reason));
+  g->score = score_text(game);
+  auto wrote = std::make_shared<bool>(true);
+  std::weak_ptr<Room> weak = weak_from_this();
+  services_.writer.write(
+      [g, wrote, rate = rate_end(end.winner, end.reason), rated = rated](Store& st) {
+        if (rated)
+          *wrote = st.finish_game(*g, rate);
+        else
+          st.save_game(*g);
+      },
+      [weak, g, wrote](std::exception_ptr e) {
+        if (auto self = weak.lock()) self->end_written(e, *g, *wrote);
+      });
+}
+
+void Room::end_written(std::exception_ptr e, const GameRow& g, bool wrote) {
+  writing_ = false;
+  if (e) {
+    store_refused(e, clock_left(to_move()));
+    broadcast();
+  } else {
+    store_back();
+    const PendingEnd end = *pending_end_;
+    pending_end_.reset();
+    set_result(end.winner, end.reason);
+    if (!wrote)
+      log(LogLevel::Warn, id,
+          "the game was already over in the store: its end is not written again");
+    else
+      took_ratings(g);
+    after_end();
+    broadcast();
+  }
+  run_deferred();
+}
+
+void Room::store_refused(std::exception_ptr e, int64_t stm_left) {
+  const store::StoreFault fault = store::fault_of(e).value_or(store::StoreFault::Unavailable);
+  std::string what = "unknown error";
+  try {
+    std::rethrow_exception(e);
+  } catch (const std::exception& x) {
+    what = x.what();
+  } catch (...) {
+  }
+  if (!store_fault_)
+    log(LogLevel::Error, id,
+        std::string("the store refuses the game's writes (") + store::fault_code(fault) +
+            "): its clocks stand still until it takes them again: " + what);
+  store_fault_ = fault;
+  if (has_clock() && clock_running_) left_[index(to_move())] = std::max<int64_t>(0, stm_left);
+  clock_running_ = false;
+  flag_timer_.cancel();
+  schedule_retry();
+}
+
+void Room::store_back() {
+  if (!store_fault_) return;
+  store_fault_.reset();
+  retry_timer_.cancel();
+  log(LogLevel::Info, id, "the store takes the game's writes again: its clocks go on");
+  if (pending_end_) return;  // end_written records it
+  resume_clock();
   broadcast();
+  start_engine();
+}
+
+void Room::schedule_retry() {
+  retry_timer_.expires_after(kStoreRetry);
+  retry_timer_.async_wait([weak = weak_from_this()](boost::system::error_code ec) {
+    auto self = weak.lock();
+    if (ec || !self || self->services_.stopping_io) return;
+    self->defer([self] { self->retry_store(); });
+  });
+}
+
+void Room::retry_store() {
+  if (!store_fault_) return;
+  if (pending_end_) return write_end();
+  // Nothing pending but the clocks: the row as it stands (paused) shows whether the store is
+  // back; the moves wait for the players, who send them again.
+  writing_ = true;
+  services_.writer.write([g = row()](Store& st) { st.save_game(g); },
+                         [weak = weak_from_this()](std::exception_ptr e) {
+                           auto self = weak.lock();
+                           if (!self) return;
+                           self->writing_ = false;
+                           if (e)
+                             self->store_refused(e, self->clock_left(self->to_move()));
+                           else
+                             self->store_back();
+                           self->run_deferred();
+                         });
 }
 
 void Room::end_from_board() {
@@ -522,6 +630,7 @@ void Room::announce_rematch(const Room& next) {
 
 void Room::resume_clock() {
   if (!has_clock() || clock_running_ || status != Status::Playing || game.ply_count() == 0) return;
+  if (store_fault_ || pending_end_) return;  // they stand still while the store refuses writes
   if (!seat_present(to_move())) return;
   clock_running_ = true;
   turn_start_ = SteadyClock::now();
@@ -593,6 +702,7 @@ void Room::stop_engine() {
 
 void Room::start_engine() {
   if (mode != Mode::Engine || status != Status::Playing || thinking_ || game.over()) return;
+  if (store_fault_ || pending_end_) return;  // store_back starts it
   if (to_move() != engine_side) return;
   resume_clock();
   thinking_ = true;
@@ -758,7 +868,8 @@ bool Room::expire(int64_t now, SteadyClock::time_point steady) {
 }
 
 bool Room::may_leave_memory(SteadyClock::time_point now) const {
-  const bool idle = clients_.empty() && !thinking_ && !reviewing_ && !writing_;
+  // An end not yet stored stays until it is.
+  const bool idle = clients_.empty() && !thinking_ && !reviewing_ && !writing_ && !pending_end_;
   // A correspondence game waits in the store for days: it is loaded again when opened.
   const bool live = status == Status::Playing && !correspondence() &&
                     (mode == Mode::Online || mode == Mode::Engine);
@@ -769,6 +880,7 @@ bool Room::may_leave_memory(SteadyClock::time_point now) const {
 void Room::cancel_timers() {
   flag_timer_.cancel();
   start_timer_.cancel();
+  retry_timer_.cancel();
   presence_timer_.cancel();
   abandon_timer_[0].cancel();
   abandon_timer_[1].cancel();

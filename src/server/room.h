@@ -36,6 +36,8 @@ using store::Store;
 using SteadyClock = std::chrono::steady_clock;
 
 constexpr int kDrawOfferGap = 10;  // plies between a declined draw offer and the next
+// Between two writes of a room whose store refuses them (a pending end, or a probe).
+constexpr std::chrono::milliseconds kStoreRetry{1000};
 
 // "a-b": the two kaznas of the game now.
 std::string score_text(const Game& game);
@@ -159,8 +161,6 @@ class Room : public std::enable_shared_from_this<Room> {
   // ---- the store ----
   // Writes the game row; a failed write is logged and gives false.
   bool save();
-  // The row and every move of the game (an imported record), each failed write logged.
-  void save_with_moves();
 
   // ---- moves and the end ----
   // Plays `hole` for the side to move: the clock first (a move after the flag fell is refused
@@ -178,9 +178,22 @@ class Room : public std::enable_shared_from_this<Room> {
   bool writing() const { return writing_; }
   // Runs `f` now, or once no write is pending (in the order deferred).
   void defer(std::function<void()> f);
-  // The one way a game ends: the result recorded, the clocks stopped, the offers and the
-  // engine dropped, then the row stored and every connection sent the state.
+  // The one way a game ends: the clocks stopped and the engine dropped at once, then the end
+  // queued to the store's writer; once it is stored the result is recorded (the offers
+  // dropped, the ratings taken) and every connection is sent the state. An end the store
+  // refuses is kept pending (the game shows as being played, paused, with the store's fault)
+  // and written again every kStoreRetry until it is stored: the room never shows an end the
+  // store does not have.
   void end(Result winner, Ending reason);
+  // A new game's first write (creation, import): a position already over is ended first, then
+  // the row (and with `with_moves` every move) is queued to the store as one write; `done`
+  // gets null once it is stored, else the store's error (StoreUnavailable for a temporary
+  // fault), on the IO thread. Until then the room's requests wait (writing()).
+  void store_new(bool with_moves, std::function<void(std::exception_ptr)> done);
+  // The store refused the room's last write and has not taken one since: the clocks stand
+  // still, moves wait, and the state says why ("store").
+  std::optional<store::StoreFault> store_fault() const { return store_fault_; }
+  bool end_pending() const { return pending_end_.has_value(); }
   void end_from_board();  // end() with the referee's result
   // After a change a player made: everyone gets the state, and the engine moves if it is to.
   void changed();
@@ -253,6 +266,7 @@ class Room : public std::enable_shared_from_this<Room> {
  private:
   // What a move changes besides the referee's game, to be put back when it cannot be stored.
   struct Undo {
+    int64_t mover_left;  // the mover's clock when he moved
     int64_t left[2];
     bool clock_running;
     SteadyClock::time_point turn_start;
@@ -267,14 +281,26 @@ class Room : public std::enable_shared_from_this<Room> {
   void run_deferred();
   bool writing_ = false;
   std::vector<std::function<void()>> deferred_;
-  // The Glicko-2 update of this game's end as the store applies it (null: no rating change).
-  store::RateGame rate_end() const;
+  // The Glicko-2 update of an end as the store applies it (null: no rating change).
+  store::RateGame rate_end(Result winner, Ending reason) const;
+  // ---- a store that refuses writes ----
+  struct PendingEnd {
+    Result winner;
+    Ending reason;
+  };
+  std::optional<PendingEnd> pending_end_;         // decided, not yet stored
+  std::optional<store::StoreFault> store_fault_;  // the last write's refusal
+  net::steady_timer retry_timer_;
+  void write_end();  // queues the pending end (its row, and the ratings of a rated game)
+  void end_written(std::exception_ptr e, const GameRow& g, bool wrote);
+  // A write failed: the clocks stop (the side to move keeps `stm_left`), the players are
+  // told, and a retry is scheduled. A write that succeeded clears it (store_back).
+  void store_refused(std::exception_ptr e, int64_t stm_left);
+  void store_back();
+  void schedule_retry();
+  void retry_store();  // the pending end, or a write of the row to see whether it is back
   // The seats' ratings and diffs from the row finish_game filled in.
   void took_ratings(const GameRow& g);
-  // The end written to the store once (Store::finish_game), with both ratings in the same
-  // transaction for a rated game that was played out; the seats' diffs are set from it. False
-  // when the write failed (logged).
-  bool store_end();
   // The ending's state: result, clocks stopped, offers dropped. end() and play() finish with it.
   void set_result(Result winner, Ending reason);
   void after_end();  // timers and the engine stopped

@@ -26,7 +26,8 @@ std::shared_ptr<Room> RoomRegistry::find(const std::string& id) {
     if (!row) return nullptr;
     int64_t fence = 0;
     if (ownership_) {
-      const auto token = ownership_->acquire(id);
+      // Above every token the store has seen for the game, whatever Redis remembers.
+      const auto token = ownership_->acquire(id, services_.store.fence_of(id));
       if (!token) return nullptr;
       fence = *token;
       try {
@@ -65,7 +66,7 @@ std::shared_ptr<Room> RoomRegistry::create(Mode mode, const Game& game) {
 
 bool RoomRegistry::own(Room& room) {
   if (!ownership_) return true;
-  const auto token = ownership_->acquire(room.id);
+  const auto token = ownership_->acquire(room.id, 0);  // a new game: no token stored yet
   if (!token) return false;
   room.fence = *token;
   try {
@@ -126,12 +127,20 @@ bool RoomRegistry::sweep() {
     }
   }
   const Config& config = services_.config;
-  try {
-    services_.store.expire_stale(now - int64_t(config.expire_waiting_seconds) * 1000,
-                                 now - int64_t(config.expire_analysis_seconds) * 1000);
-  } catch (const std::exception& e) {
-    log(LogLevel::Error, "", std::string("cannot expire stale games: ") + e.what());
-  }
+  // Queued, not waited for: a store that refuses writes must not stall the IO thread.
+  services_.writer.write(
+      [waiting = now - int64_t(config.expire_waiting_seconds) * 1000,
+       analysis = now - int64_t(config.expire_analysis_seconds) * 1000](Store& st) {
+        st.expire_stale(waiting, analysis);
+      },
+      [](std::exception_ptr e) {
+        if (!e) return;
+        try {
+          std::rethrow_exception(e);
+        } catch (const std::exception& x) {
+          log(LogLevel::Error, "", std::string("cannot expire stale games: ") + x.what());
+        }
+      });
   return dropped;
 }
 

@@ -18,8 +18,9 @@ class RoomOwnership {
  public:
   virtual ~RoomOwnership() = default;
   // The lease of game `id` for this instance (taken when free, kept when held): its fencing
-  // token, or nothing when another instance holds it or the bus cannot be reached.
-  virtual std::optional<int64_t> acquire(const std::string& id) = 0;
+  // token, above `floor` (the newest token the store has for the game), or nothing when
+  // another instance holds it or the bus cannot be reached.
+  virtual std::optional<int64_t> acquire(const std::string& id, int64_t floor) = 0;
   virtual void release(const std::string& id) = 0;
 };
 

@@ -169,6 +169,9 @@ json::object Room::state_json(Seat viewer, bool whole) {
   o["rated"] = rated;
   o["speed"] = text_or_null(speed);
   o["days_per_move"] = days_per_move > 0 ? json::value(days_per_move) : json::value(nullptr);
+  // The store refuses the game's writes: the clocks stand still until it takes them again
+  // (its code: store_busy, store_read_only, store_full, store_unavailable), null otherwise.
+  o["store"] = store_fault_ ? json::value(store::fault_code(*store_fault_)) : json::value(nullptr);
   return o;
 }
 

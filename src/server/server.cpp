@@ -9,6 +9,7 @@
 #include "server/log.h"
 #include "server/server_impl.h"
 #include "server/texts.h"
+#include "store/sqlite_store.h"
 
 namespace toguz::server {
 
@@ -25,6 +26,8 @@ Server::Impl::Impl(const Config& c)
         LearnOptions{config.puzzles_path, config.studies_path, config.explorer_path, 0,
                      config.mine_puzzles ? config.mined_puzzles_path : ""});
   backend = toguz::store::open_store(config.db_path);
+  if (auto* sqlite = dynamic_cast<store::SqliteStore*>(backend.get()))
+    sqlite->set_busy_ms(config.store_busy_ms);
   writer = std::make_unique<store::StoreWriter>(
       *backend, [this](std::function<void()> f) { net::post(ioc, std::move(f)); });
   store = std::make_unique<store::QueuedStore>(*writer);

@@ -29,7 +29,10 @@ struct Config {
   uint64_t review_nodes = 100000;    // search per position of a review
   int max_messages_per_second = 20;  // per WebSocket connection; more get an error
   int max_queued_jobs = 64;          // background engine work waiting (analysis, hints, reviews)
-  int analyze_per_minute = 12;       // POST /api/analyze per address (one at a time besides)
+  // SQLite: how long a write waits for another process's lock before it is refused (and the
+  // game paused, docs/server.md "Storage").
+  int store_busy_ms = 250;
+  int analyze_per_minute = 12;           // POST /api/analyze per address (one at a time besides)
   int max_connections_per_address = 64;  // WebSocket connections from one address
   int max_spectators_per_room = 500;     // watching one game (players always get in)
   // Who the client is (client_address.h): the proxies, addresses or CIDR ranges, whose

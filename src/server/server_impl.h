@@ -122,14 +122,21 @@ struct Server::Impl {
                             const std::string& peer, const Respond& respond);
 
   // The HTTP API (http_api.cpp)
-  http::response<http::string_body> api_create(const json::object& body, const Viewer& viewer);
+  // A new game (POST /api/games), answered once it is stored (503 when the store refuses it).
+  void api_create(const json::object& body, const Viewer& viewer, Respond respond);
   http::response<http::string_body> api_join(const std::string& id, const json::object& body,
                                              const Viewer& viewer);
-  http::response<http::string_body> api_import(const json::object& body);
+  // An imported record or position (POST /api/import), answered once it is stored.
+  void api_import(const json::object& body, Respond respond);
   // Throws BadRequest when `name`, a cleaned name typed into `field` for a seat no account
   // takes, ends in a rating ("Aigerim (2500)") or reads as an account's name other than the
   // viewer's own (any case, look-alike letters as what they resemble).
   void check_guest_name(const char* field, const std::string& name, const Viewer& viewer);
+  // A room just created, queued to the store (Room::store_new) and `ok` answered once it is
+  // stored; when the store refuses it the room is dropped and 503 (a fault) or 500 answered:
+  // nothing is answered as created unless it was stored. The IO thread does not wait for it.
+  void store_created(const std::shared_ptr<Room>& room, bool with_moves,
+                     http::response<http::string_body> ok, Respond respond);
   http::response<http::string_body> api_list(const std::string& query);
   void api_analyze(const json::object& body, const std::string& peer, Respond respond);
   // Whether `peer` may start an analysis now (one at a time, a bucket of 4 at the set rate);

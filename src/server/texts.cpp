@@ -57,6 +57,15 @@ constexpr Pattern kErrors[] = {
     {"the engine is busy ({n} analyses, hints and reviews already waiting); try again in a moment", "engine_busy"},
     {"this game has {n} spectators, the most it takes", "spectators_full"},
     {"hello: the first message must be {detail}", "bad_message"},
+    // The store refusing writes (before "move: {detail}")
+    {"{action}: the database is busy: nothing can be saved now; try again soon", "store_busy"},
+    {"the database is busy: nothing can be saved now; try again soon", "store_busy"},
+    {"{action}: the database is read-only: nothing can be saved now", "store_read_only"},
+    {"the database is read-only: nothing can be saved now", "store_read_only"},
+    {"{action}: the database's disk is full: nothing can be saved now", "store_full"},
+    {"the database's disk is full: nothing can be saved now", "store_full"},
+    {"{action}: the database cannot be reached: nothing can be saved now", "store_unavailable"},
+    {"the database cannot be reached: nothing can be saved now", "store_unavailable"},
     {"move: {detail}", "illegal_move"},
     // HTTP
     {"no such game: {id}", "no_game"},
@@ -130,6 +139,20 @@ json::object error_code(std::string_view message) {
       return json::object{{"code", p.code}, {"params", std::move(params)}};
   }
   return json::object{{"code", nullptr}, {"params", json::object()}};
+}
+
+std::string fault_text(store::StoreFault fault) {
+  switch (fault) {
+    case store::StoreFault::Busy:
+      return "the database is busy: nothing can be saved now; try again soon";
+    case store::StoreFault::ReadOnly:
+      return "the database is read-only: nothing can be saved now";
+    case store::StoreFault::Full:
+      return "the database's disk is full: nothing can be saved now";
+    case store::StoreFault::Unavailable:
+      break;
+  }
+  return "the database cannot be reached: nothing can be saved now";
 }
 
 std::string engine_name(int level) {

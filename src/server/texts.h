@@ -23,6 +23,10 @@ using store::GameRow;
 // texts.cpp holds every message of src/server; `action` is the request type that failed.
 json::object error_code(std::string_view message);
 
+// Why the store refuses writes, as told to a client (an HTTP 503, a refused move): the text
+// the table maps to the fault's code (store::fault_code).
+std::string fault_text(store::StoreFault fault);
+
 // The names the server gives when nobody gave one.
 inline constexpr const char* kNamePlayer = "Player";  // the creator of an engine or online game
 inline constexpr const char* kNameGuest = "Guest";    // who joins an online game

@@ -255,6 +255,26 @@ class PgStore::Tx {
   std::optional<pqxx::subtransaction> sub_;
 };
 
+namespace {
+
+// A libpqxx failure as the store reports it: a lost connection, a read-only server or a full
+// disk is a StoreUnavailable (temporary); anything else a runtime_error.
+std::exception_ptr pg_error(const std::string& name, const pqxx::failure& e, bool lost) {
+  const std::string what = "database " + name + ": " + e.what();
+  std::optional<StoreFault> fault;
+  if (lost || dynamic_cast<const pqxx::broken_connection*>(&e)) fault = StoreFault::Unavailable;
+  if (const auto* sql = dynamic_cast<const pqxx::sql_error*>(&e)) {
+    const std::string state = sql->sqlstate();
+    if (state == "25006") fault = StoreFault::ReadOnly;  // read_only_sql_transaction
+    if (state == "53100") fault = StoreFault::Full;      // disk_full
+    if (state.rfind("08", 0) == 0 || state.rfind("57P", 0) == 0) fault = StoreFault::Unavailable;
+  }
+  if (fault) return std::make_exception_ptr(StoreUnavailable(*fault, what));
+  return std::make_exception_ptr(std::runtime_error(what));
+}
+
+}  // namespace
+
 template <class F>
 auto PgStore::guarded(F&& body) -> decltype(body()) {
   for (int attempt = 0;; ++attempt) {
@@ -273,8 +293,7 @@ auto PgStore::guarded(F&& body) -> decltype(body()) {
       const bool lost =
           dynamic_cast<const pqxx::broken_connection*>(&e) || !conn_ || !conn_->c.is_open();
       if (lost && !current_) conn_.reset();  // the next attempt, or the next call, connects again
-      if (!lost || attempt > 0 || current_)
-        throw std::runtime_error("database " + name_ + ": " + e.what());
+      if (!lost || attempt > 0 || current_) std::rethrow_exception(pg_error(name_, e, lost));
     } catch (const std::logic_error& e) {  // libpqxx's usage and conversion errors
       throw std::runtime_error("database " + name_ + ": " + e.what());
     }
@@ -366,14 +385,15 @@ void PgStore::write_group(const std::vector<std::function<void()>>& writes,
         (*errors)[i] = std::current_exception();
         // The connection is gone, and the transaction with the writes before this one.
         if (!conn_->c.is_open())
-          throw std::runtime_error("database " + name_ + ": connection lost");
+          throw StoreUnavailable(StoreFault::Unavailable,
+                                 "database " + name_ + ": connection lost");
       }
     }
     current_ = nullptr;
     group.commit();
   } catch (const pqxx::failure& e) {
     current_ = nullptr;
-    all_fail(std::make_exception_ptr(std::runtime_error("database " + name_ + ": " + e.what())));
+    all_fail(pg_error(name_, e, !conn_ || !conn_->c.is_open()));
   } catch (...) {
     current_ = nullptr;
     all_fail(std::current_exception());
@@ -447,6 +467,17 @@ std::optional<GameRow> PgStore::load_game(const std::string& id) {
       g.holes.push_back(row[0].as<int>());
     w.commit();
     return g;
+  });
+}
+
+int64_t PgStore::fence_of(const std::string& id) {
+  return guarded([&] {
+    Tx tx(*this);
+    pqxx::transaction_base& w = *tx;
+    const pqxx::result r =
+        w.exec_params("SELECT token FROM game_fences WHERE game_id = $1", pg_text(id));
+    w.commit();
+    return r.empty() ? int64_t(0) : r[0][0].as<int64_t>();
   });
 }
 

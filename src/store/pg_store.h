@@ -31,6 +31,7 @@ class PgStore final : public Store {
   void add_move(const GameRow& g, int ply, int hole) override;
   void truncate_moves(const GameRow& g, int keep) override;
   void claim_fence(const std::string& id, int64_t token) override;
+  int64_t fence_of(const std::string& id) override;
   void save_review(const std::string& id, const std::string& review_json) override;
   std::optional<GameRow> load_game(const std::string& id) override;
   std::vector<std::string> unfinished_ids() override;

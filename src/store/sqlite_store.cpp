@@ -3,6 +3,7 @@
 #include <sqlite3.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <iterator>
 #include <stdexcept>
 
@@ -101,24 +102,78 @@ void sql_fold(sqlite3_context* ctx, int, sqlite3_value** argv) {
 }  // namespace
 
 SqliteStore::SqliteStore(const std::string& path) : path_(path) {
-  if (sqlite3_open_v2(path.c_str(), &db_,
+  open();
+  try {
+    // Opening may wait for another process's migration; a write later waits a short time only.
+    sqlite3_busy_timeout(db_, 5000);
+    migrate();
+    sqlite3_busy_timeout(db_, busy_ms_);
+  } catch (...) {
+    close();
+    throw;
+  }
+}
+
+void SqliteStore::set_busy_ms(int ms) {
+  busy_ms_ = std::max(0, ms);
+  sqlite3_busy_timeout(db_, busy_ms_);
+}
+
+void SqliteStore::open() {
+  if (sqlite3_open_v2(path_.c_str(), &db_,
                       SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
                       nullptr) != SQLITE_OK) {
     std::string why = db_ ? sqlite3_errmsg(db_) : "out of memory";
     sqlite3_close(db_);
     db_ = nullptr;
-    throw std::runtime_error("cannot open database " + path + ": " + why);
+    throw StoreUnavailable(StoreFault::Unavailable, "cannot open database " + path_ + ": " + why);
   }
-  sqlite3_busy_timeout(db_, 5000);
+  sqlite3_busy_timeout(db_, busy_ms_);
   try {
     exec("PRAGMA journal_mode=WAL");
     exec("PRAGMA synchronous=NORMAL");
-    migrate();
+    exec("PRAGMA mmap_size=0");  // the database file is read, never mapped
     sqlite3_create_function(db_, "toguz_fold", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, nullptr,
                             sql_fold, nullptr, nullptr);
   } catch (...) {
     close();
     throw;
+  }
+  shm_ok_ = false;
+}
+
+// A database file whose mode allows no writes (chmod a-w) is read-only for this server too,
+// even when it runs as root (which SQLite would let write it).
+// The WAL index (<file>-shm) is mapped into memory by SQLite, and a mapped page beyond the end
+// of a file kills the process with SIGBUS: when another process truncated it (or removed it),
+// the connection is closed without touching the mapping, and opened again (SQLite rebuilds the
+// index from the WAL).
+void SqliteStore::check_files() {
+  if (!db_) reopen();
+  std::error_code ec;
+  const auto perms = std::filesystem::status(path_, ec).permissions();
+  using P = std::filesystem::perms;
+  if (!ec && (perms & (P::owner_write | P::group_write | P::others_write)) == P::none)
+    throw StoreUnavailable(StoreFault::ReadOnly, "database " + path_ +
+                                                     ": the file is read-only (its mode allows no "
+                                                     "writes)");
+  const auto size = std::filesystem::file_size(path_ + "-shm", ec);
+  const bool whole = !ec && size >= 32768;  // SQLite's first region of the index
+  if (whole || !shm_ok_) {
+    shm_ok_ = shm_ok_ || whole;
+    return;
+  }
+  sqlite3_db_config(db_, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, nullptr);
+  close();
+  reopen();
+}
+
+void SqliteStore::reopen() {
+  try {
+    open();
+  } catch (const std::exception& e) {
+    throw StoreUnavailable(StoreFault::Unavailable,
+                           std::string("the connection cannot be opened again: ") + e.what());
   }
 }
 
@@ -135,19 +190,31 @@ void SqliteStore::close() {
 }
 
 void SqliteStore::exec(const char* sql) {
-  char* err = nullptr;
-  if (sqlite3_exec(db_, sql, nullptr, nullptr, &err) != SQLITE_OK) {
-    std::string why = err ? err : "error";
-    sqlite3_free(err);
-    throw std::runtime_error("database " + path_ + ": " + why);
+  if (sqlite3_exec(db_, sql, nullptr, nullptr, nullptr) != SQLITE_OK) fail();
+}
+
+void SqliteStore::fail() {
+  const std::string what = "database " + path_ + ": " + sqlite3_errmsg(db_);
+  switch (sqlite3_errcode(db_) & 0xff) {
+    case SQLITE_BUSY:
+    case SQLITE_LOCKED:
+      throw StoreUnavailable(StoreFault::Busy, what);
+    case SQLITE_READONLY:
+      throw StoreUnavailable(StoreFault::ReadOnly, what);
+    case SQLITE_FULL:
+      throw StoreUnavailable(StoreFault::Full, what);
+    case SQLITE_IOERR:
+    case SQLITE_CANTOPEN:
+      throw StoreUnavailable(StoreFault::Unavailable, what);
+    default:
+      throw std::runtime_error(what);
   }
 }
 
 SqliteStore::Prepared SqliteStore::prepare(const char* sql) {
   auto compile = [&] {
     sqlite3_stmt* s = nullptr;
-    if (sqlite3_prepare_v2(db_, sql, -1, &s, nullptr) != SQLITE_OK)
-      throw std::runtime_error("database " + path_ + ": " + sqlite3_errmsg(db_));
+    if (sqlite3_prepare_v2(db_, sql, -1, &s, nullptr) != SQLITE_OK) fail();
     return s;
   };
   auto [it, added] = cache_.try_emplace(sql);
@@ -202,7 +269,11 @@ void SqliteStore::write_group(const std::vector<std::function<void()>>& writes,
       if (!err) err = e;
   };
   try {
+    check_files();
     run("BEGIN IMMEDIATE");
+  } catch (const StoreUnavailable& refused) {
+    if (!db_) return all_fail(std::current_exception());  // not open again yet
+    return reads_only(writes, errors, refused);
   } catch (...) {
     return all_fail(std::current_exception());
   }
@@ -225,8 +296,13 @@ void SqliteStore::write_group(const std::vector<std::function<void()>>& writes,
   }
   in_group_ = false;
   if (sqlite3_get_autocommit(db_)) {
-    all_fail(std::make_exception_ptr(
-        std::runtime_error("database " + path_ + ": the transaction was rolled back")));
+    // Rolled back by SQLite for the fault of the write that ended it (a full disk...).
+    std::optional<StoreFault> fault;
+    for (const auto& e : *errors)
+      if (!fault) fault = fault_of(e);
+    const std::string what = "database " + path_ + ": the transaction was rolled back";
+    all_fail(fault ? std::make_exception_ptr(StoreUnavailable(*fault, what))
+                   : std::make_exception_ptr(std::runtime_error(what)));
     return;
   }
   try {
@@ -235,6 +311,31 @@ void SqliteStore::write_group(const std::vector<std::function<void()>>& writes,
     rollback();
     all_fail(std::current_exception());
   }
+}
+
+void SqliteStore::reads_only(const std::vector<std::function<void()>>& writes,
+                             std::vector<std::exception_ptr>* errors,
+                             const StoreUnavailable& refused) {
+  // query_only: a write fails at once (SQLITE_READONLY) instead of waiting for the lock again.
+  sqlite3_exec(db_, "PRAGMA query_only=1", nullptr, nullptr, nullptr);
+  for (size_t i = 0; i < writes.size(); ++i) {
+    try {
+      run("BEGIN");
+      in_group_ = true;
+      writes[i]();
+      in_group_ = false;
+      run("COMMIT");
+    } catch (const StoreUnavailable&) {
+      in_group_ = false;
+      rollback();
+      (*errors)[i] = std::make_exception_ptr(StoreUnavailable(refused.fault, refused.what()));
+    } catch (...) {
+      in_group_ = false;
+      rollback();
+      (*errors)[i] = std::current_exception();
+    }
+  }
+  sqlite3_exec(db_, "PRAGMA query_only=0", nullptr, nullptr, nullptr);
 }
 
 void SqliteStore::migrate() {
@@ -284,11 +385,16 @@ void SqliteStore::check_fence(const std::string& id, int64_t token) {
               "UPDATE SET token = excluded.token WHERE game_fences.token <= excluded.token"));
   st.text(id);
   st.i64(token);
-  if (sqlite3_step(st.s) != SQLITE_DONE)
-    throw std::runtime_error("database " + path_ + ": " + sqlite3_errmsg(db_));
+  if (sqlite3_step(st.s) != SQLITE_DONE) fail();
   if (sqlite3_changes(db_) == 0)
     throw FenceError("database " + path_ + ": game " + id + ": fencing token " +
                      std::to_string(token) + " is older than the game's");
+}
+
+int64_t SqliteStore::fence_of(const std::string& id) {
+  Stmt st(prepare("SELECT token FROM game_fences WHERE game_id = ?1"));
+  st.text(id);
+  return st.row() ? st.i64() : 0;
 }
 
 void SqliteStore::claim_fence(const std::string& id, int64_t token) {
@@ -311,8 +417,7 @@ void SqliteStore::write_game(const GameRow& g) {
   }();
   Stmt st(prepare(sql.c_str()));
   detail::put_row(g, st);
-  if (sqlite3_step(st.s) != SQLITE_DONE)
-    throw std::runtime_error("database " + path_ + ": " + sqlite3_errmsg(db_));
+  if (sqlite3_step(st.s) != SQLITE_DONE) fail();
 }
 
 void SqliteStore::put_move(const GameRow& g, int ply, int hole) {
@@ -345,7 +450,7 @@ void SqliteStore::truncate_moves(const GameRow& g, int keep) {
     Stmt st(prepare("DELETE FROM moves WHERE game_id = ?1 AND ply > ?2"));
     st.text(g.id);
     st.i64(keep);
-    if (sqlite3_step(st.s) != SQLITE_DONE) throw std::runtime_error(sqlite3_errmsg(db_));
+    if (sqlite3_step(st.s) != SQLITE_DONE) fail();
     write_game(g);
   });
 }
@@ -354,8 +459,7 @@ void SqliteStore::save_review(const std::string& id, const std::string& review_j
   Stmt st(prepare("UPDATE games SET review = ?2 WHERE id = ?1"));
   st.text(id);
   st.text(review_json);
-  if (sqlite3_step(st.s) != SQLITE_DONE)
-    throw std::runtime_error("database " + path_ + ": " + sqlite3_errmsg(db_));
+  if (sqlite3_step(st.s) != SQLITE_DONE) fail();
 }
 
 std::optional<GameRow> SqliteStore::load_game(const std::string& id) {
@@ -386,15 +490,13 @@ void SqliteStore::expire_stale(int64_t waiting_before_ms, int64_t analysis_befor
       "AND"
       " (status = 'waiting' OR (status = 'playing' AND moves = 0 AND mode != 'analysis'))"));
   st.i64(waiting_before_ms);
-  if (sqlite3_step(st.s) != SQLITE_DONE)
-    throw std::runtime_error("database " + path_ + ": " + sqlite3_errmsg(db_));
+  if (sqlite3_step(st.s) != SQLITE_DONE) fail();
   Stmt board(
       prepare("UPDATE games SET status = 'aborted', reason = 'expired', winner = '' WHERE "
               "updated_ms < ?1 AND"
               " status = 'playing' AND mode = 'analysis'"));
   board.i64(analysis_before_ms);
-  if (sqlite3_step(board.s) != SQLITE_DONE)
-    throw std::runtime_error("database " + path_ + ": " + sqlite3_errmsg(db_));
+  if (sqlite3_step(board.s) != SQLITE_DONE) fail();
 }
 
 std::vector<GameRow> SqliteStore::list_games(const ListQuery& q, int64_t* total) {
@@ -429,8 +531,7 @@ std::vector<GameRow> SqliteStore::list_games(const ListQuery& q, int64_t* total)
 }
 
 void SqliteStore::step(sqlite3_stmt* st) {
-  if (sqlite3_step(st) != SQLITE_DONE)
-    throw std::runtime_error("database " + path_ + ": " + sqlite3_errmsg(db_));
+  if (sqlite3_step(st) != SQLITE_DONE) fail();
 }
 
 std::optional<RatingRow> SqliteStore::rating_of(int64_t user_id, const std::string& category) {
@@ -611,8 +712,7 @@ void SqliteStore::save_event(const EventRow& e) {
                                  detail::kEventColumns + ") VALUES (?1,?2,?3,?4,?5)";
   Stmt st(prepare(sql.c_str()));
   detail::put_event_row(e, st);
-  if (sqlite3_step(st.s) != SQLITE_DONE)
-    throw std::runtime_error("database " + path_ + ": " + sqlite3_errmsg(db_));
+  if (sqlite3_step(st.s) != SQLITE_DONE) fail();
 }
 
 std::optional<EventRow> SqliteStore::load_event(const std::string& id) {
@@ -629,8 +729,7 @@ void SqliteStore::save_tournament(const TournamentRow& t) {
                                  detail::kTournamentColumns + ") VALUES (?1,?2,?3,?4,?5,?6)";
   Stmt st(prepare(sql.c_str()));
   detail::put_tournament_row(t, st);
-  if (sqlite3_step(st.s) != SQLITE_DONE)
-    throw std::runtime_error("database " + path_ + ": " + sqlite3_errmsg(db_));
+  if (sqlite3_step(st.s) != SQLITE_DONE) fail();
 }
 
 std::optional<TournamentRow> SqliteStore::load_tournament(const std::string& id) {

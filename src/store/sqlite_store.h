@@ -19,6 +19,9 @@ class SqliteStore final : public Store {
   // tables show. Throws std::runtime_error naming the file on failure or a newer schema.
   explicit SqliteStore(const std::string& path);
   ~SqliteStore() override;
+  // How long a statement waits for another connection's write lock before the write is
+  // refused (StoreUnavailable Busy); 250 ms unless set.
+  void set_busy_ms(int ms);
   SqliteStore(const SqliteStore&) = delete;
   SqliteStore& operator=(const SqliteStore&) = delete;
 
@@ -26,6 +29,7 @@ class SqliteStore final : public Store {
   void add_move(const GameRow& g, int ply, int hole) override;
   void truncate_moves(const GameRow& g, int keep) override;
   void claim_fence(const std::string& id, int64_t token) override;
+  int64_t fence_of(const std::string& id) override;
   void save_review(const std::string& id, const std::string& review_json) override;
   std::optional<GameRow> load_game(const std::string& id) override;
   std::vector<std::string> unfinished_ids() override;
@@ -71,7 +75,20 @@ class SqliteStore final : public Store {
   bool puzzle_was_served(int64_t user_id, const std::string& puzzle_id) override;
 
  private:
+  // How long a statement waits for another connection's lock before SQLITE_BUSY: short, so
+  // that a database locked by another process is reported and retried, not waited on.
+  int busy_ms_ = 250;
+  void open();    // the connection and its settings (path_)
+  void reopen();  // open(), its failure a StoreUnavailable
   void close();
+  // Before a transaction: StoreUnavailable(ReadOnly) for a file made read-only; the WAL
+  // index file still whole, else the connection opened again.
+  void check_files();
+  // The group when the write lock cannot be had (`refused`): each write alone, the reads
+  // answered, every write refused at once with `refused`'s fault.
+  void reads_only(const std::vector<std::function<void()>>& writes,
+                  std::vector<std::exception_ptr>* errors, const StoreUnavailable& refused);
+  bool shm_ok_ = false;  // the index file was seen whole since the connection opened
   sqlite3* db_ = nullptr;
   std::string path_;
   struct Cached {
@@ -86,6 +103,9 @@ class SqliteStore final : public Store {
   void rollback();            // of the open transaction, if SQLite has not ended it
   void migrate();
   void step(sqlite3_stmt* st);  // runs a statement that returns no rows; throws on an error
+  // Throws the connection's last error: a StoreUnavailable for a busy, read-only or full
+  // database or an IO error, else a runtime_error; both name the file.
+  [[noreturn]] void fail();
   void put_move(const GameRow& g, int ply, int hole);  // the moves row, inside a transaction
   std::optional<RatingRow> rating_of(int64_t user_id, const std::string& category);
   void write_game(const GameRow& g);  // the row alone, in the caller's transaction

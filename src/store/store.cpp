@@ -47,6 +47,31 @@ std::string fold_case(std::string_view text) {
   return out;
 }
 
+const char* fault_code(StoreFault fault) {
+  switch (fault) {
+    case StoreFault::Busy:
+      return "store_busy";
+    case StoreFault::ReadOnly:
+      return "store_read_only";
+    case StoreFault::Full:
+      return "store_full";
+    case StoreFault::Unavailable:
+      break;
+  }
+  return "store_unavailable";
+}
+
+std::optional<StoreFault> fault_of(std::exception_ptr e) {
+  if (!e) return std::nullopt;
+  try {
+    std::rethrow_exception(e);
+  } catch (const StoreUnavailable& x) {
+    return x.fault;
+  } catch (...) {
+  }
+  return std::nullopt;
+}
+
 bool is_postgres_url(std::string_view db) {
   return db.starts_with("postgresql://") || db.starts_with("postgres://");
 }

@@ -64,6 +64,26 @@ class FenceError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// Why the store refuses writes for now (docs/server.md "Storage"): another process holds the
+// database's write lock, the database or its disk turned read-only, the disk is full, or the
+// database cannot be reached. Such a refusal is temporary: the same write may succeed later.
+enum class StoreFault { Busy, ReadOnly, Full, Unavailable };
+
+// The refusal code of a fault ("store_busy", "store_read_only", "store_full",
+// "store_unavailable"), as the clients and the logs name it.
+const char* fault_code(StoreFault fault);
+
+// A store operation refused for one of the reasons of StoreFault (nothing was written).
+class StoreUnavailable : public std::runtime_error {
+ public:
+  StoreUnavailable(StoreFault fault, const std::string& what)
+      : std::runtime_error(what), fault(fault) {}
+  const StoreFault fault;
+};
+
+// The fault an exception stands for, if it is a StoreUnavailable.
+std::optional<StoreFault> fault_of(std::exception_ptr e);
+
 // An account (docs/accounts.md). The password is only ever its Argon2id hash.
 struct UserRow {
   int64_t id = 0;
@@ -180,6 +200,9 @@ class Store {
   // game over, before it loads it), so that writes with older tokens are refused from now on.
   // Throws FenceError when a newer token was seen already.
   virtual void claim_fence(const std::string& id, int64_t token) = 0;
+  // The newest fencing token recorded for game `id` (claim_fence, or a write carrying one),
+  // 0 when none: a new lease counter starts above it (docs/cluster.md).
+  virtual int64_t fence_of(const std::string& id) = 0;
   // Stores a finished review (nothing when the game is not stored).
   virtual void save_review(const std::string& id, const std::string& review_json) = 0;
 

@@ -70,6 +70,9 @@ void QueuedStore::truncate_moves(const GameRow& g, int keep) {
 void QueuedStore::claim_fence(const std::string& id, int64_t token) {
   w_.call([&](Store& s) { s.claim_fence(id, token); });
 }
+int64_t QueuedStore::fence_of(const std::string& id) {
+  return w_.call([&](Store& s) { return s.fence_of(id); });
+}
 void QueuedStore::save_review(const std::string& id, const std::string& review_json) {
   w_.call([&](Store& s) { s.save_review(id, review_json); });
 }

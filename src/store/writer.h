@@ -6,6 +6,7 @@
 // waits for its own, ordered after every write queued before it.
 #pragma once
 
+#include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <exception>
@@ -41,7 +42,10 @@ class StoreWriter {
 
   // Runs `f` on the writer thread after everything queued before, and returns its result once
   // it is committed (or throws its exception, or the commit's). From the writer thread itself
-  // (inside a write) it runs at once.
+  // (inside a write) it runs at once. The wait is bounded: when `f` has not started within
+  // call_wait() (the writer is stuck behind a busy or failing database), it is dropped unrun
+  // and StoreUnavailable(Busy) is thrown, so that the caller (the IO thread) never waits on
+  // the database's own lock timeout more than once.
   template <class F>
   auto call(F&& f) -> std::invoke_result_t<F&, Store&> {
     using R = std::invoke_result_t<F&, Store&>;
@@ -49,9 +53,11 @@ class StoreWriter {
     auto promise = std::make_shared<std::promise<R>>();
     using Value = std::conditional_t<std::is_void_v<R>, char, R>;
     auto result = std::make_shared<std::optional<Value>>();
+    auto claim = std::make_shared<Claim>();
     std::future<R> future = promise->get_future();
     enqueue(
-        [&f, result](Store& s) {
+        [&f, result, claim](Store& s) {
+          if (!claim->start()) return;  // the caller gave up: `f` may be gone
           if constexpr (std::is_void_v<R>)
             (f(s), result->emplace('\0'));
           else
@@ -59,16 +65,38 @@ class StoreWriter {
         },
         [promise, result](std::exception_ptr e) {
           if (e) return promise->set_exception(e);
+          if (!result->has_value()) return;  // dropped unrun: nobody waits
           if constexpr (std::is_void_v<R>)
             promise->set_value();
           else
             promise->set_value(std::move(**result));
         },
         false);
+    if (future.wait_for(call_wait_) != std::future_status::ready && claim->give_up())
+      throw StoreUnavailable(StoreFault::Busy,
+                             "the store is busy: the request waited too long for it");
     return future.get();
   }
+  // How long call() waits for its turn (1 s unless set).
+  void set_call_wait(std::chrono::milliseconds wait) { call_wait_ = wait; }
 
  private:
+  // Who goes first: the writer starting a call's function, or its caller giving up on it.
+  class Claim {
+   public:
+    bool start() { return take(Started); }    // false: the caller gave up
+    bool give_up() { return take(Dropped); }  // false: it has started, so wait for it
+   private:
+    enum State { Queued, Started, Dropped };
+    bool take(State to) {
+      std::lock_guard<std::mutex> lock(m_);
+      if (state_ != Queued) return false;
+      state_ = to;
+      return true;
+    }
+    std::mutex m_;
+    State state_ = Queued;
+  };
   struct Op {
     std::function<void(Store&)> run;
     Done done;
@@ -80,6 +108,7 @@ class StoreWriter {
   Store& store_;
   Post post_;
   size_t max_group_;
+  std::chrono::milliseconds call_wait_{1000};
   std::mutex mutex_;
   std::condition_variable wake_;
   std::deque<Op> queue_;
@@ -98,6 +127,7 @@ class QueuedStore final : public Store {
   void add_move(const GameRow& g, int ply, int hole) override;
   void truncate_moves(const GameRow& g, int keep) override;
   void claim_fence(const std::string& id, int64_t token) override;
+  int64_t fence_of(const std::string& id) override;
   void save_review(const std::string& id, const std::string& review_json) override;
   std::optional<GameRow> load_game(const std::string& id) override;
   std::vector<std::string> unfinished_ids() override;

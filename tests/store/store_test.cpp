@@ -7,6 +7,7 @@
 #include <sqlite3.h>
 #include <unistd.h>
 
+#include <condition_variable>
 #include <filesystem>
 #include <memory>
 #include <mutex>
@@ -414,6 +415,22 @@ TEST_P(StoreContract, FencingRefusesWritesWithAnOlderToken) {
   EXPECT_THROW(s->claim_fence("g1", 6), FenceError);
 }
 
+// The newest token the store has seen for a game, claimed or carried by a write: a new lease
+// counter (a Redis restarted empty) starts above it (docs/cluster.md "Fencing").
+TEST_P(StoreContract, FenceOfIsTheNewestTokenSeen) {
+  auto s = open();
+  EXPECT_EQ(s->fence_of("g1"), 0);
+  s->claim_fence("g1", 5);
+  EXPECT_EQ(s->fence_of("g1"), 5);
+  GameRow g = sample("g1", 1000);
+  g.fence = 9;
+  s->save_game(g);
+  EXPECT_EQ(s->fence_of("g1"), 9);
+  EXPECT_THROW(s->claim_fence("g1", 8), FenceError);
+  EXPECT_EQ(s->fence_of("g1"), 9);
+  EXPECT_EQ(s->fence_of("g2"), 0);
+}
+
 TEST_P(StoreContract, ReopenKeepsDataAndMigratesOnce) {
   {
     auto s = open();
@@ -746,6 +763,39 @@ TEST_P(StoreContract, WriterCommitsQueuedWritesInOrder) {
     for (int ply = 1; ply <= 40; ++ply) EXPECT_EQ(outcome[ply], 0) << ply;
   }
   EXPECT_EQ(open()->load_game("g1")->holes.size(), 40u);
+}
+
+// A call that cannot start in time (the writer is stuck behind a slow or refusing database) is
+// not waited for: it is refused as busy and dropped unrun, so nothing of it is written later.
+TEST_P(StoreContract, WriterCallThatCannotStartInTimeIsRefusedAndDropped) {
+  auto s = open();
+  std::mutex m;
+  std::condition_variable cv;
+  bool released = false;
+  {
+    StoreWriter writer(*s, [](std::function<void()> f) { f(); });
+    writer.set_call_wait(std::chrono::milliseconds(50));
+    writer.write(
+        [&](Store&) {
+          std::unique_lock<std::mutex> lock(m);
+          cv.wait(lock, [&] { return released; });
+        },
+        nullptr);
+    QueuedStore queued(writer);
+    try {
+      queued.save_game(sample("g1", 1000));
+      ADD_FAILURE() << "the call waited for the stuck writer";
+    } catch (const StoreUnavailable& e) {
+      EXPECT_EQ(e.fault, StoreFault::Busy);
+    }
+    {
+      std::lock_guard<std::mutex> lock(m);
+      released = true;
+    }
+    cv.notify_all();
+    EXPECT_FALSE(queued.load_game("g1").has_value());  // runs after the dropped call
+  }
+  EXPECT_FALSE(open()->load_game("g1").has_value());
 }
 
 // Tournaments: saved, replaced, reloaded after a reopen; the list has every open one by start

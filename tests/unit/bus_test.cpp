@@ -225,6 +225,27 @@ TEST_F(BusTest, LeaseIsExclusiveAndOnlyItsOwnerRenewsOrReleasesIt) {
             "lease: the owner id is empty");
 }
 
+// Redis restarted empty loses the fencing counter: a lease taken with the newest token the store
+// has for the game (its floor) still gets a larger token, so the store accepts its writes.
+TEST_F(BusTest, LeaseTokenStaysAboveTheStoredFenceAfterAnEmptyRestart) {
+  Connection c(server.url());
+  for (int i = 0; i < 3; ++i) {
+    ASSERT_TRUE(bus::acquire_lease(c, "lease:g1", "instance-a", 10s).has_value());
+    ASSERT_TRUE(bus::release_lease(c, "lease:g1", "instance-a"));
+  }
+  const auto stored = bus::acquire_lease(c, "lease:g1", "instance-a", 10s);  // the store has it
+  ASSERT_EQ(stored, 4);
+  server.stop();
+  ASSERT_EQ(server.launch(), "");  // a fresh server: nothing saved
+  const auto after = bus::acquire_lease(c, "lease:g1", "instance-b", 10s, *stored);
+  ASSERT_TRUE(after.has_value());
+  EXPECT_GT(*after, *stored);
+  ASSERT_TRUE(bus::release_lease(c, "lease:g1", "instance-b"));
+  const auto next = bus::acquire_lease(c, "lease:g1", "instance-a", 10s);  // the counter moved on
+  ASSERT_TRUE(next.has_value());
+  EXPECT_GT(*next, *after);
+}
+
 TEST_F(BusTest, LeaseExpiresUnlessRenewed) {
   Connection c(server.url());
   const auto a = bus::acquire_lease(c, "lease:g1", "a", 1000ms);

@@ -7,7 +7,7 @@
 import { board_svg } from "./board";
 import { GameSocket } from "./conn";
 import { apply_delta } from "./messages";
-import { error_text, player_name, t } from "./i18n";
+import { DICTS, error_text, player_name, t } from "./i18n";
 import { api, store } from "./api";
 import { eval_label } from "./learn_board";
 import {
@@ -507,6 +507,14 @@ export class GameView implements View {
     return left === null ? t("corr_time_up", { side }) : t("corr_left", { side, left });
   }
 
+  /** Why the game is paused when the server's store refuses its writes (empty otherwise). */
+  private store_html(): string {
+    const code = this.state!.store;
+    if (!code) return "";
+    const why = `e_${code}` in DICTS.en ? t(`e_${code}`) : t("e_store_unavailable");
+    return `<p class="store-fault" id="store-fault" role="alert" data-code="${esc(code)}">${esc(why)} ${esc(t("store_paused"))}</p>`;
+  }
+
   /** The deadline line of a correspondence game being played (empty otherwise). */
   private deadline_html(): string {
     const g = this.state!;
@@ -839,6 +847,7 @@ export class GameView implements View {
         </div>
         ${this.player_bar(this.bottom(), "bottom")}
         <p class="status" id="status">${this.status_line()}</p>
+        ${this.store_html()}
         ${this.deadline_html()}
         ${hint_text}
         <div class="controls" id="controls">${this.controls()}</div>

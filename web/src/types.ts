@@ -107,6 +107,9 @@ export interface GameState {
   // none is due)
   can_abort?: boolean;
   first_move_ms?: number | null;
+  // the store refuses the game's writes: its code (store_busy, store_read_only, store_full,
+  // store_unavailable); the clocks stand still until it takes them again
+  store?: string | null;
 }
 
 /** One line of a search (docs/web-protocol.md "Scores and lines"). */
