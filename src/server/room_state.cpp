@@ -160,6 +160,7 @@ json::object Room::state_json(Seat viewer, bool whole) {
   o["can_offer_draw"] = me && status == Status::Playing && draw_offer_ != me && may_offer_draw(*me);
   o["rematch_id"] = text_or_null(rematch_id);
   o["rated"] = rated;
+  o["unrated_reason"] = text_or_null(unrated_reason);
   o["speed"] = text_or_null(speed);
   o["days_per_move"] = days_per_move > 0 ? json::value(days_per_move) : json::value(nullptr);
   return o;

@@ -828,6 +828,7 @@ export class GameView implements View {
         ${this.player_bar(this.bottom(), "bottom")}
         <p class="status" id="status">${this.status_line()}</p>
         ${this.deadline_html()}
+        ${g.unrated_reason ? `<p class="notice" id="unrated-notice">${esc(t(`unrated_${g.unrated_reason}`))}</p>` : ""}
         ${hint_text}
         <div class="controls" id="controls">${this.controls()}</div>
         ${this.links_html()}
