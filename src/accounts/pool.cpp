@@ -24,7 +24,8 @@ double PairingPool::range(int64_t since_ms, int64_t now_ms) const {
   return std::min(rule_.widest, rule_.base + rule_.per_second * waited_s);
 }
 
-std::vector<std::pair<std::string, std::string>> PairingPool::pair(int64_t now_ms) {
+std::vector<std::pair<std::string, std::string>> PairingPool::pair(int64_t now_ms,
+                                                                   const MayMeet& may_meet) {
   std::vector<std::pair<std::string, std::string>> out;
   std::vector<bool> taken(waiting_.size(), false);
   // waiting_ is in order of joining, so index order is longest waiter first.
@@ -37,7 +38,8 @@ std::vector<std::pair<std::string, std::string>> PairingPool::pair(int64_t now_m
       if (taken[j]) continue;
       const Entry& b = waiting_[j];
       const double gap = std::abs(a.rating - b.rating);
-      const bool fits = a.provisional || b.provisional || gap <= range(a.since_ms, now_ms);
+      const bool fits = (a.provisional || b.provisional || gap <= range(a.since_ms, now_ms)) &&
+                        (!may_meet || may_meet(a.player, b.player));
       if (fits && (best == waiting_.size() || gap < best_gap)) {
         best = j;
         best_gap = gap;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -32,7 +33,10 @@ class PairingPool {
   // Pairs whoever can be paired now and removes them: the longest waiter first, with the
   // waiting player nearest in rating within the range of the longer waiter of the two (ties: the
   // one who waited longer). Returns (first, second) pairs; colours are the caller's choice.
-  std::vector<std::pair<std::string, std::string>> pair(int64_t now_ms);
+  // `may_meet`, when set, must be true for two players to be paired.
+  using MayMeet = std::function<bool(const std::string&, const std::string&)>;
+  std::vector<std::pair<std::string, std::string>> pair(int64_t now_ms,
+                                                        const MayMeet& may_meet = nullptr);
 
   std::size_t waiting() const { return waiting_.size(); }
 

@@ -27,5 +27,6 @@ void add_explorer(CLI::App& app);
 void add_puzzles(CLI::App& app);
 void add_worker(CLI::App& app);
 void add_bot(CLI::App& app);
+void add_admin(CLI::App& app);
 
 }  // namespace toguz::cli

@@ -28,6 +28,7 @@ int main(int argc, char** argv) {
   toguz::cli::add_puzzles(app);
   toguz::cli::add_worker(app);
   toguz::cli::add_bot(app);
+  toguz::cli::add_admin(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -261,6 +261,10 @@ void Server::Impl::api_login(const json::object& body, const std::string& peer, 
           return respond(login_failed());
         }
         login_limiter.success(key, peer);
+        // A closed account (docs/accounts.md "Moderation") is told so only with its password.
+        if (store->standing(user->id).closed)
+          return respond(coded_error(http::status::forbidden, "login: this account is closed",
+                                     "account_closed"));
         if (!verdict.second.empty()) store->set_password(user->id, verdict.second);
         respond(logged_in(*store, *user, http::status::ok, secure));
       });
@@ -283,7 +287,8 @@ Response Server::Impl::api_logout(const http::request<http::string_body>& req) {
 Response Server::Impl::api_me(const Viewer& v) {
   return json_response(
       http::status::ok,
-      json::object{{"username", v.signed_in() ? json::value(v.username) : json::value(nullptr)}});
+      json::object{{"username", v.signed_in() ? json::value(v.username) : json::value(nullptr)},
+                   {"moderator", v.signed_in() && store->standing(v.user_id).moderator}});
 }
 
 void Server::Impl::api_password(const http::request<http::string_body>& req, const Viewer& v,
@@ -460,7 +465,9 @@ PairedSeats Server::Impl::start_paired_game(const PairedGame& g) {
       : g.days_per_move > 0 ? std::optional<accounts::Speed>(accounts::Speed::correspondence)
                             : std::nullopt;
   if (speed) room->speed = std::string(accounts::name(*speed));
-  room->rated = g.rated;
+  // The pair cap and a marked account make it casual; the players see why in its state.
+  room->unrated_reason = g.rated ? rated_refusal(g.white.user_id, g.black.user_id) : "";
+  room->rated = g.rated && room->unrated_reason.empty();
   const Viewer* viewers[2] = {&g.white, &g.black};
   for (int s = 0; s < 2; ++s) {
     Player& p = room->players[s];

@@ -114,6 +114,9 @@ void Server::Impl::api_create(const json::object& body, const Viewer& viewer, Re
     if (rated && initial < 0)
       throw BadRequest{"rated: a rated game needs a clock", http::status::bad_request,
                        "rated_needs_clock"};
+    if (rated && store->standing(viewer.user_id).marked)
+      throw BadRequest{"rated: rated games are closed to your account", http::status::forbidden,
+                       "account_marked"};
     // Correspondence: days per move, an online game without a clock.
     const int days = int(get_int(body, "days_per_move", 0, 0, 14));
     if (days != 0 && days != 1 && days != 2 && days != 3 && days != 5 && days != 7 && days != 14)
@@ -193,6 +196,16 @@ http::response<http::string_body> Server::Impl::api_join(const std::string& id,
                        http::status::unauthorized, "rated_needs_account"};
     if (room->rated && viewer.user_id == other)
       throw BadRequest{"join: your own game", http::status::conflict, "own_game"};
+    if (viewer.signed_in() && other > 0 && blocks_between(viewer.user_id, other))
+      throw BadRequest{"join: you cannot play this player", http::status::forbidden, "blocked"};
+    if (room->rated && store->standing(viewer.user_id).marked)
+      throw BadRequest{"join: rated games are closed to your account", http::status::forbidden,
+                       "account_marked"};
+    // Over the pair cap the game is played casual, and its state says why.
+    if (room->rated && other > 0) {
+      room->unrated_reason = rated_refusal(viewer.user_id, other);
+      if (!room->unrated_reason.empty()) room->rated = false;
+    }
     const std::string token = RoomRegistry::random_id(32);
     const std::string name = clean_name(get_string(body, "name", "", 1000), "");
     // The same account on both sides of a casual game: the second seat is the token's alone.

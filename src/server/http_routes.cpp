@@ -210,6 +210,10 @@ void Server::Impl::handle_http(const http::request<http::string_body>& req, cons
         return;
       }
     }
+    if (auto r = moderation_request(req, path, query)) {
+      respond(std::move(*r));
+      return;
+    }
     const auto parts = api_segments(path);
     const std::string allow = allowed_methods(parts);
     const bool post = method == http::verb::post;

@@ -231,6 +231,7 @@ std::string Lobby::read_terms(const std::string& action, const json::object& msg
   set_speed(t);
   if (t.rated && !who.signed_in()) return action + ": rated games need an account";
   if (t.rated && !t.speed) return action + ": rated games need a clock";
+  if (t.rated && marked(who)) return action + ": rated games are closed to your account";
   *out = std::move(t);
   return "";
 }
@@ -239,6 +240,14 @@ std::optional<LobbyRating> Lobby::rating_of(const Viewer& v,
                                             const std::optional<accounts::Speed>& speed) const {
   if (!v.signed_in() || !speed) return std::nullopt;
   return hooks_.rating(v, *speed);
+}
+
+bool Lobby::blocked(const Viewer& a, const Viewer& b) const {
+  return hooks_.blocked && a.signed_in() && b.signed_in() && hooks_.blocked(a.user_id, b.user_id);
+}
+
+bool Lobby::marked(const Viewer& v) const {
+  return hooks_.marked && v.signed_in() && hooks_.marked(v.user_id);
 }
 
 std::string Lobby::on_seek(LobbyClient& c, const json::object& msg) {
@@ -295,6 +304,8 @@ std::string Lobby::on_accept(LobbyClient& c, const json::object& msg) {
   const Seek seek = *it;
   if (seek.player == me.player) return "accept: your own seek";
   if (seek.terms.rated && !me.viewer.signed_in()) return "accept: rated games need an account";
+  if (seek.terms.rated && marked(me.viewer)) return "accept: rated games are closed to your account";
+  if (blocked(seek.viewer, me.viewer)) return "accept: you cannot play this player";
   // A provisional or unknown rating says little, so it fits any range (as in the pools).
   if (seek.range) {
     const auto r = rating_of(me.viewer, seek.terms.speed);
@@ -345,6 +356,8 @@ std::string Lobby::on_pool_join(LobbyClient& c, const json::object& msg) {
       return bad_field("pool_join", "range", "expected null or [min,max]");
   }
   const Conn& me = conns_.at(&c);
+  // An account's pool games are rated.
+  if (marked(me.viewer)) return "pool_join: rated games are closed to your account";
   leave_pool(me.player);
   PlayerState& p = players_.at(me.player);
   p.pool = id;
@@ -380,6 +393,7 @@ std::string Lobby::on_challenge(LobbyClient& c, const json::object& msg) {
   if (!target && !to.empty() && hooks_.find_user) target = hooks_.find_user(to);
   if (!target) return "challenge: no such player: " + to.substr(0, 40);
   if (target->user_id == me.viewer.user_id) return "challenge: you cannot challenge yourself";
+  if (blocked(me.viewer, *target)) return "challenge: you cannot play this player";
   Challenge ch{new_id(), me.player, player_of(*target, 0), &c, me.viewer, *target, {}, {}, ""};
   if (std::string w = read_terms("challenge", msg, me.viewer, &ch.terms); !w.empty()) return w;
   ch.rating = rating_of(me.viewer, ch.terms.speed);
@@ -840,9 +854,15 @@ void Lobby::pair_pools() {
   if (!may_pair()) return;
   const int64_t now = hooks_.now_ms();
   const std::string failed = error_message("server error: the game could not be started");
+  // Two accounts of which one blocks the other are never paired.
+  auto may_meet = [this](const std::string& a, const std::string& b) {
+    const auto ia = pool_entries_.find(a), ib = pool_entries_.find(b);
+    return ia == pool_entries_.end() || ib == pool_entries_.end() ||
+           !blocked(ia->second.viewer, ib->second.viewer);
+  };
   for (Pool& pool : pools_) {
     for (bool rated : {true, false}) {
-      for (const auto& [a, b] : (rated ? pool.rated : pool.casual).pair(now)) {
+      for (const auto& [a, b] : (rated ? pool.rated : pool.casual).pair(now, may_meet)) {
         const auto ia = pool_entries_.find(a), ib = pool_entries_.find(b);
         if (ia == pool_entries_.end() || ib == pool_entries_.end()) continue;
         const PoolEntry ea = ia->second, eb = ib->second;

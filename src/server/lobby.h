@@ -87,6 +87,12 @@ struct LobbyHooks {
   // The accounts with a socket open on this instance (optional): published with the counts, so
   // that online_elsewhere() knows those of the others.
   std::function<std::vector<int64_t>()> users;
+  // Moderation (optional, docs/accounts.md "Moderation"): whether an account is marked (no
+  // rated play: its rated seeks, accepts, challenges and pool joins are refused), and whether
+  // one of two accounts blocks the other (then neither may challenge the other, accept the
+  // other's seek, or be paired with him in a pool).
+  std::function<bool(int64_t user_id)> marked;
+  std::function<bool(int64_t a, int64_t b)> blocked;
 };
 
 inline constexpr int kMaxSeeksPerPlayer = 3;
@@ -197,6 +203,9 @@ class Lobby {
                          const Viewer& who, Terms* out) const;
   std::optional<LobbyRating> rating_of(const Viewer& v,
                                        const std::optional<accounts::Speed>& speed) const;
+  // Whether two viewers may not play each other (both accounts, one blocks the other).
+  bool blocked(const Viewer& a, const Viewer& b) const;
+  bool marked(const Viewer& v) const;
   // Starts the game between player a (socket ca, wanting colour `a_color`) and player b; on
   // success both leave their seeks, pool and own challenges, and both sockets get `start`.
   bool start_game(const std::string& a, LobbyClient* ca, const std::string& b, LobbyClient* cb,

@@ -311,6 +311,7 @@ store::RateGame Room::rate_end(Result winner_now, Ending reason_now) const {
 void Room::took_ratings(const GameRow& g) {
   if (!g.rated || g.white_user <= 0 || g.black_user <= 0 || g.speed.empty()) return;
   if (status != Status::Over || winner == Result::None) return;
+  if (services_.rated_game_stored) services_.rated_game_stored(g);
   players[0].rating = g.white_rating;
   players[1].rating = g.black_rating;
   players[0].rating_diff = g.white_diff;

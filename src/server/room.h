@@ -75,6 +75,8 @@ struct RoomServices {
   const bool& stopping_io;  // shutdown began: timers and presence do nothing more
   // Called when a game ends (on the board, by resignation, time, agreement, abort...).
   std::function<void(const Room&)> game_ended = nullptr;
+  // Called when a rated game's end and ratings are stored (the feeding flag's check).
+  std::function<void(const GameRow&)> rated_game_stored = nullptr;
 };
 
 // One seat of a game.
@@ -133,6 +135,9 @@ class Room : public std::enable_shared_from_this<Room> {
   std::string rematch_id;                                 // the rematch game once there is one
   bool rated = false;  // counts for the ratings (an online game between two accounts)
   std::string speed;   // the category of the clock (accounts::Speed's name), "" for none
+  // Why a game asked for rated is played unrated ("pair_cap", "account_marked"), "" for none;
+  // shown to the players (not stored: a reload shows the game as casual).
+  std::string unrated_reason;
   int64_t fence = 0;   // in a cluster: this instance's lease token, carried by every write
 
   // ---- who is here ----

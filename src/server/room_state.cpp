@@ -167,6 +167,7 @@ json::object Room::state_json(Seat viewer, bool whole) {
   o["first_move_ms"] = first_move ? json::value(*first_move) : json::value(nullptr);
   o["rematch_id"] = text_or_null(rematch_id);
   o["rated"] = rated;
+  o["unrated_reason"] = text_or_null(unrated_reason);
   o["speed"] = text_or_null(speed);
   o["days_per_move"] = days_per_move > 0 ? json::value(days_per_move) : json::value(nullptr);
   // The store refuses the game's writes: the clocks stand still until it takes them again

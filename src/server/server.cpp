@@ -7,6 +7,7 @@
 
 #include "server/json_out.h"
 #include "server/log.h"
+#include "server/moderation.h"
 #include "server/server_impl.h"
 #include "server/texts.h"
 #include "store/sqlite_store.h"
@@ -60,6 +61,14 @@ Server::Impl::Impl(const Config& c)
     tournament_game_ended(room);
     if (miner && room.mode != Mode::Analysis && room.status == Status::Over)
       miner->finished(room.id, room.game, export_tags(room.row()));
+  };
+  // A rated game's stored end: the feeding check, on the writer's thread after that write.
+  services->rated_game_stored = [this](const GameRow& g) {
+    writer->write(
+        [g, losses = config.feed_flag_losses, resigns = config.feed_flag_resignations](Store& st) {
+          moderation::flag_feeding(st, g, losses, resigns, now_ms());
+        },
+        nullptr);
   };
   if (!config.redis_url.empty()) {
     cluster = std::make_unique<Cluster>(*this, config.redis_url);

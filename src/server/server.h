@@ -73,6 +73,12 @@ struct Config {
   // renewed every lease_ms / 3; a dead instance's games are taken over after about lease_ms.
   std::string redis_url;
   int lease_ms = 3000;
+  // Fair play (docs/accounts.md "Moderation"): rated games between the same two accounts in 24
+  // hours (further ones are played unrated), and the rated losses (or resignations) to one
+  // account within 7 days that flag the loser for the moderators as feeding that account.
+  int rated_pair_per_day = 5;
+  int feed_flag_losses = 5;
+  int feed_flag_resignations = 3;
 };
 
 class Server {

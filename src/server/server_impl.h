@@ -242,6 +242,25 @@ struct Server::Impl {
   // (only that account may sit or move there) or, for an anonymous viewer, to its token alone;
   // the ratings before the game are read for a rated one. Answers the id and both tokens.
   PairedSeats start_paired_game(const PairedGame& game);
+
+  // ---- moderation (moderation_api.cpp, docs/accounts.md "Moderation") ----
+  // The accounts each account blocks or is blocked by, as last read from the store (kept
+  // kBlockCacheMs, dropped at once for a block or unblock made here).
+  struct BlockSet {
+    int64_t read_ms = 0;
+    std::vector<int64_t> ids;
+  };
+  std::unordered_map<int64_t, BlockSet> block_cache;
+  // Whether one of accounts a and b blocks the other.
+  bool blocks_between(int64_t a, int64_t b);
+  // Whether a game between accounts a and b asked for rated is rated: "" when it is, else why
+  // not (moderation::rated_refusal with the configured cap).
+  std::string rated_refusal(int64_t a, int64_t b);
+  // /api/account/blocks, /api/account/reports and /api/moderation[/...] (docs/web-protocol.md
+  // "Moderation"); nullopt when the path is none of them.
+  std::optional<http::response<http::string_body>> moderation_request(
+      const http::request<http::string_body>& req, const std::string& path,
+      const std::string& query);
 };
 
 }  // namespace toguz::server

@@ -104,6 +104,15 @@ constexpr Pattern kErrors[] = {
     {"{action}: log in first", "not_logged_in"},
     {"{action}: no such challenge", "no_challenge"},
     {"pool_join: no pool '{pool}'", "no_pool"},
+    // Moderation (docs/accounts.md "Moderation")
+    {"{action}: rated games are closed to your account", "account_marked"},
+    {"{action}: you cannot play this player", "blocked"},
+    {"login: this account is closed", "account_closed"},
+    {"moderators only", "not_moderator"},
+    {"not your own account", "own_account"},
+    {"block: too many accounts blocked", "too_many_blocks"},
+    {"no such report", "no_report"},
+    {"void: the game changed no rating", "not_rated"},
     {"{action}.{field}: {detail}", "bad_field"},
 };
 // clang-format on

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -300,6 +301,94 @@ inline constexpr const char* kFairPlayMigration =
 // false default): the puzzle ratings of the accounts and of the puzzles, and the rated attempts.
 std::string puzzle_ratings_migration(const char* real, const char* flag_type,
                                      const char* flag_false);
+
+// Schema version 9 in a backend's dialect (`id_column` the reports' id column definition, the
+// flag type with its false default): the accounts' standing, the reports and flags, the blocks.
+std::string moderation_migration(const char* id_column, const char* flag_type,
+                                 const char* flag_false);
+
+// The reports' columns after the id, in order (put_report writes them, get_report reads the id
+// and them).
+inline constexpr const char* kReportColumns =
+    "target, reporter, about, game_id, reason, created_ms, resolved";
+template <class Out>
+void put_report(const ReportRow& r, Out& out) {
+  out.i64(r.target);
+  out.i64(r.reporter);
+  out.i64(r.about);
+  out.text(r.game_id);
+  out.text(r.reason);
+  out.i64(r.created_ms);
+  out.flag(r.resolved);
+}
+// list_reports' query ($1 / ?1: whether resolved ones are listed too, as 0/1; $2: the limit):
+// the id, kReportColumns, then the three names ("" for none).
+inline constexpr const char* kListReportsSql =
+    "SELECT r.id, r.target, r.reporter, r.about, r.game_id, r.reason, r.created_ms, r.resolved,"
+    " COALESCE(t.username, ''), COALESCE(p.username, ''), COALESCE(a.username, '') FROM reports"
+    " r LEFT JOIN users t ON t.id = r.target LEFT JOIN users p ON p.id = r.reporter LEFT JOIN"
+    " users a ON a.id = r.about WHERE ($1 = 1 OR NOT r.resolved) ORDER BY r.created_ms DESC,"
+    " r.id DESC LIMIT $2";
+template <class In>
+ReportRow get_report(In& in) {
+  ReportRow r;
+  r.id = in.i64();
+  r.target = in.i64();
+  r.reporter = in.i64();
+  r.about = in.i64();
+  r.game_id = in.text();
+  r.reason = in.text();
+  r.created_ms = in.i64();
+  r.resolved = in.flag();
+  r.target_name = in.text();
+  r.reporter_name = in.text();
+  r.about_name = in.text();
+  return r;
+}
+
+// The parameters of the shared statements first appear in number order: SQLite numbers "$n"
+// parameters in order of appearance.
+// The rated games between accounts $1 and $2 created since $3 (the pair cap).
+inline constexpr const char* kRatedBetweenSql =
+    "SELECT COUNT(*) FROM games WHERE rated AND status != 'aborted' AND ((white_user = $1 AND"
+    " black_user = $2) OR (white_user = $2 AND black_user = $1)) AND created_ms >= $3";
+// The rated games account $1 lost to account $2 that ended since $3, and those resigned.
+inline constexpr const char* kLossesToSql =
+    "SELECT COUNT(*), COALESCE(SUM(CASE WHEN reason = 'resign' THEN 1 ELSE 0 END), 0) FROM games"
+    " WHERE rated AND status = 'over' AND ((white_user = $1 AND black_user = $2 AND winner ="
+    " 'black') OR (black_user = $1 AND white_user = $2 AND winner = 'white')) AND updated_ms >= $3";
+// The leaderboard leaves out marked and closed accounts.
+inline constexpr const char* kNotMarked =
+    " AND NOT EXISTS (SELECT 1 FROM account_standing s WHERE s.user_id = r.user_id AND (s.marked"
+    " OR s.closed))";
+// One player's ($1) rated games in category $2 for the replay, in time order: game id, time,
+// the opponent's rating and deviation before it, the winner, the player's side (0 White).
+inline constexpr const char* kReplaySql =
+    "SELECT c.game_id, c.time_ms, o.rating_before, o.rd_before, g.winner, CASE WHEN"
+    " g.white_user = $1 THEN 0 ELSE 1 END FROM rating_changes c JOIN rating_changes o ON"
+    " o.game_id = c.game_id AND o.user_id != c.user_id JOIN games g ON g.id = c.game_id WHERE"
+    " c.user_id = $1 AND c.category = $2 ORDER BY c.time_ms, c.game_id";
+// A row of kReplaySql.
+template <class In>
+ReplayGame get_replay_game(In& in) {
+  ReplayGame g;
+  g.game_id = in.text();
+  g.time_ms = in.i64();
+  g.opponent_rating = in.real();
+  g.opponent_rd = in.real();
+  const std::string winner = in.text();
+  const int side = int(in.i64());
+  g.score = winner == "draw" ? 0.5 : winner == (side == 0 ? "white" : "black") ? 1.0 : 0.0;
+  return g;
+}
+// One player's replay (Store::void_game): his changes in `games` rewritten by `rate` from a
+// new rating, and his rating after the last (nullopt when there is none).
+struct Replayed {
+  std::vector<RatingChange> changes;
+  std::optional<RatingRow> rating;
+};
+Replayed replay_ratings(int64_t user, const std::string& category,
+                        const std::vector<ReplayGame>& games, const RateOne& rate);
 
 // The migrations' versions run up from 1 to kSchemaVersion (a number may be skipped).
 constexpr bool versions_ascend(const Migration* m, size_t n) {

@@ -5,6 +5,7 @@
 #include <optional>
 #include <pqxx/pqxx>
 #include <stdexcept>
+#include <type_traits>
 
 namespace toguz::store {
 
@@ -98,6 +99,13 @@ const char* kListWhere =
     " FROM games WHERE ($1 = '' OR white_fold LIKE $2 ESCAPE '\\' OR black_fold LIKE $2 ESCAPE "
     "'\\') AND ($3 = '' OR winner = $3) AND ($4::BIGINT = 0 OR white_user = $4 OR black_user = "
     "$4) AND ($5 = '' OR status = $5)";
+// An account's rating row of a category, inserted or replaced (Params: user, category, then
+// put_rating's values).
+const char* kUpsertRating =
+    "INSERT INTO ratings (user_id, category, rating, rd, volatility, games, updated_ms)"
+    " VALUES ($1,$2,$3,$4,$5,$6,$7) ON CONFLICT (user_id, category) DO UPDATE SET"
+    " rating = EXCLUDED.rating, rd = EXCLUDED.rd, volatility = EXCLUDED.volatility,"
+    " games = EXCLUDED.games, updated_ms = EXCLUDED.updated_ms";
 const char* kExpire = "UPDATE games SET status = 'aborted', reason = 'expired', winner = ''";
 
 }  // namespace
@@ -107,6 +115,8 @@ const std::vector<detail::Migration>& pg_migrations() {
       detail::accounts_migration("BIGSERIAL PRIMARY KEY", "DOUBLE PRECISION", "BOOLEAN", "false");
   static const std::string puzzle_sql =
       detail::puzzle_ratings_migration("DOUBLE PRECISION", "BOOLEAN", "false");
+  static const std::string moderation_sql =
+      detail::moderation_migration("BIGSERIAL PRIMARY KEY", "BOOLEAN", "false");
   static const std::vector<detail::Migration> m = {
       {1, R"SQL(
 CREATE TABLE games (
@@ -134,6 +144,7 @@ CREATE TABLE moves (
       {6, detail::kTournamentsMigration},
       {7, puzzle_sql.c_str()},
       {8, detail::kFairPlayMigration},
+      {9, moderation_sql.c_str()},
   };
   return m;
 }
@@ -298,6 +309,22 @@ auto PgStore::guarded(F&& body) -> decltype(body()) {
       throw std::runtime_error("database " + name_ + ": " + e.what());
     }
   }
+}
+
+template <class F>
+auto PgStore::in_tx(F&& body) -> decltype(body(std::declval<pqxx::transaction_base&>())) {
+  return guarded([&] {
+    Tx tx(*this);
+    pqxx::transaction_base& w = *tx;
+    if constexpr (std::is_void_v<decltype(body(w))>) {
+      body(w);
+      w.commit();
+    } else {
+      auto out = body(w);
+      w.commit();
+      return out;
+    }
+  });
 }
 
 PgStore::PgStore(const std::string& url) : url_(url), name_(redact_url(url)) {
@@ -572,12 +599,7 @@ bool PgStore::finish_game(GameRow& g, const RateGame& rate, int ply, int hole) {
         up.i64(users[s]);
         up.text(row.speed);
         detail::put_rating(after[s], up);
-        w.exec_params(
-            "INSERT INTO ratings (user_id, category, rating, rd, volatility, games, updated_ms)"
-            " VALUES ($1,$2,$3,$4,$5,$6,$7) ON CONFLICT (user_id, category) DO UPDATE SET"
-            " rating = EXCLUDED.rating, rd = EXCLUDED.rd, volatility = EXCLUDED.volatility,"
-            " games = EXCLUDED.games, updated_ms = EXCLUDED.updated_ms",
-            up.dynamic());
+        w.exec_params(kUpsertRating, up.dynamic());
         // A second change for the same game and player violates the key: nothing is written.
         Params ch;
         detail::put_change(detail::change_of(row, users[s], before[s], after[s]), ch);
@@ -734,8 +756,8 @@ std::vector<LeaderRow> PgStore::leaderboard(const std::string& category, double 
     std::vector<LeaderRow> out;
     for (const auto& row : w.exec_params(
              "SELECT u.username, r.rating, r.rd, r.games FROM ratings r JOIN users u ON u.id ="
-             " r.user_id WHERE r.category = $1 AND r.rd <= $2 ORDER BY r.rating DESC, u.id"
-             " LIMIT $3",
+             " r.user_id WHERE r.category = $1 AND r.rd <= $2" +
+                 std::string(detail::kNotMarked) + " ORDER BY r.rating DESC, u.id LIMIT $3",
              pg_text(category), max_rd, limit)) {
       out.push_back(LeaderRow{row[0].as<std::string>(), row[1].as<double>(), row[2].as<double>(),
                               row[3].as<int>()});
@@ -974,6 +996,166 @@ AttemptResult PgStore::rate_puzzle_attempt(const PuzzleAttempt& a, const RatingR
     out.player.category = "puzzle";
     out.puzzle.category = a.puzzle_id;
     return out;
+  });
+}
+
+// ---- moderation ----
+
+Standing PgStore::standing(int64_t user_id) {
+  return in_tx([&](pqxx::transaction_base& w) {
+    Standing out;
+    const pqxx::result r = w.exec_params(
+        "SELECT moderator, marked, closed FROM account_standing WHERE user_id = $1", user_id);
+    if (!r.empty()) out = {r[0][0].as<bool>(), r[0][1].as<bool>(), r[0][2].as<bool>()};
+    return out;
+  });
+}
+
+void PgStore::set_standing(int64_t user_id, const Standing& s) {
+  in_tx([&](pqxx::transaction_base& w) {
+    w.exec_params(
+        "INSERT INTO account_standing (user_id, moderator, marked, closed) VALUES ($1,$2,$3,$4)"
+        " ON CONFLICT (user_id) DO UPDATE SET moderator = EXCLUDED.moderator,"
+        " marked = EXCLUDED.marked, closed = EXCLUDED.closed",
+        user_id, s.moderator, s.marked, s.closed);
+  });
+}
+
+void PgStore::delete_sessions(int64_t user_id) {
+  in_tx([&](pqxx::transaction_base& w) {
+    w.exec_params("DELETE FROM sessions WHERE user_id = $1", user_id);
+  });
+}
+
+int64_t PgStore::add_report(const ReportRow& r) {
+  Params p;
+  detail::put_report(r, p);
+  return in_tx([&](pqxx::transaction_base& w) {
+    return w
+        .exec_params(std::string("INSERT INTO reports (") + detail::kReportColumns +
+                         ") VALUES ($1,$2,$3,$4,$5,$6,$7) RETURNING id",
+                     p.dynamic())[0][0]
+        .as<int64_t>();
+  });
+}
+
+std::vector<ReportRow> PgStore::list_reports(bool resolved_too, int limit) {
+  return in_tx([&](pqxx::transaction_base& w) {
+    std::vector<ReportRow> out;
+    for (const auto& row : w.exec_params(detail::kListReportsSql, resolved_too ? 1 : 0, limit)) {
+      Columns cols{row};
+      out.push_back(detail::get_report(cols));
+    }
+    return out;
+  });
+}
+
+bool PgStore::resolve_report(int64_t id) {
+  return in_tx([&](pqxx::transaction_base& w) {
+    return w.exec_params("UPDATE reports SET resolved = true WHERE id = $1", id).affected_rows() >
+           0;
+  });
+}
+
+bool PgStore::open_flag(int64_t target, int64_t about) {
+  return in_tx([&](pqxx::transaction_base& w) {
+    return w.exec_params(
+                   "SELECT COUNT(*) FROM reports WHERE target = $1 AND about = $2 AND reporter ="
+                   " 0 AND NOT resolved",
+                   target, about)[0][0]
+               .as<int64_t>() > 0;
+  });
+}
+
+void PgStore::set_block(int64_t user, int64_t blocked, bool on, int64_t now_ms) {
+  in_tx([&](pqxx::transaction_base& w) {
+    if (on)
+      w.exec_params(
+          "INSERT INTO blocks (user_id, blocked, created_ms) VALUES ($1,$2,$3) ON CONFLICT"
+          " (user_id, blocked) DO NOTHING",
+          user, blocked, now_ms);
+    else
+      w.exec_params("DELETE FROM blocks WHERE user_id = $1 AND blocked = $2", user, blocked);
+  });
+}
+
+std::vector<std::pair<int64_t, std::string>> PgStore::blocks(int64_t user) {
+  return in_tx([&](pqxx::transaction_base& w) {
+    std::vector<std::pair<int64_t, std::string>> out;
+    for (const auto& row : w.exec_params(
+             "SELECT u.id, u.username FROM blocks b JOIN users u ON u.id = b.blocked WHERE"
+             " b.user_id = $1 ORDER BY u.username_key",
+             user))
+      out.emplace_back(row[0].as<int64_t>(), row[1].as<std::string>());
+    return out;
+  });
+}
+
+std::vector<int64_t> PgStore::blocked_either_way(int64_t user) {
+  return in_tx([&](pqxx::transaction_base& w) {
+    std::vector<int64_t> out;
+    for (const auto& row : w.exec_params(
+             "SELECT blocked FROM blocks WHERE user_id = $1 UNION SELECT user_id FROM blocks"
+             " WHERE blocked = $1",
+             user))
+      out.push_back(row[0].as<int64_t>());
+    return out;
+  });
+}
+
+int PgStore::rated_games_between(int64_t a, int64_t b, int64_t since_ms) {
+  return in_tx([&](pqxx::transaction_base& w) {
+    return w.exec_params(detail::kRatedBetweenSql, a, b, since_ms)[0][0].as<int>();
+  });
+}
+
+LossCounts PgStore::losses_to(int64_t loser, int64_t winner, int64_t since_ms) {
+  return in_tx([&](pqxx::transaction_base& w) {
+    const pqxx::result r = w.exec_params(detail::kLossesToSql, loser, winner, since_ms);
+    return LossCounts{r[0][0].as<int>(), r[0][1].as<int>()};
+  });
+}
+
+bool PgStore::void_game(const std::string& game_id, const RateOne& rate) {
+  return in_tx([&](pqxx::transaction_base& w) {
+    // The players' rating rows locked first, in user order, as finish_game's readers wait.
+    const pqxx::result players = w.exec_params(
+        "SELECT c.user_id, c.category FROM rating_changes c WHERE c.game_id = $1 ORDER BY"
+        " c.user_id FOR UPDATE",
+        pg_text(game_id));
+    if (players.empty()) return false;
+    w.exec_params("DELETE FROM rating_changes WHERE game_id = $1", pg_text(game_id));
+    w.exec_params("UPDATE games SET rated = false, white_diff = 0, black_diff = 0 WHERE id = $1",
+                  pg_text(game_id));
+    for (const auto& p : players) {
+      const int64_t user = p[0].as<int64_t>();
+      const std::string category = p[1].as<std::string>();
+      w.exec_params(std::string(detail::kRatingSelect) + " AND category = $2 FOR UPDATE", user,
+                    pg_text(category));
+      std::vector<ReplayGame> games;
+      for (const auto& row : w.exec_params(detail::kReplaySql, user, pg_text(category))) {
+        Columns cols{row};
+        games.push_back(detail::get_replay_game(cols));
+      }
+      const detail::Replayed r = detail::replay_ratings(user, category, games, rate);
+      for (const RatingChange& c : r.changes)
+        w.exec_params(
+            "UPDATE rating_changes SET rating_before = $3, rating_after = $4, rd_before = $5,"
+            " rd_after = $6 WHERE game_id = $1 AND user_id = $2",
+            pg_text(c.game_id), c.user_id, c.rating_before, c.rating_after, c.rd_before,
+            c.rd_after);
+      if (r.rating) {
+        Params up;
+        up.i64(user);
+        up.text(category);
+        detail::put_rating(*r.rating, up);
+        w.exec_params(kUpsertRating, up.dynamic());
+      } else {
+        w.exec_params("DELETE FROM ratings WHERE user_id = $1 AND category = $2", user,
+                      pg_text(category));
+      }
+    }
+    return true;
   });
 }
 

@@ -83,7 +83,17 @@ CREATE TABLE IF NOT EXISTS moves (
     {6, detail::kTournamentsMigration},
     {7, nullptr},  // detail::puzzle_ratings_migration
     {8, detail::kFairPlayMigration},
+    {9, nullptr},  // detail::moderation_migration
 };
+
+// The SQL of a migration: its own text, or the dialect's of a shared one.
+std::string migration_sql(const detail::Migration& m) {
+  if (m.sql) return m.sql;
+  if (m.version == 3)
+    return detail::accounts_migration("INTEGER PRIMARY KEY AUTOINCREMENT", "REAL", "INTEGER", "0");
+  if (m.version == 7) return detail::puzzle_ratings_migration("REAL", "INTEGER", "0");
+  return detail::moderation_migration("INTEGER PRIMARY KEY AUTOINCREMENT", "INTEGER", "0");
+}
 static_assert(detail::versions_ascend(kMigrations, std::size(kMigrations)),
               "the migrations' versions ascend to kSchemaVersion");
 
@@ -369,11 +379,7 @@ void SqliteStore::migrate() {
     detail::check_schema_version(path_, have);
     for (const detail::Migration& m : kMigrations) {
       if (m.version <= have) continue;
-      exec(m.sql            ? m.sql
-           : m.version == 3 ? detail::accounts_migration("INTEGER PRIMARY KEY AUTOINCREMENT",
-                                                         "REAL", "INTEGER", "0")
-                                  .c_str()
-                            : detail::puzzle_ratings_migration("REAL", "INTEGER", "0").c_str());
+      exec(migration_sql(m).c_str());
       record(m.version);
     }
   });
@@ -542,6 +548,17 @@ std::optional<RatingRow> SqliteStore::rating_of(int64_t user_id, const std::stri
   return detail::get_rating(st);
 }
 
+void SqliteStore::write_rating(int64_t user_id, const std::string& category,
+                               const RatingRow& r) {
+  Stmt up(prepare(
+      "INSERT OR REPLACE INTO ratings (user_id, category, rating, rd, volatility, games,"
+      " updated_ms) VALUES (?1,?2,?3,?4,?5,?6,?7)"));
+  up.i64(user_id);
+  up.text(category);
+  detail::put_rating(r, up);
+  step(up.s);
+}
+
 bool SqliteStore::finish_game(GameRow& g, const RateGame& rate, int ply, int hole) {
   bool written = false;
   // IMMEDIATE: the check and the writes see no other writer between them.
@@ -563,13 +580,7 @@ bool SqliteStore::finish_game(GameRow& g, const RateGame& rate, int ply, int hol
       const auto [white, black] = rate(before[0], before[1]);
       const RatingRow after[2] = {white, black};
       for (int s = 0; s < 2; ++s) {
-        Stmt up(prepare(
-            "INSERT OR REPLACE INTO ratings (user_id, category, rating, rd, volatility, games,"
-            " updated_ms) VALUES (?1,?2,?3,?4,?5,?6,?7)"));
-        up.i64(users[s]);
-        up.text(g.speed);
-        detail::put_rating(after[s], up);
-        step(up.s);
+        write_rating(users[s], g.speed, after[s]);
         // A second change for the same game and player violates the key: nothing is written.
         Stmt ch(prepare(
             "INSERT INTO rating_changes (game_id, user_id, category, rating_before, rating_after,"
@@ -677,9 +688,11 @@ std::vector<RatingChange> SqliteStore::rating_history(int64_t user_id) {
 
 std::vector<LeaderRow> SqliteStore::leaderboard(const std::string& category, double max_rd,
                                                 int limit) {
-  Stmt st(prepare(
+  static const std::string sql =
       "SELECT u.username, r.rating, r.rd, r.games FROM ratings r JOIN users u ON u.id = r.user_id"
-      " WHERE r.category = ?1 AND r.rd <= ?2 ORDER BY r.rating DESC, u.id LIMIT ?3"));
+      " WHERE r.category = ?1 AND r.rd <= ?2" +
+      std::string(detail::kNotMarked) + " ORDER BY r.rating DESC, u.id LIMIT ?3";
+  Stmt st(prepare(sql.c_str()));
   st.text(category);
   st.real(max_rd);
   st.i64(limit);
@@ -848,6 +861,182 @@ AttemptResult SqliteStore::rate_puzzle_attempt(const PuzzleAttempt& a,
     out.puzzle.category = a.puzzle_id;
   });
   return out;
+}
+
+// ---- moderation ----
+
+Standing SqliteStore::standing(int64_t user_id) {
+  Stmt st(prepare("SELECT moderator, marked, closed FROM account_standing WHERE user_id = ?1"));
+  st.i64(user_id);
+  Standing out;
+  if (st.row()) {
+    out.moderator = st.flag();
+    out.marked = st.flag();
+    out.closed = st.flag();
+  }
+  return out;
+}
+
+void SqliteStore::set_standing(int64_t user_id, const Standing& s) {
+  Stmt st(prepare(
+      "INSERT OR REPLACE INTO account_standing (user_id, moderator, marked, closed) VALUES"
+      " (?1,?2,?3,?4)"));
+  st.i64(user_id);
+  st.flag(s.moderator);
+  st.flag(s.marked);
+  st.flag(s.closed);
+  step(st.s);
+}
+
+void SqliteStore::delete_sessions(int64_t user_id) {
+  Stmt st(prepare("DELETE FROM sessions WHERE user_id = ?1"));
+  st.i64(user_id);
+  step(st.s);
+}
+
+int64_t SqliteStore::add_report(const ReportRow& r) {
+  Stmt st(prepare((std::string("INSERT INTO reports (") + detail::kReportColumns +
+                   ") VALUES (?1,?2,?3,?4,?5,?6,?7)")
+                      .c_str()));
+  detail::put_report(r, st);
+  step(st.s);
+  return sqlite3_last_insert_rowid(db_);
+}
+
+std::vector<ReportRow> SqliteStore::list_reports(bool resolved_too, int limit) {
+  Stmt st(prepare(detail::kListReportsSql));
+  st.i64(resolved_too ? 1 : 0);
+  st.i64(limit);
+  std::vector<ReportRow> out;
+  while (st.row()) out.push_back(detail::get_report(st));
+  return out;
+}
+
+bool SqliteStore::resolve_report(int64_t id) {
+  Stmt st(prepare("UPDATE reports SET resolved = 1 WHERE id = ?1"));
+  st.i64(id);
+  step(st.s);
+  return sqlite3_changes(db_) > 0;
+}
+
+bool SqliteStore::open_flag(int64_t target, int64_t about) {
+  Stmt st(prepare(
+      "SELECT COUNT(*) FROM reports WHERE target = ?1 AND about = ?2 AND reporter = 0 AND NOT"
+      " resolved"));
+  st.i64(target);
+  st.i64(about);
+  return st.row() && st.i64() > 0;
+}
+
+void SqliteStore::set_block(int64_t user, int64_t blocked, bool on, int64_t now_ms) {
+  Stmt st(prepare(on ? "INSERT OR IGNORE INTO blocks (user_id, blocked, created_ms) VALUES"
+                       " (?1,?2,?3)"
+                     : "DELETE FROM blocks WHERE user_id = ?1 AND blocked = ?2"));
+  st.i64(user);
+  st.i64(blocked);
+  if (on) st.i64(now_ms);
+  step(st.s);
+}
+
+std::vector<std::pair<int64_t, std::string>> SqliteStore::blocks(int64_t user) {
+  Stmt st(prepare(
+      "SELECT u.id, u.username FROM blocks b JOIN users u ON u.id = b.blocked WHERE b.user_id ="
+      " ?1 ORDER BY u.username_key"));
+  st.i64(user);
+  std::vector<std::pair<int64_t, std::string>> out;
+  while (st.row()) {
+    const int64_t id = st.i64();
+    out.emplace_back(id, st.text());
+  }
+  return out;
+}
+
+std::vector<int64_t> SqliteStore::blocked_either_way(int64_t user) {
+  Stmt st(prepare(
+      "SELECT blocked FROM blocks WHERE user_id = ?1 UNION SELECT user_id FROM blocks WHERE"
+      " blocked = ?1"));
+  st.i64(user);
+  std::vector<int64_t> out;
+  while (st.row()) out.push_back(st.i64());
+  return out;
+}
+
+int SqliteStore::rated_games_between(int64_t a, int64_t b, int64_t since_ms) {
+  Stmt st(prepare(detail::kRatedBetweenSql));
+  st.i64(a);
+  st.i64(b);
+  st.i64(since_ms);
+  return st.row() ? int(st.i64()) : 0;
+}
+
+LossCounts SqliteStore::losses_to(int64_t loser, int64_t winner, int64_t since_ms) {
+  Stmt st(prepare(detail::kLossesToSql));
+  st.i64(loser);
+  st.i64(winner);
+  st.i64(since_ms);
+  LossCounts out;
+  if (st.row()) {
+    out.losses = int(st.i64());
+    out.resignations = int(st.i64());
+  }
+  return out;
+}
+
+bool SqliteStore::void_game(const std::string& game_id, const RateOne& rate) {
+  bool voided = false;
+  transaction("BEGIN IMMEDIATE", [&] {
+    std::vector<std::pair<int64_t, std::string>> players;  // (user, category)
+    {
+      Stmt st(prepare("SELECT user_id, category FROM rating_changes WHERE game_id = ?1"));
+      st.text(game_id);
+      while (st.row()) {
+        const int64_t user = st.i64();
+        players.emplace_back(user, st.text());
+      }
+    }
+    if (players.empty()) return;
+    {
+      Stmt del(prepare("DELETE FROM rating_changes WHERE game_id = ?1"));
+      del.text(game_id);
+      step(del.s);
+      Stmt up(prepare(
+          "UPDATE games SET rated = 0, white_diff = 0, black_diff = 0 WHERE id = ?1"));
+      up.text(game_id);
+      step(up.s);
+    }
+    for (const auto& [user, category] : players) {
+      std::vector<ReplayGame> games;
+      {
+        Stmt st(prepare(detail::kReplaySql));
+        st.i64(user);
+        st.text(category);
+        while (st.row()) games.push_back(detail::get_replay_game(st));
+      }
+      const detail::Replayed r = detail::replay_ratings(user, category, games, rate);
+      for (const RatingChange& c : r.changes) {
+        Stmt ch(prepare(
+            "UPDATE rating_changes SET rating_before = ?3, rating_after = ?4, rd_before = ?5,"
+            " rd_after = ?6 WHERE game_id = ?1 AND user_id = ?2"));
+        ch.text(c.game_id);
+        ch.i64(c.user_id);
+        ch.real(c.rating_before);
+        ch.real(c.rating_after);
+        ch.real(c.rd_before);
+        ch.real(c.rd_after);
+        step(ch.s);
+      }
+      if (r.rating) {
+        write_rating(user, category, *r.rating);
+      } else {
+        Stmt del(prepare("DELETE FROM ratings WHERE user_id = ?1 AND category = ?2"));
+        del.i64(user);
+        del.text(category);
+        step(del.s);
+      }
+    }
+    voided = true;
+  });
+  return voided;
 }
 
 }  // namespace toguz::store

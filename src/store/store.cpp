@@ -187,6 +187,46 @@ PuzzleAttempt rated_attempt(PuzzleAttempt a, const RatingRow& player, const Rati
   return a;
 }
 
+std::string moderation_migration(const char* id_column, const char* flag_type,
+                                 const char* flag_false) {
+  const std::string f = std::string(" ") + flag_type + " NOT NULL DEFAULT " + flag_false;
+  return "CREATE TABLE account_standing (user_id BIGINT PRIMARY KEY, moderator" + f +
+         ", marked" + f + ", closed" + f +
+         ");\n"
+         "CREATE TABLE reports (id " +
+         id_column +
+         ", target BIGINT NOT NULL, reporter BIGINT NOT NULL, about BIGINT NOT NULL,"
+         " game_id TEXT NOT NULL, reason TEXT NOT NULL, created_ms BIGINT NOT NULL, resolved" +
+         f +
+         ");\n"
+         "CREATE INDEX reports_target ON reports(target, about);\n"
+         "CREATE TABLE blocks (user_id BIGINT NOT NULL, blocked BIGINT NOT NULL,"
+         " created_ms BIGINT NOT NULL, PRIMARY KEY (user_id, blocked));\n"
+         "CREATE INDEX blocks_blocked ON blocks(blocked);\n";
+}
+
+Replayed replay_ratings(int64_t user, const std::string& category,
+                        const std::vector<ReplayGame>& games, const RateOne& rate) {
+  Replayed out;
+  RatingRow r;
+  r.category = category;
+  for (const ReplayGame& g : games) {
+    RatingRow after = rate(r, g);
+    after.category = category;
+    out.changes.push_back(RatingChange{.game_id = g.game_id,
+                                       .category = category,
+                                       .user_id = user,
+                                       .rating_before = r.rating,
+                                       .rating_after = after.rating,
+                                       .rd_before = r.rd,
+                                       .rd_after = after.rd,
+                                       .time_ms = g.time_ms});
+    r = after;
+  }
+  if (!games.empty()) out.rating = r;
+  return out;
+}
+
 void count_result(ResultCounts& c, int side, const std::string& winner, int64_t n) {
   if (side < 0 || side > 1) return;
   if (winner == "draw")

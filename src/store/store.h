@@ -182,9 +182,48 @@ struct AttemptResult {
   RatingRow player, puzzle;  // both ratings as stored after it
 };
 
+// An account's standing with the moderators (schema 9, docs/accounts.md "Moderation"): a
+// moderator sees the flags and reports and acts on them; a marked account plays no rated game
+// and is left off the leaderboards; a closed one cannot log in.
+struct Standing {
+  bool moderator = false, marked = false, closed = false;
+};
+
+// A report of a player about another account, or a flag the server raised by itself (reporter
+// 0), for the moderators. The names are filled in by list_reports.
+struct ReportRow {
+  int64_t id = 0;
+  int64_t target = 0;    // the account reported or flagged
+  int64_t reporter = 0;  // the account that reported, 0: a flag raised by the server
+  int64_t about = 0;     // a flag's other account (the opponent fed), 0 for none
+  std::string game_id;   // the game it concerns, "" for none
+  std::string reason;    // the reporter's words, or the flag's kind and figures
+  int64_t created_ms = 0;
+  bool resolved = false;
+  std::string target_name, reporter_name, about_name;
+};
+
+// One account's rated losses to one opponent over a time (the feeding flag).
+struct LossCounts {
+  int losses = 0, resignations = 0;
+};
+
+// One rated game of a player in the replay of a voided game's players (void_game): the
+// opponent's rating and deviation before it as recorded, the player's score, its time.
+struct ReplayGame {
+  std::string game_id;
+  int64_t time_ms = 0;
+  double opponent_rating = 0, opponent_rd = 0;
+  double score = 0;
+};
+
+// A player's rating after one more game of the replay, given his rating before it (games 0:
+// none yet).
+using RateOne = std::function<RatingRow(const RatingRow& player, const ReplayGame& game)>;
+
 // The schema version this program writes; a database at a newer one is refused. The versions
 // of the migrations ascend to kSchemaVersion (common.h versions_ascend).
-inline constexpr int kSchemaVersion = 8;
+inline constexpr int kSchemaVersion = 9;
 
 class Store {
  public:
@@ -300,6 +339,40 @@ class Store {
                                  int64_t time_ms) = 0;
   // Whether the server picked that puzzle for the account.
   virtual bool puzzle_was_served(int64_t user_id, const std::string& puzzle_id) = 0;
+
+  // ---- moderation (schema 9, docs/accounts.md "Moderation") ----
+  // The account's standing (all false when never set).
+  virtual Standing standing(int64_t user_id) = 0;
+  virtual void set_standing(int64_t user_id, const Standing& s) = 0;
+  // Ends every session of the account (a closed account).
+  virtual void delete_sessions(int64_t user_id) = 0;
+  // Stores a report or flag; its id.
+  virtual int64_t add_report(const ReportRow& r) = 0;
+  // The reports and flags, newest first, with the accounts' names; resolved ones only when
+  // asked for. At most `limit`.
+  virtual std::vector<ReportRow> list_reports(bool resolved_too, int limit) = 0;
+  // Marks a report resolved; false when there is none with this id.
+  virtual bool resolve_report(int64_t id) = 0;
+  // Whether an unresolved flag (reporter 0) of `target` about `about` exists.
+  virtual bool open_flag(int64_t target, int64_t about) = 0;
+  // `user` blocks (on) or unblocks `blocked`.
+  virtual void set_block(int64_t user, int64_t blocked, bool on, int64_t now_ms) = 0;
+  // The accounts `user` blocks, by name order: (id, username).
+  virtual std::vector<std::pair<int64_t, std::string>> blocks(int64_t user) = 0;
+  // The accounts that block `user` or that `user` blocks.
+  virtual std::vector<int64_t> blocked_either_way(int64_t user) = 0;
+  // The rated games between accounts a and b (either colour, not aborted) created since
+  // `since_ms`.
+  virtual int rated_games_between(int64_t a, int64_t b, int64_t since_ms) = 0;
+  // The rated games `loser` lost to `winner` that ended since `since_ms`, and how many of
+  // them by resignation.
+  virtual LossCounts losses_to(int64_t loser, int64_t winner, int64_t since_ms) = 0;
+  // Voids a rated game's rating changes, in one transaction: its rating_changes rows are
+  // deleted, the game is made unrated, and each of its two players' rating in its category is
+  // recomputed from the start by `rate` over his remaining rated games there in time order (his
+  // changes in them rewritten, his rating row set to the last, or deleted when none is left).
+  // False (nothing written) when the game has no rating changes.
+  virtual bool void_game(const std::string& game_id, const RateOne& rate) = 0;
 };
 
 // True for a PostgreSQL connection URL ("postgresql://..." or "postgres://...").

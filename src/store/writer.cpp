@@ -170,4 +170,44 @@ std::vector<std::string> QueuedStore::attempted_puzzles(int64_t user_id) {
   return w_.call([&](Store& s) { return s.attempted_puzzles(user_id); });
 }
 
+Standing QueuedStore::standing(int64_t user_id) {
+  return w_.call([&](Store& s) { return s.standing(user_id); });
+}
+void QueuedStore::set_standing(int64_t user_id, const Standing& st) {
+  w_.call([&](Store& s) { s.set_standing(user_id, st); });
+}
+void QueuedStore::delete_sessions(int64_t user_id) {
+  w_.call([&](Store& s) { s.delete_sessions(user_id); });
+}
+int64_t QueuedStore::add_report(const ReportRow& r) {
+  return w_.call([&](Store& s) { return s.add_report(r); });
+}
+std::vector<ReportRow> QueuedStore::list_reports(bool resolved_too, int limit) {
+  return w_.call([&](Store& s) { return s.list_reports(resolved_too, limit); });
+}
+bool QueuedStore::resolve_report(int64_t id) {
+  return w_.call([&](Store& s) { return s.resolve_report(id); });
+}
+bool QueuedStore::open_flag(int64_t target, int64_t about) {
+  return w_.call([&](Store& s) { return s.open_flag(target, about); });
+}
+void QueuedStore::set_block(int64_t user, int64_t blocked, bool on, int64_t now_ms) {
+  w_.call([&](Store& s) { s.set_block(user, blocked, on, now_ms); });
+}
+std::vector<std::pair<int64_t, std::string>> QueuedStore::blocks(int64_t user) {
+  return w_.call([&](Store& s) { return s.blocks(user); });
+}
+std::vector<int64_t> QueuedStore::blocked_either_way(int64_t user) {
+  return w_.call([&](Store& s) { return s.blocked_either_way(user); });
+}
+int QueuedStore::rated_games_between(int64_t a, int64_t b, int64_t since_ms) {
+  return w_.call([&](Store& s) { return s.rated_games_between(a, b, since_ms); });
+}
+LossCounts QueuedStore::losses_to(int64_t loser, int64_t winner, int64_t since_ms) {
+  return w_.call([&](Store& s) { return s.losses_to(loser, winner, since_ms); });
+}
+bool QueuedStore::void_game(const std::string& game_id, const RateOne& rate) {
+  return w_.call([&](Store& s) { return s.void_game(game_id, rate); });
+}
+
 }  // namespace toguz::store

@@ -161,6 +161,19 @@ class QueuedStore final : public Store {
   std::vector<std::string> attempted_puzzles(int64_t user_id) override;
   void add_puzzle_served(int64_t user_id, const std::string& puzzle_id, int64_t time_ms) override;
   bool puzzle_was_served(int64_t user_id, const std::string& puzzle_id) override;
+  Standing standing(int64_t user_id) override;
+  void set_standing(int64_t user_id, const Standing& s) override;
+  void delete_sessions(int64_t user_id) override;
+  int64_t add_report(const ReportRow& r) override;
+  std::vector<ReportRow> list_reports(bool resolved_too, int limit) override;
+  bool resolve_report(int64_t id) override;
+  bool open_flag(int64_t target, int64_t about) override;
+  void set_block(int64_t user, int64_t blocked, bool on, int64_t now_ms) override;
+  std::vector<std::pair<int64_t, std::string>> blocks(int64_t user) override;
+  std::vector<int64_t> blocked_either_way(int64_t user) override;
+  int rated_games_between(int64_t a, int64_t b, int64_t since_ms) override;
+  LossCounts losses_to(int64_t loser, int64_t winner, int64_t since_ms) override;
+  bool void_game(const std::string& game_id, const RateOne& rate) override;
 
  private:
   StoreWriter& w_;

@@ -7,6 +7,7 @@
 #include <sqlite3.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <condition_variable>
 #include <filesystem>
 #include <memory>
@@ -945,6 +946,227 @@ TEST_P(StoreContract, ListGamesFiltersByStatus) {
   q.status = "";
   q.account = a;
   EXPECT_EQ(s->list_games(q, &total).size(), 4u);
+}
+
+// ---- moderation (schema 9) ----
+
+TEST_P(StoreContract, StandingReportsAndBlocks) {
+  auto s = open();
+  const int64_t a = s->create_user(user("Aigerim")), b = s->create_user(user("Bolat")),
+                c = s->create_user(user("Chingiz"));
+  EXPECT_FALSE(s->standing(a).moderator);
+  EXPECT_FALSE(s->standing(a).marked);
+  s->set_standing(a, Standing{true, false, false});
+  s->set_standing(b, Standing{false, true, true});
+  EXPECT_TRUE(s->standing(a).moderator);
+  EXPECT_FALSE(s->standing(a).closed);
+  EXPECT_TRUE(s->standing(b).marked);
+  EXPECT_TRUE(s->standing(b).closed);
+  s->set_standing(b, Standing{false, false, true});
+  EXPECT_FALSE(s->standing(b).marked);
+
+  s->add_session("h1", b, 99999999999999);
+  s->add_session("h2", b, 99999999999999);
+  s->add_session("h3", a, 99999999999999);
+  s->delete_sessions(b);
+  EXPECT_FALSE(s->find_session("h1"));
+  EXPECT_FALSE(s->find_session("h2"));
+  EXPECT_TRUE(s->find_session("h3"));
+
+  ReportRow r;
+  r.target = b;
+  r.reporter = a;
+  r.game_id = "g1";
+  r.reason = "rude";
+  r.created_ms = 1000;
+  const int64_t report = s->add_report(r);
+  ReportRow f;
+  f.target = c;
+  f.about = a;
+  f.reason = "feeding: 5";
+  f.created_ms = 2000;
+  const int64_t flag = s->add_report(f);
+  EXPECT_NE(report, flag);
+  EXPECT_TRUE(s->open_flag(c, a));
+  EXPECT_FALSE(s->open_flag(c, b));
+  EXPECT_FALSE(s->open_flag(b, 0));  // a player's report is no flag
+  auto list = s->list_reports(false, 10);
+  ASSERT_EQ(list.size(), 2u);
+  EXPECT_EQ(list[0].id, flag);  // newest first
+  EXPECT_EQ(list[0].target_name, "Chingiz");
+  EXPECT_EQ(list[0].reporter_name, "");
+  EXPECT_EQ(list[0].about_name, "Aigerim");
+  EXPECT_EQ(list[1].reporter_name, "Aigerim");
+  EXPECT_EQ(list[1].game_id, "g1");
+  EXPECT_EQ(list[1].reason, "rude");
+  EXPECT_EQ(list[1].created_ms, 1000);
+  EXPECT_TRUE(s->resolve_report(flag));
+  EXPECT_FALSE(s->resolve_report(flag + report + 100));
+  EXPECT_FALSE(s->open_flag(c, a));
+  EXPECT_EQ(s->list_reports(false, 10).size(), 1u);
+  list = s->list_reports(true, 10);
+  ASSERT_EQ(list.size(), 2u);
+  EXPECT_TRUE(list[0].resolved);
+  EXPECT_EQ(s->list_reports(true, 1).size(), 1u);
+
+  s->set_block(a, c, true, 5);
+  s->set_block(a, b, true, 5);
+  s->set_block(a, b, true, 6);  // again: no error
+  s->set_block(c, b, true, 5);
+  EXPECT_EQ(s->blocks(a), (std::vector<std::pair<int64_t, std::string>>{{b, "Bolat"}, {c, "Chingiz"}}));
+  auto either = s->blocked_either_way(b);
+  std::sort(either.begin(), either.end());
+  EXPECT_EQ(either, (std::vector<int64_t>{a, c}));
+  s->set_block(a, b, false, 7);
+  EXPECT_EQ(s->blocks(a).size(), 1u);
+  EXPECT_EQ(s->blocked_either_way(b), (std::vector<int64_t>{c}));
+  EXPECT_TRUE(s->blocks(b).empty());
+}
+
+TEST_P(StoreContract, PairCountsAndLossesToAnAccount) {
+  auto s = open();
+  int64_t a = 0, b = 0;
+  const GameRow base = rated_game(*s, "blitz", &a, &b);
+  const int64_t c = s->create_user(user("Chingiz"));
+  struct Case {
+    std::string id;
+    int64_t white, black;
+    bool rated;
+    std::string status, winner, reason;
+    int64_t created_ms;
+  };
+  const Case cases[] = {
+      {"g1", a, b, true, "over", "black", "resign", 10000},   // a lost, resigned
+      {"g2", b, a, true, "over", "white", "timeout", 20000},  // a lost on time
+      {"g3", a, b, true, "over", "white", "resign", 30000},   // b lost
+      {"g4", a, b, false, "over", "black", "resign", 40000},  // casual
+      {"g5", a, b, true, "aborted", "", "abort", 50000},      // aborted: not counted
+      {"g6", a, c, true, "over", "black", "resign", 60000},   // another pair
+      {"g7", b, a, true, "playing", "", "", 70000},           // being played
+      {"g8", a, b, true, "over", "black", "resign", 500},     // long ago
+  };
+  for (const Case& k : cases) {
+    GameRow g = base;
+    g.id = k.id;
+    g.white_user = k.white;
+    g.black_user = k.black;
+    g.rated = k.rated;
+    g.status = k.status;
+    g.winner = k.winner;
+    g.reason = k.reason;
+    g.created_ms = g.updated_ms = k.created_ms;
+    s->save_game(g);
+  }
+  EXPECT_EQ(s->rated_games_between(a, b, 1000), 4);  // g1 g2 g3 g7
+  EXPECT_EQ(s->rated_games_between(b, a, 1000), 4);
+  EXPECT_EQ(s->rated_games_between(a, b, 0), 5);
+  EXPECT_EQ(s->rated_games_between(a, b, 25000), 2);
+  EXPECT_EQ(s->rated_games_between(a, c, 0), 1);
+  const LossCounts lost = s->losses_to(a, b, 1000);
+  EXPECT_EQ(lost.losses, 2);
+  EXPECT_EQ(lost.resignations, 1);
+  EXPECT_EQ(s->losses_to(a, b, 0).resignations, 2);
+  EXPECT_EQ(s->losses_to(b, a, 0).losses, 1);
+  EXPECT_EQ(s->losses_to(a, c, 0).losses, 1);
+  EXPECT_EQ(s->losses_to(c, a, 0).losses, 0);
+}
+
+TEST_P(StoreContract, LeaderboardLeavesOutMarkedAndClosedAccounts) {
+  auto s = open();
+  const int64_t ids[3] = {s->create_user(user("Aigerim")), s->create_user(user("Bolat")),
+                          s->create_user(user("Chingiz"))};
+  const double ratings[3] = {1900, 1800, 1700};
+  for (int i = 0; i < 3; ++i)
+    raw("INSERT INTO ratings (user_id, category, rating, rd, volatility, games, updated_ms)"
+        " VALUES (" + std::to_string(ids[i]) + ", 'blitz', " + std::to_string(ratings[i]) +
+        ", 60, 0.06, 30, 1000)");
+  auto names = [&] {
+    std::vector<std::string> out;
+    for (const LeaderRow& r : s->leaderboard("blitz", 110, 10)) out.push_back(r.username);
+    return out;
+  };
+  EXPECT_EQ(names(), (std::vector<std::string>{"Aigerim", "Bolat", "Chingiz"}));
+  s->set_standing(ids[0], Standing{false, true, false});
+  s->set_standing(ids[2], Standing{false, false, true});
+  s->set_standing(ids[1], Standing{true, false, false});  // a moderator is listed
+  EXPECT_EQ(names(), (std::vector<std::string>{"Bolat"}));
+  s->set_standing(ids[0], Standing{});
+  EXPECT_EQ(names(), (std::vector<std::string>{"Aigerim", "Bolat"}));
+}
+
+// A rate step that is easy to follow: +100 for a win, -100 for a loss, plus a thousandth of
+// the opponent's rating; the deviation 10 less.
+RatingRow simple_step(const RatingRow& p, const ReplayGame& g) {
+  return RatingRow{p.category, p.rating + (g.score - 0.5) * 200 + g.opponent_rating / 1000,
+                   p.rd - 10, p.volatility, p.games + 1, g.time_ms};
+}
+
+// Ends rated game `id` (white wins) at `time_ms`, rated by simple_step.
+void finish_rated(Store& s, const std::string& id, int64_t white, int64_t black, int64_t time_ms) {
+  GameRow g = sample(id, time_ms);
+  g.white_user = white;
+  g.black_user = black;
+  g.rated = true;
+  g.speed = "blitz";
+  s.save_game(g);
+  g.status = "over";
+  g.winner = "white";
+  g.reason = "resign";
+  RateGame rate = [&](const std::optional<RatingRow>& w, const std::optional<RatingRow>& b) {
+    RatingRow wr = w.value_or(RatingRow{"blitz"}), br = b.value_or(RatingRow{"blitz"});
+    wr.category = br.category = "blitz";
+    const ReplayGame for_white{id, time_ms, br.rating, br.rd, 1.0};
+    const ReplayGame for_black{id, time_ms, wr.rating, wr.rd, 0.0};
+    return std::pair{simple_step(wr, for_white), simple_step(br, for_black)};
+  };
+  ASSERT_TRUE(s.finish_game(g, rate, 0, 0));
+}
+
+TEST_P(StoreContract, VoidGameUndoesItsChangesAndReplaysTheLaterOnes) {
+  auto s = open();
+  const int64_t a = s->create_user(user("Aigerim")), b = s->create_user(user("Bolat")),
+                c = s->create_user(user("Chingiz"));
+  finish_rated(*s, "v1", a, b, 1000);  // a 1601.5/340 (1500 + 100 + 1.5), b 1401.5/340
+  finish_rated(*s, "v2", a, c, 2000);  // a 1703.0 (1601.5 + 100 + 1.5), c 1401.6015
+  finish_rated(*s, "v3", b, a, 3000);  // b 1503.203 (1401.5 + 100 + 1.703), a 1604.4015
+  ASSERT_NEAR(s->ratings(a)[0].rating, 1604.4015, 1e-6);
+  const double c_before = s->ratings(c)[0].rating;
+
+  EXPECT_TRUE(s->void_game("v1", simple_step));
+  // a replayed from a new rating: v2 a win against c's 1500 (1601.5), v3 a loss against b's
+  // recorded 1401.5 (1601.5 - 100 + 1.4015).
+  auto ra = s->ratings(a);
+  ASSERT_EQ(ra.size(), 1u);
+  EXPECT_NEAR(ra[0].rating, 1502.9015, 1e-6);
+  EXPECT_NEAR(ra[0].rd, 330, 1e-9);
+  EXPECT_EQ(ra[0].games, 2);
+  EXPECT_EQ(ra[0].updated_ms, 3000);
+  auto ha = s->rating_history(a);
+  ASSERT_EQ(ha.size(), 2u);
+  EXPECT_EQ(ha[0].game_id, "v2");
+  EXPECT_NEAR(ha[0].rating_before, 1500, 1e-9);
+  EXPECT_NEAR(ha[0].rating_after, 1601.5, 1e-9);
+  EXPECT_NEAR(ha[1].rating_before, 1601.5, 1e-9);
+  // b: v3 alone, a win against a's recorded 1703.0 from new: 1500 + 100 + 1.703.
+  auto rb = s->ratings(b);
+  ASSERT_EQ(rb.size(), 1u);
+  EXPECT_NEAR(rb[0].rating, 1601.703, 1e-6);
+  EXPECT_EQ(rb[0].games, 1);
+  // c, a later opponent, is not recomputed.
+  EXPECT_DOUBLE_EQ(s->ratings(c)[0].rating, c_before);
+  const auto v1 = s->load_game("v1");
+  ASSERT_TRUE(v1);
+  EXPECT_FALSE(v1->rated);
+  EXPECT_EQ(v1->white_diff, 0);
+  EXPECT_EQ(v1->status, "over");
+  // Once: a second void, or one of a game without changes, writes nothing.
+  EXPECT_FALSE(s->void_game("v1", simple_step));
+  EXPECT_FALSE(s->void_game("nothing", simple_step));
+  // A player left with no rated game in the category has no rating there.
+  EXPECT_TRUE(s->void_game("v3", simple_step));
+  EXPECT_TRUE(s->ratings(b).empty());
+  EXPECT_EQ(s->ratings(a)[0].games, 1);
+  EXPECT_NEAR(s->ratings(a)[0].rating, 1601.5, 1e-9);
 }
 
 INSTANTIATE_TEST_SUITE_P(Sqlite, StoreContract, testing::Values(Backend::Sqlite));

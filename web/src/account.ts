@@ -4,7 +4,7 @@
 
 import "./accounts.css";
 import { ApiError } from "./api";
-import { accounts, set_me, who_am_i } from "./accounts_api";
+import { accounts, am_moderator, moderation, set_me, who_am_i } from "./accounts_api";
 import { check_password, check_username, player_href } from "./accounts_logic";
 import { error_text, t } from "./i18n";
 import { esc, toast, type View } from "./util";
@@ -81,21 +81,59 @@ export class AuthView implements View {
 export class AccountView implements View {
   el = document.createElement("div");
   private me: string | null | undefined;
+  private blocks: string[] = [];
+  private moderator = false;
 
   constructor() {
     this.el.className = "auth";
     this.el.addEventListener("submit", (e) => {
       e.preventDefault();
-      void this.change_password();
+      if ((e.target as Element).id === "block-form") void this.block_named();
+      else void this.change_password();
     });
     this.el.addEventListener("click", (e) => {
       if ((e.target as Element).closest("#logout")) void this.logout();
+      const unblock = (e.target as Element).closest<HTMLElement>("[data-unblock]");
+      if (unblock) void this.set_block(unblock.dataset.unblock ?? "", false);
     });
     this.render();
-    void who_am_i(true).then((me) => {
+    void who_am_i(true).then(async (me) => {
       this.me = me;
+      if (me) {
+        this.moderator = await am_moderator();
+        try {
+          this.blocks = (await moderation.blocks()).blocks;
+        } catch {
+          this.blocks = [];
+        }
+      }
       this.render();
     });
+  }
+
+  private async set_block(name: string, block: boolean) {
+    try {
+      this.blocks = (await moderation.block(name, block)).blocks;
+      this.render();
+    } catch (e) {
+      toast(account_error(e), "error");
+    }
+  }
+
+  private async block_named() {
+    const name = (this.el.querySelector("#block-name") as HTMLInputElement).value.trim();
+    if (name) await this.set_block(name, true);
+  }
+
+  private blocks_html(): string {
+    const rows = this.blocks
+      .map((b) => `<li><a href="${esc(player_href(b))}" class="uname">${esc(b)}</a> <button type="button" data-unblock="${esc(b)}">${esc(t("unblock"))}</button></li>`)
+      .join("");
+    return `<form class="card auth-form" id="block-form" novalidate><h2>${esc(t("blocks"))}</h2>
+      <p class="muted">${esc(t("blocks_help"))}</p>
+      ${rows ? `<ul id="block-list">${rows}</ul>` : `<p class="muted" id="block-none">${esc(t("block_none"))}</p>`}
+      <label>${esc(t("username"))}<input id="block-name" autocomplete="off" maxlength="20" spellcheck="false"/></label>
+      <button type="submit">${esc(t("block"))}</button></form>`;
   }
   destroy() {}
 
@@ -112,13 +150,15 @@ export class AccountView implements View {
     this.el.innerHTML = `<div class="card auth-form">
       <h2>${esc(t("account"))}</h2>
       <p>${esc(t("logged_in_as"))} <a href="${esc(player_href(this.me))}" class="uname">${esc(this.me)}</a></p>
+      ${this.moderator ? `<p><a class="button" id="moderation-link" href="#/moderation">${esc(t("moderation"))}</a></p>` : ""}
       <button type="button" id="logout">${esc(t("logout"))}</button></div>
       <form class="card auth-form" id="password-form" novalidate>
       <h2>${esc(t("change_password"))}</h2>
       <label>${esc(t("password"))}<input id="pw-current" type="password" autocomplete="current-password" required/></label>
       <label>${esc(t("new_password"))}<input id="pw-new" type="password" autocomplete="new-password" required/><small>${esc(t("password_rules"))}</small></label>
       <p class="form-error" id="pw-error" role="alert"></p>
-      <button type="submit" class="primary">${esc(t("change_password"))}</button></form>`;
+      <button type="submit" class="primary">${esc(t("change_password"))}</button></form>
+      ${this.blocks_html()}`;
   }
 
   private async logout() {

@@ -38,7 +38,7 @@ export const accounts = {
   login: (username: string, password: string) =>
     call<{ username: string }>("POST", "/api/login", { username, password }),
   logout: () => call<{ ok: boolean }>("POST", "/api/logout", {}),
-  me: () => call<{ username: string | null }>("GET", "/api/me"),
+  me: () => call<{ username: string | null; moderator?: boolean }>("GET", "/api/me"),
   change_password: (password: string, new_password: string) =>
     call<{ ok: boolean }>("POST", "/api/password", { password, new_password }),
   user: (name: string) => call<User>("GET", user_path(name)),
@@ -52,6 +52,43 @@ export const accounts = {
     return call<{ games: AccountGameRow[]; total: number }>("GET", `/api/games?${p}`);
   },
 };
+
+/** One flag (raised by the server) or report (by a player) of GET /api/moderation. */
+export interface ReportItem {
+  id: number;
+  kind: "flag" | "report";
+  target: string | null;
+  reporter: string | null;
+  about: string | null;
+  game: string | null;
+  reason: string;
+  created: string;
+  resolved: boolean;
+  target_marked: boolean;
+  target_closed: boolean;
+}
+
+/** A player's blocks and reports, and the moderators' API (docs/web-protocol.md "Moderation"). */
+export const moderation = {
+  blocks: () => call<{ blocks: string[] }>("GET", "/api/account/blocks"),
+  block: (username: string, block: boolean) => call<{ blocks: string[] }>("POST", "/api/account/blocks", { username, block }),
+  report: (username: string, reason: string, game?: string) =>
+    call<{ ok: boolean }>("POST", "/api/account/reports", game ? { username, reason, game } : { username, reason }),
+  list: (resolved = false) => call<{ reports: ReportItem[] }>("GET", `/api/moderation${resolved ? "?resolved=1" : ""}`),
+  mark: (username: string, marked: boolean) => call<{ ok: boolean }>("POST", "/api/moderation/mark", { username, marked }),
+  close: (username: string, closed: boolean) => call<{ ok: boolean }>("POST", "/api/moderation/close", { username, closed }),
+  void_game: (game: string) => call<{ ok: boolean }>("POST", "/api/moderation/void", { game }),
+  resolve: (id: number) => call<{ ok: boolean }>("POST", "/api/moderation/resolve", { id }),
+};
+
+/** Whether the logged-in account is a moderator (false when anonymous or unknown). */
+export async function am_moderator(): Promise<boolean> {
+  try {
+    return (await accounts.me()).moderator === true;
+  } catch {
+    return false;
+  }
+}
 
 /** The logged-in name, kept for the header; null when anonymous or the server has no accounts. */
 let me_cache: string | null | undefined;

@@ -849,6 +849,7 @@ export class GameView implements View {
         <p class="status" id="status">${this.status_line()}</p>
         ${this.store_html()}
         ${this.deadline_html()}
+        ${g.unrated_reason ? `<p class="notice" id="unrated-notice">${esc(t(`unrated_${g.unrated_reason}`))}</p>` : ""}
         ${hint_text}
         <div class="controls" id="controls">${this.controls()}</div>
         ${this.links_html()}

@@ -7,6 +7,7 @@
 //   #/puzzles[/<id>]  #/studies[/<n>]  #/explorer[/<position>]  the learning pages
 //   #/arbiter[/<event>[/<key>]]  over-the-board events (arbiter.ts)
 //   #/tournaments[/<id>]  online tournaments (tournaments.ts)
+//   #/moderation  the moderators' flags and reports (moderation.ts)
 
 import "./style.css";
 import { store } from "./api";
@@ -19,6 +20,7 @@ import { GameView } from "./game";
 import { GamesView } from "./games";
 import { HomeView, JoinView } from "./home";
 import { LobbyView } from "./lobby";
+import { ModerationView } from "./moderation";
 import { LeaderboardView, PlayerView } from "./player";
 import { ExplorerView } from "./explorer";
 import { PuzzlesView } from "./puzzles";
@@ -59,6 +61,7 @@ function route() {
   else if (parts[0] === "leaderboard") view = new LeaderboardView(parts[1]);
   else if (parts[0] === "login" || parts[0] === "signup") view = new AuthView(parts[0]);
   else if (parts[0] === "account") view = new AccountView();
+  else if (parts[0] === "moderation") view = new ModerationView();
   else if (parts[0] === "@" && parts[1]) view = new PlayerView(parts[1]);
   else if (parts[0] === "puzzles") view = new PuzzlesView(parts[1]);
   else if (parts[0] === "studies") view = new StudiesView(parts[1] ? Number(parts[1]) : null);

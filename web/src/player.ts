@@ -5,11 +5,11 @@
 
 import "./accounts.css";
 import { account_error } from "./account";
-import { accounts, type AccountGameRow } from "./accounts_api";
+import { accounts, moderation, who_am_i, type AccountGameRow } from "./accounts_api";
 import { history_svg, leaderboard_html, player_games_html, user_html, SPEEDS, type LeaderRow, type Speed, type User } from "./accounts_logic";
 import { lang, t } from "./i18n";
 import { date_text } from "./logic";
-import { esc, type View } from "./util";
+import { esc, toast, type View } from "./util";
 
 const PAGE = 50;
 
@@ -21,17 +21,57 @@ export class PlayerView implements View {
   private total = 0;
   private offset = 0;
   private error = "";
+  private me: string | null = null;
 
   constructor(private name: string) {
     this.el.className = "player-page";
     this.el.addEventListener("click", (e) => {
+      if ((e.target as Element).closest("#block-player")) return void this.block();
       const b = (e.target as Element).closest<HTMLElement>("[data-page]");
       if (!b) return;
       this.offset = Math.max(0, this.offset + Number(b.dataset.page) * PAGE);
       void this.load_games();
     });
+    this.el.addEventListener("submit", (e) => {
+      e.preventDefault();
+      void this.report();
+    });
     this.render();
+    void who_am_i().then((me) => {
+      this.me = me;
+      this.render();
+    });
     void this.load();
+  }
+
+  private async block() {
+    if (!this.user) return;
+    try {
+      await moderation.block(this.user.username, true);
+      toast(t("blocked_done", { name: this.user.username }));
+    } catch (e) {
+      toast(account_error(e), "error");
+    }
+  }
+
+  private async report() {
+    const input = this.el.querySelector("#report-reason") as HTMLInputElement | null;
+    if (!this.user || !input || !input.value.trim()) return;
+    try {
+      await moderation.report(this.user.username, input.value.trim());
+      input.value = "";
+      toast(t("report_sent"));
+    } catch (e) {
+      toast(account_error(e), "error");
+    }
+  }
+
+  /** Report and block, for a logged-in reader on another player's page. */
+  private moderation_html(): string {
+    if (!this.user || !this.me || this.me.toLowerCase() === this.user.username.toLowerCase()) return "";
+    return `<form class="row" id="report-form"><input id="report-reason" maxlength="500" placeholder="${esc(t("report_reason"))}"/>
+      <button type="submit">${esc(t("report"))}</button>
+      <button type="button" id="block-player">${esc(t("block"))}</button></form>`;
   }
   destroy() {}
 
@@ -86,6 +126,7 @@ export class PlayerView implements View {
       <section><h3>${esc(t("games"))}</h3>
       <p class="row"><a class="button" href="${esc(accounts.pgn_url(this.user.username))}" download>${esc(t("download_games"))}</a>
         <a class="button" id="challenge-link" href="#/lobby/challenge/${encodeURIComponent(this.user.username)}">${esc(t("challenge"))}</a></p>
+      ${this.moderation_html()}
       ${player_games_html(this.user.username, this.games, (iso) => date_text(iso, lang()))}${pager}</section>`;
   }
 }

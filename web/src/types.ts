@@ -99,6 +99,9 @@ export interface GameState {
   can_offer_draw?: boolean;
   // accounts: whether the game counts for the ratings, and its speed category
   rated?: boolean;
+  // why a game asked for rated is played unrated: "pair_cap" (the pair's rated games today),
+  // "account_marked"; null otherwise
+  unrated_reason?: string | null;
   speed?: string | null;
   // a correspondence game: days per move and the wall-clock time (ms since the epoch) by which
   // the side to move must move
