@@ -136,15 +136,9 @@ Room::Played Room::play(int hole, std::string* why, MoveDone done) {
     *why = "hole: expected 1.." + std::to_string(game.rules().n);
     return Played::Refused;
   }
-  const Undo undo{left,
-                  {left_[0], left_[1]},
-                  clock_running_,
-                  turn_start_,
-                  draw_offer_,
-                  draw_declined_ply_[1 - i],
-                  score,
-                  updated_ms,
-                  move_deadline_ms,
+  const Undo undo{left,        {left_[0], left_[1]}, clock_running_,
+                  turn_start_, draw_offer_,          draw_declined_ply_[1 - i],
+                  score,       updated_ms,           move_deadline_ms,
                   moved_at_};
   if (!game.play(hole, why)) return Played::Refused;
   moved_at_ = SteadyClock::now();
@@ -385,11 +379,14 @@ void Room::store_refused(std::exception_ptr e, int64_t stm_left) {
     what = x.what();
   } catch (...) {
   }
-  if (!store_fault_)
+  if (!store_fault_) {
     log(LogLevel::Error, id,
         std::string("the store refuses the game's writes (") + store::fault_code(fault) +
             "): its clocks stand still until it takes them again: " + what);
+    paused_at_ = SteadyClock::now();
+  }
   store_fault_ = fault;
+  start_timer_.cancel();  // the first-move rule's countdown stands still too
   if (has_clock() && clock_running_) left_[index(to_move())] = std::max<int64_t>(0, stm_left);
   clock_running_ = false;
   flag_timer_.cancel();
@@ -401,7 +398,9 @@ void Room::store_back() {
   store_fault_.reset();
   retry_timer_.cancel();
   log(LogLevel::Info, id, "the store takes the game's writes again: its clocks go on");
-  if (pending_end_) return;  // end_written records it
+  moved_at_ += SteadyClock::now() - paused_at_;  // the first-move countdown goes on from there
+  if (pending_end_) return;                      // end_written records it
+  arm_start_timer();
   resume_clock();
   broadcast();
   start_engine();
@@ -670,12 +669,12 @@ bool Room::first_move_due() const {
 std::optional<int64_t> Room::first_move_left_ms() const {
   if (!first_move_due()) return std::nullopt;
   const auto deadline = moved_at_ + std::chrono::seconds(services_.config.first_move_seconds);
-  return std::max<int64_t>(
-      0, std::chrono::duration_cast<milliseconds>(deadline - SteadyClock::now()).count());
+  const auto now = store_fault_ ? paused_at_ : SteadyClock::now();  // it stands still meanwhile
+  return std::max<int64_t>(0, std::chrono::duration_cast<milliseconds>(deadline - now).count());
 }
 
 void Room::arm_start_timer() {
-  if (!first_move_due() || services_.stopping_io) {
+  if (!first_move_due() || services_.stopping_io || store_fault_ || pending_end_) {
     start_timer_.cancel();
     return;
   }

@@ -295,6 +295,7 @@ class Room : public std::enable_shared_from_this<Room> {
   };
   std::optional<PendingEnd> pending_end_;         // decided, not yet stored
   std::optional<store::StoreFault> store_fault_;  // the last write's refusal
+  SteadyClock::time_point paused_at_;             // since when store_fault_ is set
   net::steady_timer retry_timer_;
   void write_end();  // queues the pending end (its row, and the ratings of a rated game)
   void end_written(std::exception_ptr e, const GameRow& g, bool wrote);
