@@ -295,6 +295,11 @@ class WsClient {
   beast::error_code last_error_;  // why the last read ended the connection
 };
 
+// Whether server message m is of type `type`.
+inline bool is_type(const json::object& m, const char* type) {
+  return m.at("type") == type;
+}
+
 inline int64_t jint(const json::value& v) {
   return v.as_int64();
 }

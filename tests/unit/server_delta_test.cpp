@@ -45,10 +45,6 @@ server::Config unlimited() {
   return cfg;
 }
 
-bool is_type(const json::object& m, const char* type) {
-  return m.at("type").as_string() == type;
-}
-
 // The next state or delta (presence and the rest skipped).
 std::optional<json::object> next_update(WsClient& c) {
   return c.read_until(

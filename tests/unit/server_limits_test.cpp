@@ -20,10 +20,6 @@ std::pair<std::string, std::string> analysis_board(uint16_t port) {
   return {jstr(r.json().at("id")), jstr(r.json().at("token"))};
 }
 
-bool is_type(const json::object& m, const char* t) {
-  return m.at("type") == t;
-}
-
 // Engine moves go ahead of analysis: with background work for several seconds queued, the
 // engine's reply comes in about its move time (one worker is kept for engine moves).
 TEST(ServerLimits, EngineMovesGoAheadOfAnalysis) {
