@@ -68,7 +68,8 @@ void add_review_figures(json::object& item, const std::string& review) {
 }  // namespace
 
 http::response<http::string_body> Server::Impl::api_create(const json::object& body,
-                                                           const Viewer& viewer) {
+                                                           const Viewer& viewer,
+                                                           const std::string& peer) {
   try {
     const std::string mode_word = get_string(body, "mode", "", 20);
     const auto mode = parse_mode(mode_word);
@@ -107,6 +108,16 @@ http::response<http::string_body> Server::Impl::api_create(const json::object& b
       throw BadRequest{"days_per_move: expected 1, 2, 3, 5, 7 or 14"};
     if (days != 0 && (*mode != Mode::Online || initial >= 0))
       throw BadRequest{"days_per_move: only for an online game without a clock"};
+    if (*mode == Mode::Online) {
+      // Each waiting game stays in memory and in the open list until it expires.
+      AddressState& a = addresses[peer];
+      a.used = SteadyClock::now();
+      const int n = config.online_games_per_address;
+      if (!a.games.take(now_ms(), n, double(n) / kGameWindowMinutes))
+        throw BadRequest{"more than " + std::to_string(n) + " online games in " +
+                             std::to_string(kGameWindowMinutes) + " minutes from this address",
+                         http::status::too_many_requests};
+    }
     // Every field is checked: only now the game exists.
     auto room = rooms->create(*mode, Game(start));
     room->clock_initial_ms = initial;

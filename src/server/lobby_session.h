@@ -18,16 +18,21 @@
 
 namespace toguz::server {
 
-// A lobby client this far behind is dropped (it gets every seek's coming and going).
-constexpr size_t kMaxQueuedLobby = 512, kMaxQueuedBytesLobby = 4 << 20;
+// A lobby client this far behind is dropped (it gets every seek's coming and going, a few
+// hundred bytes each; its first message lists every seek, about 50 KB with 200 of them).
+constexpr size_t kMaxQueuedLobby = 512, kMaxQueuedBytesLobby = 512 << 10;
 
-class LobbySession : public LobbyClient, public std::enable_shared_from_this<LobbySession> {
+class LobbySession : public LobbyClient,
+                     public QueuedSocket,
+                     public std::enable_shared_from_this<LobbySession> {
  public:
   LobbySession(Server::Impl& server, tcp::socket&& socket);
   // Accepts the upgrade `req` from address `peer` for `viewer`; the lobby then sends its state.
   void start(http::request<http::string_body> req, Viewer viewer, std::string peer);
   void send(std::string message) override;
   void close();
+  size_t queued_bytes() const override { return queued_bytes_; }
+  void close_over_budget(const std::string& why) override;
 
  private:
   friend struct WsSessionOps;
@@ -38,7 +43,7 @@ class LobbySession : public LobbyClient, public std::enable_shared_from_this<Lob
   websocket::stream<beast::tcp_stream> ws_;
   std::string peer_;
   Viewer viewer_;         // online (user_connected) while joined
-  bool counted_ = false;  // in addresses[peer_].connections
+  bool counted_ = false;  // in addresses[peer_].connections and its sockets
   bool joined_ = false;   // in the lobby
   bool gone_ = false;
   MessageRate rate_;

@@ -4,6 +4,7 @@
 // happens.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -25,6 +26,19 @@ struct Config {
   int analyze_per_minute = 12;       // POST /api/analyze per address (one at a time besides)
   int max_connections_per_address = 64;  // WebSocket connections from one address
   int max_spectators_per_room = 500;     // watching one game (players always get in)
+  // Limits that protect people (docs/server.md "Limits per client"). Bytes waiting to be sent
+  // over all the WebSockets of one address (game and lobby): past it the socket of that address
+  // with the most queued is closed. An honest client reads what it is sent, so its queue is
+  // near empty; 8 MiB is a whole state and a review for each of 40 slow sockets of one network.
+  size_t max_queued_bytes_per_address = 8 << 20;
+  // Online games created with POST /api/games per address: a bucket of this many, refilled
+  // over 10 minutes. Lobby games (both players agree) do not count. A person starts a game a
+  // minute at the most; 20 leaves room for a club behind one address.
+  int online_games_per_address = 20;
+  // Creating a tournament (every one is listed on the tournaments page): an account with at
+  // least this many rated games, at most tournaments_per_day created in 24 hours.
+  int tournament_min_rated_games = 10;
+  int tournaments_per_day = 3;
   // Expiry: games waiting for an opponent or never started (a rematch nobody played) and
   // analysis boards left alone this long are ended ("aborted", reason "expired"); a room nobody
   // is connected to leaves memory after idle_room_seconds (a game still played online or

@@ -124,6 +124,8 @@ class ClusterTest : public ::testing::Test {
                                  "--lease-ms", "1500", "--workers", "1", "--static", "",
                                  "--puzzles", "", "--studies", "", "--review-nodes", "300000",
                                  "--max-connections-per-address", "10000",
+                                 // new accounts create its tournament
+                                 "--tournament-min-rated-games", "0",
                                  // it moves as fast as the servers answer
                                  "--max-messages-per-second", "100000"},
         dir_.path.string() + "/serve" + std::to_string(i) + ".log");

@@ -20,7 +20,8 @@ std::pair<std::string, std::string> analysis_board(uint16_t port) {
   return {jstr(r.json().at("id")), jstr(r.json().at("token"))};
 }
 
-bool is_type(const json::object& m, const char* t) {
+// (Not is_type: server_delta_test.cpp has one, and the tests are compiled as unity files.)
+bool of_type(const json::object& m, const char* t) {
   return m.at("type") == t;
 }
 
@@ -53,7 +54,7 @@ TEST(ServerLimits, EngineMovesGoAheadOfAnalysis) {
   EXPECT_LT(waited, 1.5) << "the engine's 0.2 s reply waited behind the analyses";
   for (auto& f : flood)
     EXPECT_TRUE(f->read_until(
-        [](const json::object& m) { return is_type(m, "analysis") && m.at("done").as_bool(); }));
+        [](const json::object& m) { return of_type(m, "analysis") && m.at("done").as_bool(); }));
 }
 
 // The background queue is bounded: past it a request is refused with a clear error; and one
@@ -75,17 +76,17 @@ TEST(ServerLimits, BackgroundQueueIsBounded) {
   c[1]->send(json::object{{"type", "analyze"}});  // waits: the queue is full
   c[2]->send(json::object{{"type", "hint"}});     // refused
   auto busy = c[2]->read_until(
-      [](const json::object& m) { return is_type(m, "error") || is_type(m, "hint"); });
+      [](const json::object& m) { return of_type(m, "error") || of_type(m, "hint"); });
   ASSERT_TRUE(busy);
   ASSERT_EQ(jstr(busy->at("type")), "error");
   EXPECT_NE(jstr(busy->at("message")).find("busy"), std::string::npos) << json::serialize(*busy);
   ASSERT_TRUE(c[1]->read_until(
-      [](const json::object& m) { return is_type(m, "analysis") && m.at("done").as_bool(); }));
+      [](const json::object& m) { return of_type(m, "analysis") && m.at("done").as_bool(); }));
   // Idle again: a hint is accepted, a second one while it searches is not.
   c[2]->send(json::object{{"type", "hint"}});
   c[2]->send(json::object{{"type", "hint"}});
   auto second = c[2]->read_until(
-      [](const json::object& m) { return is_type(m, "error") || is_type(m, "hint"); });
+      [](const json::object& m) { return of_type(m, "error") || of_type(m, "hint"); });
   ASSERT_TRUE(second);
   ASSERT_EQ(jstr(second->at("type")), "error");
   EXPECT_NE(jstr(second->at("message")).find("still being searched"), std::string::npos)
@@ -165,12 +166,12 @@ Received drain_until_pong(WsClient& c) {
   for (;;) {
     auto m = c.read();
     if (!m) return r;
-    if (is_type(*m, "pong")) {
+    if (of_type(*m, "pong")) {
       r.pong = true;
       return r;
     }
-    if (is_type(*m, "state")) ++r.states;
-    if (is_type(*m, "presence")) {
+    if (of_type(*m, "state")) ++r.states;
+    if (of_type(*m, "presence")) {
       ++r.presence;
       r.spectators = int(jint(m->at("spectators")));
     }
@@ -202,7 +203,7 @@ TEST(ServerLimits, SpectatorChurnSendsPresenceNotState) {
   }
   // The count settles at zero, and it is in the state as well.
   auto zero = game.black->read_until([](const json::object& m) {
-    return is_type(m, "presence") && jint(m.at("spectators")) == 0;
+    return of_type(m, "presence") && jint(m.at("spectators")) == 0;
   });
   ASSERT_TRUE(zero);
   game.white->send(json::object{{"type", "move"}, {"hole", 7}, {"ply", 0}});
