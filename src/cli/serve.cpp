@@ -74,6 +74,22 @@ void add_serve(CLI::App& app) {
                   "password checks waiting (sign-ups take half at most)")
       ->check(CLI::Range(2, 100000))
       ->capture_default_str();
+  cmd->add_option("--max-queued-bytes-per-address", cfg->max_queued_bytes_per_address,
+                  "bytes waiting to be sent over one address's WebSockets")
+      ->check(CLI::Range(size_t(64) << 10, size_t(1) << 40))
+      ->capture_default_str();
+  cmd->add_option("--online-games-per-address", cfg->online_games_per_address,
+                  "online games created per address in 10 minutes")
+      ->check(CLI::Range(1, 1000000))
+      ->capture_default_str();
+  cmd->add_option("--tournament-min-rated-games", cfg->tournament_min_rated_games,
+                  "rated games an account needs to create a tournament")
+      ->check(CLI::Range(0, 100000))
+      ->capture_default_str();
+  cmd->add_option("--tournaments-per-day", cfg->tournaments_per_day,
+                  "tournaments one account may create in 24 hours")
+      ->check(CLI::Range(1, 100000))
+      ->capture_default_str();
   cmd->add_option("--puzzles", cfg->puzzles_path, "puzzles (toguz puzzles build); \"\": none")
       ->capture_default_str();
   cmd->add_option("--studies", cfg->studies_path, "the classic studies; \"\": none")

@@ -380,6 +380,7 @@ void Cluster::on_hello(const std::string& game, const std::string& from, const s
   }
   auto client = std::make_shared<RemoteClient>(*this, from, conn, seat, address);
   client->room = room;
+  client->user_id = viewer.user_id;
   remotes_[key] = client;
   send_to(from, "seat " + conn + " " + std::string(seat_name(seat)), "");
   room->attach(*client);

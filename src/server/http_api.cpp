@@ -81,7 +81,8 @@ void Server::Impl::check_guest_name(const char* field, const std::string& name,
                      http::status::conflict};
 }
 
-void Server::Impl::api_create(const json::object& body, const Viewer& viewer, Respond respond) {
+void Server::Impl::api_create(const json::object& body, const Viewer& viewer,
+                              const std::string& peer, Respond respond) {
   try {
     const std::string mode_word = get_string(body, "mode", "", 20);
     const auto mode = parse_mode(mode_word);
@@ -131,6 +132,16 @@ void Server::Impl::api_create(const json::object& body, const Viewer& viewer, Re
       check_guest_name("black", typed[1], viewer);
     } else if (!viewer.signed_in()) {
       check_guest_name("name", name, viewer);
+    }
+    if (*mode == Mode::Online) {
+      // Each waiting game stays in memory and in the open list until it expires.
+      AddressState& a = addresses[peer];
+      a.used = SteadyClock::now();
+      const int n = config.online_games_per_address;
+      if (!a.games.take(now_ms(), n, double(n) / kGameWindowMinutes))
+        throw BadRequest{"more than " + std::to_string(n) + " online games in " +
+                             std::to_string(kGameWindowMinutes) + " minutes from this address",
+                         http::status::too_many_requests};
     }
     // Every field is checked: only now the game exists.
     auto room = rooms->create(*mode, Game(start));

@@ -91,12 +91,15 @@ void route_api(Server::Impl& server, const http::request<http::string_body>& req
     respond(json_response(http::status::ok, json::object{{"ok", true},
                                                          {"version", TOGUZ_VERSION},
                                                          {"rooms", server.rooms->size()},
-                                                         {"connections", connections}}));
+                                                         {"connections", connections},
+                                                         {"queued_bytes", server.queued_total},
+                                                         {"queued_bytes_peak", server.queued_peak},
+                                                         {"reviews", server.reviews->running()}}));
   } else if (parts.size() == 1 && first == "games") {
     if (get)
       respond(server.api_list(query));
     else if (body_object())
-      server.api_create(body, server.viewer_of(req), respond);
+      server.api_create(body, server.viewer_of(req), peer, respond);
   } else if (parts.size() == 1 && first == "signup") {
     if (body_object()) server.api_signup(body, peer, served_over_https(req), respond);
   } else if (parts.size() == 1 && first == "login") {
@@ -166,7 +169,7 @@ void Server::Impl::handle_http(const http::request<http::string_body>& req, cons
   try {
     if (path == "/api/tournaments" || path.rfind("/api/tournaments/", 0) == 0) {
       if (forward_tournament_request(req, peer, respond)) return;
-      respond(api_tournaments(req, path));
+      respond(api_tournaments(req, path, peer));
       return;
     }
     if (auto r = arbiter->handle(req)) {

@@ -114,10 +114,10 @@ Lobby::Lobby(LobbyHooks hooks) : hooks_(std::move(hooks)) {
 
 // ---- connections ----
 
-void Lobby::join(LobbyClient& c, const Viewer& viewer) {
+void Lobby::join(LobbyClient& c, const Viewer& viewer, const std::string& address) {
   if (conns_.count(&c)) return;
   const std::string player = player_of(viewer, next_anonymous_++);
-  conns_[&c] = {viewer, player};
+  conns_[&c] = {viewer, player, address};
   PlayerState& p = players_[player];
   p.viewer = viewer;
   p.clients.push_back(&c);
@@ -257,7 +257,13 @@ std::string Lobby::on_seek(LobbyClient& c, const json::object& msg) {
   });
   if (open >= kMaxSeeksPerPlayer)
     return "seek: " + std::to_string(kMaxSeeksPerPlayer) + " seeks open already, the most allowed";
-  Seek s{new_id(), me.player, &c, {}, std::nullopt, std::nullopt, me.viewer, ""};
+  const auto from_address = std::count_if(seeks_.begin(), seeks_.end(), [&](const Seek& s) {
+    return !me.address.empty() && s.address == me.address && s.origin.empty();
+  });
+  if (from_address >= kMaxSeeksPerAddress)
+    return "seek: " + std::to_string(kMaxSeeksPerAddress) +
+           " seeks open from this address already, the most allowed";
+  Seek s{new_id(), me.player, &c, {}, std::nullopt, std::nullopt, me.viewer, "", me.address};
   if (std::string why = read_terms("seek", msg, me.viewer, &s.terms); !why.empty()) return why;
   if (const json::value* range = given(msg, "range")) {
     const json::array* a = range->if_array();
@@ -394,8 +400,14 @@ std::string Lobby::on_challenge(LobbyClient& c, const json::object& msg) {
   if (!target) return "challenge: no such player: " + to.substr(0, 40);
   if (target->user_id == me.viewer.user_id) return "challenge: you cannot challenge yourself";
   if (blocked(me.viewer, *target)) return "challenge: you cannot play this player";
+  Terms terms;
+  if (std::string w = read_terms("challenge", msg, me.viewer, &terms); !w.empty()) return w;
+  if (!challenges_sent_[me.player].take(hooks_.now_ms(), kChallengesPerMinute,
+                                        kChallengesPerMinute))
+    return "challenge: more than " + std::to_string(kChallengesPerMinute) +
+           " challenges a minute; wait a little";
   Challenge ch{new_id(), me.player, player_of(*target, 0), &c, me.viewer, *target, {}, {}, ""};
-  if (std::string w = read_terms("challenge", msg, me.viewer, &ch.terms); !w.empty()) return w;
+  ch.terms = std::move(terms);
   ch.rating = rating_of(me.viewer, ch.terms.speed);
   challenges_.push_back(std::move(ch));
   const Challenge& added = challenges_.back();
@@ -550,7 +562,8 @@ std::optional<Lobby::Seek> Lobby::seek_of_wire(const json::object& o, const std:
          std::nullopt,
          rating_of_wire(o.at("rating")),
          viewer_of_wire(o.at("viewer")),
-         from};
+         from,
+         ""};
   if (s.id.empty() || s.player.empty()) return std::nullopt;
   if (const json::array* r = o.at("range").if_array(); r && r->size() == 2)
     s.range = std::make_pair(int((*r)[0].to_number<int64_t>()), int((*r)[1].to_number<int64_t>()));
@@ -931,6 +944,9 @@ bool Lobby::online_elsewhere(int64_t user_id) const {
 void Lobby::tick() {
   pair_pools();
   const int64_t now = hooks_.now_ms();
+  // A challenger's bucket is full again a minute after his last challenge: forgotten.
+  std::erase_if(challenges_sent_,
+                [&](const auto& e) { return now - e.second.refilled_ms >= 60000; });
   if (clustered() && hooks_.alive && now - alive_checked_ms_ >= 2 * kLobbyBroadcastMs) {
     alive_checked_ms_ = now;
     drop_seeks_of_dead_instances();

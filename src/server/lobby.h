@@ -30,6 +30,7 @@
 
 #include "accounts/pool.h"
 #include "accounts/speed.h"
+#include "server/rate_bucket.h"
 #include "server/viewer.h"
 
 namespace toguz::server {
@@ -96,15 +97,21 @@ struct LobbyHooks {
 };
 
 inline constexpr int kMaxSeeksPerPlayer = 3;
+// Seeks open from one address (every player there, guests' sockets included): a family or a
+// club behind one address has room for a few players' seeks, one client cannot fill the lobby.
+inline constexpr int kMaxSeeksPerAddress = 6;
+// Challenges an account may send: a bucket of this many, refilled at this rate a minute, so no
+// account can flood another with pop-ups (besides kMaxSeeksPerPlayer open at once).
+inline constexpr int kChallengesPerMinute = 5;
 inline constexpr int64_t kLobbyBroadcastMs = 2000;  // online and pools: at most this often
 
 class Lobby {
  public:
   explicit Lobby(LobbyHooks hooks);
 
-  // A connection opened by `viewer`: it gets the lobby message and the challenges waiting for
-  // the account.
-  void join(LobbyClient& c, const Viewer& viewer);
+  // A connection opened by `viewer` from `address` ("": unknown, not limited by address): it
+  // gets the lobby message and the challenges waiting for the account.
+  void join(LobbyClient& c, const Viewer& viewer, const std::string& address = "");
   // The connection closed: when it was its player's last, his seeks, pool place and
   // challenges go.
   void leave(LobbyClient& c);
@@ -143,6 +150,7 @@ class Lobby {
   struct Conn {
     Viewer viewer;
     std::string player;  // "u<id>" for an account, "c<n>" for an anonymous socket
+    std::string address;
   };
   struct PlayerState {
     Viewer viewer;
@@ -158,6 +166,7 @@ class Lobby {
     std::optional<LobbyRating> rating;  // the seeker's in the category (accounts only)
     Viewer viewer;                      // the seeker
     std::string origin;                 // the instance it was made on, "" for this one
+    std::string address;                // the seeker's socket's (made here only)
   };
   struct Challenge {
     std::string id, from, to;  // player keys
@@ -264,9 +273,10 @@ class Lobby {
   std::vector<Seek> seeks_;  // in order of creation
   std::vector<Challenge> challenges_;
   std::vector<Pool> pools_;
-  std::map<std::string, PoolEntry> pool_entries_;  // every instance's waiting players
-  std::map<std::string, InstanceCounts> counts_;   // the other instances'
-  std::string sent_counts_;                        // what this one last published
+  std::map<std::string, PoolEntry> pool_entries_;      // every instance's waiting players
+  std::map<std::string, RateBucket> challenges_sent_;  // by challenger (kChallengesPerMinute)
+  std::map<std::string, InstanceCounts> counts_;       // the other instances'
+  std::string sent_counts_;                            // what this one last published
   int64_t counts_sent_ms_ = INT64_MIN / 2;
   uint64_t next_anonymous_ = 1;
   // What was last broadcast, and when.

@@ -14,6 +14,7 @@ LobbySession::LobbySession(Server::Impl& server, tcp::socket&& socket)
 void LobbySession::start(http::request<http::string_body> req, Viewer viewer, std::string peer) {
   peer_ = std::move(peer);
   ++server_.addresses[peer_].connections;
+  server_.socket_opened(peer_, *this);
   counted_ = true;
   session_socket_ = server_.add_session_socket(viewer, [weak = weak_from_this()] {
     if (auto s = weak.lock()) s->close();
@@ -29,7 +30,7 @@ void LobbySession::start(http::request<http::string_body> req, Viewer viewer, st
                      self->joined_ = true;
                      self->viewer_ = viewer;
                      self->server_.user_connected(viewer);
-                     self->server_.lobby->join(*self, viewer);
+                     self->server_.lobby->join(*self, viewer, self->peer_);
                      WsSessionOps::read(self);
                    });
 }
@@ -55,12 +56,18 @@ void LobbySession::on_text(const std::string& text) {
 void LobbySession::send(std::string message) {
   if (gone_) return;
   if (queue_.size() >= kMaxQueuedLobby || queued_bytes_ + message.size() > kMaxQueuedBytesLobby) {
+    log(LogLevel::Warn, "lobby",
+        "send queue: closed a lobby socket of " + peer_ + " that does not read (" +
+            std::to_string(queued_bytes_ + message.size()) + " bytes queued)");
     close();
     return;
   }
-  queued_bytes_ += message.size();
+  const size_t size = message.size();
+  queued_bytes_ += size;
   queue_.push_back(std::move(message));
-  if (!writing_) do_write();
+  // May close this socket, or another of its address, when the address is over its budget.
+  if (counted_) server_.queue_grew(peer_, size);
+  if (!writing_ && !gone_) do_write();
 }
 
 void LobbySession::do_write() {
@@ -68,14 +75,21 @@ void LobbySession::do_write() {
   ws_.text(true);
   ws_.async_write(net::buffer(queue_.front()),
                   [self = shared_from_this()](beast::error_code ec, size_t) {
-                    self->queued_bytes_ -= self->queue_.front().size();
+                    const size_t size = self->queue_.front().size();
+                    self->queued_bytes_ -= size;
+                    if (self->counted_) self->server_.queue_shrank(self->peer_, size);
                     self->queue_.pop_front();
-                    self->writing_ = !ec && !self->queue_.empty();
+                    self->writing_ = !ec && !self->gone_ && !self->queue_.empty();
                     if (ec)
                       self->on_gone();
                     else if (self->writing_)
                       self->do_write();
                   });
+}
+
+void LobbySession::close_over_budget(const std::string& why) {
+  log(LogLevel::Warn, "lobby", "send queue: closed a lobby socket of " + peer_ + ": " + why);
+  close();
 }
 
 void LobbySession::close() {
@@ -91,6 +105,7 @@ void LobbySession::on_gone() {
     counted_ = false;
     if (auto it = server_.addresses.find(peer_); it != server_.addresses.end())
       --it->second.connections;
+    server_.socket_closed(peer_, *this);
   }
   server_.session_sockets.forget(std::exchange(session_socket_, 0));
   if (joined_) server_.user_disconnected(viewer_);

@@ -18,10 +18,13 @@
 
 namespace toguz::server {
 
-// A lobby client this far behind is dropped (it gets every seek's coming and going).
-constexpr size_t kMaxQueuedLobby = 512, kMaxQueuedBytesLobby = 4 << 20;
+// A lobby client this far behind is dropped (it gets every seek's coming and going, a few
+// hundred bytes each; its first message lists every seek, about 50 KB with 200 of them).
+constexpr size_t kMaxQueuedLobby = 512, kMaxQueuedBytesLobby = 512 << 10;
 
-class LobbySession : public LobbyClient, public std::enable_shared_from_this<LobbySession> {
+class LobbySession : public LobbyClient,
+                     public QueuedSocket,
+                     public std::enable_shared_from_this<LobbySession> {
  public:
   LobbySession(Server::Impl& server, tcp::socket&& socket);
   // Accepts the upgrade `req` from the client at address `peer` (client_of) for `viewer`; the
@@ -31,6 +34,8 @@ class LobbySession : public LobbyClient, public std::enable_shared_from_this<Lob
   void close();
   // The client's address, the key of every per-address limit on the lobby.
   const std::string& client_address() const { return peer_; }
+  size_t queued_bytes() const override { return queued_bytes_; }
+  void close_over_budget(const std::string& why) override;
 
  private:
   friend struct WsSessionOps;
@@ -41,7 +46,7 @@ class LobbySession : public LobbyClient, public std::enable_shared_from_this<Lob
   websocket::stream<beast::tcp_stream> ws_;
   std::string peer_;             // the client's address
   Viewer viewer_;                // online (user_connected) while joined
-  bool counted_ = false;         // in addresses[peer_].connections
+  bool counted_ = false;         // in addresses[peer_].connections and its sockets
   uint64_t session_socket_ = 0;  // in server_.session_sockets (0: anonymous or gone)
   bool joined_ = false;          // in the lobby
   bool gone_ = false;

@@ -108,8 +108,17 @@ void on_analyze_stop(const Request& r) {
   r.session.analysis.reset();
 }
 
+// A review that needs the engine is one at a time per client (its address and its account).
 void on_review(const Request& r) {
-  r.room.start_review(r.session.client_ptr());
+  std::shared_ptr<void> ticket;
+  if (r.room.review_needs_engine()) {
+    const ClientSession& s = r.session;
+    std::string why, connection = "s";
+    connection += std::to_string(reinterpret_cast<uintptr_t>(&s));
+    ticket = r.server.reviews->claim(s.address, s.user_id, connection, &why);
+    if (!ticket) return r.fail(why);
+  }
+  r.fail_if(r.room.start_review(r.session.client_ptr(), std::move(ticket)));
 }
 
 void on_move(const Request& r) {
@@ -278,6 +287,31 @@ void Server::Impl::on_message(ClientSession& s, std::string_view text) {
     return;
   }
   handle(*this, *h, s, v);
+}
+
+}  // namespace toguz::server
+
+namespace toguz::server {
+
+std::shared_ptr<void> ReviewClaims::claim(const std::string& address, int64_t user_id,
+                                          const std::string& fallback, std::string* why) {
+  std::vector<std::string> keys;
+  if (!address.empty()) keys.push_back("a" + address);
+  if (user_id != 0) keys.push_back(std::string("u").append(std::to_string(user_id)));
+  if (keys.empty()) keys.push_back(fallback);
+  for (const std::string& k : keys)
+    if (keys_.count(k)) {
+      *why = "review: one review at a time per player; wait for the one running";
+      return nullptr;
+    }
+  for (const std::string& k : keys) keys_.insert(k);
+  ++running_;
+  // The ticket frees the keys when the room drops it (the review ended or stopped).
+  // (Its pointer is this object, never deleted through it.)
+  return std::shared_ptr<void>(static_cast<void*>(this), [self = shared_from_this(), keys](void*) {
+    for (const std::string& k : keys) self->keys_.erase(k);
+    --self->running_;
+  });
 }
 
 }  // namespace toguz::server

@@ -812,6 +812,14 @@ void Room::attach(RoomClient& c) {
 
 void Room::detach(RoomClient& c) {
   clients_.erase(std::remove(clients_.begin(), clients_.end(), &c), clients_.end());
+  // A review stops when nobody waits for it any more (its askers' sockets closed).
+  if (reviewing_) {
+    std::erase_if(review_waiters_, [&](const std::weak_ptr<RoomClient>& w) {
+      const auto p = w.lock();
+      return !p || p.get() == &c;
+    });
+    if (review_waiters_.empty()) stop_review();
+  }
   if (services_.stopping_io) return;
   if (clients_.empty()) idle_since = SteadyClock::now();
   const Seat seat = c.seat();

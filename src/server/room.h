@@ -60,6 +60,8 @@ class RoomClient {
   // then (sent_ply -1: nothing yet). A delta only follows what the connection already has.
   int sent_ply = -1;
   uint32_t sent_epoch = 0;
+  // A finished review was sent to it (a review is sent at most once per connection).
+  bool review_sent = false;
 };
 
 class Room;
@@ -222,9 +224,14 @@ class Room : public std::enable_shared_from_this<Room> {
   void announce_rematch(const Room& next);
   // The {"type":"rematch"} message for `seat` of this game, in `next`.
   static std::string rematch_message(const Room& next, Seat seat);
-  // Starts the review for `client` (review.cpp): a stored one is sent at once, a running one is
-  // joined, else the engine reviews the game in the background.
-  void start_review(const std::shared_ptr<RoomClient>& client);
+  // Starts the review for `client` (review.cpp): a stored one is sent at once (once per
+  // connection), a running one is joined, else the engine reviews the game in the background,
+  // holding `ticket` (the asker's claim, ReviewClaims) until it ends. It stops when every
+  // connection waiting for it has gone. Returns "" or the refusal.
+  std::string start_review(const std::shared_ptr<RoomClient>& client,
+                           std::shared_ptr<void> ticket = nullptr);
+  // Whether a review request would start engine work (none stored, none running).
+  bool review_needs_engine() const;
 
   // ---- clocks, engine, connections ----
   void resume_clock();    // runs the clock when the player to move is here
@@ -321,6 +328,7 @@ class Room : public std::enable_shared_from_this<Room> {
   json::value clock_json() const;
   bool can_claim(Seat viewer, SteadyClock::time_point now) const;
   void send_review(const std::string& text);
+  void stop_review();  // the running review cancelled, its claim dropped
 
   RoomServices& services_;
   // Clocks: left_[s] is side s's time when its turn started (turn_start_) or, when not running,
@@ -355,6 +363,8 @@ class Room : public std::enable_shared_from_this<Room> {
   bool reviewing_ = false;
   double review_progress_ = 0;
   std::vector<std::weak_ptr<RoomClient>> review_waiters_;
+  std::shared_ptr<Job> review_job_;
+  std::shared_ptr<void> review_ticket_;
   // The state's "moves", one entry per ply, extended as moves are made (cleared on takeback).
   json::array moves_json_;
   // Counts the takebacks: a connection's last ply means the same history only in the same epoch.

@@ -123,11 +123,16 @@ void Server::Impl::sweep() {
   const auto now = SteadyClock::now();
   for (auto it = addresses.begin(); it != addresses.end();) {
     const AddressState& a = it->second;
-    if (a.connections == 0 && a.analyses == 0 && now - a.refilled >= std::chrono::minutes(5))
+    if (a.connections == 0 && a.analyses == 0 && now - a.refilled >= std::chrono::minutes(5) &&
+        now - a.used >= kAddressIdle)
       it = addresses.erase(it);
     else
       ++it;
   }
+  // An account's wrong entry codes are forgotten once its bucket is full again.
+  const int64_t full_ms = int64_t(kEntryCodeAttempts) * kEntryCodeRefillMinutes * 60000;
+  std::erase_if(entry_codes_by_account,
+                [&](const auto& e) { return now_ms() - e.second.refilled_ms >= full_ms; });
   login_limiter.sweep(now_ms());  // failures that left the window
   signup_limiter.sweep(now_ms());
   if (dropped) schedule_trim();

@@ -4,6 +4,7 @@
 // happens.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -44,6 +45,19 @@ struct Config {
   // sign-ups may fill only half of it, and logins go first).
   int hash_threads = 2;
   int max_queued_hashes = 32;
+  // Limits that protect people (docs/server.md "Limits per client"). Bytes waiting to be sent
+  // over all the WebSockets of one address (game and lobby): past it the socket of that address
+  // with the most queued is closed. An honest client reads what it is sent, so its queue is
+  // near empty; 8 MiB is a whole state and a review for each of 40 slow sockets of one network.
+  size_t max_queued_bytes_per_address = 8 << 20;
+  // Online games created with POST /api/games per address: a bucket of this many, refilled
+  // over 10 minutes. Lobby games (both players agree) do not count. A person starts a game a
+  // minute at the most; 20 leaves room for a club behind one address.
+  int online_games_per_address = 20;
+  // Creating a tournament (every one is listed on the tournaments page): an account with at
+  // least this many rated games, at most tournaments_per_day created in 24 hours.
+  int tournament_min_rated_games = 10;
+  int tournaments_per_day = 3;
   // Expiry: games waiting for an opponent or never started (a rematch nobody played) and
   // analysis boards left alone this long are ended ("aborted", reason "expired"); a room nobody
   // is connected to leaves memory after idle_room_seconds (a game still played online or

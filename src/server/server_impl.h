@@ -15,9 +15,11 @@
 #include <memory>
 #include <mutex>
 #include <random>
+#include <set>
 #include <string>
 #include <thread>
 #include <unordered_map>
+#include <vector>
 
 #include "accounts/limiter.h"
 #include "server/arbiter_api.h"
@@ -31,6 +33,7 @@
 #include "server/lobby.h"
 #include "server/move_evals.h"
 #include "server/puzzle_miner.h"
+#include "server/rate_bucket.h"
 #include "server/room_registry.h"
 #include "server/server.h"
 #include "server/session_sockets.h"
@@ -50,6 +53,38 @@ struct AddressState {
   int analyses = 0;     // POST /api/analyze running or queued
   double tokens = -1;   // the analyze rate's bucket (-1: full, not yet used)
   SteadyClock::time_point refilled;
+  // The send queues of its WebSockets and their bytes (Config::max_queued_bytes_per_address).
+  std::vector<QueuedSocket*> sockets;
+  size_t queued_bytes = 0;
+  RateBucket games;              // online games created (Config::online_games_per_address)
+  RateBucket entry_codes;        // wrong tournament entry codes (kEntryCodeAttempts)
+  SteadyClock::time_point used;  // a limit last counted: the sweep keeps the entry an hour
+};
+
+// The window over which Config::online_games_per_address refills.
+inline constexpr int kGameWindowMinutes = 10;
+// Wrong tournament entry codes per client (address and account): a bucket of this many,
+// refilled at one every kEntryCodeRefillMinutes. A code of 4 random letters then takes years
+// to guess; a player who mistyped tries again at once.
+inline constexpr int kEntryCodeAttempts = 5;
+inline constexpr int kEntryCodeRefillMinutes = 2;
+// An AddressState whose counts are at rest leaves memory this long after its last use.
+inline constexpr auto kAddressIdle = std::chrono::hours(1);
+
+// One review at a time per client: the keys (its address, its account) of the reviews running.
+// A claim is a ticket held while its review runs; dropping it frees its keys.
+class ReviewClaims : public std::enable_shared_from_this<ReviewClaims> {
+ public:
+  // A ticket for a review asked from `address` by `user_id` (0: anonymous); `fallback` keys a
+  // client with neither (a relayed socket). Null, with the refusal in *why, when one of its
+  // keys has a review running.
+  std::shared_ptr<void> claim(const std::string& address, int64_t user_id,
+                              const std::string& fallback, std::string* why);
+  size_t running() const { return running_; }
+
+ private:
+  std::set<std::string> keys_;
+  size_t running_ = 0;
 };
 
 // Whether the site is served over HTTPS for this request (the proxy in front says so with
@@ -81,6 +116,15 @@ struct Server::Impl {
   // True while a request another instance of the cluster forwarded is routed (synchronously,
   // Cluster::on_http): it is answered here, never forwarded again.
   bool routing_forwarded = false;
+  std::shared_ptr<ReviewClaims> reviews = std::make_shared<ReviewClaims>();
+  // The send budgets (ws_session.cpp). Every game and lobby socket of `peer` is registered
+  // while open; its queue's growth and shrinking are counted here, and after a growth, while
+  // the address is over its budget, its socket with the most queued is closed.
+  void socket_opened(const std::string& peer, QueuedSocket& s);
+  void socket_closed(const std::string& peer, QueuedSocket& s);
+  void queue_grew(const std::string& peer, size_t bytes);
+  void queue_shrank(const std::string& peer, size_t bytes);
+  size_t queued_total = 0, queued_peak = 0;  // over every address (GET /api/health)
   StaticFiles static_files;
   std::unique_ptr<LearnService> learn;        // /api/puzzles, /api/studies, /api/explorer
   std::unique_ptr<ArbiterApi> arbiter;        // /api/events: the arbiter page
@@ -123,7 +167,10 @@ struct Server::Impl {
 
   // The HTTP API (http_api.cpp)
   // A new game (POST /api/games), answered once it is stored (503 when the store refuses it).
-  void api_create(const json::object& body, const Viewer& viewer, Respond respond);
+  // An online game is one of Config::online_games_per_address from `peer` (a bucket refilled
+  // over kGameWindowMinutes).
+  void api_create(const json::object& body, const Viewer& viewer, const std::string& peer,
+                  Respond respond);
   http::response<http::string_body> api_join(const std::string& id, const json::object& body,
                                              const Viewer& viewer);
   // An imported record or position (POST /api/import), answered once it is stored.
@@ -174,8 +221,18 @@ struct Server::Impl {
   bool forward_tournament_request(const http::request<http::string_body>& req,
                                   const std::string& peer, const Respond& respond);
   // /api/tournaments and below (docs/web-protocol.md "Online tournaments").
+  // `peer`: the client's address, for the limits of creation and entry codes.
   http::response<http::string_body> api_tournaments(const http::request<http::string_body>& req,
-                                                    const std::string& path);
+                                                    const std::string& path,
+                                                    const std::string& peer);
+  // Creating a tournament (Config::tournament_min_rated_games, tournaments_per_day): throws
+  // the refusal (BadRequest) when `viewer` may not now.
+  void check_tournament_creator(const Viewer& viewer);
+  // A join with `code` of tournament `id` from `peer`: throws the refusal when the client has
+  // no wrong-code attempt left (kEntryCodeAttempts); a wrong code spends one.
+  void count_entry_code(const std::string& id, const std::string& code, const Viewer& viewer,
+                        const std::string& peer);
+  std::unordered_map<int64_t, RateBucket> entry_codes_by_account;
   // Every game of tournament `id` as PGN, or as TGK (a round event: the tournament library's
   // event file with its forfeits; an arena: one record per game).
   http::response<http::string_body> api_tournament_export(const std::string& id, bool pgn);

@@ -91,6 +91,15 @@ constexpr Pattern kErrors[] = {
     {"key: wrong arbiter key", "wrong_key"},
     {"moves: move {n} ({side}), '{token}': {detail}", "typed_move"},
     {"server error: {detail}", "server_error"},
+    // Limits per client (docs/server.md "Limits per client")
+    {"review: already sent on this connection", "review_sent"},
+    {"review: one review at a time per player; wait for the one running", "review_pending"},
+    {"more than {n} online games in {minutes} minutes from this address", "games_rate"},
+    {"seek: {n} seeks open from this address already, the most allowed", "too_many_seeks_address"},
+    {"challenge: more than {n} challenges a minute; wait a little", "challenge_rate"},
+    {"an account needs {n} rated games to create a tournament (it has {games})", "tournament_needs_games"},
+    {"an account may create at most {n} tournaments a day", "tournaments_per_day"},
+    {"code: too many wrong entry codes; try again in {n} minutes", "entry_code_attempts"},
     // The lobby
     {"seek: {n} seeks open already, the most allowed", "too_many_seeks"},
     {"challenge: {n} challenges open already, the most allowed", "too_many_challenges"},

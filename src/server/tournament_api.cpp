@@ -167,8 +167,52 @@ bool Server::Impl::forward_tournament_request(const http::request<http::string_b
   return true;
 }
 
+void Server::Impl::check_tournament_creator(const Viewer& viewer) {
+  int games = 0;
+  for (const store::RatingRow& r : store->ratings(viewer.user_id)) games += r.games;
+  const int needed = config.tournament_min_rated_games;
+  if (games < needed)
+    throw BadRequest{"an account needs " + std::to_string(needed) +
+                         " rated games to create a tournament (it has " + std::to_string(games) +
+                         ")",
+                     http::status::forbidden};
+  const int per_day = config.tournaments_per_day;
+  if (tournaments->created_since(viewer.user_id, now_ms() - 24LL * 3600 * 1000) >= per_day)
+    throw BadRequest{
+        "an account may create at most " + std::to_string(per_day) + " tournaments a day",
+        http::status::too_many_requests};
+}
+
+void Server::Impl::count_entry_code(const std::string& id, const std::string& code,
+                                    const Viewer& viewer, const std::string& peer) {
+  if (!viewer.signed_in() || !tournaments->needs_code(id)) return;
+  const int64_t now = now_ms();
+  const double burst = kEntryCodeAttempts, rate = 1.0 / kEntryCodeRefillMinutes;
+  // The address of a request forwarded by another instance is that instance's, not the client's.
+  const bool by_address = peer.rfind("cluster:", 0) != 0;
+  RateBucket& mine = entry_codes_by_account[viewer.user_id];
+  RateBucket* here = nullptr;
+  if (by_address) {
+    AddressState& a = addresses[peer];
+    a.used = SteadyClock::now();
+    here = &a.entry_codes;
+  }
+  const bool left =
+      mine.take(now, burst, rate, false) && (!here || here->take(now, burst, rate, false));
+  if (!left) {
+    const int64_t wait =
+        std::max(mine.minutes_to_wait(rate), here ? here->minutes_to_wait(rate) : int64_t(0));
+    throw BadRequest{
+        "code: too many wrong entry codes; try again in " + std::to_string(wait) + " minutes",
+        http::status::too_many_requests};
+  }
+  if (tournaments->code_matches(id, code)) return;
+  mine.take(now, burst, rate);
+  if (here) here->take(now, burst, rate);
+}
+
 Response Server::Impl::api_tournaments(const http::request<http::string_body>& req,
-                                       const std::string& path) {
+                                       const std::string& path, const std::string& peer) {
   std::vector<std::string> parts;  // after /api/tournaments
   {
     std::istringstream in(path.substr(std::string_view("/api/tournaments").size()));
@@ -205,6 +249,8 @@ Response Server::Impl::api_tournaments(const http::request<http::string_body>& r
     if (parts.empty()) {
       if (!viewer.signed_in())
         throw BadRequest{"sign in to create a tournament", http::status::unauthorized};
+      // Every tournament is listed on the tournaments page: a fresh account cannot fill it.
+      check_tournament_creator(viewer);
       if (tournaments->open_created_by(viewer.user_id) >= kMaxOpenTournamentsPerAccount)
         throw BadRequest{"an account may have at most " +
                              std::to_string(kMaxOpenTournamentsPerAccount) +
@@ -226,8 +272,9 @@ Response Server::Impl::api_tournaments(const http::request<http::string_body>& r
       throw BadRequest{"no such tournament: " + id, http::status::not_found};
     if (post) {
       const json::object body = body_of();
-      const std::string why = action == "join"
-                                  ? tournaments->join(id, viewer, get_string(body, "code", "", 100))
+      const std::string code = get_string(body, "code", "", 100);
+      if (action == "join") count_entry_code(id, code, viewer, peer);
+      const std::string why = action == "join"       ? tournaments->join(id, viewer, code)
                               : action == "withdraw" ? tournaments->withdraw(id, viewer)
                                                      : tournaments->start_now(id, viewer);
       if (!why.empty())

@@ -204,6 +204,22 @@ int Tournaments::open_created_by(int64_t user_id) const {
   return n;
 }
 
+int Tournaments::created_since(int64_t user_id, int64_t since_ms) const {
+  int n = 0;
+  for (const auto& [id, t] : all_) n += t->creator == user_id && t->created_ms >= since_ms;
+  return n;
+}
+
+bool Tournaments::needs_code(const std::string& id) const {
+  const T* t = find(id);
+  return t && !t->spec.entry_code.empty();
+}
+
+bool Tournaments::code_matches(const std::string& id, const std::string& code) const {
+  const T* t = find(id);
+  return t && t->spec.entry_code == code;
+}
+
 std::vector<int> Tournaments::arena_do(T& t, json::array step, bool record) {
   std::vector<int> made;
   const std::string what(step.at(0).as_string());

@@ -85,6 +85,11 @@ class Tournaments {
   std::string start_now(const std::string& id, const Viewer& viewer);
   // How many tournaments `user_id` created that are not over yet (the API limits them).
   int open_created_by(int64_t user_id) const;
+  // How many tournaments in memory `user_id` created at or after `since_ms` (wall clock).
+  int created_since(int64_t user_id, int64_t since_ms) const;
+  // Whether tournament `id` takes only players with its entry code, and whether `code` is it.
+  bool needs_code(const std::string& id) const;
+  bool code_matches(const std::string& id, const std::string& code) const;
 
   // A tournament page's request from `viewer`: he counts as connected for a while.
   void seen(const Viewer& viewer);

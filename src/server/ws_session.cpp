@@ -9,6 +9,9 @@
 namespace toguz::server {
 
 void set_server_options(websocket::stream<beast::tcp_stream>& ws) {
+  beast::error_code ignored;
+  beast::get_lowest_layer(ws).socket().set_option(net::socket_base::send_buffer_size(kWsSendBuffer),
+                                                  ignored);
   ws.set_option(websocket::stream_base::timeout::suggested(beast::role_type::server));
   ws.read_message_max(kMaxBody);
   ws.set_option(websocket::stream_base::decorator(
@@ -27,12 +30,16 @@ void WsSession::start(http::request<http::string_body> req, std::shared_ptr<Room
   room = std::move(r);
   peer_ = std::move(peer);
   viewer_ = std::move(viewer);
+  address = peer_;
+  user_id = viewer_.user_id;
   ++server_.addresses[peer_].connections;
   server_.user_connected(viewer_);
   counted_ = true;
   session_socket_ = server_.add_session_socket(viewer_, [weak = weak_from_this()] {
     if (auto s = weak.lock()) s->close();
   });
+  server_.socket_opened(peer_, *this);
+  budgeted_ = true;
   set_server_options(ws_);
   auto self = shared_from_this();
   ws_.async_accept(req, [self](beast::error_code ec) {
@@ -136,6 +143,18 @@ bool WsSession::state_waiting() const {
   return false;
 }
 
+std::string WsSession::over_cap(size_t size, bool state) const {
+  const bool watcher = seat_ == Seat::Spectator;
+  if (queue_.size() >= (watcher ? kMaxQueuedSpectator : kMaxQueuedPlayer))
+    return std::to_string(queue_.size()) + " messages queued";
+  if (queued_bytes_ + size > (watcher ? kMaxQueuedBytesSpectator : kMaxQueuedBytesPlayer))
+    return std::to_string(queued_bytes_ + size) + " bytes queued";
+  // A single message over the cap goes out when nothing else that is not a state waits.
+  if (!state && other_bytes_ > 0 && other_bytes_ + size > kMaxQueuedOtherBytes)
+    return std::to_string(other_bytes_ + size) + " bytes of messages other than states queued";
+  return "";
+}
+
 void WsSession::push(std::string message, bool state) {
   if (gone_) return;
   if (state) {
@@ -143,20 +162,32 @@ void WsSession::push(std::string message, bool state) {
     for (auto it = queue_.begin() + (writing_ ? 1 : 0); it != queue_.end(); ++it) {
       if (!it->state) continue;
       queued_bytes_ -= it->text.size();
+      if (budgeted_) server_.queue_shrank(peer_, it->text.size());
       queue_.erase(it);
       break;
     }
   }
-  const bool watcher = seat_ == Seat::Spectator;
-  if (queue_.size() >= (watcher ? kMaxQueuedSpectator : kMaxQueuedPlayer) ||
-      queued_bytes_ + message.size() >
-          (watcher ? kMaxQueuedBytesSpectator : kMaxQueuedBytesPlayer)) {
+  if (const std::string why = over_cap(message.size(), state); !why.empty()) {
+    log(LogLevel::Warn, room ? room->id : "",
+        "send queue: closed a socket of " + peer_ + " that does not read (" + why + ")");
     close();
     return;
   }
-  queued_bytes_ += message.size();
+  const size_t size = message.size();
+  queued_bytes_ += size;
+  if (!state) other_bytes_ += size;
   queue_.push_back({std::move(message), state});
-  if (!writing_) do_write();
+  // May close this socket, or another of its address, when the address is over its budget.
+  if (budgeted_) server_.queue_grew(peer_, size);
+  if (!writing_ && !gone_) do_write();
+}
+
+void WsSession::pop_front() {
+  const Out& out = queue_.front();
+  queued_bytes_ -= out.text.size();
+  if (!out.state) other_bytes_ -= out.text.size();
+  if (budgeted_) server_.queue_shrank(peer_, out.text.size());
+  queue_.pop_front();
 }
 
 void WsSession::do_write() {
@@ -164,18 +195,22 @@ void WsSession::do_write() {
   ws_.text(true);
   ws_.async_write(net::buffer(queue_.front().text),
                   [self = shared_from_this()](beast::error_code ec, size_t) {
-                    self->queued_bytes_ -= self->queue_.front().text.size();
-                    self->queue_.pop_front();
+                    self->pop_front();
                     if (ec) {
                       self->writing_ = false;
                       self->on_gone();
                       return;
                     }
-                    if (!self->queue_.empty())
+                    if (!self->queue_.empty() && !self->gone_)
                       self->do_write();
                     else
                       self->writing_ = false;
                   });
+}
+
+void WsSession::close_over_budget(const std::string& why) {
+  log(LogLevel::Warn, room ? room->id : "", "send queue: closed a socket of " + peer_ + ": " + why);
+  close();
 }
 
 void WsSession::close() {
@@ -193,6 +228,10 @@ void WsSession::on_gone() {
     server_.user_disconnected(viewer_);
   }
   server_.session_sockets.forget(std::exchange(session_socket_, 0));
+  if (budgeted_) {
+    server_.socket_closed(peer_, *this);
+    budgeted_ = false;
+  }
   if (analysis) analysis->cancel();
   if (!attached_) return;
   if (!relay_game.empty()) {
@@ -201,6 +240,51 @@ void WsSession::on_gone() {
   }
   room->detach(*this);
   if (!server_.stopped_io) server_.schedule_trim();
+}
+
+}  // namespace toguz::server
+
+namespace toguz::server {
+
+// ---- the send budget of each address ----
+
+void Server::Impl::socket_opened(const std::string& peer, QueuedSocket& s) {
+  addresses[peer].sockets.push_back(&s);
+}
+
+void Server::Impl::socket_closed(const std::string& peer, QueuedSocket& s) {
+  auto it = addresses.find(peer);
+  if (it == addresses.end()) return;
+  std::erase(it->second.sockets, &s);
+  queue_shrank(peer, s.queued_bytes());
+}
+
+void Server::Impl::queue_shrank(const std::string& peer, size_t bytes) {
+  auto it = addresses.find(peer);
+  if (it == addresses.end()) return;
+  AddressState& a = it->second;
+  a.queued_bytes -= std::min(a.queued_bytes, bytes);
+  queued_total -= std::min(queued_total, bytes);
+}
+
+void Server::Impl::queue_grew(const std::string& peer, size_t bytes) {
+  AddressState& a = addresses[peer];
+  a.queued_bytes += bytes;
+  queued_total += bytes;
+  queued_peak = std::max(queued_peak, queued_total);
+  // Over the budget: the socket that holds the most goes first (it is the one not reading),
+  // so a reading socket of the same address is not closed for another's backlog.
+  while (a.queued_bytes > config.max_queued_bytes_per_address && !a.sockets.empty()) {
+    QueuedSocket* worst = *std::max_element(a.sockets.begin(), a.sockets.end(),
+                                            [](const QueuedSocket* x, const QueuedSocket* y) {
+                                              return x->queued_bytes() < y->queued_bytes();
+                                            });
+    const size_t before = a.queued_bytes;
+    worst->close_over_budget(std::to_string(before) + " bytes queued for the address, over its " +
+                             std::to_string(config.max_queued_bytes_per_address) +
+                             "; this socket held " + std::to_string(worst->queued_bytes()));
+    if (a.queued_bytes == before) break;  // nothing released: do not spin
+  }
 }
 
 }  // namespace toguz::server

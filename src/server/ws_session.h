@@ -24,10 +24,19 @@ constexpr size_t kMaxMessage = 4 * 1024;  // WebSocket messages (error above)
 // A client this far behind is dropped: a spectator early (it only watches), a player late (his
 // states are coalesced, so only his own analysis and hints can pile up).
 constexpr size_t kMaxQueuedSpectator = 64, kMaxQueuedPlayer = 512;
-constexpr size_t kMaxQueuedBytesSpectator = 1 << 20, kMaxQueuedBytesPlayer = 16 << 20;
+constexpr size_t kMaxQueuedBytesSpectator = 1 << 20, kMaxQueuedBytesPlayer = 2 << 20;
+// What is not a state (analysis, hints, a review, errors, pongs) is never replaced by a newer
+// one, so it is bounded far lower: a client this many bytes of it behind does not read. One
+// message larger than this (a long game's review) still goes out when nothing else waits.
+constexpr size_t kMaxQueuedOtherBytes = 256 << 10;
+// The kernel's send buffer of an upgraded socket, fixed rather than autotuned (on loopback and
+// fast links Linux grows it to 4 MiB): a socket that does not read then holds at most this in
+// the kernel, and what waits beyond it is in its queue, counted by its address's budget.
+constexpr int kWsSendBuffer = 128 << 10;
 
 // The server's options on an accepted WebSocket stream: the suggested timeouts, messages up to
-// kMaxBody (above it the connection closes; above kMaxMessage the handler refuses), its name.
+// kMaxBody (above it the connection closes; above kMaxMessage the handler refuses), its name,
+// the kernel's send buffer (kWsSendBuffer).
 void set_server_options(websocket::stream<beast::tcp_stream>& ws);
 // What a game's socket and the lobby's do alike, for a session class S with ws_, buffer_,
 // gone_, on_text(text) and on_gone() (S befriends it).
@@ -58,6 +67,15 @@ struct WsSessionOps {
   }
 };
 
+// A WebSocket's send queue as its address's budget sees it (game and lobby sockets).
+class QueuedSocket {
+ public:
+  virtual ~QueuedSocket() = default;
+  virtual size_t queued_bytes() const = 0;
+  // Closes the socket because its address is over its budget; `why` is logged.
+  virtual void close_over_budget(const std::string& why) = 0;
+};
+
 // A client that sends messages to a room (message_handlers.cpp): a WebSocket of this instance,
 // or in a cluster one relayed from another instance (cluster.h).
 class ClientSession : public RoomClient {
@@ -71,9 +89,15 @@ class ClientSession : public RoomClient {
   std::shared_ptr<Job> analysis;  // the running analyze stream, if any (one per connection)
   bool hint_pending = false;      // a hint is queued or searching (one at a time)
   MessageRate rate;
+  // Who the client is, for the per-client limits: its address ("" when unknown: a relayed
+  // socket) and its account (0: anonymous).
+  std::string address;
+  int64_t user_id = 0;
 };
 
-class WsSession : public ClientSession, public std::enable_shared_from_this<WsSession> {
+class WsSession : public ClientSession,
+                  public QueuedSocket,
+                  public std::enable_shared_from_this<WsSession> {
  public:
   WsSession(Server::Impl& server, tcp::socket&& socket);
   ~WsSession() override;
@@ -90,6 +114,8 @@ class WsSession : public ClientSession, public std::enable_shared_from_this<WsSe
   bool wants_deltas() const override { return deltas_; }
   bool state_waiting() const override;
   size_t queued() const { return queue_.size(); }
+  size_t queued_bytes() const override { return queued_bytes_; }
+  void close_over_budget(const std::string& why) override;
   std::shared_ptr<ClientSession> client_ptr() override { return shared_from_this(); }
   const std::string& client_address() const override { return peer_; }
 
@@ -123,8 +149,14 @@ class WsSession : public ClientSession, public std::enable_shared_from_this<WsSe
     bool state;
   };
   void push(std::string message, bool state);
+  // The front entry left the queue (written, or its write failed).
+  void pop_front();
+  // Why a message of `size` bytes cannot be queued now ("" when it can).
+  std::string over_cap(size_t size, bool state) const;
   std::deque<Out> queue_;
   size_t queued_bytes_ = 0;
+  size_t other_bytes_ = 0;  // of queued_bytes_, what is not a state
+  bool budgeted_ = false;   // registered with its address's budget (socket_opened)
   bool writing_ = false;
   bool attached_ = false;
   bool gone_ = false;

@@ -127,6 +127,8 @@ class ClusterTest : public ::testing::Test {
                                  "--max-connections-per-address", "10000",
                                  // a takeover may outlast the default time for a first move
                                  "--first-move-seconds", "600",
+                                 // new accounts create its tournament
+                                 "--tournament-min-rated-games", "0",
                                  // it moves as fast as the servers answer
                                  "--max-messages-per-second", "100000"},
         dir_.path.string() + "/serve" + std::to_string(i) + ".log");

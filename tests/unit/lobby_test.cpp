@@ -353,7 +353,8 @@ TEST_F(LobbyFixture, ChallengesAcceptedDeclinedAndCancelled) {
   EXPECT_EQ(b.of("challenge_gone").back().at("reason").as_string(), "cancelled");
   EXPECT_EQ(games.size(), 1u);
 
-  // Refusals.
+  // Refusals (a minute later: the three challenges above spent three of the minute's five).
+  now += 60000;
   send(anon, {{"type", "challenge"}, {"to", "Bolat"}});
   EXPECT_EQ(anon.last_error_code(), "not_logged_in");
   send(a, {{"type", "challenge"}, {"to", "aigerim"}});

@@ -26,6 +26,14 @@ json::object get_as(uint16_t port, const std::string& cookie, const std::string&
   return v.is_object() ? v.at("tournament").as_object() : json::object{};
 }
 
+// The accounts here are new: creating a tournament needs no rated games (that rule is
+// server_limits_test.cpp's).
+server::Config any_creator() {
+  server::Config c;
+  c.tournament_min_rated_games = 0;
+  return c;
+}
+
 int64_t wall_ms() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(
              std::chrono::system_clock::now().time_since_epoch())
@@ -37,7 +45,7 @@ TEST(ServerTournaments, ArenaOverHttpAndItsGamesAcrossARestart) {
   const std::string db = (dir.path / "t.db").string();
   std::string id, first_game;
   {
-    TestServer srv(db);
+    TestServer srv(db, any_creator());
     const std::string ca = sign_up_cookie(srv.port, "Aigerim"),
                       cb = sign_up_cookie(srv.port, "Bolat");
     const json::object arena{{"name", "Кечки <арена>"}, {"system", "arena"},
@@ -104,7 +112,7 @@ TEST(ServerTournaments, ArenaOverHttpAndItsGamesAcrossARestart) {
     EXPECT_EQ(jstr(after.at("standings").as_array()[0].at("points")), "2");
   }
   // A restart: the tournament and its standings are back, its running game still counted.
-  TestServer srv(db);
+  TestServer srv(db, any_creator());
   json::object back = get_as(srv.port, "", id);
   EXPECT_EQ(jstr(back.at("status")), "running");
   EXPECT_EQ(jstr(back.at("standings").as_array()[0].at("points")), "2");
@@ -126,7 +134,7 @@ TEST(ServerTournaments, ArenaOverHttpAndItsGamesAcrossARestart) {
 // moves.
 TEST(ServerTournaments, SwissStartedByItsCreatorAndItsTgk) {
   TempDir dir;
-  TestServer srv((dir.path / "t.db").string());
+  TestServer srv((dir.path / "t.db").string(), any_creator());
   const std::string ca = sign_up_cookie(srv.port, "Aigerim"),
                     cb = sign_up_cookie(srv.port, "Bolat"), cc = sign_up_cookie(srv.port, "Dana");
   HttpResult r = post_as(srv.port, ca, "/api/tournaments",

@@ -363,9 +363,10 @@ export class GameView implements View {
         this.render();
         break;
       case "review":
+        // the server sends a finished review once per connection: one already here is shown again
+        if (!this.review?.done) send({ type: "review" });
         this.review = this.review ?? { done: false, progress: 0, moves: [], players: null };
         this.panel_closed = true;
-        send({ type: "review" });
         this.render();
         break;
       case "explorer": {

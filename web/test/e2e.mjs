@@ -1437,7 +1437,9 @@ let server;
 let browser;
 let failed = 0;
 try {
-  server = await start_server(dir);
+  // Every page here is one address and its accounts are new: the limits per client are the
+  // server tests' (tests/unit/server_limits_test.cpp), not these flows'.
+  server = await start_server(dir, ["--online-games-per-address", "1000", "--tournament-min-rated-games", "0"]);
   browser = await chromium.launch({
     executablePath: chrome,
     headless: true,
