@@ -310,7 +310,8 @@ std::string Lobby::on_accept(LobbyClient& c, const json::object& msg) {
   const Seek seek = *it;
   if (seek.player == me.player) return "accept: your own seek";
   if (seek.terms.rated && !me.viewer.signed_in()) return "accept: rated games need an account";
-  if (seek.terms.rated && marked(me.viewer)) return "accept: rated games are closed to your account";
+  if (seek.terms.rated && marked(me.viewer))
+    return "accept: rated games are closed to your account";
   if (blocked(seek.viewer, me.viewer)) return "accept: you cannot play this player";
   // A provisional or unknown rating says little, so it fits any range (as in the pools).
   if (seek.range) {

@@ -64,11 +64,9 @@ Server::Impl::Impl(const Config& c)
   };
   // A rated game's stored end: the feeding check, on the writer's thread after that write.
   services->rated_game_stored = [this](const GameRow& g) {
-    writer->write(
-        [g, losses = config.feed_flag_losses, resigns = config.feed_flag_resignations](Store& st) {
-          moderation::flag_feeding(st, g, losses, resigns, now_ms());
-        },
-        nullptr);
+    writer->write([g, losses = config.feed_flag_losses, resigns = config.feed_flag_resignations](
+                      Store& st) { moderation::flag_feeding(st, g, losses, resigns, now_ms()); },
+                  nullptr);
   };
   if (!config.redis_url.empty()) {
     cluster = std::make_unique<Cluster>(*this, config.redis_url);

@@ -1060,9 +1060,9 @@ bool PgStore::resolve_report(int64_t id) {
 bool PgStore::open_flag(int64_t target, int64_t about) {
   return in_tx([&](pqxx::transaction_base& w) {
     return w.exec_params(
-                   "SELECT COUNT(*) FROM reports WHERE target = $1 AND about = $2 AND reporter ="
-                   " 0 AND NOT resolved",
-                   target, about)[0][0]
+                "SELECT COUNT(*) FROM reports WHERE target = $1 AND about = $2 AND reporter ="
+                " 0 AND NOT resolved",
+                target, about)[0][0]
                .as<int64_t>() > 0;
   });
 }
@@ -1127,17 +1127,23 @@ bool PgStore::void_game(const std::string& game_id, const RateOne& rate) {
     w.exec_params("DELETE FROM rating_changes WHERE game_id = $1", pg_text(game_id));
     w.exec_params("UPDATE games SET rated = false, white_diff = 0, black_diff = 0 WHERE id = $1",
                   pg_text(game_id));
-    for (const auto& p : players) {
-      const int64_t user = p[0].as<int64_t>();
-      const std::string category = p[1].as<std::string>();
+    // Both players' games are read before either is rewritten: each is replayed against the
+    // other's ratings as recorded.
+    std::vector<std::vector<ReplayGame>> games(players.size());
+    for (size_t i = 0; i < players.size(); ++i) {
+      const int64_t user = players[i][0].as<int64_t>();
+      const std::string category = players[i][1].as<std::string>();
       w.exec_params(std::string(detail::kRatingSelect) + " AND category = $2 FOR UPDATE", user,
                     pg_text(category));
-      std::vector<ReplayGame> games;
       for (const auto& row : w.exec_params(detail::kReplaySql, user, pg_text(category))) {
         Columns cols{row};
-        games.push_back(detail::get_replay_game(cols));
+        games[i].push_back(detail::get_replay_game(cols));
       }
-      const detail::Replayed r = detail::replay_ratings(user, category, games, rate);
+    }
+    for (size_t i = 0; i < players.size(); ++i) {
+      const int64_t user = players[i][0].as<int64_t>();
+      const std::string category = players[i][1].as<std::string>();
+      const detail::Replayed r = detail::replay_ratings(user, category, games[i], rate);
       for (const RatingChange& c : r.changes)
         w.exec_params(
             "UPDATE rating_changes SET rating_before = $3, rating_after = $4, rd_before = $5,"

@@ -548,11 +548,10 @@ std::optional<RatingRow> SqliteStore::rating_of(int64_t user_id, const std::stri
   return detail::get_rating(st);
 }
 
-void SqliteStore::write_rating(int64_t user_id, const std::string& category,
-                               const RatingRow& r) {
-  Stmt up(prepare(
-      "INSERT OR REPLACE INTO ratings (user_id, category, rating, rd, volatility, games,"
-      " updated_ms) VALUES (?1,?2,?3,?4,?5,?6,?7)"));
+void SqliteStore::write_rating(int64_t user_id, const std::string& category, const RatingRow& r) {
+  Stmt up(
+      prepare("INSERT OR REPLACE INTO ratings (user_id, category, rating, rd, volatility, games,"
+              " updated_ms) VALUES (?1,?2,?3,?4,?5,?6,?7)"));
   up.i64(user_id);
   up.text(category);
   detail::put_rating(r, up);
@@ -878,9 +877,9 @@ Standing SqliteStore::standing(int64_t user_id) {
 }
 
 void SqliteStore::set_standing(int64_t user_id, const Standing& s) {
-  Stmt st(prepare(
-      "INSERT OR REPLACE INTO account_standing (user_id, moderator, marked, closed) VALUES"
-      " (?1,?2,?3,?4)"));
+  Stmt st(
+      prepare("INSERT OR REPLACE INTO account_standing (user_id, moderator, marked, closed) VALUES"
+              " (?1,?2,?3,?4)"));
   st.i64(user_id);
   st.flag(s.moderator);
   st.flag(s.marked);
@@ -952,9 +951,9 @@ std::vector<std::pair<int64_t, std::string>> SqliteStore::blocks(int64_t user) {
 }
 
 std::vector<int64_t> SqliteStore::blocked_either_way(int64_t user) {
-  Stmt st(prepare(
-      "SELECT blocked FROM blocks WHERE user_id = ?1 UNION SELECT user_id FROM blocks WHERE"
-      " blocked = ?1"));
+  Stmt st(
+      prepare("SELECT blocked FROM blocks WHERE user_id = ?1 UNION SELECT user_id FROM blocks WHERE"
+              " blocked = ?1"));
   st.i64(user);
   std::vector<int64_t> out;
   while (st.row()) out.push_back(st.i64());
@@ -999,20 +998,22 @@ bool SqliteStore::void_game(const std::string& game_id, const RateOne& rate) {
       Stmt del(prepare("DELETE FROM rating_changes WHERE game_id = ?1"));
       del.text(game_id);
       step(del.s);
-      Stmt up(prepare(
-          "UPDATE games SET rated = 0, white_diff = 0, black_diff = 0 WHERE id = ?1"));
+      Stmt up(prepare("UPDATE games SET rated = 0, white_diff = 0, black_diff = 0 WHERE id = ?1"));
       up.text(game_id);
       step(up.s);
     }
-    for (const auto& [user, category] : players) {
-      std::vector<ReplayGame> games;
-      {
-        Stmt st(prepare(detail::kReplaySql));
-        st.i64(user);
-        st.text(category);
-        while (st.row()) games.push_back(detail::get_replay_game(st));
-      }
-      const detail::Replayed r = detail::replay_ratings(user, category, games, rate);
+    // Both players' games are read before either is rewritten: each is replayed against the
+    // other's ratings as recorded.
+    std::vector<std::vector<ReplayGame>> games(players.size());
+    for (size_t i = 0; i < players.size(); ++i) {
+      Stmt st(prepare(detail::kReplaySql));
+      st.i64(players[i].first);
+      st.text(players[i].second);
+      while (st.row()) games[i].push_back(detail::get_replay_game(st));
+    }
+    for (size_t i = 0; i < players.size(); ++i) {
+      const auto& [user, category] = players[i];
+      const detail::Replayed r = detail::replay_ratings(user, category, games[i], rate);
       for (const RatingChange& c : r.changes) {
         Stmt ch(prepare(
             "UPDATE rating_changes SET rating_before = ?3, rating_after = ?4, rd_before = ?5,"

@@ -190,8 +190,8 @@ PuzzleAttempt rated_attempt(PuzzleAttempt a, const RatingRow& player, const Rati
 std::string moderation_migration(const char* id_column, const char* flag_type,
                                  const char* flag_false) {
   const std::string f = std::string(" ") + flag_type + " NOT NULL DEFAULT " + flag_false;
-  return "CREATE TABLE account_standing (user_id BIGINT PRIMARY KEY, moderator" + f +
-         ", marked" + f + ", closed" + f +
+  return "CREATE TABLE account_standing (user_id BIGINT PRIMARY KEY, moderator" + f + ", marked" +
+         f + ", closed" + f +
          ");\n"
          "CREATE TABLE reports (id " +
          id_column +

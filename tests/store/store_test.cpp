@@ -1013,7 +1013,8 @@ TEST_P(StoreContract, StandingReportsAndBlocks) {
   s->set_block(a, b, true, 5);
   s->set_block(a, b, true, 6);  // again: no error
   s->set_block(c, b, true, 5);
-  EXPECT_EQ(s->blocks(a), (std::vector<std::pair<int64_t, std::string>>{{b, "Bolat"}, {c, "Chingiz"}}));
+  EXPECT_EQ(s->blocks(a),
+            (std::vector<std::pair<int64_t, std::string>>{{b, "Bolat"}, {c, "Chingiz"}}));
   auto either = s->blocked_either_way(b);
   std::sort(either.begin(), either.end());
   EXPECT_EQ(either, (std::vector<int64_t>{a, c}));
@@ -1078,7 +1079,8 @@ TEST_P(StoreContract, LeaderboardLeavesOutMarkedAndClosedAccounts) {
   const double ratings[3] = {1900, 1800, 1700};
   for (int i = 0; i < 3; ++i)
     raw("INSERT INTO ratings (user_id, category, rating, rd, volatility, games, updated_ms)"
-        " VALUES (" + std::to_string(ids[i]) + ", 'blitz', " + std::to_string(ratings[i]) +
+        " VALUES (" +
+        std::to_string(ids[i]) + ", 'blitz', " + std::to_string(ratings[i]) +
         ", 60, 0.06, 30, 1000)");
   auto names = [&] {
     std::vector<std::string> out;
@@ -1097,8 +1099,9 @@ TEST_P(StoreContract, LeaderboardLeavesOutMarkedAndClosedAccounts) {
 // A rate step that is easy to follow: +100 for a win, -100 for a loss, plus a thousandth of
 // the opponent's rating; the deviation 10 less.
 RatingRow simple_step(const RatingRow& p, const ReplayGame& g) {
-  return RatingRow{p.category, p.rating + (g.score - 0.5) * 200 + g.opponent_rating / 1000,
-                   p.rd - 10, p.volatility, p.games + 1, g.time_ms};
+  return RatingRow{p.category,  p.rating + (g.score - 0.5) * 200 + g.opponent_rating / 1000,
+                   p.rd - 10,   p.volatility,
+                   p.games + 1, g.time_ms};
 }
 
 // Ends rated game `id` (white wins) at `time_ms`, rated by simple_step.

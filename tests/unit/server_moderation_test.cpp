@@ -195,8 +195,8 @@ TEST(ServerModeration, RepeatedResignationsToOneAccountRaiseAFlag) {
   TestServer srv(db);
   const uint16_t port = srv.port;
   const std::string ca = sign_up_cookie(port, "Aigerim"), cb = sign_up_cookie(port, "Bolat"),
-                    cm = sign_up_cookie(port, "Moderator");
-  grant(db, "Moderator");
+                    cm = sign_up_cookie(port, "Zhanna");
+  grant(db, "Zhanna");
   Lobby a(port, ca), b(port, cb);
   // Bolat (Black) resigns to Aigerim: twice is no flag yet, the third time (the stated
   // threshold) is.
@@ -224,7 +224,7 @@ TEST(ServerModeration, ModeratorApiIsForModeratorsOnly) {
   const std::string db = (dir.path / "t.db").string();
   TestServer srv(db);
   const uint16_t port = srv.port;
-  const std::string ca = sign_up_cookie(port, "Aigerim"), cm = sign_up_cookie(port, "Moderator");
+  const std::string ca = sign_up_cookie(port, "Aigerim"), cm = sign_up_cookie(port, "Zhanna");
   const json::value mark{{"username", "Aigerim"}, {"marked", true}};
   for (const std::string& cookie : {std::string(), ca}) {
     HttpResult list = get_with(port, "/api/moderation", cookie);
@@ -238,7 +238,7 @@ TEST(ServerModeration, ModeratorApiIsForModeratorsOnly) {
   }
   EXPECT_FALSE(get_with(port, "/api/me", ca).json().at("moderator").as_bool());
   EXPECT_FALSE(get_with(port, "/api/me", cm).json().at("moderator").as_bool());
-  grant(db, "Moderator");
+  grant(db, "Zhanna");
   EXPECT_TRUE(get_with(port, "/api/me", cm).json().at("moderator").as_bool());
   // A moderator's POST from another site is refused as every POST is.
   Headers evil{{http::field::cookie, cm}, {http::field::origin, "http://evil.example"}};
@@ -248,18 +248,16 @@ TEST(ServerModeration, ModeratorApiIsForModeratorsOnly) {
   EXPECT_EQ(code(cross), "origin");
   EXPECT_EQ(get_with(port, "/api/moderation", cm).status, 200);
   // A player's report reaches the moderators.
-  HttpResult rep =
-      post_with(port, "/api/account/reports",
-                json::value{{"username", "moderator"}, {"reason", "rude in chat"}}, ca);
+  HttpResult rep = post_with(port, "/api/account/reports",
+                             json::value{{"username", "zhanna"}, {"reason", "rude in chat"}}, ca);
   EXPECT_EQ(rep.status, 201) << rep.body;
-  EXPECT_EQ(
-      post_with(port, "/api/account/reports", json::value{{"username", "Moderator"}}, ca).status,
-      400);
+  EXPECT_EQ(post_with(port, "/api/account/reports", json::value{{"username", "Zhanna"}}, ca).status,
+            400);
   EXPECT_EQ(code(post_with(port, "/api/account/reports",
                            json::value{{"username", "Aigerim"}, {"reason", "x"}}, ca)),
             "own_account");
   EXPECT_EQ(post_with(port, "/api/account/reports",
-                      json::value{{"username", "Moderator"}, {"reason", "x"}}, "")
+                      json::value{{"username", "Zhanna"}, {"reason", "x"}}, "")
                 .status,
             401);
   const json::array list = get_with(port, "/api/moderation", cm).json().at("reports").as_array();
@@ -294,8 +292,8 @@ TEST(ServerModeration, MarkedAccountIsOffTheLeaderboardAndPlaysNoRatedGame) {
   TestServer srv(db);
   const uint16_t port = srv.port;
   const std::string ca = sign_up_cookie(port, "Aigerim"), cb = sign_up_cookie(port, "Bolat"),
-                    cm = sign_up_cookie(port, "Moderator");
-  grant(db, "Moderator");
+                    cm = sign_up_cookie(port, "Zhanna");
+  grant(db, "Zhanna");
   // Both established in blitz (RD 60): on the leaderboard.
   sql_beside(db,
              "INSERT INTO ratings (user_id, category, rating, rd, volatility, games, updated_ms)"
@@ -303,11 +301,11 @@ TEST(ServerModeration, MarkedAccountIsOffTheLeaderboardAndPlaysNoRatedGame) {
                  std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(
                                     std::chrono::system_clock::now().time_since_epoch())
                                     .count()) +
-                 " FROM users WHERE username != 'Moderator'");
+                 " FROM users WHERE username != 'Zhanna'");
   auto board = [&] {
     std::vector<std::string> names;
-    for (const json::value& p :
-         http_get(port, "/api/leaderboard/blitz").json().at("players").as_array())
+    const json::value got = http_get(port, "/api/leaderboard/blitz").json();
+    for (const json::value& p : got.at("players").as_array())
       names.push_back(jstr(p.at("username")));
     return names;
   };
@@ -352,8 +350,8 @@ TEST(ServerModeration, VoidingAGameRecomputesBothPlayersRatings) {
   TestServer srv(db);
   const uint16_t port = srv.port;
   const std::string ca = sign_up_cookie(port, "Aigerim"), cb = sign_up_cookie(port, "Bolat"),
-                    cc = sign_up_cookie(port, "Chingiz"), cm = sign_up_cookie(port, "Moderator");
-  grant(db, "Moderator");
+                    cc = sign_up_cookie(port, "Chingiz"), cm = sign_up_cookie(port, "Zhanna");
+  grant(db, "Zhanna");
   Lobby a(port, ca), b(port, cb), c(port, cc);
   // Aigerim beats Bolat (two new players: 1662 and 1338), then Chingiz.
   const Played first = challenge_game(port, a, ca, b, "Bolat", cb, "black");
@@ -445,8 +443,8 @@ TEST(ServerModeration, ClosedAccountCannotLogInAndItsSessionsEnd) {
   const std::string db = (dir.path / "t.db").string();
   TestServer srv(db);
   const uint16_t port = srv.port;
-  const std::string cb = sign_up_cookie(port, "Bolat"), cm = sign_up_cookie(port, "Moderator");
-  grant(db, "Moderator");
+  const std::string cb = sign_up_cookie(port, "Bolat"), cm = sign_up_cookie(port, "Zhanna");
+  grant(db, "Zhanna");
   EXPECT_EQ(jstr(get_with(port, "/api/me", cb).json().at("username")), "Bolat");
   HttpResult close =
       post_with(port, "/api/moderation/close", json::value{{"username", "Bolat"}}, cm);
