@@ -1,12 +1,13 @@
 # The two commands of the README: `make run` and `make test`. Both install what is missing,
-# build incrementally and then run. Other targets: build, bench, fuzz, strength, python, clean.
+# build incrementally and then run. Other targets: build, bench, fuzz, strength, python, net
+# (the evaluation network from nothing), clean.
 SHELL := /bin/bash
 JOBS ?= $(shell nproc)
 BUILD := build
 BUILD_ASAN := build-asan
 CMAKE_FLAGS ?=
 
-.PHONY: run test format-check deps build build-asan bench fuzz strength python clean format web web-e2e web-deps
+.PHONY: run test format-check deps build build-asan bench fuzz strength python clean format web web-e2e web-deps net
 
 deps:
 	@scripts/install-deps core
@@ -86,3 +87,20 @@ format-check: deps
 
 clean:
 	rm -rf $(BUILD) $(BUILD_ASAN) build-fuzz
+
+# The evaluation network from nothing (docs/nnue.md): self-play with the hand-made evaluation,
+# then the trainer (Debian's python3-torch), written to the file the build embeds. NET_GAMES,
+# NET_NODES, NET_SEED and NET_EPOCHS size it; `make net` then `make build` ships it.
+NET_DIR := $(BUILD)/net
+NET_GAMES ?= 12000
+NET_NODES ?= 5000
+NET_SEED ?= 2026
+NET_EPOCHS ?= 30
+
+net: build
+	mkdir -p $(NET_DIR)
+	$(BUILD)/toguz selfplay --games $(NET_GAMES) --nodes $(NET_NODES) --seed $(NET_SEED) \
+	  --concurrency $(JOBS) --out $(NET_DIR)/selfplay.bin --resume
+	/usr/bin/python3 train/nnue.py --data $(NET_DIR)/selfplay.bin --epochs $(NET_EPOCHS) \
+	  --seed 1 --out src/search/nets/toguz.nnue --report $(NET_DIR)/train.json
+	/usr/bin/python3 train/wdl.py --data $(NET_DIR)/selfplay.bin --report $(NET_DIR)/wdl.json

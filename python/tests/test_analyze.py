@@ -80,7 +80,8 @@ def test_lines_have_the_shape_of_the_cli_json():
     line = out["lines"][0]
     assert list(line) == ["multipv", "depth", "seldepth", "nodes", "pv", "pv_notation", "score",
                           "score_cp", "proven", "result", "plies", "margin"]
-    assert list(line["score"]) == ["cp", "white_cp", "proven", "table"]
+    assert list(line["score"]) == ["cp", "white_cp", "proven", "table", "wdl"]
+    assert sum(line["score"]["wdl"]) == 1000
     assert line["score"]["white_cp"] == line["score"]["cp"] == line["score_cp"]  # White to move
     assert line["score"]["proven"] is None and line["proven"] is False
     assert len(line["pv_notation"]) == len(line["pv"]) and line["pv_notation"][0][0] == str(line["pv"][0])

@@ -68,15 +68,20 @@ void add_bench(CLI::App& app) {
     int depth = kDefaultDepth;
     int hash = 16;
     bool verbose = false;
+    std::string eval = search::eval_kind_name(search::kDefaultEval);
   };
   auto args = std::make_shared<Args>();
   cmd->add_option("--depth", args->depth, "search depth per position")->check(CLI::Range(1, 60));
   cmd->add_option("--hash", args->hash, "hash table size in MB")->check(CLI::Range(1, 4096));
   cmd->add_flag("--verbose", args->verbose, "one line per position (move, score, nodes)");
+  cmd->add_option("--eval", args->eval, "static evaluation: classic or nnue")
+      ->check(CLI::IsMember({"classic", "nnue"}))
+      ->capture_default_str();
   cmd->callback([args] {
     search::Engine engine;
     search::Options options;
     options.hash_mb = args->hash;
+    search::parse_eval_kind(args->eval, &options.eval);
     engine.set_options(options);
     uint64_t nodes = 0;
     double secs = 0;  // search time only (clearing the table between positions is left out)

@@ -1,6 +1,6 @@
 // toguz selfplay --games N --nodes K --out FILE [--concurrency C] [--seed S] [--random-plies P]
-// [--variant V] [--tuz on|off] [--play-out]: engine-vs-itself games, every searched position
-// with its score and the final result (docs/selfplay-format.md).
+// [--variant V] [--tuz on|off] [--play-out] [--resume]: engine-vs-itself games, every searched
+// position with its score and the final result (docs/selfplay-format.md).
 #include "search/selfplay.h"
 
 #include <unistd.h>
@@ -39,6 +39,8 @@ void add_selfplay(CLI::App& app) {
   cmd->add_option("--hash", args->st.hash_mb, "hash table in MiB per game")
       ->check(CLI::Range(1, 65536))
       ->capture_default_str();
+  cmd->add_flag("--resume", args->st.resume,
+                "continue an interrupted run: keep the games already in --out, play the rest");
   args->rules.add_to(cmd);
   cmd->callback([args] {
     args->st.rules = args->rules.options().resolve();

@@ -48,6 +48,8 @@ class BuiltinPlayer : public Player {
         random_ = parse_bool(v);
       else if (k == "Seed")
         options_.seed = std::strtoull(v.c_str(), nullptr, 10);
+      else if (k == "Eval" && search::parse_eval_kind(v, &options_.eval))
+        continue;
       else
         unknown_ = k;
     }
@@ -59,7 +61,7 @@ class BuiltinPlayer : public Player {
   bool start(std::string* why) override {
     if (!unknown_.empty()) {
       *why = "builtin engine has no option '" + unknown_ +
-             "' (it has Hash, Threads, MultiPV, Skill, Random, Seed)";
+             "' (it has Hash, Threads, MultiPV, Skill, Random, Seed, Eval=classic|nnue)";
       return false;
     }
     if (!configured_) engine_.set_options(options_);

@@ -2,6 +2,7 @@
 
 #include "rules/notation.h"
 #include "search/score.h"
+#include "search/wdl.h"
 
 namespace toguz::protocol {
 
@@ -27,11 +28,13 @@ json::object result_json(const search::Score& s) {
 }  // namespace
 
 json::object score_json(const search::Score& s, Side to_move) {
+  const search::Wdl w = search::wdl_of(s);
   return json::object{
       {"cp", s.cp},
       {"white_cp", to_move == Side::White ? s.cp : -s.cp},
       {"proven", s.proven ? json::value(result_json(s)) : json::value(nullptr)},
-      {"table", s.table && !s.proven ? json::value(result_json(s)) : json::value(nullptr)}};
+      {"table", s.table && !s.proven ? json::value(result_json(s)) : json::value(nullptr)},
+      {"wdl", json::array{w.win, w.draw, w.loss}}};
 }
 
 json::object line_json(const search::Info& line, const Position& pos) {

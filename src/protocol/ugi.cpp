@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "rules/text.h"
+#include "search/wdl.h"
 
 namespace toguz::protocol {
 
@@ -50,10 +51,17 @@ constexpr int kDefaultMoveMs = 1000;
 
 std::string format_score(const search::Score& s) {
   // A table result is as certain as a proven one: GUIs show "mate" as a known result.
-  if ((s.proven || s.table) && s.result > 0) return "score mate " + std::to_string(s.plies);
-  if ((s.proven || s.table) && s.result < 0) return "score mate -" + std::to_string(s.plies);
-  if (s.proven) return "score cp 0 wdl 0 1000 0";
-  return "score cp " + std::to_string(s.cp);
+  std::string text;
+  if ((s.proven || s.table) && s.result > 0)
+    text = "score mate " + std::to_string(s.plies);
+  else if ((s.proven || s.table) && s.result < 0)
+    text = "score mate -" + std::to_string(s.plies);
+  else
+    text = "score cp " + std::to_string(s.proven ? 0 : s.cp);
+  // Win chances for the side to move, permille (search/wdl.h): certain for a known result.
+  const search::Wdl w = search::wdl_of(s);
+  return text + " wdl " + std::to_string(w.win) + " " + std::to_string(w.draw) + " " +
+         std::to_string(w.loss);
 }
 
 std::string format_info(const search::Info& info) {
@@ -162,6 +170,8 @@ void UgiSession::cmd_ugi() {
   send("option name Variant type combo default standard var standard var kozdatu var bestemshi");
   send("option name Tuz type combo default auto var auto var on var off");
   send("option name PlayOut type check default false");
+  send(std::string("option name Eval type combo default ") +
+       search::eval_kind_name(search::kDefaultEval) + " var classic var nnue");
   if (tables_opener_) send("option name TablesDir type string default <empty>");
   send("ugiok");
 }
@@ -212,6 +222,9 @@ void UgiSession::cmd_setoption(const std::vector<std::string>& t) {
       return error("setoption PlayOut: '" + value + "' is not true or false");
     play_out_ = val == "true";
     reset_to_start();
+  } else if (key == "eval") {
+    if (!search::parse_eval_kind(val, &options_.eval))
+      return error("setoption Eval: '" + value + "' is not classic or nnue");
   } else if (key == "tablesdir" && tables_opener_) {
     if (value.empty() || val == "<empty>") {
       std::string why;

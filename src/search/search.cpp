@@ -70,11 +70,10 @@ int kazna_sum(const Position& p) {
   return p.kazna(Side::White) + p.kazna(Side::Black);
 }
 
-// The value of a root child for its side to move (one ply from the root), without search.
-int evaluate_or_terminal(const Position& p) {
-  const Outcome o = p.outcome();
-  return o != Outcome::Ongoing ? terminal_value(p, o, 1) : evaluate(p);
-}
+// Incremental update when at most this many of the 22 input slots changed, else a full
+// refresh: an update costs two column operations per changed slot, a refresh one per slot,
+// and the update measured cheaper up to 14 changed slots (docs/nnue.md, "Incremental update").
+constexpr int kMaxIncrementalSlots = 14;
 
 }  // namespace
 
@@ -116,8 +115,24 @@ bool Searcher::is_repetition(int ply, uint64_t key) const {
   return false;
 }
 
+int Searcher::static_eval(const Position& pos, int ply) {
+  if (!net_ || !nnue::applies(pos)) return evaluate(pos);
+  nnue::Accumulator& acc = acc_[ply];
+  nnue::slots_of(pos, acc.slots);
+  const nnue::Accumulator* base = nullptr;
+  for (int q = ply - 1; q >= 0 && q >= ply - 2 && !base; --q)
+    if (acc_valid_[q]) base = &acc_[q];
+  if (base && nnue::changed_slots(base->slots[0], acc.slots[0]) <= kMaxIncrementalSlots)
+    nnue::update(*net_, *base, &acc);
+  else
+    nnue::refresh(*net_, &acc);
+  acc_valid_[ply] = true;
+  return nnue::output(*net_, acc, pos.side_to_move());
+}
+
 int Searcher::search(const Position& pos, int alpha, int beta, int depth, int ply, bool pv_node) {
   pv_len_[ply] = ply;
+  acc_valid_[ply] = false;
   ++nodes_;
   if (nodes_ >= node_limit_) stopped_ = true;
   if ((nodes_ & 1023) == 0) check_limits();
@@ -171,10 +186,10 @@ int Searcher::search(const Position& pos, int alpha, int beta, int depth, int pl
   // margin per ply, the opponent is assumed to have no refutation. The value is heuristic
   // (impure, never in the proven band) and the rule is not used against a proven beta.
   if (!pv_node && depth <= kRfpDepth && !is_proven_value(beta)) {
-    const int static_eval = evaluate(pos);
-    if (static_eval - kRfpMargin * depth >= beta) {
+    const int eval = static_eval(pos, ply);
+    if (eval - kRfpMargin * depth >= beta) {
       ++impure_;
-      return static_eval;
+      return eval;
     }
   }
   // Internal iterative reduction: a deep node without a table move was not searched before
@@ -295,7 +310,8 @@ int Searcher::search(const Position& pos, int alpha, int beta, int depth, int pl
 // moves only, so a leaf is not scored in the middle of an exchange. Before: `pos` is ongoing.
 // Each such move grows a kazna, so the line is finite and cannot repeat; no table, no PV.
 int Searcher::qsearch(const Position& pos, int alpha, int beta, int ply) {
-  int best = evaluate(pos);
+  acc_valid_[ply] = false;
+  int best = static_eval(pos, ply);
   if (best >= beta || ply >= kMaxPly - 1) return best;
   if (best > alpha) alpha = best;
   for (uint32_t m = pos.legal_mask(); m; m &= m - 1) {
@@ -415,6 +431,9 @@ void Searcher::prepare(const Game& game, const Limits& limits, const Options& op
   plan_ = helper ? TimePlan{} : plan_time(limits, game.position().side_to_move());
   node_limit_ = limits.nodes > 0 && !helper ? limits.nodes : UINT64_MAX;
   tables_ = options.tables.get();
+  net_ = options.eval == EvalKind::Nnue ? nnue::embedded_network() : nullptr;
+  if (net_ && !acc_) acc_ = std::make_unique<nnue::Accumulator[]>(kMaxPly + 1);
+  std::fill(std::begin(acc_valid_), std::end(acc_valid_), false);
   nodes_ = 0;
   published_.store(0, std::memory_order_relaxed);
   impure_ = 0;
@@ -512,7 +531,8 @@ SearchResult Searcher::answer(std::vector<Info> lines, int multipv, const Option
   if (lines.empty()) {  // not even depth 1 finished: the best-ordered moves, statically scored
     for (int k = 0; k < multipv; ++k) {
       RootMove& rm = root_moves_[k];
-      rm.score = -evaluate_or_terminal(rm.pos);
+      const Outcome o = rm.pos.outcome();
+      rm.score = o != Outcome::Ongoing ? -terminal_value(rm.pos, o, 1) : -static_eval(rm.pos, 1);
       lines.push_back(make_info(rm, 0, k + 1, false));
     }
   }

@@ -9,9 +9,11 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "rules/game.h"
+#include "search/nnue.h"
 #include "search/score.h"
 #include "search/timeman.h"
 #include "search/tt.h"
@@ -82,6 +84,10 @@ class Searcher {
   int search(const Position& pos, int alpha, int beta, int depth, int ply, bool pv_node);
   int search_root(int alpha, int beta, int depth, int pv_idx);
   int qsearch(const Position& pos, int alpha, int beta, int ply);
+  // The static evaluation of `pos`, the node at `ply` of the current path: the hand-made one,
+  // or the network with the accumulator of the nearest evaluated ancestor updated by the
+  // inputs that changed (a full refresh when too many did).
+  int static_eval(const Position& pos, int ply);
   bool is_repetition(int ply, uint64_t key) const;
   void check_limits();
   uint64_t total_nodes() const;
@@ -106,6 +112,13 @@ class Searcher {
   std::vector<uint16_t> ksums_;  // the two kaznas' sum at each of those positions
   int root_idx_ = 0;
   std::vector<RootMove> root_moves_;
+
+  // The network when Options::eval is Nnue (null: the hand-made evaluation), and one
+  // accumulator per ply of the current path; acc_valid_[p] says the node now at ply p has
+  // computed its own (cleared on entering any node at ply p).
+  const nnue::Network* net_ = nullptr;
+  std::unique_ptr<nnue::Accumulator[]> acc_;
+  bool acc_valid_[kMaxPly + 1] = {};
 
   int killers_[kMaxPly + 1][2] = {};
   int history_[2][Position::kMaxN + 1] = {};

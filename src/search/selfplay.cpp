@@ -2,6 +2,7 @@
 
 #include <condition_variable>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <mutex>
@@ -173,17 +174,43 @@ std::vector<SelfplayRecord> read_selfplay(const std::string& path) {
   return out;
 }
 
+uint32_t selfplay_resume_point(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) return 0;
+  const uint64_t size = std::filesystem::file_size(path, ec);
+  if (ec) throw std::runtime_error(path + ": cannot read");
+  if (size == 0) return 0;
+  std::ifstream in(path, std::ios::binary);
+  uint8_t h[kSelfplayHeaderSize];
+  if (size < kSelfplayHeaderSize || !in.read(reinterpret_cast<char*>(h), sizeof h) ||
+      std::memcmp(h, selfplay_header().data(), kSelfplayHeaderSize) != 0)
+    throw std::runtime_error(path + ": cannot resume: not a toguz self-play file of version " +
+                             std::to_string(kSelfplayVersion));
+  const uint64_t records = (size - kSelfplayHeaderSize) / kSelfplayRecordSize;
+  const uint64_t whole = kSelfplayHeaderSize + records * kSelfplayRecordSize;
+  in.close();
+  if (whole != size) std::filesystem::resize_file(path, whole);  // a write cut short
+  if (records == 0) return 0;
+  std::ifstream last(path, std::ios::binary);
+  uint8_t r[kSelfplayRecordSize];
+  last.seekg(std::streamoff(whole - kSelfplayRecordSize));
+  if (!last.read(reinterpret_cast<char*>(r), sizeof r))
+    throw std::runtime_error(path + ": cannot read");
+  return decode_record(r).game + 1;
+}
+
 uint64_t run_selfplay(const SelfplaySettings& st, const std::string& path,
                       const std::function<void(int, uint64_t)>& progress) {
-  std::ofstream file(path, std::ios::binary | std::ios::trunc);
+  const uint32_t first = st.resume ? selfplay_resume_point(path) : 0;
+  std::ofstream file(path, std::ios::binary | (first > 0 ? std::ios::app : std::ios::trunc));
   if (!file) throw std::runtime_error(path + ": cannot write");
-  file << selfplay_header();
+  if (first == 0) file << selfplay_header();
 
   // Workers take game indices in turn; finished games wait in `pending` until every earlier
   // game is written, so the file is in game order.
   std::mutex mu;
   std::map<uint32_t, std::vector<SelfplayRecord>> pending;
-  uint32_t next_game = 0, next_write = 0;
+  uint32_t next_game = first, next_write = first;
   uint64_t positions = 0;
   bool failed = false;
   std::string error;

@@ -64,13 +64,21 @@ struct SelfplaySettings {
   Rules rules;
   int hash_mb = 16;
   int max_plies = 1000;  // a game still going after this many plies is dropped
+  // Continue an interrupted run: keep the whole records already in the file (a partial last
+  // record is cut off) and play on from the game after the last one stored.
+  bool resume = false;
 };
 
-// Plays settings.games games and writes every searched position to `path` in game order
-// (the same file for the same settings and seed, whatever the concurrency). `progress` is
-// called (from one thread at a time) after each game is written with games done and
-// positions so far. Returns the number of positions. Throws std::runtime_error when the
-// file cannot be written.
+// For resuming: the number of the first game not yet in `path` (the last stored record's game
+// + 1, 0 for an absent or empty file), after cutting a partial last record off. Throws
+// std::runtime_error when the file exists but is not self-play data of this version.
+uint32_t selfplay_resume_point(const std::string& path);
+
+// Plays settings.games games (games resume point .. games-1 when settings.resume) and writes every
+// searched position to `path` in game order (the same file for the same settings and seed, whatever
+// the concurrency). `progress` is called (from one thread at a time) after each game is written
+// with games done and positions so far. Returns the number of positions. Throws std::runtime_error
+// when the file cannot be written.
 uint64_t run_selfplay(const SelfplaySettings& settings, const std::string& path,
                       const std::function<void(int games, uint64_t positions)>& progress = nullptr);
 

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "search/table_probe.h"
@@ -61,8 +62,16 @@ struct Info {
   std::vector<int> pv;  // holes, 1..N
 };
 
+// The static evaluation the search uses: the hand-made weighted features (eval.h) or the
+// learned network (nnue.h; for the standard game, other rule sets use the hand-made one).
+enum class EvalKind : uint8_t { Classic, Nnue };
+constexpr EvalKind kDefaultEval = EvalKind::Classic;
+const char* eval_kind_name(EvalKind kind);                  // "classic", "nnue"
+bool parse_eval_kind(const std::string& s, EvalKind* out);  // false if unknown
+
 struct Options {
   int hash_mb = 16;
+  EvalKind eval = kDefaultEval;
   int threads = 1;  // Lazy SMP search threads sharing the table (1 = deterministic)
   int multipv = 1;
   int skill = 20;     // 1..20, 20 = full strength; below: a depth limit by level and a

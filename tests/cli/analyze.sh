@@ -23,7 +23,8 @@ for rank, l in enumerate(lines, 1):
                        "score_cp", "proven"], l
     assert l["multipv"] == rank and l["depth"] == 6 and l["nodes"] > 0, l
     s = l["score"]
-    assert list(s) == ["cp", "white_cp", "proven", "table"], s
+    assert list(s) == ["cp", "white_cp", "proven", "table", "wdl"], s
+    assert len(s["wdl"]) == 3 and sum(s["wdl"]) == 1000, s
     assert isinstance(s["cp"], int) and s["white_cp"] == s["cp"], s  # White to move
     assert s["proven"] is None and s["table"] is None, s
     assert l["score_cp"] == s["cp"] and l["proven"] is None, l

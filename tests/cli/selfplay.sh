@@ -20,6 +20,19 @@ cmp -s "$tmp/a.bin" "$tmp/b.bin" || fail "concurrency changed the file"
 "$toguz" selfplay --games 3 --nodes 300 --seed 3 --out "$tmp/c.bin" >/dev/null || fail "seed 3"
 cmp -s "$tmp/a.bin" "$tmp/c.bin" && fail "another seed gave the same file"
 
+# Resume: a run of 2 games whose last write was cut short (a partial record), resumed to 3
+# games, is the file of one run of 3; resuming a finished run adds nothing; a file that is not
+# self-play data is refused.
+"$toguz" selfplay --games 2 --nodes 300 --seed 2 --out "$tmp/r.bin" >/dev/null || fail "2 games"
+printf 'partial' >>"$tmp/r.bin"
+"$toguz" selfplay --games 3 --nodes 300 --seed 2 --out "$tmp/r.bin" --resume >/dev/null || fail "resume exited $?"
+cmp -s "$tmp/a.bin" "$tmp/r.bin" || fail "resumed file differs from one run"
+"$toguz" selfplay --games 3 --nodes 300 --seed 2 --out "$tmp/r.bin" --resume >/dev/null || fail "resume of a finished run"
+cmp -s "$tmp/a.bin" "$tmp/r.bin" || fail "resuming a finished run changed the file"
+echo "not data" >"$tmp/notdata.bin"
+"$toguz" selfplay --games 3 --nodes 300 --out "$tmp/notdata.bin" --resume 2>"$tmp/err" && fail "resumed a non-data file"
+grep -q "cannot resume" "$tmp/err" || fail "resume message: $(cat "$tmp/err")"
+
 out=$("$toguz" tune --data "$tmp/a.bin" "$tmp/c.bin" --out "$tmp/w.txt") || fail "tune exited $?"
 grep -Eq '^Loss: fitted [0-9.]+, current [0-9.]+$' <<<"$out" || fail "tune loss line: $out"
 grep -q '^kazna 100$' "$tmp/w.txt" || fail "weights file: $(cat "$tmp/w.txt")"

@@ -34,7 +34,7 @@ echo "$out" | grep -qxF "ugiok" || fail "ugiok"
 [ "$(echo "$out" | grep -cxF readyok)" = 2 ] || fail "two readyok"
 echo "$out" | grep -qxF "option name Variant type combo default standard var standard var kozdatu var bestemshi" ||
   fail "Variant option"
-[ "$(echo "$out" | grep -c '^info depth 5 seldepth [0-9]* multipv [12] score cp -\{0,1\}[0-9]* nodes [0-9]* nps [0-9]* time [0-9]* pv [1-9]')" = 2 ] ||
+[ "$(echo "$out" | grep -c '^info depth 5 seldepth [0-9]* multipv [12] score cp -\{0,1\}[0-9]* wdl [0-9]* [0-9]* [0-9]* nodes [0-9]* nps [0-9]* time [0-9]* pv [1-9]')" = 2 ] ||
   fail "two depth-5 lines with multipv 1 and 2:
 $out"
 responses=$(echo "$out" | grep '^response' | tr '\n' ' ')

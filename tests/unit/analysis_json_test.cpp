@@ -22,16 +22,18 @@ TEST(AnalysisJson, HeuristicScoreFromBothSides) {
   search::Score s;
   s.cp = 153;
   EXPECT_EQ(parsed(score_json(s, Side::White)),
-            json::parse(R"({"cp":153,"white_cp":153,"proven":null,"table":null})"));
+            json::parse(R"({"cp":153,"white_cp":153,"proven":null,"table":null,
+                                "wdl":[523,30,447]})"));
   EXPECT_EQ(parsed(score_json(s, Side::Black)),
-            json::parse(R"({"cp":153,"white_cp":-153,"proven":null,"table":null})"));
+            json::parse(R"({"cp":153,"white_cp":-153,"proven":null,"table":null,
+                                "wdl":[523,30,447]})"));
 }
 
 TEST(AnalysisJson, ProvenScores) {
   search::Score win;  // a finished game: margin known, plies 0
   win.cp = 31000, win.proven = true, win.result = 1, win.has_margin = true, win.margin = 4;
   EXPECT_EQ(parsed(score_json(win, Side::Black)), json::parse(R"({"cp":31000,"white_cp":-31000,
-                "proven":{"result":"win","margin":4,"plies":0},"table":null})"));
+                "proven":{"result":"win","margin":4,"plies":0},"table":null,"wdl":[1000,0,0]})"));
   search::Score loss;  // proven by distance: no margin
   loss.cp = -(31000 - 7), loss.proven = true, loss.result = -1, loss.plies = 7;
   EXPECT_EQ(parsed(score_json(loss, Side::White)).at("proven"),
@@ -63,7 +65,7 @@ TEST(AnalysisJson, LineWithNotationFromThePosition) {
   json::value v = parsed(line_json(l, start));
   EXPECT_EQ(v, json::parse(R"js({"multipv":2,"depth":5,"seldepth":9,"nodes":1234,"pv":[6,9],
       "pv_notation":["65(10)","98"],
-      "score":{"cp":-40,"white_cp":-40,"proven":null,"table":null}})js"));
+      "score":{"cp":-40,"white_cp":-40,"proven":null,"table":null,"wdl":[475,30,495]}})js"));
   // Black to move after 65(10): white_cp is the other sign; notation stops at an illegal hole.
   Position after = start;
   after.play(6);

@@ -68,6 +68,7 @@ TEST(Ugi, Handshake) {
       "option name Variant type combo default standard var standard var kozdatu var bestemshi",
       "option name Tuz type combo default auto var auto var on var off",
       "option name PlayOut type check default false",
+      "option name Eval type combo default classic var classic var nnue",
       "ugiok",
       "readyok",
   };
@@ -202,28 +203,29 @@ TEST(Ugi, ScoresOfProvenResults) {
 TEST(Ugi, FormatScore) {
   search::Score s;
   s.cp = 35;
-  EXPECT_EQ(format_score(s), "score cp 35");
+  EXPECT_EQ(format_score(s), "score cp 35 wdl 493 31 476");
   s.cp = -120;
-  EXPECT_EQ(format_score(s), "score cp -120");
+  EXPECT_EQ(format_score(s), "score cp -120 wdl 455 30 515");
   s.proven = true;
   s.result = 1;
   s.plies = 7;
-  EXPECT_EQ(format_score(s), "score mate 7");
+  EXPECT_EQ(format_score(s), "score mate 7 wdl 1000 0 0");
   s.result = -1;
   s.plies = 4;
-  EXPECT_EQ(format_score(s), "score mate -4");
+  EXPECT_EQ(format_score(s), "score mate -4 wdl 0 0 1000");
   s.result = 0;
   s.cp = 0;
   EXPECT_EQ(format_score(s), "score cp 0 wdl 0 1000 0");
   // Endgame-table results (win/loss by m stones: +-(20000 + m)) are mates in the line's plies
   // to the tables' position; the heuristic range below them stays cp.
-  EXPECT_EQ(format_score(search::make_score(20004, false, 3)), "score mate 3");
-  EXPECT_EQ(format_score(search::make_score(-20010, false, 2)), "score mate -2");
-  EXPECT_EQ(format_score(search::make_score(19999, false, 5)), "score cp 19999");
-  EXPECT_EQ(format_score(search::make_score(-19999, false, 5)), "score cp -19999");
+  EXPECT_EQ(format_score(search::make_score(20004, false, 3)), "score mate 3 wdl 1000 0 0");
+  EXPECT_EQ(format_score(search::make_score(-20010, false, 2)), "score mate -2 wdl 0 0 1000");
+  EXPECT_EQ(format_score(search::make_score(19999, false, 5)), "score cp 19999 wdl 1000 0 0");
+  EXPECT_EQ(format_score(search::make_score(-19999, false, 5)), "score cp -19999 wdl 0 0 1000");
   EXPECT_TRUE(search::make_score(20001, false, 1).table);
   EXPECT_FALSE(search::make_score(20001, false, 1).proven);
-  EXPECT_EQ(format_score(search::make_score(search::kWin - 9, false, 4)), "score mate 9");
+  EXPECT_EQ(format_score(search::make_score(search::kWin - 9, false, 4)),
+            "score mate 9 wdl 1000 0 0");
   search::Info info;
   info.depth = 3;
   info.seldepth = 4;
@@ -235,7 +237,8 @@ TEST(Ugi, FormatScore) {
   info.time_ms = 20;
   info.pv = {3, 9, 1};
   EXPECT_EQ(format_info(info),
-            "info depth 3 seldepth 4 multipv 2 score cp 12 nodes 1000 nps 50000 time 20 pv 3 9 1");
+            "info depth 3 seldepth 4 multipv 2 score cp 12 wdl 488 30 482 nodes 1000 nps 50000 "
+            "time 20 pv 3 9 1");
 }
 
 // Every go without a usable limit answers by itself, after an info string saying why (the
