@@ -242,19 +242,29 @@ void Room::set_move_deadline() {
   move_deadline_ms = now_ms() + int64_t(days_per_move) * 24 * 3600 * 1000;
 }
 
+namespace {
+// The status a game ends in with `r`: aborted (no result) or over.
+Status status_after(Ending r) {
+  return r == Ending::Aborted || r == Ending::Expired || r == Ending::NoStart ? Status::Aborted
+                                                                             : Status::Over;
+}
+}  // namespace
+
+void Room::call_off_early(Result& w, Ending& r) {
+  if (!calls_off(mode, game.ply_count(), r)) return;
+  // Fair play: too early to decide anything; the loser (none for an agreement) called it off.
+  if (r != Ending::Agreement) aborted_by = w == Result::WhiteWins ? Side::Black : Side::White;
+  w = Result::None;
+  r = Ending::Aborted;
+}
+
 void Room::set_result(Result w, Ending r) {
   for (Side s : {Side::White, Side::Black}) left_[index(s)] = std::max<int64_t>(0, clock_left(s));
   clock_running_ = false;
-  if (calls_off(mode, game.ply_count(), r)) {
-    // Fair play: too early to decide anything; the loser (none for an agreement) called it off.
-    if (r != Ending::Agreement) aborted_by = w == Result::WhiteWins ? Side::Black : Side::White;
-    w = Result::None;
-    r = Ending::Aborted;
-  }
+  call_off_early(w, r);
   const EndReason recorded = recorded_reason(r);
   if (recorded != EndReason::None && !game.over()) game.set_recorded_result(w, recorded);
-  status = r == Ending::Aborted || r == Ending::Expired || r == Ending::NoStart ? Status::Aborted
-                                                                                : Status::Over;
+  status = status_after(r);
   winner = w;
   reason = r;
   score = score_text(game);
@@ -272,7 +282,7 @@ void Room::after_end() {
 }
 
 store::RateGame Room::rate_end(Result winner_now, Ending reason_now) const {
-  const bool aborted = reason_now == Ending::Aborted || reason_now == Ending::Expired;
+  const bool aborted = status_after(reason_now) == Status::Aborted;
   if (!rated || aborted || winner_now == Result::None) return nullptr;  // aborted: no change
   const Result result = winner_now;
   const int64_t now = updated_ms;
@@ -321,6 +331,7 @@ void Room::end(Result w, Ending r) {
   abandon_timer_[0].cancel();
   abandon_timer_[1].cancel();
   stop_engine();
+  call_off_early(w, r);  // what is written is what set_result will show
   pending_end_ = PendingEnd{w, r};
   write_end();
 }
@@ -330,8 +341,7 @@ void Room::write_end() {
   updated_ms = now_ms();
   const PendingEnd end = *pending_end_;
   auto g = std::make_shared<GameRow>(row());
-  const bool aborted = end.reason == Ending::Aborted || end.reason == Ending::Expired;
-  g->status = std::string(status_name(aborted ? Status::Aborted : Status::Over));
+  g->status = std::string(status_name(status_after(end.reason)));
   g->winner = std::string(winner_name(end.winner));
   g->reason = std::string(ending_name(end.reason));
   g->score = score_text(game);

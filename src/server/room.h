@@ -316,6 +316,8 @@ class Room : public std::enable_shared_from_this<Room> {
   void took_ratings(const GameRow& g);
   // The ending's state: result, clocks stopped, offers dropped. end() and play() finish with it.
   void set_result(Result winner, Ending reason);
+  // Fair play: an end that calls_off turns into an abort (no winner), with aborted_by set.
+  void call_off_early(Result& winner, Ending& reason);
   void after_end();  // timers and the engine stopped
   void on_flag();
   void on_start_timer();

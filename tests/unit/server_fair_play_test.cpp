@@ -18,6 +18,13 @@ namespace fair_play {
 
 using std::chrono::milliseconds;
 
+// A server whose new accounts may create tournaments (the rated-games minimum is 0).
+server::Config open_tournaments() {
+  server::Config cfg;
+  cfg.tournament_min_rated_games = 0;
+  return cfg;
+}
+
 HttpResult post_as(uint16_t port, const std::string& cookie, const std::string& target,
                    const json::value& body) {
   return http_call(port, http::verb::post, target, json::serialize(body),
@@ -193,7 +200,8 @@ Arena arena_of_two(uint16_t port, const std::string& a, const std::string& b, in
 // The result of the tournament's game `game`, "" while none.
 std::string result_of(uint16_t port, const std::string& cookie, const std::string& id,
                       const std::string& game) {
-  for (const json::value& g : tournament(port, cookie, id).at("games").as_array())
+  const json::object t = tournament(port, cookie, id);  // kept: the loop reads into it
+  for (const json::value& g : t.at("games").as_array())
     if (g.at("id").is_string() && jstr(g.at("id")) == game) return jstr(g.at("result"));
   return "";
 }
@@ -202,7 +210,7 @@ std::string result_of(uint16_t port, const std::string& cookie, const std::strin
 // after his first move, each lose the game by forfeit (they used to win it).
 TEST(ServerFairPlay, ATournamentAbortIsTheAbortersLoss) {
   TempDir dir;
-  TestServer srv((dir.path / "t.db").string());
+  TestServer srv((dir.path / "t.db").string(), open_tournaments());
   const uint16_t port = srv.port;
   const std::string a = sign_up_cookie(port, "Aigerim"), b = sign_up_cookie(port, "Bolat");
   const Arena t = arena_of_two(port, a, b);
@@ -239,13 +247,14 @@ TEST(ServerFairPlay, ATournamentAbortIsTheAbortersLoss) {
 // robin's only game by forfeit when the server's first-move time is up.
 TEST(ServerFairPlay, NoFirstMoveLosesTheRoundGame) {
   TempDir dir;
-  server::Config cfg;
+  server::Config cfg = open_tournaments();
   cfg.first_move_seconds = 1;
   TestServer srv((dir.path / "t.db").string(), cfg);
   const uint16_t port = srv.port;
   const std::string a = sign_up_cookie(port, "Aigerim"), b = sign_up_cookie(port, "Bolat");
   const json::object spec{{"name", "Rounds"},
                           {"system", "round-robin"},
+                          {"max_players", 2},
                           {"initial_ms", 180000},
                           {"increment_ms", 0},
                           {"starts_at", wall_ms() + 1500}};
@@ -294,7 +303,7 @@ TEST(ServerFairPlay, AnArenaEndsOnTimeWithAnUnstartedGame) {
   Arena t;
   std::string a, b;
   {
-    TestServer srv(db);
+    TestServer srv(db, open_tournaments());
     a = sign_up_cookie(srv.port, "Aigerim");
     b = sign_up_cookie(srv.port, "Bolat");
     t = arena_of_two(srv.port, a, b, 1);
@@ -312,7 +321,7 @@ TEST(ServerFairPlay, AnArenaEndsOnTimeWithAnUnstartedGame) {
   state.as_object()["starts_ms"] = start;
   sqlite_run(db, "UPDATE tournaments SET starts_ms = " + std::to_string(start) + ", state = '" +
                      json::serialize(state) + "' WHERE id = '" + t.id + "'");
-  TestServer srv(db);
+  TestServer srv(db, open_tournaments());
   json::object view;
   ASSERT_TRUE(eventually([&] {
     view = tournament(srv.port, a, t.id);
