@@ -246,7 +246,7 @@ namespace {
 // The status a game ends in with `r`: aborted (no result) or over.
 Status status_after(Ending r) {
   return r == Ending::Aborted || r == Ending::Expired || r == Ending::NoStart ? Status::Aborted
-                                                                             : Status::Over;
+                                                                              : Status::Over;
 }
 }  // namespace
 

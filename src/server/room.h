@@ -140,7 +140,7 @@ class Room : public std::enable_shared_from_this<Room> {
   // Why a game asked for rated is played unrated ("pair_cap", "account_marked"), "" for none;
   // shown to the players (not stored: a reload shows the game as casual).
   std::string unrated_reason;
-  int64_t fence = 0;   // in a cluster: this instance's lease token, carried by every write
+  int64_t fence = 0;  // in a cluster: this instance's lease token, carried by every write
 
   // ---- who is here ----
   int spectators = 0;  // connections watching (no seat)

@@ -252,12 +252,9 @@ TEST(ServerFairPlay, NoFirstMoveLosesTheRoundGame) {
   TestServer srv((dir.path / "t.db").string(), cfg);
   const uint16_t port = srv.port;
   const std::string a = sign_up_cookie(port, "Aigerim"), b = sign_up_cookie(port, "Bolat");
-  const json::object spec{{"name", "Rounds"},
-                          {"system", "round-robin"},
-                          {"max_players", 2},
-                          {"initial_ms", 180000},
-                          {"increment_ms", 0},
-                          {"starts_at", wall_ms() + 1500}};
+  const json::object spec{{"name", "Rounds"},  {"system", "round-robin"},
+                          {"max_players", 2},  {"initial_ms", 180000},
+                          {"increment_ms", 0}, {"starts_at", wall_ms() + 1500}};
   HttpResult r = post_as(port, a, "/api/tournaments", spec);
   ASSERT_EQ(r.status, 200) << r.body;
   const std::string id = jstr(r.json().at("id"));
