@@ -403,9 +403,9 @@ std::string Lobby::on_challenge(LobbyClient& c, const json::object& msg) {
   if (blocked(me.viewer, *target)) return "challenge: you cannot play this player";
   Terms terms;
   if (std::string w = read_terms("challenge", msg, me.viewer, &terms); !w.empty()) return w;
-  if (!challenges_sent_[me.player].take(hooks_.now_ms(), kChallengesPerMinute,
-                                        kChallengesPerMinute))
-    return "challenge: more than " + std::to_string(kChallengesPerMinute) +
+  if (!challenges_sent_[me.player].take(hooks_.now_ms(), challenges_per_minute,
+                                        challenges_per_minute))
+    return "challenge: more than " + std::to_string(challenges_per_minute) +
            " challenges a minute; wait a little";
   Challenge ch{new_id(), me.player, player_of(*target, 0), &c, me.viewer, *target, {}, {}, ""};
   ch.terms = std::move(terms);

@@ -108,6 +108,8 @@ inline constexpr int64_t kLobbyBroadcastMs = 2000;  // online and pools: at most
 class Lobby {
  public:
   explicit Lobby(LobbyHooks hooks);
+  // Challenges one account may send a minute (a bucket of this many, refilled over a minute).
+  int challenges_per_minute = kChallengesPerMinute;
 
   // A connection opened by `viewer` from `address` ("": unknown, not limited by address): it
   // gets the lobby message and the challenges waiting for the account.

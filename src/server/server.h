@@ -58,6 +58,9 @@ struct Config {
   // least this many rated games, at most tournaments_per_day created in 24 hours.
   int tournament_min_rated_games = 10;
   int tournaments_per_day = 3;
+  // Challenges one account may send a minute (lobby.h kChallengesPerMinute: a person challenges
+  // a few friends; ten pop-ups a second are harassment).
+  int challenges_per_minute = 5;
   // Expiry: games waiting for an opponent or never started (a rematch nobody played) and
   // analysis boards left alone this long are ended ("aborted", reason "expired"); a room nobody
   // is connected to leaves memory after idle_room_seconds (a game still played online or

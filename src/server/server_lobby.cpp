@@ -53,6 +53,7 @@ void Server::Impl::make_lobby() {
     cluster->on_coordinator([this] { make_tournaments(); });
   }
   lobby = std::make_unique<Lobby>(std::move(hooks));
+  lobby->challenges_per_minute = config.challenges_per_minute;
 }
 
 LobbyRating Server::Impl::lobby_rating(const Viewer& viewer, accounts::Speed speed) {

@@ -342,10 +342,13 @@ TEST(Correspondence, WaitsAcrossRestartsAndIsWonOnTimeWhenClaimed) {
   auto g = w.read_state([](const json::object& s) { return s.at("can_claim").as_bool(); });
   ASSERT_TRUE(g);
   w.send(json::object{{"type", "claim_win"}});
-  auto over = w.read_state([](const json::object& s) { return jstr(s.at("status")) == "over"; });
+  // At ply 1 a claim on time calls the game off, by the side out of time (docs/accounts.md
+  // "Fair play": fewer than two moves each).
+  auto over =
+      w.read_state([](const json::object& s) { return jstr(s.at("status")) == "aborted"; });
   ASSERT_TRUE(over);
-  EXPECT_EQ(jstr(over->at("result").at("winner")), "white");
-  EXPECT_EQ(jstr(over->at("result").at("reason")), "timeout");
+  EXPECT_TRUE(over->at("result").at("winner").is_null());
+  EXPECT_EQ(jstr(over->at("result").at("aborted_by")), "black");
 }
 
 }  // namespace

@@ -295,6 +295,10 @@ class WsClient {
   beast::error_code last_error_;  // why the last read ended the connection
 };
 
+// Plays plies from..from+n-1 with the first legal hole, White's on w and Black's on b; false
+// when a state to move in did not come.
+inline bool play_plies(WsClient& w, WsClient& b, int from, int n);
+
 // Whether server message m is of type `type`.
 inline bool is_type(const json::object& m, const char* type) {
   return m.at("type") == type;
@@ -310,6 +314,18 @@ inline std::string jstr(const json::value& v) {
 // The first legal hole of a state message.
 inline int first_legal(const json::object& state) {
   return int(jint(state.at("legal").as_array().at(0)));
+}
+
+inline bool play_plies(WsClient& w, WsClient& b, int from, int n) {
+  for (int ply = from; ply < from + n; ++ply) {
+    WsClient& mover = ply % 2 == 0 ? w : b;
+    auto s = mover.read_state([&](const json::object& g) {
+      return jint(g.at("ply")) == ply && !g.at("legal").as_array().empty();
+    });
+    if (!s) return false;
+    mover.send(json::object{{"type", "move"}, {"hole", first_legal(*s)}, {"ply", ply}});
+  }
+  return true;
 }
 
 }  // namespace toguz::test

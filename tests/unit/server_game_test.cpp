@@ -191,11 +191,14 @@ TEST(ServerGame, ClockTimeoutIsDetectedByTheServer) {
   w.send(json::object{{"type", "move"}, {"hole", first_legal(*g)}, {"ply", 0}});
   auto running = w.read_state([](const json::object& g) { return jint(g.at("ply")) == 1; });
   ASSERT_TRUE(running);
-  // Black never moves: the server's timer ends the game without another message.
-  auto over = w.read_state([](const json::object& g) { return jstr(g.at("status")) == "over"; });
+  // Black never moves: the server's timer ends the game without another message. Before two
+  // moves each a fallen flag calls the game off (docs/accounts.md "Fair play"), by Black.
+  auto over =
+      w.read_state([](const json::object& g) { return jstr(g.at("status")) == "aborted"; });
   ASSERT_TRUE(over);
-  EXPECT_EQ(jstr(over->at("result").at("reason")), "timeout");
-  EXPECT_EQ(jstr(over->at("result").at("winner")), "white");
+  EXPECT_EQ(jstr(over->at("result").at("reason")), "aborted");
+  EXPECT_EQ(jstr(over->at("result").at("aborted_by")), "black");
+  EXPECT_TRUE(over->at("result").at("winner").is_null());
   EXPECT_EQ(jint(over->at("clock").at("black_ms")), 0);
   EXPECT_TRUE(over->at("clock").at("running").is_null());
 }
@@ -206,6 +209,8 @@ TEST(ServerGame, DrawOfferDeclineAcceptThenRematchWithColoursSwapped) {
   auto [white, black] = online_game(srv.port);
   WsClient w(srv.port, white.id, white.token), b(srv.port, black.id, black.token);
   ASSERT_TRUE(w.ok() && b.ok());
+  ASSERT_TRUE(play_plies(w, b, 0, 4));  // an agreement before two moves each calls the game off
+  ASSERT_TRUE(w.read_state([](const json::object& g) { return jint(g.at("ply")) == 4; }));
   w.send(json::object{{"type", "offer_draw"}});
   ASSERT_TRUE(b.read_state([](const json::object& g) { return g.at("draw_offer") == "white"; }));
   b.send(json::object{{"type", "decline_draw"}});
@@ -391,6 +396,11 @@ TEST(ServerGame, NoEngineHelpInLiveOnlineGames) {
       }
     }
   }
+  // A resignation before two moves each would call the game off: four plies first (White's
+  // first state was read above, and every hole of the start is legal).
+  w.send(json::object{{"type", "move"}, {"hole", 1}, {"ply", 0}});
+  ASSERT_TRUE(play_plies(w, b, 1, 3));
+  ASSERT_TRUE(w.read_state([](const json::object& g) { return jint(g.at("ply")) == 4; }));
   w.send(json::object{{"type", "resign"}});
   ASSERT_TRUE(spectator.read_state([](const json::object& g) { return g.at("status") == "over"; }));
   spectator.send(json::object{{"type", "analyze"}, {"multipv", 1}});

@@ -206,7 +206,6 @@ TEST(ServerHttp, BadMessagesChangeNothing) {
       {bt, R"({"type":"decline_draw"})", "offer"},
       {wt, R"({"type":"claim_win"})", "connected"},
       {wt, R"({"type":"rematch"})", "not over"},
-      {wt, R"({"type":"abort"})", "before"},
       {wt, R"({"type":"analyze","multipv":"all"})", "no engine help"},  // a live online game
       {"", R"({"type":"review"})", "no engine help"},
   };
@@ -236,12 +235,14 @@ TEST(ServerHttp, BadMessagesChangeNothing) {
   {
     WsClient w(port, id, wt);
     w.send(R"({"type":"resign"})");
-    ASSERT_TRUE(w.read_state([](const json::object& g) { return jstr(g.at("status")) == "over"; }));
+    // At ply 2 a resignation calls the game off (docs/accounts.md "Fair play").
+    ASSERT_TRUE(
+        w.read_state([](const json::object& g) { return jstr(g.at("status")) == "aborted"; }));
     const std::string ended = game_text(port, id);
     w.send(R"({"type":"move","hole":3,"ply":2})");
     auto e = w.read_type("error");
     ASSERT_TRUE(e);
-    EXPECT_NE(jstr(e->at("message")).find("over"), std::string::npos);
+    EXPECT_EQ(jstr(e->at("code")), "game_over") << json::serialize(*e);
     EXPECT_EQ(game_text(port, id), ended);
   }
 }

@@ -62,6 +62,13 @@ struct Lobby {
   }
 };
 
+// A server on which the tests' accounts challenge each other many times a minute.
+server::Config many_challenges() {
+  server::Config cfg;
+  cfg.challenges_per_minute = 1000;
+  return cfg;
+}
+
 const json::object kBlitz{{"initial_ms", 180000}, {"increment_ms", 2000}};
 
 // A rated blitz challenge from `from` to account `to`, accepted: the start message of each.
@@ -148,7 +155,7 @@ json::array reports_until(uint16_t port, const std::string& cookie,
 
 TEST(ServerModeration, PairCapMakesTheNextRatedGameOfThePairUnrated) {
   TempDir dir;
-  TestServer srv((dir.path / "t.db").string());
+  TestServer srv((dir.path / "t.db").string(), many_challenges());
   const uint16_t port = srv.port;
   ASSERT_EQ(server::Config{}.rated_pair_per_day, 5);
   const std::string ca = sign_up_cookie(port, "Aigerim"), cb = sign_up_cookie(port, "Bolat");
@@ -192,7 +199,7 @@ TEST(ServerModeration, PairCapMakesTheNextRatedGameOfThePairUnrated) {
 TEST(ServerModeration, RepeatedResignationsToOneAccountRaiseAFlag) {
   TempDir dir;
   const std::string db = (dir.path / "t.db").string();
-  TestServer srv(db);
+  TestServer srv(db, many_challenges());
   const uint16_t port = srv.port;
   const std::string ca = sign_up_cookie(port, "Aigerim"), cb = sign_up_cookie(port, "Bolat"),
                     cm = sign_up_cookie(port, "Zhanna");
@@ -222,7 +229,7 @@ TEST(ServerModeration, RepeatedResignationsToOneAccountRaiseAFlag) {
 TEST(ServerModeration, ModeratorApiIsForModeratorsOnly) {
   TempDir dir;
   const std::string db = (dir.path / "t.db").string();
-  TestServer srv(db);
+  TestServer srv(db, many_challenges());
   const uint16_t port = srv.port;
   const std::string ca = sign_up_cookie(port, "Aigerim"), cm = sign_up_cookie(port, "Zhanna");
   const json::value mark{{"username", "Aigerim"}, {"marked", true}};
@@ -289,7 +296,7 @@ void sql_beside(const std::string& db, const std::string& sql) {
 TEST(ServerModeration, MarkedAccountIsOffTheLeaderboardAndPlaysNoRatedGame) {
   TempDir dir;
   const std::string db = (dir.path / "t.db").string();
-  TestServer srv(db);
+  TestServer srv(db, many_challenges());
   const uint16_t port = srv.port;
   const std::string ca = sign_up_cookie(port, "Aigerim"), cb = sign_up_cookie(port, "Bolat"),
                     cm = sign_up_cookie(port, "Zhanna");
@@ -347,7 +354,7 @@ TEST(ServerModeration, MarkedAccountIsOffTheLeaderboardAndPlaysNoRatedGame) {
 TEST(ServerModeration, VoidingAGameRecomputesBothPlayersRatings) {
   TempDir dir;
   const std::string db = (dir.path / "t.db").string();
-  TestServer srv(db);
+  TestServer srv(db, many_challenges());
   const uint16_t port = srv.port;
   const std::string ca = sign_up_cookie(port, "Aigerim"), cb = sign_up_cookie(port, "Bolat"),
                     cc = sign_up_cookie(port, "Chingiz"), cm = sign_up_cookie(port, "Zhanna");
@@ -388,7 +395,7 @@ TEST(ServerModeration, VoidingAGameRecomputesBothPlayersRatings) {
 
 TEST(ServerModeration, BlockedAccountCannotChallengeNorBePaired) {
   TempDir dir;
-  TestServer srv((dir.path / "t.db").string());
+  TestServer srv((dir.path / "t.db").string(), many_challenges());
   const uint16_t port = srv.port;
   const std::string ca = sign_up_cookie(port, "Aigerim"), cb = sign_up_cookie(port, "Bolat"),
                     cc = sign_up_cookie(port, "Chingiz");
@@ -441,7 +448,7 @@ TEST(ServerModeration, BlockedAccountCannotChallengeNorBePaired) {
 TEST(ServerModeration, ClosedAccountCannotLogInAndItsSessionsEnd) {
   TempDir dir;
   const std::string db = (dir.path / "t.db").string();
-  TestServer srv(db);
+  TestServer srv(db, many_challenges());
   const uint16_t port = srv.port;
   const std::string cb = sign_up_cookie(port, "Bolat"), cm = sign_up_cookie(port, "Zhanna");
   grant(db, "Zhanna");

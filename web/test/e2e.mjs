@@ -361,6 +361,13 @@ async function draw_rematch_abort(browser, base, pages) {
   await wait_turn(a);
   await play_one(a, "click", 4);
   await wait_ply(b, 1);
+  // two moves each first: an agreement before them would call the game off (fair play)
+  await play_one(b, "click", 0);
+  await wait_ply(a, 2);
+  await play_one(a, "click", 0);
+  await wait_ply(b, 3);
+  await play_one(b, "click", 0);
+  await wait_ply(a, 4);
   await a.click('[data-action="offer_draw"]');
   await b.waitForSelector('[data-action="decline_draw"]', { timeout: T });
   await b.click('[data-action="decline_draw"]');
@@ -1418,9 +1425,10 @@ async function correspondence(browser, _base, pages) {
       await wait_ply(b, 3);
       check(!(await b.$("#claim-on-time")), "no claim for the player out of time");
       await a.click("#claim-on-time");
-      for (const p of [a, b]) await p.waitForSelector('#game-over[data-reason="timeout"]', { timeout: T });
+      // at ply 3 Black has not made two moves: the claim calls the game off (fair play)
+      for (const p of [a, b]) await p.waitForSelector('#game-over[data-reason="aborted"]', { timeout: T });
     }
-    console.log("  correspondence: 1 day a move by link, the your-turn list for the player to move only, a restart, the game went on, a win claimed on time");
+    console.log("  correspondence: 1 day a move by link, the your-turn list for the player to move only, a restart, the game went on, called off on time before two moves each");
     await ca.close();
     await cb.close();
   } finally {

@@ -61,7 +61,7 @@ test("every refusal code of src/accounts has a text in every language", () => {
   for (const [lang, dict] of Object.entries(DICTS))
     for (const c of codes) assert.ok(dict[`e_${c}`], `${lang} lacks e_${c}`);
   assert.equal(error_text({ code: "login_locked_account", params: { retry_after_s: "42" } }),
-    "Too many failed logins for this account: try again in 42 s");
+    "Too many failed logins for this account from here: try again in 42 s");
 });
 
 test("speed categories: src/accounts/speed.h's constants and boundaries", () => {
