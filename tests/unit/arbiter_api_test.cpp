@@ -344,8 +344,7 @@ TEST(Correspondence, WaitsAcrossRestartsAndIsWonOnTimeWhenClaimed) {
   w.send(json::object{{"type", "claim_win"}});
   // At ply 1 a claim on time calls the game off, by the side out of time (docs/accounts.md
   // "Fair play": fewer than two moves each).
-  auto over =
-      w.read_state([](const json::object& s) { return jstr(s.at("status")) == "aborted"; });
+  auto over = w.read_state([](const json::object& s) { return jstr(s.at("status")) == "aborted"; });
   ASSERT_TRUE(over);
   EXPECT_TRUE(over->at("result").at("winner").is_null());
   EXPECT_EQ(jstr(over->at("result").at("aborted_by")), "black");

@@ -237,7 +237,7 @@ TEST_F(BusTest, LeaseTokenStaysAboveTheStoredFenceAfterAnEmptyRestart) {
   ASSERT_EQ(stored, 4);
   server.stop();
   ASSERT_EQ(server.launch(), "");  // a fresh server: nothing saved
-  Connection c2(server.url());      // (an instance connects again after a restart)
+  Connection c2(server.url());     // (an instance connects again after a restart)
   const auto after = bus::acquire_lease(c2, "lease:g1", "instance-b", 10s, *stored);
   ASSERT_TRUE(after.has_value());
   EXPECT_GT(*after, *stored);

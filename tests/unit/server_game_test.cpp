@@ -193,8 +193,7 @@ TEST(ServerGame, ClockTimeoutIsDetectedByTheServer) {
   ASSERT_TRUE(running);
   // Black never moves: the server's timer ends the game without another message. Before two
   // moves each a fallen flag calls the game off (docs/accounts.md "Fair play"), by Black.
-  auto over =
-      w.read_state([](const json::object& g) { return jstr(g.at("status")) == "aborted"; });
+  auto over = w.read_state([](const json::object& g) { return jstr(g.at("status")) == "aborted"; });
   ASSERT_TRUE(over);
   EXPECT_EQ(jstr(over->at("result").at("reason")), "aborted");
   EXPECT_EQ(jstr(over->at("result").at("aborted_by")), "black");
