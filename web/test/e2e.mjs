@@ -1183,6 +1183,15 @@ async function arena_tournament(browser, base, pages) {
     await p.waitForSelector("#tn-join", { timeout: T });
     await p.click("#tn-join");
   }
+  // Resigns, unless the game ends first (the arena's end calls off a game with no move).
+  const resign_unless_over = async (p) => {
+    if (await p.$("#game-over")) return;
+    await p.click('[data-action="resign"]', { timeout: T }).catch(() => {});
+    const h = await p.waitForFunction(
+      () => (document.querySelector("#game-over") ? "over" : document.querySelector('[data-action="resign-confirm"]') ? "confirm" : false),
+      null, { timeout: T, polling: 50 });
+    if ((await h.jsonValue()) === "confirm") await p.click('[data-action="resign-confirm"]', { timeout: T }).catch(() => {});
+  };
   // Each player: from the tournament page to his game, play it out, back; until it is over.
   const played = names.map(() => []);
   const play = async (p, i) => {
@@ -1199,15 +1208,13 @@ async function arena_tournament(browser, base, pages) {
         whites++;
         if ((await wait_turn(p)) === "move") {
           if (whites % 2 === 1) {
-            await p.click('[data-action="resign"]');
-            await p.click('[data-action="resign-confirm"]');
+            await resign_unless_over(p);
           } else {
             await play_one(p, "click", i);
           }
         }
       } else if ((await wait_turn(p)) === "move") {
-        await p.click('[data-action="resign"]');
-        await p.click('[data-action="resign-confirm"]');
+        await resign_unless_over(p);
       }
       await p.waitForSelector("#game-over", { timeout: T });
       played[i].push([game, me, tournament_result(await p.evaluate(() => window.__toguz.state()))]);
