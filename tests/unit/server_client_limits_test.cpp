@@ -20,6 +20,15 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+// Whether resident memory tells what the server holds: under AddressSanitizer freed memory
+// sits in its quarantine (256 MiB) and every allocation carries redzones, so only the
+// server's own count of queued bytes is checked there.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kRssMeasures = false;
+#else
+constexpr bool kRssMeasures = true;
+#endif
+
 // The server's resident memory (it runs in this process), in bytes.
 int64_t rss_bytes() {
   std::ifstream in("/proc/self/status");
@@ -176,7 +185,7 @@ TEST(ClientLimits, NeverReadingSocketsAskingForAReviewDoNotPileItUp) {
   for (int round = 0; round < 48; ++round) {
     for (auto& m : mute) m->send(json::object{{"type", "review"}});
     rss_peak = std::max(rss_peak, rss_bytes());
-    if (rss_peak - rss_before > (256 << 20)) break;  // it piles up: no need to go on
+    if (kRssMeasures && rss_peak - rss_before > (256 << 20)) break;  // it piles up: stop
     std::this_thread::sleep_for(std::chrono::milliseconds(60));
   }
   // Each socket got the review at most once, then refusals that say why.
@@ -196,8 +205,9 @@ TEST(ClientLimits, NeverReadingSocketsAskingForAReviewDoNotPileItUp) {
   const int64_t peak = health(srv.port, "queued_bytes_peak");
   ASSERT_GE(peak, 0) << "GET /api/health gives the queued bytes";
   EXPECT_LE(peak, int64_t(16 << 20)) << "over the address's budget";
-  EXPECT_LT(rss_peak - rss_before, int64_t(64 << 20))
-      << "memory grew by " << (rss_peak - rss_before) / (1 << 20) << " MiB";
+  if (kRssMeasures)
+    EXPECT_LT(rss_peak - rss_before, int64_t(64 << 20))
+        << "memory grew by " << (rss_peak - rss_before) / (1 << 20) << " MiB";
 }
 
 // A player's socket that never reads while each of its messages gets an error: what is not a
@@ -225,7 +235,7 @@ TEST(ClientLimits, NeverReadingSocketIsClosedBeforeItQueuesMuch) {
   const int64_t peak = health(srv.port, "queued_bytes_peak");
   ASSERT_GE(peak, 0) << "GET /api/health gives the queued bytes";
   EXPECT_LE(peak, int64_t(300 << 10));
-  EXPECT_LT(rss_peak - rss_before, int64_t(8 << 20));
+  if (kRssMeasures) EXPECT_LT(rss_peak - rss_before, int64_t(8 << 20));
 }
 
 // Several sockets of one address that never read: past the address's budget its fullest socket
