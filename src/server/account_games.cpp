@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <boost/json.hpp>
 
+#include "net/url.h"
 #include "rules/notation.h"
 #include "server/json_out.h"
 #include "server/server_impl.h"
@@ -38,20 +39,20 @@ http::response<http::string_body> Server::Impl::api_account_games(const Viewer& 
                                                                   const std::string& query) {
   if (!v.signed_in())
     return coded_error(http::status::unauthorized, "log in first", "not_logged_in");
-  const auto q = query_pairs(query);
-  const std::string turn = query_value(q, "turn").value_or("");
+  const auto q = net::query_pairs(query);
+  const std::string turn = net::query_value(q, "turn").value_or("");
   if (!turn.empty() && turn != "mine" && turn != "any")
     return coded_error(http::status::bad_request, "turn: expected mine or any", "bad_query",
                        {{"field", "turn"}});
   store::ListQuery lq;
   lq.account = v.user_id;
-  lq.status = "playing";
+  lq.status = status_name(Status::Playing);
   lq.limit = 500;  // the most an account plays at once that the list shows
   int64_t total = 0;
   std::vector<Listed> listed;
   int mine = 0;
   for (const GameRow& g : store->list_games(lq, &total)) {
-    if (g.mode != "online") continue;
+    if (parse_mode(g.mode) != Mode::Online) continue;
     const auto side = to_move_of(g);
     if (!side) continue;
     // Both seats one account (a casual game with oneself): listed as White's.

@@ -118,7 +118,7 @@ void off_io(Server::Impl& server, HashLane lane, const Server::Impl::Respond& re
       [&ioc = server.ioc, work, done, failed, refused] {
         try {
           auto result = work();
-          net::post(ioc, [done, failed, refused, result = std::move(result)]() mutable {
+          asio::post(ioc, [done, failed, refused, result = std::move(result)]() mutable {
             try {
               done(std::move(result));
             } catch (const store::StoreUnavailable& e) {
@@ -130,7 +130,7 @@ void off_io(Server::Impl& server, HashLane lane, const Server::Impl::Respond& re
             }
           });
         } catch (const std::exception& e) {
-          net::post(ioc, [failed, what = std::string(e.what())] { failed(what); });
+          asio::post(ioc, [failed, what = std::string(e.what())] { failed(what); });
         }
       },
       lane);
@@ -366,7 +366,7 @@ Response Server::Impl::api_user(const std::string& name, const std::string& part
     q.limit = 1000;
     int64_t total = 0;
     for (const GameRow& listed : store->list_games(q, &total)) {
-      if (listed.status != "over") continue;
+      if (parse_status(listed.status) != Status::Over) continue;
       auto row = store->load_game(listed.id);
       if (!row) continue;
       const auto room = Room::from_row(*services, *row);

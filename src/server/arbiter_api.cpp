@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "accounts/session.h"
+#include "net/url.h"
 #include "server/json_in.h"
 #include "server/json_out.h"
 #include "server/room_registry.h"
@@ -100,17 +101,6 @@ json::object body_of(const http::request<http::string_body>& req) {
   return std::move(v.as_object());
 }
 
-// The value of `key` in a query string ("" when absent).
-std::string query_value(const std::string& query, const std::string& key) {
-  std::istringstream in(query);
-  for (std::string kv; std::getline(in, kv, '&');) {
-    const auto eq = kv.find('=');
-    if (kv.substr(0, eq) == key)
-      return eq == std::string::npos ? "" : url_decode(kv.substr(eq + 1));
-  }
-  return "";
-}
-
 // "2026.12.01", "2026.12.??" or "": the Date tag's form.
 bool valid_date(const std::string& d) {
   if (d.empty()) return true;
@@ -189,7 +179,7 @@ void enter_result(Event& ev, const json::object& body) {
 
 int round_of_query(const Event& ev, const std::string& query) {
   if (ev.played.empty()) throw BadRequest{"no round has been paired yet", http::status::conflict};
-  const std::string v = query_value(query, "round");
+  const std::string v = net::query_value(net::query_pairs(query), "round").value_or("");
   if (v.empty()) return int(ev.played.size());
   const int n = int(ev.played.size());
   if (v.size() > 4 || v.find_first_not_of("0123456789") != std::string::npos || std::stoi(v) < 1 ||
@@ -200,50 +190,47 @@ int round_of_query(const Event& ev, const std::string& query) {
 
 }  // namespace
 
-std::optional<Response> ArbiterApi::handle(const http::request<http::string_body>& req) {
-  const std::string target(req.target());
-  const auto q = target.find('?');
-  const std::string path = target.substr(0, q);
-  const std::string query = q == std::string::npos ? "" : target.substr(q + 1);
-  constexpr std::string_view kRoot = "/api/events";
-  if (path.rfind(kRoot, 0) != 0 || (path.size() > kRoot.size() && path[kRoot.size()] != '/'))
-    return std::nullopt;
-  std::vector<std::string> parts;  // after /api/events
-  {
-    std::istringstream in(path.substr(kRoot.size()));
-    for (std::string seg; std::getline(in, seg, '/');)
-      if (!seg.empty()) parts.push_back(seg);
-  }
-  const bool get = req.method() == http::verb::get || req.method() == http::verb::head;
-  const bool post = req.method() == http::verb::post;
-  const std::string action = parts.size() == 2 ? parts[1] : "";
-  const bool reads =
-      parts.size() == 1 || action == "tgk" || action == "pairings" || action == "standings";
-  const bool writes =
-      parts.empty() || action == "players" || action == "pair" || action == "result";
-  if (parts.size() > 2 || (!reads && !writes))
-    return error_response(http::status::not_found,
-                          "no such endpoint: " + std::string(req.method_string()) + " " + path);
-  if ((reads && !get) || (writes && !post)) {
-    const std::string allow = reads ? "GET, HEAD" : "POST";
-    auto res = error_response(http::status::method_not_allowed,
-                              std::string(req.method_string()) + " " + path + ": allowed " + allow);
-    res.set(http::field::allow, allow);
-    return res;
-  }
-  try {
-    if (parts.empty()) {
-      const Event ev = new_event(body_of(req));
-      const auto key = accounts::new_session(0, 0);
-      store::EventRow row{"", key.hash, event_to_json(ev), now_ms(), now_ms()};
-      do row.id = RoomRegistry::random_id(10);
-      while (store_.load_event(row.id));
-      store_.save_event(row);
-      return json_response(
-          http::status::ok,
-          json::object{{"id", row.id}, {"key", key.token}, {"event", event_view(row.id, ev)}});
+Response ArbiterApi::create(const http::request<http::string_body>& req) {
+  const Event ev = new_event(body_of(req));
+  const auto key = accounts::new_session(0, 0);
+  store::EventRow row{"", key.hash, event_to_json(ev), now_ms(), now_ms()};
+  do row.id = RoomRegistry::random_id(10);
+  while (store_.load_event(row.id));
+  store_.save_event(row);
+  return json_response(
+      http::status::ok,
+      json::object{{"id", row.id}, {"key", key.token}, {"event", event_view(row.id, ev)}});
+}
+
+Response ArbiterApi::change(const http::request<http::string_body>& req, store::EventRow& row,
+                            Event ev, const std::string& action) {
+  const json::object body = body_of(req);
+  const std::string key = get_string(body, "key", "", 200);
+  if (!accounts::session_matches(key, row.key_hash, INT64_MAX, 0))
+    throw BadRequest{"key: wrong arbiter key", http::status::forbidden};
+  if (action == "players") {
+    add_player(ev, body);
+  } else if (action == "pair") {
+    try {
+      ev.played.push_back(pair_next_round(ev));
+    } catch (const std::runtime_error& e) {
+      throw BadRequest{e.what(), http::status::conflict};
     }
-    const std::string& id = parts[0];
+  } else {
+    enter_result(ev, body);
+  }
+  // Every check passed: only now the event changes.
+  row.state = event_to_json(ev);
+  row.updated_ms = now_ms();
+  store_.save_event(row);
+  return json_response(http::status::ok, json::object{{"event", event_view(row.id, ev)}});
+}
+
+Response ArbiterApi::handle(const http::request<http::string_body>& req, const std::string& id,
+                            const std::string& action, const std::string& query) {
+  const bool get = req.method() == http::verb::get || req.method() == http::verb::head;
+  try {
+    if (id.empty()) return create(req);
     std::optional<store::EventRow> row;
     if (id.size() <= 32) row = store_.load_event(id);
     if (!row) throw BadRequest{"no such event: " + id, http::status::not_found};
@@ -258,26 +245,7 @@ std::optional<Response> ArbiterApi::handle(const http::request<http::string_body
                              pairings_page(ev, round_of_query(ev, query)));
       return text_response("text/html; charset=utf-8", standings_page(ev));
     }
-    const json::object body = body_of(req);
-    const std::string key = get_string(body, "key", "", 200);
-    if (!accounts::session_matches(key, row->key_hash, INT64_MAX, 0))
-      throw BadRequest{"key: wrong arbiter key", http::status::forbidden};
-    if (action == "players") {
-      add_player(ev, body);
-    } else if (action == "pair") {
-      try {
-        ev.played.push_back(pair_next_round(ev));
-      } catch (const std::runtime_error& e) {
-        throw BadRequest{e.what(), http::status::conflict};
-      }
-    } else {
-      enter_result(ev, body);
-    }
-    // Every check passed: only now the event changes.
-    row->state = event_to_json(ev);
-    row->updated_ms = now_ms();
-    store_.save_event(*row);
-    return json_response(http::status::ok, json::object{{"event", event_view(id, ev)}});
+    return change(req, *row, std::move(ev), action);
   } catch (const BadRequest& e) {
     return error_response(e.status, e.message);
   }

@@ -135,7 +135,7 @@ void Cluster::start() {
   subscriber_ = std::make_unique<bus::Subscriber>(
       bus::parse_redis_url(redis_url_),
       [this](const bus::Message& m) {
-        net::post(server_.ioc, [this, channel = m.channel, payload = m.payload] {
+        asio::post(server_.ioc, [this, channel = m.channel, payload = m.payload] {
           if (stopped_) return;
           try {
             if (channel == kLobbyChannel) {
@@ -507,7 +507,7 @@ void Cluster::forward_http(const std::string& driver, const http::request<http::
   const uint64_t n = next_request_++;
   PendingHttp p;
   p.respond = std::move(respond);
-  p.timer = std::make_unique<net::steady_timer>(server_.ioc);
+  p.timer = std::make_unique<asio::steady_timer>(server_.ioc);
   p.timer->expires_after(std::chrono::seconds(5));
   p.timer->async_wait([this, n](boost::system::error_code ec) {
     if (ec) return;

@@ -1,6 +1,6 @@
 // Cancellable engine work, the one way the IO thread uses the engine: a task runs on a worker
 // with that worker's own search::Engine (worker_pool.h) over copies of what it needs (the Game),
-// and its result comes back to the IO thread by net::post, where it is dropped when its Job was
+// and its result comes back to the IO thread by asio::post, where it is dropped when its Job was
 // cancelled meanwhile (stale: a takeback, a new analyze, a closed socket). Engine moves, hints,
 // the analyze stream, POST /api/analyze and reviews all go through here. In a cluster with a
 // live engine worker they go to the job queue instead (RemoteEngine, engine_queue.h), with the

@@ -7,6 +7,7 @@
 
 #include "accounts/speed.h"
 #include "accounts/username.h"
+#include "net/url.h"
 #include "protocol/analysis_json.h"
 #include "rules/notation.h"
 #include "rules/record.h"
@@ -302,43 +303,53 @@ void Server::Impl::api_import(const json::object& body, Respond respond) {
   }
 }
 
-http::response<http::string_body> Server::Impl::api_list(const std::string& query) {
+namespace {
+
+// The filters of GET /api/games from its query string; BadRequest names the field.
+ListQuery list_query(const std::string& query, Store& store) {
   ListQuery q;
   std::istringstream in(query);
   std::string kv;
-  try {
-    while (std::getline(in, kv, '&')) {
-      const auto eq = kv.find('=');
-      const std::string key = kv.substr(0, eq);
-      const std::string value = eq == std::string::npos ? "" : url_decode(kv.substr(eq + 1));
-      auto number = [&](int lo, int hi) {
-        if (value.empty() || value.size() > 9 ||
-            !std::all_of(value.begin(), value.end(), ::isdigit))
-          throw BadRequest{key + ": expected an integer " + std::to_string(lo) + ".." +
-                           std::to_string(hi)};
-        const int x = std::stoi(value);
-        if (x < lo || x > hi)
-          throw BadRequest{key + ": expected " + std::to_string(lo) + ".." + std::to_string(hi)};
-        return x;
-      };
-      if (key == "player") {
-        if (value.size() > 100) throw BadRequest{"player: longer than 100 bytes"};
-        q.player = value;
-      } else if (key == "account") {
-        const auto user =
-            value.size() <= 100 ? store->find_user(accounts::username_key(value)) : std::nullopt;
-        if (!user) throw BadRequest{"account: no such player", http::status::not_found, "no_user"};
-        q.account = user->id;
-      } else if (key == "result") {
-        if (!value.empty() && value != "white" && value != "black" && value != "draw")
-          throw BadRequest{"result: expected white, black or draw"};
-        q.result = value;
-      } else if (key == "limit") {
-        q.limit = number(1, 200);
-      } else if (key == "offset") {
-        q.offset = number(0, 1000000000);
-      }
+  while (std::getline(in, kv, '&')) {
+    const auto eq = kv.find('=');
+    const std::string key = kv.substr(0, eq);
+    const std::string value = eq == std::string::npos ? "" : net::url_decode(kv.substr(eq + 1));
+    auto number = [&](int lo, int hi) {
+      if (value.empty() || value.size() > 9 || !std::all_of(value.begin(), value.end(), ::isdigit))
+        throw BadRequest{key + ": expected an integer " + std::to_string(lo) + ".." +
+                         std::to_string(hi)};
+      const int x = std::stoi(value);
+      if (x < lo || x > hi)
+        throw BadRequest{key + ": expected " + std::to_string(lo) + ".." + std::to_string(hi)};
+      return x;
+    };
+    if (key == "player") {
+      if (value.size() > 100) throw BadRequest{"player: longer than 100 bytes"};
+      q.player = value;
+    } else if (key == "account") {
+      const auto user =
+          value.size() <= 100 ? store.find_user(accounts::username_key(value)) : std::nullopt;
+      if (!user) throw BadRequest{"account: no such player", http::status::not_found, "no_user"};
+      q.account = user->id;
+    } else if (key == "result") {
+      if (!value.empty() && value != "white" && value != "black" && value != "draw")
+        throw BadRequest{"result: expected white, black or draw"};
+      q.result = value;
+    } else if (key == "limit") {
+      q.limit = number(1, 200);
+    } else if (key == "offset") {
+      q.offset = number(0, 1000000000);
     }
+  }
+  return q;
+}
+
+}  // namespace
+
+http::response<http::string_body> Server::Impl::api_list(const std::string& query) {
+  ListQuery q;
+  try {
+    q = list_query(query, *store);
   } catch (const BadRequest& e) {
     return e.response();
   }
@@ -369,7 +380,7 @@ http::response<http::string_body> Server::Impl::api_list(const std::string& quer
                       {"created", iso_time(g.created_ms)},
                       {"updated", iso_time(g.updated_ms)}};
     // Accounts and ratings, and the review's figures per side (null without a review).
-    const bool over = g.status == "over";
+    const bool over = parse_status(g.status) == Status::Over;
     item["rated"] = g.rated;
     item["speed"] = g.speed.empty() ? json::value(nullptr) : json::value(g.speed);
     item["white_account"] = account(g.white_user);

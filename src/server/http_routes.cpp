@@ -1,14 +1,15 @@
-// HTTP routing: /api/* to the API (http_api.cpp) with a 405 naming the methods an endpoint
-// takes, everything else (GET and HEAD only) to the static files. The Origin check for every
-// request that changes something.
-#include <sstream>
+// The site's HTTP routes, one table (net/router.h): every /api endpoint with its method, in the
+// order the router tries them. Outside /api only GET and HEAD, answered by the static files. The
+// Origin check for every request that changes something; 404, 405 and a handler's exception
+// are answered by the router.
 #include <vector>
 
+#include "net/router.h"
 #include "rules/record.h"
+#include "server/json_in.h"
 #include "server/json_out.h"
 #include "server/log.h"
 #include "server/server_impl.h"
-#include "server/text_input.h"
 #include "server/texts.h"
 
 namespace toguz::server {
@@ -16,36 +17,26 @@ namespace toguz::server {
 namespace {
 
 using Response = http::response<http::string_body>;
+using net::Call;
+using net::Method;
 
-// The path segments after /api/.
-std::vector<std::string> api_segments(const std::string& path) {
-  std::vector<std::string> parts;
-  std::istringstream in(path.substr(5));
-  std::string seg;
-  while (std::getline(in, seg, '/'))
-    if (!seg.empty()) parts.push_back(seg);
-  return parts;
+// A route's handler: a BadRequest it throws is its answer.
+net::Router::Handler checked(std::function<void(const Call&)> h) {
+  return [h = std::move(h)](const Call& c) {
+    try {
+      h(c);
+    } catch (const BadRequest& e) {
+      c.respond(e.response());
+    }
+  };
 }
 
-// The methods of each endpoint ("" for a path that is none): another method on it is a 405.
-std::string allowed_methods(const std::vector<std::string>& parts) {
-  const size_t n = parts.size();
-  if (n == 1 && parts[0] == "health") return "GET, HEAD";
-  if (n == 1 && parts[0] == "games") return "GET, HEAD, POST";
-  if (n == 1 && (parts[0] == "import" || parts[0] == "analyze")) return "POST";
-  if (n == 2 && parts[0] == "games") return "GET, HEAD";
-  if (n == 3 && parts[0] == "games" && parts[2] == "join") return "POST";
-  if (n == 3 && parts[0] == "games" && parts[2] == "pgn") return "GET, HEAD";
-  // Accounts (accounts_api.cpp)
-  if (n == 1 && (parts[0] == "signup" || parts[0] == "login" || parts[0] == "logout" ||
-                 parts[0] == "password"))
-    return "POST";
-  if (n == 1 && parts[0] == "me") return "GET, HEAD";
-  if (n == 2 && parts[0] == "account" && parts[1] == "games") return "GET, HEAD";
-  if (n == 2 && (parts[0] == "users" || parts[0] == "leaderboard")) return "GET, HEAD";
-  if (n == 3 && parts[0] == "users" && (parts[2] == "history" || parts[2] == "pgn"))
-    return "GET, HEAD";
-  return "";
+// The JSON body of a POST: an object, else BadRequest.
+json::object body_of(const Call& c) {
+  json::error_code ec;
+  json::value v = json::parse(c.req.body(), ec);
+  if (ec || !v.is_object()) throw BadRequest{"body: expected a JSON object"};
+  return std::move(v.as_object());
 }
 
 Response pgn_response(Room& room) {
@@ -53,6 +44,15 @@ Response pgn_response(Room& room) {
   res.set(http::field::content_type, "text/plain; charset=utf-8");
   res.set(http::field::content_disposition, "attachment; filename=\"toguz-" + room.id + ".pgn\"");
   res.body() = write_record(room.game, export_tags(room.row()), RecordStyle::Pgn);
+  return res;
+}
+
+Response learn_response(const LearnReply& r, unsigned version) {
+  Response res{http::status(r.status), version};
+  res.set(http::field::content_type, "application/json; charset=utf-8");
+  res.set(http::field::cache_control, "no-store");
+  res.body() = r.body;
+  res.prepare_payload();
   return res;
 }
 
@@ -65,77 +65,153 @@ bool Server::Impl::origin_allowed(const http::request<http::string_body>& req) c
   return !host.empty() && (origin == "http://" + host || origin == "https://" + host);
 }
 
-namespace {
-
-// One /api request, its method already allowed for its path.
-void route_api(Server::Impl& server, const http::request<http::string_body>& req,
-               const std::vector<std::string>& parts, const std::string& query,
-               const std::string& peer, const Server::Impl::Respond& respond) {
-  const bool get = req.method() == http::verb::get || req.method() == http::verb::head;
-  // The JSON body of a POST: an object, else 400.
-  json::object body;
-  auto body_object = [&]() -> bool {
-    json::error_code ec;
-    json::value v = json::parse(req.body(), ec);
-    if (ec || !v.is_object()) {
-      respond(error_response(http::status::bad_request, "body: expected a JSON object"));
-      return false;
-    }
-    body = std::move(v.as_object());
-    return true;
-  };
-  const std::string& first = parts.empty() ? "" : parts[0];
-  if (parts.size() == 1 && first == "health") {
-    size_t connections = 0;
-    server.rooms->for_each([&](const auto& room) { connections += room->connections(); });
-    respond(json_response(http::status::ok, json::object{{"ok", true},
-                                                         {"version", TOGUZ_VERSION},
-                                                         {"rooms", server.rooms->size()},
-                                                         {"connections", connections},
-                                                         {"queued_bytes", server.queued_total},
-                                                         {"queued_bytes_peak", server.queued_peak},
-                                                         {"reviews", server.reviews->running()}}));
-  } else if (parts.size() == 1 && first == "games") {
-    if (get)
-      respond(server.api_list(query));
-    else if (body_object())
-      server.api_create(body, server.viewer_of(req), peer, respond);
-  } else if (parts.size() == 1 && first == "signup") {
-    if (body_object()) server.api_signup(body, peer, served_over_https(req), respond);
-  } else if (parts.size() == 1 && first == "login") {
-    if (body_object()) server.api_login(body, peer, served_over_https(req), respond);
-  } else if (parts.size() == 1 && first == "logout") {
-    respond(server.api_logout(req));
-  } else if (parts.size() == 1 && first == "password") {
-    if (body_object()) server.api_password(req, server.viewer_of(req), peer, body, respond);
-  } else if (parts.size() == 1 && first == "me") {
-    respond(server.api_me(server.viewer_of(req)));
-  } else if (first == "account") {
-    respond(server.api_account_games(server.viewer_of(req), query));
-  } else if (first == "users") {
-    respond(server.api_user(url_decode(parts[1]), parts.size() == 3 ? parts[2] : ""));
-  } else if (first == "leaderboard") {
-    respond(server.api_leaderboard(parts[1], query));
-  } else if (parts.size() == 1 && first == "import") {
-    if (body_object()) server.api_import(body, respond);
-  } else if (parts.size() == 1 && first == "analyze") {
-    if (body_object()) server.api_analyze(body, peer, respond);
-  } else if (parts.size() >= 2 && first == "games" &&
-             server.forward_game_request(parts[1], req, peer, respond)) {
-    // driven by another instance of the cluster, which answers
-  } else if (parts.size() == 3 && parts[2] == "join") {
-    if (body_object()) respond(server.api_join(parts[1], body, server.viewer_of(req)));
-  } else if (auto room = server.rooms->find(parts[1]); !room) {
-    respond(error_response(http::status::not_found, "no such game: " + parts[1]));
-  } else if (parts.size() == 2) {
-    respond(
-        json_response(http::status::ok, json::object{{"game", room->state_json(Seat::Spectator)}}));
-  } else {
-    respond(pgn_response(*room));
-  }
+void Server::Impl::make_router() {
+  router = std::make_unique<net::Router>(
+      [](http::status status, const std::string& message, std::string allow) {
+        const bool no_method = status == http::status::method_not_allowed;
+        auto res = coded_error(status, message, no_method ? "method_not_allowed" : "no_endpoint");
+        if (!allow.empty()) res.set(http::field::allow, allow);
+        return res;
+      },
+      [this](const Call& c, const std::exception& e) {
+        const std::string what = std::string(c.req.method_string()) + " " + c.path + ": ";
+        log(LogLevel::Error, "", what + e.what());
+        // A temporary refusal of the store (busy, read-only, full, unreachable): nothing was
+        // written; the client may try again.
+        if (const auto* u = dynamic_cast<const store::StoreUnavailable*>(&e))
+          return coded_error(http::status::service_unavailable, fault_text(u->fault),
+                             store::fault_code(u->fault));
+        return error_response(http::status::internal_server_error,
+                              std::string("server error: ") + e.what());
+      });
+  add_game_routes();
+  add_account_routes();
+  add_tournament_routes();
+  add_arbiter_routes();
+  add_learn_routes();
 }
 
-}  // namespace
+void Server::Impl::on(net::Method method, std::string_view pattern,
+                      std::function<void(const net::Call&)> handler) {
+  router->add(method, pattern, checked(std::move(handler)));
+}
+
+void Server::Impl::add_game_routes() {
+  on(Method::Get, "/api/health", [this](const Call& c) {
+    size_t connections = 0;
+    rooms->for_each([&](const auto& room) { connections += room->connections(); });
+    c.respond(json_response(http::status::ok, json::object{{"ok", true},
+                                                           {"version", TOGUZ_VERSION},
+                                                           {"rooms", rooms->size()},
+                                                           {"connections", connections},
+                                                           {"queued_bytes", queued_total},
+                                                           {"queued_bytes_peak", queued_peak},
+                                                           {"reviews", reviews->running()}}));
+  });
+  on(Method::Get, "/api/games", [this](const Call& c) { c.respond(api_list(c.query)); });
+  on(Method::Post, "/api/games",
+     [this](const Call& c) { api_create(body_of(c), viewer_of(c.req), c.peer, c.respond); });
+  on(Method::Post, "/api/import", [this](const Call& c) { api_import(body_of(c), c.respond); });
+  on(Method::Post, "/api/analyze",
+     [this](const Call& c) { api_analyze(body_of(c), c.peer, c.respond); });
+  // A game another instance of the cluster drives is answered there.
+  auto game = [this](std::function<void(const Call&, Room&)> h) {
+    return [this, h = std::move(h)](const Call& c) {
+      if (forward_game_request(c.param(0), c.req, c.peer, c.respond)) return;
+      const auto room = rooms->find(c.param(0));
+      if (!room) throw BadRequest{"no such game: " + c.param(0), http::status::not_found};
+      h(c, *room);
+    };
+  };
+  on(Method::Get, "/api/games/:id", game([](const Call& c, Room& room) {
+       c.respond(json_response(http::status::ok,
+                               json::object{{"game", room.state_json(Seat::Spectator)}}));
+     }));
+  on(Method::Post, "/api/games/:id/join", [this](const Call& c) {
+    if (forward_game_request(c.param(0), c.req, c.peer, c.respond)) return;
+    c.respond(api_join(c.param(0), body_of(c), viewer_of(c.req)));
+  });
+  on(Method::Get, "/api/games/:id/pgn",
+     game([](const Call& c, Room& room) { c.respond(pgn_response(room)); }));
+}
+
+void Server::Impl::add_arbiter_routes() {
+  auto event = [this](const char* action) {
+    return [this, action](const Call& c) {
+      c.respond(arbiter->handle(c.req, c.params.empty() ? "" : c.param(0), action, c.query));
+    };
+  };
+  on(Method::Post, "/api/events", event(""));
+  on(Method::Get, "/api/events/:id", event(""));
+  for (const char* action : {"tgk", "pairings", "standings"})
+    on(Method::Get, std::string("/api/events/:id/") + action, event(action));
+  for (const char* action : {"players", "pair", "result"})
+    on(Method::Post, std::string("/api/events/:id/") + action, event(action));
+}
+
+void Server::Impl::add_account_routes() {
+  on(Method::Post, "/api/signup", [this](const Call& c) {
+    api_signup(body_of(c), c.peer, served_over_https(c.req), c.respond);
+  });
+  on(Method::Post, "/api/login",
+     [this](const Call& c) { api_login(body_of(c), c.peer, served_over_https(c.req), c.respond); });
+  on(Method::Post, "/api/logout", [this](const Call& c) { c.respond(api_logout(c.req)); });
+  on(Method::Post, "/api/password", [this](const Call& c) {
+    api_password(c.req, viewer_of(c.req), c.peer, body_of(c), c.respond);
+  });
+  on(Method::Get, "/api/me", [this](const Call& c) { c.respond(api_me(viewer_of(c.req))); });
+  on(Method::Get, "/api/account/games",
+     [this](const Call& c) { c.respond(api_account_games(viewer_of(c.req), c.query)); });
+  on(Method::Get, "/api/users/:name",
+     [this](const Call& c) { c.respond(api_user(c.param(0), "")); });
+  for (const char* part : {"history", "pgn"})
+    on(Method::Get, std::string("/api/users/:name/") + part,
+       [this, part](const Call& c) { c.respond(api_user(c.param(0), part)); });
+  on(Method::Get, "/api/leaderboard/:category",
+     [this](const Call& c) { c.respond(api_leaderboard(c.param(0), c.query)); });
+  // Moderation: every account's blocks and reports, the moderators' queue and actions.
+  auto account_part = [this](const Call& c) { c.respond(api_account_moderation(c.req, c.path)); };
+  on(Method::Get, "/api/account/blocks", account_part);
+  on(Method::Post, "/api/account/blocks", account_part);
+  on(Method::Post, "/api/account/reports", account_part);
+  on(Method::Get, "/api/moderation",
+     [this](const Call& c) { c.respond(api_moderation(c.req, c.query, "")); });
+  on(Method::Post, "/api/moderation/:action",
+     [this](const Call& c) { c.respond(api_moderation(c.req, c.query, c.param(0))); });
+}
+
+void Server::Impl::add_tournament_routes() {
+  // In a cluster, on an instance that does not coordinate them, forwarded to the one that does.
+  auto route = [this](const char* action) {
+    return [this, action](const Call& c) {
+      if (forward_tournament_request(c.req, c.peer, c.respond)) return;
+      c.respond(api_tournaments(c.req, c.params.empty() ? "" : c.param(0), action, c.peer));
+    };
+  };
+  on(Method::Get, "/api/tournaments", route(""));
+  on(Method::Post, "/api/tournaments", route(""));
+  on(Method::Get, "/api/tournaments/:id", route(""));
+  for (const char* action : {"pgn", "tgk"})
+    on(Method::Get, std::string("/api/tournaments/:id/") + action, route(action));
+  for (const char* action : {"join", "withdraw", "start"})
+    on(Method::Post, std::string("/api/tournaments/:id/") + action, route(action));
+}
+
+void Server::Impl::add_learn_routes() {
+  on(Method::Get, "/api/explorer/eval",
+     [this](const Call& c) { api_explorer_eval(c.query, c.respond); });
+  if (!learn) return;  // no puzzles, studies or explorer served
+  on(Method::Post, "/api/puzzles/:id/attempt", [this](const Call& c) {
+    c.respond(api_puzzle_attempt(c.param(0), c.req.body(), viewer_of(c.req)));
+  });
+  // The learning service answers its own paths (learn_api.h).
+  auto learn_route = [this](const Call& c) {
+    c.respond(learn_response(*learn_request(c.req), c.req.version()));
+  };
+  for (const char* path : {"/api/puzzles", "/api/puzzles/next", "/api/puzzles/:id", "/api/studies",
+                           "/api/studies/*rest", "/api/explorer"})
+    on(Method::Get, path, learn_route);
+}
 
 void Server::Impl::handle_http(const http::request<http::string_body>& req, const std::string& peer,
                                Respond respond) {
@@ -143,106 +219,24 @@ void Server::Impl::handle_http(const http::request<http::string_body>& req, cons
   const auto q = target.find('?');
   const std::string path = target.substr(0, q);
   const std::string query = q == std::string::npos ? "" : target.substr(q + 1);
-  const auto method = req.method();
-  const bool get = method == http::verb::get || method == http::verb::head;
+  const bool get = req.method() == http::verb::get || req.method() == http::verb::head;
   if (!get && !origin_allowed(req)) {
     respond(error_response(http::status::forbidden, "Origin: not this server's"));
     return;
   }
-  if (path.rfind("/api/", 0) != 0 && path != "/api") {
-    if (!get) {
-      auto res = error_response(http::status::method_not_allowed, "only GET and HEAD outside /api");
-      res.set(http::field::allow, "GET, HEAD");
-      respond(std::move(res));
-      return;
-    }
-    if (path.rfind("/@/", 0) == 0) {
-      // A player page: the front end's page itself, which reads the name from the address.
-      http::request<http::string_body> page = req;
-      page.target("/");
-      static_files.serve(page, respond);
-      return;
-    }
+  if (path.rfind("/api/", 0) == 0 || path == "/api") {
+    router->dispatch(Call{req, path, query, {}, peer, std::move(respond)});
+  } else if (!get) {
+    auto res = error_response(http::status::method_not_allowed, "only GET and HEAD outside /api");
+    res.set(http::field::allow, "GET, HEAD");
+    respond(std::move(res));
+  } else if (path.rfind("/@/", 0) == 0) {
+    // A player page: the front end's page itself, which reads the name from the address.
+    http::request<http::string_body> page = req;
+    page.target("/");
+    static_files.serve(page, respond);
+  } else {
     static_files.serve(req, respond);
-    return;
-  }
-  try {
-    if (path == "/api/tournaments" || path.rfind("/api/tournaments/", 0) == 0) {
-      if (forward_tournament_request(req, peer, respond)) return;
-      respond(api_tournaments(req, path, peer));
-      return;
-    }
-    if (auto r = arbiter->handle(req)) {
-      respond(std::move(*r));
-      return;
-    }
-    if (path == "/api/explorer/eval") {
-      if (!get) {
-        auto res = error_response(http::status::method_not_allowed, path + ": allowed GET, HEAD");
-        res.set(http::field::allow, "GET, HEAD");
-        respond(std::move(res));
-      } else {
-        api_explorer_eval(query, respond);
-      }
-      return;
-    }
-    const std::string attempt_base = "/api/puzzles/", attempt_end = "/attempt";
-    if (learn && path.size() > attempt_base.size() + attempt_end.size() &&
-        path.rfind(attempt_base, 0) == 0 &&
-        path.compare(path.size() - attempt_end.size(), attempt_end.size(), attempt_end) == 0) {
-      if (method != http::verb::post) {
-        auto res = error_response(http::status::method_not_allowed, path + ": allowed POST");
-        res.set(http::field::allow, "POST");
-        respond(std::move(res));
-        return;
-      }
-      const std::string id =
-          path.substr(attempt_base.size(), path.size() - attempt_base.size() - attempt_end.size());
-      respond(api_puzzle_attempt(id, req.body(), viewer_of(req)));
-      return;
-    }
-    if (learn) {
-      if (auto r = learn_request(req)) {
-        http::response<http::string_body> res{http::status(r->status), req.version()};
-        res.set(http::field::content_type, "application/json; charset=utf-8");
-        res.set(http::field::cache_control, "no-store");
-        if (r->status == 405) res.set(http::field::allow, "GET, HEAD");
-        res.body() = std::move(r->body);
-        res.prepare_payload();
-        respond(std::move(res));
-        return;
-      }
-    }
-    if (auto r = moderation_request(req, path, query)) {
-      respond(std::move(*r));
-      return;
-    }
-    const auto parts = api_segments(path);
-    const std::string allow = allowed_methods(parts);
-    const bool post = method == http::verb::post;
-    if (allow.empty()) {
-      respond(error_response(http::status::not_found,
-                             "no such endpoint: " + std::string(req.method_string()) + " " + path));
-    } else if (!(get && allow.find("GET") != std::string::npos) &&
-               !(post && allow.find("POST") != std::string::npos)) {
-      auto res =
-          error_response(http::status::method_not_allowed,
-                         std::string(req.method_string()) + " " + path + ": allowed " + allow);
-      res.set(http::field::allow, allow);
-      respond(std::move(res));
-    } else {
-      route_api(*this, req, parts, query, peer, respond);
-    }
-  } catch (const store::StoreUnavailable& e) {
-    // A temporary refusal of the store (busy, read-only, full, unreachable): nothing was
-    // written; the client may try again.
-    log(LogLevel::Error, "", std::string(req.method_string()) + " " + path + ": " + e.what());
-    respond(coded_error(http::status::service_unavailable, fault_text(e.fault),
-                        store::fault_code(e.fault)));
-  } catch (const std::exception& e) {
-    log(LogLevel::Error, "", std::string(req.method_string()) + " " + path + ": " + e.what());
-    respond(error_response(http::status::internal_server_error,
-                           std::string("server error: ") + e.what()));
   }
 }
 

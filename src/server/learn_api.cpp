@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "explorer/explorer.h"
+#include "net/url.h"
 #include "rules/game.h"
 #include "rules/notation.h"
 #include "server/text_input.h"
@@ -377,8 +378,8 @@ LearnReply LearnService::puzzle_summary(PuzzleRatingSource* ratings) const {
 }
 
 LearnReply LearnService::next_puzzle(std::string_view query, PuzzleRatingSource* ratings) const {
-  const auto q = query_pairs(query);
-  const std::optional<std::string> theme = query_value(q, "theme");
+  const auto q = net::query_pairs(query);
+  const std::optional<std::string> theme = net::query_value(q, "theme");
   std::set<std::string> exclude;
   for (auto [it, end] = q.equal_range("exclude"); it != end; ++it) {
     std::string_view list = it->second;
@@ -512,10 +513,10 @@ LearnReply LearnService::studies_reply(std::string_view rest) const {
 
 LearnReply LearnService::explorer_reply(std::string_view query) const {
   if (!explorer_) return error(404, "explorer: this server has no opening index", "no_explorer");
-  const auto q = query_pairs(query);
+  const auto q = net::query_pairs(query);
   Position pos = Position::start();
   std::string why;
-  if (!explorer_position(query_value(q, "position").value_or(""), explorer_.get(), &pos, &why))
+  if (!explorer_position(net::query_value(q, "position").value_or(""), explorer_.get(), &pos, &why))
     return error(400, "position: " + why, "bad_position", {{"why", why}});
   explorer::Filter filter;
   const std::pair<const char*, std::optional<int>*> bounds[] = {{"min_rating", &filter.min_rating},
@@ -523,7 +524,7 @@ LearnReply LearnService::explorer_reply(std::string_view query) const {
                                                                 {"from_year", &filter.from_year},
                                                                 {"to_year", &filter.to_year}};
   for (const auto& [key, slot] : bounds) {
-    auto v = query_value(q, key);
+    auto v = net::query_value(q, key);
     if (!v || v->empty()) continue;
     *slot = small_number(*v);
     if (!*slot)

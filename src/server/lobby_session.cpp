@@ -73,7 +73,7 @@ void LobbySession::send(std::string message) {
 void LobbySession::do_write() {
   writing_ = true;
   ws_.text(true);
-  ws_.async_write(net::buffer(queue_.front()),
+  ws_.async_write(asio::buffer(queue_.front()),
                   [self = shared_from_this()](beast::error_code ec, size_t) {
                     const size_t size = self->queue_.front().size();
                     self->queued_bytes_ -= size;

@@ -92,12 +92,7 @@ Response account_moderation(Server::Impl& server, const http::request<http::stri
     for (const auto& [id, name] : st.blocks(v.user_id)) names.push_back(json::value(name));
     return json_response(http::status::ok, json::object{{"blocks", std::move(names)}});
   };
-  if (req.method() != http::verb::post) {
-    if (path == "/api/account/blocks") return list();
-    auto res = error_response(http::status::method_not_allowed, path + ": allowed POST");
-    res.set(http::field::allow, "POST");
-    return res;
-  }
+  if (req.method() != http::verb::post) return list();  // GET /api/account/blocks
   const auto body = body_of(req);
   if (!body) return bad("body: expected a JSON object");
   const auto target = moderation::account(st, text_field(*body, "username"));
@@ -161,33 +156,25 @@ Response moderator_action(Server::Impl& server, const std::string& action, const
 
 }  // namespace
 
-std::optional<Response> Server::Impl::moderation_request(
-    const http::request<http::string_body>& req, const std::string& path,
-    const std::string& query) {
-  const bool account_part = path == "/api/account/blocks" || path == "/api/account/reports";
-  const bool moderator_part = path == "/api/moderation" || path.rfind("/api/moderation/", 0) == 0;
-  if (!account_part && !moderator_part) return std::nullopt;
-  const bool get = req.method() == http::verb::get || req.method() == http::verb::head;
-  if (!get && req.method() != http::verb::post) {
-    auto res = error_response(http::status::method_not_allowed, path + ": allowed GET, POST");
-    res.set(http::field::allow, "GET, HEAD, POST");
-    return res;
-  }
+Response Server::Impl::api_account_moderation(const http::request<http::string_body>& req,
+                                              const std::string& path) {
+  return account_moderation(*this, req, path, viewer_of(req));
+}
+
+Response Server::Impl::api_moderation(const http::request<http::string_body>& req,
+                                      const std::string& query, const std::string& action) {
   const Viewer v = viewer_of(req);
-  if (account_part) return account_moderation(*this, req, path, v);
   if (!v.signed_in() || !store->standing(v.user_id).moderator)
     return coded_error(http::status::forbidden, "moderators only", "not_moderator");
-  if (path == "/api/moderation") {
-    if (!get) return error_response(http::status::method_not_allowed, path + ": allowed GET");
+  if (action.empty()) {
     json::array items;
     for (const store::ReportRow& r : store->list_reports(query == "resolved=1", 200))
       items.push_back(report_json(r, store->standing(r.target)));
     return json_response(http::status::ok, json::object{{"reports", std::move(items)}});
   }
-  if (get) return error_response(http::status::method_not_allowed, path + ": allowed POST");
   const auto body = body_of(req);
   if (!body) return bad("body: expected a JSON object");
-  return moderator_action(*this, path.substr(std::string("/api/moderation/").size()), *body, v);
+  return moderator_action(*this, action, *body, v);
 }
 
 }  // namespace toguz::server

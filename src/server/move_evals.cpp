@@ -4,6 +4,7 @@
 #include <boost/json.hpp>
 #include <memory>
 
+#include "net/url.h"
 #include "protocol/analysis_json.h"
 #include "rules/notation.h"
 #include "server/json_out.h"
@@ -81,7 +82,7 @@ void MoveEvals::remember(const std::string& key, std::string body) {
 void Server::Impl::api_explorer_eval(const std::string& query, Respond respond) {
   Position pos = Position::start();
   std::string why;
-  const std::string text = query_value(query_pairs(query), "position").value_or("");
+  const std::string text = net::query_value(net::query_pairs(query), "position").value_or("");
   if (!explorer_position(text, learn ? learn->explorer() : nullptr, &pos, &why)) {
     respond(error_response(http::status::bad_request, "position: " + why));
     return;

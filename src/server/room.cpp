@@ -37,7 +37,7 @@ Room::Room(RoomServices& services, std::string id_, Mode mode_, Game game_)
       flag_timer_(services.ioc),
       start_timer_(services.ioc),
       presence_timer_(services.ioc),
-      abandon_timer_{net::steady_timer(services.ioc), net::steady_timer(services.ioc)} {
+      abandon_timer_{asio::steady_timer(services.ioc), asio::steady_timer(services.ioc)} {
   created_ms = updated_ms = now_ms();
   gone_since_[0] = gone_since_[1] = SteadyClock::now();
 }
@@ -847,7 +847,7 @@ void Room::on_seat_gone(Side side) {
   gone_since_[index(side)] = SteadyClock::now();
   if (mode != Mode::Online || status != Status::Playing || correspondence()) return;
   // When the seat has been empty long enough, tell the opponent he may claim the win.
-  net::steady_timer& t = abandon_timer_[index(side)];
+  asio::steady_timer& t = abandon_timer_[index(side)];
   t.expires_after(std::chrono::seconds(services_.config.abandon_seconds));
   t.async_wait([self = shared_from_this()](boost::system::error_code ec) {
     if (!ec) self->broadcast();

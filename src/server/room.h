@@ -4,7 +4,7 @@
 // finish, store, broadcast). It knows its connections only as RoomClients and the server only
 // through RoomServices, so it holds no socket, route or registry.
 // Threading: a room is touched on the IO thread only; engine results and the outcome of its
-// queued moves (StoreWriter) come back by net::post.
+// queued moves (StoreWriter) come back by asio::post.
 #pragma once
 
 #include <boost/asio.hpp>
@@ -28,7 +28,7 @@
 
 namespace toguz::server {
 
-namespace net = boost::asio;
+namespace asio = boost::asio;
 namespace json = boost::json;
 using store::GameRow;
 using store::ListQuery;
@@ -68,7 +68,7 @@ class Room;
 
 // What the rooms share, owned by the server.
 struct RoomServices {
-  net::io_context& ioc;
+  asio::io_context& ioc;
   const Config& config;
   Store& store;                // synchronous: each call returns once committed
   store::StoreWriter& writer;  // the same store's thread, for the moves (Room::play)
@@ -303,7 +303,7 @@ class Room : public std::enable_shared_from_this<Room> {
   std::optional<PendingEnd> pending_end_;         // decided, not yet stored
   std::optional<store::StoreFault> store_fault_;  // the last write's refusal
   SteadyClock::time_point paused_at_;             // since when store_fault_ is set
-  net::steady_timer retry_timer_;
+  asio::steady_timer retry_timer_;
   void write_end();  // queues the pending end (its row, and the ratings of a rated game)
   void end_written(std::exception_ptr e, const GameRow& g, bool wrote);
   // A write failed: the clocks stop (the side to move keeps `stm_left`), the players are
@@ -339,13 +339,13 @@ class Room : public std::enable_shared_from_this<Room> {
   bool clock_running_ = false;
   int64_t left_[2] = {0, 0};
   SteadyClock::time_point turn_start_;
-  net::steady_timer flag_timer_;
+  asio::steady_timer flag_timer_;
   // The last move (or the start of the game, or its load from the store): the first-move and
   // abandonment rules count from it.
   SteadyClock::time_point moved_at_ = SteadyClock::now();
-  net::steady_timer start_timer_;  // the first-move rule's
+  asio::steady_timer start_timer_;  // the first-move rule's
   // Spectators coming and going: one small presence message per room and interval.
-  net::steady_timer presence_timer_;
+  asio::steady_timer presence_timer_;
   bool presence_pending_ = false;
   std::optional<Side> draw_offer_, rematch_offer_;
   // The ply at which side s's last draw offer was declined: he may offer again kDrawOfferGap
@@ -357,7 +357,7 @@ class Room : public std::enable_shared_from_this<Room> {
   std::vector<RoomClient*> clients_;
   int connected_[2] = {0, 0};
   SteadyClock::time_point gone_since_[2];
-  net::steady_timer abandon_timer_[2];
+  asio::steady_timer abandon_timer_[2];
   // The engine's move search; a cancelled job's result is dropped.
   bool thinking_ = false;
   std::shared_ptr<Job> engine_job_;

@@ -30,7 +30,7 @@ Server::Impl::Impl(const Config& c)
   if (auto* sqlite = dynamic_cast<store::SqliteStore*>(backend.get()))
     sqlite->set_busy_ms(config.store_busy_ms);
   writer = std::make_unique<store::StoreWriter>(
-      *backend, [this](std::function<void()> f) { net::post(ioc, std::move(f)); });
+      *backend, [this](std::function<void()> f) { asio::post(ioc, std::move(f)); });
   store = std::make_unique<store::QueuedStore>(*writer);
   arbiter = std::make_unique<ArbiterApi>(*store);
   int workers = config.workers;
@@ -80,6 +80,7 @@ Server::Impl::Impl(const Config& c)
   rooms->load_unfinished();
   make_lobby();
   make_tournaments();
+  make_router();
 }
 
 Server::Impl::~Impl() {
@@ -162,13 +163,13 @@ Server::~Server() {
 void Server::start() {
   Impl& im = *impl_;
   beast::error_code ec;
-  auto addr = net::ip::make_address(im.config.host, ec);
+  auto addr = asio::ip::make_address(im.config.host, ec);
   if (ec) throw std::runtime_error("bad --host '" + im.config.host + "': " + ec.message());
   tcp::endpoint ep(addr, im.config.port);
   im.acceptor.open(ep.protocol(), ec);
-  if (!ec) im.acceptor.set_option(net::socket_base::reuse_address(true), ec);
+  if (!ec) im.acceptor.set_option(asio::socket_base::reuse_address(true), ec);
   if (!ec) im.acceptor.bind(ep, ec);
-  if (!ec) im.acceptor.listen(net::socket_base::max_listen_connections, ec);
+  if (!ec) im.acceptor.listen(asio::socket_base::max_listen_connections, ec);
   if (ec)
     throw std::runtime_error("cannot listen on " + im.config.host + ":" +
                              std::to_string(im.config.port) + ": " + ec.message());
@@ -178,7 +179,7 @@ void Server::start() {
   }
   im.do_accept();
   // Rooms loaded at start may need the engine or a flag timer: start them on the IO thread.
-  net::post(im.ioc, [&im] {
+  asio::post(im.ioc, [&im] {
     im.rooms->for_each([](const std::shared_ptr<Room>& room) {
       room->start_engine();
       room->arm_flag_timer();
@@ -209,7 +210,7 @@ bool Server::Impl::forward_game_request(const std::string& id,
   return true;
 }
 
-std::string Server::Impl::client_of(const net::ip::address& peer,
+std::string Server::Impl::client_of(const asio::ip::address& peer,
                                     const http::request<http::string_body>& req) const {
   return client_address(peer, req["X-Forwarded-For"], req["X-Real-IP"], proxies);
 }
@@ -226,7 +227,7 @@ void Server::stop() {
   if (im.stopped) return;
   im.stopped = true;
   if (im.io_thread.joinable()) {
-    net::post(im.ioc, [&im] { im.shutdown_on_io(); });
+    asio::post(im.ioc, [&im] { im.shutdown_on_io(); });
     im.io_thread.join();
   }
   im.pool->shutdown();

@@ -4,7 +4,7 @@
 // sessions) and the message handlers reach the rooms through it.
 // Threading: everything here except WorkerPool tasks and the store's writer thread runs on the
 // single IO thread, so rooms and sessions need no locks; a worker's result and a queued
-// write's outcome come back by net::post, and `store` is used only through the writer.
+// write's outcome come back by asio::post, and `store` is used only through the writer.
 #pragma once
 
 #include <boost/asio.hpp>
@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "accounts/limiter.h"
+#include "net/router.h"
 #include "server/arbiter_api.h"
 #include "server/client_address.h"
 #include "server/cluster.h"
@@ -96,7 +97,7 @@ struct Server::Impl {
   ~Impl();
 
   Config config;
-  net::io_context ioc{1};
+  asio::io_context ioc{1};
   tcp::acceptor acceptor{ioc};
   // The store (the backend opened from --db) behind its writer thread; `store` is the
   // synchronous face of both (store/writer.h): every use of it is ordered with the moves.
@@ -130,8 +131,8 @@ struct Server::Impl {
   std::unique_ptr<ArbiterApi> arbiter;        // /api/events: the arbiter page
   std::unique_ptr<Cluster> cluster;           // with --redis only
   std::unique_ptr<EngineQueue> engine_queue;  // with --redis: jobs for the workers
-  net::steady_timer sweep_timer{ioc};         // expiry and rooms leaving memory (sweep)
-  net::steady_timer trim_timer{ioc};          // gives freed memory back after connections go
+  asio::steady_timer sweep_timer{ioc};        // expiry and rooms leaving memory (sweep)
+  asio::steady_timer trim_timer{ioc};         // gives freed memory back after connections go
   bool trim_armed = false;
   // /api/explorer/eval
   std::unique_ptr<MoveEvals> move_evals;
@@ -150,13 +151,24 @@ struct Server::Impl {
 
   // The client of a request or WebSocket upgrade that came from the socket peer `peer`
   // (client_address.h): the one address every per-address limit and log line uses.
-  std::string client_of(const net::ip::address& peer,
+  std::string client_of(const asio::ip::address& peer,
                         const http::request<http::string_body>& req) const;
 
-  // HTTP routing (http_routes.cpp). A browser's request from another site is refused: Origin,
-  // when sent, must name this server (the Host the request was sent to). `peer` is the client's
-  // address (client_of).
+  // HTTP routing (http_routes.cpp): the route table of every /api endpoint (make_router, one
+  // add_*_routes per feature; `on` adds a route whose BadRequest is its answer), the static
+  // files outside /api. A browser's request from another site is refused: Origin, when sent,
+  // must name this server (the Host the request was sent to). `peer` is the client's address
+  // (client_of).
   using Respond = std::function<void(http::response<http::string_body>)>;
+  std::unique_ptr<net::Router> router;
+  void make_router();
+  void on(net::Method method, std::string_view pattern,
+          std::function<void(const net::Call&)> handler);
+  void add_game_routes();
+  void add_account_routes();
+  void add_tournament_routes();
+  void add_arbiter_routes();
+  void add_learn_routes();
   void handle_http(const http::request<http::string_body>& req, const std::string& peer,
                    Respond respond);
   bool origin_allowed(const http::request<http::string_body>& req) const;
@@ -198,7 +210,7 @@ struct Server::Impl {
 
   // The lobby (lobby.h) and its tick (server_lobby.cpp): pools paired, counts sent.
   std::unique_ptr<Lobby> lobby;
-  net::steady_timer lobby_timer{ioc};
+  asio::steady_timer lobby_timer{ioc};
   void make_lobby();
   void arm_lobby_tick();
   // An account's rating in a category and an account by name (any case), from the store.
@@ -220,10 +232,13 @@ struct Server::Impl {
   // to it (or refused while there is none); false when it is answered here.
   bool forward_tournament_request(const http::request<http::string_body>& req,
                                   const std::string& peer, const Respond& respond);
-  // /api/tournaments and below (docs/web-protocol.md "Online tournaments").
-  // `peer`: the client's address, for the limits of creation and entry codes.
+  // /api/tournaments and below (docs/web-protocol.md "Online tournaments"), a route of the
+  // table: `id` "" for the list (GET) and a new tournament (POST), else the tournament and its
+  // `action` ("" itself, pgn, tgk; join, withdraw, start for a POST). `peer`: the client's
+  // address, for the limits of creation and entry codes.
   http::response<http::string_body> api_tournaments(const http::request<http::string_body>& req,
-                                                    const std::string& path,
+                                                    const std::string& id,
+                                                    const std::string& action,
                                                     const std::string& peer);
   // Creating a tournament (Config::tournament_min_rated_games, tournaments_per_day): throws
   // the refusal (BadRequest) when `viewer` may not now.
@@ -313,11 +328,14 @@ struct Server::Impl {
   // Whether a game between accounts a and b asked for rated is rated: "" when it is, else why
   // not (moderation::rated_refusal with the configured cap).
   std::string rated_refusal(int64_t a, int64_t b);
-  // /api/account/blocks, /api/account/reports and /api/moderation[/...] (docs/web-protocol.md
-  // "Moderation"); nullopt when the path is none of them.
-  std::optional<http::response<http::string_body>> moderation_request(
-      const http::request<http::string_body>& req, const std::string& path,
-      const std::string& query);
+  // Routes of the table (docs/web-protocol.md "Moderation"): GET and POST
+  // /api/account/blocks and POST /api/account/reports (`path`) for any account; GET
+  // /api/moderation (`action` "") and POST /api/moderation/<action> for the moderators.
+  http::response<http::string_body> api_account_moderation(
+      const http::request<http::string_body>& req, const std::string& path);
+  http::response<http::string_body> api_moderation(const http::request<http::string_body>& req,
+                                                   const std::string& query,
+                                                   const std::string& action);
 };
 
 }  // namespace toguz::server

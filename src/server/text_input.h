@@ -1,8 +1,6 @@
-// Text that comes in from clients: display names and URL query values.
+// Display names that come in from clients (URL query values: net/url.h).
 #pragma once
 
-#include <map>
-#include <optional>
 #include <string>
 #include <string_view>
 
@@ -21,12 +19,4 @@ bool ends_in_rating(std::string_view name);
 // letters and full-width forms taken as the Latin letters and digits they resemble, then lower
 // case; "" when it cannot read as a username (a character no username has, or a space).
 std::string lookalike_username_key(std::string_view name);
-// Percent-decoding for paths and query values ('+' is a space). Bad escapes are kept as written.
-std::string url_decode(std::string_view s);
-// The key=value pairs of a query string (after the '?'), values decoded; a key may repeat.
-std::multimap<std::string, std::string> query_pairs(std::string_view query);
-// The first value of `key`, nullopt when absent.
-std::optional<std::string> query_value(const std::multimap<std::string, std::string>& q,
-                                       const std::string& key);
-
 }  // namespace toguz::server

@@ -85,7 +85,8 @@ void Server::Impl::make_tournaments() {
   hooks.call_off = [this](const std::string& id) { return call_off_unstarted(id); };
   hooks.game_result = [this](const std::string& id) -> std::optional<BoardResult> {
     auto row = store->load_game(id);
-    if (!row || (row->status != "over" && row->status != "aborted")) return std::nullopt;
+    const auto status = row ? parse_status(row->status) : std::nullopt;
+    if (status != Status::Over && status != Status::Aborted) return std::nullopt;
     try {
       return tournament_result(*Room::from_row(*services, std::move(*row)));
     } catch (const std::exception& e) {
@@ -136,7 +137,7 @@ void Server::Impl::tournament_game_ended(const Room& room) {
                                      {"result", std::string(tournament::board_result_text(*r))}}));
     return;
   }
-  net::post(ioc, [this, id = room.id, result = *r] {
+  asio::post(ioc, [this, id = room.id, result = *r] {
     if (!stopped_io) tournaments->game_ended(id, result);
   });
 }
@@ -212,30 +213,10 @@ void Server::Impl::count_entry_code(const std::string& id, const std::string& co
 }
 
 Response Server::Impl::api_tournaments(const http::request<http::string_body>& req,
-                                       const std::string& path, const std::string& peer) {
-  std::vector<std::string> parts;  // after /api/tournaments
-  {
-    std::istringstream in(path.substr(std::string_view("/api/tournaments").size()));
-    for (std::string seg; std::getline(in, seg, '/');)
-      if (!seg.empty()) parts.push_back(seg);
-  }
+                                       const std::string& id, const std::string& action,
+                                       const std::string& peer) {
   const bool get = req.method() == http::verb::get || req.method() == http::verb::head;
   const bool post = req.method() == http::verb::post;
-  const std::string action = parts.size() == 2 ? parts[1] : "";
-  const bool reads = parts.empty() || (parts.size() == 1) || action == "pgn" || action == "tgk";
-  const bool writes =
-      parts.empty() || action == "join" || action == "withdraw" || action == "start";
-  if (parts.size() > 2 || (!reads && !writes))
-    return error_response(http::status::not_found,
-                          "no such endpoint: " + std::string(req.method_string()) + " " + path);
-  if ((parts.empty() && !get && !post) || (!parts.empty() && reads && !get) ||
-      (!parts.empty() && writes && !post)) {
-    const std::string allow = parts.empty() ? "GET, HEAD, POST" : reads ? "GET, HEAD" : "POST";
-    auto res = error_response(http::status::method_not_allowed,
-                              std::string(req.method_string()) + " " + path + ": allowed " + allow);
-    res.set(http::field::allow, allow);
-    return res;
-  }
   const Viewer viewer = viewer_of(req);
   auto body_of = [&] {
     json::error_code ec;
@@ -244,9 +225,9 @@ Response Server::Impl::api_tournaments(const http::request<http::string_body>& r
     return std::move(v.as_object());
   };
   try {
-    if (parts.empty() && get)
+    if (id.empty() && get)
       return json_response(http::status::ok, json::object{{"tournaments", tournaments->list()}});
-    if (parts.empty()) {
+    if (id.empty()) {
       if (!viewer.signed_in())
         throw BadRequest{"sign in to create a tournament", http::status::unauthorized};
       // Every tournament is listed on the tournaments page: a fresh account cannot fill it.
@@ -263,7 +244,6 @@ Response Server::Impl::api_tournaments(const http::request<http::string_body>& r
           http::status::ok,
           json::object{{"id", id}, {"tournament", *tournaments->view(id, viewer)}});
     }
-    const std::string& id = parts[0];
     if (!tournaments->has(id) && id.size() <= 32) {
       // A finished tournament no longer in memory: read it back.
       if (auto row = store->load_tournament(id)) tournaments->restore(*row);

@@ -476,15 +476,14 @@ json::object Tournaments::state_json(const T& t) const {
   return o;
 }
 
-void Tournaments::restore(const store::TournamentRow& row) {
-  const std::string where = "tournament " + row.id;
-  json::error_code ec;
-  json::value v = json::parse(row.state, ec);
-  if (ec || !v.is_object()) throw std::runtime_error(where + ": state: expected a JSON object");
-  const json::object& o = v.as_object();
-  auto t = std::make_unique<T>();
-  t->id = row.id;
-  TournamentSpec& s = t->spec;
+std::optional<Tournaments::State> Tournaments::parse_state(std::string_view s) {
+  for (State st : {State::Upcoming, State::Running, State::Finished, State::Cancelled})
+    if (s == state_name(st)) return st;
+  return std::nullopt;
+}
+
+TournamentSpec Tournaments::spec_of(const json::object& o, const std::string& where) {
+  TournamentSpec s;
   s.name = text_of(o, "name", where);
   s.system = text_of(o, "system", where);
   s.initial_ms = int_of(o, "initial_ms", where);
@@ -495,30 +494,18 @@ void Tournaments::restore(const store::TournamentRow& row) {
   s.duration_ms = int_of(o, "duration_ms", where);
   s.entry_code = text_of(o, "entry_code", where);
   s.max_players = int(int_of(o, "max_players", where));
-  t->creator = int_of(o, "creator", where);
-  t->creator_name = text_of(o, "creator_name", where);
-  t->created_ms = int_of(o, "created_ms", where);
-  t->finished_ms = int_of(o, "finished_ms", where);
-  t->updated_ms = row.updated_ms;
-  const std::string status = text_of(o, "status", where);
-  if (status == "upcoming")
-    t->state = State::Upcoming;
-  else if (status == "running")
-    t->state = State::Running;
-  else if (status == "finished")
-    t->state = State::Finished;
-  else if (status == "cancelled")
-    t->state = State::Cancelled;
-  else
-    throw std::runtime_error(where + ".status: expected upcoming, running, finished or cancelled");
+  return s;
+}
+
+void Tournaments::read_players_and_games(T& t, const json::object& o, const std::string& where) {
   for (const json::value& e : array_of(o, "entrants", where)) {
     if (!e.is_object()) throw std::runtime_error(where + ".entrants: expected objects");
     const json::object& eo = e.as_object();
-    t->entrants.push_back(Entrant{int_of(eo, "user", where), text_of(eo, "name", where),
-                                  int(int_of(eo, "rating", where)),
-                                  flag_of(eo, "withdrawn", where)});
+    t.entrants.push_back(Entrant{int_of(eo, "user", where), text_of(eo, "name", where),
+                                 int(int_of(eo, "rating", where)),
+                                 flag_of(eo, "withdrawn", where)});
   }
-  const int n = int(t->entrants.size());
+  const int n = int(t.entrants.size());
   for (const json::value& g : array_of(o, "games", where)) {
     if (!g.is_object()) throw std::runtime_error(where + ".games: expected objects");
     const json::object& go = g.as_object();
@@ -527,33 +514,57 @@ void Tournaments::restore(const store::TournamentRow& row) {
              int(int_of(go, "black", where)), result_of(go.at("result"), where + ".games")};
     if (tg.white < 0 || tg.white >= n || tg.black < 0 || tg.black >= n)
       throw std::runtime_error(where + ".games: a player out of range");
-    t->games.push_back(tg);
+    t.games.push_back(tg);
   }
+}
+
+void Tournaments::read_event_or_arena(T& t, const json::object& o, const std::string& where) {
   if (const json::value* ev = o.if_contains("event")) {
     try {
-      t->event = tournament::event_from_json(json::serialize(*ev));
+      t.event = tournament::event_from_json(json::serialize(*ev));
     } catch (const std::exception& e) {
       throw std::runtime_error(where + ".event: " + e.what());
     }
-    for (const TGame& g : t->games)
-      if (g.round >= int(t->event.played.size()) ||
-          g.board >= int(t->event.played[g.round].boards.size()))
+    for (const TGame& g : t.games)
+      if (g.round >= int(t.event.played.size()) ||
+          g.board >= int(t.event.played[g.round].boards.size()))
         throw std::runtime_error(where + ".games: a board the event does not have");
   }
-  if (t->is_arena() && t->state != State::Upcoming) {
-    t->arena = std::make_unique<tournament::Arena>(s.starts_ms, s.duration_ms);
-    try {
-      for (const json::value& step : array_of(o, "arena_log", where)) {
-        if (!step.is_array()) throw std::runtime_error("expected arrays");
-        t->arena_log.push_back(step);
-        arena_do(*t, step.as_array(), false);
-      }
-    } catch (const std::exception& e) {
-      throw std::runtime_error(where + ".arena_log: " + e.what());
+  if (!t.is_arena() || t.state == State::Upcoming) return;
+  t.arena = std::make_unique<tournament::Arena>(t.spec.starts_ms, t.spec.duration_ms);
+  try {
+    for (const json::value& step : array_of(o, "arena_log", where)) {
+      if (!step.is_array()) throw std::runtime_error("expected arrays");
+      t.arena_log.push_back(step);
+      arena_do(t, step.as_array(), false);
     }
-    if (t->arena->games().size() != t->games.size())
-      throw std::runtime_error(where + ".arena_log: its games differ from the games");
+  } catch (const std::exception& e) {
+    throw std::runtime_error(where + ".arena_log: " + e.what());
   }
+  if (t.arena->games().size() != t.games.size())
+    throw std::runtime_error(where + ".arena_log: its games differ from the games");
+}
+
+void Tournaments::restore(const store::TournamentRow& row) {
+  const std::string where = "tournament " + row.id;
+  json::error_code ec;
+  json::value v = json::parse(row.state, ec);
+  if (ec || !v.is_object()) throw std::runtime_error(where + ": state: expected a JSON object");
+  const json::object& o = v.as_object();
+  auto t = std::make_unique<T>();
+  t->id = row.id;
+  t->spec = spec_of(o, where);
+  t->creator = int_of(o, "creator", where);
+  t->creator_name = text_of(o, "creator_name", where);
+  t->created_ms = int_of(o, "created_ms", where);
+  t->finished_ms = int_of(o, "finished_ms", where);
+  t->updated_ms = row.updated_ms;
+  const auto state = parse_state(text_of(o, "status", where));
+  if (!state)
+    throw std::runtime_error(where + ".status: expected upcoming, running, finished or cancelled");
+  t->state = *state;
+  read_players_and_games(*t, o, where);
+  read_event_or_arena(*t, o, where);
   T& ref = *t;
   all_[row.id] = std::move(t);
   for (size_t i = 0; i < ref.games.size(); ++i)

@@ -175,6 +175,12 @@ class Tournaments {
   boost::json::array standings_json(const T& t) const;
   boost::json::object summary_json(const T& t) const;
   static const char* state_name(State s);
+  // A stored state's name back as the state; nullopt for a word that names none.
+  static std::optional<State> parse_state(std::string_view s);
+  // The parts of restore: the spec, the entrants and games, the event or the arena replayed.
+  static TournamentSpec spec_of(const boost::json::object& o, const std::string& where);
+  static void read_players_and_games(T& t, const boost::json::object& o, const std::string& where);
+  static void read_event_or_arena(T& t, const boost::json::object& o, const std::string& where);
 
   TournamentHooks hooks_;
   std::map<std::string, std::unique_ptr<T>> all_;

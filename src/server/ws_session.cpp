@@ -10,8 +10,8 @@ namespace toguz::server {
 
 void set_server_options(websocket::stream<beast::tcp_stream>& ws) {
   beast::error_code ignored;
-  beast::get_lowest_layer(ws).socket().set_option(net::socket_base::send_buffer_size(kWsSendBuffer),
-                                                  ignored);
+  beast::get_lowest_layer(ws).socket().set_option(
+      asio::socket_base::send_buffer_size(kWsSendBuffer), ignored);
   ws.set_option(websocket::stream_base::timeout::suggested(beast::role_type::server));
   ws.read_message_max(kMaxBody);
   ws.set_option(websocket::stream_base::decorator(
@@ -193,7 +193,7 @@ void WsSession::pop_front() {
 void WsSession::do_write() {
   writing_ = true;
   ws_.text(true);
-  ws_.async_write(net::buffer(queue_.front().text),
+  ws_.async_write(asio::buffer(queue_.front().text),
                   [self = shared_from_this()](beast::error_code ec, size_t) {
                     self->pop_front();
                     if (ec) {

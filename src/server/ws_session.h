@@ -17,7 +17,7 @@ namespace toguz::server {
 namespace beast = boost::beast;
 namespace http = beast::http;
 namespace websocket = beast::websocket;
-using tcp = net::ip::tcp;
+using tcp = asio::ip::tcp;
 
 constexpr size_t kMaxBody = 64 * 1024;    // HTTP request bodies (413 above)
 constexpr size_t kMaxMessage = 4 * 1024;  // WebSocket messages (error above)
@@ -136,7 +136,7 @@ class WsSession : public ClientSession,
   void on_text(const std::string& text);
   Server::Impl& server_;
   websocket::stream<beast::tcp_stream> ws_;
-  net::steady_timer hello_timer_;
+  asio::steady_timer hello_timer_;
   std::string peer_;  // the client's address
   Viewer viewer_;
   Seat seat_ = Seat::Spectator;
