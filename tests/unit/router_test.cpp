@@ -1,10 +1,11 @@
 // The route table (net/router.h): patterns with parameters, the first route that matches, 404
 // and 405 with Allow answered by the table, HEAD as GET, a handler's exception answered once.
+#include "net/router.h"
+
 #include <gtest/gtest.h>
 
 #include <stdexcept>
 
-#include "net/router.h"
 #include "net/url.h"
 
 // A namespace of its own: the unit tests are compiled as unity files.
@@ -60,8 +61,12 @@ Answer ask(const Router& r, http::verb verb, const std::string& target) {
   toguz::net::Request req{verb, target, 11};
   const auto q = target.find('?');
   Answer a;
-  r.dispatch(Call{req, target.substr(0, q), q == std::string::npos ? "" : target.substr(q + 1),
-                  {}, "192.0.2.1", [&a](Response res) {
+  r.dispatch(Call{req,
+                  target.substr(0, q),
+                  q == std::string::npos ? "" : target.substr(q + 1),
+                  {},
+                  "192.0.2.1",
+                  [&a](Response res) {
                     a.status = int(res.result_int());
                     a.body = res.body();
                     a.allow = std::string(res[http::field::allow]);
@@ -77,7 +82,7 @@ TEST(Router, ParametersAreDecodedAndTheFirstRouteTakesThePath) {
   EXPECT_EQ(ask(r, http::verb::get, "/api/games/ab%20c?x=1").body, "game [ab c]");
   EXPECT_EQ(ask(r, http::verb::post, "/api/games/xyz/join").body, "join [xyz]");
   EXPECT_EQ(ask(r, http::verb::get, "/api/studies/3/line").body, "studies [3/line]");
-  EXPECT_EQ(ask(r, http::verb::get, "//api//games/").body, "list");  // empty segments
+  EXPECT_EQ(ask(r, http::verb::get, "//api//games/").body, "list");      // empty segments
   EXPECT_EQ(ask(r, http::verb::head, "/api/games/q").body, "game [q]");  // HEAD is GET's
 }
 

@@ -670,7 +670,7 @@ struct AccountSockets {
   std::unique_ptr<WsClient> game, lobby;
   AccountSockets(uint16_t port, const std::string& game_id, const std::string& cookie) {
     game = std::make_unique<WsClient>(port, game_id, "", WsOptions{}, cookie);
-    lobby = std::make_unique<WsClient>(port, "lobby", "", WsOptions{"", false, "", ""}, cookie);
+    lobby = std::make_unique<WsClient>(port, "lobby", "", WsOptions{.hello = false}, cookie);
     EXPECT_TRUE(game->read_type("state"));
     EXPECT_TRUE(lobby->read_type("lobby"));
   }
@@ -704,7 +704,7 @@ TEST(ServerSessions, LogoutClosesTheSessionsSockets) {
   const std::string b = login_cookie(port, "Aigerim");
   const std::string id = waiting_game(port, a);
   AccountSockets with_a(port, id, a), with_b(port, id, b);
-  WsClient anonymous(port, "lobby", "", WsOptions{"", false, "", ""});
+  WsClient anonymous(port, "lobby", "", WsOptions{.hello = false});
   ASSERT_TRUE(anonymous.read_type("lobby"));
   ASSERT_TRUE(with_a.open());
 
@@ -715,7 +715,7 @@ TEST(ServerSessions, LogoutClosesTheSessionsSockets) {
   anonymous.send(json::object{{"type", "ping"}});
   EXPECT_TRUE(anonymous.read_type("pong"));
   // A socket opened with the ended session now is anonymous: it may not seek rated.
-  WsClient late(port, "lobby", "", WsOptions{"", false, "", ""}, a);
+  WsClient late(port, "lobby", "", WsOptions{.hello = false}, a);
   auto state = late.read_type("lobby");
   ASSERT_TRUE(state);
   EXPECT_TRUE(state->at("you").is_null()) << json::serialize(*state);

@@ -167,13 +167,14 @@ inline void sqlite_run(const std::string& db, const std::string& sql) {
 
 // How a WsClient connects: an Origin header to send, and whether it says hello (with the token)
 // as the front end does.
+// Each member has its initializer, so that a designated initializer may name only some.
 struct WsOptions {
-  std::string origin;
+  std::string origin{};
   bool hello = true;
-  std::string query;   // appended to the target as written
-  std::string cookie;  // a Cookie header to send with the handshake
-  std::string source;  // the client's own address (bind_source), "" for any
-  std::vector<std::pair<std::string, std::string>> headers;  // more handshake headers
+  std::string query{};   // appended to the target as written
+  std::string cookie{};  // a Cookie header to send with the handshake
+  std::string source{};  // the client's own address (bind_source), "" for any
+  std::vector<std::pair<std::string, std::string>> headers{};  // more handshake headers
 };
 
 // A WebSocket client of /ws/<id>: its first message is {"type":"hello","token":<token>|null}.

@@ -312,7 +312,7 @@ TEST(ClientLimits, OneReviewAtATimeAndItStopsWhenItsAskerLeaves) {
   EXPECT_TRUE(is_type(*started, "review")) << json::serialize(*started);
 }
 
-const WsOptions kLobby{"", false, "", ""};
+const WsOptions kLobby{.hello = false};
 
 json::object seek() {
   return json::object{{"type", "seek"},

@@ -9,7 +9,7 @@
 namespace toguz::test {
 namespace {
 
-const WsOptions kLobby{"", false, ""};
+const WsOptions kLobby{.hello = false};
 
 // A lobby connection that has read its first message (the lobby's state).
 struct LobbyClient {

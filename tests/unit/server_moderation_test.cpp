@@ -16,7 +16,7 @@ namespace moderation_test {
 
 using Headers = std::vector<std::pair<http::field, std::string>>;
 
-const WsOptions kLobbySocket{"", false, "", ""};
+const WsOptions kLobbySocket{.hello = false};
 
 HttpResult post_with(uint16_t port, const std::string& target, const json::value& body,
                      const std::string& cookie) {

@@ -153,10 +153,10 @@ TEST(ServerSecurity, OriginMustBeThisServer) {
                               {{http::field::origin, own}});
   ASSERT_EQ(mine.status, 200) << mine.body;
   const std::string id = jstr(mine.json().at("id")), token = jstr(mine.json().at("token"));
-  WsClient bad(srv.port, id, token, WsOptions{"http://evil.example", true, "", ""});
+  WsClient bad(srv.port, id, token, WsOptions{.origin = "http://evil.example"});
   EXPECT_FALSE(bad.ok());
   EXPECT_EQ(bad.handshake_status(), 403);
-  WsClient good(srv.port, id, token, WsOptions{own, true, "", ""});
+  WsClient good(srv.port, id, token, WsOptions{.origin = own});
   ASSERT_TRUE(good.ok());
   auto g = good.read_state([](const json::object&) { return true; });
   ASSERT_TRUE(g);
@@ -170,12 +170,12 @@ TEST(ServerSecurity, TokenOnlyInTheHello) {
   HttpResult c = http_post(srv.port, "/api/games", std::string(R"({"mode":"local"})"));
   ASSERT_EQ(c.status, 200);
   const std::string id = jstr(c.json().at("id")), token = jstr(c.json().at("token"));
-  WsClient by_url(srv.port, id, "", WsOptions{"", true, "?token=" + token, ""});
+  WsClient by_url(srv.port, id, "", WsOptions{.query = "?token=" + token});
   auto g = by_url.read_state([](const json::object&) { return true; });
   ASSERT_TRUE(g);
   EXPECT_EQ(jstr(g->at("you")), "spectator");
   // Before the hello nothing is answered but an error naming it.
-  WsClient silent(srv.port, id, "", WsOptions{"", false, "", ""});
+  WsClient silent(srv.port, id, "", WsOptions{.hello = false});
   silent.send(json::object{{"type", "ping"}});
   auto e = silent.read();
   ASSERT_TRUE(e);
