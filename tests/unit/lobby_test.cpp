@@ -26,27 +26,32 @@ struct LobbyFixture : ::testing::Test {
   std::map<std::string, Viewer> accounts;  // by lower-case name
   std::vector<PairedGame> games;
   bool fail_start = false;
-  Lobby lobby{LobbyHooks{[this] { return now; }, [this] { return ++counter; },
-                         [this](const Viewer& v, accounts::Speed) {
-                           auto it = ratings.find(v.user_id);
-                           return it == ratings.end() ? LobbyRating{} : it->second;
-                         },
-                         [this](const std::string& name) -> std::optional<Viewer> {
-                           std::string l = name;
-                           for (char& c : l) c = char(std::tolower(static_cast<unsigned char>(c)));
-                           auto it = accounts.find(l);
-                           if (it == accounts.end()) return std::nullopt;
-                           return it->second;
-                         },
-                         [this](const PairedGame& g) {
-                           if (fail_start) return PairedSeats{"server_error", "", "", ""};
-                           games.push_back(g);
-                           const std::string n = std::to_string(games.size());
-                           return PairedSeats{"", "game" + n, "w" + n, "b" + n};
-                         },
-                         [] {
-                           return std::pair<int, int>{4, 2};
-                         }}};
+  // The hooks the lobby needs here; the cluster's are left empty (one instance).
+  LobbyHooks hooks() {
+    LobbyHooks h;
+    h.now_ms = [this] { return now; };
+    h.random = [this] { return ++counter; };
+    h.rating = [this](const Viewer& v, accounts::Speed) {
+      auto it = ratings.find(v.user_id);
+      return it == ratings.end() ? LobbyRating{} : it->second;
+    };
+    h.find_user = [this](const std::string& name) -> std::optional<Viewer> {
+      std::string l = name;
+      for (char& c : l) c = char(std::tolower(static_cast<unsigned char>(c)));
+      auto it = accounts.find(l);
+      if (it == accounts.end()) return std::nullopt;
+      return it->second;
+    };
+    h.start_game = [this](const PairedGame& g) {
+      if (fail_start) return PairedSeats{"server_error", "", "", ""};
+      games.push_back(g);
+      const std::string n = std::to_string(games.size());
+      return PairedSeats{"", "game" + n, "w" + n, "b" + n};
+    };
+    h.playing = [] { return std::pair<int, int>{4, 2}; };
+    return h;
+  }
+  Lobby lobby{hooks()};
 
   void send(FakeClient& c, json::object msg) { lobby.handle(c, msg); }
   // Aigerim (account 1) on a, Bolat (account 2) on b, an anonymous player on c.

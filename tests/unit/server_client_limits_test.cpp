@@ -205,9 +205,10 @@ TEST(ClientLimits, NeverReadingSocketsAskingForAReviewDoNotPileItUp) {
   const int64_t peak = health(srv.port, "queued_bytes_peak");
   ASSERT_GE(peak, 0) << "GET /api/health gives the queued bytes";
   EXPECT_LE(peak, int64_t(16 << 20)) << "over the address's budget";
-  if (kRssMeasures)
+  if (kRssMeasures) {
     EXPECT_LT(rss_peak - rss_before, int64_t(64 << 20))
         << "memory grew by " << (rss_peak - rss_before) / (1 << 20) << " MiB";
+  }
 }
 
 // A player's socket that never reads while each of its messages gets an error: what is not a
@@ -235,7 +236,9 @@ TEST(ClientLimits, NeverReadingSocketIsClosedBeforeItQueuesMuch) {
   const int64_t peak = health(srv.port, "queued_bytes_peak");
   ASSERT_GE(peak, 0) << "GET /api/health gives the queued bytes";
   EXPECT_LE(peak, int64_t(300 << 10));
-  if (kRssMeasures) EXPECT_LT(rss_peak - rss_before, int64_t(8 << 20));
+  if (kRssMeasures) {
+    EXPECT_LT(rss_peak - rss_before, int64_t(8 << 20));
+  }
 }
 
 // Several sockets of one address that never read: past the address's budget its fullest socket
