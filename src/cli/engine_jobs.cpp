@@ -6,9 +6,9 @@
 #include <chrono>
 #include <vector>
 
+#include "engine_work/review.h"
 #include "protocol/analysis_json.h"
 #include "search/decisions.h"
-#include "server/review.h"
 
 namespace toguz::cli {
 
@@ -96,7 +96,8 @@ bool run_review(search::Engine& engine, const bus::Job& job, const Game& game,
         finish(bus::result_prefix(job, false, worker),
                "\"progress\":" + boost::json::serialize(boost::json::value(double(done) / total))));
   };
-  const std::string review = server::review_json(engine, game, job.limits.nodes, progress, &cancel);
+  const std::string review =
+      engine_work::review_json(engine, game, job.limits.nodes, progress, &cancel);
   if (review.empty() || cancel) return false;
   post(finish(bus::result_prefix(job, true, worker), "\"progress\":1,\"review\":" + review));
   return true;

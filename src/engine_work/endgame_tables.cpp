@@ -1,4 +1,4 @@
-#include "server/endgame_tables.h"
+#include "engine_work/endgame_tables.h"
 
 #include <algorithm>
 #include <chrono>
@@ -6,11 +6,11 @@
 #include <filesystem>
 #include <stdexcept>
 
-#include "server/log.h"
+#include "net/log.h"
 #include "tables/probe.h"
 #include "tables/tablebase.h"
 
-namespace toguz::server {
+namespace toguz::engine_work {
 
 namespace {
 
@@ -41,7 +41,7 @@ EndgameTables::EndgameTables(std::string dir, int stones, Install install)
     tables::Tablebase tb(dir_, k);
     if (all_complete(tb)) {
       install_(probe_of(dir_, k));
-      log(LogLevel::Info, "",
+      log(net::LogLevel::Info, "",
           "endgame tables: " + dir_ + ", up to " + std::to_string(k) + " stones on the board");
       return;
     }
@@ -57,7 +57,7 @@ EndgameTables::~EndgameTables() {
 
 void EndgameTables::build(int k) {
   const auto t0 = std::chrono::steady_clock::now();
-  log(LogLevel::Info, "",
+  log(net::LogLevel::Info, "",
       "endgame tables: building the tables for up to " + std::to_string(k) + " stones in " + dir_ +
           " (the solver alone meanwhile)");
   int logged = -1;
@@ -69,17 +69,18 @@ void EndgameTables::build(int k) {
       const int tenth = p.config_count ? (p.config_index + 1) * 10 / p.config_count : 10;
       if (p.done == p.total && tenth != logged) {
         logged = tenth;
-        log(LogLevel::Info, "",
+        log(net::LogLevel::Info, "",
             "endgame tables: " + std::to_string(p.config_index + 1) + "/" +
                 std::to_string(p.config_count) + " configurations built");
       }
     });
   } catch (const BuildStopped&) {
-    log(LogLevel::Info, "", "endgame tables: build stopped; it resumes at the next start");
+    log(net::LogLevel::Info, "", "endgame tables: build stopped; it resumes at the next start");
     building_ = false;
     return;
   } catch (const std::exception& e) {
-    log(LogLevel::Error, "", std::string("endgame tables: ") + e.what() + " (the solver alone)");
+    log(net::LogLevel::Error, "",
+        std::string("endgame tables: ") + e.what() + " (the solver alone)");
     building_ = false;
     return;
   }
@@ -88,9 +89,9 @@ void EndgameTables::build(int k) {
   building_ = false;
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.1f", secs);
-  log(LogLevel::Info, "",
+  log(net::LogLevel::Info, "",
       "endgame tables: built in " + std::string(buf) + " s; up to " + std::to_string(k) +
           " stones on the board");
 }
 
-}  // namespace toguz::server
+}  // namespace toguz::engine_work

@@ -14,7 +14,7 @@
 
 #include "search/table_probe.h"
 
-namespace toguz::server {
+namespace toguz::engine_work {
 
 class EndgameTables {
  public:
@@ -38,4 +38,4 @@ class EndgameTables {
   std::thread thread_;
 };
 
-}  // namespace toguz::server
+}  // namespace toguz::engine_work

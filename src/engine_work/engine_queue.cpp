@@ -1,13 +1,13 @@
-#include "server/engine_queue.h"
+#include "engine_work/engine_queue.h"
 
 #include <algorithm>
 #include <chrono>
 
 #include "bus/job.h"
+#include "net/log.h"
 #include "rules/notation.h"
-#include "server/log.h"
 
-namespace toguz::server {
+namespace toguz::engine_work {
 
 namespace json = boost::json;
 using std::chrono::milliseconds;
@@ -118,7 +118,9 @@ EngineQueue::EngineQueue(boost::asio::io_context& ioc, EngineWork& local,
           if (!stopped_) on_result(text);
         });
       },
-      [](const std::string& error) { log(LogLevel::Warn, "", "engine queue: results: " + error); });
+      [](const std::string& error) {
+        log(net::LogLevel::Warn, "", "engine queue: results: " + error);
+      });
   refresh();
 }
 
@@ -137,12 +139,12 @@ void EngineQueue::refresh() {
     const long long before = workers_;
     workers_ = queue_.live_workers(kWorkerWindow);
     if ((before > 0) != (workers_ > 0))
-      log(LogLevel::Info, "",
+      log(net::LogLevel::Info, "",
           workers_ > 0 ? "engine queue: " + std::to_string(workers_) + " workers: jobs go to them"
                        : std::string("engine queue: no worker: jobs run here"));
   } catch (const bus::BusError& e) {
     workers_ = 0;
-    log(LogLevel::Warn, "", std::string("engine queue: ") + e.what());
+    log(net::LogLevel::Warn, "", std::string("engine queue: ") + e.what());
   }
   if (workers_ > 0) return;
   // Nobody will serve what waits: run it here.
@@ -156,7 +158,8 @@ bool EngineQueue::submit(const std::string& id, const std::string& text, Pending
   try {
     queue_.submit(text);
   } catch (const bus::BusError& e) {
-    log(LogLevel::Warn, "", std::string("engine queue: cannot submit, running here: ") + e.what());
+    log(net::LogLevel::Warn, "",
+        std::string("engine queue: cannot submit, running here: ") + e.what());
     return false;
   }
   pending_[id] = std::move(pending);
@@ -244,7 +247,8 @@ void EngineQueue::on_result(const std::string& text) {
   try {
     h = bus::parse_result_header(text);
   } catch (const bus::JobError& e) {
-    log(LogLevel::Warn, "", std::string("engine queue: a result that cannot be read: ") + e.what());
+    log(net::LogLevel::Warn, "",
+        std::string("engine queue: a result that cannot be read: ") + e.what());
     return;
   }
   auto it = pending_.find(h.job);
@@ -256,7 +260,7 @@ void EngineQueue::on_result(const std::string& text) {
     return;
   }
   if (!h.error.empty()) {
-    log(LogLevel::Warn, "",
+    log(net::LogLevel::Warn, "",
         "engine queue: job " + h.job + " failed on " + h.worker + ": " + h.error +
             "; running it here");
     Pending failed = std::move(p);
@@ -276,4 +280,4 @@ void EngineQueue::on_result(const std::string& text) {
   }
 }
 
-}  // namespace toguz::server
+}  // namespace toguz::engine_work

@@ -16,9 +16,9 @@
 
 #include "bus/queue.h"
 #include "bus/redis.h"
-#include "server/engine_work.h"
+#include "engine_work/engine_work.h"
 
-namespace toguz::server {
+namespace toguz::engine_work {
 
 class EngineQueue : public RemoteEngine {
  public:
@@ -64,4 +64,4 @@ class EngineQueue : public RemoteEngine {
 // A search's result from the analysis object of a job result (protocol::analysis_json).
 search::SearchResult search_result_of(const boost::json::object& analysis);
 
-}  // namespace toguz::server
+}  // namespace toguz::engine_work

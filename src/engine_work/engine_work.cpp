@@ -1,8 +1,8 @@
-#include "server/engine_work.h"
+#include "engine_work/engine_work.h"
 
-#include "server/review.h"
+#include "engine_work/review.h"
 
-namespace toguz::server {
+namespace toguz::engine_work {
 
 bool EngineWork::search(Search s, Priority priority, std::shared_ptr<Job> job,
                         std::function<void(search::SearchResult)> done) {
@@ -66,4 +66,4 @@ void EngineWork::post(std::shared_ptr<Job> job, std::function<void()> f) {
   });
 }
 
-}  // namespace toguz::server
+}  // namespace toguz::engine_work

@@ -12,11 +12,11 @@
 #include <memory>
 #include <mutex>
 
+#include "engine_work/worker_pool.h"
 #include "rules/game.h"
 #include "search/engine.h"
-#include "server/worker_pool.h"
 
-namespace toguz::server {
+namespace toguz::engine_work {
 
 class RemoteEngine;
 
@@ -104,4 +104,4 @@ class RemoteEngine {
                       std::function<void(std::string)> done) = 0;
 };
 
-}  // namespace toguz::server
+}  // namespace toguz::engine_work

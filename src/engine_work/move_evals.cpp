@@ -1,17 +1,13 @@
-#include "server/move_evals.h"
+#include "engine_work/move_evals.h"
 
 #include <bit>
 #include <boost/json.hpp>
 #include <memory>
 
-#include "net/url.h"
 #include "protocol/analysis_json.h"
 #include "rules/notation.h"
-#include "server/json_out.h"
-#include "server/server_impl.h"
-#include "server/text_input.h"
 
-namespace toguz::server {
+namespace toguz::engine_work {
 
 namespace json = boost::json;
 
@@ -79,24 +75,4 @@ void MoveEvals::remember(const std::string& key, std::string body) {
   }
 }
 
-void Server::Impl::api_explorer_eval(const std::string& query, Respond respond) {
-  Position pos = Position::start();
-  std::string why;
-  const std::string text = net::query_value(net::query_pairs(query), "position").value_or("");
-  if (!explorer_position(text, learn ? learn->explorer() : nullptr, &pos, &why)) {
-    respond(error_response(http::status::bad_request, "position: " + why));
-    return;
-  }
-  auto answer = [respond](const std::string& body) {
-    http::response<http::string_body> res{http::status::ok, 11};
-    res.set(http::field::content_type, "application/json; charset=utf-8");
-    res.set(http::field::cache_control, "no-store");
-    res.body() = body;
-    res.prepare_payload();
-    respond(std::move(res));
-  };
-  if (!move_evals->evaluate(pos, answer))
-    respond(error_response(http::status::service_unavailable, busy_message(*pool)));
-}
-
-}  // namespace toguz::server
+}  // namespace toguz::engine_work

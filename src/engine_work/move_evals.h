@@ -12,10 +12,10 @@
 #include <unordered_map>
 #include <vector>
 
+#include "engine_work/engine_work.h"
 #include "rules/game.h"
-#include "server/engine_work.h"
 
-namespace toguz::server {
+namespace toguz::engine_work {
 
 class MoveEvals {
  public:
@@ -46,4 +46,4 @@ class MoveEvals {
 // The answer's body for `pos` from a search over all its moves (exposed for tests).
 std::string move_evals_json(const Position& pos, int depth, const search::SearchResult& r);
 
-}  // namespace toguz::server
+}  // namespace toguz::engine_work

@@ -8,7 +8,7 @@
 #include "rules/game.h"
 #include "search/engine.h"
 
-namespace toguz::server {
+namespace toguz::engine_work {
 
 // The review object {"moves":[<Review>...],"players":{"white":<summary>,"black":..}} of every
 // move of `game` (search::review_game with `engine`, each position searched with `nodes` nodes).
@@ -18,4 +18,4 @@ std::string review_json(search::Engine& engine, const Game& game, uint64_t nodes
                         const std::function<void(int, int)>& progress,
                         const std::atomic<bool>* cancel, const search::Options& options = {});
 
-}  // namespace toguz::server
+}  // namespace toguz::engine_work

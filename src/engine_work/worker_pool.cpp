@@ -1,8 +1,8 @@
-#include "server/worker_pool.h"
+#include "engine_work/worker_pool.h"
 
 #include <algorithm>
 
-namespace toguz::server {
+namespace toguz::engine_work {
 
 void Job::cancel() {
   cancelled_ = true;
@@ -105,4 +105,4 @@ void WorkerPool::loop(Worker& w) {
   }
 }
 
-}  // namespace toguz::server
+}  // namespace toguz::engine_work

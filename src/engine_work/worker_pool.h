@@ -17,7 +17,7 @@
 
 #include "search/engine.h"
 
-namespace toguz::server {
+namespace toguz::engine_work {
 
 // A cancellable job: cancel() stops its search soon (or skips it if it has not started).
 class Job {
@@ -76,4 +76,4 @@ class WorkerPool {
   std::vector<std::unique_ptr<Worker>> workers_;
 };
 
-}  // namespace toguz::server
+}  // namespace toguz::engine_work

@@ -1,4 +1,4 @@
-#include "server/log.h"
+#include "net/log.h"
 
 #include <atomic>
 #include <chrono>
@@ -7,7 +7,7 @@
 #include <mutex>
 #include <string>
 
-namespace toguz::server {
+namespace toguz::net {
 
 namespace {
 
@@ -48,4 +48,4 @@ void log(LogLevel level, std::string_view game, std::string_view message) {
   std::fputs(line.c_str(), stderr);
 }
 
-}  // namespace toguz::server
+}  // namespace toguz::net

@@ -95,7 +95,8 @@ void Router::dispatch(Call call) const {
 
 std::vector<std::string> Router::list() const {
   std::vector<std::string> out;
-  for (const Route& r : routes_) out.push_back(std::string(method_name(r.method)) + " " + r.pattern);
+  for (const Route& r : routes_)
+    out.push_back(std::string(method_name(r.method)) + " " + r.pattern);
   return out;
 }
 

@@ -11,10 +11,10 @@
 #include "accounts/session.h"
 #include "accounts/speed.h"
 #include "accounts/username.h"
+#include "net/log.h"
 #include "rules/notation.h"
 #include "rules/record.h"
 #include "server/json_out.h"
-#include "server/log.h"
 #include "server/server_impl.h"
 #include "server/texts.h"
 
@@ -122,10 +122,10 @@ void off_io(Server::Impl& server, HashLane lane, const Server::Impl::Respond& re
             try {
               done(std::move(result));
             } catch (const store::StoreUnavailable& e) {
-              log(LogLevel::Error, "", std::string("accounts: ") + e.what());
+              log(net::LogLevel::Error, "", std::string("accounts: ") + e.what());
               refused(e.fault);
             } catch (const std::exception& e) {
-              log(LogLevel::Error, "", std::string("accounts: ") + e.what());
+              log(net::LogLevel::Error, "", std::string("accounts: ") + e.what());
               failed(e.what());
             }
           });
@@ -175,7 +175,7 @@ Viewer Server::Impl::viewer_of(const http::request<http::string_body>& req) {
     if (!user) return {};
     return Viewer{user->id, user->username, user->bot, *hash};
   } catch (const std::exception& e) {
-    log(LogLevel::Error, "", std::string("cannot read the session: ") + e.what());
+    log(net::LogLevel::Error, "", std::string("cannot read the session: ") + e.what());
     return {};
   }
 }
@@ -211,7 +211,7 @@ void Server::Impl::api_signup(const json::object& body, const std::string& peer,
   // Counted when admitted: a flood of sign-ups from one address stops here, before any hash.
   const accounts::LoginVerdict verdict = signup_limiter.admit(peer, now_ms());
   if (!verdict.allowed) {
-    log(LogLevel::Debug, "", "sign-up refused: too many from " + peer);
+    log(net::LogLevel::Debug, "", "sign-up refused: too many from " + peer);
     return respond(too_many("signup: too many accounts from this address", verdict));
   }
   off_io(
@@ -225,7 +225,7 @@ void Server::Impl::api_signup(const json::object& body, const std::string& peer,
         u.created_ms = now_ms();
         u.id = store->create_user(u);  // a sign-up of the same name meanwhile: taken
         if (u.id == 0) return respond(taken());
-        log(LogLevel::Info, "", "account created: " + u.username + " from " + peer);
+        log(net::LogLevel::Info, "", "account created: " + u.username + " from " + peer);
         respond(logged_in(*store, u, http::status::created, secure));
       });
 }
@@ -257,7 +257,7 @@ void Server::Impl::api_login(const json::object& body, const std::string& peer, 
       [this, respond, secure, key, peer, user](std::pair<bool, std::string> verdict) {
         if (!verdict.first) {
           login_limiter.failure(key, peer, now_ms());
-          log(LogLevel::Debug, "", "login failed from " + peer);
+          log(net::LogLevel::Debug, "", "login failed from " + peer);
           return respond(login_failed());
         }
         login_limiter.success(key, peer);

@@ -5,8 +5,8 @@
 #include <random>
 
 #include "bus/lease.h"
+#include "net/log.h"
 #include "server/json_out.h"
-#include "server/log.h"
 #include "server/server_impl.h"
 
 namespace toguz::server {
@@ -145,12 +145,12 @@ void Cluster::start() {
             if (channel == kSessionsChannel) return on_sessions_ended(payload);
             on_bus(payload);
           } catch (const std::exception& e) {
-            log(LogLevel::Error, "", std::string("cluster message: ") + e.what());
+            log(net::LogLevel::Error, "", std::string("cluster message: ") + e.what());
           }
         });
       },
       [](bool connected, const std::string& error) {
-        if (!connected) log(LogLevel::Warn, "", "cluster: subscriber: " + error);
+        if (!connected) log(net::LogLevel::Warn, "", "cluster: subscriber: " + error);
       });
   subscriber_->subscribe(channel_of(instance_));
   if (lobby_) subscriber_->subscribe(kLobbyChannel);
@@ -158,7 +158,8 @@ void Cluster::start() {
   if (!subscriber_->wait_subscribed(std::chrono::seconds(10)))
     throw bus::BusError("redis at " + redis_.url().text() + ": subscribing took over 10 s");
   redis_.command({"SET", alive_key(instance_), "1", "PX", std::to_string(lease_.count())});
-  log(LogLevel::Info, "", "cluster: instance " + instance_ + " on redis " + redis_.url().text());
+  log(net::LogLevel::Info, "",
+      "cluster: instance " + instance_ + " on redis " + redis_.url().text());
   hold_coordinator();
   arm_tick();
 }
@@ -180,7 +181,7 @@ void Cluster::stop() {
     coordinator_ = false;
     redis_.command({"DEL", alive_key(instance_)});
   } catch (const std::exception& e) {
-    log(LogLevel::Warn, "", std::string("cluster: at shutdown: ") + e.what());
+    log(net::LogLevel::Warn, "", std::string("cluster: at shutdown: ") + e.what());
   }
   if (subscriber_) subscriber_->stop();
 }
@@ -193,7 +194,7 @@ std::optional<int64_t> Cluster::acquire(const std::string& id, int64_t floor) {
     auto token = bus::acquire_lease(redis_, lease_key(id), instance_, lease_, floor);
     if (token) return int64_t(*token);
   } catch (const bus::BusError& e) {
-    log(LogLevel::Error, id, std::string("cluster: cannot take the lease: ") + e.what());
+    log(net::LogLevel::Error, id, std::string("cluster: cannot take the lease: ") + e.what());
   }
   return std::nullopt;
 }
@@ -202,7 +203,7 @@ void Cluster::release(const std::string& id) {
   try {
     bus::release_lease(redis_, lease_key(id), instance_);
   } catch (const bus::BusError& e) {
-    log(LogLevel::Warn, id, std::string("cluster: cannot release the lease: ") + e.what());
+    log(net::LogLevel::Warn, id, std::string("cluster: cannot release the lease: ") + e.what());
   }
 }
 
@@ -211,7 +212,7 @@ std::string Cluster::driver_elsewhere(const std::string& id) {
     auto holder = bus::lease_holder(redis_, lease_key(id));
     if (holder && holder->owner != instance_) return holder->owner;
   } catch (const bus::BusError& e) {
-    log(LogLevel::Error, id, std::string("cluster: cannot read the lease: ") + e.what());
+    log(net::LogLevel::Error, id, std::string("cluster: cannot read the lease: ") + e.what());
   }
   return "";
 }
@@ -224,16 +225,16 @@ void Cluster::hold_coordinator() {
   try {
     held = bus::acquire_lease(redis_, kCoordinatorKey, instance_, lease_).has_value();
   } catch (const bus::BusError& e) {
-    log(LogLevel::Warn, "",
+    log(net::LogLevel::Warn, "",
         std::string("cluster: cannot renew the coordinator lease: ") + e.what());
   }
   const bool became = held && !coordinator_;
-  if (coordinator_ && !held) log(LogLevel::Warn, "", "cluster: no longer the coordinator");
+  if (coordinator_ && !held) log(net::LogLevel::Warn, "", "cluster: no longer the coordinator");
   coordinator_ = held;
   // Counted from before the request: the lease in Redis runs at least this long.
   if (held) coordinator_until_ = asked + lease_ * 5 / 6;
   if (!became) return;
-  log(LogLevel::Info, "", "cluster: this instance is the coordinator");
+  log(net::LogLevel::Info, "", "cluster: this instance is the coordinator");
   if (became_coordinator_) became_coordinator_();
 }
 
@@ -246,7 +247,7 @@ std::string Cluster::coordinator_elsewhere() {
     auto holder = bus::lease_holder(redis_, kCoordinatorKey);
     if (holder && holder->owner != instance_) return holder->owner;
   } catch (const bus::BusError& e) {
-    log(LogLevel::Error, "", std::string("cluster: cannot read the coordinator: ") + e.what());
+    log(net::LogLevel::Error, "", std::string("cluster: cannot read the coordinator: ") + e.what());
   }
   return "";
 }
@@ -268,7 +269,7 @@ bool Cluster::claim_seek(const std::string& id) {
         redis_.command({"SET", "toguz:lobby:seek:" + id, instance_, "NX", "PX", "3600000"});
     return !r.nil();
   } catch (const bus::BusError& e) {
-    log(LogLevel::Error, "lobby",
+    log(net::LogLevel::Error, "lobby",
         std::string("cluster: cannot claim seek ") + id + ": " + e.what());
     return false;
   }
@@ -278,7 +279,7 @@ long long Cluster::publish(const std::string& channel, const std::string& messag
   try {
     return bus::publish(redis_, channel, message);
   } catch (const bus::BusError& e) {
-    log(LogLevel::Warn, "", std::string("cluster: cannot publish: ") + e.what());
+    log(net::LogLevel::Warn, "", std::string("cluster: cannot publish: ") + e.what());
     return 0;
   }
 }
@@ -351,7 +352,7 @@ void Cluster::on_bus(const std::string& text) {
     on_http_reply(m.word(1), status, m.payload.substr(0, nl),
                   nl == std::string::npos ? "" : m.payload.substr(nl + 1));
   } else {
-    log(LogLevel::Warn, "", "cluster: unknown bus message '" + type.substr(0, 20) + "'");
+    log(net::LogLevel::Warn, "", "cluster: unknown bus message '" + type.substr(0, 20) + "'");
   }
 }
 
@@ -397,7 +398,7 @@ void Cluster::on_remote_message(const std::string& from, const std::string& conn
   try {
     server_.on_message(*client, text);
   } catch (const std::exception& e) {
-    log(LogLevel::Error, client->room ? client->room->id : "",
+    log(net::LogLevel::Error, client->room ? client->room->id : "",
         std::string("message handler: ") + e.what());
     client->send(error_message(std::string("server error: ") + e.what()));
   }
@@ -554,7 +555,7 @@ void Cluster::arm_tick() {
     try {
       tick();
     } catch (const std::exception& e) {
-      log(LogLevel::Error, "", std::string("cluster: ") + e.what());
+      log(net::LogLevel::Error, "", std::string("cluster: ") + e.what());
     }
     arm_tick();
   });
@@ -581,7 +582,7 @@ void Cluster::renew_leases() {
   const std::vector<bool> held = bus::renew_leases(redis_, keys, instance_, lease_);
   for (size_t i = 0; i < ids.size(); ++i) {
     if (held[i]) continue;
-    log(LogLevel::Warn, ids[i], "cluster: the lease was lost; the game leaves this instance");
+    log(net::LogLevel::Warn, ids[i], "cluster: the lease was lost; the game leaves this instance");
     server_.rooms->drop(ids[i]);
   }
 }
@@ -597,7 +598,7 @@ void Cluster::watch_relayed() {
       // Nobody drives it: take it over; the relayed sessions attach here.
       auto room = server_.rooms->find(game);
       if (!room) continue;
-      log(LogLevel::Info, game, "cluster: taken over from " + it->second.driver);
+      log(net::LogLevel::Info, game, "cluster: taken over from " + it->second.driver);
       const std::set<uint64_t> conns = it->second.conns;
       relayed_.erase(it);
       for (uint64_t conn : conns) {
@@ -651,7 +652,7 @@ void Cluster::adopt_orphans() {
   for (size_t i = 0; i < ids.size(); ++i) {
     if (held[i].type != bus::Reply::Type::Integer || held[i].integer != 0) continue;
     if (auto room = server_.rooms->find(ids[i])) {
-      log(LogLevel::Info, ids[i], "cluster: an unfinished game nobody drove is driven here");
+      log(net::LogLevel::Info, ids[i], "cluster: an unfinished game nobody drove is driven here");
       room->start_engine();
       room->arm_flag_timer();
     }

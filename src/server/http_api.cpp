@@ -7,13 +7,13 @@
 
 #include "accounts/speed.h"
 #include "accounts/username.h"
+#include "net/log.h"
 #include "net/url.h"
 #include "protocol/analysis_json.h"
 #include "rules/notation.h"
 #include "rules/record.h"
 #include "server/json_in.h"
 #include "server/json_out.h"
-#include "server/log.h"
 #include "server/server_impl.h"
 #include "server/text_input.h"
 #include "server/texts.h"
@@ -246,11 +246,11 @@ void Server::Impl::store_created(const std::shared_ptr<Room>& room, bool with_mo
     try {
       std::rethrow_exception(e);
     } catch (const store::StoreUnavailable& x) {
-      log(LogLevel::Error, room->id, std::string("cannot store the new game: ") + x.what());
+      log(net::LogLevel::Error, room->id, std::string("cannot store the new game: ") + x.what());
       respond(coded_error(http::status::service_unavailable, fault_text(x.fault),
                           store::fault_code(x.fault)));
     } catch (const std::exception& x) {
-      log(LogLevel::Error, room->id, std::string("cannot store the new game: ") + x.what());
+      log(net::LogLevel::Error, room->id, std::string("cannot store the new game: ") + x.what());
       respond(error_response(http::status::internal_server_error,
                              std::string("server error: ") + x.what()));
     }
@@ -415,7 +415,7 @@ std::string Server::Impl::analyze_refusal(const std::string& peer) {
 }
 
 void Server::Impl::api_analyze(const json::object& body, const std::string& peer, Respond respond) {
-  EngineWork::Search s;
+  engine_work::EngineWork::Search s;
   try {
     s.game = Game(start_of(body));
     if (const json::value* mv = field(body, "moves")) {
@@ -455,7 +455,8 @@ void Server::Impl::api_analyze(const json::object& body, const std::string& peer
     res.body() = protocol::analysis_json(r, *top, pos);
     respond(std::move(res));
   };
-  if (!engine->search(std::move(s), Priority::Background, std::make_shared<Job>(), done)) {
+  if (!engine->search(std::move(s), engine_work::Priority::Background,
+                      std::make_shared<engine_work::Job>(), done)) {
     respond(error_response(http::status::service_unavailable,
                            "analyze: " + busy_message(engine->pool())));
     return;

@@ -4,11 +4,11 @@
 // are answered by the router.
 #include <vector>
 
+#include "net/log.h"
 #include "net/router.h"
 #include "rules/record.h"
 #include "server/json_in.h"
 #include "server/json_out.h"
-#include "server/log.h"
 #include "server/server_impl.h"
 #include "server/texts.h"
 
@@ -47,15 +47,6 @@ Response pgn_response(Room& room) {
   return res;
 }
 
-Response learn_response(const LearnReply& r, unsigned version) {
-  Response res{http::status(r.status), version};
-  res.set(http::field::content_type, "application/json; charset=utf-8");
-  res.set(http::field::cache_control, "no-store");
-  res.body() = r.body;
-  res.prepare_payload();
-  return res;
-}
-
 }  // namespace
 
 bool Server::Impl::origin_allowed(const http::request<http::string_body>& req) const {
@@ -75,7 +66,7 @@ void Server::Impl::make_router() {
       },
       [this](const Call& c, const std::exception& e) {
         const std::string what = std::string(c.req.method_string()) + " " + c.path + ": ";
-        log(LogLevel::Error, "", what + e.what());
+        log(net::LogLevel::Error, "", what + e.what());
         // A temporary refusal of the store (busy, read-only, full, unreachable): nothing was
         // written; the client may try again.
         if (const auto* u = dynamic_cast<const store::StoreUnavailable*>(&e))
@@ -195,22 +186,6 @@ void Server::Impl::add_tournament_routes() {
     on(Method::Get, std::string("/api/tournaments/:id/") + action, route(action));
   for (const char* action : {"join", "withdraw", "start"})
     on(Method::Post, std::string("/api/tournaments/:id/") + action, route(action));
-}
-
-void Server::Impl::add_learn_routes() {
-  on(Method::Get, "/api/explorer/eval",
-     [this](const Call& c) { api_explorer_eval(c.query, c.respond); });
-  if (!learn) return;  // no puzzles, studies or explorer served
-  on(Method::Post, "/api/puzzles/:id/attempt", [this](const Call& c) {
-    c.respond(api_puzzle_attempt(c.param(0), c.req.body(), viewer_of(c.req)));
-  });
-  // The learning service answers its own paths (learn_api.h).
-  auto learn_route = [this](const Call& c) {
-    c.respond(learn_response(*learn_request(c.req), c.req.version()));
-  };
-  for (const char* path : {"/api/puzzles", "/api/puzzles/next", "/api/puzzles/:id", "/api/studies",
-                           "/api/studies/*rest", "/api/explorer"})
-    on(Method::Get, path, learn_route);
 }
 
 void Server::Impl::handle_http(const http::request<http::string_body>& req, const std::string& peer,

@@ -1,8 +1,8 @@
 // The listener and the HTTP connections: each request is read (keep-alive), answered through
 // the routes (http_routes.cpp) with the security headers, or upgraded to a WebSocket session.
+#include "net/log.h"
 #include "server/json_out.h"
 #include "server/lobby_session.h"
-#include "server/log.h"
 #include "server/server_impl.h"
 
 namespace toguz::server {
@@ -111,7 +111,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     const std::string peer = client(req);
     AddressState& a = server_.addresses[peer];
     if (a.connections >= server_.config.max_connections_per_address) {
-      log(LogLevel::Debug, "", "socket refused: too many connections from " + peer);
+      log(net::LogLevel::Debug, "", "socket refused: too many connections from " + peer);
       write(error_response(http::status::service_unavailable,
                            "too many connections from this address (" +
                                std::to_string(server_.config.max_connections_per_address) + ")"),

@@ -37,7 +37,7 @@ std::string error_message(const std::string& why) {
   return json::serialize(o);
 }
 
-std::string busy_message(const WorkerPool& pool) {
+std::string busy_message(const engine_work::WorkerPool& pool) {
   return "the engine is busy (" + std::to_string(pool.max_background()) +
          " analyses, hints and reviews already waiting); try again in a moment";
 }

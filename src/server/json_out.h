@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
+#include "engine_work/worker_pool.h"
 #include "rules/position.h"
 #include "search/engine.h"
-#include "server/worker_pool.h"
 
 namespace toguz::server {
 
@@ -25,7 +25,7 @@ std::string hint_message(const search::SearchResult& r, int ply, Side to_move);
 // {"type":"error","message":why,"code":..,"params":..}
 std::string error_message(const std::string& why);
 // Why background engine work was refused: the queue is full.
-std::string busy_message(const WorkerPool& pool);
+std::string busy_message(const engine_work::WorkerPool& pool);
 http::response<http::string_body> json_response(http::status status, const json::value& body,
                                                 unsigned version = 11);
 // {"error":message,"code":..,"params":..} with `status`.

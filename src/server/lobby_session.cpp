@@ -2,8 +2,8 @@
 
 #include <utility>
 
+#include "net/log.h"
 #include "server/json_out.h"
-#include "server/log.h"
 #include "server/server_impl.h"
 
 namespace toguz::server {
@@ -48,7 +48,7 @@ void LobbySession::on_text(const std::string& text) {
     else
       server_.lobby->handle(*this, *msg);
   } catch (const std::exception& e) {
-    log(LogLevel::Error, "lobby", std::string("message handler: ") + e.what());
+    log(net::LogLevel::Error, "lobby", std::string("message handler: ") + e.what());
     send(error_message(std::string("server error: ") + e.what()));
   }
 }
@@ -56,7 +56,7 @@ void LobbySession::on_text(const std::string& text) {
 void LobbySession::send(std::string message) {
   if (gone_) return;
   if (queue_.size() >= kMaxQueuedLobby || queued_bytes_ + message.size() > kMaxQueuedBytesLobby) {
-    log(LogLevel::Warn, "lobby",
+    log(net::LogLevel::Warn, "lobby",
         "send queue: closed a lobby socket of " + peer_ + " that does not read (" +
             std::to_string(queued_bytes_ + message.size()) + " bytes queued)");
     close();
@@ -88,7 +88,7 @@ void LobbySession::do_write() {
 }
 
 void LobbySession::close_over_budget(const std::string& why) {
-  log(LogLevel::Warn, "lobby", "send queue: closed a lobby socket of " + peer_ + ": " + why);
+  log(net::LogLevel::Warn, "lobby", "send queue: closed a lobby socket of " + peer_ + ": " + why);
   close();
 }
 

@@ -71,9 +71,9 @@ void on_analyze(const Request& r) {
   if (!r.int_field("multipv", 1, 5, &multipv, false)) return;
   ClientSession& s = r.session;
   if (s.analysis) s.analysis->cancel();
-  auto job = std::make_shared<Job>();
+  auto job = std::make_shared<engine_work::Job>();
   s.analysis = job;
-  EngineWork& work = *r.server.engine;
+  engine_work::EngineWork& work = *r.server.engine;
   const Game& game = r.room.game;
   const int ply = game.ply_count();
   const int expected = std::max(1, std::min(multipv, std::popcount(game.legal_mask())));
@@ -82,7 +82,7 @@ void on_analyze(const Request& r) {
     auto s = weak.lock();
     if (s && s->analysis == job) s->send(std::move(text));
   };
-  EngineWork::Search search;
+  engine_work::EngineWork::Search search;
   search.game = game;
   search.options.multipv = multipv;
   search.limits.movetime_ms = 1000;
@@ -97,7 +97,7 @@ void on_analyze(const Request& r) {
   auto done = [pos, ply, send](search::SearchResult res) {
     send(analysis_message(pos, ply, res.lines.empty() ? 0 : res.lines[0].depth, res.lines, true));
   };
-  if (!work.search(std::move(search), Priority::Background, job, done)) {
+  if (!work.search(std::move(search), engine_work::Priority::Background, job, done)) {
     s.analysis.reset();
     r.fail("analyze: " + busy_message(work.pool()));
   }
@@ -153,8 +153,8 @@ void on_hint(const Request& r) {
   if (room.mode == Mode::Online) return r.fail("hint: not in online games");  // even once over
   if (!room.may_move(s.seat())) return r.fail("hint: not your turn");
   if (s.hint_pending) return r.fail("hint: the last hint is still being searched");
-  EngineWork& work = *r.server.engine;
-  EngineWork::Search search;
+  engine_work::EngineWork& work = *r.server.engine;
+  engine_work::EngineWork::Search search;
   search.game = room.game;
   search.limits.movetime_ms = 500;
   const int ply = room.game.ply_count();
@@ -166,7 +166,8 @@ void on_hint(const Request& r) {
     s->hint_pending = false;
     if (res.best_move != 0 && !res.lines.empty()) s->send(hint_message(res, ply, to_move));
   };
-  if (!work.search(std::move(search), Priority::Background, std::make_shared<Job>(), done))
+  if (!work.search(std::move(search), engine_work::Priority::Background,
+                   std::make_shared<engine_work::Job>(), done))
     return r.fail("hint: " + busy_message(work.pool()));
   s.hint_pending = true;
 }

@@ -4,7 +4,7 @@
 
 #include "accounts/glicko2.h"
 #include "accounts/username.h"
-#include "server/log.h"
+#include "net/log.h"
 
 namespace toguz::server::moderation {
 
@@ -37,7 +37,7 @@ bool flag_feeding(store::Store& st, const store::GameRow& g, int losses, int res
              std::to_string(n.resignations) + " by resignation) to the same account in 7 days";
   r.created_ms = now_ms;
   st.add_report(r);
-  log(LogLevel::Info, g.id,
+  log(net::LogLevel::Info, g.id,
       "flagged account " + std::to_string(loser) + " for feeding " + std::to_string(winner));
   return true;
 }

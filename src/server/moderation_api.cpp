@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <boost/json.hpp>
 
+#include "net/log.h"
 #include "server/json_out.h"
-#include "server/log.h"
 #include "server/moderation.h"
 #include "server/server_impl.h"
 
@@ -120,7 +120,7 @@ Response account_moderation(Server::Impl& server, const http::request<http::stri
   r.reason = reason;
   r.created_ms = now_ms();
   st.add_report(r);
-  log(LogLevel::Info, r.game_id, v.username + " reported " + target->username);
+  log(net::LogLevel::Info, r.game_id, v.username + " reported " + target->username);
   return json_response(http::status::created, json::object{{"ok", true}});
 }
 
@@ -148,7 +148,7 @@ Response moderator_action(Server::Impl& server, const std::string& action, const
                        "no_endpoint");
   }
   if (!why.empty()) return refused_as(why);
-  log(LogLevel::Info, "",
+  log(net::LogLevel::Info, "",
       "moderator " + v.username + ": " + action + " " +
           json::serialize(json::value(body)).substr(0, 200));
   return json_response(http::status::ok, json::object{{"ok", true}});

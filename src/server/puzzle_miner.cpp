@@ -3,11 +3,11 @@
 #include <fstream>
 #include <memory>
 
-#include "server/log.h"
+#include "net/log.h"
 
 namespace toguz::server {
 
-PuzzleMiner::PuzzleMiner(EngineWork& work, std::string file,
+PuzzleMiner::PuzzleMiner(engine_work::EngineWork& work, std::string file,
                          std::function<bool(const puzzles::Puzzle&)> add,
                          puzzles::MineOptions options, size_t max_waiting)
     : work_(work),
@@ -20,7 +20,7 @@ void PuzzleMiner::finished(const std::string& id, const Game& game, Tags tags) {
   // a puzzle needs a position past the skipped opening with a move after it
   if (game.ply_count() <= options_.skip_plies) return;
   if (waiting_.size() >= max_waiting_) {
-    log(LogLevel::Warn, id,
+    log(net::LogLevel::Warn, id,
         "puzzles: not mined, " + std::to_string(max_waiting_) +
             " finished games already wait for the miner");
     return;
@@ -44,10 +44,10 @@ void PuzzleMiner::next() {
     done(id, std::move(found));
   };
   busy_ = true;
-  if (!work_.run<std::vector<puzzles::Puzzle>>(Priority::Background, std::make_shared<Job>(), task,
-                                               on_done)) {
+  if (!work_.run<std::vector<puzzles::Puzzle>>(
+          engine_work::Priority::Background, std::make_shared<engine_work::Job>(), task, on_done)) {
     busy_ = false;
-    log(LogLevel::Warn, w.id, "puzzles: not mined, the engine's queue is full");
+    log(net::LogLevel::Warn, w.id, "puzzles: not mined, the engine's queue is full");
   }
 }
 
@@ -63,8 +63,9 @@ void PuzzleMiner::done(const std::string& id, std::vector<puzzles::Puzzle> found
     if (out) out << puzzles::puzzle_json(p) << "\n" << std::flush;
   }
   added_ += added;
-  if (!file_.empty() && !out) log(LogLevel::Error, id, "puzzles: cannot append to " + file_);
-  if (added) log(LogLevel::Info, id, "puzzles: " + std::to_string(added) + " mined from the game");
+  if (!file_.empty() && !out) log(net::LogLevel::Error, id, "puzzles: cannot append to " + file_);
+  if (added)
+    log(net::LogLevel::Info, id, "puzzles: " + std::to_string(added) + " mined from the game");
   if (on_mined) on_mined(id, added);
   next();
 }

@@ -12,9 +12,9 @@
 #include <utility>
 #include <vector>
 
+#include "engine_work/engine_work.h"
 #include "puzzles/puzzles.h"
 #include "rules/game.h"
-#include "server/engine_work.h"
 
 namespace toguz::server {
 
@@ -23,8 +23,9 @@ class PuzzleMiner {
   using Tags = std::vector<std::pair<std::string, std::string>>;
   // `add` puts a puzzle in the served set (false: a duplicate); `file` ("" = not kept) gets
   // each one added. At most `max_waiting` games wait for the miner.
-  PuzzleMiner(EngineWork& work, std::string file, std::function<bool(const puzzles::Puzzle&)> add,
-              puzzles::MineOptions options = {}, size_t max_waiting = 16);
+  PuzzleMiner(engine_work::EngineWork& work, std::string file,
+              std::function<bool(const puzzles::Puzzle&)> add, puzzles::MineOptions options = {},
+              size_t max_waiting = 16);
 
   // A game that just ended on the site (`id` its room, `tags` its record's): queued when it is
   // long enough to hold a puzzle, dropped when the queue is full.
@@ -46,7 +47,7 @@ class PuzzleMiner {
   void next();
   void done(const std::string& id, std::vector<puzzles::Puzzle> found);
 
-  EngineWork& work_;
+  engine_work::EngineWork& work_;
   std::string file_;
   std::function<bool(const puzzles::Puzzle&)> add_;
   puzzles::MineOptions options_;

@@ -6,9 +6,9 @@
 #include <algorithm>
 
 #include "accounts/glicko2.h"
+#include "net/log.h"
 #include "search/decisions.h"
 #include "server/json_out.h"
-#include "server/log.h"
 #include "server/texts.h"
 
 namespace toguz::server {
@@ -95,7 +95,7 @@ bool Room::save() {
     services_.store.save_game(row());
     return true;
   } catch (const std::exception& e) {
-    log(LogLevel::Error, id, std::string("cannot save the game: ") + e.what());
+    log(net::LogLevel::Error, id, std::string("cannot save the game: ") + e.what());
     return false;
   }
 }
@@ -171,7 +171,7 @@ Room::Played Room::play(int hole, std::string* why, MoveDone done) {
         [weak, g, wrote, back = std::move(back)](std::exception_ptr e) {
           auto self = weak.lock();
           if (self && !e && !*wrote)
-            log(LogLevel::Warn, self->id,
+            log(net::LogLevel::Warn, self->id,
                 "the game was already over in the store: its end is not written again");
           else if (self && !e)
             self->took_ratings(*g);
@@ -191,9 +191,9 @@ void Room::move_written(std::exception_ptr e, const Undo& undo, bool ends, const
     try {
       std::rethrow_exception(e);
     } catch (const std::exception& x) {
-      log(LogLevel::Error, id, "cannot save move " + std::to_string(ply) + ": " + x.what());
+      log(net::LogLevel::Error, id, "cannot save move " + std::to_string(ply) + ": " + x.what());
     } catch (...) {
-      log(LogLevel::Error, id, "cannot save move " + std::to_string(ply));
+      log(net::LogLevel::Error, id, "cannot save move " + std::to_string(ply));
     }
     const std::exception_ptr refused = e;
     game.undo();
@@ -370,7 +370,7 @@ void Room::end_written(std::exception_ptr e, const GameRow& g, bool wrote) {
     pending_end_.reset();
     set_result(end.winner, end.reason);
     if (!wrote)
-      log(LogLevel::Warn, id,
+      log(net::LogLevel::Warn, id,
           "the game was already over in the store: its end is not written again");
     else
       took_ratings(g);
@@ -390,7 +390,7 @@ void Room::store_refused(std::exception_ptr e, int64_t stm_left) {
   } catch (...) {
   }
   if (!store_fault_) {
-    log(LogLevel::Error, id,
+    log(net::LogLevel::Error, id,
         std::string("the store refuses the game's writes (") + store::fault_code(fault) +
             "): its clocks stand still until it takes them again: " + what);
     paused_at_ = SteadyClock::now();
@@ -407,7 +407,7 @@ void Room::store_back() {
   if (!store_fault_) return;
   store_fault_.reset();
   retry_timer_.cancel();
-  log(LogLevel::Info, id, "the store takes the game's writes again: its clocks go on");
+  log(net::LogLevel::Info, id, "the store takes the game's writes again: its clocks go on");
   moved_at_ += SteadyClock::now() - paused_at_;  // the first-move countdown goes on from there
   if (pending_end_) return;                      // end_written records it
   arm_start_timer();
@@ -496,7 +496,7 @@ std::string Room::takeback() {
   try {
     services_.store.truncate_moves(row(), game.ply_count());
   } catch (const std::exception& e) {
-    log(LogLevel::Error, id, std::string("cannot store the takeback: ") + e.what());
+    log(net::LogLevel::Error, id, std::string("cannot store the takeback: ") + e.what());
   }
   arm_flag_timer();
   changed();
@@ -716,9 +716,9 @@ void Room::start_engine() {
   if (to_move() != engine_side) return;
   resume_clock();
   thinking_ = true;
-  auto job = std::make_shared<Job>();
+  auto job = std::make_shared<engine_work::Job>();
   engine_job_ = job;
-  EngineWork::Search s;
+  engine_work::EngineWork::Search s;
   s.game = game;
   if (has_clock()) {
     for (Side side : {Side::White, Side::Black}) {
@@ -731,7 +731,7 @@ void Room::start_engine() {
   s.options.skill = std::clamp(level, 1, 20);
   s.options.seed = services_.rng();
   services_.engine.search(
-      std::move(s), Priority::Engine, job,
+      std::move(s), engine_work::Priority::Engine, job,
       [self = shared_from_this()](search::SearchResult r) { self->on_engine_result(r); });
 }
 
@@ -755,7 +755,7 @@ void Room::on_engine_result(const search::SearchResult& r) {
   auto done = [this, hole = r.best_move](Played p, const std::string& why) {
     if (p == Played::Made) return changed();
     // Not tried again at once: a store that refuses writes would refuse the next one too.
-    log(LogLevel::Error, id, "engine move " + std::to_string(hole) + " refused: " + why);
+    log(net::LogLevel::Error, id, "engine move " + std::to_string(hole) + " refused: " + why);
     broadcast();
   };
   if (play(r.best_move, &why, done) == Played::Refused) done(Played::Refused, why);

@@ -17,9 +17,9 @@
 #include <utility>
 #include <vector>
 
+#include "engine_work/engine_work.h"
 #include "rules/game.h"
 #include "search/engine.h"
-#include "server/engine_work.h"
 #include "server/server.h"
 #include "server/types.h"
 #include "server/viewer.h"
@@ -72,7 +72,7 @@ struct RoomServices {
   const Config& config;
   Store& store;                // synchronous: each call returns once committed
   store::StoreWriter& writer;  // the same store's thread, for the moves (Room::play)
-  EngineWork& engine;
+  engine_work::EngineWork& engine;
   std::mt19937_64& rng;     // the engine's seeds
   const bool& stopping_io;  // shutdown began: timers and presence do nothing more
   // Called when a game ends (on the board, by resignation, time, agreement, abort...).
@@ -360,12 +360,12 @@ class Room : public std::enable_shared_from_this<Room> {
   asio::steady_timer abandon_timer_[2];
   // The engine's move search; a cancelled job's result is dropped.
   bool thinking_ = false;
-  std::shared_ptr<Job> engine_job_;
+  std::shared_ptr<engine_work::Job> engine_job_;
   // The background review and who waits for it.
   bool reviewing_ = false;
   double review_progress_ = 0;
   std::vector<std::weak_ptr<RoomClient>> review_waiters_;
-  std::shared_ptr<Job> review_job_;
+  std::shared_ptr<engine_work::Job> review_job_;
   std::shared_ptr<void> review_ticket_;
   // The state's "moves", one entry per ply, extended as moves are made (cleared on takeback).
   json::array moves_json_;

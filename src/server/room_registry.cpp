@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
+#include "net/log.h"
 #include "server/json_out.h"
-#include "server/log.h"
 
 namespace toguz::server {
 
@@ -49,7 +49,7 @@ std::shared_ptr<Room> RoomRegistry::find(const std::string& id) {
     }
     return room;
   } catch (const std::exception& e) {
-    log(LogLevel::Error, id, std::string("cannot load the game: ") + e.what());
+    log(net::LogLevel::Error, id, std::string("cannot load the game: ") + e.what());
     return nullptr;
   }
 }
@@ -95,7 +95,7 @@ void RoomRegistry::load_unfinished() {
       auto row = services_.store.load_game(id);
       if (row) rooms_[id] = Room::from_row(services_, std::move(*row));
     } catch (const std::exception& e) {
-      log(LogLevel::Error, id, std::string("cannot resume the game: ") + e.what());
+      log(net::LogLevel::Error, id, std::string("cannot resume the game: ") + e.what());
     }
   }
 }
@@ -138,7 +138,7 @@ bool RoomRegistry::sweep() {
         try {
           std::rethrow_exception(e);
         } catch (const std::exception& x) {
-          log(LogLevel::Error, "", std::string("cannot expire stale games: ") + x.what());
+          log(net::LogLevel::Error, "", std::string("cannot expire stale games: ") + x.what());
         }
       });
   return dropped;

@@ -1,62 +1,15 @@
-#include "server/review.h"
-
+// A room's review (docs/web-protocol.md <Review>): started for its askers, computed by the
+// engine's work (engine_work/review.h), kept with the game and sent to everyone waiting.
 #include <algorithm>
 #include <boost/json.hpp>
 #include <vector>
 
-#include "protocol/analysis_json.h"
-#include "rules/notation.h"
-#include "search/annotate.h"
+#include "net/log.h"
 #include "server/json_out.h"
-#include "server/log.h"
 #include "server/room.h"
 #include "server/types.h"
 
 namespace toguz::server {
-
-// The review through the engine's annotate code (search/annotate.h, as `toguz annotate`).
-std::string review_json(search::Engine& engine, const Game& game, uint64_t nodes,
-                        const std::function<void(int, int)>& progress,
-                        const std::atomic<bool>* cancel, const search::Options& options) {
-  search::Limits limits;
-  limits.nodes = nodes;
-  const search::GameReview review =
-      search::review_game(engine, game, limits, options, progress, cancel);
-  if (!review.complete) return "";
-  json::array moves;
-  for (const search::MoveReview& m : review.moves) {
-    json::array best_pv;
-    for (int h : m.best_pv) best_pv.push_back(h);
-    // the best move as written in the move list ("65(10)"), so the client needs no rules
-    Position before = game.position_at(m.ply - 1);
-    json::value best_notation = nullptr;
-    if (before.outcome() == Outcome::Ongoing && before.is_legal(m.best_hole))
-      best_notation = json::string(format_move(before.play(m.best_hole)));
-    moves.push_back(
-        json::object{{"ply", m.ply},
-                     {"hole", m.hole},
-                     {"side", side_word(m.side)},
-                     {"white_cp", m.white_cp},
-                     {"best", m.best_hole},
-                     {"best_pv", std::move(best_pv)},
-                     {"best_notation", std::move(best_notation)},
-                     {"loss_cp", m.loss_cp},
-                     {"mark", m.mark.empty() ? json::value(nullptr) : json::value(m.mark)},
-                     {"white", protocol::score_json(m.white, Side::White)},
-                     {"best_score", protocol::score_json(m.best, m.side)}});
-  }
-  json::object players;
-  for (int s = 0; s < 2; ++s) {
-    const search::PlayerSummary& p = review.players[s];
-    players[side_word(Side(s))] = json::object{{"moves", p.moves},
-                                               {"average_loss_cp", p.average_loss_cp},
-                                               {"inaccuracies", p.inaccuracies},
-                                               {"mistakes", p.mistakes},
-                                               {"blunders", p.blunders}};
-  }
-  return json::serialize(
-      json::object{{"moves", std::move(moves)}, {"players", std::move(players)}});
-}
 
 namespace {
 
@@ -109,9 +62,9 @@ std::string Room::start_review(const std::shared_ptr<RoomClient>& client,
   reviewing_ = true;
   review_progress_ = 0;
   review_ticket_ = std::move(ticket);
-  auto job = std::make_shared<Job>();
+  auto job = std::make_shared<engine_work::Job>();
   review_job_ = job;
-  EngineWork& work = services_.engine;
+  engine_work::EngineWork& work = services_.engine;
   auto self = shared_from_this();
   auto progress = [self](double p) {
     self->review_progress_ = p;
@@ -128,7 +81,7 @@ std::string Room::start_review(const std::shared_ptr<RoomClient>& client,
       try {
         room.services_.store.save_review(room.id, moves);
       } catch (const std::exception& e) {
-        log(LogLevel::Error, room.id, std::string("cannot save the review: ") + e.what());
+        log(net::LogLevel::Error, room.id, std::string("cannot save the review: ") + e.what());
       }
     }
     for (auto& w : room.review_waiters_)

@@ -5,8 +5,8 @@
 
 #include <algorithm>
 
+#include "net/log.h"
 #include "server/json_out.h"
-#include "server/log.h"
 #include "server/moderation.h"
 #include "server/server_impl.h"
 #include "server/texts.h"
@@ -16,7 +16,7 @@ namespace toguz::server {
 
 Server::Impl::Impl(const Config& c)
     : config(c), rng(std::random_device{}()), static_files(config.static_dir) {
-  if (auto level = parse_log_level(config.log_level)) set_log_level(*level);
+  if (auto level = net::parse_log_level(config.log_level)) net::set_log_level(*level);
   try {
     proxies = TrustedProxies::parse(config.trusted_proxies);
   } catch (const std::invalid_argument& e) {
@@ -36,17 +36,18 @@ Server::Impl::Impl(const Config& c)
   int workers = config.workers;
   // Two at least by default: background work never takes the last worker from engine moves.
   if (workers <= 0) workers = std::max(2, int(std::thread::hardware_concurrency()) - 1);
-  pool = std::make_unique<WorkerPool>(workers, size_t(std::max(1, config.max_queued_jobs)));
-  engine = std::make_unique<EngineWork>(ioc, *pool);
+  pool = std::make_unique<engine_work::WorkerPool>(workers,
+                                                   size_t(std::max(1, config.max_queued_jobs)));
+  engine = std::make_unique<engine_work::EngineWork>(ioc, *pool);
   hashes = std::make_unique<HashPool>(std::max(1, config.hash_threads),
                                       size_t(std::max(2, config.max_queued_hashes)));
-  endgame = std::make_unique<EndgameTables>(
+  endgame = std::make_unique<engine_work::EndgameTables>(
       config.tables_dir, config.tables_stones,
       [work = engine.get()](std::shared_ptr<const search::TableProbe> t) {
         work->set_tables(std::move(t));
       });
-  move_evals = std::make_unique<MoveEvals>(*engine, config.explorer_eval_depth,
-                                           size_t(std::max(0, config.explorer_eval_cache)));
+  move_evals = std::make_unique<engine_work::MoveEvals>(
+      *engine, config.explorer_eval_depth, size_t(std::max(0, config.explorer_eval_cache)));
   services = std::make_unique<RoomServices>(
       RoomServices{ioc, config, *store, *writer, *engine, rng, stopped_io});
   rooms = std::make_unique<RoomRegistry>(*services);
@@ -71,8 +72,8 @@ Server::Impl::Impl(const Config& c)
   if (!config.redis_url.empty()) {
     cluster = std::make_unique<Cluster>(*this, config.redis_url);
     rooms->set_ownership(cluster.get());
-    engine_queue =
-        std::make_unique<EngineQueue>(ioc, *engine, config.redis_url, cluster->instance());
+    engine_queue = std::make_unique<engine_work::EngineQueue>(ioc, *engine, config.redis_url,
+                                                              cluster->instance());
     engine->set_remote(engine_queue.get());
   }
   store->expire_stale(now_ms() - int64_t(config.expire_waiting_seconds) * 1000,
@@ -194,7 +195,7 @@ void Server::start() {
         return;
       } catch (const std::exception& e) {
         // A handler threw: keep serving (the error was the request's, not the server's).
-        log(LogLevel::Error, "", std::string("IO thread: ") + e.what());
+        log(net::LogLevel::Error, "", std::string("IO thread: ") + e.what());
       }
     }
   });

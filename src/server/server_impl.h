@@ -22,17 +22,18 @@
 #include <vector>
 
 #include "accounts/limiter.h"
+#include "engine_work/endgame_tables.h"
+#include "engine_work/engine_queue.h"
+#include "engine_work/engine_work.h"
+#include "engine_work/move_evals.h"
+#include "engine_work/worker_pool.h"
 #include "net/router.h"
 #include "server/arbiter_api.h"
 #include "server/client_address.h"
 #include "server/cluster.h"
-#include "server/endgame_tables.h"
-#include "server/engine_queue.h"
-#include "server/engine_work.h"
 #include "server/hash_pool.h"
 #include "server/learn_api.h"
 #include "server/lobby.h"
-#include "server/move_evals.h"
 #include "server/puzzle_miner.h"
 #include "server/rate_bucket.h"
 #include "server/room_registry.h"
@@ -41,7 +42,6 @@
 #include "server/static_files.h"
 #include "server/tournaments.h"
 #include "server/viewer.h"
-#include "server/worker_pool.h"
 #include "server/ws_session.h"
 #include "store/store.h"
 
@@ -104,10 +104,10 @@ struct Server::Impl {
   std::unique_ptr<Store> backend;
   std::unique_ptr<store::StoreWriter> writer;
   std::unique_ptr<Store> store;
-  std::unique_ptr<WorkerPool> pool;
+  std::unique_ptr<engine_work::WorkerPool> pool;
   std::unique_ptr<HashPool> hashes;  // every password hash and verification (hash_pool.h)
-  std::unique_ptr<EngineWork> engine;
-  std::unique_ptr<EndgameTables> endgame;  // the solver and tables every search gets
+  std::unique_ptr<engine_work::EngineWork> engine;
+  std::unique_ptr<engine_work::EndgameTables> endgame;  // the solver and tables every search gets
   std::mt19937_64 rng;
   bool stopped_io = false;  // shutdown_on_io ran: sessions closing, nothing more to do
   std::unique_ptr<RoomServices> services;
@@ -127,15 +127,15 @@ struct Server::Impl {
   void queue_shrank(const std::string& peer, size_t bytes);
   size_t queued_total = 0, queued_peak = 0;  // over every address (GET /api/health)
   StaticFiles static_files;
-  std::unique_ptr<LearnService> learn;        // /api/puzzles, /api/studies, /api/explorer
-  std::unique_ptr<ArbiterApi> arbiter;        // /api/events: the arbiter page
-  std::unique_ptr<Cluster> cluster;           // with --redis only
-  std::unique_ptr<EngineQueue> engine_queue;  // with --redis: jobs for the workers
-  asio::steady_timer sweep_timer{ioc};        // expiry and rooms leaving memory (sweep)
-  asio::steady_timer trim_timer{ioc};         // gives freed memory back after connections go
+  std::unique_ptr<LearnService> learn;  // /api/puzzles, /api/studies, /api/explorer
+  std::unique_ptr<ArbiterApi> arbiter;  // /api/events: the arbiter page
+  std::unique_ptr<Cluster> cluster;     // with --redis only
+  std::unique_ptr<engine_work::EngineQueue> engine_queue;  // with --redis: jobs for the workers
+  asio::steady_timer sweep_timer{ioc};  // expiry and rooms leaving memory (sweep)
+  asio::steady_timer trim_timer{ioc};   // gives freed memory back after connections go
   bool trim_armed = false;
   // /api/explorer/eval
-  std::unique_ptr<MoveEvals> move_evals;
+  std::unique_ptr<engine_work::MoveEvals> move_evals;
   // the finished games mined for puzzles
   std::unique_ptr<PuzzleMiner> miner;
   std::thread io_thread;

@@ -2,7 +2,7 @@
 // rooms, and its tick every second.
 #include "accounts/glicko2.h"
 #include "accounts/username.h"
-#include "server/log.h"
+#include "net/log.h"
 #include "server/server_impl.h"
 
 namespace toguz::server {
@@ -19,7 +19,7 @@ void Server::Impl::make_lobby() {
   hooks.find_user = [this](const std::string& name) { return account_named(name); };
   hooks.start_game = [this](const PairedGame& g) {
     PairedSeats seats = start_paired_game(g);
-    if (!seats.error.empty()) log(LogLevel::Warn, "lobby", "no game started: " + seats.error);
+    if (!seats.error.empty()) log(net::LogLevel::Warn, "lobby", "no game started: " + seats.error);
     return seats;
   };
   // People seated in online games being played between people, and those games.

@@ -2,8 +2,8 @@
 
 #include <vector>
 
+#include "net/log.h"
 #include "server/json_out.h"
-#include "server/log.h"
 #include "server/server_impl.h"
 
 namespace toguz::server {
@@ -64,12 +64,12 @@ size_t Server::Impl::close_ended_sessions(int64_t user_id) {
       return !row || row->user_id != user_id || row->expires_ms <= now;
     } catch (const std::exception& e) {
       // Not known: the socket stays (the next end of a session asks again).
-      log(LogLevel::Error, "", std::string("cannot read a session: ") + e.what());
+      log(net::LogLevel::Error, "", std::string("cannot read a session: ") + e.what());
       return false;
     }
   });
   if (closed > 0)
-    log(LogLevel::Info, "",
+    log(net::LogLevel::Info, "",
         "account " + std::to_string(user_id) + ": " + std::to_string(closed) +
             " socket(s) closed, their session ended");
   return closed;

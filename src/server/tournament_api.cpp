@@ -4,9 +4,9 @@
 #include <sstream>
 #include <vector>
 
+#include "net/log.h"
 #include "rules/record.h"
 #include "server/json_in.h"
-#include "server/log.h"
 #include "server/server_impl.h"
 #include "server/text_input.h"
 #include "server/texts.h"
@@ -90,7 +90,7 @@ void Server::Impl::make_tournaments() {
     try {
       return tournament_result(*Room::from_row(*services, std::move(*row)));
     } catch (const std::exception& e) {
-      log(LogLevel::Error, id, std::string("tournament game not readable: ") + e.what());
+      log(net::LogLevel::Error, id, std::string("tournament game not readable: ") + e.what());
       return std::nullopt;
     }
   };
@@ -99,7 +99,7 @@ void Server::Impl::make_tournaments() {
     try {
       tournaments->restore(row);
     } catch (const std::exception& e) {
-      log(LogLevel::Error, "", e.what());
+      log(net::LogLevel::Error, "", e.what());
     }
   }
 }
@@ -117,7 +117,7 @@ bool Server::Impl::call_off_unstarted(const std::string& id) {
     const auto row = store->load_game(id);
     return !row || row->moves == 0;
   } catch (const std::exception& e) {
-    log(LogLevel::Error, id, std::string("tournament game not readable: ") + e.what());
+    log(net::LogLevel::Error, id, std::string("tournament game not readable: ") + e.what());
     return false;
   }
 }

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "server/log.h"
+#include "net/log.h"
 #include "tournament/event_json.h"
 #include "tournament/round_robin.h"
 #include "tournament/standings.h"
@@ -260,7 +260,7 @@ std::string Tournaments::start_game(T& t, int w, int b) {
   g.rated = t.spec.rated;
   const PairedSeats seats = hooks_.start_game(g);
   if (!seats.error.empty()) {
-    log(LogLevel::Error, "", "tournament " + t.id + ": no game started: " + seats.error);
+    log(net::LogLevel::Error, "", "tournament " + t.id + ": no game started: " + seats.error);
     return "";
   }
   by_game_[seats.id] = {t.id, t.games.size()};
@@ -393,7 +393,7 @@ void Tournaments::advance(T& t) {
       pair_round(t);
     } catch (const std::runtime_error& e) {
       // A Swiss with more rounds than its players allow: it ends with the rounds it had.
-      log(LogLevel::Warn, "", "tournament " + t.id + ": ends, no next round: " + e.what());
+      log(net::LogLevel::Warn, "", "tournament " + t.id + ": ends, no next round: " + e.what());
       t.state = State::Finished;
       t.finished_ms = hooks_.now_ms();
     }
@@ -434,7 +434,7 @@ void Tournaments::save(T& t) {
                                      t.spec.starts_ms, t.created_ms, t.updated_ms});
   } catch (const std::exception& e) {
     // Memory is ahead of the store until the next change writes the whole state again.
-    log(LogLevel::Error, "", "tournament " + t.id + ": not stored: " + e.what());
+    log(net::LogLevel::Error, "", "tournament " + t.id + ": not stored: " + e.what());
   }
 }
 

@@ -2,8 +2,8 @@
 
 #include <utility>
 
+#include "net/log.h"
 #include "server/json_out.h"
-#include "server/log.h"
 #include "server/server_impl.h"
 
 namespace toguz::server {
@@ -123,7 +123,7 @@ void WsSession::on_text(const std::string& text) {
     else
       server_.on_message(*this, text);
   } catch (const std::exception& e) {
-    log(LogLevel::Error, room ? room->id : "", std::string("message handler: ") + e.what());
+    log(net::LogLevel::Error, room ? room->id : "", std::string("message handler: ") + e.what());
     send(error_message(std::string("server error: ") + e.what()));
   }
 }
@@ -168,7 +168,7 @@ void WsSession::push(std::string message, bool state) {
     }
   }
   if (const std::string why = over_cap(message.size(), state); !why.empty()) {
-    log(LogLevel::Warn, room ? room->id : "",
+    log(net::LogLevel::Warn, room ? room->id : "",
         "send queue: closed a socket of " + peer_ + " that does not read (" + why + ")");
     close();
     return;
@@ -209,7 +209,8 @@ void WsSession::do_write() {
 }
 
 void WsSession::close_over_budget(const std::string& why) {
-  log(LogLevel::Warn, room ? room->id : "", "send queue: closed a socket of " + peer_ + ": " + why);
+  log(net::LogLevel::Warn, room ? room->id : "",
+      "send queue: closed a socket of " + peer_ + ": " + why);
   close();
 }
 

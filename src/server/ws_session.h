@@ -86,8 +86,9 @@ class ClientSession : public RoomClient {
   virtual const std::string& client_address() const = 0;
 
   std::shared_ptr<Room> room;
-  std::shared_ptr<Job> analysis;  // the running analyze stream, if any (one per connection)
-  bool hint_pending = false;      // a hint is queued or searching (one at a time)
+  std::shared_ptr<engine_work::Job>
+      analysis;               // the running analyze stream, if any (one per connection)
+  bool hint_pending = false;  // a hint is queued or searching (one at a time)
   MessageRate rate;
   // Who the client is, for the per-client limits: its address ("" when unknown: a relayed
   // socket) and its account (0: anonymous).

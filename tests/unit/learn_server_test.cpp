@@ -97,8 +97,8 @@ TEST(LearnServer, MinerAddsAGamesPuzzlesOnceAndKeepsThem) {
   const auto file = dir.path / "mined.jsonl";
   server::LearnService served(server::LearnOptions{});
   net::io_context ioc;
-  server::WorkerPool pool(1);
-  server::EngineWork work(ioc, pool);
+  engine_work::WorkerPool pool(1);
+  engine_work::EngineWork work(ioc, pool);
   puzzles::MineOptions options;  // as tests/data/puzzles/tiny.jsonl was made: --depth 4 --skip 2
   options.depth = 4;
   options.skip_plies = 2;
