@@ -1,6 +1,6 @@
 // The server as a whole: what it owns, start (listen, resume the rooms, run the IO thread),
-// the periodic sweep, and shutdown. The network side is in http_session.cpp, http_routes.cpp,
-// static_files.cpp and ws_session.cpp; the games in room*.cpp.
+// the periodic sweep, and shutdown. The network side is the listener of src/net over this site,
+// http_routes.cpp, socket_routes.cpp, static_files.cpp and ws_session.cpp; the games in room*.cpp.
 #include <malloc.h>
 
 #include <algorithm>
@@ -178,7 +178,7 @@ void Server::start() {
     im.cluster->start();
     im.lobby->announce();  // the other instances' seeks
   }
-  im.do_accept();
+  net::accept_http(im.acceptor, im);
   // Rooms loaded at start may need the engine or a flag timer: start them on the IO thread.
   asio::post(im.ioc, [&im] {
     im.rooms->for_each([](const std::shared_ptr<Room>& room) {

@@ -27,6 +27,7 @@
 #include "engine_work/engine_work.h"
 #include "engine_work/move_evals.h"
 #include "engine_work/worker_pool.h"
+#include "net/http_listener.h"
 #include "net/router.h"
 #include "server/arbiter_api.h"
 #include "server/client_address.h"
@@ -92,7 +93,9 @@ class ReviewClaims : public std::enable_shared_from_this<ReviewClaims> {
 // X-Forwarded-Proto): the session cookie is then Secure.
 bool served_over_https(const http::request<http::string_body>& req);
 
-struct Server::Impl {
+// The site for the listener (net/http_listener.h): the routes, the socket endpoints, the
+// client's address.
+struct Server::Impl : net::HttpSite {
   explicit Impl(const Config& c);
   ~Impl();
 
@@ -142,8 +145,7 @@ struct Server::Impl {
   bool stopped = false;  // Server::stop() was called (guarded by stop_mutex)
   std::mutex stop_mutex;
 
-  // The listener and shutdown (server.cpp)
-  void do_accept();
+  // Shutdown (server.cpp); the listener is net::accept_http over this site.
   void shutdown_on_io();
   void sweep();  // expires stale games, drops idle rooms and idle address entries
   void arm_sweep();
@@ -152,7 +154,7 @@ struct Server::Impl {
   // The client of a request or WebSocket upgrade that came from the socket peer `peer`
   // (client_address.h): the one address every per-address limit and log line uses.
   std::string client_of(const asio::ip::address& peer,
-                        const http::request<http::string_body>& req) const;
+                        const http::request<http::string_body>& req) const override;
 
   // HTTP routing (http_routes.cpp): the route table of every /api endpoint (make_router, one
   // add_*_routes per feature; `on` adds a route whose BadRequest is its answer), the static
@@ -170,7 +172,16 @@ struct Server::Impl {
   void add_arbiter_routes();
   void add_learn_routes();
   void handle_http(const http::request<http::string_body>& req, const std::string& peer,
-                   Respond respond);
+                   Respond respond) override;
+  http::response<http::string_body> refusal(http::status status,
+                                            const std::string& message) const override;
+  // The socket endpoints (socket_routes.cpp): /ws/lobby, the lobby's socket for the session
+  // cookie's player, and /ws/<id>, a game's (or, in a cluster, a relay to the instance that
+  // drives it). Refused: another site's Origin, an unknown game, too many sockets from the
+  // client's address.
+  std::optional<http::response<http::string_body>> upgrade(
+      http::request<http::string_body> req, const std::string& client,
+      boost::beast::tcp_stream& stream) override;
   bool origin_allowed(const http::request<http::string_body>& req) const;
   // In a cluster: a request about game `id` that another instance drives is forwarded there
   // (true); false when this instance answers it.
