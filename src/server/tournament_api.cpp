@@ -212,6 +212,20 @@ void Server::Impl::count_entry_code(const std::string& id, const std::string& co
   if (here) here->take(now, burst, rate);
 }
 
+namespace {
+
+// The HTTP status of a signed-in player's refusal of join, withdraw or start, by its code
+// (texts.h): who is not the creator 403, a tournament's state that does not allow it 409.
+http::status refusal_status(const std::string& why) {
+  const json::value code = error_code(why).at("code");
+  const std::string_view c = code.is_string() ? std::string_view(code.as_string()) : "";
+  if (c == "tournament_not_creator") return http::status::forbidden;
+  if (c == "no_tournament") return http::status::not_found;
+  return http::status::conflict;
+}
+
+}  // namespace
+
 Response Server::Impl::api_tournaments(const http::request<http::string_body>& req,
                                        const std::string& id, const std::string& action,
                                        const std::string& peer) {
@@ -258,9 +272,8 @@ Response Server::Impl::api_tournaments(const http::request<http::string_body>& r
                               : action == "withdraw" ? tournaments->withdraw(id, viewer)
                                                      : tournaments->start_now(id, viewer);
       if (!why.empty())
-        throw BadRequest{why, !viewer.signed_in()             ? http::status::unauthorized
-                              : why.rfind("only the", 0) == 0 ? http::status::forbidden
-                                                              : http::status::conflict};
+        throw BadRequest{why,
+                         viewer.signed_in() ? refusal_status(why) : http::status::unauthorized};
       tournaments->seen(viewer);
       tournaments->tick();  // an arena pairs a player who joined at once
       return json_response(http::status::ok,

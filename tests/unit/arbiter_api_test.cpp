@@ -216,20 +216,31 @@ TEST(ArbiterApi, BadRequestsAreRefusedAndNameTheField) {
   TempDir dir;
   TestServer srv((dir.path / "t.db").string());
   const uint16_t port = srv.port;
+  // The code the arbiter page translates a refusal by ("" for none).
+  auto code = [](const HttpResult& r) {
+    const json::value v = r.json();
+    const json::value* c = v.is_object() ? v.as_object().if_contains("code") : nullptr;
+    return c && c->is_string() ? jstr(*c) : std::string();
+  };
   struct Bad {
-    std::string body, field;
+    std::string body, field, code;  // code "": not checked (a field's generic refusal)
   };
   for (const Bad& b :
-       {Bad{R"({"system":"knockout"})", "system"}, Bad{R"({"system":"swiss"})", "rounds"},
-        Bad{R"({"system":"swiss","rounds":51})", "rounds"},
-        Bad{R"({"system":"round-robin","rounds":3})", "rounds"},
-        Bad{R"({"system":"swiss","rounds":3,"date":"1 Dec"})", "date"},
-        Bad{R"({"system":"swiss","rounds":3,"name":7})", "name"},
-        Bad{R"({"system":"swiss","rounds":3,"tie_breaks":["coin"]})", "tie_breaks"},
-        Bad{R"([1,2])", "body"}}) {
+       {Bad{R"({"system":"knockout"})", "system", "event_system"},
+        Bad{R"({"system":"swiss"})", "rounds", "event_rounds"},
+        Bad{R"({"system":"swiss","rounds":51})", "rounds", ""},
+        Bad{R"({"system":"round-robin","rounds":3})", "rounds", "event_rounds_berger"},
+        Bad{R"({"system":"swiss","rounds":3,"date":"1 Dec"})", "date", "event_date"},
+        Bad{R"({"system":"swiss","rounds":3,"name":7})", "name", ""},
+        Bad{R"({"system":"swiss","rounds":3,"tie_breaks":["coin"]})", "tie_breaks",
+            "event_tie_breaks"},
+        Bad{R"({"system":"swiss","rounds":3,"tie_breaks":"wins"})", "tie_breaks",
+            "event_tie_breaks"},
+        Bad{R"([1,2])", "body", ""}}) {
     HttpResult r = http_post(port, "/api/events", b.body);
     EXPECT_EQ(r.status, 400) << b.body;
     EXPECT_EQ(jstr(r.json().at("error")).rfind(b.field + ":", 0), 0u) << r.body;
+    if (!b.code.empty()) EXPECT_EQ(code(r), b.code) << r.body;
   }
   Arbiter a = create(port, json::object{{"system", "swiss"}, {"rounds", 2}});
   // Nothing changes without the key.
@@ -244,15 +255,25 @@ TEST(ArbiterApi, BadRequestsAreRefusedAndNameTheField) {
   // One player cannot be paired; a name twice, an empty name, a bad rating.
   EXPECT_EQ(a.post("players", json::object{{"name", "Aigerim"}}).status, 200);
   EXPECT_EQ(a.post("pair", {}).status, 409);
-  EXPECT_EQ(a.post("players", json::object{{"name", " Aigerim "}}).status, 409);
-  EXPECT_EQ(a.post("players", json::object{{"name", "  "}}).status, 400);
+  HttpResult twice = a.post("players", json::object{{"name", " Aigerim "}});
+  EXPECT_EQ(twice.status, 409);
+  EXPECT_EQ(code(twice), "event_player_entered");
+  HttpResult empty = a.post("players", json::object{{"name", "  "}});
+  EXPECT_EQ(empty.status, 400);
+  EXPECT_EQ(code(empty), "event_player_name");
   EXPECT_EQ(a.post("players", json::object{{"name", "Bolat"}, {"rating", -5}}).status, 400);
-  EXPECT_EQ(a.post("result", json::object{{"board", 1}, {"result", "1-0"}}).status, 409);
+  HttpResult early = a.post("result", json::object{{"board", 1}, {"result", "1-0"}});
+  EXPECT_EQ(early.status, 409);
+  EXPECT_EQ(code(early), "event_no_round");
   EXPECT_EQ(a.post("players", json::object{{"name", "Bolat"}, {"rating", 1800}}).status, 200);
   ASSERT_EQ(a.post("pair", {}).status, 200);
-  EXPECT_EQ(a.post("players", json::object{{"name", "Late"}}).status, 409);
+  HttpResult late = a.post("players", json::object{{"name", "Late"}});
+  EXPECT_EQ(late.status, 409);
+  EXPECT_EQ(code(late), "event_players_closed");
   EXPECT_EQ(a.post("result", json::object{{"board", 2}, {"result", "1-0"}}).status, 400);
-  EXPECT_EQ(a.post("result", json::object{{"board", 1}, {"result", "2-0"}}).status, 400);
+  HttpResult bad_result = a.post("result", json::object{{"board", 1}, {"result", "2-0"}});
+  EXPECT_EQ(bad_result.status, 400);
+  EXPECT_EQ(code(bad_result), "event_result");
   EXPECT_EQ(a.post("result", json::object{{"board", 1}, {"round", 2}, {"result", "1-0"}}).status,
             400);
   EXPECT_EQ(jstr(a.event().at("played").at(0).at("boards").at(0).at("result")), "*");
@@ -260,11 +281,14 @@ TEST(ArbiterApi, BadRequestsAreRefusedAndNameTheField) {
   HttpResult none = http_get(port, "/api/events/nosuchevent");
   EXPECT_EQ(none.status, 404);
   EXPECT_EQ(jstr(none.json().at("code")), "no_event");
-  EXPECT_EQ(http_get(port, "/api/events/" + a.id + "/nothing").status, 404);
+  HttpResult nothing = http_get(port, "/api/events/" + a.id + "/nothing");
+  EXPECT_EQ(nothing.status, 404);
+  EXPECT_EQ(code(nothing), "no_endpoint");
   EXPECT_EQ(http_get(port, "/api/events/" + std::string(200, 'a')).status, 404);
   HttpResult get_create = http_get(port, "/api/events");
   EXPECT_EQ(get_create.status, 405);
   EXPECT_EQ(std::string(get_create.headers[http::field::allow]), "POST");
+  EXPECT_EQ(code(get_create), "method_not_allowed");
   EXPECT_EQ(http_post(port, "/api/events/" + a.id + "/tgk", std::string("{}")).status, 405);
   // The Origin of another site is refused before anything is read.
   HttpResult cross = http_call(port, http::verb::post, "/api/events/" + a.id + "/pair",

@@ -12,11 +12,19 @@
 #include <string>
 #include <vector>
 
+#include "server/texts.h"
+
 namespace toguz::server {
 namespace {
 
 namespace json = boost::json;
 using tournament::BoardResult;
+
+// The code a player's page translates a refusal by (texts.h); "" for none.
+std::string code(const std::string& refusal) {
+  const json::value c = error_code(refusal).at("code");
+  return c.is_string() ? std::string(c.as_string()) : "";
+}
 
 Viewer account(int64_t id, const std::string& name) {
   Viewer v;
@@ -105,29 +113,41 @@ struct TournamentsFixture : ::testing::Test {
 TEST_F(TournamentsFixture, CheckNamesTheField) {
   TournamentSpec s = arena_spec();
   s.name = "";
-  EXPECT_NE(tours.check(s).find("name:"), std::string::npos);
+  EXPECT_EQ(code(tours.check(s)), "tournament_name");
   s = arena_spec();
   s.system = "knockout";
-  EXPECT_NE(tours.check(s).find("system:"), std::string::npos);
+  EXPECT_EQ(code(tours.check(s)), "tournament_system");
   s = arena_spec();
   s.duration_ms = 0;
-  EXPECT_NE(tours.check(s).find("duration_minutes:"), std::string::npos);
+  EXPECT_EQ(code(tours.check(s)), "tournament_duration");
   s = arena_spec();
   s.initial_ms = 1000;
-  EXPECT_NE(tours.check(s).find("initial_ms:"), std::string::npos);
+  EXPECT_EQ(code(tours.check(s)), "tournament_clock");
   s = arena_spec();
   s.starts_ms = now - 3600000;
-  EXPECT_NE(tours.check(s).find("starts_at:"), std::string::npos);
+  EXPECT_EQ(code(tours.check(s)), "tournament_start");
   s = arena_spec();
   s.system = "swiss";
   s.duration_ms = 0;
-  EXPECT_NE(tours.check(s).find("rounds:"), std::string::npos);
+  EXPECT_EQ(code(tours.check(s)), "tournament_rounds");
   s.rounds = 5;
   EXPECT_EQ(tours.check(s), "");
   s.system = "round-robin";
   s.rounds = 0;
   s.max_players = 40;
-  EXPECT_NE(tours.check(s).find("max_players:"), std::string::npos);
+  EXPECT_EQ(code(tours.check(s)), "tournament_players");
+  s.max_players = 10;
+  s.rounds = 3;
+  EXPECT_EQ(code(tours.check(s)), "tournament_rounds_swiss");
+  s.rounds = 0;
+  s.duration_ms = 60000;
+  EXPECT_EQ(code(tours.check(s)), "tournament_duration_arena");
+  s.duration_ms = 0;
+  s.increment_ms = -1;
+  EXPECT_EQ(code(tours.check(s)), "tournament_increment");
+  s.increment_ms = 0;
+  s.entry_code = std::string(41, 'k');
+  EXPECT_EQ(code(tours.check(s)), "tournament_code_long");
   EXPECT_EQ(saved.size(), 0u);  // nothing was made
 }
 
@@ -153,6 +173,16 @@ TEST_F(TournamentsFixture, JoinWithdrawAndTheEntryCode) {
   EXPECT_EQ(view(id).at("players").as_int64(), 1);
   EXPECT_EQ(tours.join(id, account(4, "Ermek"), "kokpar"), "");  // a place again
   EXPECT_EQ(tours.join("nope", account(4, "Ermek"), ""), "no such tournament: nope");
+  // Each refusal has its code, so that a player reads it in his own language.
+  for (const auto& [refusal, expected] : std::vector<std::pair<std::string, std::string>>{
+           {tours.join(id, Viewer{}, "kokpar"), "tournament_join_login"},
+           {tours.join(id, account(5, "Farida"), "wrong"), "wrong_entry_code"},
+           {tours.join(id, account(3, "Dana"), "kokpar"), "tournament_joined"},
+           {tours.join(id, account(5, "Farida"), "kokpar"), "tournament_full"},
+           {tours.withdraw(id, account(5, "Farida")), "tournament_not_joined"},
+           {tours.start_now(id, account(3, "Dana")), "tournament_not_creator"},
+           {tours.join("nope", account(4, "Ermek"), ""), "no_tournament"}})
+    EXPECT_EQ(code(refusal), expected) << refusal;
 }
 
 TEST_F(TournamentsFixture, ArenaPairsScoresStreaksAndEnds) {
@@ -235,6 +265,7 @@ TEST_F(TournamentsFixture, ArenaPairsScoresStreaksAndEnds) {
   }
   for (const auto& [p, v] : points(id)) EXPECT_EQ(v, std::to_string(pts[p])) << p;
   EXPECT_EQ(tours.join(id, account(5, "Farida"), ""), "the tournament is over");
+  EXPECT_EQ(code(tours.join(id, account(5, "Farida"), "")), "tournament_over");
 }
 
 TEST_F(TournamentsFixture, ArenaTakesLatePlayersAndWithdrawalPauses) {
@@ -275,6 +306,7 @@ TEST_F(TournamentsFixture, SwissRoundsForfeitsAndTheEnd) {
   EXPECT_TRUE(games[0].rated);
   EXPECT_EQ(tours.join(id, account(5, "Farida"), ""),
             "this tournament takes no players after round 1 is paired");
+  EXPECT_EQ(code(tours.join(id, account(5, "Farida"), "")), "tournament_closed");
   int forfeits = 0;
   for (const json::value& g : v.at("games").as_array())
     if (g.at("id").is_null()) {
@@ -339,6 +371,7 @@ TEST_F(TournamentsFixture, TheCreatorStartsEarly) {
   EXPECT_EQ(view(id).at("status").as_string(), "running");
   ASSERT_EQ(games.size(), 1u);
   EXPECT_EQ(tours.start_now(id, account(1, "Aigerim")), "the tournament has started already");
+  EXPECT_EQ(code(tours.start_now(id, account(1, "Aigerim"))), "tournament_started");
   tours.game_ended(game_ids[0], BoardResult::WhiteWins);
   EXPECT_EQ(view(id).at("status").as_string(), "finished");
   EXPECT_EQ(tours.open_created_by(1), 0);
