@@ -94,13 +94,6 @@ json::object event_view(const std::string& id, const Event& ev) {
                       {"next", next_step(ev)}};
 }
 
-json::object body_of(const http::request<http::string_body>& req) {
-  json::error_code ec;
-  json::value v = json::parse(req.body(), ec);
-  if (ec || !v.is_object()) throw BadRequest{"body: expected a JSON object"};
-  return std::move(v.as_object());
-}
-
 // "2026.12.01", "2026.12.??" or "": the Date tag's form.
 bool valid_date(const std::string& d) {
   if (d.empty()) return true;
@@ -191,7 +184,7 @@ int round_of_query(const Event& ev, const std::string& query) {
 }  // namespace
 
 Response ArbiterApi::create(const http::request<http::string_body>& req) {
-  const Event ev = new_event(body_of(req));
+  const Event ev = new_event(json_body(req));
   const auto key = accounts::new_session(0, 0);
   store::EventRow row{"", key.hash, event_to_json(ev), now_ms(), now_ms()};
   do row.id = RoomRegistry::random_id(10);
@@ -204,7 +197,7 @@ Response ArbiterApi::create(const http::request<http::string_body>& req) {
 
 Response ArbiterApi::change(const http::request<http::string_body>& req, store::EventRow& row,
                             Event ev, const std::string& action) {
-  const json::object body = body_of(req);
+  const json::object body = json_body(req);
   const std::string key = get_string(body, "key", "", 200);
   if (!accounts::session_matches(key, row.key_hash, INT64_MAX, 0))
     throw BadRequest{"key: wrong arbiter key", http::status::forbidden};

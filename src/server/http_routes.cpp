@@ -31,14 +31,6 @@ net::Router::Handler checked(std::function<void(const Call&)> h) {
   };
 }
 
-// The JSON body of a POST: an object, else BadRequest.
-json::object body_of(const Call& c) {
-  json::error_code ec;
-  json::value v = json::parse(c.req.body(), ec);
-  if (ec || !v.is_object()) throw BadRequest{"body: expected a JSON object"};
-  return std::move(v.as_object());
-}
-
 Response pgn_response(Room& room) {
   Response res{http::status::ok, 11};
   res.set(http::field::content_type, "text/plain; charset=utf-8");
@@ -101,10 +93,11 @@ void Server::Impl::add_game_routes() {
   });
   on(Method::Get, "/api/games", [this](const Call& c) { c.respond(api_list(c.query)); });
   on(Method::Post, "/api/games",
-     [this](const Call& c) { api_create(body_of(c), viewer_of(c.req), c.peer, c.respond); });
-  on(Method::Post, "/api/import", [this](const Call& c) { api_import(body_of(c), c.respond); });
+     [this](const Call& c) { api_create(json_body(c.req), viewer_of(c.req), c.peer, c.respond); });
+  on(Method::Post, "/api/import",
+     [this](const Call& c) { api_import(json_body(c.req), c.respond); });
   on(Method::Post, "/api/analyze",
-     [this](const Call& c) { api_analyze(body_of(c), c.peer, c.respond); });
+     [this](const Call& c) { api_analyze(json_body(c.req), c.peer, c.respond); });
   // A game another instance of the cluster drives is answered there.
   auto game = [this](std::function<void(const Call&, Room&)> h) {
     return [this, h = std::move(h)](const Call& c) {
@@ -120,7 +113,7 @@ void Server::Impl::add_game_routes() {
      }));
   on(Method::Post, "/api/games/:id/join", [this](const Call& c) {
     if (forward_game_request(c.param(0), c.req, c.peer, c.respond)) return;
-    c.respond(api_join(c.param(0), body_of(c), viewer_of(c.req)));
+    c.respond(api_join(c.param(0), json_body(c.req), viewer_of(c.req)));
   });
   on(Method::Get, "/api/games/:id/pgn",
      game([](const Call& c, Room& room) { c.respond(pgn_response(room)); }));
@@ -142,13 +135,14 @@ void Server::Impl::add_arbiter_routes() {
 
 void Server::Impl::add_account_routes() {
   on(Method::Post, "/api/signup", [this](const Call& c) {
-    api_signup(body_of(c), c.peer, served_over_https(c.req), c.respond);
+    api_signup(json_body(c.req), c.peer, served_over_https(c.req), c.respond);
   });
-  on(Method::Post, "/api/login",
-     [this](const Call& c) { api_login(body_of(c), c.peer, served_over_https(c.req), c.respond); });
+  on(Method::Post, "/api/login", [this](const Call& c) {
+    api_login(json_body(c.req), c.peer, served_over_https(c.req), c.respond);
+  });
   on(Method::Post, "/api/logout", [this](const Call& c) { c.respond(api_logout(c.req)); });
   on(Method::Post, "/api/password", [this](const Call& c) {
-    api_password(c.req, viewer_of(c.req), c.peer, body_of(c), c.respond);
+    api_password(c.req, viewer_of(c.req), c.peer, json_body(c.req), c.respond);
   });
   on(Method::Get, "/api/me", [this](const Call& c) { c.respond(api_me(viewer_of(c.req))); });
   on(Method::Get, "/api/account/games",

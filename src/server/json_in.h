@@ -24,6 +24,15 @@ struct BadRequest {
   }
 };
 
+// A request's body as a JSON object; BadRequest when it is not one.
+inline boost::json::object json_body(
+    const boost::beast::http::request<boost::beast::http::string_body>& req) {
+  boost::json::error_code ec;
+  boost::json::value v = boost::json::parse(req.body(), ec);
+  if (ec || !v.is_object()) throw BadRequest{"body: expected a JSON object"};
+  return std::move(v.as_object());
+}
+
 inline const boost::json::value* field(const boost::json::object& o, const char* name) {
   const boost::json::value* v = o.if_contains(name);
   return v && !v->is_null() ? v : nullptr;

@@ -232,12 +232,6 @@ Response Server::Impl::api_tournaments(const http::request<http::string_body>& r
   const bool get = req.method() == http::verb::get || req.method() == http::verb::head;
   const bool post = req.method() == http::verb::post;
   const Viewer viewer = viewer_of(req);
-  auto body_of = [&] {
-    json::error_code ec;
-    json::value v = json::parse(req.body(), ec);
-    if (ec || !v.is_object()) throw BadRequest{"body: expected a JSON object"};
-    return std::move(v.as_object());
-  };
   try {
     if (id.empty() && get)
       return json_response(http::status::ok, json::object{{"tournaments", tournaments->list()}});
@@ -251,7 +245,7 @@ Response Server::Impl::api_tournaments(const http::request<http::string_body>& r
                              std::to_string(kMaxOpenTournamentsPerAccount) +
                              " tournaments not finished",
                          http::status::conflict};
-      const TournamentSpec spec = spec_of(body_of());
+      const TournamentSpec spec = spec_of(json_body(req));
       if (const std::string why = tournaments->check(spec); !why.empty()) throw BadRequest{why};
       const std::string id = tournaments->create(spec, viewer);
       return json_response(
@@ -265,7 +259,7 @@ Response Server::Impl::api_tournaments(const http::request<http::string_body>& r
     if (!tournaments->has(id))
       throw BadRequest{"no such tournament: " + id, http::status::not_found};
     if (post) {
-      const json::object body = body_of();
+      const json::object body = json_body(req);
       const std::string code = get_string(body, "code", "", 100);
       if (action == "join") count_entry_code(id, code, viewer, peer);
       const std::string why = action == "join"       ? tournaments->join(id, viewer, code)
