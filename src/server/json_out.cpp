@@ -44,10 +44,15 @@ std::string busy_message(const engine_work::WorkerPool& pool) {
 
 http::response<http::string_body> json_response(http::status status, const json::value& body,
                                                 unsigned version) {
+  return json_text_response(status, json::serialize(body), version);
+}
+
+http::response<http::string_body> json_text_response(http::status status, std::string body,
+                                                     unsigned version) {
   http::response<http::string_body> res{status, version};
   res.set(http::field::content_type, "application/json; charset=utf-8");
   res.set(http::field::cache_control, "no-store");
-  res.body() = json::serialize(body);
+  res.body() = std::move(body);
   res.prepare_payload();
   return res;
 }

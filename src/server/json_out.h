@@ -28,6 +28,9 @@ std::string error_message(const std::string& why);
 std::string busy_message(const engine_work::WorkerPool& pool);
 http::response<http::string_body> json_response(http::status status, const json::value& body,
                                                 unsigned version = 11);
+// The same with a body already serialized (the learning service's and the engine's answers).
+http::response<http::string_body> json_text_response(http::status status, std::string body,
+                                                     unsigned version = 11);
 // {"error":message,"code":..,"params":..} with `status`.
 http::response<http::string_body> error_response(http::status status, const std::string& message);
 // {"error":message,"code":code,"params":params} with `status`: a refusal whose code is not

@@ -9,22 +9,8 @@
 
 namespace toguz::server {
 
-namespace {
-
-using Response = http::response<http::string_body>;
 using net::Call;
 using net::Method;
-
-Response learn_response(const LearnReply& r, unsigned version) {
-  Response res{http::status(r.status), version};
-  res.set(http::field::content_type, "application/json; charset=utf-8");
-  res.set(http::field::cache_control, "no-store");
-  res.body() = r.body;
-  res.prepare_payload();
-  return res;
-}
-
-}  // namespace
 
 void Server::Impl::add_learn_routes() {
   on(Method::Get, "/api/explorer/eval",
@@ -35,7 +21,8 @@ void Server::Impl::add_learn_routes() {
   });
   // The learning service answers its own paths (learn_api.h).
   auto learn_route = [this](const Call& c) {
-    c.respond(learn_response(*learn_request(c.req), c.req.version()));
+    const LearnReply r = *learn_request(c.req);
+    c.respond(json_text_response(http::status(r.status), r.body, c.req.version()));
   };
   for (const char* path : {"/api/puzzles", "/api/puzzles/next", "/api/puzzles/:id", "/api/studies",
                            "/api/studies/*rest", "/api/explorer"})
@@ -51,12 +38,7 @@ void Server::Impl::api_explorer_eval(const std::string& query, Respond respond) 
     return;
   }
   auto answer = [respond](const std::string& body) {
-    http::response<http::string_body> res{http::status::ok, 11};
-    res.set(http::field::content_type, "application/json; charset=utf-8");
-    res.set(http::field::cache_control, "no-store");
-    res.body() = body;
-    res.prepare_payload();
-    respond(std::move(res));
+    respond(json_text_response(http::status::ok, body));
   };
   if (!move_evals->evaluate(pos, answer))
     respond(error_response(http::status::service_unavailable, busy_message(*pool)));
