@@ -155,10 +155,12 @@ void Server::Impl::add_account_routes() {
   on(Method::Get, "/api/leaderboard/:category",
      [this](const Call& c) { c.respond(api_leaderboard(c.param(0), c.query)); });
   // Moderation: every account's blocks and reports, the moderators' queue and actions.
-  auto account_part = [this](const Call& c) { c.respond(api_account_moderation(c.req, c.path)); };
-  on(Method::Get, "/api/account/blocks", account_part);
-  on(Method::Post, "/api/account/blocks", account_part);
-  on(Method::Post, "/api/account/reports", account_part);
+  auto account_part = [this](AccountPart part) {
+    return [this, part](const Call& c) { c.respond(api_account_moderation(c.req, part)); };
+  };
+  on(Method::Get, "/api/account/blocks", account_part(AccountPart::Blocks));
+  on(Method::Post, "/api/account/blocks", account_part(AccountPart::Blocks));
+  on(Method::Post, "/api/account/reports", account_part(AccountPart::Reports));
   on(Method::Get, "/api/moderation",
      [this](const Call& c) { c.respond(api_moderation(c.req, c.query, "")); });
   on(Method::Post, "/api/moderation/:action",

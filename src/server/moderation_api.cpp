@@ -83,7 +83,7 @@ namespace {
 
 // The /api/account/... part: a signed-in player's blocks and reports.
 Response account_moderation(Server::Impl& server, const http::request<http::string_body>& req,
-                            const std::string& path, const Viewer& v) {
+                            Server::Impl::AccountPart part, const Viewer& v) {
   if (!v.signed_in())
     return coded_error(http::status::unauthorized, "log in first", "not_logged_in");
   Store& st = *server.store;
@@ -99,7 +99,7 @@ Response account_moderation(Server::Impl& server, const http::request<http::stri
   if (!target) return coded_error(http::status::not_found, "no such player", "no_user");
   if (target->id == v.user_id)
     return coded_error(http::status::bad_request, "not your own account", "own_account");
-  if (path == "/api/account/blocks") {
+  if (part == Server::Impl::AccountPart::Blocks) {
     const json::value* on = body->if_contains("block");
     if (!on || !on->is_bool()) return bad("block: expected true or false");
     if (on->as_bool() && st.blocks(v.user_id).size() >= size_t(kMaxBlocks))
@@ -157,8 +157,8 @@ Response moderator_action(Server::Impl& server, const std::string& action, const
 }  // namespace
 
 Response Server::Impl::api_account_moderation(const http::request<http::string_body>& req,
-                                              const std::string& path) {
-  return account_moderation(*this, req, path, viewer_of(req));
+                                              AccountPart part) {
+  return account_moderation(*this, req, part, viewer_of(req));
 }
 
 Response Server::Impl::api_moderation(const http::request<http::string_body>& req,

@@ -340,10 +340,11 @@ struct Server::Impl : net::HttpSite {
   // not (moderation::rated_refusal with the configured cap).
   std::string rated_refusal(int64_t a, int64_t b);
   // Routes of the table (docs/web-protocol.md "Moderation"): GET and POST
-  // /api/account/blocks and POST /api/account/reports (`path`) for any account; GET
-  // /api/moderation (`action` "") and POST /api/moderation/<action> for the moderators.
+  // /api/account/blocks and POST /api/account/reports for any account; GET /api/moderation
+  // (`action` "") and POST /api/moderation/<action> for the moderators.
+  enum class AccountPart { Blocks, Reports };
   http::response<http::string_body> api_account_moderation(
-      const http::request<http::string_body>& req, const std::string& path);
+      const http::request<http::string_body>& req, AccountPart part);
   http::response<http::string_body> api_moderation(const http::request<http::string_body>& req,
                                                    const std::string& query,
                                                    const std::string& action);
