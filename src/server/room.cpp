@@ -261,7 +261,6 @@ void Room::call_off_early(Result& w, Ending& r) {
 void Room::set_result(Result w, Ending r) {
   for (Side s : {Side::White, Side::Black}) left_[index(s)] = std::max<int64_t>(0, clock_left(s));
   clock_running_ = false;
-  call_off_early(w, r);
   const EndReason recorded = recorded_reason(r);
   if (recorded != EndReason::None && !game.over()) game.set_recorded_result(w, recorded);
   status = status_after(r);
@@ -331,7 +330,7 @@ void Room::end(Result w, Ending r) {
   abandon_timer_[0].cancel();
   abandon_timer_[1].cancel();
   stop_engine();
-  call_off_early(w, r);  // what is written is what set_result will show
+  call_off_early(w, r);  // before it is written: what set_result shows is what was stored
   pending_end_ = PendingEnd{w, r};
   write_end();
 }
