@@ -240,7 +240,9 @@ TEST(ArbiterApi, BadRequestsAreRefusedAndNameTheField) {
     HttpResult r = http_post(port, "/api/events", b.body);
     EXPECT_EQ(r.status, 400) << b.body;
     EXPECT_EQ(jstr(r.json().at("error")).rfind(b.field + ":", 0), 0u) << r.body;
-    if (!b.code.empty()) EXPECT_EQ(code(r), b.code) << r.body;
+    if (!b.code.empty()) {
+      EXPECT_EQ(code(r), b.code) << r.body;
+    }
   }
   Arbiter a = create(port, json::object{{"system", "swiss"}, {"rounds", 2}});
   // Nothing changes without the key.
