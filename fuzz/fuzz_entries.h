@@ -15,9 +15,9 @@
 #include <string>
 #include <string_view>
 
+#include "net/static_path.h"
 #include "rules/notation.h"
 #include "rules/record.h"
-#include "server/static_path.h"
 
 namespace toguz::fuzz {
 
@@ -273,7 +273,7 @@ inline std::string path_entry(const uint8_t* data, size_t size) {
   static const PathTree tree;
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   try {
-    auto segments = server::path_segments(text);
+    auto segments = net::path_segments(text);
     if (segments) {
       std::string again;
       for (const std::string& s : *segments) {
@@ -289,10 +289,10 @@ inline std::string path_entry(const uint8_t* data, size_t size) {
         }
       }
       if (again.empty()) again = "/";
-      if (server::path_segments(again) != segments)
+      if (net::path_segments(again) != segments)
         return "encoded segments read back otherwise: " + again;
     }
-    if (auto file = server::static_file(tree.root, text)) {
+    if (auto file = net::static_file(tree.root, text)) {
       const std::string f = file->string(), r = tree.root.string() + "/";
       if (f.compare(0, r.size(), r) != 0) return "a file outside the root: " + f;
       if (!std::filesystem::is_regular_file(*file)) return "not a regular file: " + f;

@@ -1,7 +1,7 @@
 // toguz admin --db FILE|URL ACTION ...: the operator's moderation over the store
 // (docs/accounts.md "Moderation"), with the server running or not: grant or revoke the
 // moderator role, list the flags and reports, resolve one, mark or close an account (or undo
-// it), void a game's rating changes. The actions are the server's own (server/moderation.h).
+// it), void a game's rating changes. The actions are the server's own (site/accounts/moderation.h).
 // Exit 0 when done, 1 when refused (an unknown account, game or report); a usage error exits
 // with CLI11's code.
 #include <iostream>
@@ -9,8 +9,8 @@
 #include <string>
 
 #include "cli/commands.h"
-#include "server/json_out.h"
-#include "server/moderation.h"
+#include "site/accounts/moderation.h"
+#include "site/json_out.h"
 #include "store/store.h"
 
 namespace toguz::cli {
@@ -24,7 +24,7 @@ struct AdminArgs {
   bool all = false;
 };
 
-// The refusal codes of server/moderation.h in words.
+// The refusal codes of site/accounts/moderation.h in words.
 std::string refusal_text(const std::string& code, const std::string& what) {
   if (code == "no_user") return "no such account: " + what;
   if (code == "no_game") return "no such game: " + what;
@@ -35,7 +35,7 @@ std::string refusal_text(const std::string& code, const std::string& what) {
 // One line of `toguz admin reports`.
 std::string report_line(const store::ReportRow& r) {
   std::string line = "#" + std::to_string(r.id) + " " + (r.reporter == 0 ? "flag" : "report") +
-                     " " + server::iso_time(r.created_ms) + " " + r.target_name;
+                     " " + site::iso_time(r.created_ms) + " " + r.target_name;
   if (r.reporter != 0) line += " by " + r.reporter_name;
   if (r.about != 0) line += " about " + r.about_name;
   if (!r.game_id.empty()) line += " game " + r.game_id;
@@ -55,13 +55,13 @@ int run_admin(const std::string& action, const AdminArgs& a) {
     return 0;
   }
   if (action == "grant" || action == "revoke")
-    why = server::moderation::set_moderator(*st, a.name, action == "grant");
+    why = site::moderation::set_moderator(*st, a.name, action == "grant");
   else if (action == "mark")
-    why = server::moderation::set_marked(*st, a.name, !a.undo);
+    why = site::moderation::set_marked(*st, a.name, !a.undo);
   else if (action == "close")
-    why = server::moderation::set_closed(*st, a.name, !a.undo);
+    why = site::moderation::set_closed(*st, a.name, !a.undo);
   else if (action == "void")
-    why = server::moderation::void_ratings(*st, a.name);
+    why = site::moderation::void_ratings(*st, a.name);
   else if (action == "resolve") {
     const bool number = !a.name.empty() && a.name.size() < 19 &&
                         a.name.find_first_not_of("0123456789") == std::string::npos;

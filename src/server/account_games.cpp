@@ -7,9 +7,9 @@
 
 #include "net/url.h"
 #include "rules/notation.h"
-#include "server/json_out.h"
 #include "server/server_impl.h"
-#include "server/text_input.h"
+#include "site/json_out.h"
+#include "site/text_input.h"
 
 namespace toguz::server {
 

@@ -14,9 +14,9 @@
 #include "net/log.h"
 #include "rules/notation.h"
 #include "rules/record.h"
-#include "server/json_out.h"
 #include "server/server_impl.h"
-#include "server/texts.h"
+#include "site/json_out.h"
+#include "site/texts.h"
 
 namespace toguz::server {
 

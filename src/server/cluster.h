@@ -29,8 +29,8 @@
 
 #include "bus/pubsub.h"
 #include "bus/redis.h"
-#include "server/room_registry.h"
 #include "server/server.h"
+#include "site/games/room_registry.h"
 
 namespace toguz::server {
 

@@ -12,11 +12,11 @@
 #include "protocol/analysis_json.h"
 #include "rules/notation.h"
 #include "rules/record.h"
-#include "server/json_in.h"
-#include "server/json_out.h"
 #include "server/server_impl.h"
-#include "server/text_input.h"
-#include "server/texts.h"
+#include "site/json_in.h"
+#include "site/json_out.h"
+#include "site/text_input.h"
+#include "site/texts.h"
 
 namespace toguz::server {
 

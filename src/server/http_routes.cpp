@@ -7,10 +7,10 @@
 #include "net/log.h"
 #include "net/router.h"
 #include "rules/record.h"
-#include "server/json_in.h"
-#include "server/json_out.h"
 #include "server/server_impl.h"
-#include "server/texts.h"
+#include "site/json_in.h"
+#include "site/json_out.h"
+#include "site/texts.h"
 
 namespace toguz::server {
 

@@ -4,8 +4,8 @@
 #include "engine_work/move_evals.h"
 #include "net/router.h"
 #include "net/url.h"
-#include "server/json_out.h"
 #include "server/server_impl.h"
+#include "site/json_out.h"
 
 namespace toguz::server {
 

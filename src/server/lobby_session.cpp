@@ -3,8 +3,8 @@
 #include <utility>
 
 #include "net/log.h"
-#include "server/json_out.h"
 #include "server/server_impl.h"
+#include "site/json_out.h"
 
 namespace toguz::server {
 

@@ -10,11 +10,11 @@
 #include <memory>
 #include <string>
 
-#include "server/lobby.h"
 #include "server/message_check.h"
 #include "server/server.h"
-#include "server/viewer.h"
 #include "server/ws_session.h"
+#include "site/lobby/lobby.h"
+#include "site/viewer.h"
 
 namespace toguz::server {
 

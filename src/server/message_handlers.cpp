@@ -6,10 +6,10 @@
 #include <bit>
 #include <cstdint>
 
-#include "server/json_out.h"
 #include "server/message_check.h"
 #include "server/server_impl.h"
-#include "server/texts.h"
+#include "site/json_out.h"
+#include "site/texts.h"
 
 namespace toguz::server {
 

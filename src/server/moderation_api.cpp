@@ -7,9 +7,9 @@
 #include <boost/json.hpp>
 
 #include "net/log.h"
-#include "server/json_out.h"
-#include "server/moderation.h"
 #include "server/server_impl.h"
+#include "site/accounts/moderation.h"
+#include "site/json_out.h"
 
 namespace toguz::server {
 

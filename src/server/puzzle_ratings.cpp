@@ -6,8 +6,8 @@
 #include <cmath>
 
 #include "accounts/glicko2.h"
-#include "server/json_out.h"
 #include "server/server_impl.h"
+#include "site/json_out.h"
 
 namespace toguz::server {
 

@@ -6,10 +6,10 @@
 #include <algorithm>
 
 #include "net/log.h"
-#include "server/json_out.h"
-#include "server/moderation.h"
 #include "server/server_impl.h"
-#include "server/texts.h"
+#include "site/accounts/moderation.h"
+#include "site/json_out.h"
+#include "site/texts.h"
 #include "store/sqlite_store.h"
 
 namespace toguz::server {
@@ -18,7 +18,7 @@ Server::Impl::Impl(const Config& c)
     : config(c), rng(std::random_device{}()), static_files(config.static_dir) {
   if (auto level = net::parse_log_level(config.log_level)) net::set_log_level(*level);
   try {
-    proxies = TrustedProxies::parse(config.trusted_proxies);
+    proxies = net::TrustedProxies::parse(config.trusted_proxies);
   } catch (const std::invalid_argument& e) {
     throw std::runtime_error(std::string("--trusted-proxy: ") + e.what());
   }
@@ -213,7 +213,7 @@ bool Server::Impl::forward_game_request(const std::string& id,
 
 std::string Server::Impl::client_of(const asio::ip::address& peer,
                                     const http::request<http::string_body>& req) const {
-  return client_address(peer, req["X-Forwarded-For"], req["X-Real-IP"], proxies);
+  return net::client_address(peer, req["X-Forwarded-For"], req["X-Real-IP"], proxies);
 }
 
 uint16_t Server::port() const {

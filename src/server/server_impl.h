@@ -27,23 +27,23 @@
 #include "engine_work/engine_work.h"
 #include "engine_work/move_evals.h"
 #include "engine_work/worker_pool.h"
+#include "net/client_address.h"
 #include "net/http_listener.h"
 #include "net/router.h"
-#include "server/arbiter_api.h"
-#include "server/client_address.h"
+#include "net/static_files.h"
 #include "server/cluster.h"
-#include "server/hash_pool.h"
-#include "server/learn_api.h"
-#include "server/lobby.h"
-#include "server/puzzle_miner.h"
-#include "server/rate_bucket.h"
-#include "server/room_registry.h"
 #include "server/server.h"
 #include "server/session_sockets.h"
-#include "server/static_files.h"
-#include "server/tournaments.h"
-#include "server/viewer.h"
 #include "server/ws_session.h"
+#include "site/accounts/hash_pool.h"
+#include "site/arbiter/arbiter_api.h"
+#include "site/games/room_registry.h"
+#include "site/learn/learn_api.h"
+#include "site/learn/puzzle_miner.h"
+#include "site/lobby/lobby.h"
+#include "site/rate_bucket.h"
+#include "site/tournaments/tournaments.h"
+#include "site/viewer.h"
 #include "store/store.h"
 
 namespace toguz::server {
@@ -116,7 +116,7 @@ struct Server::Impl : net::HttpSite {
   std::unique_ptr<RoomServices> services;
   std::unique_ptr<RoomRegistry> rooms;
   std::unordered_map<std::string, AddressState> addresses;
-  TrustedProxies proxies;  // --trusted-proxy
+  net::TrustedProxies proxies;  // --trusted-proxy
   // True while a request another instance of the cluster forwarded is routed (synchronously,
   // Cluster::on_http): it is answered here, never forwarded again.
   bool routing_forwarded = false;
@@ -129,7 +129,7 @@ struct Server::Impl : net::HttpSite {
   void queue_grew(const std::string& peer, size_t bytes);
   void queue_shrank(const std::string& peer, size_t bytes);
   size_t queued_total = 0, queued_peak = 0;  // over every address (GET /api/health)
-  StaticFiles static_files;
+  net::StaticFiles static_files;
   std::unique_ptr<LearnService> learn;  // /api/puzzles, /api/studies, /api/explorer
   std::unique_ptr<ArbiterApi> arbiter;  // /api/events: the arbiter page
   std::unique_ptr<Cluster> cluster;     // with --redis only

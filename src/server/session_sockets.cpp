@@ -3,8 +3,8 @@
 #include <vector>
 
 #include "net/log.h"
-#include "server/json_out.h"
 #include "server/server_impl.h"
+#include "site/json_out.h"
 
 namespace toguz::server {
 

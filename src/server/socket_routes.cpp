@@ -1,9 +1,9 @@
 // The site's socket endpoints, the WebSocket side of the route table: an upgrade the listener
 // (net/http_listener.h) hands over becomes a lobby or a game session, or is refused.
 #include "net/log.h"
-#include "server/json_out.h"
 #include "server/lobby_session.h"
 #include "server/server_impl.h"
+#include "site/json_out.h"
 
 namespace toguz::server {
 

@@ -1,15 +1,15 @@
-// The server's side of the online tournaments (server/tournaments.h): the Tournaments piece made
-// with the server's clock, presence, games, ratings and store, fed with the games' ends, and
-// the HTTP API under /api/tournaments (docs/web-protocol.md "Online tournaments").
+// The server's side of the online tournaments (site/tournaments/tournaments.h): the Tournaments
+// piece made with the server's clock, presence, games, ratings and store, fed with the games' ends,
+// and the HTTP API under /api/tournaments (docs/web-protocol.md "Online tournaments").
 #include <sstream>
 #include <vector>
 
 #include "net/log.h"
 #include "rules/record.h"
-#include "server/json_in.h"
 #include "server/server_impl.h"
-#include "server/text_input.h"
-#include "server/texts.h"
+#include "site/json_in.h"
+#include "site/text_input.h"
+#include "site/texts.h"
 #include "tournament/tgk.h"
 
 namespace toguz::server {

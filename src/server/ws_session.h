@@ -9,8 +9,8 @@
 #include <string>
 
 #include "server/message_check.h"
-#include "server/room.h"
 #include "server/server.h"
+#include "site/games/room.h"
 
 namespace toguz::server {
 

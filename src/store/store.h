@@ -143,7 +143,7 @@ struct ListQuery {
   int limit = 50, offset = 0;
 };
 
-// An over-the-board event of the arbiter page (server/arbiter_api.h): its state as the
+// An over-the-board event of the arbiter page (site/arbiter/arbiter_api.h): its state as the
 // tournament library's JSON (tournament/event_json.h) and the hash of the arbiter's key.
 struct EventRow {
   std::string id;
@@ -152,8 +152,8 @@ struct EventRow {
   int64_t created_ms = 0, updated_ms = 0;
 };
 
-// An online tournament (server/tournaments.h): its state as the Tournaments piece writes it
-// (JSON), and what the lists need without reading it: its status and start time.
+// An online tournament (site/tournaments/tournaments.h): its state as the Tournaments piece writes
+// it (JSON), and what the lists need without reading it: its status and start time.
 struct TournamentRow {
   std::string id;
   std::string status;  // "upcoming", "running", "finished" or "cancelled"

@@ -1,5 +1,5 @@
-// The arbiter page's API over real sockets (server/arbiter_api.h): a five-player Swiss through
-// three rounds with a typed game, a typed game with an error named, the refusals, the event
+// The arbiter page's API over real sockets (site/arbiter/arbiter_api.h): a five-player Swiss
+// through three rounds with a typed game, a typed game with an error named, the refusals, the event
 // kept across a restart, and its TGK file read back by the project's TGK parser.
 #include <gtest/gtest.h>
 

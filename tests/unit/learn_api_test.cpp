@@ -1,8 +1,8 @@
-// The learning pages' API (src/server/learn_api.h) called directly: the shipped puzzle file and
+// The learning pages' API (src/site/learn/learn_api.h) called directly: the shipped puzzle file and
 // studies (web/data), an explorer index built from a hand-made record, and bad requests and
 // files. The studies' proven lines are replayed by the referee, and the cheap proofs are found
 // again by the solver within a node budget.
-#include "server/learn_api.h"
+#include "site/learn/learn_api.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -26,10 +26,10 @@ namespace {
 
 namespace fs = std::filesystem;
 namespace json = boost::json;
-using server::LearnDataError;
-using server::LearnOptions;
-using server::LearnReply;
-using server::LearnService;
+using site::LearnDataError;
+using site::LearnOptions;
+using site::LearnReply;
+using site::LearnService;
 
 std::string web_data(const std::string& name) {
   return test::data_path("../../web/data/" + name);
@@ -198,7 +198,7 @@ TEST(LearnApi, StudiesProvenAndNot) {
 // The cheap proofs of the studies file found again: the same result and margin within a node
 // budget (3-5x what the recorded proofs took: studies 1, 2 and 4 with the margin).
 TEST(LearnApi, CheapStudyProofsAreFoundAgain) {
-  for (const auto& s : server::read_studies(web_data("studies.json"))) {
+  for (const auto& s : site::read_studies(web_data("studies.json"))) {
     if (s.number != 1 && s.number != 2 && s.number != 4) continue;
     SCOPED_TRACE("study " + std::to_string(s.number));
     tables::SolveOptions opt;

@@ -12,9 +12,9 @@
 
 #include "rules/notation.h"
 #include "rules/record.h"
-#include "server/learn_api.h"
-#include "server/puzzle_miner.h"
 #include "server_client.h"
+#include "site/learn/learn_api.h"
+#include "site/learn/puzzle_miner.h"
 #include "test_util.h"
 
 namespace toguz::test {
@@ -95,14 +95,14 @@ std::vector<std::string> lines_of(const std::filesystem::path& file) {
 TEST(LearnServer, MinerAddsAGamesPuzzlesOnceAndKeepsThem) {
   TempDir dir;
   const auto file = dir.path / "mined.jsonl";
-  server::LearnService served(server::LearnOptions{});
+  site::LearnService served(site::LearnOptions{});
   net::io_context ioc;
   engine_work::WorkerPool pool(1);
   engine_work::EngineWork work(ioc, pool);
   puzzles::MineOptions options;  // as tests/data/puzzles/tiny.jsonl was made: --depth 4 --skip 2
   options.depth = 4;
   options.skip_plies = 2;
-  server::PuzzleMiner miner(
+  site::PuzzleMiner miner(
       work, file.string(), [&](const puzzles::Puzzle& p) { return served.add_puzzle(p); }, options);
   std::vector<std::pair<std::string, int>> mined;
   miner.on_mined = [&](const std::string& id, int n) {
@@ -133,9 +133,9 @@ TEST(LearnServer, MinerAddsAGamesPuzzlesOnceAndKeepsThem) {
   }
   // a restart reads them back; a line cut short by a crash is skipped, not fatal
   std::ofstream(file, std::ios::app) << R"({"position":"9,9,9)";
-  server::LearnOptions again;
+  site::LearnOptions again;
   again.mined_path = file.string();
-  server::LearnService restarted(again);
+  site::LearnService restarted(again);
   EXPECT_EQ(restarted.puzzle_count(), 2u);
   EXPECT_EQ(restarted.mined_lines_skipped(), 1u);
 }

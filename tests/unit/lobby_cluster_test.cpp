@@ -1,4 +1,4 @@
-// The lobby across instances without sockets or Redis (server/lobby.h, LobbyHooks' publish and
+// The lobby across instances without sockets or Redis (site/lobby/lobby.h, LobbyHooks' publish and
 // claim): three Lobby objects on one fake bus (every message delivered to every lobby, in
 // order, when the test pumps it) and one shared set of claims. A seek made on one is listed
 // and accepted on another, and the seeker gets his start; two accepts of one seek on two
@@ -17,9 +17,9 @@
 #include <vector>
 
 #include "lobby_fakes.h"
-#include "server/lobby.h"
+#include "site/lobby/lobby.h"
 
-namespace toguz::server {
+namespace toguz::site {
 namespace {
 
 namespace json = boost::json;
@@ -276,4 +276,4 @@ TEST_F(LobbyCluster, TheOnlineCountsAreSummed) {
 }
 
 }  // namespace
-}  // namespace toguz::server
+}  // namespace toguz::site

@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "server/lobby.h"
+#include "site/lobby/lobby.h"
 
-namespace toguz::server::test {
+namespace toguz::site::test {
 
 struct FakeClient : LobbyClient {
   std::vector<boost::json::object> got;
@@ -40,4 +40,4 @@ inline Viewer account(int64_t id, const std::string& name) {
   return v;
 }
 
-}  // namespace toguz::server::test
+}  // namespace toguz::site::test

@@ -1,6 +1,6 @@
-// The lobby's behaviour without sockets (server/lobby.h): seeks, accepts, pools with a widening
+// The lobby's behaviour without sockets (site/lobby/lobby.h): seeks, accepts, pools with a widening
 // range on a fake clock, challenges, the seek limit, leaving, and the throttled broadcasts.
-#include "server/lobby.h"
+#include "site/lobby/lobby.h"
 
 #include <gtest/gtest.h>
 
@@ -11,7 +11,7 @@
 
 #include "lobby_fakes.h"
 
-namespace toguz::server {
+namespace toguz::site {
 namespace {
 
 namespace json = boost::json;
@@ -409,4 +409,4 @@ TEST_F(LobbyFixture, OnlineAndPoolsAreSentAtMostEveryTwoSeconds) {
 }
 
 }  // namespace
-}  // namespace toguz::server
+}  // namespace toguz::site

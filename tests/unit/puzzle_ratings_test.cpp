@@ -12,8 +12,8 @@
 #include <set>
 
 #include "accounts/glicko2.h"
-#include "server/learn_api.h"
 #include "server_client.h"
+#include "site/learn/learn_api.h"
 #include "test_util.h"
 
 namespace toguz::test {
@@ -121,7 +121,7 @@ TEST(PuzzleRatings, SolveRaisesMissLowersOncePerPuzzle) {
 
   // Solved: the expected Glicko-2 figures of a new player (1500/350) beating a 1200/350 puzzle.
   const auto [player, puzzle] = accounts::rate_game(
-      accounts::Rating{}, server::puzzle_start_rating(1), 1.0, accounts::Glicko2Config{}, 0.0, 0.0);
+      accounts::Rating{}, site::puzzle_start_rating(1), 1.0, accounts::Glicko2Config{}, 0.0, 0.0);
   HttpResult solved = attempt(s.port(), easy, me, solve_body(before));
   ASSERT_EQ(solved.status, 200) << solved.body;
   json::object a = solved.json().as_object();

@@ -13,8 +13,8 @@
 #include <mutex>
 #include <thread>
 
-#include "server/hash_pool.h"
 #include "server_client.h"
+#include "site/accounts/hash_pool.h"
 
 namespace toguz::test {
 namespace {
@@ -615,7 +615,7 @@ struct Gate {
 };
 
 TEST(HashPool, LoginsGoFirstAndSignupsFillHalfTheQueue) {
-  server::HashPool pool(1, 6);
+  site::HashPool pool(1, 6);
   Gate gate;
   std::mutex m;
   std::vector<std::string> order;
@@ -625,19 +625,19 @@ TEST(HashPool, LoginsGoFirstAndSignupsFillHalfTheQueue) {
       order.push_back(what);
     };
   };
-  ASSERT_TRUE(pool.submit([&] { gate.wait(); }, server::HashLane::Signup));
+  ASSERT_TRUE(pool.submit([&] { gate.wait(); }, site::HashLane::Signup));
   gate.wait_entered();  // the one thread is busy: what follows waits
   for (int i = 0; i < 3; ++i)
-    EXPECT_TRUE(pool.submit(note("signup" + std::to_string(i)), server::HashLane::Signup)) << i;
-  EXPECT_FALSE(pool.submit(note("signup3"), server::HashLane::Signup));  // half of 6 wait already
-  EXPECT_TRUE(pool.submit(note("login0"), server::HashLane::Login));
-  EXPECT_TRUE(pool.submit(note("login1"), server::HashLane::Login));
-  EXPECT_TRUE(pool.submit(note("login2"), server::HashLane::Login));
-  EXPECT_FALSE(pool.submit(note("login3"), server::HashLane::Login));  // 6 wait: full
+    EXPECT_TRUE(pool.submit(note("signup" + std::to_string(i)), site::HashLane::Signup)) << i;
+  EXPECT_FALSE(pool.submit(note("signup3"), site::HashLane::Signup));  // half of 6 wait already
+  EXPECT_TRUE(pool.submit(note("login0"), site::HashLane::Login));
+  EXPECT_TRUE(pool.submit(note("login1"), site::HashLane::Login));
+  EXPECT_TRUE(pool.submit(note("login2"), site::HashLane::Login));
+  EXPECT_FALSE(pool.submit(note("login3"), site::HashLane::Login));  // 6 wait: full
   EXPECT_EQ(pool.queued(), 6u);
   gate.release();
   Gate done;
-  while (!pool.submit([&] { done.wait(); }, server::HashLane::Signup)) std::this_thread::yield();
+  while (!pool.submit([&] { done.wait(); }, site::HashLane::Signup)) std::this_thread::yield();
   done.wait_entered();
   done.release();
   std::lock_guard lock(m);
@@ -646,14 +646,14 @@ TEST(HashPool, LoginsGoFirstAndSignupsFillHalfTheQueue) {
 }
 
 TEST(HashPool, ShutdownRefusesAndDrops) {
-  server::HashPool pool(1, 4);
+  site::HashPool pool(1, 4);
   Gate gate;
   bool ran = false;
-  ASSERT_TRUE(pool.submit([&] { gate.wait(); }, server::HashLane::Login));
+  ASSERT_TRUE(pool.submit([&] { gate.wait(); }, site::HashLane::Login));
   gate.wait_entered();
-  ASSERT_TRUE(pool.submit([&] { ran = true; }, server::HashLane::Login));
+  ASSERT_TRUE(pool.submit([&] { ran = true; }, site::HashLane::Login));
   pool.shutdown();
-  EXPECT_FALSE(pool.submit([] {}, server::HashLane::Login));
+  EXPECT_FALSE(pool.submit([] {}, site::HashLane::Login));
   gate.release();
   EXPECT_EQ(pool.queued(), 0u);
   EXPECT_FALSE(ran);

@@ -7,8 +7,8 @@
 
 #include <chrono>
 
-#include "server/moderation.h"
 #include "server_client.h"
+#include "site/accounts/moderation.h"
 #include "store/store.h"
 
 namespace toguz::test {
@@ -44,7 +44,7 @@ std::string code(const std::optional<json::object>& m) {
 // The operator's `toguz admin grant`, on the server's own database while it runs.
 void grant(const std::string& db, const std::string& name) {
   auto st = store::open_store(db);
-  ASSERT_EQ(server::moderation::set_moderator(*st, name, true), "");
+  ASSERT_EQ(site::moderation::set_moderator(*st, name, true), "");
 }
 
 // A lobby socket that has read the lobby's first message (`state`).

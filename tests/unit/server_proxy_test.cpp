@@ -1,4 +1,4 @@
-// Who the client is (docs/server.md "Abuse limits", src/server/client_address.h): the
+// Who the client is (docs/server.md "Abuse limits", src/net/client_address.h): the
 // forwarding headers read alone; a peer's X-Forwarded-For counts only when the peer is a
 // trusted proxy; and behind the real nginx with docs/nginx.conf (started by the test on free
 // loopback ports) each client has its own failed logins, sockets and analyses. The clients
@@ -14,16 +14,16 @@
 #include <sstream>
 #include <thread>
 
+#include "net/client_address.h"
 #include "redis_server.h"
-#include "server/client_address.h"
 #include "server_client.h"
 
 // A namespace of its own: the unity build puts this file beside other server tests.
 namespace toguz::test::proxy {
 namespace {
 
-using server::client_address;
-using server::TrustedProxies;
+using toguz::net::client_address;
+using toguz::net::TrustedProxies;
 
 boost::asio::ip::address addr(const std::string& s) {
   return boost::asio::ip::make_address(s);

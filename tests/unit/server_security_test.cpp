@@ -5,7 +5,7 @@
 
 #include <fstream>
 
-#include "server/static_path.h"
+#include "net/static_path.h"
 #include "server_client.h"
 
 namespace toguz::test {
@@ -32,11 +32,11 @@ struct StaticTree {
 
 TEST(ServerSecurity, PathSegmentsRefuseHostileSegments) {
   using Segs = std::vector<std::string>;
-  EXPECT_EQ(server::path_segments("/"), Segs{});
-  EXPECT_EQ(server::path_segments("/assets/app.js"), (Segs{"assets", "app.js"}));
-  EXPECT_EQ(server::path_segments("/a%20b"), (Segs{"a b"}));
-  EXPECT_EQ(server::path_segments("/%252e%252e"), (Segs{"%2e%2e"}));  // decoded once only
-  EXPECT_EQ(server::path_segments("/a+b"), (Segs{"a+b"}));
+  EXPECT_EQ(toguz::net::path_segments("/"), Segs{});
+  EXPECT_EQ(toguz::net::path_segments("/assets/app.js"), (Segs{"assets", "app.js"}));
+  EXPECT_EQ(toguz::net::path_segments("/a%20b"), (Segs{"a b"}));
+  EXPECT_EQ(toguz::net::path_segments("/%252e%252e"), (Segs{"%2e%2e"}));  // decoded once only
+  EXPECT_EQ(toguz::net::path_segments("/a+b"), (Segs{"a+b"}));
   for (std::string bad : {"",
                           "x",
                           "//etc/passwd",
@@ -58,19 +58,19 @@ TEST(ServerSecurity, PathSegmentsRefuseHostileSegments) {
                           "/..",
                           "/%2e",
                           "/assets/%2e%2e/%2e%2e/secret"})
-    EXPECT_FALSE(server::path_segments(bad)) << bad;
-  EXPECT_FALSE(server::path_segments(std::string("/a\0b", 4)));
+    EXPECT_FALSE(toguz::net::path_segments(bad)) << bad;
+  EXPECT_FALSE(toguz::net::path_segments(std::string("/a\0b", 4)));
 }
 
 TEST(ServerSecurity, FileUnderRootFollowsNoLinkOut) {
   StaticTree t;
-  EXPECT_TRUE(server::static_file(t.dist, "/assets/app.js"));
-  EXPECT_TRUE(server::static_file(t.dist, "/inside/app.js"));  // a link that stays inside
-  EXPECT_FALSE(server::static_file(t.dist, "/link.txt"));      // absolute link out
-  EXPECT_FALSE(server::static_file(t.dist, "/assets/up/secret.txt"));
-  EXPECT_FALSE(server::static_file(t.dist, "/assets"));  // a folder is no file
-  EXPECT_FALSE(server::static_file(t.dist, "/"));
-  EXPECT_FALSE(server::static_file(t.dist, "/" + t.secret.string()));
+  EXPECT_TRUE(toguz::net::static_file(t.dist, "/assets/app.js"));
+  EXPECT_TRUE(toguz::net::static_file(t.dist, "/inside/app.js"));  // a link that stays inside
+  EXPECT_FALSE(toguz::net::static_file(t.dist, "/link.txt"));      // absolute link out
+  EXPECT_FALSE(toguz::net::static_file(t.dist, "/assets/up/secret.txt"));
+  EXPECT_FALSE(toguz::net::static_file(t.dist, "/assets"));  // a folder is no file
+  EXPECT_FALSE(toguz::net::static_file(t.dist, "/"));
+  EXPECT_FALSE(toguz::net::static_file(t.dist, "/" + t.secret.string()));
 }
 
 // Over real sockets: no hostile path reaches a file outside the root.
@@ -103,7 +103,7 @@ TEST(ServerSecurity, StaticRootCannotBeLeft) {
     EXPECT_EQ(r.body.find("SECRET-CONTENT"), std::string::npos) << target;
     EXPECT_EQ(r.body.find("root:"), std::string::npos) << target;
     EXPECT_EQ(r.body.find("SQLite"), std::string::npos) << target;
-    if (!server::path_segments(target)) {
+    if (!toguz::net::path_segments(target)) {
       EXPECT_EQ(r.status, 404) << target << ": " << r.body;
     } else {
       // A name that is not there (or leads out): the app, or a 404 under /assets.

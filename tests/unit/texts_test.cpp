@@ -1,15 +1,15 @@
-// The server's words in a translatable form (src/server/texts.h): error codes with their
+// The server's words in a translatable form (src/site/texts.h): error codes with their
 // parameters, the default names, the tags of an exported record. And the names it shows: no
 // invisible or bidi characters (rules/text.h clean_display_text), no rating after a guest's name,
-// no account's name under look-alike letters (server/text_input.h).
-#include "server/texts.h"
+// no account's name under look-alike letters (site/text_input.h).
+#include "site/texts.h"
 
 #include <gtest/gtest.h>
 
 #include "rules/text.h"
-#include "server/text_input.h"
+#include "site/text_input.h"
 
-namespace toguz::server {
+namespace toguz::site {
 namespace {
 
 std::string code_of(const char* message) {
@@ -139,22 +139,22 @@ TEST(DisplayText, LettersOfEveryScriptStayAndCutsFallBetweenCharacters) {
 TEST(GuestNames, RatingLikeEndingsAreSeen) {
   for (const char* n : {"Aigerim (2500)", "Aigerim(1500?)", "Bolat [2100]", "Bolat ( 2 100 )",
                         "(2500)", "Нурлан （２５００）", "x (1,900+)"})
-    EXPECT_TRUE(server::ends_in_rating(n)) << n;
+    EXPECT_TRUE(site::ends_in_rating(n)) << n;
   for (const char* n : {"Aigerim", "Aigerim 2500", "Team (A)", "Bolat (the 2nd)", "()", "2500)",
                         "Aigerim (2500) x"})
-    EXPECT_FALSE(server::ends_in_rating(n)) << n;
+    EXPECT_FALSE(site::ends_in_rating(n)) << n;
 }
 
 TEST(GuestNames, LookAlikeLettersReadAsTheUsername) {
-  EXPECT_EQ(server::lookalike_username_key("Aigerim"), "aigerim");
-  EXPECT_EQ(server::lookalike_username_key("\u0410igerim"), "aigerim");           // Cyrillic А
-  EXPECT_EQ(server::lookalike_username_key("B\u043Elat"), "bolat");               // Cyrillic о
-  EXPECT_EQ(server::lookalike_username_key("\uFF21\uFF49gerim_1"), "aigerim_1");  // full width
-  EXPECT_EQ(server::lookalike_username_key("\u039Flzhas"), "olzhas");             // Greek Ο
-  EXPECT_EQ(server::lookalike_username_key("Айгерим"), "");  // й is no Latin letter
-  EXPECT_EQ(server::lookalike_username_key("Ai gerim"), "");
-  EXPECT_EQ(server::lookalike_username_key(""), "");
+  EXPECT_EQ(site::lookalike_username_key("Aigerim"), "aigerim");
+  EXPECT_EQ(site::lookalike_username_key("\u0410igerim"), "aigerim");           // Cyrillic А
+  EXPECT_EQ(site::lookalike_username_key("B\u043Elat"), "bolat");               // Cyrillic о
+  EXPECT_EQ(site::lookalike_username_key("\uFF21\uFF49gerim_1"), "aigerim_1");  // full width
+  EXPECT_EQ(site::lookalike_username_key("\u039Flzhas"), "olzhas");             // Greek Ο
+  EXPECT_EQ(site::lookalike_username_key("Айгерим"), "");  // й is no Latin letter
+  EXPECT_EQ(site::lookalike_username_key("Ai gerim"), "");
+  EXPECT_EQ(site::lookalike_username_key(""), "");
 }
 
 }  // namespace
-}  // namespace toguz::server
+}  // namespace toguz::site

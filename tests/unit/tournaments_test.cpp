@@ -1,8 +1,8 @@
-// The online tournaments' behaviour without the server (server/tournaments.h): creation checks,
-// joining and withdrawing, an arena on a fake clock (pairing, streak points, pausing the absent,
-// the end), a Swiss and a round robin round by round (forfeits of the absent), and a restart
-// from the stored state.
-#include "server/tournaments.h"
+// The online tournaments' behaviour without the server (site/tournaments/tournaments.h): creation
+// checks, joining and withdrawing, an arena on a fake clock (pairing, streak points, pausing the
+// absent, the end), a Swiss and a round robin round by round (forfeits of the absent), and a
+// restart from the stored state.
+#include "site/tournaments/tournaments.h"
 
 #include <gtest/gtest.h>
 
@@ -12,9 +12,9 @@
 #include <string>
 #include <vector>
 
-#include "server/texts.h"
+#include "site/texts.h"
 
-namespace toguz::server {
+namespace toguz::site {
 namespace {
 
 namespace json = boost::json;
@@ -494,4 +494,4 @@ TEST_F(TournamentsFixture, RestoredFromTheStoreGoesOn) {
 }
 
 }  // namespace
-}  // namespace toguz::server
+}  // namespace toguz::site

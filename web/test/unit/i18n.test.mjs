@@ -30,12 +30,12 @@ test("t fills placeholders and falls back to the key", () => {
   assert.equal(t("no-such-key"), "no-such-key");
 });
 
-// The server's error codes (src/server/texts.cpp) and default names: each has a text in every
+// The server's error codes (src/site/texts.cpp) and default names: each has a text in every
 // language, which uses only the parameters the server sends with it.
 import { readFileSync } from "node:fs";
 import { error_text, player_name } from "../../node_modules/.toguz-unit/i18n.js";
 
-const texts = readFileSync(new URL("../../../src/server/texts.cpp", import.meta.url), "utf8");
+const texts = readFileSync(new URL("../../../src/site/texts.cpp", import.meta.url), "utf8");
 
 test("every server error code has a text in every language", () => {
   const table = texts.slice(texts.indexOf("kErrors[]"), texts.indexOf("};", texts.indexOf("kErrors[]")));

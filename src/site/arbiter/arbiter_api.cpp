@@ -1,0 +1,247 @@
+#include "site/arbiter/arbiter_api.h"
+
+#include <cctype>
+#include <sstream>
+#include <vector>
+
+#include "accounts/session.h"
+#include "net/url.h"
+#include "site/games/room_registry.h"
+#include "site/json_in.h"
+#include "site/json_out.h"
+#include "site/text_input.h"
+#include "tournament/event_json.h"
+#include "tournament/report.h"
+#include "tournament/standings.h"
+#include "tournament/tgk.h"
+
+namespace toguz::site {
+
+namespace {
+
+// (server::Player is a game's seat: the event's players are written tournament::Player.)
+using tournament::Board;
+using tournament::BoardResult;
+using tournament::Event;
+using tournament::MoveError;
+using tournament::Round;
+using tournament::Standing;
+using tournament::System;
+using tournament::TieBreak;
+using Response = http::response<http::string_body>;
+
+// Limits of one event: enough for a national open, small enough that every request stays
+// quick (a Swiss round of 120 players pairs in about 16 ms).
+constexpr int kMaxPlayers = 256;
+constexpr int kMaxSwissRounds = 50;
+constexpr size_t kMaxTextChars = 120;  // event name and site
+constexpr size_t kMaxTitleChars = 10;
+
+Response text_response(const std::string& content_type, std::string body,
+                       const std::string& filename = "") {
+  Response res{http::status::ok, 11};
+  res.set(http::field::content_type, content_type);
+  res.set(http::field::cache_control, "no-store");
+  if (!filename.empty())
+    res.set(http::field::content_disposition, "attachment; filename=\"" + filename + "\"");
+  res.body() = std::move(body);
+  res.prepare_payload();
+  return res;
+}
+
+// What the arbiter can do next: enter players, enter the round's results, pair, or nothing.
+const char* next_step(const Event& ev) {
+  if (ev.played.empty()) return ev.players.size() < 2 ? "players" : "pair";
+  if (!ev.round_complete(int(ev.played.size()) - 1)) return "results";
+  return int(ev.played.size()) < ev.total_rounds() ? "pair" : "done";
+}
+
+// The event as the page shows it: the state, the standings, the next step.
+json::object event_view(const std::string& id, const Event& ev) {
+  json::array players;
+  for (const tournament::Player& p : ev.players)
+    players.push_back(json::object{{"name", p.name}, {"rating", p.rating}, {"title", p.title}});
+  json::array rounds;
+  for (const Round& r : ev.played) {
+    json::array boards;
+    for (const Board& b : r.boards)
+      boards.push_back(json::object{{"white", b.white},
+                                    {"black", b.black},
+                                    {"result", std::string(board_result_text(b.result))},
+                                    {"moves", b.moves.size()}});
+    rounds.push_back(json::object{{"boards", std::move(boards)},
+                                  {"byes", json::array(r.byes.begin(), r.byes.end())}});
+  }
+  json::array tie_breaks;
+  for (TieBreak t : tie_breaks_of(ev)) tie_breaks.push_back(json::string(tie_break_short(t)));
+  json::array table;
+  for (const Standing& s : standings(ev))
+    table.push_back(
+        json::object{{"player", s.player},
+                     {"rank", s.rank},
+                     {"points", tournament::score_text(s.half_points)},
+                     {"tie_breaks", json::array(s.tie_breaks.begin(), s.tie_breaks.end())}});
+  return json::object{{"id", id},
+                      {"name", ev.name},
+                      {"site", ev.site},
+                      {"date", ev.date},
+                      {"system", std::string(system_name(ev.system))},
+                      {"rounds", ev.total_rounds()},
+                      {"tie_breaks", std::move(tie_breaks)},
+                      {"players", std::move(players)},
+                      {"played", std::move(rounds)},
+                      {"standings", std::move(table)},
+                      {"next", next_step(ev)}};
+}
+
+// "2026.12.01", "2026.12.??" or "": the Date tag's form.
+bool valid_date(const std::string& d) {
+  if (d.empty()) return true;
+  if (d.size() != 10 || d[4] != '.' || d[7] != '.') return false;
+  for (size_t i : {0, 1, 2, 3, 5, 6, 8, 9})
+    if (!std::isdigit(static_cast<unsigned char>(d[i])) && d[i] != '?') return false;
+  return true;
+}
+
+Event new_event(const json::object& body) {
+  Event ev;
+  ev.name = clean_name(get_string(body, "name", "", 1000), "", kMaxTextChars);
+  ev.site = clean_name(get_string(body, "site", "", 1000), "", kMaxTextChars);
+  ev.date = get_string(body, "date", "", 20);
+  if (!valid_date(ev.date)) throw BadRequest{"date: expected YYYY.MM.DD, e.g. 2026.12.01"};
+  if (!parse_system(get_string(body, "system", "", 40), &ev.system))
+    throw BadRequest{"system: expected swiss, round-robin or double-round-robin"};
+  if (ev.system == System::Swiss) {
+    ev.rounds = int(get_int(body, "rounds", 0, 1, kMaxSwissRounds));
+    if (ev.rounds == 0) throw BadRequest{"rounds: a Swiss needs its number of rounds"};
+  } else if (get_int(body, "rounds", 0, 0, kMaxSwissRounds) != 0) {
+    throw BadRequest{"rounds: a round robin has the rounds of its Berger table"};
+  }
+  if (const json::value* t = field(body, "tie_breaks")) {
+    if (!t->is_array()) throw BadRequest{"tie_breaks: expected an array of names"};
+    for (const json::value& v : t->as_array()) {
+      TieBreak tb;
+      if (!v.is_string() || !parse_tie_break(std::string(v.as_string()), &tb))
+        throw BadRequest{
+            "tie_breaks: expected buchholz-cut1, buchholz, sonneborn-berger, wins or "
+            "direct-encounter"};
+      ev.tie_breaks.push_back(tb);
+    }
+  }
+  return ev;
+}
+
+void add_player(Event& ev, const json::object& body) {
+  if (!ev.played.empty())
+    throw BadRequest{"players are entered before round 1 is paired", http::status::conflict};
+  if (int(ev.players.size()) >= kMaxPlayers)
+    throw BadRequest{"an event has at most " + std::to_string(kMaxPlayers) + " players",
+                     http::status::conflict};
+  tournament::Player p;
+  p.name = clean_name(get_string(body, "name", "", 1000), "");
+  if (p.name.empty()) throw BadRequest{"name: expected the player's name"};
+  p.rating = int(get_int(body, "rating", 0, 0, 9999));
+  p.title = clean_name(get_string(body, "title", "", 100), "", kMaxTitleChars);
+  for (const tournament::Player& q : ev.players)
+    if (q.name == p.name)
+      throw BadRequest{"name: '" + p.name + "' is already entered", http::status::conflict};
+  ev.players.push_back(std::move(p));
+}
+
+void enter_result(Event& ev, const json::object& body) {
+  if (ev.played.empty()) throw BadRequest{"no round has been paired yet", http::status::conflict};
+  const int r =
+      int(get_int(body, "round", int64_t(ev.played.size()), 1, int64_t(ev.played.size())));
+  Round& round = ev.played[r - 1];
+  const int b = int(get_int(body, "board", 0, 1, int64_t(round.boards.size())));
+  if (b == 0) throw BadRequest{"board: missing"};
+  BoardResult res;
+  if (!parse_board_result(get_string(body, "result", "", 20), &res))
+    throw BadRequest{"result: expected 1-0, 0-1, 1/2-1/2, +-, -+ or *"};
+  std::vector<std::string> tokens;
+  std::istringstream in(get_string(body, "moves", "", 20000));
+  for (std::string w; in >> w;) tokens.push_back(w);
+  Board& board = round.boards[b - 1];
+  try {
+    board.moves = check_moves(tokens, res);
+  } catch (const MoveError& e) {
+    throw BadRequest{std::string("moves: ") + e.what()};
+  }
+  board.result = res;
+}
+
+int round_of_query(const Event& ev, const std::string& query) {
+  if (ev.played.empty()) throw BadRequest{"no round has been paired yet", http::status::conflict};
+  const std::string v = net::query_value(net::query_pairs(query), "round").value_or("");
+  if (v.empty()) return int(ev.played.size());
+  const int n = int(ev.played.size());
+  if (v.size() > 4 || v.find_first_not_of("0123456789") != std::string::npos || std::stoi(v) < 1 ||
+      std::stoi(v) > n)
+    throw BadRequest{"round: expected 1.." + std::to_string(n)};
+  return std::stoi(v);
+}
+
+}  // namespace
+
+Response ArbiterApi::create(const http::request<http::string_body>& req) {
+  const Event ev = new_event(json_body(req));
+  const auto key = accounts::new_session(0, 0);
+  store::EventRow row{"", key.hash, event_to_json(ev), now_ms(), now_ms()};
+  do row.id = RoomRegistry::random_id(10);
+  while (store_.load_event(row.id));
+  store_.save_event(row);
+  return json_response(
+      http::status::ok,
+      json::object{{"id", row.id}, {"key", key.token}, {"event", event_view(row.id, ev)}});
+}
+
+Response ArbiterApi::change(const http::request<http::string_body>& req, store::EventRow& row,
+                            Event ev, const std::string& action) {
+  const json::object body = json_body(req);
+  const std::string key = get_string(body, "key", "", 200);
+  if (!accounts::session_matches(key, row.key_hash, INT64_MAX, 0))
+    throw BadRequest{"key: wrong arbiter key", http::status::forbidden};
+  if (action == "players") {
+    add_player(ev, body);
+  } else if (action == "pair") {
+    try {
+      ev.played.push_back(pair_next_round(ev));
+    } catch (const std::runtime_error& e) {
+      throw BadRequest{e.what(), http::status::conflict};
+    }
+  } else {
+    enter_result(ev, body);
+  }
+  // Every check passed: only now the event changes.
+  row.state = event_to_json(ev);
+  row.updated_ms = now_ms();
+  store_.save_event(row);
+  return json_response(http::status::ok, json::object{{"event", event_view(row.id, ev)}});
+}
+
+Response ArbiterApi::handle(const http::request<http::string_body>& req, const std::string& id,
+                            const std::string& action, const std::string& query) {
+  const bool get = req.method() == http::verb::get || req.method() == http::verb::head;
+  try {
+    if (id.empty()) return create(req);
+    std::optional<store::EventRow> row;
+    if (id.size() <= 32) row = store_.load_event(id);
+    if (!row) throw BadRequest{"no such event: " + id, http::status::not_found};
+    Event ev = tournament::event_from_json(row->state);
+    if (get) {
+      if (action.empty())
+        return json_response(http::status::ok, json::object{{"event", event_view(id, ev)}});
+      if (action == "tgk")
+        return text_response("text/plain; charset=utf-8", event_tgk(ev), "event-" + id + ".tgk");
+      if (action == "pairings")
+        return text_response("text/html; charset=utf-8",
+                             pairings_page(ev, round_of_query(ev, query)));
+      return text_response("text/html; charset=utf-8", standings_page(ev));
+    }
+    return change(req, *row, std::move(ev), action);
+  } catch (const BadRequest& e) {
+    return error_response(e.status, e.message);
+  }
+}
+
+}  // namespace toguz::site

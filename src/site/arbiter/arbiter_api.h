@@ -1,0 +1,41 @@
+// The arbiter page's API (docs/web-protocol.md "Over-the-board events"): an event of the
+// tournament library (src/tournament) kept in the store, changed only by whoever holds its
+// arbiter key, read by anyone: the event as JSON, its TGK file, and print-friendly pairings and
+// standings pages. IO thread only (it uses the server's store).
+#pragma once
+
+#include <boost/beast/http.hpp>
+#include <optional>
+#include <string>
+
+#include "store/store.h"
+#include "tournament/event.h"
+
+namespace toguz::site {
+
+class ArbiterApi {
+ public:
+  explicit ArbiterApi(store::Store& store) : store_(store) {}
+
+  // Answers a request of one of the arbiter's routes (server/http_routes.cpp): `id` "" for
+  // POST /api/events (a new event), else the event's id and `action` ("" for the event itself,
+  // tgk, pairings, standings; players, pair, result for a POST with the key). A bad request is
+  // refused with a 4xx naming the field, and the stored event stays as it was.
+  boost::beast::http::response<boost::beast::http::string_body> handle(
+      const boost::beast::http::request<boost::beast::http::string_body>& req,
+      const std::string& id, const std::string& action, const std::string& query);
+
+ private:
+  using Response = boost::beast::http::response<boost::beast::http::string_body>;
+  using Request = boost::beast::http::request<boost::beast::http::string_body>;
+  // POST /api/events: a new event and its arbiter key.
+  Response create(const Request& req);
+  // A POST with the arbiter key to an event: `action` (players, pair, result) applied to `ev`,
+  // then `row` saved; BadRequest, and nothing saved, on any refusal.
+  Response change(const Request& req, store::EventRow& row, tournament::Event ev,
+                  const std::string& action);
+
+  store::Store& store_;
+};
+
+}  // namespace toguz::site

@@ -1,0 +1,73 @@
+// Reading the fields of a request's JSON body: each getter returns the fallback for a field
+// that is absent or null, and throws BadRequest naming the field for one of the wrong type or
+// out of range.
+#pragma once
+
+#include <algorithm>
+#include <boost/beast/http.hpp>
+#include <boost/json.hpp>
+#include <cstdint>
+#include <string>
+
+#include "site/json_out.h"
+
+namespace toguz::site {
+
+// A request error: becomes a 400 (or the given status) with {"error": message}, and the
+// given code when the message table has none.
+struct BadRequest {
+  std::string message;
+  boost::beast::http::status status = boost::beast::http::status::bad_request;
+  const char* code = nullptr;
+  boost::beast::http::response<boost::beast::http::string_body> response() const {
+    return code ? coded_error(status, message, code) : error_response(status, message);
+  }
+};
+
+// A request's body as a JSON object; BadRequest when it is not one.
+inline boost::json::object json_body(
+    const boost::beast::http::request<boost::beast::http::string_body>& req) {
+  boost::json::error_code ec;
+  boost::json::value v = boost::json::parse(req.body(), ec);
+  if (ec || !v.is_object()) throw BadRequest{"body: expected a JSON object"};
+  return std::move(v.as_object());
+}
+
+inline const boost::json::value* field(const boost::json::object& o, const char* name) {
+  const boost::json::value* v = o.if_contains(name);
+  return v && !v->is_null() ? v : nullptr;
+}
+
+inline std::string get_string(const boost::json::object& o, const char* name,
+                              const std::string& fallback, size_t max_len) {
+  const boost::json::value* v = field(o, name);
+  if (!v) return fallback;
+  if (!v->is_string()) throw BadRequest{std::string(name) + ": expected a string"};
+  std::string s(v->as_string());
+  if (s.size() > max_len)
+    throw BadRequest{std::string(name) + ": longer than " + std::to_string(max_len) + " bytes"};
+  return s;
+}
+
+inline int64_t get_int(const boost::json::object& o, const char* name, int64_t fallback, int64_t lo,
+                       int64_t hi) {
+  const boost::json::value* v = field(o, name);
+  if (!v) return fallback;
+  if (!v->is_int64() && !v->is_uint64())
+    throw BadRequest{std::string(name) + ": expected an integer"};
+  const int64_t x =
+      v->is_int64() ? v->as_int64() : int64_t(std::min<uint64_t>(v->as_uint64(), INT64_MAX));
+  if (x < lo || x > hi)
+    throw BadRequest{std::string(name) + ": expected " + std::to_string(lo) + ".." +
+                     std::to_string(hi)};
+  return x;
+}
+
+inline bool get_bool(const boost::json::object& o, const char* name, bool fallback) {
+  const boost::json::value* v = field(o, name);
+  if (!v) return fallback;
+  if (!v->is_bool()) throw BadRequest{std::string(name) + ": expected true or false"};
+  return v->as_bool();
+}
+
+}  // namespace toguz::site
