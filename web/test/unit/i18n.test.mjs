@@ -2,7 +2,7 @@
 // game's own terms are used for the kazna and the tuz.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { DICTS, t } from "../../node_modules/.toguz-unit/i18n.js";
+import { DICTS, t } from "../../node_modules/.toguz-unit/i18n/index.js";
 
 test("every language has every key with the same placeholders", () => {
   const keys = Object.keys(DICTS.en);
@@ -33,7 +33,7 @@ test("t fills placeholders and falls back to the key", () => {
 // The server's error codes (src/server/texts.cpp) and default names: each has a text in every
 // language, which uses only the parameters the server sends with it.
 import { readFileSync } from "node:fs";
-import { error_text, player_name } from "../../node_modules/.toguz-unit/i18n.js";
+import { error_text, player_name } from "../../node_modules/.toguz-unit/i18n/index.js";
 
 const texts = readFileSync(new URL("../../../src/server/texts.cpp", import.meta.url), "utf8");
 

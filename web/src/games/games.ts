@@ -1,9 +1,9 @@
 // The games page: past games with search by player and result, each opened for replay.
 
-import { api, store, type GameRow } from "./api";
-import { error_text, lang, player_name, t } from "./i18n";
-import { date_text } from "./logic";
-import { esc, toast, type View } from "./util";
+import { api, store, type GameRow } from "../protocol/api.js";
+import { error_text, lang, player_name, t } from "../i18n/index.js";
+import { date_text } from "../board/logic.js";
+import { esc, toast, type View } from "../shell/util.js";
 
 export class GamesView implements View {
   el = document.createElement("div");

@@ -3,11 +3,11 @@
 // reader sees the same text either way; the server checks again.
 
 import "./accounts.css";
-import { ApiError } from "./api";
-import { accounts, am_moderator, moderation, set_me, who_am_i } from "./accounts_api";
-import { check_password, check_username, player_href } from "./accounts_logic";
-import { error_text, t } from "./i18n";
-import { esc, toast, type View } from "./util";
+import { ApiError } from "../protocol/api.js";
+import { accounts, am_moderator, moderation, set_me, who_am_i } from "./accounts_api.js";
+import { check_password, check_username, player_href } from "./accounts_logic.js";
+import { error_text, t } from "../i18n/index.js";
+import { esc, toast, type View } from "../shell/util.js";
 
 /** Tells the header (main.ts) that the logged-in player changed. */
 export function announce_me(name: string | null): void {

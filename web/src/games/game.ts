@@ -4,12 +4,12 @@
 // the page has; at a gap the page asks for the whole state); after a reconnect the first state
 // replaces everything.
 
-import { board_svg } from "./board";
-import { GameSocket } from "./conn";
-import { apply_delta } from "./messages";
-import { DICTS, error_text, player_name, t } from "./i18n";
-import { api, store } from "./api";
-import { eval_label } from "./learn_board";
+import { board_svg } from "../board/board.js";
+import { GameSocket } from "../protocol/conn.js";
+import { apply_delta } from "../protocol/messages.js";
+import { DICTS, error_text, player_name, t } from "../i18n/index.js";
+import { api, store } from "../protocol/api.js";
+import { eval_label } from "../board/learn_board.js";
 import {
   bar_percent,
   clock_text,
@@ -23,11 +23,11 @@ import {
   parse_position,
   score_text,
   sowing_path,
-} from "./logic";
-import type { Board, GameState, Line, Review, ReviewSummary, Score, ServerMessage, Side } from "./types";
-import { copy_text, esc, toast, type View } from "./util";
-import { diff_text, time_left_text } from "./accounts_logic";
-import { tournament_of_game } from "./tournaments";
+} from "../board/logic.js";
+import type { Board, GameState, Line, Review, ReviewSummary, Score, ServerMessage, Side } from "../protocol/types.js";
+import { copy_text, esc, toast, type View } from "../shell/util.js";
+import { diff_text, time_left_text } from "../accounts/accounts_logic.js";
+import { tournament_of_game } from "../tournaments/tournaments.js";
 
 interface Anim {
   board: Board;

@@ -10,25 +10,25 @@
 //   #/moderation  the moderators' flags and reports (moderation.ts)
 
 import "./style.css";
-import { store } from "./api";
-import { AccountView, AuthView } from "./account";
-import { ArbiterEventView, ArbiterHomeView } from "./arbiter";
-import { who_am_i } from "./accounts_api";
-import { player_href } from "./accounts_logic";
-import { EditorView } from "./editor";
-import { GameView } from "./game";
-import { GamesView } from "./games";
-import { HomeView, JoinView } from "./home";
-import { LobbyView } from "./lobby";
-import { ModerationView } from "./moderation";
-import { LeaderboardView, PlayerView } from "./player";
-import { ExplorerView } from "./explorer";
-import { PuzzlesView } from "./puzzles";
-import { StudiesView } from "./studies";
-import { TournamentView, TournamentsHomeView } from "./tournaments";
-import { LANGS, lang, set_lang, t, type Lang } from "./i18n";
-import { route_parts } from "./logic";
-import { clear_toasts, esc, type View } from "./util";
+import { store } from "../protocol/api.js";
+import { AccountView, AuthView } from "../accounts/account.js";
+import { ArbiterEventView, ArbiterHomeView } from "../arbiter/arbiter.js";
+import { who_am_i } from "../accounts/accounts_api.js";
+import { player_href } from "../accounts/accounts_logic.js";
+import { EditorView } from "../games/editor.js";
+import { GameView } from "../games/game.js";
+import { GamesView } from "../games/games.js";
+import { HomeView, JoinView } from "./home.js";
+import { LobbyView } from "../lobby/lobby.js";
+import { ModerationView } from "../accounts/moderation.js";
+import { LeaderboardView, PlayerView } from "../accounts/player.js";
+import { ExplorerView } from "../learn/explorer.js";
+import { PuzzlesView } from "../learn/puzzles.js";
+import { StudiesView } from "../learn/studies.js";
+import { TournamentView, TournamentsHomeView } from "../tournaments/tournaments.js";
+import { LANGS, lang, set_lang, t, type Lang } from "../i18n/index.js";
+import { route_parts } from "../board/logic.js";
+import { clear_toasts, esc, type View } from "./util.js";
 
 let view: View | null = null;
 

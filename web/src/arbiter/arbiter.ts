@@ -7,9 +7,9 @@
 // Every name is put into the page as text (textContent), never as HTML.
 
 import "./arbiter.css";
-import { call } from "./api";
-import { error_text, t } from "./i18n";
-import { field, h, option, toast, type View } from "./util";
+import { call } from "../protocol/api.js";
+import { error_text, t } from "../i18n/index.js";
+import { field, h, option, toast, type View } from "../shell/util.js";
 
 interface EventPlayer {
   name: string;

@@ -4,12 +4,12 @@
 //   #/studies            the list      #/studies/<n>   one study
 
 import "./learn.css";
-import { error_text, t } from "./i18n";
-import { learn_api, type Study } from "./learn_api";
-import { open_analysis, position_svg } from "./learn_board";
-import { line_ply, line_position } from "./learn_logic";
-import { cp_text, move_label, parse_position } from "./logic";
-import { esc, type View } from "./util";
+import { error_text, t } from "../i18n/index.js";
+import { learn_api, type Study } from "./learn_api.js";
+import { open_analysis, position_svg } from "../board/learn_board.js";
+import { line_ply, line_position } from "./learn_logic.js";
+import { cp_text, move_label, parse_position } from "../board/logic.js";
+import { esc, type View } from "../shell/util.js";
 
 /** What the solver says of a study, in words (or that it has not proven it). */
 function status_text(s: Study): string {

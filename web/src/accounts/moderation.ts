@@ -5,11 +5,11 @@
 // page then says so. Every name and reason is escaped.
 
 import "./accounts.css";
-import { account_error } from "./account";
-import { moderation, type ReportItem } from "./accounts_api";
-import { player_href } from "./accounts_logic";
-import { t } from "./i18n";
-import { esc, toast, type View } from "./util";
+import { account_error } from "./account.js";
+import { moderation, type ReportItem } from "./accounts_api.js";
+import { player_href } from "./accounts_logic.js";
+import { t } from "../i18n/index.js";
+import { esc, toast, type View } from "../shell/util.js";
 
 /** One item's row: what it is, about whom, why, and its action buttons. */
 export function report_row_html(r: ReportItem): string {

@@ -3,7 +3,7 @@
 // What is legal comes from the server (the puzzle's `choices`); nothing here knows the rules.
 
 import type { Puzzle } from "./learn_api.js";
-import type { MoveRec, Side } from "./types.js";
+import type { MoveRec, Side } from "../protocol/types.js";
 
 export type TrialState = "playing" | "solved" | "missed";
 

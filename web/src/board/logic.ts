@@ -2,7 +2,7 @@
 // sowing for the animation, scores as text and as a bar, the clock as text, the graph points.
 // None of this decides what is legal: the server sends the legal holes.
 
-import type { Board, Score, Side } from "./types";
+import type { Board, Score, Side } from "../protocol/types.js";
 
 export interface ShownPosition {
   board: Board;

@@ -2,12 +2,12 @@
 // string with the last move marked, an analysis board opened from a position (as the editor
 // does: POST /api/import), and a score in words from White's view.
 
-import { api, store } from "./api";
-import { board_svg } from "./board";
-import { error_text, t } from "./i18n";
-import { cp_text, known_result, parse_position } from "./logic";
-import type { MoveRec, Score, Side } from "./types";
-import { toast } from "./util";
+import { api, store } from "../protocol/api.js";
+import { board_svg } from "./board.js";
+import { error_text, t } from "../i18n/index.js";
+import { cp_text, known_result, parse_position } from "./logic.js";
+import type { MoveRec, Score, Side } from "../protocol/types.js";
+import { toast } from "../shell/util.js";
 
 /** The board of `position` seen from `bottom`'s side, `last` marked, `legal` playable. */
 export function position_svg(position: string, bottom: Side, last: MoveRec | null, legal: number[] = []): string {

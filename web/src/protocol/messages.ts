@@ -2,7 +2,7 @@
 // JSON, not an object with a known `type`, or lacks a field of that type's shape is dropped
 // (null), so the pages switch on `type` and read typed fields without guessing.
 
-import type { DeltaMessage, GameState, ServerMessage } from "./types";
+import type { DeltaMessage, GameState, ServerMessage } from "./types.js";
 
 type Kind = "number" | "string" | "boolean" | "object" | "array";
 

@@ -4,8 +4,8 @@
 // 8 s, with jitter; reset only once a `state` arrives, so a server that accepts and then drops
 // the socket is not hammered) and lets the server's first `state` resync everything.
 
-import { parse_message } from "./messages";
-import type { ServerMessage } from "./types";
+import { parse_message } from "./messages.js";
+import type { ServerMessage } from "./types.js";
 
 export type Listener = (msg: ServerMessage) => void;
 export type StatusListener = (status: "connecting" | "open" | "closed") => void;

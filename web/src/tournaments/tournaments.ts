@@ -6,12 +6,12 @@
 // player counted as connected); when the player's own game starts it opens that game once.
 // Every name is put into the page as text (textContent), never as HTML.
 
-import "./arbiter.css";
-import { call } from "./api";
-import { who_am_i } from "./accounts_api";
-import { clock_label } from "./accounts_logic";
-import { error_text, t } from "./i18n";
-import { field, h, option, toast, type View } from "./util";
+import "../arbiter/arbiter.css";
+import { call } from "../protocol/api.js";
+import { who_am_i } from "../accounts/accounts_api.js";
+import { clock_label } from "../accounts/accounts_logic.js";
+import { error_text, t } from "../i18n/index.js";
+import { field, h, option, toast, type View } from "../shell/util.js";
 
 export interface TournamentSummary {
   id: string;

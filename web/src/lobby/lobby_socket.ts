@@ -3,7 +3,7 @@
 // message arrives, whose full state then replaces the page's), and hands a `start` to the page.
 // The socket is made by `make`, so tests can give a fake one.
 
-import { empty_lobby, lobby_reduce, type LobbyState } from "./accounts_logic.js";
+import { empty_lobby, lobby_reduce, type LobbyState } from "../accounts/accounts_logic.js";
 
 export interface SocketLike {
   readyState: number;

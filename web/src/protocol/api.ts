@@ -1,6 +1,6 @@
 // HTTP calls of docs/web-protocol.md. Errors become ApiError with the server's message.
 
-import type { HttpError } from "./types";
+import type { HttpError } from "./types.js";
 
 export class ApiError extends Error {
   constructor(

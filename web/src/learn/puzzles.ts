@@ -8,11 +8,11 @@
 //   #/puzzles            the next puzzle      #/puzzles/<id>   that puzzle
 
 import "./learn.css";
-import { ApiError } from "./api";
-import { error_text, t } from "./i18n";
-import { diff_text, rating_text } from "./accounts_logic";
-import { learn_api, type AttemptAnswer, type Puzzle, type PuzzleSummary } from "./learn_api";
-import { open_analysis, position_svg } from "./learn_board";
+import { ApiError } from "../protocol/api.js";
+import { error_text, t } from "../i18n/index.js";
+import { diff_text, rating_text } from "../accounts/accounts_logic.js";
+import { learn_api, type AttemptAnswer, type Puzzle, type PuzzleSummary } from "./learn_api.js";
+import { open_analysis, position_svg } from "../board/learn_board.js";
 import {
   legal_now,
   new_trial,
@@ -25,9 +25,9 @@ import {
   try_move,
   type Streak,
   type Trial,
-} from "./learn_logic";
-import { move_label, parse_position } from "./logic";
-import { esc, type View } from "./util";
+} from "./learn_logic.js";
+import { move_label, parse_position } from "../board/logic.js";
+import { esc, type View } from "../shell/util.js";
 
 const THEMES = ["capture", "tuz", "starving", "defence", "endgame", "sacrifice"];
 const K_THEME = "toguz.puzzle_theme";

@@ -4,12 +4,12 @@
 // (#/leaderboard/<category>) is here too. Every name is escaped (accounts_logic.ts).
 
 import "./accounts.css";
-import { account_error } from "./account";
-import { accounts, moderation, who_am_i, type AccountGameRow } from "./accounts_api";
-import { history_svg, leaderboard_html, player_games_html, user_html, SPEEDS, type LeaderRow, type Speed, type User } from "./accounts_logic";
-import { lang, t } from "./i18n";
-import { date_text } from "./logic";
-import { esc, toast, type View } from "./util";
+import { account_error } from "./account.js";
+import { accounts, moderation, who_am_i, type AccountGameRow } from "./accounts_api.js";
+import { history_svg, leaderboard_html, player_games_html, user_html, SPEEDS, type LeaderRow, type Speed, type User } from "./accounts_logic.js";
+import { lang, t } from "../i18n/index.js";
+import { date_text } from "../board/logic.js";
+import { esc, toast, type View } from "../shell/util.js";
 
 const PAGE = 50;
 

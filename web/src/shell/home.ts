@@ -3,12 +3,12 @@
 // For a logged-in player, the "your turn" list: the games waiting for his move (correspondence
 // ones with the time left), with their count.
 
-import { accounts, type MyGame } from "./accounts_api";
-import { time_left_text, clock_label } from "./accounts_logic";
-import { api, store, type NewGame } from "./api";
-import { GamesView } from "./games";
-import { error_text, t } from "./i18n";
-import { esc, toast, type View } from "./util";
+import { accounts, type MyGame } from "../accounts/accounts_api.js";
+import { time_left_text, clock_label } from "../accounts/accounts_logic.js";
+import { api, store, type NewGame } from "../protocol/api.js";
+import { GamesView } from "../games/games.js";
+import { error_text, t } from "../i18n/index.js";
+import { esc, toast, type View } from "./util.js";
 
 function variant_select(id: string): string {
   return `<label>${esc(t("variant"))}<select id="${id}" name="variant">

@@ -2,17 +2,17 @@
 // pairing pools, incoming challenges, and the count of players and games online. A `start` from
 // the server opens the game's seat for this player (docs/web-protocol.md).
 
-import "./accounts.css";
-import { store } from "./api";
-import { account_error } from "./account";
-import { accounts, who_am_i } from "./accounts_api";
+import "../accounts/accounts.css";
+import { store } from "../protocol/api.js";
+import { account_error } from "../accounts/account.js";
+import { accounts, who_am_i } from "../accounts/accounts_api.js";
 import {
   challenge_message, challenges_html, clock_label, pool_buttons_html, seek_message, seek_rows_html, speed_of, type Clock, type User,
-} from "./accounts_logic";
-import { error_text, t } from "./i18n";
-import { LobbySocket, type SocketLike } from "./lobby_socket";
-import { tournament_list, tournaments_api } from "./tournaments";
-import { esc, toast, type View } from "./util";
+} from "../accounts/accounts_logic.js";
+import { error_text, t } from "../i18n/index.js";
+import { LobbySocket, type SocketLike } from "./lobby_socket.js";
+import { tournament_list, tournaments_api } from "../tournaments/tournaments.js";
+import { esc, toast, type View } from "../shell/util.js";
 
 // The seek form's clocks: lichess's pool controls, in ms.
 const CLOCKS: Clock[] = [

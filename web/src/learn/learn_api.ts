@@ -2,8 +2,8 @@
 // explorer"): GETs, and the POST of a puzzle attempt; a refusal becomes ApiError with the
 // server's code.
 
-import { call } from "./api.js";
-import type { MoveRec, Score, Side } from "./types.js";
+import { call } from "../protocol/api.js";
+import type { MoveRec, Score, Side } from "../protocol/types.js";
 
 /** A puzzle rating as the server shows it (docs/ratings.md "Puzzle ratings"). */
 export interface PuzzleRating {

@@ -7,11 +7,11 @@
 //   #/explorer[/<position>]   (the start when no position is given)
 
 import "./learn.css";
-import { error_text, t } from "./i18n";
-import { learn_api, type ExplorerAnswer, type ExplorerFilter, type MoveEvals } from "./learn_api";
-import { eval_label, open_analysis, position_svg } from "./learn_board";
-import { share } from "./learn_logic";
-import { esc, type View } from "./util";
+import { error_text, t } from "../i18n/index.js";
+import { learn_api, type ExplorerAnswer, type ExplorerFilter, type MoveEvals } from "./learn_api.js";
+import { eval_label, open_analysis, position_svg } from "../board/learn_board.js";
+import { share } from "./learn_logic.js";
+import { esc, type View } from "../shell/util.js";
 
 export class ExplorerView implements View {
   el = document.createElement("div");

@@ -2,8 +2,8 @@
 // and the lobby"): the same username, password and speed rules as src/accounts, the lobby's state
 // from its messages, and the pages' HTML, every name escaped. No DOM access here (unit-tested).
 
-import { t } from "./i18n.js";
-import { esc } from "./util.js";
+import { t } from "../i18n/index.js";
+import { esc } from "../shell/util.js";
 
 export const SPEEDS = ["bullet", "blitz", "rapid", "classical", "correspondence"] as const;
 export type Speed = (typeof SPEEDS)[number];

@@ -2,8 +2,8 @@
 // the right, facing our hole N), the two kaznas in the middle (ours nearer to us), our row at the
 // bottom numbered 1..N from the left. Every stone is drawn; counts are written beside each hole.
 
-import type { Board, Side } from "./types";
-import { t } from "./i18n";
+import type { Board, Side } from "../protocol/types.js";
+import { t } from "../i18n/index.js";
 
 export interface BoardView {
   board: Board;

@@ -3,12 +3,12 @@
 // Clicking a hole on the preview adds a stone, shift-click (or right-click) takes one away; on a
 // touch screen, which has neither, the "−" mode makes a tap take one away.
 
-import { api, store } from "./api";
-import { board_svg } from "./board";
-import { error_text, t } from "./i18n";
-import { format_position, parse_position, variant_size } from "./logic";
-import type { Board, Side } from "./types";
-import { esc, toast, type View } from "./util";
+import { api, store } from "../protocol/api.js";
+import { board_svg } from "../board/board.js";
+import { error_text, t } from "../i18n/index.js";
+import { format_position, parse_position, variant_size } from "../board/logic.js";
+import type { Board, Side } from "../protocol/types.js";
+import { esc, toast, type View } from "../shell/util.js";
 
 export class EditorView implements View {
   el = document.createElement("div");
