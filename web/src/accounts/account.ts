@@ -6,7 +6,7 @@ import "./accounts.css";
 import { ApiError } from "../protocol/api.js";
 import { accounts, am_moderator, moderation, set_me, who_am_i } from "./accounts_api.js";
 import { check_password, check_username, player_href } from "./accounts_logic.js";
-import { error_text, t } from "../i18n/index.js";
+import { error_text, t, t_any } from "../i18n/index.js";
 import { esc, toast, type View } from "../shell/util.js";
 
 /** Tells the header (main.ts) that the logged-in player changed. */
@@ -60,7 +60,7 @@ export class AuthView implements View {
     const password = (this.el.querySelector("#auth-password") as HTMLInputElement).value;
     if (this.mode === "signup") {
       const bad = check_username(username) ?? check_password(password);
-      if (bad) return this.show(t(`e_${bad}`));
+      if (bad) return this.show(t_any(`e_${bad}`));
     } else if (!username || !password) {
       return this.show(t("e_login_failed"));
     }
@@ -177,7 +177,7 @@ export class AccountView implements View {
     const out = this.el.querySelector("#pw-error") as HTMLElement;
     const bad = check_password(next);
     if (bad) {
-      out.textContent = t(`e_${bad}`);
+      out.textContent = t_any(`e_${bad}`);
       return;
     }
     try {

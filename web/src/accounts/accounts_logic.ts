@@ -2,7 +2,7 @@
 // and the lobby"): the same username, password and speed rules as src/accounts, the lobby's state
 // from its messages, and the pages' HTML, every name escaped. No DOM access here (unit-tested).
 
-import { t } from "../i18n/index.js";
+import { t, t_any } from "../i18n/index.js";
 import { esc } from "../shell/util.js";
 
 export const SPEEDS = ["bullet", "blitz", "rapid", "classical", "correspondence"] as const;
@@ -283,7 +283,7 @@ export function seek_rows_html(s: LobbyState, ratings: User["ratings"]): string 
           : "";
       return `<tr data-seek="${esc(k.id)}"${k.mine ? ' class="mine"' : ""}><td class="who">${who}</td><td class="n">${rating}</td>
         <td>${esc(clock_label(k.clock, k.days_per_move))}</td><td>${k.speed ? esc(t(`speed_${k.speed}`)) : ""}</td>
-        <td>${esc(t(k.rated ? "rated" : "casual"))}${range}${k.color !== "random" ? ` · ${esc(t(k.color))}` : ""}${k.variant !== "standard" ? ` · ${esc(t(`v_${k.variant}`))}` : ""}</td>
+        <td>${esc(t(k.rated ? "rated" : "casual"))}${range}${k.color !== "random" ? ` · ${esc(t(k.color))}` : ""}${k.variant !== "standard" ? ` · ${esc(t_any(`v_${k.variant}`))}` : ""}</td>
         <td class="act">${action}</td></tr>`;
     })
     .join("");

@@ -8,14 +8,14 @@ import "./accounts.css";
 import { account_error } from "./account.js";
 import { moderation, type ReportItem } from "./accounts_api.js";
 import { player_href } from "./accounts_logic.js";
-import { t } from "../i18n/index.js";
+import { t, type Key } from "../i18n/index.js";
 import { esc, toast, type View } from "../shell/util.js";
 
 /** One item's row: what it is, about whom, why, and its action buttons. */
 export function report_row_html(r: ReportItem): string {
   const who = (name: string | null) => (name ? `<a href="${esc(player_href(name))}" class="uname">${esc(name)}</a>` : "—");
   const target = r.target ?? "";
-  const button = (action: string, label: string, extra = "") =>
+  const button = (action: string, label: Key, extra = "") =>
     `<button type="button" data-action="${action}" data-id="${r.id}" data-user="${esc(target)}"${extra}>${esc(t(label))}</button>`;
   const actions = [
     target ? button(r.target_marked ? "unmark" : "mark", r.target_marked ? "mod_unmark" : "mod_mark") : "",

@@ -8,7 +8,7 @@
 
 import "./arbiter.css";
 import { call } from "../protocol/api.js";
-import { error_text, t } from "../i18n/index.js";
+import { error_text, t, t_any } from "../i18n/index.js";
 import { field, h, option, toast, type View } from "../shell/util.js";
 
 interface EventPlayer {
@@ -181,7 +181,7 @@ export class ArbiterEventView implements View {
       h("a", { href: path(ev.id, "/tgk"), download: `event-${ev.id}.tgk`, id: "arb-tgk" }, t("arb_tgk")));
     const parts: (HTMLElement | null)[] = [
       h("h2", { id: "arb-event-name" }, ev.name || t("arb_untitled")),
-      h("p", { class: "arb-meta" }, [head, t(`sys_${ev.system.replace(/-/g, "_")}`), status].filter((s) => s).join(" · ")),
+      h("p", { class: "arb-meta" }, [head, t_any(`sys_${ev.system.replace(/-/g, "_")}`), status].filter((s) => s).join(" · ")),
       links,
       arbiter ? this.arbiter_note() : h("p", { class: "arb-note no-print" }, t("arb_read_only")),
       this.players_part(arbiter),

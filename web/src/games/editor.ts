@@ -160,7 +160,7 @@ export class EditorView implements View {
       <div class="board" id="editor-board">${svg}</div></div>
       <form class="card" onsubmit="return false">
         <label>${esc(t("variant"))}<select data-field="variant">
-          ${["standard", "kozdatu", "bestemshi"].map((v) => `<option value="${v}"${v === this.variant ? " selected" : ""}>${esc(t(`v_${v}`))}</option>`).join("")}</select></label>
+          ${(["standard", "kozdatu", "bestemshi"] as const).map((v) => `<option value="${v}"${v === this.variant ? " selected" : ""}>${esc(t(`v_${v}`))}</option>`).join("")}</select></label>
         <label>${esc(t("kazna"))} (${esc(t("white"))})<input type="number" min="0" data-field="kw" value="${this.board.kazna.white}"/></label>
         <label>${esc(t("kazna"))} (${esc(t("black"))})<input type="number" min="0" data-field="kb" value="${this.board.kazna.black}"/></label>
         <label>${esc(t("tuz_of", { side: t("white") }))}<select data-field="tw">${opts(this.board.tuz.white)}</select></label>

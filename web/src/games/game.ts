@@ -7,7 +7,7 @@
 import { board_svg } from "../board/board.js";
 import { GameSocket } from "../protocol/conn.js";
 import { apply_delta } from "../protocol/messages.js";
-import { DICTS, error_text, player_name, t } from "../i18n/index.js";
+import { error_text, player_name, t, t_any, type Key } from "../i18n/index.js";
 import { api, store } from "../protocol/api.js";
 import { eval_label } from "../board/learn_board.js";
 import {
@@ -512,7 +512,7 @@ export class GameView implements View {
   private store_html(): string {
     const code = this.state!.store;
     if (!code) return "";
-    const why = `e_${code}` in DICTS.en ? t(`e_${code}`) : t("e_store_unavailable");
+    const why = t_any(`e_${code}`, {}, "e_store_unavailable");
     return `<p class="store-fault" id="store-fault" role="alert" data-code="${esc(code)}">${esc(why)} ${esc(t("store_paused"))}</p>`;
   }
 
@@ -785,7 +785,7 @@ export class GameView implements View {
         <td>${s.moves}</td><td>${(s.average_loss_cp / 100).toFixed(2)}</td><td>${s.inaccuracies}</td><td>${s.mistakes}</td><td>${s.blunders}</td></tr>`;
     };
     // on a phone the mark columns show only their marks (the words stay in the tooltips)
-    const mark = (m: string, key: string) => `<th title="${esc(t(key))}">${m}<span class="word"> ${esc(t(key))}</span></th>`;
+    const mark = (m: string, key: Key) => `<th title="${esc(t(key))}">${m}<span class="word"> ${esc(t(key))}</span></th>`;
     return `<div class="summary-wrap"><table class="summary" id="review-summary"><thead><tr><th></th><th>${esc(t("moves"))}</th>
       <th title="${esc(t("avg_loss_help"))}">${esc(t("avg_loss"))}</th>${mark("?!", "inaccuracies")}${mark("?", "mistakes")}${mark("??", "blunders")}</tr></thead>
       <tbody>${row("white")}${row("black")}</tbody></table></div>`;
@@ -813,7 +813,7 @@ export class GameView implements View {
     const g = this.state!;
     if ((g.status !== "over" && g.status !== "aborted") || this.panel_closed) return "";
     const r = g.result;
-    const reason = r ? t(`r_${r.reason}`) : "";
+    const reason = r ? t_any(`r_${r.reason}`) : "";
     const player = g.you === "white" || g.you === "black";
     const tournament = tournament_of_game(g.id); // opened from a tournament page
     return `<div class="over-panel" id="game-over" role="dialog" data-winner="${esc(r?.winner ?? "")}" data-reason="${esc(r?.reason ?? "")}">
@@ -850,7 +850,7 @@ export class GameView implements View {
         <p class="status" id="status">${this.status_line()}</p>
         ${this.store_html()}
         ${this.deadline_html()}
-        ${g.unrated_reason ? `<p class="notice" id="unrated-notice">${esc(t(`unrated_${g.unrated_reason}`))}</p>` : ""}
+        ${g.unrated_reason ? `<p class="notice" id="unrated-notice">${esc(t_any(`unrated_${g.unrated_reason}`))}</p>` : ""}
         ${hint_text}
         <div class="controls" id="controls">${this.controls()}</div>
         ${this.links_html()}

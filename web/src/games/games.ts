@@ -1,7 +1,7 @@
 // The games page: past games with search by player and result, each opened for replay.
 
 import { api, store, type GameRow } from "../protocol/api.js";
-import { error_text, lang, player_name, t } from "../i18n/index.js";
+import { error_text, lang, player_name, t, t_any } from "../i18n/index.js";
 import { date_text } from "../board/logic.js";
 import { esc, toast, type View } from "../shell/util.js";
 
@@ -63,7 +63,7 @@ export class GamesView implements View {
         // row is a small card with the link beside the names (style.css)
         return `<tr data-id="${esc(r.id)}"><td class="name w" title="${esc(white)}">${esc(white)}</td><td class="name b" title="${esc(black)}">${esc(black)}</td>
           <td class="res">${res(r)}${r.score && r.result ? ` <small>${esc(r.score)}</small>` : ""}</td>
-          <td class="reason">${r.reason ? esc(t(`r_${r.reason}`)) : ""}</td><td class="nmoves">${r.moves}</td>
+          <td class="reason">${r.reason ? esc(t_any(`r_${r.reason}`)) : ""}</td><td class="nmoves">${r.moves}</td>
           <td class="date"><small>${esc(date_text(r.updated || r.created, lang()))}</small></td><td class="open"><a href="${href}">${esc(t("open"))}</a></td></tr>`;
       })
       .join("");

@@ -7,7 +7,7 @@
 //   #/explorer[/<position>]   (the start when no position is given)
 
 import "./learn.css";
-import { error_text, t } from "../i18n/index.js";
+import { error_text, t, type Key } from "../i18n/index.js";
 import { learn_api, type ExplorerAnswer, type ExplorerFilter, type MoveEvals } from "./learn_api.js";
 import { eval_label, open_analysis, position_svg } from "../board/learn_board.js";
 import { share } from "./learn_logic.js";
@@ -99,7 +99,7 @@ export class ExplorerView implements View {
 
   render() {
     const a = this.answer;
-    const filter = (key: keyof ExplorerFilter, label: string) =>
+    const filter = (key: keyof ExplorerFilter, label: Key) =>
       `<label>${esc(t(label))} <input type="number" min="0" step="1" data-filter="${key}" id="explorer-${key}" value="${this.filter[key] ?? ""}"/></label>`;
     const rows = (a?.moves ?? []).map(
       (m) => `<tr data-after="${esc(m.after)}" data-move="${esc(m.move)}" data-hole="${m.hole}" tabindex="0">

@@ -9,7 +9,7 @@
 
 import "./learn.css";
 import { ApiError } from "../protocol/api.js";
-import { error_text, t } from "../i18n/index.js";
+import { error_text, t, t_any } from "../i18n/index.js";
 import { diff_text, rating_text } from "../accounts/accounts_logic.js";
 import { learn_api, type AttemptAnswer, type Puzzle, type PuzzleSummary } from "./learn_api.js";
 import { open_analysis, position_svg } from "../board/learn_board.js";
@@ -288,7 +288,7 @@ export class PuzzlesView implements View {
     const opts = [`<option value="">${esc(t("theme_any"))}</option>`]
       .concat(
         THEMES.filter((x) => themes[x] || x === this.theme).map(
-          (x) => `<option value="${x}"${x === this.theme ? " selected" : ""}>${esc(t(`theme_${x}`))} (${themes[x] ?? 0})</option>`,
+          (x) => `<option value="${x}"${x === this.theme ? " selected" : ""}>${esc(t_any(`theme_${x}`))} (${themes[x] ?? 0})</option>`,
         ),
       )
       .join("");
@@ -311,7 +311,7 @@ export class PuzzlesView implements View {
         looking ? [] : legal_now(tr),
       )}</div>`;
       const over = tr.state !== "playing";
-      const theme_names = tr.puzzle.themes.map((x) => t(`theme_${x}`)).join(", ");
+      const theme_names = tr.puzzle.themes.map((x) => t_any(`theme_${x}`)).join(", ");
       const streak_over =
         this.mode === "streak" && this.streak.over && over
           ? `<p id="puzzle-streak-over">${esc(t("streak_over", { n: this.streak.current }))}</p>

@@ -4,7 +4,7 @@
 //   #/studies            the list      #/studies/<n>   one study
 
 import "./learn.css";
-import { error_text, t } from "../i18n/index.js";
+import { error_text, t, type Key } from "../i18n/index.js";
 import { learn_api, type Study } from "./learn_api.js";
 import { open_analysis, position_svg } from "../board/learn_board.js";
 import { line_ply, line_position } from "./learn_logic.js";
@@ -105,7 +105,7 @@ export class StudiesView implements View {
       : "";
     const nodes = s.proven ? `<p class="muted">${esc(t("study_nodes", { n: s.proven.nodes.toLocaleString("en").replace(/,/g, " ") }))}</p>` : "";
     const differs = differs_text(s);
-    const nav = (a: string, label: string, text: string) =>
+    const nav = (a: string, label: Key, text: string) =>
       `<button type="button" data-action="${a}" id="study-${a}" aria-label="${esc(t(label))}">${text}</button>`;
     return `<p><a href="#/studies">← ${esc(t("studies_title"))}</a></p>
       <h2>${esc(t("study_n", { n: s.study }))}</h2>
