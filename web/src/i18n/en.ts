@@ -1,6 +1,10 @@
 // The English texts, which define the keys of every language (dict.ts's Key): a text is a
-// string with {name} placeholders. The other languages are typed from this object, so a key
-// added here and missing there, or a key misspelt there, fails `tsc --noEmit`.
+// string with {name} placeholders, or, where it shows a count {n}, its plural forms. The other
+// languages are typed from this object, so a key added here and missing there, or a key
+// misspelt there, or a counted text given there without its language's forms, fails
+// `tsc --noEmit`.
+
+import type { EnForms } from "./dict.js";
 
 export const en = {
   title: "Toguz korgool",
@@ -65,7 +69,7 @@ export const en = {
   tn_starts_at: "Starts {time}",
   tn_ends_at: "Ends {time}",
   tn_round_of: "Round {n} of {m}",
-  tn_players_n: "{n} players",
+  tn_players_n: { one: "{n} player", other: "{n} players" },
   tn_start: "Start now",
   tn_join: "Join",
   tn_withdraw: "Withdraw",
@@ -114,7 +118,7 @@ export const en = {
   arb_add_player: "Add the player",
   arb_pair: "Pair round {n}",
   arb_need_players: "Enter at least two players to pair round 1.",
-  arb_n_moves: "{n} moves",
+  arb_n_moves: { one: "{n} move", other: "{n} moves" },
   arb_moves: "Moves (optional), as written: 1. 65 87 2. 55 99 …",
   arb_save: "Save",
   arb_bye: "bye",
@@ -203,7 +207,7 @@ export const en = {
   not_found: "Page not found",
   seconds: "{n} s",
   draw_declined: "Your draw offer was declined",
-  loss_stones: "lost {n} stones",
+  loss_stones: { one: "lost {n} stone", other: "lost {n} stones" },
   avg_loss: "Average loss",
   avg_loss_help: "Average loss per move, in stones",
   inaccuracies: "Inaccuracies",
@@ -223,7 +227,10 @@ export const en = {
   e_no_engine_help: "No engine help in an online game until it is over",
   e_hint_pending: "The last hint is still being searched",
   e_engine_busy: "The engine is busy ({n} analyses, hints and reviews waiting); try again in a moment",
-  e_spectators_full: "This game has {n} spectators, the most it takes",
+  e_spectators_full: {
+    one: "This game has {n} spectator, the most it takes",
+    other: "This game has {n} spectators, the most it takes",
+  },
   e_origin: "Refused: the request did not come from this site",
   e_too_many_connections: "Too many connections from this address (at most {n})",
   e_analyze_pending: "One analysis at a time: wait for the last one",
@@ -235,7 +242,7 @@ export const en = {
   e_event_rounds_berger: "A round robin has the rounds of its Berger table",
   e_event_tie_breaks: "Tie-breaks: choose from Buchholz cut 1, Buchholz, Sonneborn-Berger, wins and direct encounter",
   e_event_players_closed: "Players are entered before round 1 is paired",
-  e_event_full: "An event has at most {n} players",
+  e_event_full: { one: "An event has at most {n} player", other: "An event has at most {n} players" },
   e_event_player_name: "Enter the player's name",
   e_event_player_entered: "{name} is already entered",
   e_event_no_round: "No round has been paired yet",
@@ -265,7 +272,10 @@ export const en = {
   e_tournament_not_joined: "You have not joined this tournament",
   e_tournament_not_creator: "Only the tournament's creator may start it",
   e_tournament_started: "The tournament has started already",
-  e_tournaments_open: "You may have at most {n} tournaments not finished",
+  e_tournaments_open: {
+    one: "You may have at most {n} tournament not finished",
+    other: "You may have at most {n} tournaments not finished",
+  },
   e_tournaments_unavailable: "Tournaments are unavailable for a moment; try again soon",
   e_no_endpoint: "No such API address",
   e_method_not_allowed: "This API address does not take this kind of request",
@@ -282,7 +292,10 @@ export const en = {
   e_not_playing: "The game is not being played",
   e_not_in_mode: "Not available in this kind of game",
   e_draw_already: "You have already offered a draw",
-  e_draw_wait: "Your offer was declined: you may offer a draw again in {n} moves",
+  e_draw_wait: {
+    one: "Your offer was declined: you may offer a draw again in {n} move",
+    other: "Your offer was declined: you may offer a draw again in {n} moves",
+  },
   e_no_draw_offer: "There is no draw offer",
   e_abort_late: "A game can be aborted only before each side has made two moves",
   e_not_over: "The game is not over yet",
@@ -363,7 +376,7 @@ export const en = {
   study_draw_but_win: "The book's answer is a draw, but under the rules played here the solver proves a win for White.",
   study_differs: "The solver proves another result than the book's under the rules played here.",
   study_engine_line: "The engine's best line (depth {depth}, {score} for White), not a proof:",
-  study_nodes: "{n} positions searched",
+  study_nodes: { one: "{n} position searched", other: "{n} positions searched" },
   study_proven_line: "The proven line",
   study_best_line: "The engine's line",
   e_no_puzzle: "No puzzle with this theme",
@@ -375,7 +388,10 @@ export const en = {
   explorer: "Opening explorer",
   open_explorer: "Opening explorer",
   explorer_move: "Move",
-  explorer_games: "{n} games from this position ({total} in the collection)",
+  explorer_games: {
+    one: "{n} game from this position ({total} in the collection)",
+    other: "{n} games from this position ({total} in the collection)",
+  },
   explorer_no_games: "No game of the collection reached this position.",
   explorer_min_rating: "Rating from",
   explorer_max_rating: "Rating to",
@@ -413,14 +429,14 @@ export const en = {
   casual: "Casual",
   rating_range: "Opponent's rating",
   waiting_n: "{n} waiting",
-  players_online: "{n} players online",
-  games_playing: "{n} games in play",
+  players_online: { one: "{n} player online", other: "{n} players online" },
+  games_playing: { one: "{n} game in play", other: "{n} games in play" },
   speed_bullet: "Bullet",
   speed_blitz: "Blitz",
   speed_rapid: "Rapid",
   speed_classical: "Classical",
   speed_correspondence: "Correspondence",
-  days_per_move: "{n} days a move",
+  days_per_move: { one: "{n} day a move", other: "{n} days a move" },
   your_turn: "Your turn",
   your_turn_none: "No game is waiting for your move.",
   versus: "vs {name}",
@@ -463,7 +479,10 @@ export const en = {
   e_passwords_busy: "The server is checking too many passwords: try again in a moment",
   e_not_logged_in: "Log in first",
   e_no_user: "No such player",
-  e_too_many_seeks: "You have {n} open seeks already, the most allowed",
+  e_too_many_seeks: {
+    one: "You have {n} open seek already, the most allowed",
+    other: "You have {n} open seeks already, the most allowed",
+  },
   e_rated_needs_account: "Only logged-in players can play rated games",
   e_rated_needs_clock: "A rated game needs a clock",
   e_account_marked: "Rated games are closed to your account",
@@ -510,15 +529,33 @@ export const en = {
   e_own_seek: "That is your own seek",
   e_no_seek: "That seek is gone (accepted or cancelled)",
   e_challenge_self: "You cannot challenge yourself",
-  e_too_many_challenges: "You have {n} open challenges already, the most allowed",
+  e_too_many_challenges: {
+    one: "You have {n} open challenge already, the most allowed",
+    other: "You have {n} open challenges already, the most allowed",
+  },
   e_review_sent: "The review was already sent to this page: reload it to see the review again",
   e_review_pending: "One review at a time: wait for the one running",
   e_games_rate: "More than {n} online games in {minutes} minutes from your address: wait a little",
-  e_too_many_seeks_address: "{n} seeks are open from your address already, the most allowed",
-  e_challenge_rate: "More than {n} challenges a minute: wait a little",
-  e_tournament_needs_games: "Creating a tournament needs {n} rated games (you have {games})",
-  e_tournaments_per_day: "At most {n} tournaments a day per account",
-  e_entry_code_attempts: "Too many wrong entry codes: try again in {n} minutes",
+  e_too_many_seeks_address: {
+    one: "{n} seek is open from your address already, the most allowed",
+    other: "{n} seeks are open from your address already, the most allowed",
+  },
+  e_challenge_rate: {
+    one: "More than {n} challenge a minute: wait a little",
+    other: "More than {n} challenges a minute: wait a little",
+  },
+  e_tournament_needs_games: {
+    one: "Creating a tournament needs {n} rated game (you have {games})",
+    other: "Creating a tournament needs {n} rated games (you have {games})",
+  },
+  e_tournaments_per_day: {
+    one: "At most {n} tournament a day per account",
+    other: "At most {n} tournaments a day per account",
+  },
+  e_entry_code_attempts: {
+    one: "Too many wrong entry codes: try again in {n} minute",
+    other: "Too many wrong entry codes: try again in {n} minutes",
+  },
   e_no_challenge: "That challenge is gone (answered or cancelled)",
   e_no_pool: "There is no such quick-pairing time control",
   e_bad_field: "The server refused the request ({action}.{field}: {detail})",
@@ -535,4 +572,4 @@ export const en = {
   challenge_hint: "username",
   challenge_sent: "Challenge sent",
   challenge_declined: "Your challenge was declined",
-} satisfies Record<string, string>;
+} satisfies Record<string, string | EnForms>;

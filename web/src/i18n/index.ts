@@ -4,7 +4,7 @@
 // The texts are one file per language (en.ts defines the keys, dict.ts types the others); the
 // choice is kept in localStorage.
 
-import type { Dict, Key } from "./dict.js";
+import type { Key, Text } from "./dict.js";
 import { en } from "./en.js";
 import { kk } from "./kk.js";
 import { ky } from "./ky.js";
@@ -19,7 +19,7 @@ export const LANGS: { code: Lang; name: string }[] = [
   { code: "ky", name: "Кыргызча" },
 ];
 
-export const DICTS: Record<Lang, Dict> = { en, ru, kk, ky };
+export const DICTS: Record<Lang, Record<Key, Text>> = { en, ru, kk, ky };
 
 const KEY = "toguz.lang";
 
@@ -40,23 +40,43 @@ export function lang(): Lang {
   return current;
 }
 
-/** Sets the language and keeps it in localStorage; the caller re-renders. */
+/** Sets the language and keeps it in localStorage; the caller re-renders. (Without a page,
+ * as in the unit tests, it only sets the language.) */
 export function set_lang(l: Lang): void {
   current = l;
   try {
     localStorage.setItem(KEY, l);
   } catch {
-    /* ignore */
+    /* storage may be unavailable */
   }
-  document.documentElement.lang = l;
+  if (typeof document !== "undefined") document.documentElement.lang = l;
 }
 
 export type Vars = Record<string, string | number>;
 
-/** The text for key in the current language, with {name} placeholders filled from vars (the
- * key itself for a key no language has, which only an untyped caller can pass). */
+const rules = new Map<string, Intl.PluralRules>();
+
+/** The plural category of the count `n` in the current language. A count written with decimals
+ * ("1.0") takes the category of its written form, as CLDR says (English "1.0 stones"); spaces
+ * between thousands are ignored. */
+export function plural_category(n: string | number | undefined): Intl.LDMLPluralRule {
+  const written = String(n ?? "").replace(/\s/g, "");
+  if (written === "") return "other"; // no count: the general form
+  const decimals = /\.(\d+)$/.exec(written)?.[1].length ?? 0;
+  const id = `${current}:${decimals}`;
+  let r = rules.get(id);
+  if (!r) rules.set(id, (r = new Intl.PluralRules(current, { minimumFractionDigits: decimals })));
+  const count = Number(written);
+  return Number.isFinite(count) ? r.select(count) : "other";
+}
+
+/** The text for key in the current language, with {name} placeholders filled from vars; a
+ * counted text in the form for vars.n (the key itself for a key no language has, which only an
+ * untyped caller can pass). */
 export function t(key: Key, vars: Vars = {}): string {
-  return (DICTS[current][key] ?? key).replace(/\{(\w+)\}/g, (_, k) => String(vars[k] ?? ""));
+  const text: Text = DICTS[current][key] ?? key;
+  const s = typeof text === "string" ? text : (text[plural_category(vars.n)] ?? text.other ?? key);
+  return s.replace(/\{(\w+)\}/g, (_, k) => String(vars[k] ?? ""));
 }
 
 /** Whether a key made at run time (from a server's code, a reason, a side) is one of en.ts's. */
