@@ -1,14 +1,12 @@
 // The four languages of the app, with the game's own terms in each: the store is the kazna
 // (казан / қазан / казан), the captured hole the tuz (туздык / тұздық / түз), a hole is a
 // "house" in Kazakh and Kyrgyz (отау / үй), the stones are korgool / kumalak.
-// The texts are one file per language (en.ts defines the keys, dict.ts types the others); the
-// choice is kept in localStorage.
+// The texts are one file per language (en.ts defines the keys, dict.ts types the others), each
+// loaded by a dynamic import(), so vite makes it a chunk of its own and a visitor downloads only
+// the language he reads: the page awaits load_lang() before its first render, and set_lang()
+// loads the chosen one. The choice is kept in localStorage.
 
 import type { Key, Text } from "./dict.js";
-import { en } from "./en.js";
-import { kk } from "./kk.js";
-import { ky } from "./ky.js";
-import { ru } from "./ru.js";
 
 export type { Key } from "./dict.js";
 export type Lang = "en" | "ru" | "kk" | "ky";
@@ -19,37 +17,66 @@ export const LANGS: { code: Lang; name: string }[] = [
   { code: "ky", name: "Кыргызча" },
 ];
 
-export const DICTS: Record<Lang, Record<Key, Text>> = { en, ru, kk, ky };
+type Texts = Record<Key, Text>;
+
+// One import() per language, written out, so that the bundler sees each module.
+const LOADERS: Record<Lang, () => Promise<Texts>> = {
+  en: () => import("./en.js").then((m) => m.en),
+  ru: () => import("./ru.js").then((m) => m.ru),
+  kk: () => import("./kk.js").then((m) => m.kk),
+  ky: () => import("./ky.js").then((m) => m.ky),
+};
 
 const KEY = "toguz.lang";
 
-function initial_lang(): Lang {
+function is_lang(l: string | null | undefined): l is Lang {
+  return !!l && Object.prototype.hasOwnProperty.call(LOADERS, l);
+}
+
+/** The language to show first: the one chosen here before (localStorage), else the browser's,
+ * else English. */
+export function initial_lang(): Lang {
   try {
     const saved = localStorage.getItem(KEY);
-    if (saved && saved in DICTS) return saved as Lang;
+    if (is_lang(saved)) return saved;
   } catch {
     /* storage may be unavailable */
   }
   const nav = (globalThis.navigator?.language || "en").slice(0, 2);
-  return nav in DICTS ? (nav as Lang) : "en";
+  return is_lang(nav) ? nav : "en";
 }
 
-let current: Lang = typeof localStorage === "undefined" ? "en" : initial_lang();
+let current: Lang = "en";
+let texts: Texts | null = null; // the current language's, once loaded
+let loading = 0; // the latest load asked for: an older one that ends later is dropped
 
 export function lang(): Lang {
   return current;
 }
 
-/** Sets the language and keeps it in localStorage; the caller re-renders. (Without a page,
- * as in the unit tests, it only sets the language.) */
-export function set_lang(l: Lang): void {
+/** Loads the texts of `l` and makes it the current language; resolves false when a later call
+ * asked for another language before this one arrived (that one wins). Rejects when the chunk
+ * cannot be fetched, leaving the language as it was. */
+export async function load_lang(l: Lang): Promise<boolean> {
+  const ticket = ++loading;
+  const loaded = await LOADERS[l]();
+  if (ticket !== loading) return false;
+  texts = loaded;
   current = l;
+  if (typeof document !== "undefined") document.documentElement.lang = l;
+  return true;
+}
+
+/** Loads and sets the language the reader chose and keeps it in localStorage; resolves true
+ * once the caller may re-render in it. */
+export async function set_lang(l: Lang): Promise<boolean> {
+  if (!(await load_lang(l))) return false;
   try {
     localStorage.setItem(KEY, l);
   } catch {
     /* storage may be unavailable */
   }
-  if (typeof document !== "undefined") document.documentElement.lang = l;
+  return true;
 }
 
 export type Vars = Record<string, string | number>;
@@ -71,17 +98,18 @@ export function plural_category(n: string | number | undefined): Intl.LDMLPlural
 }
 
 /** The text for key in the current language, with {name} placeholders filled from vars; a
- * counted text in the form for vars.n (the key itself for a key no language has, which only an
- * untyped caller can pass). */
+ * counted text in the form for vars.n. The key itself before any language is loaded, or for a
+ * key no language has, which only an untyped caller can pass. */
 export function t(key: Key, vars: Vars = {}): string {
-  const text: Text = DICTS[current][key] ?? key;
+  const text: Text = texts?.[key] ?? key;
   const s = typeof text === "string" ? text : (text[plural_category(vars.n)] ?? text.other ?? key);
   return s.replace(/\{(\w+)\}/g, (_, k) => String(vars[k] ?? ""));
 }
 
-/** Whether a key made at run time (from a server's code, a reason, a side) is one of en.ts's. */
+/** Whether a key made at run time (from a server's code, a reason, a side) is one of en.ts's:
+ * every language has the same keys (dict.ts), so the loaded one answers for all. */
 export function is_key(key: string): key is Key {
-  return Object.prototype.hasOwnProperty.call(en, key);
+  return texts !== null && Object.prototype.hasOwnProperty.call(texts, key);
 }
 
 /** The one lookup of keys made at run time: the text of `key` when it is one, else the

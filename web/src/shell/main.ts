@@ -26,9 +26,9 @@ import { ExplorerView } from "../learn/explorer.js";
 import { PuzzlesView } from "../learn/puzzles.js";
 import { StudiesView } from "../learn/studies.js";
 import { TournamentView, TournamentsHomeView } from "../tournaments/tournaments.js";
-import { LANGS, lang, set_lang, t, type Lang } from "../i18n/index.js";
+import { LANGS, initial_lang, lang, load_lang, set_lang, t, type Lang } from "../i18n/index.js";
 import { route_parts } from "../board/logic.js";
-import { clear_toasts, esc, type View } from "./util.js";
+import { clear_toasts, esc, toast, type View } from "./util.js";
 
 let view: View | null = null;
 
@@ -82,24 +82,37 @@ function draw_header() {
   document.title = t("title");
 }
 
-document.addEventListener("change", (e) => {
-  const el = e.target as HTMLSelectElement;
-  if (el.id === "lang-select") {
-    set_lang(el.value as Lang);
+/** The first render waits for the reader's language (its own chunk, i18n/index.ts); a chunk
+ * that cannot be fetched falls back to English, and without that the page shows the keys. */
+async function start() {
+  const signed_in = who_am_i(); // asked while the language loads
+  await load_lang(initial_lang()).catch(() => load_lang("en").catch(() => false));
+  document.addEventListener("change", (e) => {
+    const el = e.target as HTMLSelectElement;
+    if (el.id === "lang-select")
+      set_lang(el.value as Lang).then(
+        (ok) => {
+          if (!ok) return; // a later choice wins
+          draw_header();
+          view?.render();
+        },
+        () => {
+          toast(t("e_network"), "error"); // the chunk did not come: the page stays as it was
+          draw_header();
+        },
+      );
+  });
+  window.addEventListener("hashchange", route);
+  window.addEventListener("toguz:me", (e) => {
+    me = (e as CustomEvent<string | null>).detail;
     draw_header();
-    view?.render();
-  }
-});
+  });
+  void signed_in.then((name) => {
+    me = name;
+    draw_header();
+  });
+  draw_header();
+  route();
+}
 
-window.addEventListener("hashchange", route);
-window.addEventListener("toguz:me", (e) => {
-  me = (e as CustomEvent<string | null>).detail;
-  draw_header();
-});
-void who_am_i().then((name) => {
-  me = name;
-  draw_header();
-});
-document.documentElement.lang = lang();
-draw_header();
-route();
+void start();

@@ -13,7 +13,14 @@ import {
 import { accounts, who_am_i } from "../../node_modules/.toguz-unit/accounts/accounts_api.js";
 import { LobbySocket } from "../../node_modules/.toguz-unit/lobby/lobby_socket.js";
 import { ApiError } from "../../node_modules/.toguz-unit/protocol/api.js";
-import { DICTS, error_text } from "../../node_modules/.toguz-unit/i18n/index.js";
+import { error_text, load_lang } from "../../node_modules/.toguz-unit/i18n/index.js";
+import { en } from "../../node_modules/.toguz-unit/i18n/en.js";
+import { ru } from "../../node_modules/.toguz-unit/i18n/ru.js";
+import { kk } from "../../node_modules/.toguz-unit/i18n/kk.js";
+import { ky } from "../../node_modules/.toguz-unit/i18n/ky.js";
+
+const DICTS = { en, ru, kk, ky };
+await load_lang("en"); // the pages' texts below are English
 
 const cpp = (f) => readFileSync(new URL(`../../../src/accounts/${f}`, import.meta.url), "utf8");
 

@@ -2,7 +2,14 @@
 // texts in each language's plural forms, and the game's own terms for the kazna and the tuz.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { DICTS, plural_category, set_lang, t, t_any } from "../../node_modules/.toguz-unit/i18n/index.js";
+import { lang, load_lang, plural_category, t, t_any } from "../../node_modules/.toguz-unit/i18n/index.js";
+import { en } from "../../node_modules/.toguz-unit/i18n/en.js";
+import { ru } from "../../node_modules/.toguz-unit/i18n/ru.js";
+import { kk } from "../../node_modules/.toguz-unit/i18n/kk.js";
+import { ky } from "../../node_modules/.toguz-unit/i18n/ky.js";
+
+const DICTS = { en, ru, kk, ky };
+await load_lang("en"); // the page loads one language before it renders; here English
 
 const ph = (s) => (s.match(/\{\w+\}/g) || []).sort().join();
 
@@ -30,6 +37,17 @@ test("every language has every key with the same placeholders", () => {
   }
 });
 
+test("of two loads the later asked wins, whichever arrives first", async () => {
+  try {
+    const [first, second] = await Promise.all([load_lang("ru"), load_lang("kk")]);
+    assert.deepEqual([first, second], [false, true]);
+    assert.equal(lang(), "kk");
+    assert.equal(t("kazna"), "Қазан");
+  } finally {
+    await load_lang("en");
+  }
+});
+
 test("the game's own terms", () => {
   assert.equal(DICTS.en.kazna, "Kazna");
   assert.equal(DICTS.ru.kazna, "Казан");
@@ -46,24 +64,24 @@ test("t fills placeholders; a key made at run time falls back", () => {
   assert.equal(t_any("r_resign"), t("r_resign"));
 });
 
-test("counted texts take the plural form of their {n}", () => {
+test("counted texts take the plural form of their {n}", async () => {
   try {
     assert.equal(t("players_online", { n: 1 }), "1 player online");
     assert.equal(t("players_online", { n: 21 }), "21 players online");
     assert.equal(t("loss_stones", { n: "1.0" }), "lost 1.0 stones"); // written decimals: other
     assert.equal(t("days_per_move", { n: "1" }), "1 day a move"); // the server's params are strings
-    set_lang("ru");
+    await load_lang("ru");
     const ru = [1, 2, 5, 11, 21, 22, 25, 101, 111].map((n) => t("players_online", { n }));
     assert.deepEqual(ru, ["1 игрок в сети", "2 игрока в сети", "5 игроков в сети", "11 игроков в сети", "21 игрок в сети",
       "22 игрока в сети", "25 игроков в сети", "101 игрок в сети", "111 игроков в сети"]);
     assert.equal(t("loss_stones", { n: "1.5" }), "потеряно 1.5 камня");
     assert.equal(t("study_nodes", { n: "12 341" }), "Просмотрена 12 341 позиция"); // thousands spaced
     assert.equal(plural_category(undefined), "other"); // no count: the general form
-    set_lang("kk");
+    await load_lang("kk");
     assert.equal(t("players_online", { n: 1 }), "желіде 1 ойыншы");
     assert.equal(t("players_online", { n: 7 }), "желіде 7 ойыншы");
   } finally {
-    set_lang("en");
+    await load_lang("en");
   }
 });
 // The server's error codes (src/server/texts.cpp) and default names: each has a text in every
