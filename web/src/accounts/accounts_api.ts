@@ -1,7 +1,8 @@
 // HTTP calls of the accounts API (docs/web-protocol.md, "Accounts, ratings and the lobby"). The
 // session is the server's HttpOnly cookie: same-origin fetches carry it, and no script reads it.
 
-import { call, type GameRow } from "../protocol/api.js";
+import { call } from "../protocol/api.js";
+import type { GameRow } from "../games/games_api.js";
 import type { LeaderRow, Speed, User } from "./accounts_logic.js";
 
 export interface AccountGameRow extends GameRow {

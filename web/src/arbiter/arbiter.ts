@@ -7,62 +7,9 @@
 // Every name is put into the page as text (textContent), never as HTML.
 
 import "./arbiter.css";
-import { call } from "../protocol/api.js";
 import { error_text, t, t_any } from "../i18n/index.js";
 import { field, h, option, toast, type View } from "../shell/util.js";
-
-interface EventPlayer {
-  name: string;
-  rating: number;
-  title: string;
-}
-interface EventBoard {
-  white: number;
-  black: number;
-  result: string;
-  moves: number;
-}
-export interface ArbiterEvent {
-  id: string;
-  name: string;
-  site: string;
-  date: string;
-  system: "swiss" | "round-robin" | "double-round-robin";
-  rounds: number;
-  tie_breaks: string[];
-  players: EventPlayer[];
-  played: { boards: EventBoard[]; byes: number[] }[];
-  standings: { player: number; rank: number; points: string; tie_breaks: number[] }[];
-  next: "players" | "pair" | "results" | "done";
-}
-
-const K_KEYS = "toguz.arbiter_keys"; // {event id: {key, name}}
-
-type Keys = Record<string, { key: string; name: string }>;
-function keys(): Keys {
-  try {
-    const v = JSON.parse(localStorage.getItem(K_KEYS) ?? "{}") as unknown;
-    return v && typeof v === "object" ? (v as Keys) : {};
-  } catch {
-    return {};
-  }
-}
-function keep_key(id: string, key: string, name: string) {
-  const all = keys();
-  all[id] = { key, name };
-  try {
-    localStorage.setItem(K_KEYS, JSON.stringify(all));
-  } catch {
-    /* storage may be unavailable: the link still works */
-  }
-}
-
-const path = (id: string, rest = "") => `/api/events/${encodeURIComponent(id)}${rest}`;
-export const arbiter_api = {
-  create: (body: Record<string, unknown>) => call<{ id: string; key: string; event: ArbiterEvent }>("POST", "/api/events", body),
-  get: (id: string) => call<{ event: ArbiterEvent }>("GET", path(id)),
-  post: (id: string, action: string, body: Record<string, unknown>) => call<{ event: ArbiterEvent }>("POST", path(id, `/${action}`), body),
-};
+import { arbiter_api, event_path, keep_key, keys, type ArbiterEvent, type EventPlayer } from "./arbiter_api.js";
 
 const RESULTS: [string, string][] = [
   ["*", "—"],
@@ -176,9 +123,9 @@ export class ArbiterEventView implements View {
     const n_played = ev.played.length;
     const status = ev.next === "done" ? t("arb_done") : n_played ? t("arb_round", { n: n_played, total: ev.rounds }) : "";
     const links = h("p", { class: "arb-links no-print" },
-      n_played ? h("a", { href: path(ev.id, `/pairings?round=${this.round_index() + 1}`), target: "_blank", id: "arb-print-pairings" }, t("arb_print_pairings")) : null,
-      h("a", { href: path(ev.id, "/standings"), target: "_blank", id: "arb-print-standings" }, t("arb_print_standings")),
-      h("a", { href: path(ev.id, "/tgk"), download: `event-${ev.id}.tgk`, id: "arb-tgk" }, t("arb_tgk")));
+      n_played ? h("a", { href: event_path(ev.id, `/pairings?round=${this.round_index() + 1}`), target: "_blank", id: "arb-print-pairings" }, t("arb_print_pairings")) : null,
+      h("a", { href: event_path(ev.id, "/standings"), target: "_blank", id: "arb-print-standings" }, t("arb_print_standings")),
+      h("a", { href: event_path(ev.id, "/tgk"), download: `event-${ev.id}.tgk`, id: "arb-tgk" }, t("arb_tgk")));
     const parts: (HTMLElement | null)[] = [
       h("h2", { id: "arb-event-name" }, ev.name || t("arb_untitled")),
       h("p", { class: "arb-meta" }, [head, t_any(`sys_${ev.system.replace(/-/g, "_")}`), status].filter((s) => s).join(" · ")),

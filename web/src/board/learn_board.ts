@@ -2,7 +2,7 @@
 // string with the last move marked, an analysis board opened from a position (as the editor
 // does: POST /api/import), and a score in words from White's view.
 
-import { api, store } from "../protocol/api.js";
+import { api, store } from "../games/games_api.js";
 import { board_svg } from "./board.js";
 import { error_text, t } from "../i18n/index.js";
 import { cp_text, known_result, parse_position } from "./logic.js";

@@ -3,7 +3,7 @@
 // Clicking a hole on the preview adds a stone, shift-click (or right-click) takes one away; on a
 // touch screen, which has neither, the "−" mode makes a tap take one away.
 
-import { api, store } from "../protocol/api.js";
+import { api, store } from "./games_api.js";
 import { board_svg } from "../board/board.js";
 import { error_text, t } from "../i18n/index.js";
 import { format_position, parse_position, variant_size } from "../board/logic.js";

@@ -6,9 +6,12 @@
 
 import { board_svg } from "../board/board.js";
 import { GameSocket } from "../protocol/conn.js";
-import { apply_delta } from "../protocol/messages.js";
+import {
+  after_delta, animates, bottom_side, can_move as may_move, frame_ms, go_target, is_over, key_command, last_state, lifted,
+  offer_declined, position_at, shown_position, sowing_frames, view_at,
+} from "./game_state.js";
 import { error_text, player_name, t, t_any, type Key } from "../i18n/index.js";
-import { api, store } from "../protocol/api.js";
+import { api, store } from "./games_api.js";
 import { eval_label } from "../board/learn_board.js";
 import {
   bar_percent,
@@ -23,15 +26,17 @@ import {
   parse_position,
   score_text,
   sowing_path,
+  type Cell,
 } from "../board/logic.js";
+import type { GameClientMessage } from "../protocol/client.js";
 import type { Board, GameState, Line, Review, ReviewSummary, Score, ServerMessage, Side } from "../protocol/types.js";
 import { copy_text, esc, toast, type View } from "../shell/util.js";
 import { diff_text, time_left_text } from "../accounts/accounts_logic.js";
-import { tournament_of_game } from "../tournaments/tournaments.js";
+import { tournament_of_game } from "../tournaments/tournaments_api.js";
 
 interface Anim {
   board: Board;
-  trail: { side: Side; hole: number } | null;
+  trail: Cell | null;
 }
 
 export class GameView implements View {
@@ -90,7 +95,7 @@ export class GameView implements View {
     // buttons would not
     if (__TOGUZ_TEST_HOOKS__)
       (window as any).__toguz = {
-        send: (m: object) => this.sock.send(m),
+        send: (m: GameClientMessage) => this.sock.send(m),
         drop: () => this.sock.drop_and_hold(),
         resume: () => this.sock.resume(),
         state: () => this.state,
@@ -139,8 +144,8 @@ export class GameView implements View {
           break;
         }
         if (this.syncing) break; // the whole state is on its way
-        const g = apply_delta(this.queue.length > 0 ? this.queue[this.queue.length - 1] : this.state, m);
-        if (!g) {
+        const g = after_delta(last_state(this.queue, this.state), m);
+        if (g === "sync") {
           this.syncing = this.sock.send({ type: "sync" });
           this.syncs++;
           break;
@@ -186,14 +191,8 @@ export class GameView implements View {
     const g = this.queue.shift();
     if (!g) return;
     const old = this.state;
-    const one_more =
-      old !== null &&
-      g.ply === old.ply + 1 &&
-      g.moves.length === old.moves.length + 1 &&
-      this.view_ply === null &&
-      this.queue.length < 2 &&
-      !window.matchMedia?.("(prefers-reduced-motion: reduce)").matches;
-    if (one_more && old) {
+    const reduced_motion = !!window.matchMedia?.("(prefers-reduced-motion: reduce)").matches;
+    if (old && animates(old, g, this.view_ply, this.queue.length, reduced_motion)) {
       const mv = g.moves[g.moves.length - 1];
       const n = g.n;
       const k = old.board[mv.from.side][mv.from.hole - 1];
@@ -205,27 +204,22 @@ export class GameView implements View {
     this.apply(g);
   }
 
-  private animate(old: GameState, g: GameState, path: { side: Side; hole: number }[], done: () => void) {
+  private animate(old: GameState, g: GameState, path: Cell[], done: () => void) {
     this.animating = true;
-    const b: Board = JSON.parse(JSON.stringify(old.board));
     const mv = g.moves[g.moves.length - 1];
-    b[mv.from.side][mv.from.hole - 1] = 0;
-    this.anim = { board: b, trail: null };
+    const frames = sowing_frames(old.board, mv, path);
+    this.anim = { board: lifted(old.board, mv), trail: null };
     // the new ply number, the move list and the rest show at once; only the board animates
-    const step = Math.max(18, Math.min(70, 560 / path.length));
+    const step = frame_ms(path.length);
     let i = 0;
     const tick = () => {
-      if (i >= path.length) {
+      if (i >= frames.length) {
         this.anim = null;
         this.animating = false;
         done();
         return;
       }
-      const c = path[i++];
-      const owner: Side = other(c.side);
-      if (b.tuz[owner] === c.hole) b.kazna[owner]++;
-      else b[c.side][c.hole - 1]++;
-      this.anim = { board: b, trail: c };
+      this.anim = frames[i++];
       this.render_board();
       window.setTimeout(tick, step);
     };
@@ -237,8 +231,7 @@ export class GameView implements View {
     const prev = this.state;
     const changed_ply = !prev || prev.ply !== g.ply;
     // our standing offer gone while the game goes on: the opponent declined it (or moved)
-    const mine = (x: GameState | null) => !!x && (x.you === "white" || x.you === "black") && x.draw_offer === x.you;
-    if (prev && prev.id === g.id && mine(prev) && !g.draw_offer && g.status === "playing") {
+    if (offer_declined(prev, g)) {
       this.declined_ply = g.ply;
       toast(t("draw_declined"));
     }
@@ -251,7 +244,7 @@ export class GameView implements View {
       if (this.analysing) this.sock.send({ type: "analyze", multipv: 3 });
     }
     if (this.sent_ply !== g.ply) this.sent_ply = -1;
-    if (g.status !== "over" && g.status !== "aborted") this.panel_closed = false;
+    if (!is_over(g)) this.panel_closed = false;
     if (this.view_ply !== null && this.view_ply >= g.ply) this.view_ply = null;
     this.render();
     if (this.queue.length > 0) this.next_state();
@@ -260,16 +253,7 @@ export class GameView implements View {
   // ---- input ----------------------------------------------------------------------------
 
   private can_move(): boolean {
-    const g = this.state;
-    return (
-      !!g &&
-      this.view_ply === null &&
-      !this.animating &&
-      g.status !== "over" &&
-      g.status !== "aborted" &&
-      g.legal.length > 0 &&
-      this.sent_ply !== g.ply
-    );
+    return may_move(this.state, this.view_ply, this.animating, this.sent_ply);
   }
 
   private play(hole: number) {
@@ -284,8 +268,7 @@ export class GameView implements View {
   private go_to(ply: number | null) {
     const g = this.state;
     if (!g) return;
-    if (ply !== null) ply = Math.max(0, Math.min(g.ply, ply));
-    this.view_ply = ply === null || ply === g.ply ? null : ply;
+    this.view_ply = view_at(g, ply);
     this.render();
   }
 
@@ -294,21 +277,12 @@ export class GameView implements View {
     if (target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA" || target.tagName === "SELECT")) return;
     const g = this.state;
     if (!g) return;
-    const shown = this.view_ply ?? g.ply;
-    if (/^[1-9]$/.test(e.key)) {
-      this.play(Number(e.key));
+    const cmd = key_command(e.key);
+    if (cmd && "play" in cmd) {
+      this.play(cmd.play);
       e.preventDefault();
-    } else if (e.key === "ArrowLeft") {
-      this.go_to(shown - 1);
-      e.preventDefault();
-    } else if (e.key === "ArrowRight") {
-      this.go_to(shown + 1);
-      e.preventDefault();
-    } else if (e.key === "Home" || e.key === "ArrowUp") {
-      this.go_to(0);
-      e.preventDefault();
-    } else if (e.key === "End" || e.key === "ArrowDown") {
-      this.go_to(null);
+    } else if (cmd) {
+      this.go_to(go_target(cmd.go, this.view_ply ?? g.ply));
       e.preventDefault();
     } else if (e.key === "Enter" && target?.classList.contains("hole")) {
       this.play(Number(target.dataset.hole));
@@ -330,7 +304,7 @@ export class GameView implements View {
     const btn = target.closest<HTMLElement>("[data-action]");
     if (!btn) return;
     const a = btn.dataset.action!;
-    const send = (m: object) => {
+    const send = (m: GameClientMessage) => {
       if (!this.sock.send(m)) toast(t("reconnecting"), "error");
     };
     switch (a) {
@@ -359,7 +333,7 @@ export class GameView implements View {
       case "analyse":
         this.analysing = !this.analysing;
         this.lines = null;
-        send({ type: this.analysing ? "analyze" : "analyze_stop", multipv: 3 });
+        send(this.analysing ? { type: "analyze", multipv: 3 } : { type: "analyze_stop" });
         this.render();
         break;
       case "review":
@@ -372,7 +346,7 @@ export class GameView implements View {
       case "explorer": {
         const g = this.state!;
         const ply = this.view_ply;
-        const text = ply === null ? g.position : ply === 0 ? g.start_position : g.moves[ply - 1].position;
+        const text = ply === null ? g.position : position_at(g, ply);
         location.hash = `#/explorer/${encodeURIComponent(text)}`;
         break;
       }
@@ -393,16 +367,10 @@ export class GameView implements View {
         break;
       }
       case "first":
-        this.go_to(0);
-        break;
       case "prev":
-        this.go_to((this.view_ply ?? this.state?.ply ?? 0) - 1);
-        break;
       case "next":
-        this.go_to((this.view_ply ?? this.state?.ply ?? 0) + 1);
-        break;
       case "last":
-        this.go_to(null);
+        this.go_to(go_target(a, this.view_ply ?? this.state?.ply ?? 0));
         break;
     }
   }
@@ -410,20 +378,11 @@ export class GameView implements View {
   // ---- drawing --------------------------------------------------------------------------
 
   private bottom(): Side {
-    const g = this.state!;
-    const base: Side = g.you === "black" ? "black" : "white";
-    return this.flipped ? other(base) : base;
+    return bottom_side(this.state!.you, this.flipped);
   }
 
   private shown(): { board: Board; to_move: Side; ply: number } {
-    const g = this.state!;
-    if (this.view_ply !== null) {
-      const text = this.view_ply === 0 ? g.start_position : g.moves[this.view_ply - 1].position;
-      const p = parse_position(text);
-      return { board: p.board, to_move: p.to_move, ply: this.view_ply };
-    }
-    if (this.anim) return { board: this.anim.board, to_move: g.to_move, ply: g.ply };
-    return { board: g.board, to_move: g.to_move, ply: g.ply };
+    return shown_position(this.state!, this.view_ply, this.anim?.board ?? null);
   }
 
   private name_of(side: Side): string {

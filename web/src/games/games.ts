@@ -1,6 +1,6 @@
 // The games page: past games with search by player and result, each opened for replay.
 
-import { api, store, type GameRow } from "../protocol/api.js";
+import { api, store, type GameRow } from "./games_api.js";
 import { error_text, lang, player_name, t, t_any } from "../i18n/index.js";
 import { date_text } from "../board/logic.js";
 import { esc, toast, type View } from "../shell/util.js";

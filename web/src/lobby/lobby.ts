@@ -3,15 +3,16 @@
 // the server opens the game's seat for this player (docs/web-protocol.md).
 
 import "../accounts/accounts.css";
-import { store } from "../protocol/api.js";
+import { store } from "../games/games_api.js";
 import { account_error } from "../accounts/account.js";
 import { accounts, who_am_i } from "../accounts/accounts_api.js";
-import {
-  challenge_message, challenges_html, clock_label, pool_buttons_html, seek_message, seek_rows_html, speed_of, type Clock, type User,
-} from "../accounts/accounts_logic.js";
+import { clock_label, speed_of, type Clock, type User } from "../accounts/accounts_logic.js";
+import { challenge_message, challenges_html, pool_buttons_html, seek_message, seek_rows_html } from "./lobby_logic.js";
+import type { Colour } from "../protocol/client.js";
 import { error_text, t } from "../i18n/index.js";
 import { LobbySocket, type SocketLike } from "./lobby_socket.js";
-import { tournament_list, tournaments_api } from "../tournaments/tournaments.js";
+import { tournament_list } from "../tournaments/tournaments.js";
+import { tournaments_api } from "../tournaments/tournaments_api.js";
 import { esc, toast, type View } from "../shell/util.js";
 
 // The seek form's clocks: lichess's pool controls, in ms.
@@ -128,7 +129,7 @@ export class LobbyView implements View {
     const to = (this.el.querySelector("#seek-to") as HTMLInputElement).value.trim();
     if (to) {
       this.challenge_to = to;
-      const terms = { variant: val("#seek-variant"), clock, color: val("#seek-colour"),
+      const terms = { variant: val("#seek-variant"), clock, color: val("#seek-colour") as Colour,
         rated: (this.el.querySelector("#seek-rated") as HTMLInputElement).checked };
       if (!this.socket.send(challenge_message(to, terms))) toast(t("reconnecting"), "error");
       return;
@@ -137,7 +138,7 @@ export class LobbyView implements View {
       variant: val("#seek-variant"),
       clock,
       rated: (this.el.querySelector("#seek-rated") as HTMLInputElement).checked,
-      color: val("#seek-colour"),
+      color: val("#seek-colour") as Colour,
       spread: Number(val("#seek-range")),
       rating: mine && !mine.provisional ? mine.rating : null,
     });

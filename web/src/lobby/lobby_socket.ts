@@ -3,7 +3,8 @@
 // message arrives, whose full state then replaces the page's), and hands a `start` to the page.
 // The socket is made by `make`, so tests can give a fake one.
 
-import { empty_lobby, lobby_reduce, type LobbyState } from "../accounts/accounts_logic.js";
+import type { LobbyClientMessage } from "../protocol/client.js";
+import { empty_lobby, lobby_reduce, type LobbyState } from "./lobby_logic.js";
 
 export interface SocketLike {
   readyState: number;
@@ -103,7 +104,7 @@ export class LobbySocket {
   }
 
   /** Sends a message; false when the socket is not open. */
-  send(msg: object): boolean {
+  send(msg: LobbyClientMessage): boolean {
     if (!this.ws || this.ws.readyState !== OPEN) return false;
     this.ws.send(JSON.stringify(msg));
     return true;

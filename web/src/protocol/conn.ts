@@ -4,6 +4,7 @@
 // 8 s, with jitter; reset only once a `state` arrives, so a server that accepts and then drops
 // the socket is not hammered) and lets the server's first `state` resync everything.
 
+import type { GameClientMessage } from "./client.js";
 import { parse_message } from "./messages.js";
 import type { ServerMessage } from "./types.js";
 
@@ -70,7 +71,7 @@ export class GameSocket {
   }
 
   /** Sends a message; false when the socket is not open (the UI shows the reconnect banner). */
-  send(msg: object): boolean {
+  send(msg: GameClientMessage): boolean {
     if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
     this.ws.send(JSON.stringify(msg));
     return true;

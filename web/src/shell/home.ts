@@ -5,7 +5,7 @@
 
 import { accounts, type MyGame } from "../accounts/accounts_api.js";
 import { time_left_text, clock_label } from "../accounts/accounts_logic.js";
-import { api, store, type NewGame } from "../protocol/api.js";
+import { api, store, type NewGame } from "../games/games_api.js";
 import { GamesView } from "../games/games.js";
 import { error_text, t } from "../i18n/index.js";
 import { esc, toast, type View } from "./util.js";

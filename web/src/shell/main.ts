@@ -10,7 +10,7 @@
 //   #/moderation  the moderators' flags and reports (moderation.ts)
 
 import "./style.css";
-import { store } from "../protocol/api.js";
+import { store } from "../games/games_api.js";
 import { AccountView, AuthView } from "../accounts/account.js";
 import { ArbiterEventView, ArbiterHomeView } from "../arbiter/arbiter.js";
 import { who_am_i } from "../accounts/accounts_api.js";

@@ -7,70 +7,11 @@
 // Every name is put into the page as text (textContent), never as HTML.
 
 import "../arbiter/arbiter.css";
-import { call } from "../protocol/api.js";
 import { who_am_i } from "../accounts/accounts_api.js";
 import { clock_label } from "../accounts/accounts_logic.js";
 import { error_text, t } from "../i18n/index.js";
 import { field, h, option, toast, type View } from "../shell/util.js";
-
-export interface TournamentSummary {
-  id: string;
-  name: string;
-  system: "arena" | "swiss" | "round-robin" | "double-round-robin";
-  initial_ms: number;
-  increment_ms: number;
-  rated: boolean;
-  starts_ms: number;
-  ends_ms?: number;
-  duration_ms?: number;
-  rounds?: number;
-  round?: number;
-  status: "upcoming" | "running" | "finished" | "cancelled";
-  players: number;
-  max_players: number;
-  entry: "open" | "code";
-  creator: string;
-}
-interface Standing {
-  rank: number;
-  player: number;
-  name: string;
-  rating: number;
-  points: string;
-  games?: number;
-  streak?: number;
-  paused?: boolean;
-  withdrawn?: boolean;
-  tie_breaks?: number[];
-}
-interface TGame {
-  id: string | null;
-  round: number;
-  board: number;
-  white: number;
-  black: number;
-  white_name: string;
-  black_name: string;
-  result: string;
-  called_off?: boolean; // ended without a result at the arena's end (not counted)
-}
-export interface Tournament extends TournamentSummary {
-  now_ms: number;
-  entrants: { name: string; rating: number; withdrawn: boolean }[];
-  standings: Standing[];
-  tie_breaks?: string[];
-  games: TGame[];
-  me: null | { player: number; paused: boolean; withdrawn: boolean; game: string | null };
-}
-
-const path = (id: string, rest = "") => `/api/tournaments/${encodeURIComponent(id)}${rest}`;
-export const tournaments_api = {
-  list: () => call<{ tournaments: TournamentSummary[] }>("GET", "/api/tournaments"),
-  create: (body: Record<string, unknown>) => call<{ id: string; tournament: Tournament }>("POST", "/api/tournaments", body),
-  get: (id: string) => call<{ tournament: Tournament }>("GET", path(id)),
-  post: (id: string, action: "join" | "withdraw" | "start", body: Record<string, unknown> = {}) =>
-    call<{ tournament: Tournament }>("POST", path(id, `/${action}`), body),
-};
+import { opened_before, tournament_path, tournaments_api, type TGame, type Tournament, type TournamentSummary } from "./tournaments_api.js";
 
 function system_text(s: TournamentSummary["system"]): string {
   return s === "arena" ? t("tn_arena") : s === "swiss" ? t("sys_swiss") : s === "round-robin" ? t("sys_round_robin") : t("sys_double_round_robin");
@@ -177,31 +118,6 @@ export class TournamentsHomeView implements View {
     // The form is made once and kept, so what was typed in it stays when the lists come in.
     if (this.me) this.form_el ??= this.form();
     this.el.append(h("h3", {}, t("tn_new")), this.form_el && this.me ? this.form_el : h("p", { class: "muted", id: "tn-login" }, h("a", { href: "#/login" }, t("tn_login"))));
-  }
-}
-
-const K_OPENED = "toguz.tournament_games"; // game ids this browser opened from a tournament page
-
-/** Whether the page opened this game already (it opens each game once, not again on return). */
-function opened_before(game: string, tournament: string): boolean {
-  try {
-    const all = JSON.parse(sessionStorage.getItem(K_OPENED) ?? "{}") as Record<string, string>;
-    if (all[game]) return true;
-    all[game] = tournament;
-    sessionStorage.setItem(K_OPENED, JSON.stringify(all));
-  } catch {
-    /* no storage: open it, as the first time */
-  }
-  return false;
-}
-
-/** The tournament a game was opened from on this browser, or null. */
-export function tournament_of_game(game: string): string | null {
-  try {
-    const all = JSON.parse(sessionStorage.getItem(K_OPENED) ?? "{}") as Record<string, string>;
-    return all[game] ?? null;
-  } catch {
-    return null;
   }
 }
 
@@ -322,7 +238,7 @@ export class TournamentView implements View {
     if (playing.length) this.el.append(h("h3", {}, t("tn_status_running")), this.games_table(playing, "tn-playing", rounds));
     if (done.length) this.el.append(h("h3", {}, t("tn_games")), this.games_table(done, "tn-games", rounds));
     this.el.append(h("p", { class: "arb-links" }, t("tn_download"), " ",
-      h("a", { id: "tn-pgn", href: path(tn.id, "/pgn"), download: "" }, "PGN"), " ",
-      h("a", { id: "tn-tgk", href: path(tn.id, "/tgk"), download: "" }, "TGK")));
+      h("a", { id: "tn-pgn", href: tournament_path(tn.id, "/pgn"), download: "" }, "PGN"), " ",
+      h("a", { id: "tn-tgk", href: tournament_path(tn.id, "/tgk"), download: "" }, "TGK")));
   }
 }
