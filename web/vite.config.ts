@@ -2,7 +2,7 @@ import { defineConfig } from "vite";
 
 // `npm run build` (mode production) writes the front end users get to dist/; `npm run build:e2e`
 // (mode e2e) writes the browser tests' build to dist-e2e/, the same code with the test hooks
-// of game.ts (__TOGUZ_TEST_HOOKS__) switched on. `npm run dev` proxies the API and the sockets
+// of games/game.ts (__TOGUZ_TEST_HOOKS__) switched on. `npm run dev` proxies the API and the sockets
 // to a `toguz serve` on port 8080.
 export default defineConfig(({ mode }) => ({
   define: { __TOGUZ_TEST_HOOKS__: JSON.stringify(mode === "e2e") },

@@ -1,6 +1,7 @@
 // ctest web.dist_no_hooks: the users' build (web/dist, `npm run build`) carries none of the
-// browser tests' hooks (window.__toguz, only in `npm run build:e2e`). Exit 77 (skipped) when
-// the front end is not built (run: make web).
+// browser tests' hooks (window.__toguz, only in `npm run build:e2e`), and each language's texts
+// are in a chunk of their own, not in the entry script every visitor loads (src/i18n/index.ts).
+// Exit 77 (skipped) when the front end is not built (run: make web).
 //   node test/dist-no-hooks.mjs [<web/dist>]
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
@@ -23,4 +24,15 @@ if (found.length) {
   console.error(`web.dist_no_hooks: test hooks (__toguz) in the users' build: ${found.join(", ")}`);
   process.exit(1);
 }
-console.log(`web.dist_no_hooks: ok (${scripts.length} scripts, no __toguz)`);
+// the subtitle of each language (src/i18n/<lang>.ts) is in its chunk <lang>-<hash>.js alone
+const entry = /<script type="module"[^>]* src="\/assets\/([^"]+\.js)"/.exec(readFileSync(path.join(dist, "index.html"), "utf8"))?.[1];
+for (const lang of ["en", "ru", "kk", "ky"]) {
+  const source = readFileSync(path.join(here, "..", "src", "i18n", `${lang}.ts`), "utf8");
+  const subtitle = JSON.parse(/^ {2}subtitle: (".*"),$/m.exec(source)[1]);
+  const holders = scripts.filter((f) => readFileSync(path.join(assets, f), "utf8").includes(subtitle));
+  if (holders.length !== 1 || !holders[0].startsWith(`${lang}-`) || holders[0] === entry) {
+    console.error(`web.dist_no_hooks: the ${lang} texts should be in ${lang}-*.js alone, not the entry ${entry}: ${holders.join(", ")}`);
+    process.exit(1);
+  }
+}
+console.log(`web.dist_no_hooks: ok (${scripts.length} scripts, no __toguz, each language in its own chunk)`);

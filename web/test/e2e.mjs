@@ -546,6 +546,33 @@ async function languages(browser, base, pages) {
   await ctx.close();
 }
 
+/** Only the reader's language is downloaded: a browser set to Russian fetches the Russian chunk
+ * of the texts (src/i18n/ru.ts, built as ru-<hash>.js) and not the English, Kazakh or Kyrgyz
+ * ones, and the page reads in Russian; choosing Kazakh then fetches that one chunk. */
+async function language_chunks(browser, base, pages) {
+  const ctx = await browser.newContext({ viewport: { width: 1200, height: 900 }, locale: "ru-RU" });
+  const page = await ctx.newPage();
+  pages.push(page);
+  const fetched = [];
+  page.on("request", (r) => fetched.push(new URL(r.url()).pathname));
+  const chunk = (lang) => fetched.some((p) => new RegExp(`^/assets/${lang}-[\\w-]+\\.js$`).test(p));
+  await page.goto(`${base}/#/`);
+  await page.waitForSelector("#play-engine", { timeout: T });
+  check(await page.evaluate(() => navigator.language) === "ru-RU", "the browser reads Russian");
+  check(chunk("ru"), `the Russian chunk fetched: ${fetched.join(" ")}`);
+  for (const other of ["en", "kk", "ky"]) check(!chunk(other), `no ${other} chunk fetched: ${fetched.join(" ")}`);
+  const nav = await page.textContent("#top nav");
+  check(nav.includes("Партии") && nav.includes("Турниры") && !/Games|Tournaments/.test(nav), `the header in Russian: ${nav}`);
+  check((await page.getAttribute("html", "lang")) === "ru", "the document says Russian");
+  // the reader picks Kazakh: its chunk comes, the page is drawn again in it, still no English
+  await page.selectOption("#lang-select", "kk");
+  await page.waitForFunction(() => document.documentElement.lang === "kk" && document.querySelector("#top nav")?.textContent?.includes("Ойындар"), null, { timeout: T });
+  check(chunk("kk") && !chunk("en") && !chunk("ky"), `the Kazakh chunk alone fetched: ${fetched.join(" ")}`);
+  check((await page.evaluate(() => localStorage.getItem("toguz.lang"))) === "kk", "the choice kept");
+  console.log("  language chunks: a Russian browser fetched ru alone and read Russian; Kazakh chosen fetched kk");
+  await ctx.close();
+}
+
 /** The README screenshots (not a test): home, engine game, online game, review, phone. */
 async function screenshots(browser, base, dir) {
   mkdirSync(dir, { recursive: true });
@@ -1446,7 +1473,7 @@ async function correspondence(browser, _base, pages) {
 
 // ---- runner --------------------------------------------------------------------------------
 
-const tests = { engine_game, online_resign, reconnect, draw_rematch_abort, claim_win, phone_pages, languages, accounts_pages, rated_game, learn_pages, puzzle_rating, explorer_from_review, lobby_game, arbiter_page, arena_tournament, correspondence };
+const tests = { engine_game, online_resign, reconnect, draw_rematch_abort, claim_win, phone_pages, languages, language_chunks, accounts_pages, rated_game, learn_pages, puzzle_rating, explorer_from_review, lobby_game, arbiter_page, arena_tournament, correspondence };
 const dir = mkdtempSync(path.join(tmpdir(), "toguz-e2e-"));
 let server;
 let browser;

@@ -1,19 +1,29 @@
-// The account, player and lobby pages' logic (src/accounts_logic.ts, accounts_api.ts,
-// lobby_socket.ts): the same rules as src/accounts (read from its sources), the API calls against
-// a mocked fetch, the lobby socket against a fake WebSocket, and every name escaped.
+// The account, player and lobby pages' logic (src/accounts/accounts_logic.ts, accounts_api.ts,
+// src/lobby/lobby_logic.ts, lobby_socket.ts): the same rules as src/accounts (read from its
+// sources), the API calls against a mocked fetch, the lobby socket against a fake WebSocket, and
+// every name escaped.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import {
   RESERVED, ESTIMATED_MOVES, BULLET_BELOW, BLITZ_BELOW, RAPID_BELOW, check_username, check_password, speed_of,
-  clock_label, rating_text, diff_text, user_html, seek_rows_html, pool_buttons_html, challenges_html,
-  player_games_html, history_svg, lobby_reduce, empty_lobby, can_accept, sorted_seeks, seek_message,
-  time_left_text,
-} from "../../node_modules/.toguz-unit/accounts_logic.js";
-import { accounts, who_am_i } from "../../node_modules/.toguz-unit/accounts_api.js";
-import { LobbySocket } from "../../node_modules/.toguz-unit/lobby_socket.js";
-import { ApiError } from "../../node_modules/.toguz-unit/api.js";
-import { DICTS, error_text } from "../../node_modules/.toguz-unit/i18n.js";
+  clock_label, rating_text, diff_text, user_html, player_games_html, history_svg, time_left_text,
+} from "../../node_modules/.toguz-unit/accounts/accounts_logic.js";
+import {
+  seek_rows_html, pool_buttons_html, challenges_html, lobby_reduce, empty_lobby, can_accept, sorted_seeks, seek_message,
+  challenge_message,
+} from "../../node_modules/.toguz-unit/lobby/lobby_logic.js";
+import { accounts, who_am_i } from "../../node_modules/.toguz-unit/accounts/accounts_api.js";
+import { LobbySocket } from "../../node_modules/.toguz-unit/lobby/lobby_socket.js";
+import { ApiError } from "../../node_modules/.toguz-unit/protocol/api.js";
+import { error_text, load_lang } from "../../node_modules/.toguz-unit/i18n/index.js";
+import { en } from "../../node_modules/.toguz-unit/i18n/en.js";
+import { ru } from "../../node_modules/.toguz-unit/i18n/ru.js";
+import { kk } from "../../node_modules/.toguz-unit/i18n/kk.js";
+import { ky } from "../../node_modules/.toguz-unit/i18n/ky.js";
+
+const DICTS = { en, ru, kk, ky };
+await load_lang("en"); // the pages' texts below are English
 
 const cpp = (f) => readFileSync(new URL(`../../../src/accounts/${f}`, import.meta.url), "utf8");
 
@@ -292,7 +302,7 @@ test("the lobby socket: state, accept, start, errors, reconnect", (t) => {
 });
 
 test("the leaderboard and a challenge", async () => {
-  const { leaderboard_html, challenge_message } = await import("../../node_modules/.toguz-unit/accounts_logic.js");
+  const { leaderboard_html } = await import("../../node_modules/.toguz-unit/accounts/accounts_logic.js");
   const html = leaderboard_html("rapid", [{ username: EVIL, rating: 1888.6, rd: 50, games: 90 }, { username: "Bolat", rating: 1700, rd: 60, games: 12 }]);
   NO_TAG(html);
   assert.match(html, /<td class="n">1<\/td>/);

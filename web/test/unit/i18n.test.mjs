@@ -1,18 +1,50 @@
-// Every text of the app exists in all four languages, with the same {placeholders}, and the
-// game's own terms are used for the kazna and the tuz.
+// Every text of the app exists in all four languages, with the same {placeholders}, counted
+// texts in each language's plural forms, and the game's own terms for the kazna and the tuz.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { DICTS, t } from "../../node_modules/.toguz-unit/i18n.js";
+import { lang, load_lang, plural_category, t, t_any } from "../../node_modules/.toguz-unit/i18n/index.js";
+import { en } from "../../node_modules/.toguz-unit/i18n/en.js";
+import { ru } from "../../node_modules/.toguz-unit/i18n/ru.js";
+import { kk } from "../../node_modules/.toguz-unit/i18n/kk.js";
+import { ky } from "../../node_modules/.toguz-unit/i18n/ky.js";
+
+const DICTS = { en, ru, kk, ky };
+await load_lang("en"); // the page loads one language before it renders; here English
+
+const ph = (s) => (s.match(/\{\w+\}/g) || []).sort().join();
 
 test("every language has every key with the same placeholders", () => {
   const keys = Object.keys(DICTS.en);
   for (const [code, dict] of Object.entries(DICTS)) {
+    // the categories Intl.PluralRules gives the language (CLDR): what t() picks from
+    const categories = new Intl.PluralRules(code).resolvedOptions().pluralCategories.sort();
     for (const k of keys) {
-      assert.ok(typeof dict[k] === "string" && dict[k].length > 0, `${code} lacks ${k}`);
-      const ph = (s) => (s.match(/\{\w+\}/g) || []).sort().join();
-      assert.equal(ph(dict[k]), ph(DICTS.en[k]), `${code}.${k} placeholders`);
+      const en = DICTS.en[k];
+      const s = dict[k];
+      if (typeof en === "string") {
+        assert.ok(typeof s === "string" && s.length > 0, `${code} lacks ${k}`);
+        assert.equal(ph(s), ph(en), `${code}.${k} placeholders`);
+      } else {
+        assert.deepEqual(Object.keys(s).sort(), categories, `${code}.${k}: the plural forms of ${code}`);
+        for (const [form, text] of Object.entries(s)) {
+          assert.ok(text.length > 0, `${code}.${k}.${form} is empty`);
+          assert.equal(ph(text), ph(en.other), `${code}.${k}.${form} placeholders`);
+          assert.ok(text.includes("{n}"), `${code}.${k}.${form} shows its count {n}`);
+        }
+      }
     }
     assert.deepEqual(Object.keys(dict).filter((k) => !(k in DICTS.en)), [], `${code} has keys English lacks`);
+  }
+});
+
+test("of two loads the later asked wins, whichever arrives first", async () => {
+  try {
+    const [first, second] = await Promise.all([load_lang("ru"), load_lang("kk")]);
+    assert.deepEqual([first, second], [false, true]);
+    assert.equal(lang(), "kk");
+    assert.equal(t("kazna"), "Қазан");
+  } finally {
+    await load_lang("en");
   }
 });
 
@@ -25,15 +57,37 @@ test("the game's own terms", () => {
   assert.equal(DICTS.ky.tuz, "Түз");
 });
 
-test("t fills placeholders and falls back to the key", () => {
+test("t fills placeholders; a key made at run time falls back", () => {
   assert.equal(t("wins", { side: "Aigerim" }), "Aigerim wins");
-  assert.equal(t("no-such-key"), "no-such-key");
+  assert.equal(t_any("no-such-key"), "no-such-key");
+  assert.equal(t_any("e_no-such-code", {}, "e_store_unavailable"), t("e_store_unavailable"));
+  assert.equal(t_any("r_resign"), t("r_resign"));
 });
 
+test("counted texts take the plural form of their {n}", async () => {
+  try {
+    assert.equal(t("players_online", { n: 1 }), "1 player online");
+    assert.equal(t("players_online", { n: 21 }), "21 players online");
+    assert.equal(t("loss_stones", { n: "1.0" }), "lost 1.0 stones"); // written decimals: other
+    assert.equal(t("days_per_move", { n: "1" }), "1 day a move"); // the server's params are strings
+    await load_lang("ru");
+    const ru = [1, 2, 5, 11, 21, 22, 25, 101, 111].map((n) => t("players_online", { n }));
+    assert.deepEqual(ru, ["1 игрок в сети", "2 игрока в сети", "5 игроков в сети", "11 игроков в сети", "21 игрок в сети",
+      "22 игрока в сети", "25 игроков в сети", "101 игрок в сети", "111 игроков в сети"]);
+    assert.equal(t("loss_stones", { n: "1.5" }), "потеряно 1.5 камня");
+    assert.equal(t("study_nodes", { n: "12 341" }), "Просмотрена 12 341 позиция"); // thousands spaced
+    assert.equal(plural_category(undefined), "other"); // no count: the general form
+    await load_lang("kk");
+    assert.equal(t("players_online", { n: 1 }), "желіде 1 ойыншы");
+    assert.equal(t("players_online", { n: 7 }), "желіде 7 ойыншы");
+  } finally {
+    await load_lang("en");
+  }
+});
 // The server's error codes (src/site/texts.cpp) and default names: each has a text in every
 // language, which uses only the parameters the server sends with it.
 import { readFileSync } from "node:fs";
-import { error_text, player_name } from "../../node_modules/.toguz-unit/i18n.js";
+import { error_text, player_name } from "../../node_modules/.toguz-unit/i18n/index.js";
 
 const texts = readFileSync(new URL("../../../src/site/texts.cpp", import.meta.url), "utf8");
 
@@ -50,7 +104,9 @@ test("every server error code has a text in every language", () => {
     for (const [lang, dict] of Object.entries(DICTS)) {
       const s = dict[`e_${code}`];
       assert.ok(s, `${lang} lacks e_${code}`);
-      for (const [, p] of s.matchAll(/\{(\w+)\}/g)) assert.ok(names.has(p), `${lang}.e_${code} uses {${p}}, which ${code} lacks`);
+      // a counted text: each of its plural forms
+      for (const form of typeof s === "string" ? [s] : Object.values(s))
+        for (const [, p] of form.matchAll(/\{(\w+)\}/g)) assert.ok(names.has(p), `${lang}.e_${code} uses {${p}}, which ${code} lacks`);
     }
   }
   for (const code of texts.matchAll(/return "(\w+)";/g))

@@ -1,10 +1,10 @@
-// Unit tests of the pure front-end helpers (src/logic.ts, compiled by `npm run test:unit`).
+// Unit tests of the pure front-end helpers (src/board/logic.ts, compiled by `npm run test:unit`).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
   parse_position, format_position, sowing_path, score_text, cp_text, bar_percent,
   clock_text, graph_points, graph_value, route_parts, move_label, date_text, known_result,
-} from "../../node_modules/.toguz-unit/logic.js";
+} from "../../node_modules/.toguz-unit/board/logic.js";
 
 test("parse_position reads the start and the position after 65(10)", () => {
   const s = parse_position("9,9,9,9,9,9,9,9,9/9,9,9,9,9,9,9,9,9 0 0 w 1");

@@ -1,7 +1,7 @@
-// Unit tests of the WebSocket frame parser (src/messages.ts, compiled by `npm run test:unit`).
+// Unit tests of the WebSocket frame parser (src/protocol/messages.ts, compiled by `npm run test:unit`).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { parse_message } from "../../node_modules/.toguz-unit/messages.js";
+import { parse_message } from "../../node_modules/.toguz-unit/protocol/messages.js";
 
 const score = { cp: 153, white_cp: -153, proven: null, table: null };
 const line = { multipv: 1, depth: 9, seldepth: 14, nodes: 4096, pv: [7, 3], pv_notation: ["76", "33x"], score };
@@ -34,7 +34,7 @@ test("frames that are not a message of the protocol are dropped", () => {
 });
 
 test("a delta applies over the state it follows; a gap gives null", async () => {
-  const { apply_delta } = await import("../../node_modules/.toguz-unit/messages.js");
+  const { apply_delta } = await import("../../node_modules/.toguz-unit/protocol/messages.js");
   const mv = (hole) => ({ hole, side: "white", notation: String(hole), captured: 0, tuz: false });
   const base = { id: "g", n: 9, ply: 1, moves: [mv(9)], status: "playing", legal: [1], board: { white: [1] } };
   const d = parse_message(JSON.stringify({ type: "delta", move: mv(3), game: { ply: 2, legal: [], board: { white: [2] }, status: "playing" } }));

@@ -1,0 +1,249 @@
+// The arbiter page of an over-the-board event (docs/web-protocol.md "Over-the-board events"):
+// create the event, enter the players, pair each round, enter the results (optionally each
+// game's moves as typed from the scoresheet, checked by the server's referee), the standings;
+// links to the print-friendly pairings and standings pages and the event's TGK file.
+//   #/arbiter                 a new event, and the events this browser arbitrates
+//   #/arbiter/<id>[/<key>]    the event; with its arbiter key (kept in this browser) to change it
+// Every name is put into the page as text (textContent), never as HTML.
+
+import "./arbiter.css";
+import { error_text, t, t_any } from "../i18n/index.js";
+import { field, h, option, toast, type View } from "../shell/util.js";
+import { arbiter_api, event_path, keep_key, keys, type ArbiterEvent, type EventPlayer } from "./arbiter_api.js";
+
+const RESULTS: [string, string][] = [
+  ["*", "—"],
+  ["1-0", "1-0"],
+  ["1/2-1/2", "½-½"],
+  ["0-1", "0-1"],
+  ["+-", "+ −"],
+  ["-+", "− +"],
+];
+
+function player_label(p: EventPlayer): string {
+  const name = p.title ? `${p.title} ${p.name}` : p.name;
+  return p.rating > 0 ? `${name} (${p.rating})` : name;
+}
+
+function tie_break_text(v: number): string {
+  return Number.isInteger(v) ? String(v) : Number.isInteger(v * 2) ? v.toFixed(1) : v.toFixed(2);
+}
+
+/** #/arbiter: the form of a new event and the events whose keys this browser keeps. */
+export class ArbiterHomeView implements View {
+  el = document.createElement("div");
+  constructor() {
+    this.el.className = "arbiter";
+    this.render();
+  }
+  destroy() {}
+
+  render() {
+    const system = h("select", { id: "arb-system" },
+      option("swiss", t("sys_swiss"), true), option("round-robin", t("sys_round_robin")), option("double-round-robin", t("sys_double_round_robin")));
+    const rounds = h("input", { id: "arb-rounds", type: "number", min: "1", max: "50", value: "5" }) as HTMLInputElement;
+    system.addEventListener("change", () => (rounds.disabled = (system as HTMLSelectElement).value !== "swiss"));
+    const name = h("input", { id: "arb-name", maxlength: "120" }) as HTMLInputElement;
+    const site = h("input", { id: "arb-site", maxlength: "120" }) as HTMLInputElement;
+    const today = new Date().toISOString().slice(0, 10).replace(/-/g, ".");
+    const date = h("input", { id: "arb-date", value: today, placeholder: "2026.12.01" }) as HTMLInputElement;
+    const form = h("form", { id: "arb-new", class: "arb-form" },
+      field(t("arb_name"), name), field(t("arb_site"), site), field(t("arb_date"), date),
+      field(t("arb_system"), system), field(t("arb_rounds"), rounds),
+      h("button", { type: "submit", id: "arb-create" }, t("arb_create")));
+    form.addEventListener("submit", (e) => {
+      e.preventDefault();
+      const sys = (system as HTMLSelectElement).value;
+      void arbiter_api
+        .create({ name: name.value, site: site.value, date: date.value.trim(), system: sys, rounds: sys === "swiss" ? Number(rounds.value) : null })
+        .then((r) => {
+          keep_key(r.id, r.key, r.event.name);
+          location.hash = `#/arbiter/${encodeURIComponent(r.id)}`;
+        })
+        .catch((err) => toast(error_text(err), "error"));
+    });
+    const mine = Object.entries(keys());
+    const list = mine.length
+      ? h("ul", { id: "arb-mine" }, ...mine.map(([id, k]) => h("li", {}, h("a", { href: `#/arbiter/${encodeURIComponent(id)}` }, k.name || id))))
+      : null;
+    this.el.replaceChildren(h("h2", {}, t("arb_title")), h("p", {}, t("arb_intro")), h("h3", {}, t("arb_new")), form);
+    if (list) this.el.append(h("h3", {}, t("arb_my_events")), list);
+  }
+}
+
+/** #/arbiter/<id>[/<key>]: one event. */
+export class ArbiterEventView implements View {
+  el = document.createElement("div");
+  private ev: ArbiterEvent | null = null;
+  private key: string;
+  private shown_round = 0; // 1-based; 0: the latest
+
+  constructor(private id: string, key_in_url?: string) {
+    this.el.className = "arbiter";
+    this.key = key_in_url ?? keys()[id]?.key ?? "";
+    if (key_in_url) {
+      keep_key(id, key_in_url, "");
+      history.replaceState(null, "", `#/arbiter/${encodeURIComponent(id)}`); // the key leaves the address bar
+    }
+    this.el.replaceChildren(h("p", {}, t("arb_loading")));
+    void arbiter_api
+      .get(id)
+      .then((r) => this.show(r.event))
+      .catch((err) => {
+        this.el.replaceChildren(h("p", { id: "arb-error" }, error_text(err)));
+      });
+  }
+  destroy() {}
+
+  private show(ev: ArbiterEvent) {
+    this.ev = ev;
+    if (this.key) keep_key(ev.id, this.key, ev.name);
+    this.render();
+  }
+
+  /** Sends one change with the key; the event comes back and is drawn again. */
+  private async change(action: string, body: Record<string, unknown>, error_box?: HTMLElement): Promise<boolean> {
+    try {
+      const r = await arbiter_api.post(this.id, action, { ...body, key: this.key });
+      this.show(r.event);
+      return true;
+    } catch (err) {
+      const text = error_text(err);
+      if (error_box) error_box.textContent = text;
+      else toast(text, "error");
+      return false;
+    }
+  }
+
+  render() {
+    const ev = this.ev;
+    if (!ev) return;
+    const arbiter = this.key !== "";
+    const head = [ev.site, ev.date].filter((s) => s).join(", ");
+    const n_played = ev.played.length;
+    const status = ev.next === "done" ? t("arb_done") : n_played ? t("arb_round", { n: n_played, total: ev.rounds }) : "";
+    const links = h("p", { class: "arb-links no-print" },
+      n_played ? h("a", { href: event_path(ev.id, `/pairings?round=${this.round_index() + 1}`), target: "_blank", id: "arb-print-pairings" }, t("arb_print_pairings")) : null,
+      h("a", { href: event_path(ev.id, "/standings"), target: "_blank", id: "arb-print-standings" }, t("arb_print_standings")),
+      h("a", { href: event_path(ev.id, "/tgk"), download: `event-${ev.id}.tgk`, id: "arb-tgk" }, t("arb_tgk")));
+    const parts: (HTMLElement | null)[] = [
+      h("h2", { id: "arb-event-name" }, ev.name || t("arb_untitled")),
+      h("p", { class: "arb-meta" }, [head, t_any(`sys_${ev.system.replace(/-/g, "_")}`), status].filter((s) => s).join(" · ")),
+      links,
+      arbiter ? this.arbiter_note() : h("p", { class: "arb-note no-print" }, t("arb_read_only")),
+      this.players_part(arbiter),
+      this.round_part(arbiter),
+      this.standings_part(),
+    ];
+    this.el.replaceChildren(...parts.filter((p): p is HTMLElement => p !== null));
+  }
+
+  private arbiter_note(): HTMLElement {
+    const link = `${location.origin}${location.pathname}#/arbiter/${encodeURIComponent(this.id)}/${encodeURIComponent(this.key)}`;
+    const input = h("input", { id: "arb-key-link", readonly: "", value: link }) as HTMLInputElement;
+    return h("div", { class: "arb-note no-print" }, h("p", {}, t("arb_key_note")), field(t("arb_arbiter_link"), input));
+  }
+
+  private players_part(arbiter: boolean): HTMLElement {
+    const ev = this.ev!;
+    const rows = ev.players.map((p, i) =>
+      h("tr", { "data-player": String(i) }, h("td", { class: "n" }, String(i + 1)), h("td", {}, p.title), h("td", { class: "name" }, p.name), h("td", { class: "n" }, p.rating > 0 ? String(p.rating) : "")));
+    const table = h("table", { id: "arb-players" },
+      h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, t("arb_title_field")), h("th", {}, t("arb_player_name")), h("th", {}, t("arb_rating")))),
+      h("tbody", {}, ...rows));
+    const box = h("section", { class: "arb-players" }, h("h3", {}, `${t("arb_players")} (${ev.players.length})`), table);
+    if (arbiter && ev.played.length === 0) {
+      const name = h("input", { id: "arb-player-name", maxlength: "40", required: "" }) as HTMLInputElement;
+      const rating = h("input", { id: "arb-player-rating", type: "number", min: "0", max: "9999", value: "" }) as HTMLInputElement;
+      const title = h("input", { id: "arb-player-title", maxlength: "10", size: "4" }) as HTMLInputElement;
+      const form = h("form", { id: "arb-add-player", class: "arb-form no-print" },
+        field(t("arb_player_name"), name), field(t("arb_rating"), rating), field(t("arb_title_field"), title),
+        h("button", { type: "submit", id: "arb-add" }, t("arb_add_player")));
+      form.addEventListener("submit", (e) => {
+        e.preventDefault();
+        void this.change("players", { name: name.value, rating: rating.value ? Number(rating.value) : 0, title: title.value }).then((ok) => {
+          if (ok) (this.el.querySelector("#arb-player-name") as HTMLInputElement | null)?.focus();
+        });
+      });
+      box.append(form);
+    }
+    if (arbiter && ev.next === "pair") {
+      const pair = h("button", { id: "arb-pair", type: "button", class: "no-print" }, t("arb_pair", { n: ev.played.length + 1 }));
+      pair.addEventListener("click", () => {
+        this.shown_round = 0;
+        void this.change("pair", {});
+      });
+      box.append(h("p", {}, pair));
+    } else if (arbiter && ev.next === "players") {
+      box.append(h("p", { class: "no-print" }, t("arb_need_players")));
+    }
+    return box;
+  }
+
+  private round_index(): number {
+    const n = this.ev!.played.length;
+    return this.shown_round >= 1 && this.shown_round <= n ? this.shown_round - 1 : n - 1;
+  }
+
+  private round_part(arbiter: boolean): HTMLElement | null {
+    const ev = this.ev!;
+    if (ev.played.length === 0) return null;
+    const r = this.round_index();
+    const round = ev.played[r];
+    const pick = h("select", { id: "arb-round-pick", class: "no-print" },
+      ...ev.played.map((_, i) => option(String(i + 1), t("arb_round", { n: i + 1, total: ev.rounds }), i === r)));
+    pick.addEventListener("change", () => {
+      this.shown_round = Number((pick as HTMLSelectElement).value);
+      this.render();
+    });
+    const rows: HTMLElement[] = [];
+    round.boards.forEach((b, i) => {
+      const white = ev.players[b.white];
+      const black = ev.players[b.black];
+      const result_cell = h("td", { class: "res" });
+      const row = h("tr", { "data-board": String(i + 1), "data-result": b.result },
+        h("td", { class: "n" }, String(i + 1)), h("td", { class: "name" }, player_label(white)), result_cell, h("td", { class: "name" }, player_label(black)),
+        h("td", { class: "n" }, b.moves ? t("arb_n_moves", { n: b.moves }) : ""));
+      rows.push(row);
+      if (!arbiter) {
+        result_cell.textContent = RESULTS.find(([v]) => v === b.result)?.[1] ?? b.result;
+        return;
+      }
+      const sel = h("select", { class: "arb-result", "aria-label": t("result") }, ...RESULTS.map(([v, text]) => option(v, text, v === b.result))) as HTMLSelectElement;
+      result_cell.append(sel);
+      const moves = h("textarea", { class: "arb-moves", rows: "2", placeholder: t("arb_moves") }) as HTMLTextAreaElement;
+      const error = h("p", { class: "arb-board-error", role: "alert" });
+      const save = h("button", { type: "button", class: "arb-save" }, t("arb_save"));
+      save.addEventListener("click", () => {
+        error.textContent = "";
+        void this.change("result", { round: r + 1, board: i + 1, result: sel.value, moves: moves.value }, error);
+      });
+      rows.push(h("tr", { class: "arb-entry no-print", "data-entry": String(i + 1) }, h("td", {}), h("td", { colspan: "4" }, moves, save, error)));
+    });
+    for (const p of round.byes)
+      rows.push(h("tr", { class: "bye" }, h("td", {}), h("td", { class: "name" }, player_label(ev.players[p])), h("td", { class: "res" }, t("arb_bye")), h("td", {}), h("td", {})));
+    return h("section", { class: "arb-round" },
+      h("h3", {}, ev.played.length > 1 ? pick : t("arb_round", { n: r + 1, total: ev.rounds })),
+      h("table", { id: "arb-pairings", "data-round": String(r + 1) },
+        h("thead", {}, h("tr", {}, h("th", {}, t("arb_board")), h("th", {}, t("white")), h("th", {}, t("result")), h("th", {}, t("black")), h("th", {}, t("moves")))),
+        h("tbody", {}, ...rows)));
+  }
+
+  private standings_part(): HTMLElement | null {
+    const ev = this.ev!;
+    if (ev.players.length === 0) return null;
+    const rows = ev.standings.map((s) => {
+      const p = ev.players[s.player];
+      return h("tr", { "data-player": String(s.player) },
+        h("td", { class: "n" }, String(s.rank)), h("td", { class: "name" }, p.title ? `${p.title} ${p.name}` : p.name),
+        h("td", { class: "n" }, p.rating > 0 ? String(p.rating) : ""), h("td", { class: "n pts" }, s.points),
+        ...s.tie_breaks.map((v) => h("td", { class: "n" }, tie_break_text(v))));
+    });
+    return h("section", { class: "arb-standings" },
+      h("h3", {}, t("arb_standings")),
+      h("table", { id: "arb-standings" },
+        h("thead", {}, h("tr", {}, h("th", {}, t("arb_rank")), h("th", {}, t("arb_player_name")), h("th", {}, t("arb_rating")), h("th", {}, t("arb_points")),
+          ...ev.tie_breaks.map((tb) => h("th", {}, tb)))),
+        h("tbody", {}, ...rows)));
+  }
+}

@@ -1,0 +1,59 @@
+// The over-the-board events' HTTP calls and answers (docs/web-protocol.md "Over-the-board
+// events"), and the arbiter keys this browser keeps (localStorage), which let it change an
+// event.
+
+import { call } from "../protocol/api.js";
+
+export interface EventPlayer {
+  name: string;
+  rating: number;
+  title: string;
+}
+export interface EventBoard {
+  white: number;
+  black: number;
+  result: string;
+  moves: number;
+}
+export interface ArbiterEvent {
+  id: string;
+  name: string;
+  site: string;
+  date: string;
+  system: "swiss" | "round-robin" | "double-round-robin";
+  rounds: number;
+  tie_breaks: string[];
+  players: EventPlayer[];
+  played: { boards: EventBoard[]; byes: number[] }[];
+  standings: { player: number; rank: number; points: string; tie_breaks: number[] }[];
+  next: "players" | "pair" | "results" | "done";
+}
+
+const K_KEYS = "toguz.arbiter_keys"; // {event id: {key, name}}
+
+type Keys = Record<string, { key: string; name: string }>;
+export function keys(): Keys {
+  try {
+    const v = JSON.parse(localStorage.getItem(K_KEYS) ?? "{}") as unknown;
+    return v && typeof v === "object" ? (v as Keys) : {};
+  } catch {
+    return {};
+  }
+}
+export function keep_key(id: string, key: string, name: string) {
+  const all = keys();
+  all[id] = { key, name };
+  try {
+    localStorage.setItem(K_KEYS, JSON.stringify(all));
+  } catch {
+    /* storage may be unavailable: the link still works */
+  }
+}
+
+/** The URL of an event, or of one of its pages (rest: "/standings", "/tgk", ...). */
+export const event_path = (id: string, rest = "") => `/api/events/${encodeURIComponent(id)}${rest}`;
+export const arbiter_api = {
+  create: (body: Record<string, unknown>) => call<{ id: string; key: string; event: ArbiterEvent }>("POST", "/api/events", body),
+  get: (id: string) => call<{ event: ArbiterEvent }>("GET", event_path(id)),
+  post: (id: string, action: string, body: Record<string, unknown>) => call<{ event: ArbiterEvent }>("POST", event_path(id, `/${action}`), body),
+};

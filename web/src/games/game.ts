@@ -1,0 +1,834 @@
+// The game screen: board, players and clocks, move list, controls of the mode, analysis
+// (evaluation bar, best lines), review graph and the game-over panel. Everything shown comes
+// from the server's `state` messages and the deltas after them (each applied over the last state
+// the page has; at a gap the page asks for the whole state); after a reconnect the first state
+// replaces everything.
+
+import { board_svg } from "../board/board.js";
+import { GameSocket } from "../protocol/conn.js";
+import {
+  after_delta, animates, bottom_side, can_move as may_move, frame_ms, go_target, is_over, key_command, last_state, lifted,
+  offer_declined, position_at, shown_position, sowing_frames, view_at,
+} from "./game_state.js";
+import { error_text, player_name, t, t_any, type Key } from "../i18n/index.js";
+import { api, store } from "./games_api.js";
+import { eval_label } from "../board/learn_board.js";
+import {
+  bar_percent,
+  clock_text,
+  cp_text,
+  graph_points,
+  graph_value,
+  graph_x,
+  known_result,
+  move_label,
+  other,
+  parse_position,
+  score_text,
+  sowing_path,
+  type Cell,
+} from "../board/logic.js";
+import type { GameClientMessage } from "../protocol/client.js";
+import type { Board, GameState, Line, Review, ReviewSummary, Score, ServerMessage, Side } from "../protocol/types.js";
+import { copy_text, esc, toast, type View } from "../shell/util.js";
+import { diff_text, time_left_text } from "../accounts/accounts_logic.js";
+import { tournament_of_game } from "../tournaments/tournaments_api.js";
+
+interface Anim {
+  board: Board;
+  trail: Cell | null;
+}
+
+export class GameView implements View {
+  el: HTMLElement;
+  private sock: GameSocket;
+  private state: GameState | null = null;
+  private queue: GameState[] = [];
+  private anim: Anim | null = null;
+  private animating = false;
+  private view_ply: number | null = null; // null: the live position
+  private received_at = 0;
+  private conn: "connecting" | "open" | "closed" = "connecting";
+  private ever_open = false;
+  private flipped = false;
+  private hint: { hole: number; score: Score | null; ply: number } | null = null;
+  private analysing = false;
+  private lines: { ply: number; depth: number; lines: Line[] } | null = null;
+  private review: {
+    done: boolean;
+    progress: number;
+    moves: Review[];
+    players: { white: ReviewSummary; black: ReviewSummary } | null;
+  } | null = null;
+  private confirm_resign = false;
+  private declined_ply = -1; // our draw offer was declined at this ply (shown until we move)
+  private panel_closed = false;
+  private sent_ply = -1;
+  private ticker: number;
+  private deadline_passed = false; // the correspondence deadline was past at the last render
+  private keyh: (e: KeyboardEvent) => void;
+
+  private checked = false;
+  private syncing = false; // a gap in the deltas: the whole state was asked for
+  private syncs = 0; // how many times (the browser tests read it)
+  private lose_delta = false; // test hook: the next delta is dropped as if it never came
+
+  constructor(
+    private id: string,
+    token: string | undefined,
+  ) {
+    this.el = document.createElement("div");
+    this.el.className = "game-view";
+    this.el.innerHTML = `<p class="loading">…</p>`;
+    this.sock = new GameSocket(
+      id,
+      token,
+      (m) => this.on_message(m),
+      (s) => this.on_status(s),
+    );
+    this.el.addEventListener("click", (e) => this.on_click(e));
+    this.keyh = (e) => this.on_key(e);
+    document.addEventListener("keydown", this.keyh);
+    this.ticker = window.setInterval(() => this.tick(), 100);
+    // test hooks of the browser tests' build only (vite --mode e2e; none in `npm run build`):
+    // drop the socket as a network failure would, then let it reconnect; send a message the
+    // buttons would not
+    if (__TOGUZ_TEST_HOOKS__)
+      (window as any).__toguz = {
+        send: (m: GameClientMessage) => this.sock.send(m),
+        drop: () => this.sock.drop_and_hold(),
+        resume: () => this.sock.resume(),
+        state: () => this.state,
+        lose_delta: () => (this.lose_delta = true),
+        syncs: () => this.syncs,
+      };
+  }
+
+  destroy() {
+    this.sock.close();
+    window.clearInterval(this.ticker);
+    document.removeEventListener("keydown", this.keyh);
+  }
+
+  // ---- messages -------------------------------------------------------------------------
+
+  private on_status(s: "connecting" | "open" | "closed") {
+    this.conn = s;
+    if (s === "open") this.ever_open = true;
+    if (s === "closed" && !this.ever_open && !this.checked) {
+      // never connected: say so if the game does not exist instead of retrying for ever
+      this.checked = true;
+      void fetch(`/api/games/${encodeURIComponent(this.id)}`).then((r) => {
+        if (r.status === 404) {
+          this.sock.close();
+          this.el.innerHTML = `<p class="not-found" id="not-found">${esc(t("not_found"))}</p>`;
+        }
+      });
+    }
+    const banner = this.el.querySelector<HTMLElement>("#conn-banner");
+    if (banner) banner.hidden = !(this.ever_open && s !== "open");
+    const root = this.el.querySelector<HTMLElement>(".game");
+    if (root) root.dataset.conn = s;
+  }
+
+  private on_message(m: ServerMessage) {
+    switch (m.type) {
+      case "state":
+        this.syncing = false;
+        this.queue.push(m.game);
+        if (!this.animating) this.next_state();
+        break;
+      case "delta": {
+        if (__TOGUZ_TEST_HOOKS__ && this.lose_delta) {
+          this.lose_delta = false;
+          break;
+        }
+        if (this.syncing) break; // the whole state is on its way
+        const g = after_delta(last_state(this.queue, this.state), m);
+        if (g === "sync") {
+          this.syncing = this.sock.send({ type: "sync" });
+          this.syncs++;
+          break;
+        }
+        this.queue.push(g);
+        if (!this.animating) this.next_state();
+        break;
+      }
+      case "error":
+        toast(error_text(m), "error");
+        // a refused move leaves the game unchanged: allow the same ply again
+        this.sent_ply = -1;
+        this.render();
+        break;
+      case "hint":
+        this.hint = { hole: m.hole, score: m.score, ply: this.state?.ply ?? 0 };
+        this.render();
+        break;
+      case "analysis":
+        if (this.state && m.ply === this.state.ply) {
+          this.lines = { ply: m.ply, depth: m.depth, lines: m.lines };
+          this.render_analysis();
+        }
+        break;
+      case "review":
+        this.review = { done: m.done, progress: m.progress, moves: m.moves, players: m.players ?? null };
+        this.render();
+        break;
+      case "rematch":
+        if (m.token) {
+          store.set_token(m.id, m.token);
+          location.hash = `#/game/${m.id}/${m.token}`;
+        } else {
+          location.hash = `#/game/${m.id}`; // a spectator follows the rematch
+        }
+        break;
+    }
+  }
+
+  /** Applies the next queued state, with a sowing animation when it adds one move to the
+   * position on screen (skipped when states pile up or the user reads an earlier move). */
+  private next_state() {
+    const g = this.queue.shift();
+    if (!g) return;
+    const old = this.state;
+    const reduced_motion = !!window.matchMedia?.("(prefers-reduced-motion: reduce)").matches;
+    if (old && animates(old, g, this.view_ply, this.queue.length, reduced_motion)) {
+      const mv = g.moves[g.moves.length - 1];
+      const n = g.n;
+      const k = old.board[mv.from.side][mv.from.hole - 1];
+      if (k > 0) {
+        this.animate(old, g, sowing_path(n, mv.from, k), () => this.apply(g));
+        return;
+      }
+    }
+    this.apply(g);
+  }
+
+  private animate(old: GameState, g: GameState, path: Cell[], done: () => void) {
+    this.animating = true;
+    const mv = g.moves[g.moves.length - 1];
+    const frames = sowing_frames(old.board, mv, path);
+    this.anim = { board: lifted(old.board, mv), trail: null };
+    // the new ply number, the move list and the rest show at once; only the board animates
+    const step = frame_ms(path.length);
+    let i = 0;
+    const tick = () => {
+      if (i >= frames.length) {
+        this.anim = null;
+        this.animating = false;
+        done();
+        return;
+      }
+      this.anim = frames[i++];
+      this.render_board();
+      window.setTimeout(tick, step);
+    };
+    this.render_board();
+    window.setTimeout(tick, step);
+  }
+
+  private apply(g: GameState) {
+    const prev = this.state;
+    const changed_ply = !prev || prev.ply !== g.ply;
+    // our standing offer gone while the game goes on: the opponent declined it (or moved)
+    if (offer_declined(prev, g)) {
+      this.declined_ply = g.ply;
+      toast(t("draw_declined"));
+    }
+    this.state = g;
+    this.received_at = performance.now();
+    if (changed_ply) {
+      this.hint = null;
+      this.confirm_resign = false;
+      this.lines = null;
+      if (this.analysing) this.sock.send({ type: "analyze", multipv: 3 });
+    }
+    if (this.sent_ply !== g.ply) this.sent_ply = -1;
+    if (!is_over(g)) this.panel_closed = false;
+    if (this.view_ply !== null && this.view_ply >= g.ply) this.view_ply = null;
+    this.render();
+    if (this.queue.length > 0) this.next_state();
+  }
+
+  // ---- input ----------------------------------------------------------------------------
+
+  private can_move(): boolean {
+    return may_move(this.state, this.view_ply, this.animating, this.sent_ply);
+  }
+
+  private play(hole: number) {
+    const g = this.state;
+    if (!g || !this.can_move() || !g.legal.includes(hole)) return;
+    if (this.sock.send({ type: "move", hole, ply: g.ply })) {
+      this.sent_ply = g.ply;
+      this.render_board();
+    }
+  }
+
+  private go_to(ply: number | null) {
+    const g = this.state;
+    if (!g) return;
+    this.view_ply = view_at(g, ply);
+    this.render();
+  }
+
+  private on_key(e: KeyboardEvent) {
+    const target = e.target as HTMLElement | null;
+    if (target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA" || target.tagName === "SELECT")) return;
+    const g = this.state;
+    if (!g) return;
+    const cmd = key_command(e.key);
+    if (cmd && "play" in cmd) {
+      this.play(cmd.play);
+      e.preventDefault();
+    } else if (cmd) {
+      this.go_to(go_target(cmd.go, this.view_ply ?? g.ply));
+      e.preventDefault();
+    } else if (e.key === "Enter" && target?.classList.contains("hole")) {
+      this.play(Number(target.dataset.hole));
+    }
+  }
+
+  private on_click(e: Event) {
+    const target = e.target as Element;
+    const hole = target.closest<SVGGElement>("g.hole");
+    if (hole) {
+      if (hole.classList.contains("legal")) this.play(Number(hole.dataset.hole));
+      return;
+    }
+    const mv = target.closest<HTMLElement>("[data-goto]");
+    if (mv) {
+      this.go_to(Number(mv.dataset.goto));
+      return;
+    }
+    const btn = target.closest<HTMLElement>("[data-action]");
+    if (!btn) return;
+    const a = btn.dataset.action!;
+    const send = (m: GameClientMessage) => {
+      if (!this.sock.send(m)) toast(t("reconnecting"), "error");
+    };
+    switch (a) {
+      case "takeback":
+      case "hint":
+      case "offer_draw":
+      case "accept_draw":
+      case "decline_draw":
+      case "abort":
+      case "rematch":
+      case "claim_win":
+        send({ type: a });
+        break;
+      case "resign":
+        this.confirm_resign = true;
+        this.render();
+        break;
+      case "resign-confirm":
+        this.confirm_resign = false;
+        send({ type: "resign" });
+        break;
+      case "resign-cancel":
+        this.confirm_resign = false;
+        this.render();
+        break;
+      case "analyse":
+        this.analysing = !this.analysing;
+        this.lines = null;
+        send(this.analysing ? { type: "analyze", multipv: 3 } : { type: "analyze_stop" });
+        this.render();
+        break;
+      case "review":
+        // the server sends a finished review once per connection: one already here is shown again
+        if (!this.review?.done) send({ type: "review" });
+        this.review = this.review ?? { done: false, progress: 0, moves: [], players: null };
+        this.panel_closed = true;
+        this.render();
+        break;
+      case "explorer": {
+        const g = this.state!;
+        const ply = this.view_ply;
+        const text = ply === null ? g.position : position_at(g, ply);
+        location.hash = `#/explorer/${encodeURIComponent(text)}`;
+        break;
+      }
+      case "flip":
+        this.flipped = !this.flipped;
+        this.render();
+        break;
+      case "close-panel":
+        this.panel_closed = true;
+        this.render();
+        break;
+      case "copy": {
+        const input = this.el.querySelector<HTMLInputElement>(`#${btn.dataset.for}`);
+        if (input)
+          void copy_text(input.value, input).then((ok) => {
+            if (ok) toast(t("copied"));
+          });
+        break;
+      }
+      case "first":
+      case "prev":
+      case "next":
+      case "last":
+        this.go_to(go_target(a, this.view_ply ?? this.state?.ply ?? 0));
+        break;
+    }
+  }
+
+  // ---- drawing --------------------------------------------------------------------------
+
+  private bottom(): Side {
+    return bottom_side(this.state!.you, this.flipped);
+  }
+
+  private shown(): { board: Board; to_move: Side; ply: number } {
+    return shown_position(this.state!, this.view_ply, this.anim?.board ?? null);
+  }
+
+  private name_of(side: Side): string {
+    const p = this.state?.players?.[side];
+    if (!p) return "…";
+    return p.name ? player_name(p.name, p.default_name, p.level) : t(side);
+  }
+
+  private render_board() {
+    const g = this.state;
+    const box = this.el.querySelector<HTMLElement>("#board");
+    if (!g || !box) return;
+    const s = this.shown();
+    const live = this.view_ply === null;
+    const last = s.ply > 0 ? g.moves[s.ply - 1] : null;
+    box.innerHTML = board_svg({
+      board: s.board,
+      bottom: this.bottom(),
+      legal: new Set(this.can_move() ? g.legal : []),
+      to_move: s.to_move,
+      last: last && !this.anim ? { from: last.from, to: last.to } : null,
+      hint: live && this.hint && this.hint.ply === g.ply ? this.hint.hole : null,
+      trail: this.anim?.trail ?? null,
+      names: { white: this.name_of("white"), black: this.name_of("black") },
+    });
+    box.dataset.ply = String(g.ply);
+    box.dataset.shown = String(s.ply);
+    box.dataset.status = g.status;
+    box.dataset.toMove = g.to_move;
+    box.dataset.you = g.you;
+    box.dataset.animating = this.animating ? "1" : "0";
+    box.dataset.canMove = this.can_move() ? "1" : "0";
+  }
+
+  /** How long the opponent has been away now: the state's away_ms plus the time since it came. */
+  private away_text(): string {
+    const g = this.state;
+    const me = g?.you;
+    const opp = me === "white" || me === "black" ? g?.players?.[other(me)] : null;
+    const ms = typeof opp?.away_ms === "number" ? opp.away_ms + (performance.now() - this.received_at) : 0;
+    return t("seconds", { n: Math.floor(ms / 1000) });
+  }
+
+  /** The first move's time left now: the state's first_move_ms less the time since it came. */
+  private first_move_text(): string {
+    const ms = this.state?.first_move_ms;
+    const left = typeof ms === "number" ? Math.max(0, ms - (performance.now() - this.received_at)) : 0;
+    return t("first_move_due", { s: Math.ceil(left / 1000) });
+  }
+
+  private tick() {
+    const g = this.state;
+    const away = this.el.querySelector<HTMLElement>("#away");
+    if (away) away.textContent = this.away_text();
+    const first = this.el.querySelector<HTMLElement>("#first-move");
+    if (first) first.textContent = this.first_move_text();
+    const corr = g?.status === "playing" ? g.correspondence : null;
+    if (corr) {
+      // the claim button comes once the deadline passes, without a new state from the server
+      if ((Date.now() >= corr.deadline_ms) !== this.deadline_passed) {
+        this.render();
+        return;
+      }
+      const el = this.el.querySelector<HTMLElement>("#corr-left");
+      if (el) el.textContent = this.deadline_text();
+    }
+    if (!g || !g.clock || !g.clock.running || g.status !== "playing") return;
+    const el = this.el.querySelector<HTMLElement>(`.clock[data-side="${g.clock.running}"]`);
+    if (!el) return;
+    const base = g.clock.running === "white" ? g.clock.white_ms : g.clock.black_ms;
+    const left = base - (performance.now() - this.received_at);
+    el.textContent = clock_text(left);
+    el.classList.toggle("low", left < 20000);
+  }
+
+  /** A correspondence game's deadline in words: the time the side to move has left, or that it
+   * is up. */
+  private deadline_text(): string {
+    const g = this.state!;
+    const left = time_left_text((g.correspondence?.deadline_ms ?? 0) - Date.now());
+    const side = this.name_of(g.to_move);
+    return left === null ? t("corr_time_up", { side }) : t("corr_left", { side, left });
+  }
+
+  /** Why the game is paused when the server's store refuses its writes (empty otherwise). */
+  private store_html(): string {
+    const code = this.state!.store;
+    if (!code) return "";
+    const why = t_any(`e_${code}`, {}, "e_store_unavailable");
+    return `<p class="store-fault" id="store-fault" role="alert" data-code="${esc(code)}">${esc(why)} ${esc(t("store_paused"))}</p>`;
+  }
+
+  /** The deadline line of a correspondence game being played (empty otherwise). */
+  private deadline_html(): string {
+    const g = this.state!;
+    if (!g.correspondence || g.status !== "playing") return "";
+    this.deadline_passed = Date.now() >= g.correspondence.deadline_ms;
+    return `<p class="deadline${this.deadline_passed ? " up" : ""}" id="corr-deadline" data-deadline-ms="${g.correspondence.deadline_ms}">
+      ${esc(t("days_per_move", { n: g.correspondence.days_per_move }))} · <span id="corr-left">${esc(this.deadline_text())}</span></p>`;
+  }
+
+  private player_bar(side: Side, pos: "top" | "bottom"): string {
+    const g = this.state!;
+    const p = g.players?.[side];
+    const turn = g.status === "playing" && g.to_move === side;
+    const you = g.you === side ? ` <span class="you-tag">(${esc(t("you"))})</span>` : "";
+    const online = g.mode === "online" && p && !p.engine;
+    const dot = online
+      ? `<span class="dot ${p!.connected ? "on" : "off"}" title="${esc(t(p!.connected ? "connected" : "disconnected"))}"></span>`
+      : "";
+    let clock = "";
+    if (g.clock) {
+      const ms = side === "white" ? g.clock.white_ms : g.clock.black_ms;
+      clock = `<span class="clock${g.clock.running === side ? " running" : ""}" data-side="${side}">${clock_text(ms)}</span>`;
+    }
+    const thinking = turn && g.thinking && p?.engine ? `<span class="thinking">${esc(t("engine_thinking"))}</span>` : "";
+    return `<div class="player ${pos}${turn ? " turn" : ""}" data-side="${side}">
+      <span class="stone-badge ${side}"></span>${dot}
+      <span class="pname">${esc(this.name_of(side))}</span>${you}${thinking}
+      <span class="kz" title="${esc(t("kazna"))}">${esc(t("kazna"))}: <b>${this.shown().board.kazna[side]}</b></span>
+      ${clock}</div>`;
+  }
+
+  private status_line(): string {
+    const g = this.state!;
+    if (g.status === "waiting") return esc(t("waiting_opponent"));
+    if (g.status === "over" || g.status === "aborted") return esc(this.result_title());
+    if (g.you === "spectator") return `${esc(t("spectator"))} · ${esc(t(g.to_move))} ${esc(t("to_move"))}`;
+    // fair play: the first move is due within a stated time, else the game is aborted
+    if (typeof g.first_move_ms === "number" && g.you === g.to_move)
+      return `${esc(t("your_move"))} · <span id="first-move">${esc(this.first_move_text())}</span>`;
+    if (g.legal.length > 0 && (g.you === g.to_move || g.you === "both"))
+      return g.you === "both" ? `${esc(t(g.to_move))} ${esc(t("to_move"))}` : esc(t("your_move"));
+    if (g.thinking) return esc(t("engine_thinking"));
+    return `${esc(t(g.to_move))} ${esc(t("to_move"))}`;
+  }
+
+  private result_title(): string {
+    const g = this.state!;
+    if (g.status === "aborted" || g.result?.reason === "aborted") return t("aborted");
+    if (!g.result) return t("game_over");
+    if (g.result.winner === "draw") return t("drawn");
+    return t("wins", { side: this.name_of(g.result.winner) });
+  }
+
+  private controls(): string {
+    const g = this.state!;
+    const b = (action: string, label: string, extra = "") =>
+      `<button type="button" data-action="${action}" ${extra}>${esc(label)}</button>`;
+    const over = g.status === "over" || g.status === "aborted";
+    const out: string[] = [];
+    const me = g.you;
+    const player = me === "white" || me === "black";
+    if (!over) {
+      if (g.mode === "engine" || g.mode === "local" || g.mode === "analysis") {
+        if (g.ply > 0) out.push(b("takeback", t("takeback")));
+        if (g.legal.length > 0) out.push(b("hint", t("hint")));
+      }
+      if (player || (me === "both" && g.mode !== "analysis")) {
+        if (this.confirm_resign) {
+          out.push(
+            `<span class="confirm">${esc(t("confirm_resign"))} ${b("resign-confirm", t("resign"), 'class="danger"')} ${b("resign-cancel", "✕")}</span>`,
+          );
+        } else if (g.status === "playing") {
+          out.push(b("resign", t("resign")));
+        }
+        if (player && g.mode !== "local") {
+          if (g.draw_offer && g.draw_offer !== me) {
+            out.push(`<span class="offer">${esc(t("draw_offered"))}</span>`);
+            out.push(b("accept_draw", t("accept_draw"), 'class="primary"'), b("decline_draw", t("decline_draw")));
+          } else if (g.draw_offer === me) {
+            out.push(`<span class="offer">${esc(t("draw_sent"))}</span>`);
+          } else if (g.status === "playing") {
+            if (this.declined_ply === g.ply) out.push(`<span class="offer" id="draw-declined">${esc(t("draw_declined"))}</span>`);
+            // the server limits repeated offers (can_offer_draw); older servers do not send it
+            if (g.can_offer_draw ?? true) out.push(b("offer_draw", t("offer_draw")));
+          }
+        }
+        if (g.can_abort ?? (g.mode === "online" && player && g.ply < 2)) out.push(b("abort", t("abort")));
+        const opp = player ? g.players?.[other(me as Side)] : null;
+        if (g.correspondence && player && g.status === "playing" && g.to_move !== me && this.deadline_passed) {
+          // the opponent's time to move is up: the server's claim_win wins on time
+          out.push(b("claim_win", t("claim_on_time"), 'class="primary" id="claim-on-time"'));
+        } else if (g.mode === "online" && opp && !opp.engine && !opp.connected && g.status === "playing" && !g.correspondence) {
+          // the server says when the claim is allowed (can_claim); before that, how long he is gone
+          // the server's away_ms is as of the state; tick() counts on from there
+          const away = typeof opp.away_ms === "number" ? ` (<span class="away" id="away">${esc(this.away_text())}</span>)` : "";
+          out.push(`<span class="offer">${esc(t("opponent_gone"))}${away}</span>`);
+          if (g.can_claim ?? true) out.push(b("claim_win", t("claim_win"), 'class="primary"'));
+        }
+      }
+    } else {
+      if ((g.mode === "online" && player) || ((g.mode === "engine" || g.mode === "local") && me !== "spectator")) {
+        if (g.rematch_offer && g.rematch_offer !== me) out.push(`<span class="offer">${esc(t("rematch_offered"))}</span>`);
+        out.push(b("rematch", t("rematch"), g.rematch_offer === me ? "disabled" : 'class="primary"'));
+      }
+      out.push(b("review", t("review")));
+    }
+    // the engine's lines for the live position; after the end the review takes over. None in an
+    // online game between people, for players and spectators alike (the server refuses it).
+    const analysis_ok = !over && g.mode !== "online";
+    if (analysis_ok) out.push(b("analyse", this.analysing ? t("stop") : t("analyse"), this.analysing ? 'class="active"' : ""));
+    if (g.mode === "analysis" && !this.review) out.push(b("review", t("review")));
+    // the opening explorer from the position shown, in analysis and review
+    if (this.analysing || this.review || g.mode === "analysis") out.push(b("explorer", t("open_explorer"), `id="game-explorer" title="${esc(t("explorer_from_game"))}"`));
+    out.push(b("flip", t("flip")));
+    out.push(`<a class="button" href="${api.pgn_url(g.id)}" target="_blank" download="toguz-${esc(g.id)}.pgn">${esc(t("export_pgn"))}</a>`);
+    return out.join(" ");
+  }
+
+  private move_list(): string {
+    const g = this.state!;
+    const shown = this.view_ply ?? g.ply;
+    const marks = new Map<number, string>();
+    for (const r of this.review?.moves ?? []) if (r.mark) marks.set(r.ply, r.mark);
+    const cells: string[] = [];
+    // a game may start with Black to move (imported position): number pairs from the start
+    const start = parse_position(g.start_position);
+    let num = start.move_number;
+    let i = 0;
+    if (start.to_move === "black" && g.moves.length > 0) {
+      cells.push(`<span class="mnum">${num}.</span><span class="mv empty">…</span>`);
+    }
+    for (const m of g.moves) {
+      const ply = i + 1;
+      if (m.side === "white") cells.push(`<span class="mnum">${num}.</span>`);
+      const mark = marks.get(ply);
+      const cls = `mv${ply === shown ? " current" : ""}${mark ? ` mark-${mark === "??" ? "blunder" : mark === "?" ? "mistake" : "dubious"}` : ""}`;
+      cells.push(
+        `<span class="${cls}" data-goto="${ply}" data-ply="${ply}" role="button" tabindex="-1">${esc(m.notation)}${mark ? `<sup>${esc(mark)}</sup>` : ""}</span>`,
+      );
+      if (m.side === "black") num++;
+      i++;
+    }
+    if (g.result && g.status === "over") {
+      const r = g.result.winner === "white" ? "1-0" : g.result.winner === "black" ? "0-1" : "½-½";
+      cells.push(`<span class="mres">${r}</span>`);
+    }
+    return `<div class="nav">
+        <button type="button" data-action="first" aria-label="${esc(t("start"))}">«</button>
+        <button type="button" data-action="prev" aria-label="${esc(t("a_prev"))}">◀</button>
+        <button type="button" data-action="next" aria-label="${esc(t("a_next"))}">▶</button>
+        <button type="button" data-action="last" aria-label="${esc(t("a_last"))}">»</button>
+      </div>
+      <div class="moves" id="moves" data-count="${g.moves.length}">${cells.join("")}</div>
+      <p class="keys">${esc(t("keys_help"))}</p>`;
+  }
+
+  private eval_bar(): string {
+    const line = this.lines?.lines?.[0];
+    let pct = 50;
+    let label = "";
+    if (line?.score) {
+      pct = bar_percent(line.score.white_cp);
+      label = eval_label(line.score); // "White wins by 6" when proven or in the tables
+    }
+    if (!this.analysing) return `<div class="evalbar" id="evalbar" hidden></div>`;
+    const flip = this.bottom() === "black";
+    // White's share grows from White's side (the bottom when White is at the bottom)
+    // the number, written across above the bar, is White's expected margin in stones
+    return `<div class="evalbar${flip ? " flip" : ""}" id="evalbar" title="${esc(t("eval_help"))}" data-white="${pct.toFixed(1)}">
+      <span class="eval-label" id="eval-label">${esc(label || "…")}</span>
+      <div class="bar"><div class="white-part" style="height:${pct.toFixed(1)}%"></div></div></div>`;
+  }
+
+  private render_analysis() {
+    const box = this.el.querySelector<HTMLElement>("#analysis");
+    const bar = this.el.querySelector<HTMLElement>("#evalbar");
+    if (bar) bar.outerHTML = this.eval_bar();
+    if (!box) return;
+    if (!this.analysing) {
+      box.innerHTML = "";
+      box.hidden = true;
+      return;
+    }
+    box.hidden = false;
+    const rows = (this.lines?.lines ?? [])
+      .map((l, i) => {
+        // as the bar: "White wins by 6" when proven or in the tables, else White's margin
+        const txt = eval_label(l.score);
+        const pv = (l.pv_notation.length ? l.pv_notation : l.pv.map(String)).slice(0, 12).join(" ");
+        return `<li class="line" data-rank="${i + 1}"><b>${esc(txt)}</b> <span class="pv">${esc(pv)}</span></li>`;
+      })
+      .join("");
+    box.innerHTML = `<h3>${esc(t("analyse"))} <small>${this.lines ? `${esc(t("depth"))} ${this.lines.depth}` : "…"}</small></h3><ol class="lines">${rows}</ol>
+      <p class="units">${esc(t("eval_help"))}</p>`;
+  }
+
+  /** A score from the side to move's view in words with its unit: "+15.75 stones expected for
+   * White" or "White wins in 7". */
+  private score_words(sc: Score): string {
+    const g = this.state!;
+    const words = { win: t("win_in"), loss: t("loss_in"), draw: t("draw_in") };
+    if (sc.proven) return `${t(g.to_move)}: ${score_text(sc, words)}`;
+    if (known_result(sc)) return eval_label(sc);
+    return t("margin_for", { v: cp_text(sc.cp), side: t(g.to_move) });
+  }
+
+  private review_html(): string {
+    const r = this.review;
+    if (!r) return "";
+    const g = this.state!;
+    const W = 600;
+    const H = 160;
+    const values = [0, ...r.moves.map((m) => graph_value(m.white, m.white_cp))];
+    const pts = graph_points(values, W, H);
+    const count = values.length;
+    const step = count > 1 ? W / (count - 1) : W;
+    const poly = pts.map(([x, y]) => `${x.toFixed(1)},${y.toFixed(1)}`).join(" ");
+    // White's share is the light area rising from the bottom, Black's the dark one above it
+    const area = pts.length ? `0,${H} ${poly} ${pts[pts.length - 1][0].toFixed(1)},${H}` : "";
+    const shown = this.view_ply ?? g.ply;
+    const start = parse_position(g.start_position);
+    const label = (ply: number) => move_label(ply, start.move_number, start.to_move);
+    const marks = r.moves
+      .filter((m) => m.mark)
+      .map((m) => {
+        const [x, y] = pts[m.ply] ?? [0, H / 2];
+        const cls = m.mark === "??" ? "blunder" : m.mark === "?" ? "mistake" : "dubious";
+        const mv = g.moves[m.ply - 1];
+        return `<circle class="gmark ${cls}" cx="${x.toFixed(1)}" cy="${y.toFixed(1)}" r="5" data-goto="${m.ply}"><title>${esc(label(m.ply))} ${esc(mv?.notation ?? "")}${esc(m.mark)}</title></circle>`;
+      })
+      .join("");
+    const cursor = graph_x(Math.min(shown, count - 1), count, W);
+    const hits = values
+      .map((_, i) => `<rect class="ghit" x="${graph_x(i, count, W) - step / 2}" y="0" width="${step}" height="${H}" data-goto="${i}"/>`)
+      .join("");
+    const list = r.moves
+      .filter((m) => m.mark)
+      .map((m) => {
+        const mv = g.moves[m.ply - 1];
+        const best = m.best_notation ?? `${t("hole")} ${m.best}`;
+        return `<li data-goto="${m.ply}" data-ply="${m.ply}" role="button"><span class="mnum">${esc(label(m.ply))}</span> <b>${esc(mv?.notation ?? String(m.hole))}${esc(m.mark)}</b> (${esc(t(m.side))}) — ${esc(t("best_was"))} <b class="best">${esc(best)}</b> · ${esc(t("loss_stones", { n: (m.loss_cp / 100).toFixed(1) }))}</li>`;
+      })
+      .join("");
+    const progress = r.done ? "" : `<progress max="1" value="${r.progress}"></progress> ${esc(t("reviewing"))} ${(r.progress * 100).toFixed(0)}%`;
+    return `<section class="review" id="review" data-done="${r.done ? 1 : 0}">
+      <h3>${esc(t("review_graph"))}</h3>${progress}
+      <svg class="graph" id="graph" viewBox="0 0 ${W} ${H}" preserveAspectRatio="none">
+        <rect class="gbg" x="0" y="0" width="${W}" height="${H}"/>
+        ${area ? `<polygon class="garea" points="${area}"/>` : ""}
+        <line class="gmid" x1="0" y1="${H / 2}" x2="${W}" y2="${H / 2}"/>
+        <polyline class="gline" points="${poly}"/>
+        <line class="gcursor" x1="${cursor}" y1="0" x2="${cursor}" y2="${H}"/>
+        ${hits}${marks}
+      </svg>
+      ${this.summary_html()}
+      ${list ? `<h4>${esc(t("mistakes"))}</h4><ul class="mistakes">${list}</ul>` : ""}
+    </section>`;
+  }
+
+  /** The finished review's totals per player (the server's `players`). */
+  private summary_html(): string {
+    const p = this.review?.players;
+    if (!p) return "";
+    const row = (side: Side) => {
+      const s = p[side];
+      return `<tr data-side="${side}"><th scope="row"><span class="who"><span class="stone-badge ${side}"></span>${esc(this.name_of(side))}</span></th>
+        <td>${s.moves}</td><td>${(s.average_loss_cp / 100).toFixed(2)}</td><td>${s.inaccuracies}</td><td>${s.mistakes}</td><td>${s.blunders}</td></tr>`;
+    };
+    // on a phone the mark columns show only their marks (the words stay in the tooltips)
+    const mark = (m: string, key: Key) => `<th title="${esc(t(key))}">${m}<span class="word"> ${esc(t(key))}</span></th>`;
+    return `<div class="summary-wrap"><table class="summary" id="review-summary"><thead><tr><th></th><th>${esc(t("moves"))}</th>
+      <th title="${esc(t("avg_loss_help"))}">${esc(t("avg_loss"))}</th>${mark("?!", "inaccuracies")}${mark("?", "mistakes")}${mark("??", "blunders")}</tr></thead>
+      <tbody>${row("white")}${row("black")}</tbody></table></div>`;
+  }
+
+  private links_html(): string {
+    const g = this.state!;
+    const invite = store.invite(g.id);
+    const base = `${location.origin}${location.pathname}`;
+    const parts: string[] = [];
+    if (g.mode === "online" && g.status === "waiting" && invite) {
+      const link = `${base}#/join/${g.id}/${invite}`;
+      parts.push(`<label>${esc(t("invite_link"))}<span class="copyrow"><input id="invite-link" readonly value="${esc(link)}"/>
+        <button type="button" data-action="copy" data-for="invite-link">${esc(t("copy"))}</button></span></label>`);
+    }
+    if (g.mode === "online") {
+      const link = `${base}#/game/${g.id}`;
+      parts.push(`<label>${esc(t("spectator_link"))}<span class="copyrow"><input id="spectator-link" readonly value="${esc(link)}"/>
+        <button type="button" data-action="copy" data-for="spectator-link">${esc(t("copy"))}</button></span></label>`);
+    }
+    return parts.length ? `<div class="links">${parts.join("")}</div>` : "";
+  }
+
+  private over_panel(): string {
+    const g = this.state!;
+    if ((g.status !== "over" && g.status !== "aborted") || this.panel_closed) return "";
+    const r = g.result;
+    const reason = r ? t_any(`r_${r.reason}`) : "";
+    const player = g.you === "white" || g.you === "black";
+    const tournament = tournament_of_game(g.id); // opened from a tournament page
+    return `<div class="over-panel" id="game-over" role="dialog" data-winner="${esc(r?.winner ?? "")}" data-reason="${esc(r?.reason ?? "")}">
+      <button type="button" class="x" data-action="close-panel" aria-label="${esc(t("a_close"))}">✕</button>
+      <h2>${r && r.winner !== "draw" ? `<span class="stone-badge ${r.winner}"></span> ` : ""}${esc(this.result_title())}</h2>
+      ${r ? `<p class="final-score">${esc(t("score"))}: <b>${esc(r.score)}</b></p><p class="reason">${esc(reason)}</p>` : ""}
+      ${g.rated ? (["white", "black"] as const).map((s) => g.players[s]?.rating_diff == null ? "" : `<p class="rating-change" data-side="${s}">${esc(t("rating_change", { name: this.name_of(s), diff: diff_text(g.players[s]!.rating_diff) }))}</p>`).join("") : ""}
+      <div class="row">
+        <button type="button" data-action="review" class="primary">${esc(t("review"))}</button>
+        ${(g.mode === "online" && player) || ((g.mode === "engine" || g.mode === "local") && g.you !== "spectator") ? `<button type="button" data-action="rematch">${esc(t("rematch"))}</button>` : ""}
+        ${tournament ? `<a class="button primary" id="tn-back" href="#/tournaments/${encodeURIComponent(tournament)}">${esc(t("tn_back"))}</a>` : ""}
+        <a class="button" href="#/">${esc(t("home"))}</a>
+      </div></div>`;
+  }
+
+  render() {
+    const g = this.state;
+    if (!g) return;
+    const top = other(this.bottom());
+    const hint_text =
+      this.hint && this.hint.ply === g.ply
+        ? `<p class="hint-text" id="hint">${esc(t("hint"))}: ${esc(t("hole"))} ${this.hint.hole}${this.hint.score ? ` (${esc(this.score_words(this.hint.score))})` : ""}</p>`
+        : "";
+    this.el.innerHTML = `<div class="game" data-mode="${g.mode}" data-conn="${this.conn}">
+      <div class="banner" id="conn-banner" ${this.ever_open && this.conn !== "open" ? "" : "hidden"}>${esc(t("reconnecting"))}</div>
+      <div class="main-col">
+        ${this.player_bar(top, "top")}
+        <div class="board-wrap">
+          ${this.eval_bar()}
+          <div class="board" id="board"></div>
+          ${this.over_panel()}
+        </div>
+        ${this.player_bar(this.bottom(), "bottom")}
+        <p class="status" id="status">${this.status_line()}</p>
+        ${this.store_html()}
+        ${this.deadline_html()}
+        ${g.unrated_reason ? `<p class="notice" id="unrated-notice">${esc(t_any(`unrated_${g.unrated_reason}`))}</p>` : ""}
+        ${hint_text}
+        <div class="controls" id="controls">${this.controls()}</div>
+        ${this.links_html()}
+        ${this.review_html()}
+      </div>
+      <aside class="side-col">
+        ${this.move_list()}
+        <div class="analysis" id="analysis" hidden></div>
+      </aside></div>`;
+    this.render_board();
+    this.render_analysis();
+    this.tick();
+    // keep the current move visible inside the list (not by scrolling the page)
+    const list = this.el.querySelector<HTMLElement>("#moves");
+    const cur = this.el.querySelector<HTMLElement>("#moves .current");
+    if (list && cur) {
+      const top = cur.offsetTop - list.offsetTop;
+      if (top < list.scrollTop || top + cur.offsetHeight > list.scrollTop + list.clientHeight)
+        list.scrollTop = Math.max(0, top - list.clientHeight / 2);
+    }
+  }
+}

@@ -1,0 +1,102 @@
+// The games' HTTP calls (docs/web-protocol.md, "HTTP": create, join, import, list, PGN) and
+// this browser's seats: the tokens and invites of its games, so a reload or the games page can
+// reopen them.
+
+import { call } from "../protocol/api.js";
+
+export interface Created {
+  id: string;
+  token: string;
+  side: "white" | "black" | "both";
+  invite: string | null;
+}
+
+export interface NewGame {
+  mode: "engine" | "local" | "online";
+  variant: string;
+  tuz: boolean;
+  play_out: boolean;
+  position: string | null;
+  color: "white" | "black" | "random";
+  level: number;
+  clock: null | { initial_ms: number; increment_ms: number };
+  name: string;
+  rated?: boolean; // online games between two logged-in players with a clock
+  days_per_move?: number; // correspondence: an online game without a clock
+}
+
+export interface GameRow {
+  id: string;
+  mode: string;
+  white: string;
+  black: string;
+  result: string | null;
+  reason: string | null;
+  score: string | null;
+  moves: number;
+  created: string;
+  updated: string;
+  // added by the server: which names are its own defaults (translated here), the engine's level
+  white_default?: string | null;
+  black_default?: string | null;
+  level?: number | null;
+}
+
+export const api = {
+  create: (g: NewGame) => call<Created>("POST", "/api/games", g),
+  join: (id: string, invite: string, name: string) =>
+    call<{ token: string; side: "white" | "black" }>("POST", `/api/games/${encodeURIComponent(id)}/join`, { invite, name }),
+  import_record: (record: string) => call<Created>("POST", "/api/import", { record }),
+  import_position: (position: string) => call<Created>("POST", "/api/import", { position }),
+  list: (q: { player?: string; result?: string; limit?: number; offset?: number }) => {
+    const p = new URLSearchParams();
+    if (q.player) p.set("player", q.player);
+    if (q.result) p.set("result", q.result);
+    p.set("limit", String(q.limit ?? 50));
+    p.set("offset", String(q.offset ?? 0));
+    return call<{ games: GameRow[]; total: number }>("GET", `/api/games?${p}`);
+  },
+  pgn_url: (id: string) => `/api/games/${encodeURIComponent(id)}/pgn`,
+};
+
+const TOKENS = "toguz.tokens";
+const INVITES = "toguz.invites";
+const NAME = "toguz.name";
+
+function read_map(key: string): Record<string, string> {
+  try {
+    return JSON.parse(localStorage.getItem(key) || "{}") || {};
+  } catch {
+    return {};
+  }
+}
+function write_entry(key: string, id: string, value: string) {
+  const m = read_map(key);
+  m[id] = value;
+  try {
+    localStorage.setItem(key, JSON.stringify(m));
+  } catch {
+    /* ignore */
+  }
+}
+
+export const store = {
+  token: (id: string): string | undefined => read_map(TOKENS)[id],
+  set_token: (id: string, token: string) => write_entry(TOKENS, id, token),
+  invite: (id: string): string | undefined => read_map(INVITES)[id],
+  set_invite: (id: string, code: string) => write_entry(INVITES, id, code),
+  name: (): string => {
+    try {
+      return localStorage.getItem(NAME) || "";
+    } catch {
+      return "";
+    }
+  },
+  set_name: (name: string) => {
+    try {
+      localStorage.setItem(NAME, name);
+    } catch {
+      /* ignore */
+    }
+  },
+};

@@ -1,0 +1,118 @@
+// The app shell: header (navigation, language), hash routes, one view at a time.
+//   #/                      home            #/games             the games list
+//   #/game/<id>[/<token>]   a game          #/join/<id>/<code>  take the invited seat
+//   #/editor                position editor
+//   #/lobby[/challenge/<name>]  #/login  #/signup  #/account  #/leaderboard/<category>
+//   #/@/<name> (or /@/<name>) a player page
+//   #/puzzles[/<id>]  #/studies[/<n>]  #/explorer[/<position>]  the learning pages
+//   #/arbiter[/<event>[/<key>]]  over-the-board events (arbiter.ts)
+//   #/tournaments[/<id>]  online tournaments (tournaments.ts)
+//   #/moderation  the moderators' flags and reports (moderation.ts)
+
+import "./style.css";
+import { store } from "../games/games_api.js";
+import { AccountView, AuthView } from "../accounts/account.js";
+import { ArbiterEventView, ArbiterHomeView } from "../arbiter/arbiter.js";
+import { who_am_i } from "../accounts/accounts_api.js";
+import { player_href } from "../accounts/accounts_logic.js";
+import { EditorView } from "../games/editor.js";
+import { GameView } from "../games/game.js";
+import { GamesView } from "../games/games.js";
+import { HomeView, JoinView } from "./home.js";
+import { LobbyView } from "../lobby/lobby.js";
+import { ModerationView } from "../accounts/moderation.js";
+import { LeaderboardView, PlayerView } from "../accounts/player.js";
+import { ExplorerView } from "../learn/explorer.js";
+import { PuzzlesView } from "../learn/puzzles.js";
+import { StudiesView } from "../learn/studies.js";
+import { TournamentView, TournamentsHomeView } from "../tournaments/tournaments.js";
+import { LANGS, initial_lang, lang, load_lang, set_lang, t, type Lang } from "../i18n/index.js";
+import { route_parts } from "../board/logic.js";
+import { clear_toasts, esc, toast, type View } from "./util.js";
+
+let view: View | null = null;
+
+let me: string | null = null; // the logged-in player (accounts_api.ts), null when anonymous
+
+function header(): string {
+  const opts = LANGS.map((l) => `<option value="${l.code}"${l.code === lang() ? " selected" : ""}>${l.name}</option>`).join("");
+  return `<a class="brand" href="#/"><span class="logo" aria-hidden="true">●●</span>${esc(t("title"))}</a>
+    <nav><a href="#/">${esc(t("home"))}</a><a href="#/games">${esc(t("games"))}</a><a href="#/editor">${esc(t("editor"))}</a><a href="#/lobby">${esc(t("lobby"))}</a><a href="#/tournaments">${esc(t("tournaments"))}</a><a href="#/puzzles">${esc(t("puzzles"))}</a><a href="#/studies">${esc(t("studies"))}</a><a href="#/arbiter">${esc(t("arbiter"))}</a></nav>
+    ${me ? `<a id="me-link" href="${esc(player_href(me))}">${esc(me)}</a> <a href="#/account">${esc(t("account"))}</a>` : `<a id="me-link" href="#/login">${esc(t("login"))}</a>`}
+    <label class="lang"><span>${esc(t("language"))}</span><select id="lang-select">${opts}</select></label>`;
+}
+
+function route() {
+  view?.destroy();
+  clear_toasts();
+  let parts = route_parts(location.hash);
+  // the server serves the page itself at /@/<name>; the hash route wins when both are there
+  if (parts.length === 0 && location.pathname.startsWith("/@/")) parts = ["@", decodeURIComponent(location.pathname.slice(3))];
+  const main = document.getElementById("app")!;
+  if (parts.length === 0) view = new HomeView();
+  else if (parts[0] === "game" && parts[1]) {
+    // the token comes only from the URL: the spectator link (no token) watches
+    if (parts[2]) store.set_token(parts[1], parts[2]);
+    view = new GameView(parts[1], parts[2]);
+  } else if (parts[0] === "join" && parts[1] && parts[2]) view = new JoinView(parts[1], parts[2]);
+  else if (parts[0] === "games") view = new GamesView();
+  else if (parts[0] === "editor") view = new EditorView();
+  else if (parts[0] === "lobby") view = new LobbyView(parts[1] === "challenge" ? parts[2] ?? "" : "");
+  else if (parts[0] === "leaderboard") view = new LeaderboardView(parts[1]);
+  else if (parts[0] === "login" || parts[0] === "signup") view = new AuthView(parts[0]);
+  else if (parts[0] === "account") view = new AccountView();
+  else if (parts[0] === "moderation") view = new ModerationView();
+  else if (parts[0] === "@" && parts[1]) view = new PlayerView(parts[1]);
+  else if (parts[0] === "puzzles") view = new PuzzlesView(parts[1]);
+  else if (parts[0] === "studies") view = new StudiesView(parts[1] ? Number(parts[1]) : null);
+  else if (parts[0] === "explorer") view = new ExplorerView(parts[1] ?? "");
+  else if (parts[0] === "tournaments") view = parts[1] ? new TournamentView(parts[1]) : new TournamentsHomeView();
+  else if (parts[0] === "arbiter") view = parts[1] ? new ArbiterEventView(parts[1], parts[2]) : new ArbiterHomeView();
+  else {
+    view = null;
+    main.innerHTML = `<p>${esc(t("not_found"))}</p>`;
+    return;
+  }
+  main.replaceChildren(view.el);
+  document.body.dataset.route = parts[0] ?? "home";
+}
+
+function draw_header() {
+  document.getElementById("top")!.innerHTML = header();
+  document.title = t("title");
+}
+
+/** The first render waits for the reader's language (its own chunk, i18n/index.ts); a chunk
+ * that cannot be fetched falls back to English, and without that the page shows the keys. */
+async function start() {
+  const signed_in = who_am_i(); // asked while the language loads
+  await load_lang(initial_lang()).catch(() => load_lang("en").catch(() => false));
+  document.addEventListener("change", (e) => {
+    const el = e.target as HTMLSelectElement;
+    if (el.id === "lang-select")
+      set_lang(el.value as Lang).then(
+        (ok) => {
+          if (!ok) return; // a later choice wins
+          draw_header();
+          view?.render();
+        },
+        () => {
+          toast(t("e_network"), "error"); // the chunk did not come: the page stays as it was
+          draw_header();
+        },
+      );
+  });
+  window.addEventListener("hashchange", route);
+  window.addEventListener("toguz:me", (e) => {
+    me = (e as CustomEvent<string | null>).detail;
+    draw_header();
+  });
+  void signed_in.then((name) => {
+    me = name;
+    draw_header();
+  });
+  draw_header();
+  route();
+}
+
+void start();

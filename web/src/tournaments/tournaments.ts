@@ -1,0 +1,244 @@
+// Online tournaments (docs/web-protocol.md "Online tournaments"):
+//   #/tournaments        the upcoming, running and finished ones, and the form of a new one
+//   #/tournaments/<id>   one tournament: join / withdraw / resume, the standings, the games
+//                        being played (watch) and the finished ones (replay with the review)
+// The tournament page asks the server again every 2 seconds (that request also keeps its
+// player counted as connected); when the player's own game starts it opens that game once.
+// Every name is put into the page as text (textContent), never as HTML.
+
+import "../arbiter/arbiter.css";
+import { who_am_i } from "../accounts/accounts_api.js";
+import { clock_label } from "../accounts/accounts_logic.js";
+import { error_text, t } from "../i18n/index.js";
+import { field, h, option, toast, type View } from "../shell/util.js";
+import { opened_before, tournament_path, tournaments_api, type TGame, type Tournament, type TournamentSummary } from "./tournaments_api.js";
+
+function system_text(s: TournamentSummary["system"]): string {
+  return s === "arena" ? t("tn_arena") : s === "swiss" ? t("sys_swiss") : s === "round-robin" ? t("sys_round_robin") : t("sys_double_round_robin");
+}
+function when(ms: number): string {
+  return new Date(ms).toLocaleString();
+}
+/** "Arena · 3+2 · rated · 12 players · Starts …" */
+export function summary_text(s: TournamentSummary): string {
+  const parts = [system_text(s.system), clock_label({ initial_ms: s.initial_ms, increment_ms: s.increment_ms }), s.rated ? t("rated") : t("casual"),
+    t("tn_players_n", { n: s.players })];
+  if (s.status === "upcoming") parts.push(t("tn_starts_at", { time: when(s.starts_ms) }));
+  else if (s.status === "running" && s.ends_ms) parts.push(t("tn_ends_at", { time: when(s.ends_ms) }));
+  else if (s.status === "running" && s.rounds) parts.push(t("tn_round_of", { n: s.round ?? 0, m: s.rounds }));
+  return parts.join(" · ");
+}
+
+/** A list of tournaments as links (the lobby shows the upcoming and running ones). */
+export function tournament_list(items: TournamentSummary[], id = "tn-list"): HTMLElement {
+  if (items.length === 0) return h("p", { class: "muted", id }, t("tn_none"));
+  return h("ul", { id, class: "tn-list" }, ...items.map((s) =>
+    h("li", { "data-tournament": s.id, "data-status": s.status },
+      h("a", { href: `#/tournaments/${encodeURIComponent(s.id)}` }, s.name), " ",
+      h("span", { class: "tn-status" }, t(`tn_status_${s.status}`)), " ",
+      h("span", { class: "muted" }, summary_text(s)))));
+}
+
+/** #/tournaments: the lists and the form of a new tournament. */
+export class TournamentsHomeView implements View {
+  el = document.createElement("div");
+  private items: TournamentSummary[] = [];
+  private me: string | null = null;
+  private form_el: HTMLElement | null = null;
+  constructor() {
+    this.el.className = "arbiter tournaments";
+    this.render();
+    void who_am_i().then((me) => {
+      this.me = me;
+      this.render();
+    });
+    void this.load();
+  }
+  destroy() {}
+
+  private async load() {
+    try {
+      this.items = (await tournaments_api.list()).tournaments;
+      this.render();
+    } catch (e) {
+      toast(error_text(e), "error");
+    }
+  }
+
+  private form(): HTMLElement {
+    const num = (id: string, min: number, max: number, value: number) =>
+      h("input", { id, type: "number", min: String(min), max: String(max), value: String(value) }) as HTMLInputElement;
+    const name = h("input", { id: "tn-name", maxlength: "120", required: "" }) as HTMLInputElement;
+    const system = h("select", { id: "tn-system" }, option("arena", t("tn_arena"), true), option("swiss", t("sys_swiss")),
+      option("round-robin", t("sys_round_robin")), option("double-round-robin", t("sys_double_round_robin"))) as HTMLSelectElement;
+    const minutes = num("tn-minutes", 0.25, 180, 3);
+    minutes.step = "0.25";
+    const inc = num("tn-increment", 0, 180, 2);
+    const starts = num("tn-starts", 0, 43200, 5);
+    const duration = num("tn-duration", 1, 720, 45);
+    const rounds = num("tn-rounds", 1, 30, 5);
+    const code = h("input", { id: "tn-code", maxlength: "40", autocomplete: "off" }) as HTMLInputElement;
+    const max = num("tn-max", 2, 256, 100);
+    const rated = h("input", { id: "tn-rated", type: "checkbox" }) as HTMLInputElement;
+    const sync = () => {
+      duration.disabled = system.value !== "arena";
+      rounds.disabled = system.value !== "swiss";
+    };
+    system.addEventListener("change", sync);
+    sync();
+    const form = h("form", { id: "tn-new", class: "arb-form" },
+      field(t("tn_name"), name), field(t("tn_system"), system), field(t("tn_minutes"), minutes), field(t("tn_increment"), inc),
+      field(t("tn_starts_in"), starts), field(t("tn_duration"), duration), field(t("tn_rounds"), rounds),
+      field(t("tn_max"), max), field(t("tn_code"), code),
+      h("label", { class: "check" }, rated, ` ${t("rated")}`),
+      h("button", { type: "submit", id: "tn-create", class: "primary" }, t("tn_create")));
+    form.addEventListener("submit", (e) => {
+      e.preventDefault();
+      const sys = system.value;
+      const body: Record<string, unknown> = {
+        name: name.value, system: sys, initial_ms: Math.round(Number(minutes.value) * 60000), increment_ms: Math.round(Number(inc.value) * 1000),
+        rated: rated.checked, starts_at: Date.now() + Math.round(Number(starts.value) * 60000), max_players: Number(max.value), entry_code: code.value,
+      };
+      if (sys === "arena") body.duration_minutes = Number(duration.value);
+      if (sys === "swiss") body.rounds = Number(rounds.value);
+      void tournaments_api
+        .create(body)
+        .then((r) => (location.hash = `#/tournaments/${encodeURIComponent(r.id)}`))
+        .catch((err) => toast(error_text(err), "error"));
+    });
+    return form;
+  }
+
+  render() {
+    const open = this.items.filter((s) => s.status === "upcoming" || s.status === "running");
+    const done = this.items.filter((s) => s.status === "finished" || s.status === "cancelled");
+    this.el.replaceChildren(h("h2", {}, t("tournaments")), h("p", {}, t("tn_intro")),
+      tournament_list(open, "tn-open"));
+    if (done.length) this.el.append(h("h3", {}, t("tn_status_finished")), tournament_list(done, "tn-done"));
+    // The form is made once and kept, so what was typed in it stays when the lists come in.
+    if (this.me) this.form_el ??= this.form();
+    this.el.append(h("h3", {}, t("tn_new")), this.form_el && this.me ? this.form_el : h("p", { class: "muted", id: "tn-login" }, h("a", { href: "#/login" }, t("tn_login"))));
+  }
+}
+
+/** #/tournaments/<id>: one tournament, kept current. */
+export class TournamentView implements View {
+  el = document.createElement("div");
+  private tn: Tournament | null = null;
+  private timer = 0;
+  private stopped = false;
+  private me: string | null = null;
+  constructor(private id: string) {
+    this.el.className = "arbiter tournament";
+    this.el.addEventListener("click", (e) => this.on_click(e.target as Element));
+    void who_am_i().then((me) => {
+      this.me = me;
+      this.render();
+    });
+    void this.poll();
+  }
+  destroy() {
+    this.stopped = true;
+    window.clearTimeout(this.timer);
+  }
+
+  private async poll() {
+    try {
+      this.show((await tournaments_api.get(this.id)).tournament);
+    } catch (e) {
+      toast(error_text(e), "error");
+    }
+    if (!this.stopped && this.tn?.status !== "finished" && this.tn?.status !== "cancelled")
+      this.timer = window.setTimeout(() => void this.poll(), 2000);
+  }
+
+  private show(tn: Tournament) {
+    this.tn = tn;
+    this.render();
+    const game = tn.me?.game;
+    if (game && tn.status === "running" && !this.stopped && !opened_before(game, tn.id)) location.hash = `#/game/${encodeURIComponent(game)}`;
+  }
+
+  private on_click(el: Element) {
+    const b = el.closest<HTMLElement>("[data-action]");
+    if (!b || !this.tn) return;
+    const action = b.dataset.action as "join" | "withdraw" | "start";
+    const code = (this.el.querySelector("#tn-code-entry") as HTMLInputElement | null)?.value ?? "";
+    void tournaments_api
+      .post(this.id, action, action === "join" ? { code } : {})
+      .then((r) => this.show(r.tournament))
+      .catch((err) => toast(error_text(err), "error"));
+  }
+
+  private actions(tn: Tournament): HTMLElement | null {
+    if (tn.status === "finished" || tn.status === "cancelled") return null;
+    if (!this.me) return h("p", { class: "muted", id: "tn-login" }, h("a", { href: "#/login" }, t("tn_login")));
+    const me = tn.me;
+    const box = h("p", { id: "tn-actions" });
+    if (tn.status === "upcoming" && this.me === tn.creator) box.append(h("button", { "data-action": "start", id: "tn-start" }, t("tn_start")), " ");
+    if (!me) {
+      if (tn.status === "running" && tn.system !== "arena") return box.childNodes.length ? box : null;
+      if (tn.entry === "code") box.append(h("input", { id: "tn-code-entry", placeholder: t("tn_code"), autocomplete: "off" }), " ");
+      box.append(h("button", { "data-action": "join", id: "tn-join", class: "primary" }, t("tn_join")));
+    } else if (me.paused) {
+      box.append(h("span", { id: "tn-paused" }, t("tn_paused")), " ", h("button", { "data-action": "join", id: "tn-resume", class: "primary" }, t("tn_resume")));
+    } else if (!me.withdrawn) {
+      if (me.game) box.append(h("a", { id: "tn-my-game", href: `#/game/${encodeURIComponent(me.game)}` }, t("tn_your_game")), " ");
+      box.append(h("button", { "data-action": "withdraw", id: "tn-withdraw" }, t("tn_withdraw")));
+    }
+    return box;
+  }
+
+  private standings(tn: Tournament): HTMLElement {
+    const arena = tn.system === "arena";
+    const tbs = tn.tie_breaks ?? [];
+    const n = (text: string) => h("th", { class: "n" }, text);
+    const head = h("tr", {}, n("#"), h("th", {}, t("name_player")), n(t("rating")), n(t("tn_points")),
+      ...(arena ? [n(t("tn_games_col")), n(t("tn_streak"))] : tbs.map((x) => n(x))));
+    const rows = tn.standings.map((s) => {
+      const name = h("td", { class: "name" }, s.name);
+      if (s.withdrawn) name.append(` (${t("tn_withdrawn")})`);
+      return h("tr", { "data-player": String(s.player), "data-name": s.name, "data-points": s.points },
+        h("td", { class: "n" }, String(s.rank)), name, h("td", { class: "n" }, s.rating ? String(s.rating) : "—"), h("td", { class: "n pts" }, s.points),
+        ...(arena ? [h("td", { class: "n" }, String(s.games ?? 0)), h("td", { class: "n" }, String(s.streak ?? 0))]
+          : (s.tie_breaks ?? []).map((v) => h("td", { class: "n" }, Number.isInteger(v) ? String(v) : v.toFixed(1)))));
+    });
+    return h("table", { id: "tn-standings" }, h("thead", {}, head), h("tbody", {}, ...rows));
+  }
+
+  private games_table(games: TGame[], id: string, rounds: boolean): HTMLElement {
+    const rows = games.map((g) => {
+      const link = g.id
+        ? h("a", { href: `#/game/${encodeURIComponent(g.id)}`, class: "tn-game-link" }, g.result === "*" && !g.called_off ? t("tn_watch") : t("tn_replay"))
+        : h("span", { class: "muted" }, t("tn_forfeit"));
+      return h("tr", { "data-game": g.id ?? "", "data-result": g.result, "data-called-off": g.called_off ? "1" : "0", "data-white": g.white_name, "data-black": g.black_name },
+        h("td", { class: "n" }, rounds ? `${g.round}.${g.board}` : String(g.board)), h("td", {}, g.white_name),
+        h("td", { class: "res" }, g.called_off ? "—" : g.result === "1/2-1/2" ? "½-½" : g.result), h("td", {}, g.black_name), h("td", {}, link));
+    });
+    return h("table", { id }, h("tbody", {}, ...rows));
+  }
+
+  render() {
+    const tn = this.tn;
+    if (!tn) {
+      this.el.replaceChildren(h("p", { class: "muted" }, "…"));
+      return;
+    }
+    const rounds = tn.system !== "arena";
+    const playing = tn.games.filter((g) => g.result === "*" && g.id && !g.called_off);
+    const done = tn.games.filter((g) => g.result !== "*" || g.called_off).reverse();
+    this.el.replaceChildren(
+      h("h2", { id: "tn-title" }, tn.name),
+      h("p", { class: "arb-meta" }, h("span", { id: "tn-status", "data-status": tn.status }, t(`tn_status_${tn.status}`)), " · ", summary_text(tn), " · ",
+        t("tn_by", { name: tn.creator })),
+    );
+    const act = this.actions(tn);
+    if (act) this.el.append(act);
+    this.el.append(h("h3", {}, t("tn_standings")), this.standings(tn));
+    if (playing.length) this.el.append(h("h3", {}, t("tn_status_running")), this.games_table(playing, "tn-playing", rounds));
+    if (done.length) this.el.append(h("h3", {}, t("tn_games")), this.games_table(done, "tn-games", rounds));
+    this.el.append(h("p", { class: "arb-links" }, t("tn_download"), " ",
+      h("a", { id: "tn-pgn", href: tournament_path(tn.id, "/pgn"), download: "" }, "PGN"), " ",
+      h("a", { id: "tn-tgk", href: tournament_path(tn.id, "/tgk"), download: "" }, "TGK")));
+  }
+}
