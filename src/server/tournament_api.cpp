@@ -215,13 +215,11 @@ void Server::Impl::count_entry_code(const std::string& id, const std::string& co
 namespace {
 
 // The HTTP status of a signed-in player's refusal of join, withdraw or start, by its code
-// (texts.h): who is not the creator 403, a tournament's state that does not allow it 409.
-http::status refusal_status(const std::string& why) {
+// (the catalogue of texts.h): who is not the creator 403, a tournament's state that does not
+// allow it 409.
+http::status status_of_refusal(const std::string& why) {
   const json::value code = error_code(why).at("code");
-  const std::string_view c = code.is_string() ? std::string_view(code.as_string()) : "";
-  if (c == "tournament_not_creator") return http::status::forbidden;
-  if (c == "no_tournament") return http::status::not_found;
-  return http::status::conflict;
+  return http::status(refusal_status(code.is_string() ? std::string_view(code.as_string()) : ""));
 }
 
 }  // namespace
@@ -267,7 +265,7 @@ Response Server::Impl::api_tournaments(const http::request<http::string_body>& r
                                                      : tournaments->start_now(id, viewer);
       if (!why.empty())
         throw BadRequest{why,
-                         viewer.signed_in() ? refusal_status(why) : http::status::unauthorized};
+                         viewer.signed_in() ? status_of_refusal(why) : http::status::unauthorized};
       tournaments->seen(viewer);
       tournaments->tick();  // an arena pairs a player who joined at once
       return json_response(http::status::ok,

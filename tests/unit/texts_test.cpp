@@ -17,6 +17,24 @@ std::string code_of(const char* message) {
   return o.at("code").is_null() ? "" : std::string(o.at("code").as_string());
 }
 
+// The catalogue compiled in (src/site/texts.json) gives each code its HTTP status.
+TEST(ServerTexts, EachRefusalCodeHasItsStatus) {
+  EXPECT_EQ(refusal_status("no_tournament"), 404);
+  EXPECT_EQ(refusal_status("tournament_not_creator"), 403);
+  EXPECT_EQ(refusal_status("tournament_full"), 409);
+  EXPECT_EQ(refusal_status("rate_limit"), 429);
+  EXPECT_EQ(refusal_status("store_busy"), 503);
+  EXPECT_EQ(refusal_status("not_logged_in"), 401);
+  EXPECT_EQ(refusal_status("tournament_name"), 400);
+  EXPECT_EQ(refusal_status("no-such-code"), 400);
+  // Codes given directly (not found from English) are in the catalogue too, so clients and
+  // API users read one list.
+  EXPECT_EQ(refusal_status("username_taken"), 409);
+  EXPECT_EQ(refusal_status("login_locked_account"), 429);
+  EXPECT_EQ(refusal_status("no_endpoint"), 404);
+  EXPECT_EQ(code_of("no such endpoint: GET /api/nothing"), "no_endpoint");
+}
+
 TEST(ServerTexts, ErrorMessagesGetTheirCodeAndParameters) {
   json::object o = error_code("move: stale (ply 3, the game is at ply 14)");
   EXPECT_EQ(o.at("code"), "stale");

@@ -54,7 +54,7 @@ export function time_left_text(ms: number): string | null {
   return t("left_minutes", { m: min % 60 });
 }
 
-// src/accounts/username.cpp: the names nobody may take (compared in lower case).
+// src/accounts/reserved_names.txt: the names nobody may take (compared in lower case).
 export const RESERVED = [
   "admin", "administrator", "anonymous", "api", "bot", "engine", "guest", "mod", "moderator",
   "null", "official", "root", "server", "staff", "support", "system", "toguz", "togyz",

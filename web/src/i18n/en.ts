@@ -385,6 +385,8 @@ export const en = {
   e_no_explorer: "This server has no opening explorer",
   e_bad_position: "The position is not valid: {why}",
   e_bad_query: "Wrong value of {field}",
+  e_bad_attempt: "That attempt could not be read: {field}",
+  e_bad_puzzle_id: "That is not a puzzle's number",
   explorer: "Opening explorer",
   open_explorer: "Opening explorer",
   explorer_move: "Move",

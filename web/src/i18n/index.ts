@@ -120,7 +120,7 @@ export function t_any(key: string, vars: Vars = {}, fallback?: Key): string {
 }
 
 /** A refusal from the server in the reader's language: the server's `code` and `params`
- * (src/site/texts.cpp) through "e_<code>", else "Error: <the server's English message>". A
+ * (src/site/texts.json) through "e_<code>", else "Error: <the server's English message>". A
  * fetch that never reached the server says so. */
 export function error_text(e: unknown): string {
   const err = (e ?? {}) as { code?: string | null; params?: Vars; message?: string; name?: string };

@@ -379,6 +379,8 @@ export const kk: Dict<"one" | "other"> = {
   e_no_explorer: "Бұл серверде дебют анықтамалығы жоқ",
   e_bad_position: "Позиция дұрыс емес: {why}",
   e_bad_query: "{field} мәні қате",
+  e_bad_attempt: "Әрекетті оқу мүмкін болмады: {field}",
+  e_bad_puzzle_id: "Бұл есептің нөмірі емес",
   explorer: "Дебют анықтамалығы",
   open_explorer: "Дебют анықтамалығы",
   explorer_move: "Жүріс",

@@ -382,6 +382,8 @@ export const ky: Dict<"one" | "other"> = {
   e_no_explorer: "Бул серверде дебют маалымдамасы жок",
   e_bad_position: "Позиция туура эмес: {why}",
   e_bad_query: "{field} мааниси туура эмес",
+  e_bad_attempt: "Аракетти окуу мүмкүн болгон жок: {field}",
+  e_bad_puzzle_id: "Бул маселенин номери эмес",
   explorer: "Дебют маалымдамасы",
   open_explorer: "Дебют маалымдамасы",
   explorer_move: "Жүрүш",

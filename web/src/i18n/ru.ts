@@ -403,6 +403,8 @@ export const ru: Dict<"one" | "few" | "many" | "other"> = {
   e_no_explorer: "На этом сервере нет справочника дебютов",
   e_bad_position: "Позиция неверна: {why}",
   e_bad_query: "Неверное значение {field}",
+  e_bad_attempt: "Не удалось прочитать попытку: {field}",
+  e_bad_puzzle_id: "Это не номер задачи",
   explorer: "Справочник дебютов",
   open_explorer: "Справочник дебютов",
   explorer_move: "Ход",

@@ -84,22 +84,20 @@ test("counted texts take the plural form of their {n}", async () => {
     await load_lang("en");
   }
 });
-// The server's error codes (src/site/texts.cpp) and default names: each has a text in every
-// language, which uses only the parameters the server sends with it.
+// The server's refusal codes and default names (src/site/texts.json, compiled into the server):
+// each has a text in every language, which uses only the parameters the server sends with it.
 import { readFileSync } from "node:fs";
 import { error_text, player_name } from "../../node_modules/.toguz-unit/i18n/index.js";
 
-const texts = readFileSync(new URL("../../../src/site/texts.cpp", import.meta.url), "utf8");
+const texts = JSON.parse(readFileSync(new URL("../../../src/site/texts.json", import.meta.url), "utf8"));
 
 test("every server error code has a text in every language", () => {
-  const table = texts.slice(texts.indexOf("kErrors[]"), texts.indexOf("};", texts.indexOf("kErrors[]")));
   const params = new Map(); // code -> parameters every one of its messages carries
-  for (const m of table.matchAll(/\{"((?:[^"\\]|\\.)*)", "(\w+)"\}/g)) {
-    const names = new Set([...m[1].matchAll(/\{(\w+)\}/g)].map((x) => x[1]));
-    const had = params.get(m[2]);
-    params.set(m[2], had ? new Set([...had].filter((n) => names.has(n))) : names);
+  for (const r of texts.refusals) {
+    const sets = r.en.map((m) => new Set([...m.matchAll(/\{(\w+)\}/g)].map((x) => x[1])));
+    params.set(r.code, new Set([...sets[0]].filter((n) => sets.every((s) => s.has(n)))));
   }
-  assert.ok(params.size > 30, `read ${params.size} codes from texts.cpp`);
+  assert.ok(params.size > 100, `read ${params.size} codes from texts.json`);
   for (const [code, names] of params) {
     for (const [lang, dict] of Object.entries(DICTS)) {
       const s = dict[`e_${code}`];
@@ -109,8 +107,9 @@ test("every server error code has a text in every language", () => {
         for (const [, p] of form.matchAll(/\{(\w+)\}/g)) assert.ok(names.has(p), `${lang}.e_${code} uses {${p}}, which ${code} lacks`);
     }
   }
-  for (const code of texts.matchAll(/return "(\w+)";/g))
-    for (const [lang, dict] of Object.entries(DICTS)) assert.ok(dict[`name_${code[1]}`], `${lang} lacks name_${code[1]}`);
+  assert.ok(texts.default_names.length >= 5);
+  for (const code of texts.default_names)
+    for (const [lang, dict] of Object.entries(DICTS)) assert.ok(dict[`name_${code}`], `${lang} lacks name_${code}`);
 });
 
 test("refusals and default names are written in the reader's language", () => {
