@@ -69,9 +69,9 @@ void Server::Impl::make_router() {
       });
   add_game_routes();
   add_account_routes();
-  add_tournament_routes();
-  add_arbiter_routes();
-  add_learn_routes();
+  tournaments->add_routes(*router);
+  arbiter->add_routes(*router);
+  learn_site->add_routes(*router);
 }
 
 void Server::Impl::on(net::Method method, std::string_view pattern,
@@ -119,20 +119,6 @@ void Server::Impl::add_game_routes() {
      game([](const Call& c, Room& room) { c.respond(pgn_response(room)); }));
 }
 
-void Server::Impl::add_arbiter_routes() {
-  auto event = [this](const char* action) {
-    return [this, action](const Call& c) {
-      c.respond(arbiter->handle(c.req, c.params.empty() ? "" : c.param(0), action, c.query));
-    };
-  };
-  on(Method::Post, "/api/events", event(""));
-  on(Method::Get, "/api/events/:id", event(""));
-  for (const char* action : {"tgk", "pairings", "standings"})
-    on(Method::Get, std::string("/api/events/:id/") + action, event(action));
-  for (const char* action : {"players", "pair", "result"})
-    on(Method::Post, std::string("/api/events/:id/") + action, event(action));
-}
-
 void Server::Impl::add_account_routes() {
   on(Method::Post, "/api/signup", [this](const Call& c) {
     api_signup(json_body(c.req), c.peer, served_over_https(c.req), c.respond);
@@ -165,23 +151,6 @@ void Server::Impl::add_account_routes() {
      [this](const Call& c) { c.respond(api_moderation(c.req, c.query, "")); });
   on(Method::Post, "/api/moderation/:action",
      [this](const Call& c) { c.respond(api_moderation(c.req, c.query, c.param(0))); });
-}
-
-void Server::Impl::add_tournament_routes() {
-  // In a cluster, on an instance that does not coordinate them, forwarded to the one that does.
-  auto route = [this](const char* action) {
-    return [this, action](const Call& c) {
-      if (forward_tournament_request(c.req, c.peer, c.respond)) return;
-      c.respond(api_tournaments(c.req, c.params.empty() ? "" : c.param(0), action, c.peer));
-    };
-  };
-  on(Method::Get, "/api/tournaments", route(""));
-  on(Method::Post, "/api/tournaments", route(""));
-  on(Method::Get, "/api/tournaments/:id", route(""));
-  for (const char* action : {"pgn", "tgk"})
-    on(Method::Get, std::string("/api/tournaments/:id/") + action, route(action));
-  for (const char* action : {"join", "withdraw", "start"})
-    on(Method::Post, std::string("/api/tournaments/:id/") + action, route(action));
 }
 
 void Server::Impl::handle_http(const http::request<http::string_body>& req, const std::string& peer,

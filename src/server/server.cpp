@@ -48,6 +48,9 @@ Server::Impl::Impl(const Config& c)
       });
   move_evals = std::make_unique<engine_work::MoveEvals>(
       *engine, config.explorer_eval_depth, size_t(std::max(0, config.explorer_eval_cache)));
+  learn_site = std::make_unique<LearnSite>(
+      LearnServices{*store, learn.get(), *move_evals, *pool,
+                    [this](const net::Request& req) { return viewer_of(req); }});
   services = std::make_unique<RoomServices>(
       RoomServices{ioc, config, *store, *writer, *engine, rng, stopped_io});
   rooms = std::make_unique<RoomRegistry>(*services);
@@ -59,7 +62,7 @@ Server::Impl::Impl(const Config& c)
   }
   // Every game's end: the tournaments take their games' results, the miner the games played.
   services->game_ended = [this](const Room& room) {
-    tournament_game_ended(room);
+    tournaments->game_ended(room);
     if (miner && room.mode != Mode::Analysis && room.status == Status::Over)
       miner->finished(room.id, room.game, export_tags(room.row()));
   };
@@ -129,10 +132,7 @@ void Server::Impl::sweep() {
     else
       ++it;
   }
-  // An account's wrong entry codes are forgotten once its bucket is full again.
-  const int64_t full_ms = int64_t(kEntryCodeAttempts) * kEntryCodeRefillMinutes * 60000;
-  std::erase_if(entry_codes_by_account,
-                [&](const auto& e) { return now_ms() - e.second.refilled_ms >= full_ms; });
+  tournaments->sweep();
   login_limiter.sweep(now_ms());  // failures that left the window
   signup_limiter.sweep(now_ms());
   if (dropped) schedule_trim();

@@ -39,10 +39,11 @@
 #include "site/arbiter/arbiter_api.h"
 #include "site/games/room_registry.h"
 #include "site/learn/learn_api.h"
+#include "site/learn/learn_site.h"
 #include "site/learn/puzzle_miner.h"
 #include "site/lobby/lobby.h"
 #include "site/rate_bucket.h"
-#include "site/tournaments/tournaments.h"
+#include "site/tournaments/tournaments_site.h"
 #include "site/viewer.h"
 #include "store/store.h"
 
@@ -59,17 +60,12 @@ struct AddressState {
   std::vector<QueuedSocket*> sockets;
   size_t queued_bytes = 0;
   RateBucket games;              // online games created (Config::online_games_per_address)
-  RateBucket entry_codes;        // wrong tournament entry codes (kEntryCodeAttempts)
+  RateBucket entry_codes;        // wrong tournament entry codes (tournaments_site.h)
   SteadyClock::time_point used;  // a limit last counted: the sweep keeps the entry an hour
 };
 
 // The window over which Config::online_games_per_address refills.
 inline constexpr int kGameWindowMinutes = 10;
-// Wrong tournament entry codes per client (address and account): a bucket of this many,
-// refilled at one every kEntryCodeRefillMinutes. A code of 4 random letters then takes years
-// to guess; a player who mistyped tries again at once.
-inline constexpr int kEntryCodeAttempts = 5;
-inline constexpr int kEntryCodeRefillMinutes = 2;
 // An AddressState whose counts are at rest leaves memory this long after its last use.
 inline constexpr auto kAddressIdle = std::chrono::hours(1);
 
@@ -130,9 +126,10 @@ struct Server::Impl : net::HttpSite {
   void queue_shrank(const std::string& peer, size_t bytes);
   size_t queued_total = 0, queued_peak = 0;  // over every address (GET /api/health)
   net::StaticFiles static_files;
-  std::unique_ptr<LearnService> learn;  // /api/puzzles, /api/studies, /api/explorer
-  std::unique_ptr<ArbiterApi> arbiter;  // /api/events: the arbiter page
-  std::unique_ptr<Cluster> cluster;     // with --redis only
+  std::unique_ptr<LearnService> learn;    // /api/puzzles, /api/studies, /api/explorer
+  std::unique_ptr<LearnSite> learn_site;  // the learning pages' routes (learn_site.h)
+  std::unique_ptr<ArbiterApi> arbiter;    // /api/events: the arbiter page
+  std::unique_ptr<Cluster> cluster;       // with --redis only
   std::unique_ptr<engine_work::EngineQueue> engine_queue;  // with --redis: jobs for the workers
   asio::steady_timer sweep_timer{ioc};  // expiry and rooms leaving memory (sweep)
   asio::steady_timer trim_timer{ioc};   // gives freed memory back after connections go
@@ -168,9 +165,6 @@ struct Server::Impl : net::HttpSite {
           std::function<void(const net::Call&)> handler);
   void add_game_routes();
   void add_account_routes();
-  void add_tournament_routes();
-  void add_arbiter_routes();
-  void add_learn_routes();
   void handle_http(const http::request<http::string_body>& req, const std::string& peer,
                    Respond respond) override;
   http::response<http::string_body> refusal(http::status status,
@@ -212,8 +206,6 @@ struct Server::Impl : net::HttpSite {
   // Whether `peer` may start an analysis now (one at a time, a bucket of 4 at the set rate);
   // else the refusal.
   std::string analyze_refusal(const std::string& peer);
-  // GET /api/explorer/eval?position=P: every move's score (move_evals.h), answered later.
-  void api_explorer_eval(const std::string& query, Respond respond);
 
   // A WebSocket message after the hello (message_handlers.cpp): checked, then handled by the
   // handler of its type.
@@ -228,51 +220,11 @@ struct Server::Impl : net::HttpSite {
   LobbyRating lobby_rating(const Viewer& viewer, accounts::Speed speed);
   std::optional<Viewer> account_named(const std::string& name);
 
-  // Online tournaments (tournaments.h) and their API (tournament_api.cpp): made after the
-  // rooms are loaded, ticked with the lobby, told of every game's end.
-  std::unique_ptr<Tournaments> tournaments;
+  // Online tournaments (site/tournaments/tournaments_site.h): made after the rooms are loaded,
+  // ticked with the lobby, told of every game's end; in a cluster through `tournaments_link`.
+  std::unique_ptr<TournamentsSite> tournaments;
+  std::unique_ptr<TournamentsCluster> tournaments_link;
   void make_tournaments();
-  void tournament_game_ended(const Room& room);
-  // An arena's end (TournamentHooks::call_off): game `id` ends without a result when no move
-  // was made in it; true then, false when it is being played or already over.
-  bool call_off_unstarted(const std::string& id);
-  // In a cluster: a lobby-channel message for the tournaments (a game's end published by the
-  // instance that drove it), taken in by the coordinator.
-  void tournament_bus(const std::string& text);
-  // In a cluster, a tournament request on an instance that is not the coordinator: forwarded
-  // to it (or refused while there is none); false when it is answered here.
-  bool forward_tournament_request(const http::request<http::string_body>& req,
-                                  const std::string& peer, const Respond& respond);
-  // /api/tournaments and below (docs/web-protocol.md "Online tournaments"), a route of the
-  // table: `id` "" for the list (GET) and a new tournament (POST), else the tournament and its
-  // `action` ("" itself, pgn, tgk; join, withdraw, start for a POST). `peer`: the client's
-  // address, for the limits of creation and entry codes.
-  http::response<http::string_body> api_tournaments(const http::request<http::string_body>& req,
-                                                    const std::string& id,
-                                                    const std::string& action,
-                                                    const std::string& peer);
-  // Creating a tournament (Config::tournament_min_rated_games, tournaments_per_day): throws
-  // the refusal (BadRequest) when `viewer` may not now.
-  void check_tournament_creator(const Viewer& viewer);
-  // A join with `code` of tournament `id` from `peer`: throws the refusal when the client has
-  // no wrong-code attempt left (kEntryCodeAttempts); a wrong code spends one.
-  void count_entry_code(const std::string& id, const std::string& code, const Viewer& viewer,
-                        const std::string& peer);
-  std::unordered_map<int64_t, RateBucket> entry_codes_by_account;
-  // Every game of tournament `id` as PGN, or as TGK (a round event: the tournament library's
-  // event file with its forfeits; an arena: one record per game).
-  http::response<http::string_body> api_tournament_export(const std::string& id, bool pgn);
-  // ---- puzzle ratings (puzzle_ratings.cpp, docs/ratings.md "Puzzle ratings") ----
-  // A request of the learning API (learn_api.h), answered with the puzzle ratings the store
-  // holds for its viewer; nullopt when the path is none of the learning API's.
-  std::optional<LearnReply> learn_request(const http::request<http::string_body>& req);
-  // POST /api/puzzles/<id>/attempt {"moves":[holes played],"hint":bool (optional)}: the moves
-  // are judged against the puzzle's line (judge_attempt); an account's first attempt at a puzzle
-  // the server picked for it rates both (others are answered unrated, with the reason).
-  http::response<http::string_body> api_puzzle_attempt(const std::string& id,
-                                                       const std::string& body,
-                                                       const Viewer& viewer);
-
   // ---- accounts (accounts_api.cpp, docs/accounts.md) ----
   accounts::LoginLimiter login_limiter;
   accounts::SignupLimiter signup_limiter{accounts::SignupLimits{config.signups_per_hour}};

@@ -1,11 +1,66 @@
-// The server's side of the lobby: the Lobby made with the server's clock, randomness, store and
-// rooms, and its tick every second.
+// The server's side of the lobby and the tournaments: the Lobby made with the server's clock,
+// randomness, store and rooms, the tournaments with theirs, the cluster behind the interface
+// the tournaments declare, and their tick every second.
 #include "accounts/glicko2.h"
 #include "accounts/username.h"
 #include "net/log.h"
 #include "server/server_impl.h"
+#include "site/json_out.h"
 
 namespace toguz::server {
+
+namespace {
+
+// The cluster as the tournaments see it (site/tournaments/tournaments_site.h).
+class TournamentsLink : public TournamentsCluster {
+ public:
+  explicit TournamentsLink(Server::Impl& s) : s_(s) {}
+  bool coordinator() const override { return s_.cluster->coordinator(); }
+  bool forward(const net::Request& req, const std::string& peer,
+               const net::Respond& respond) override {
+    if (s_.routing_forwarded || s_.cluster->coordinator()) return false;
+    const std::string coordinator = s_.cluster->coordinator_elsewhere();
+    if (coordinator.empty()) {
+      respond(error_response(http::status::service_unavailable,
+                             "tournaments: no server coordinates them just now; try again soon"));
+      return true;
+    }
+    s_.cluster->forward_http(coordinator, req, peer, respond);
+    return true;
+  }
+  void publish(const std::string& message) override { s_.cluster->publish_lobby(message); }
+  const std::string& instance() const override { return s_.cluster->instance(); }
+
+ private:
+  Server::Impl& s_;
+};
+
+}  // namespace
+
+void Server::Impl::make_tournaments() {
+  if (cluster) tournaments_link = std::make_unique<TournamentsLink>(*this);
+  TournamentsServices ts{config, *store, *rooms, *services};
+  ts.post = [this](std::function<void()> f) {
+    asio::post(ioc, [this, f = std::move(f)] {
+      if (!stopped_io) f();
+    });
+  };
+  ts.viewer_of = [this](const net::Request& req) { return viewer_of(req); };
+  // In a cluster an account may be connected to another instance.
+  ts.online = [this](int64_t user_id) {
+    return online(user_id) || (lobby && lobby->online_elsewhere(user_id));
+  };
+  ts.start_game = [this](const PairedGame& g) { return start_paired_game(g); };
+  ts.rating = [this](const Viewer& v, accounts::Speed s) { return lobby_rating(v, s); };
+  ts.entry_code_bucket = [this](const std::string& peer) -> RateBucket& {
+    AddressState& a = addresses[peer];
+    a.used = SteadyClock::now();
+    return a.entry_codes;
+  };
+  ts.cluster = tournaments_link.get();
+  tournaments = std::make_unique<TournamentsSite>(std::move(ts));
+  tournaments->start();
+}
 
 void Server::Impl::make_lobby() {
   LobbyHooks hooks;
@@ -47,10 +102,10 @@ void Server::Impl::make_lobby() {
     };
     cluster->on_lobby([this](const std::string& m) {
       lobby->on_bus(m);
-      tournament_bus(m);
+      tournaments->on_channel(m);
     });
     // The new coordinator runs the tournaments from the store, where the last one left them.
-    cluster->on_coordinator([this] { make_tournaments(); });
+    cluster->on_coordinator([this] { tournaments->start(); });
   }
   lobby = std::make_unique<Lobby>(std::move(hooks));
   lobby->challenges_per_minute = config.challenges_per_minute;
@@ -77,8 +132,7 @@ void Server::Impl::arm_lobby_tick() {
   lobby_timer.async_wait([this](beast::error_code ec) {
     if (ec || stopped_io) return;
     lobby->tick();
-    // In a cluster only the coordinator starts, pairs and finishes tournaments.
-    if (!cluster || cluster->coordinator()) tournaments->tick();
+    tournaments->tick();
     arm_lobby_tick();
   });
 }

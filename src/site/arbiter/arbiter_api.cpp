@@ -219,6 +219,21 @@ Response ArbiterApi::change(const http::request<http::string_body>& req, store::
   return json_response(http::status::ok, json::object{{"event", event_view(row.id, ev)}});
 }
 
+void ArbiterApi::add_routes(net::Router& router) {
+  auto event = [this](const char* action) {
+    return [this, action](const net::Call& c) {
+      c.respond(handle(c.req, c.params.empty() ? "" : c.param(0), action, c.query));
+    };
+  };
+  using net::Method;
+  router.add(Method::Post, "/api/events", event(""));
+  router.add(Method::Get, "/api/events/:id", event(""));
+  for (const char* action : {"tgk", "pairings", "standings"})
+    router.add(Method::Get, std::string("/api/events/:id/") + action, event(action));
+  for (const char* action : {"players", "pair", "result"})
+    router.add(Method::Post, std::string("/api/events/:id/") + action, event(action));
+}
+
 Response ArbiterApi::handle(const http::request<http::string_body>& req, const std::string& id,
                             const std::string& action, const std::string& query) {
   const bool get = req.method() == http::verb::get || req.method() == http::verb::head;

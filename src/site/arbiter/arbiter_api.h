@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 
+#include "net/router.h"
 #include "store/store.h"
 #include "tournament/event.h"
 
@@ -17,10 +18,14 @@ class ArbiterApi {
  public:
   explicit ArbiterApi(store::Store& store) : store_(store) {}
 
-  // Answers a request of one of the arbiter's routes (server/http_routes.cpp): `id` "" for
-  // POST /api/events (a new event), else the event's id and `action` ("" for the event itself,
-  // tgk, pairings, standings; players, pair, result for a POST with the key). A bad request is
-  // refused with a 4xx naming the field, and the stored event stays as it was.
+  // The arbiter's routes: POST /api/events, GET /api/events/<id>[/tgk|pairings|standings],
+  // POST /api/events/<id>/{players,pair,result}.
+  void add_routes(net::Router& router);
+
+  // Answers a request of one of those routes: `id` "" for POST /api/events (a new event), else
+  // the event's id and `action` ("" for the event itself, tgk, pairings, standings; players,
+  // pair, result for a POST with the key). A bad request is refused with a 4xx naming the
+  // field, and the stored event stays as it was.
   boost::beast::http::response<boost::beast::http::string_body> handle(
       const boost::beast::http::request<boost::beast::http::string_body>& req,
       const std::string& id, const std::string& action, const std::string& query);

@@ -1,22 +1,21 @@
-// The server's side of the online tournaments (site/tournaments/tournaments.h): the Tournaments
-// piece made with the server's clock, presence, games, ratings and store, fed with the games' ends,
-// and the HTTP API under /api/tournaments (docs/web-protocol.md "Online tournaments").
-#include <sstream>
+#include "site/tournaments/tournaments_site.h"
+
+#include <map>
 #include <vector>
 
 #include "net/log.h"
 #include "rules/record.h"
-#include "server/server_impl.h"
 #include "site/json_in.h"
+#include "site/json_out.h"
 #include "site/text_input.h"
 #include "site/texts.h"
 #include "tournament/tgk.h"
 
-namespace toguz::server {
+namespace toguz::site {
 
 namespace {
 
-using Response = http::response<http::string_body>;
+using net::Response;
 using tournament::BoardResult;
 
 // A finished game's result as a tournament counts it (docs/accounts.md "Fair play"): a game
@@ -69,43 +68,53 @@ TournamentSpec spec_of(const json::object& body) {
   return s;
 }
 
+// The HTTP status of a signed-in player's refusal of join, withdraw or start, by its code in
+// the catalogue (texts.h): who is not the creator 403, a state that does not allow it 409.
+http::status status_of_refusal(const std::string& why) {
+  const json::value code = error_code(why).at("code");
+  return http::status(refusal_status(code.is_string() ? std::string_view(code.as_string()) : ""));
+}
+
 }  // namespace
 
-void Server::Impl::make_tournaments() {
+TournamentsSite::TournamentsSite(TournamentsServices services) : s_(std::move(services)) {}
+
+void TournamentsSite::start() {
   TournamentHooks hooks;
   hooks.now_ms = [] { return now_ms(); };
-  // In a cluster an account may be connected to another instance.
-  hooks.online = [this](int64_t user_id) {
-    return online(user_id) || (lobby && lobby->online_elsewhere(user_id));
-  };
-  hooks.start_game = [this](const PairedGame& g) { return start_paired_game(g); };
-  hooks.rating = [this](const Viewer& v, accounts::Speed s) { return lobby_rating(v, s); };
-  hooks.save = [this](const store::TournamentRow& row) { store->save_tournament(row); };
+  hooks.online = s_.online;
+  hooks.start_game = s_.start_game;
+  hooks.rating = s_.rating;
+  hooks.save = [this](const store::TournamentRow& row) { s_.store.save_tournament(row); };
   hooks.new_id = [] { return RoomRegistry::random_id(10); };
   hooks.call_off = [this](const std::string& id) { return call_off_unstarted(id); };
   hooks.game_result = [this](const std::string& id) -> std::optional<BoardResult> {
-    auto row = store->load_game(id);
+    auto row = s_.store.load_game(id);
     const auto status = row ? parse_status(row->status) : std::nullopt;
     if (status != Status::Over && status != Status::Aborted) return std::nullopt;
     try {
-      return tournament_result(*Room::from_row(*services, std::move(*row)));
+      return tournament_result(*Room::from_row(s_.room_services, std::move(*row)));
     } catch (const std::exception& e) {
       log(net::LogLevel::Error, id, std::string("tournament game not readable: ") + e.what());
       return std::nullopt;
     }
   };
-  tournaments = std::make_unique<Tournaments>(std::move(hooks));
-  for (const store::TournamentRow& row : store->list_tournaments(50)) {
+  tournaments_ = std::make_unique<Tournaments>(std::move(hooks));
+  for (const store::TournamentRow& row : s_.store.list_tournaments(50)) {
     try {
-      tournaments->restore(row);
+      tournaments_->restore(row);
     } catch (const std::exception& e) {
       log(net::LogLevel::Error, "", e.what());
     }
   }
 }
 
-bool Server::Impl::call_off_unstarted(const std::string& id) {
-  if (auto room = rooms->find(id)) {
+void TournamentsSite::tick() {
+  if (!s_.cluster || s_.cluster->coordinator()) tournaments_->tick();
+}
+
+bool TournamentsSite::call_off_unstarted(const std::string& id) {
+  if (auto room = s_.rooms.find(id)) {
     if (finished(room->status)) return false;  // its end is on its way
     if (room->game.ply_count() > 0) return false;
     room->end(Result::None, Ending::Expired);
@@ -114,7 +123,7 @@ bool Server::Impl::call_off_unstarted(const std::string& id) {
   // Driven by another instance (or gone): unstarted by the store, its driver's first-move
   // timer ends it, and the tournament no longer waits for it.
   try {
-    const auto row = store->load_game(id);
+    const auto row = s_.store.load_game(id);
     return !row || row->moves == 0;
   } catch (const std::exception& e) {
     log(net::LogLevel::Error, id, std::string("tournament game not readable: ") + e.what());
@@ -122,28 +131,26 @@ bool Server::Impl::call_off_unstarted(const std::string& id) {
   }
 }
 
-void Server::Impl::tournament_game_ended(const Room& room) {
-  if (!tournaments || room.mode != Mode::Online) return;
-  // Later on the IO thread, not inside the room's end: the next pairing creates rooms, and the
-  // end may come from a loop over the rooms (the sweep).
+void TournamentsSite::game_ended(const Room& room) {
+  if (!tournaments_ || room.mode != Mode::Online) return;
   const auto r = tournament_result(room);
   if (!r) return;
-  if (cluster && !cluster->coordinator()) {
+  if (s_.cluster && !s_.cluster->coordinator()) {
     // The coordinator takes it in (and, should this be lost, reads it from the store later).
-    cluster->publish_lobby(
+    s_.cluster->publish(
         json::serialize(json::object{{"type", "tournament_game"},
-                                     {"from", cluster->instance()},
+                                     {"from", s_.cluster->instance()},
                                      {"game", room.id},
                                      {"result", std::string(tournament::board_result_text(*r))}}));
     return;
   }
-  asio::post(ioc, [this, id = room.id, result = *r] {
-    if (!stopped_io) tournaments->game_ended(id, result);
-  });
+  // Later, not inside the room's end: the next pairing creates rooms, and the end may come
+  // from a loop over the rooms (the sweep).
+  s_.post([this, id = room.id, result = *r] { tournaments_->game_ended(id, result); });
 }
 
-void Server::Impl::tournament_bus(const std::string& text) {
-  if (!cluster || !cluster->coordinator()) return;
+void TournamentsSite::on_channel(const std::string& text) {
+  if (!s_.cluster || !s_.cluster->coordinator()) return;
   json::error_code ec;
   const json::value v = json::parse(text, ec);
   const json::object* o = v.if_object();
@@ -152,52 +159,58 @@ void Server::Impl::tournament_bus(const std::string& text) {
   const json::string* result = o->contains("result") ? o->at("result").if_string() : nullptr;
   BoardResult r;
   if (!game || !result || !tournament::parse_board_result(*result, &r)) return;
-  tournaments->game_ended(std::string(*game), r);
+  tournaments_->game_ended(std::string(*game), r);
 }
 
-bool Server::Impl::forward_tournament_request(const http::request<http::string_body>& req,
-                                              const std::string& peer, const Respond& respond) {
-  if (!cluster || routing_forwarded || cluster->coordinator()) return false;
-  const std::string coordinator = cluster->coordinator_elsewhere();
-  if (coordinator.empty()) {
-    respond(error_response(http::status::service_unavailable,
-                           "tournaments: no server coordinates them just now; try again soon"));
-    return true;
-  }
-  cluster->forward_http(coordinator, req, peer, respond);
-  return true;
+void TournamentsSite::add_routes(net::Router& router) {
+  // In a cluster, on an instance that does not coordinate them, forwarded to the one that does.
+  auto route = [this](const char* action) {
+    return [this, action](const net::Call& c) {
+      if (s_.cluster && s_.cluster->forward(c.req, c.peer, c.respond)) return;
+      c.respond(answer(c.req, c.params.empty() ? "" : c.param(0), action, c.peer));
+    };
+  };
+  using net::Method;
+  router.add(Method::Get, "/api/tournaments", route(""));
+  router.add(Method::Post, "/api/tournaments", route(""));
+  router.add(Method::Get, "/api/tournaments/:id", route(""));
+  for (const char* action : {"pgn", "tgk"})
+    router.add(Method::Get, std::string("/api/tournaments/:id/") + action, route(action));
+  for (const char* action : {"join", "withdraw", "start"})
+    router.add(Method::Post, std::string("/api/tournaments/:id/") + action, route(action));
 }
 
-void Server::Impl::check_tournament_creator(const Viewer& viewer) {
+void TournamentsSite::sweep() {
+  const int64_t full_ms = int64_t(kEntryCodeAttempts) * kEntryCodeRefillMinutes * 60000;
+  std::erase_if(entry_codes_by_account_,
+                [&](const auto& e) { return now_ms() - e.second.refilled_ms >= full_ms; });
+}
+
+void TournamentsSite::check_creator(const Viewer& viewer) {
   int games = 0;
-  for (const store::RatingRow& r : store->ratings(viewer.user_id)) games += r.games;
-  const int needed = config.tournament_min_rated_games;
+  for (const store::RatingRow& r : s_.store.ratings(viewer.user_id)) games += r.games;
+  const int needed = s_.config.tournament_min_rated_games;
   if (games < needed)
     throw BadRequest{"an account needs " + std::to_string(needed) +
                          " rated games to create a tournament (it has " + std::to_string(games) +
                          ")",
                      http::status::forbidden};
-  const int per_day = config.tournaments_per_day;
-  if (tournaments->created_since(viewer.user_id, now_ms() - 24LL * 3600 * 1000) >= per_day)
+  const int per_day = s_.config.tournaments_per_day;
+  if (tournaments_->created_since(viewer.user_id, now_ms() - 24LL * 3600 * 1000) >= per_day)
     throw BadRequest{
         "an account may create at most " + std::to_string(per_day) + " tournaments a day",
         http::status::too_many_requests};
 }
 
-void Server::Impl::count_entry_code(const std::string& id, const std::string& code,
-                                    const Viewer& viewer, const std::string& peer) {
-  if (!viewer.signed_in() || !tournaments->needs_code(id)) return;
+void TournamentsSite::count_entry_code(const std::string& id, const std::string& code,
+                                       const Viewer& viewer, const std::string& peer) {
+  if (!viewer.signed_in() || !tournaments_->needs_code(id)) return;
   const int64_t now = now_ms();
   const double burst = kEntryCodeAttempts, rate = 1.0 / kEntryCodeRefillMinutes;
   // The address of a request forwarded by another instance is that instance's, not the client's.
   const bool by_address = peer.rfind("cluster:", 0) != 0;
-  RateBucket& mine = entry_codes_by_account[viewer.user_id];
-  RateBucket* here = nullptr;
-  if (by_address) {
-    AddressState& a = addresses[peer];
-    a.used = SteadyClock::now();
-    here = &a.entry_codes;
-  }
+  RateBucket& mine = entry_codes_by_account_[viewer.user_id];
+  RateBucket* here = by_address ? &s_.entry_code_bucket(peer) : nullptr;
   const bool left =
       mine.take(now, burst, rate, false) && (!here || here->take(now, burst, rate, false));
   if (!left) {
@@ -207,98 +220,88 @@ void Server::Impl::count_entry_code(const std::string& id, const std::string& co
         "code: too many wrong entry codes; try again in " + std::to_string(wait) + " minutes",
         http::status::too_many_requests};
   }
-  if (tournaments->code_matches(id, code)) return;
+  if (tournaments_->code_matches(id, code)) return;
   mine.take(now, burst, rate);
   if (here) here->take(now, burst, rate);
 }
 
-namespace {
-
-// The HTTP status of a signed-in player's refusal of join, withdraw or start, by its code
-// (the catalogue of texts.h): who is not the creator 403, a tournament's state that does not
-// allow it 409.
-http::status status_of_refusal(const std::string& why) {
-  const json::value code = error_code(why).at("code");
-  return http::status(refusal_status(code.is_string() ? std::string_view(code.as_string()) : ""));
-}
-
-}  // namespace
-
-Response Server::Impl::api_tournaments(const http::request<http::string_body>& req,
-                                       const std::string& id, const std::string& action,
-                                       const std::string& peer) {
+Response TournamentsSite::answer(const net::Request& req, const std::string& id,
+                                 const std::string& action, const std::string& peer) {
   const bool get = req.method() == http::verb::get || req.method() == http::verb::head;
-  const bool post = req.method() == http::verb::post;
-  const Viewer viewer = viewer_of(req);
+  const Viewer viewer = s_.viewer_of(req);
   try {
     if (id.empty() && get)
-      return json_response(http::status::ok, json::object{{"tournaments", tournaments->list()}});
-    if (id.empty()) {
-      if (!viewer.signed_in())
-        throw BadRequest{"sign in to create a tournament", http::status::unauthorized};
-      // Every tournament is listed on the tournaments page: a fresh account cannot fill it.
-      check_tournament_creator(viewer);
-      if (tournaments->open_created_by(viewer.user_id) >= kMaxOpenTournamentsPerAccount)
-        throw BadRequest{"an account may have at most " +
-                             std::to_string(kMaxOpenTournamentsPerAccount) +
-                             " tournaments not finished",
-                         http::status::conflict};
-      const TournamentSpec spec = spec_of(json_body(req));
-      if (const std::string why = tournaments->check(spec); !why.empty()) throw BadRequest{why};
-      const std::string id = tournaments->create(spec, viewer);
-      return json_response(
-          http::status::ok,
-          json::object{{"id", id}, {"tournament", *tournaments->view(id, viewer)}});
-    }
-    if (!tournaments->has(id) && id.size() <= 32) {
+      return json_response(http::status::ok, json::object{{"tournaments", tournaments_->list()}});
+    if (id.empty()) return create(req, viewer);
+    if (!tournaments_->has(id) && id.size() <= 32) {
       // A finished tournament no longer in memory: read it back.
-      if (auto row = store->load_tournament(id)) tournaments->restore(*row);
+      if (auto row = s_.store.load_tournament(id)) tournaments_->restore(*row);
     }
-    if (!tournaments->has(id))
+    if (!tournaments_->has(id))
       throw BadRequest{"no such tournament: " + id, http::status::not_found};
-    if (post) {
-      const json::object body = json_body(req);
-      const std::string code = get_string(body, "code", "", 100);
-      if (action == "join") count_entry_code(id, code, viewer, peer);
-      const std::string why = action == "join"       ? tournaments->join(id, viewer, code)
-                              : action == "withdraw" ? tournaments->withdraw(id, viewer)
-                                                     : tournaments->start_now(id, viewer);
-      if (!why.empty())
-        throw BadRequest{why,
-                         viewer.signed_in() ? status_of_refusal(why) : http::status::unauthorized};
-      tournaments->seen(viewer);
-      tournaments->tick();  // an arena pairs a player who joined at once
-      return json_response(http::status::ok,
-                           json::object{{"tournament", *tournaments->view(id, viewer)}});
-    }
+    if (req.method() == http::verb::post) return act(req, id, action, viewer, peer);
     if (action.empty()) {
-      tournaments->seen(viewer);
+      tournaments_->seen(viewer);
       return json_response(http::status::ok,
-                           json::object{{"tournament", *tournaments->view(id, viewer)}});
+                           json::object{{"tournament", *tournaments_->view(id, viewer)}});
     }
-    return api_tournament_export(id, action == "pgn");
+    return export_games(id, action == "pgn");
   } catch (const BadRequest& e) {
     return e.response();
   }
 }
 
-Response Server::Impl::api_tournament_export(const std::string& id, bool pgn) {
-  const std::string name = tournaments->name_of(id);
-  const auto refs = tournaments->games(id);
+Response TournamentsSite::create(const net::Request& req, const Viewer& viewer) {
+  if (!viewer.signed_in())
+    throw BadRequest{"sign in to create a tournament", http::status::unauthorized};
+  // Every tournament is listed on the tournaments page: a fresh account cannot fill it.
+  check_creator(viewer);
+  if (tournaments_->open_created_by(viewer.user_id) >= kMaxOpenTournamentsPerAccount)
+    throw BadRequest{"an account may have at most " +
+                         std::to_string(kMaxOpenTournamentsPerAccount) +
+                         " tournaments not finished",
+                     http::status::conflict};
+  const TournamentSpec spec = spec_of(json_body(req));
+  if (const std::string why = tournaments_->check(spec); !why.empty()) throw BadRequest{why};
+  const std::string id = tournaments_->create(spec, viewer);
+  return json_response(http::status::ok,
+                       json::object{{"id", id}, {"tournament", *tournaments_->view(id, viewer)}});
+}
+
+Response TournamentsSite::act(const net::Request& req, const std::string& id,
+                              const std::string& action, const Viewer& viewer,
+                              const std::string& peer) {
+  const json::object body = json_body(req);
+  const std::string code = get_string(body, "code", "", 100);
+  if (action == "join") count_entry_code(id, code, viewer, peer);
+  const std::string why = action == "join"       ? tournaments_->join(id, viewer, code)
+                          : action == "withdraw" ? tournaments_->withdraw(id, viewer)
+                                                 : tournaments_->start_now(id, viewer);
+  if (!why.empty())
+    throw BadRequest{why, viewer.signed_in() ? status_of_refusal(why) : http::status::unauthorized};
+  tournaments_->seen(viewer);
+  tournaments_->tick();  // an arena pairs a player who joined at once
+  return json_response(http::status::ok,
+                       json::object{{"tournament", *tournaments_->view(id, viewer)}});
+}
+
+Response TournamentsSite::export_games(const std::string& id, bool pgn) {
+  const std::string name = tournaments_->name_of(id);
+  const auto refs = tournaments_->games(id);
   // Round events as TGK: the tournament library's event file, forfeits included.
   std::string text;
   tournament::Event ev;
   ev.name = name;
   ev.site = "toguz";
   std::map<std::string, int> player_of;
-  const bool rounds = !tournaments->arena(id);
+  const bool rounds = !tournaments_->arena(id);
   for (const Tournaments::GameRef& ref : refs) {
     std::optional<GameRow> row;
-    if (!ref.id.empty()) row = store->load_game(ref.id);
+    if (!ref.id.empty()) row = s_.store.load_game(ref.id);
     if (pgn || !rounds) {
       if (!row) continue;  // a forfeit: no game to write
-      std::shared_ptr<Room> room = rooms->loaded(ref.id);
-      if (!room) room = Room::from_row(*services, *row);
+      std::shared_ptr<Room> room = s_.rooms.loaded(ref.id);
+      if (!room) room = Room::from_row(s_.room_services, *row);
       auto tags = export_tags(room->row());
       for (auto& [tag, value] : tags)
         if (tag == "Event") value = name;
@@ -333,4 +336,4 @@ Response Server::Impl::api_tournament_export(const std::string& id, bool pgn) {
   return text_file(text, "tournament-" + id + (pgn ? ".pgn" : ".tgk"));
 }
 
-}  // namespace toguz::server
+}  // namespace toguz::site

@@ -1,15 +1,17 @@
-// Puzzle ratings (docs/ratings.md "Puzzle ratings"): the learning API's view of the store for the
-// viewer of a request, and POST /api/puzzles/<id>/attempt, which rates an account's first attempt
-// at a puzzle with Glicko-2: the solver and the puzzle are the two players of one game, a solve
-// the solver's win.
+// The learning pages' routes, and puzzle ratings (docs/ratings.md "Puzzle ratings"): the learning
+// API's view of the store for the viewer of a request, and POST /api/puzzles/<id>/attempt, which
+// rates an account's first attempt at a puzzle with Glicko-2: the solver and the puzzle are the two
+// players of one game, a solve the solver's win.
+#include "site/learn/learn_site.h"
+
 #include <boost/json.hpp>
 #include <cmath>
 
 #include "accounts/glicko2.h"
-#include "server/server_impl.h"
+#include "net/url.h"
 #include "site/json_out.h"
 
-namespace toguz::server {
+namespace toguz::site {
 
 namespace {
 
@@ -38,7 +40,7 @@ accounts::Rating shown(const store::RatingRow& r, int64_t now) {
 // The store's ratings for one request's viewer, read when the learning API asks.
 class StoreRatings final : public PuzzleRatingSource {
  public:
-  StoreRatings(Store& store, const Viewer& viewer) : store_(store), viewer_(viewer) {}
+  StoreRatings(store::Store& store, const Viewer& viewer) : store_(store), viewer_(viewer) {}
   bool signed_in() override { return viewer_.signed_in(); }
   std::optional<accounts::Rating> player() override {
     if (!viewer_.signed_in()) return std::nullopt;
@@ -69,7 +71,7 @@ class StoreRatings final : public PuzzleRatingSource {
   }
 
  private:
-  Store& store_;
+  store::Store& store_;
   const Viewer& viewer_;
 };
 
@@ -127,8 +129,8 @@ std::optional<Response> judge_body(const std::string& body_text, const puzzles::
 
 // The answer to an attempt that changes nothing: anonymous, or at a puzzle the server did not
 // pick for the account ("not_served"); both ratings as they stand.
-Response unrated_answer(Store& store, const Viewer& viewer, const std::string& id, bool solved,
-                        bool hint, const accounts::Rating& puzzle_start) {
+Response unrated_answer(store::Store& store, const Viewer& viewer, const std::string& id,
+                        bool solved, bool hint, const accounts::Rating& puzzle_start) {
   json::object out{{"id", id}, {"solved", solved}, {"hint", hint}, {"rated", false}};
   out["reason"] = viewer.signed_in() ? "not_served" : "anonymous";
   out["player"] = nullptr;
@@ -145,23 +147,23 @@ Response unrated_answer(Store& store, const Viewer& viewer, const std::string& i
 
 }  // namespace
 
-std::optional<LearnReply> Server::Impl::learn_request(const http::request<http::string_body>& req) {
-  if (!learn) return std::nullopt;
+std::optional<LearnReply> LearnSite::request(const net::Request& req) {
+  if (!s_.learn) return std::nullopt;
   // Only the puzzles need the viewer (a store read for the session); the studies and the
   // explorer do not.
   if (req.target().substr(0, 12) != "/api/puzzles")
-    return learn->handle(req.method_string(), req.target());
-  const Viewer viewer = viewer_of(req);
-  StoreRatings ratings(*store, viewer);
-  return learn->handle(req.method_string(), req.target(), &ratings);
+    return s_.learn->handle(req.method_string(), req.target());
+  const Viewer viewer = s_.viewer_of(req);
+  StoreRatings ratings(s_.store, viewer);
+  return s_.learn->handle(req.method_string(), req.target(), &ratings);
 }
 
-Response Server::Impl::api_puzzle_attempt(const std::string& id, const std::string& body_text,
-                                          const Viewer& viewer) {
+Response LearnSite::puzzle_attempt(const std::string& id, const std::string& body_text,
+                                   const Viewer& viewer) {
   if (!puzzle_id_form(id))
     return coded_error(http::status::bad_request, "id: expected 16 hexadecimal digits",
                        "bad_puzzle_id", {{"id", id.substr(0, 40)}});
-  const std::optional<puzzles::Puzzle> puzzle = learn ? learn->puzzle(id) : std::nullopt;
+  const std::optional<puzzles::Puzzle> puzzle = s_.learn ? s_.learn->puzzle(id) : std::nullopt;
   if (!puzzle)
     return coded_error(http::status::not_found, "puzzle " + id + ": no such puzzle", "no_puzzle_id",
                        {{"id", id}});
@@ -170,8 +172,8 @@ Response Server::Impl::api_puzzle_attempt(const std::string& id, const std::stri
   const int64_t now = now_ms();
   const accounts::Rating puzzle_start = puzzle_start_rating(puzzle->difficulty);
   // Rated: an account's first attempt at a puzzle the server picked for it.
-  if (!viewer.signed_in() || !store->puzzle_was_served(viewer.user_id, id))
-    return unrated_answer(*store, viewer, id, solved, hint, puzzle_start);
+  if (!viewer.signed_in() || !s_.store.puzzle_was_served(viewer.user_id, id))
+    return unrated_answer(s_.store, viewer, id, solved, hint, puzzle_start);
   json::object out{{"id", id}, {"solved", solved}, {"hint", hint}};
   // A solve after a hint counts as a miss, as lichess counts a solution looked at.
   const double score = solved && !hint ? 1.0 : 0.0;
@@ -180,7 +182,7 @@ Response Server::Impl::api_puzzle_attempt(const std::string& id, const std::stri
   attempt.puzzle_id = id;
   attempt.solved = solved && !hint;
   attempt.time_ms = now;
-  const store::AttemptResult r = store->rate_puzzle_attempt(
+  const store::AttemptResult r = s_.store.rate_puzzle_attempt(
       attempt, row_of(player_start_rating(), "puzzle", 0), row_of(puzzle_start, id, 0),
       [&](const store::RatingRow& player, const store::RatingRow& puzzle) {
         const accounts::Glicko2Config config;
@@ -207,4 +209,38 @@ Response Server::Impl::api_puzzle_attempt(const std::string& id, const std::stri
   return json_response(http::status::ok, out);
 }
 
-}  // namespace toguz::server
+void LearnSite::add_routes(net::Router& router) {
+  using net::Call;
+  using net::Method;
+  router.add(Method::Get, "/api/explorer/eval",
+             [this](const Call& c) { explorer_eval(c.query, c.respond); });
+  if (!s_.learn) return;  // no puzzles, studies or explorer served
+  router.add(Method::Post, "/api/puzzles/:id/attempt", [this](const Call& c) {
+    c.respond(puzzle_attempt(c.param(0), c.req.body(), s_.viewer_of(c.req)));
+  });
+  // The learning service answers its own paths (learn_api.h).
+  auto learn_route = [this](const Call& c) {
+    const LearnReply r = *request(c.req);
+    c.respond(json_text_response(http::status(r.status), r.body, c.req.version()));
+  };
+  for (const char* path : {"/api/puzzles", "/api/puzzles/next", "/api/puzzles/:id", "/api/studies",
+                           "/api/studies/*rest", "/api/explorer"})
+    router.add(Method::Get, path, learn_route);
+}
+
+void LearnSite::explorer_eval(const std::string& query, net::Respond respond) {
+  Position pos = Position::start();
+  std::string why;
+  const std::string text = net::query_value(net::query_pairs(query), "position").value_or("");
+  if (!explorer_position(text, s_.learn ? s_.learn->explorer() : nullptr, &pos, &why)) {
+    respond(error_response(http::status::bad_request, "position: " + why));
+    return;
+  }
+  auto answer = [respond](const std::string& body) {
+    respond(json_text_response(http::status::ok, body));
+  };
+  if (!s_.move_evals.evaluate(pos, answer))
+    respond(error_response(http::status::service_unavailable, busy_message(s_.pool)));
+}
+
+}  // namespace toguz::site
