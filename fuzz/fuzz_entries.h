@@ -1,8 +1,8 @@
-// The logic of the libFuzzer targets, shared with tests/unit/fuzz_regressions_test.cpp so that
-// `make test` replays every input that ever crashed without needing libFuzzer.
-// Each entry takes arbitrary bytes, runs one parser and checks invariants; it returns "" when
-// all hold, else what failed. Parse errors (ParseError, a false return) are fine: only a crash,
-// another exception or a broken invariant is a finding.
+// The logic of the libFuzzer targets, shared with tests/unit/rules/fuzz_regressions_test.cpp so
+// that `make test` replays every input that ever crashed without needing libFuzzer. Each entry
+// takes arbitrary bytes, runs one parser and checks invariants; it returns "" when all hold, else
+// what failed. Parse errors (ParseError, a false return) are fine: only a crash, another exception
+// or a broken invariant is a finding.
 #pragma once
 
 #include <unistd.h>

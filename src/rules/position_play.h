@@ -2,7 +2,7 @@
 // hot path of the search, perft and the Python env, so N = 9 is sown at the call site (7 and
 // 5 go through one call). The tables are built at compile time in position.cpp (PlayTables'
 // constructor). To change it safely: keep the layout asserted below, run the property tests
-// (tests/unit/property_test.cpp states the rules plainly and checks this move by move), perft
+// (tests/unit/rules/property_test.cpp states the rules plainly and checks this move by move), perft
 // and a Debug build (TOGUZ_CHECK_POSITIONS checks the position after every move), and measure
 // with BM_Play (CONTRIBUTING.md).
 #pragma once

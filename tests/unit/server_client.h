@@ -312,6 +312,13 @@ inline std::string jstr(const json::value& v) {
   return std::string(v.as_string());
 }
 
+// The refusal code of an HTTP answer ("" when it has none).
+inline std::string code_of(const HttpResult& r) {
+  const json::value v = r.json();
+  const json::value* c = v.is_object() ? v.as_object().if_contains("code") : nullptr;
+  return c && c->is_string() ? jstr(*c) : "";
+}
+
 // The first legal hole of a state message.
 inline int first_legal(const json::object& state) {
   return int(jint(state.at("legal").as_array().at(0)));

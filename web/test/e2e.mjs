@@ -839,7 +839,7 @@ async function rated_game(browser, base, pages) {
 /** The puzzle and study pages against the contract of docs/web-protocol.md ("Puzzles, studies
  * and the opening explorer"). The studies come from the server; the puzzles and the explorer are
  * answered in the browser (page.route) from test/fixtures/learn.json (the service's own answers,
- * tests/unit/learn_api_test.cpp) so the puzzles come in a known order and an explorer index
+ * tests/unit/site/learn_api_test.cpp) so the puzzles come in a known order and an explorer index
  * needs no build, after a check that the server itself serves puzzles. A puzzle solved move by move against its forced reply, a puzzle missed with the solution shown,
  * the streak, an analysis board from the puzzle (the real server), a proven study stepped to its
  * end and an unproven one shown as such. */
@@ -1480,7 +1480,7 @@ let browser;
 let failed = 0;
 try {
   // Every page here is one address and its accounts are new: the limits per client are the
-  // server tests' (tests/unit/server_limits_test.cpp), not these flows'.
+  // server tests' (tests/unit/server/server_limits_test.cpp), not these flows'.
   server = await start_server(dir, ["--online-games-per-address", "1000", "--tournament-min-rated-games", "0"]);
   browser = await chromium.launch({
     executablePath: chrome,

@@ -1,5 +1,5 @@
 // The puzzle and study logic (src/learn/learn_logic.ts) on the puzzles the server answers
-// (test/fixtures/learn.json, kept equal to the server's answers by tests/unit/learn_api_test.cpp),
+// (test/fixtures/learn.json, kept equal to the server's answers by tests/unit/site/learn_api_test.cpp),
 // and the learning API's calls against a mocked fetch (src/learn/learn_api.ts).
 import { test } from "node:test";
 import assert from "node:assert/strict";

@@ -95,13 +95,6 @@ std::unique_ptr<WsClient> watcher(uint16_t port, const std::string& id, const st
   return std::make_unique<WsClient>(port, id, "", o);
 }
 
-std::string code_of(const HttpResult& r) {
-  const json::value v = r.json();
-  return v.is_object() && v.as_object().contains("code") && v.at("code").is_string()
-             ? jstr(v.at("code"))
-             : "";
-}
-
 // Without --trusted-proxy nobody's forwarding headers count: three sockets naming three
 // clients in X-Forwarded-For and X-Real-IP are one address's, and its cap of 2 refuses the third.
 TEST(ServerProxy, UntrustedPeerForwardedForIsIgnored) {

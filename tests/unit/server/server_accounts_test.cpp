@@ -44,13 +44,6 @@ json::value credentials(const std::string& name, const std::string& password) {
   return json::object{{"username", name}, {"password", password}};
 }
 
-std::string code_of(const HttpResult& r) {
-  const json::value v = r.json();
-  return v.is_object() && v.as_object().if_contains("code") && v.at("code").is_string()
-             ? jstr(v.at("code"))
-             : "";
-}
-
 // Signs up `name` and answers its session cookie.
 std::string me(uint16_t port, const std::string& cookie) {
   const json::value v = get_as(port, "/api/me", cookie).json();

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "lobby_fakes.h"
 #include "site/texts.h"
 
 namespace toguz::site {
@@ -26,12 +27,7 @@ std::string code(const std::string& refusal) {
   return c.is_string() ? std::string(c.as_string()) : "";
 }
 
-Viewer account(int64_t id, const std::string& name) {
-  Viewer v;
-  v.user_id = id;
-  v.username = name;
-  return v;
-}
+using test::account;
 
 struct TournamentsFixture : ::testing::Test {
   int64_t now = 1'000'000'000;

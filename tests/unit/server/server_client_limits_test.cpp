@@ -49,12 +49,6 @@ std::string code_of(const std::optional<json::object>& m) {
   return jstr(m->at("code"));
 }
 
-std::string code_of(const HttpResult& r) {
-  const json::value v = r.json();
-  const json::value* c = v.is_object() ? v.as_object().if_contains("code") : nullptr;
-  return c && c->is_string() ? jstr(*c) : "";
-}
-
 // A game of `plies` moves (to its end when -1) always taking the first legal hole, as a PGN
 // record (played out, about a hundred plies: its review is tens of KB).
 std::string record(int plies = -1) {

@@ -51,11 +51,6 @@ json::object get(uint16_t port, const std::string& target, const std::string& co
   return r.json().as_object();
 }
 
-std::string code_of(const HttpResult& r) {
-  const json::value v = r.json();
-  return v.is_object() && v.as_object().if_contains("code") ? jstr(v.at("code")) : "";
-}
-
 // Every puzzle id of the served set, in the file's order.
 std::vector<std::string> all_ids() {
   std::vector<std::string> out;
