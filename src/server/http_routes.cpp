@@ -20,17 +20,6 @@ using Response = http::response<http::string_body>;
 using net::Call;
 using net::Method;
 
-// A route's handler: a BadRequest it throws is its answer.
-net::Router::Handler checked(std::function<void(const Call&)> h) {
-  return [h = std::move(h)](const Call& c) {
-    try {
-      h(c);
-    } catch (const BadRequest& e) {
-      c.respond(e.response());
-    }
-  };
-}
-
 Response pgn_response(Room& room) {
   Response res{http::status::ok, 11};
   res.set(http::field::content_type, "text/plain; charset=utf-8");
@@ -68,6 +57,7 @@ void Server::Impl::make_router() {
                               std::string("server error: ") + e.what());
       });
   add_game_routes();
+  accounts_site->add_routes(*router);
   add_account_routes();
   tournaments->add_routes(*router);
   arbiter->add_routes(*router);
@@ -76,7 +66,7 @@ void Server::Impl::make_router() {
 
 void Server::Impl::on(net::Method method, std::string_view pattern,
                       std::function<void(const net::Call&)> handler) {
-  router->add(method, pattern, checked(std::move(handler)));
+  router->add(method, pattern, refusals_answered(std::move(handler)));
 }
 
 void Server::Impl::add_game_routes() {
@@ -92,8 +82,9 @@ void Server::Impl::add_game_routes() {
                                                            {"reviews", reviews->running()}}));
   });
   on(Method::Get, "/api/games", [this](const Call& c) { c.respond(api_list(c.query)); });
-  on(Method::Post, "/api/games",
-     [this](const Call& c) { api_create(json_body(c.req), viewer_of(c.req), c.peer, c.respond); });
+  on(Method::Post, "/api/games", [this](const Call& c) {
+    api_create(json_body(c.req), accounts_site->viewer_of(c.req), c.peer, c.respond);
+  });
   on(Method::Post, "/api/import",
      [this](const Call& c) { api_import(json_body(c.req), c.respond); });
   on(Method::Post, "/api/analyze",
@@ -113,33 +104,16 @@ void Server::Impl::add_game_routes() {
      }));
   on(Method::Post, "/api/games/:id/join", [this](const Call& c) {
     if (forward_game_request(c.param(0), c.req, c.peer, c.respond)) return;
-    c.respond(api_join(c.param(0), json_body(c.req), viewer_of(c.req)));
+    c.respond(api_join(c.param(0), json_body(c.req), accounts_site->viewer_of(c.req)));
   });
   on(Method::Get, "/api/games/:id/pgn",
      game([](const Call& c, Room& room) { c.respond(pgn_response(room)); }));
 }
 
 void Server::Impl::add_account_routes() {
-  on(Method::Post, "/api/signup", [this](const Call& c) {
-    api_signup(json_body(c.req), c.peer, served_over_https(c.req), c.respond);
+  on(Method::Get, "/api/account/games", [this](const Call& c) {
+    c.respond(api_account_games(accounts_site->viewer_of(c.req), c.query));
   });
-  on(Method::Post, "/api/login", [this](const Call& c) {
-    api_login(json_body(c.req), c.peer, served_over_https(c.req), c.respond);
-  });
-  on(Method::Post, "/api/logout", [this](const Call& c) { c.respond(api_logout(c.req)); });
-  on(Method::Post, "/api/password", [this](const Call& c) {
-    api_password(c.req, viewer_of(c.req), c.peer, json_body(c.req), c.respond);
-  });
-  on(Method::Get, "/api/me", [this](const Call& c) { c.respond(api_me(viewer_of(c.req))); });
-  on(Method::Get, "/api/account/games",
-     [this](const Call& c) { c.respond(api_account_games(viewer_of(c.req), c.query)); });
-  on(Method::Get, "/api/users/:name",
-     [this](const Call& c) { c.respond(api_user(c.param(0), "")); });
-  for (const char* part : {"history", "pgn"})
-    on(Method::Get, std::string("/api/users/:name/") + part,
-       [this, part](const Call& c) { c.respond(api_user(c.param(0), part)); });
-  on(Method::Get, "/api/leaderboard/:category",
-     [this](const Call& c) { c.respond(api_leaderboard(c.param(0), c.query)); });
   // Moderation: every account's blocks and reports, the moderators' queue and actions.
   auto account_part = [this](AccountPart part) {
     return [this, part](const Call& c) { c.respond(api_account_moderation(c.req, part)); };

@@ -29,7 +29,7 @@ void LobbySession::start(http::request<http::string_body> req, Viewer viewer, st
                      self->rate_.window_start = SteadyClock::now();
                      self->joined_ = true;
                      self->viewer_ = viewer;
-                     self->server_.user_connected(viewer);
+                     self->server_.accounts_site->user_connected(viewer);
                      self->server_.lobby->join(*self, viewer, self->peer_);
                      WsSessionOps::read(self);
                    });
@@ -108,7 +108,7 @@ void LobbySession::on_gone() {
     server_.socket_closed(peer_, *this);
   }
   server_.session_sockets.forget(std::exchange(session_socket_, 0));
-  if (joined_) server_.user_disconnected(viewer_);
+  if (joined_) server_.accounts_site->user_disconnected(viewer_);
   if (joined_ && !server_.stopped_io) server_.lobby->leave(*this);
   joined_ = false;
 }

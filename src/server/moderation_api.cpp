@@ -158,12 +158,12 @@ Response moderator_action(Server::Impl& server, const std::string& action, const
 
 Response Server::Impl::api_account_moderation(const http::request<http::string_body>& req,
                                               AccountPart part) {
-  return account_moderation(*this, req, part, viewer_of(req));
+  return account_moderation(*this, req, part, accounts_site->viewer_of(req));
 }
 
 Response Server::Impl::api_moderation(const http::request<http::string_body>& req,
                                       const std::string& query, const std::string& action) {
-  const Viewer v = viewer_of(req);
+  const Viewer v = accounts_site->viewer_of(req);
   if (!v.signed_in() || !store->standing(v.user_id).moderator)
     return coded_error(http::status::forbidden, "moderators only", "not_moderator");
   if (action.empty()) {

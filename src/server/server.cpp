@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "net/log.h"
+#include "rules/record.h"
 #include "server/server_impl.h"
 #include "site/accounts/moderation.h"
 #include "site/json_out.h"
@@ -41,6 +42,12 @@ Server::Impl::Impl(const Config& c)
   engine = std::make_unique<engine_work::EngineWork>(ioc, *pool);
   hashes = std::make_unique<HashPool>(std::max(1, config.hash_threads),
                                       size_t(std::max(2, config.max_queued_hashes)));
+  accounts_site = std::make_unique<AccountsSite>(AccountsServices{
+      config, *store, *hashes, ioc, [this](int64_t user_id) { sessions_ended(user_id); },
+      [this](const GameRow& row) {
+        const auto room = Room::from_row(*services, row);
+        return write_record(room->game, export_tags(room->row()), RecordStyle::Pgn);
+      }});
   endgame = std::make_unique<engine_work::EndgameTables>(
       config.tables_dir, config.tables_stones,
       [work = engine.get()](std::shared_ptr<const search::TableProbe> t) {
@@ -50,7 +57,7 @@ Server::Impl::Impl(const Config& c)
       *engine, config.explorer_eval_depth, size_t(std::max(0, config.explorer_eval_cache)));
   learn_site = std::make_unique<LearnSite>(
       LearnServices{*store, learn.get(), *move_evals, *pool,
-                    [this](const net::Request& req) { return viewer_of(req); }});
+                    [this](const net::Request& req) { return accounts_site->viewer_of(req); }});
   services = std::make_unique<RoomServices>(
       RoomServices{ioc, config, *store, *writer, *engine, rng, stopped_io});
   rooms = std::make_unique<RoomRegistry>(*services);
@@ -133,8 +140,7 @@ void Server::Impl::sweep() {
       ++it;
   }
   tournaments->sweep();
-  login_limiter.sweep(now_ms());  // failures that left the window
-  signup_limiter.sweep(now_ms());
+  accounts_site->sweep(now_ms());
   if (dropped) schedule_trim();
 }
 

@@ -21,7 +21,6 @@
 #include <unordered_map>
 #include <vector>
 
-#include "accounts/limiter.h"
 #include "engine_work/endgame_tables.h"
 #include "engine_work/engine_queue.h"
 #include "engine_work/engine_work.h"
@@ -35,6 +34,7 @@
 #include "server/server.h"
 #include "server/session_sockets.h"
 #include "server/ws_session.h"
+#include "site/accounts/accounts_site.h"
 #include "site/accounts/hash_pool.h"
 #include "site/arbiter/arbiter_api.h"
 #include "site/games/room_registry.h"
@@ -84,10 +84,6 @@ class ReviewClaims : public std::enable_shared_from_this<ReviewClaims> {
   std::set<std::string> keys_;
   size_t running_ = 0;
 };
-
-// Whether the site is served over HTTPS for this request (the proxy in front says so with
-// X-Forwarded-Proto): the session cookie is then Secure.
-bool served_over_https(const http::request<http::string_body>& req);
 
 // The site for the listener (net/http_listener.h): the routes, the socket endpoints, the
 // client's address.
@@ -225,14 +221,8 @@ struct Server::Impl : net::HttpSite {
   std::unique_ptr<TournamentsSite> tournaments;
   std::unique_ptr<TournamentsCluster> tournaments_link;
   void make_tournaments();
-  // ---- accounts (accounts_api.cpp, docs/accounts.md) ----
-  accounts::LoginLimiter login_limiter;
-  accounts::SignupLimiter signup_limiter{accounts::SignupLimits{config.signups_per_hour}};
-  // Connections (game and lobby sockets) per account: whoever has one is online.
-  std::unordered_map<int64_t, int> online_users;
-  void user_connected(const Viewer& v);
-  void user_disconnected(const Viewer& v);
-  bool online(int64_t user_id) const;
+  // ---- accounts (site/accounts/accounts_site.h, docs/accounts.md) ----
+  std::unique_ptr<AccountsSite> accounts_site;
   // The sockets opened with a login session (session_sockets.h, session_sockets.cpp).
   SessionSockets session_sockets;
   // Remembers a socket of `v` (nothing for an anonymous one) so that the end of its session
@@ -244,30 +234,11 @@ struct Server::Impl : net::HttpSite {
   // Sessions of `user_id` ended (a logout, a password change): its sockets opened with them
   // close here and, in a cluster, on every other instance.
   void sessions_ended(int64_t user_id);
-  // Who sent the request: the account of its session cookie when the session exists and has
-  // not expired, else anonymous (a malformed, unknown or expired cookie is no error).
-  Viewer viewer_of(const http::request<http::string_body>& req);
-  // POST /api/signup, /api/login, /api/logout, /api/password, GET /api/me, /api/users/...,
-  // /api/leaderboard/<category>. A password is hashed and checked on the password pool (not
-  // the IO thread, not the engine's workers), never logged and never answered. `peer` is the
-  // client's address (sign-ups and login failures are limited per address).
-  // `secure`: the site is served over HTTPS (the cookie is then Secure).
-  void api_signup(const json::object& body, const std::string& peer, bool secure, Respond respond);
-  void api_login(const json::object& body, const std::string& peer, bool secure, Respond respond);
-  http::response<http::string_body> api_logout(const http::request<http::string_body>& req);
-  http::response<http::string_body> api_me(const Viewer& v);
-  void api_password(const http::request<http::string_body>& req, const Viewer& v,
-                    const std::string& peer, const json::object& body, Respond respond);
-  http::response<http::string_body> api_user(const std::string& name, const std::string& part);
-  http::response<http::string_body> api_leaderboard(const std::string& category,
-                                                    const std::string& query);
   // GET /api/account/games[?turn=mine] (account_games.cpp): the online games the viewer plays,
   // the ones where it is his move first; 401 without an account.
   http::response<http::string_body> api_account_games(const Viewer& v, const std::string& query);
-  // The rating of `user_id` in `category` now (the start rating when never rated there).
-  store::RatingRow rating_now(int64_t user_id, const std::string& category);
-  // Binds seat `p` of `room` to `v`'s account: its name, and in a rated game its rating in the
-  // room's category.
+  // Binds seat `p` of `room` to `v`'s account (paired_games.cpp): its name, and in a rated game
+  // its rating in the room's category.
   void bind_account(Player& p, const Room& room, const Viewer& v);
 
   // Starts a game between two viewers at once (the lobby: an accepted seek or challenge, a

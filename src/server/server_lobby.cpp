@@ -45,10 +45,10 @@ void Server::Impl::make_tournaments() {
       if (!stopped_io) f();
     });
   };
-  ts.viewer_of = [this](const net::Request& req) { return viewer_of(req); };
+  ts.viewer_of = [this](const net::Request& req) { return accounts_site->viewer_of(req); };
   // In a cluster an account may be connected to another instance.
   ts.online = [this](int64_t user_id) {
-    return online(user_id) || (lobby && lobby->online_elsewhere(user_id));
+    return accounts_site->online(user_id) || (lobby && lobby->online_elsewhere(user_id));
   };
   ts.start_game = [this](const PairedGame& g) { return start_paired_game(g); };
   ts.rating = [this](const Viewer& v, accounts::Speed s) { return lobby_rating(v, s); };
@@ -95,11 +95,7 @@ void Server::Impl::make_lobby() {
     hooks.claim = [this](const std::string& id) { return cluster->claim_seek(id); };
     hooks.alive = [this](const std::string& inst) { return cluster->instance_alive(inst); };
     hooks.coordinator = [this] { return cluster->coordinator(); };
-    hooks.users = [this] {
-      std::vector<int64_t> ids;
-      for (const auto& [id, n] : online_users) ids.push_back(id);
-      return ids;
-    };
+    hooks.users = [this] { return accounts_site->online_ids(); };
     cluster->on_lobby([this](const std::string& m) {
       lobby->on_bus(m);
       tournaments->on_channel(m);
@@ -112,7 +108,8 @@ void Server::Impl::make_lobby() {
 }
 
 LobbyRating Server::Impl::lobby_rating(const Viewer& viewer, accounts::Speed speed) {
-  const store::RatingRow r = rating_now(viewer.user_id, std::string(accounts::name(speed)));
+  const store::RatingRow r =
+      accounts_site->rating_now(viewer.user_id, std::string(accounts::name(speed)));
   return {r.rating, r.rd > accounts::kProvisionalRd};
 }
 

@@ -38,7 +38,7 @@ std::optional<http::response<http::string_body>> Server::Impl::upgrade(
                           "too many connections from this address (" +
                               std::to_string(config.max_connections_per_address) + ")");
   }
-  Viewer viewer = viewer_of(req);
+  Viewer viewer = accounts_site->viewer_of(req);
   if (lobby_socket) {
     std::make_shared<LobbySession>(*this, stream.release_socket())
         ->start(std::move(req), viewer, client);

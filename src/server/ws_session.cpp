@@ -33,7 +33,7 @@ void WsSession::start(http::request<http::string_body> req, std::shared_ptr<Room
   address = peer_;
   user_id = viewer_.user_id;
   ++server_.addresses[peer_].connections;
-  server_.user_connected(viewer_);
+  server_.accounts_site->user_connected(viewer_);
   counted_ = true;
   session_socket_ = server_.add_session_socket(viewer_, [weak = weak_from_this()] {
     if (auto s = weak.lock()) s->close();
@@ -226,7 +226,7 @@ void WsSession::on_gone() {
     counted_ = false;
     if (auto it = server_.addresses.find(peer_); it != server_.addresses.end())
       --it->second.connections;
-    server_.user_disconnected(viewer_);
+    server_.accounts_site->user_disconnected(viewer_);
   }
   server_.session_sockets.forget(std::exchange(session_socket_, 0));
   if (budgeted_) {

@@ -7,8 +7,10 @@
 #include <boost/beast/http.hpp>
 #include <boost/json.hpp>
 #include <cstdint>
+#include <functional>
 #include <string>
 
+#include "net/router.h"
 #include "site/json_out.h"
 
 namespace toguz::site {
@@ -23,6 +25,18 @@ struct BadRequest {
     return code ? coded_error(status, message, code) : error_response(status, message);
   }
 };
+
+// A route's handler whose BadRequest is its answer (net/router.h).
+inline std::function<void(const net::Call&)> refusals_answered(
+    std::function<void(const net::Call&)> handler) {
+  return [h = std::move(handler)](const net::Call& c) {
+    try {
+      h(c);
+    } catch (const BadRequest& e) {
+      c.respond(e.response());
+    }
+  };
+}
 
 // A request's body as a JSON object; BadRequest when it is not one.
 inline boost::json::object json_body(

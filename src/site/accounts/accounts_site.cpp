@@ -1,8 +1,11 @@
 // The accounts API (docs/web-protocol.md "Accounts, ratings and the lobby", docs/accounts.md):
 // sign-up, login, logout, the password, who is asking (the session cookie), the player pages'
-// data and the leaderboard, and the games the lobby starts between two players. Passwords are
+// data and the leaderboard. Passwords are
 // hashed and verified on the password pool (hash_pool.h) so neither the IO thread nor a login
 // waits for engine work; a password is never logged, stored or answered.
+#include "site/accounts/accounts_site.h"
+
+#include <boost/asio/post.hpp>
 #include <boost/json.hpp>
 #include <cmath>
 
@@ -12,17 +15,12 @@
 #include "accounts/speed.h"
 #include "accounts/username.h"
 #include "net/log.h"
-#include "rules/notation.h"
-#include "rules/record.h"
-#include "server/server_impl.h"
+#include "site/json_in.h"
 #include "site/json_out.h"
 #include "site/texts.h"
+#include "site/types.h"
 
-namespace toguz::server {
-
-bool served_over_https(const http::request<http::string_body>& req) {
-  return req["X-Forwarded-Proto"] == "https";
-}
+namespace toguz::site {
 
 namespace {
 
@@ -91,7 +89,8 @@ Response too_many(const std::string& message, const accounts::LoginVerdict& verd
 }
 
 // The answer that logs `user` in: a new session stored, its cookie set.
-Response logged_in(Store& store, const store::UserRow& user, http::status status, bool secure) {
+Response logged_in(store::Store& store, const store::UserRow& user, http::status status,
+                   bool secure) {
   const int64_t now = now_ms();
   const accounts::NewSession s = accounts::new_session(now);
   store.add_session(s.hash, user.id, s.expires_ms);
@@ -105,8 +104,8 @@ Response logged_in(Store& store, const store::UserRow& user, http::status status
 // 500 (503 with the fault's code for a store that refuses writes); a full queue 503
 // "passwords_busy".
 template <class Work, class Done>
-void off_io(Server::Impl& server, HashLane lane, const Server::Impl::Respond& respond, Work work,
-            Done done) {
+void off_io(HashPool& hashes, boost::asio::io_context& ioc, HashLane lane,
+            const net::Respond& respond, Work work, Done done) {
   auto failed = [respond](const std::string& what) {
     respond(error_response(http::status::internal_server_error, "server error: " + what));
   };
@@ -114,11 +113,11 @@ void off_io(Server::Impl& server, HashLane lane, const Server::Impl::Respond& re
     respond(coded_error(http::status::service_unavailable, fault_text(fault),
                         store::fault_code(fault)));
   };
-  const bool queued = server.hashes->submit(
-      [&ioc = server.ioc, work, done, failed, refused] {
+  const bool queued = hashes.submit(
+      [&ioc, work, done, failed, refused] {
         try {
           auto result = work();
-          asio::post(ioc, [done, failed, refused, result = std::move(result)]() mutable {
+          boost::asio::post(ioc, [done, failed, refused, result = std::move(result)]() mutable {
             try {
               done(std::move(result));
             } catch (const store::StoreUnavailable& e) {
@@ -130,7 +129,7 @@ void off_io(Server::Impl& server, HashLane lane, const Server::Impl::Respond& re
             }
           });
         } catch (const std::exception& e) {
-          asio::post(ioc, [failed, what = std::string(e.what())] { failed(what); });
+          boost::asio::post(ioc, [failed, what = std::string(e.what())] { failed(what); });
         }
       },
       lane);
@@ -158,9 +157,53 @@ store::RatingRow shown(store::RatingRow r, int64_t now) {
 
 }  // namespace
 
+bool served_over_https(const net::Request& req) {
+  return req["X-Forwarded-Proto"] == "https";
+}
+
+AccountsSite::AccountsSite(AccountsServices services)
+    : s_(std::move(services)),
+      signup_limiter_(accounts::SignupLimits{s_.config.signups_per_hour}) {}
+
+void AccountsSite::add_routes(net::Router& router) {
+  using net::Call;
+  using net::Method;
+  auto add = [&router](Method m, std::string_view pattern, std::function<void(const Call&)> h) {
+    router.add(m, pattern, refusals_answered(std::move(h)));
+  };
+  add(Method::Post, "/api/signup", [this](const Call& c) {
+    signup(json_body(c.req), c.peer, served_over_https(c.req), c.respond);
+  });
+  add(Method::Post, "/api/login", [this](const Call& c) {
+    login(json_body(c.req), c.peer, served_over_https(c.req), c.respond);
+  });
+  add(Method::Post, "/api/logout", [this](const Call& c) { c.respond(logout(c.req)); });
+  add(Method::Post, "/api/password", [this](const Call& c) {
+    password(c.req, viewer_of(c.req), c.peer, json_body(c.req), c.respond);
+  });
+  add(Method::Get, "/api/me", [this](const Call& c) { c.respond(me(viewer_of(c.req))); });
+  add(Method::Get, "/api/users/:name", [this](const Call& c) { c.respond(user(c.param(0), "")); });
+  for (const char* part : {"history", "pgn"})
+    add(Method::Get, std::string("/api/users/:name/") + part,
+        [this, part](const Call& c) { c.respond(user(c.param(0), part)); });
+  add(Method::Get, "/api/leaderboard/:category",
+      [this](const Call& c) { c.respond(leaderboard(c.param(0), c.query)); });
+}
+
+void AccountsSite::sweep(int64_t now) {
+  login_limiter_.sweep(now);  // failures that left the window
+  signup_limiter_.sweep(now);
+}
+
+std::vector<int64_t> AccountsSite::online_ids() const {
+  std::vector<int64_t> ids;
+  for (const auto& [id, n] : online_users_) ids.push_back(id);
+  return ids;
+}
+
 // ---- who is asking ----
 
-Viewer Server::Impl::viewer_of(const http::request<http::string_body>& req) {
+Viewer AccountsSite::viewer_of(const net::Request& req) {
   auto it = req.find(http::field::cookie);
   if (it == req.end()) return {};
   const auto token = accounts::find_cookie(it->value());
@@ -168,10 +211,10 @@ Viewer Server::Impl::viewer_of(const http::request<http::string_body>& req) {
   const auto hash = accounts::token_hash(*token);
   if (!hash) return {};
   try {
-    const auto session = store->find_session(*hash);
+    const auto session = s_.store.find_session(*hash);
     if (!session || !accounts::session_matches(*token, *hash, session->expires_ms, now_ms()))
       return {};
-    const auto user = store->user_by_id(session->user_id);
+    const auto user = s_.store.user_by_id(session->user_id);
     if (!user) return {};
     return Viewer{user->id, user->username, user->bot, *hash};
   } catch (const std::exception& e) {
@@ -180,23 +223,23 @@ Viewer Server::Impl::viewer_of(const http::request<http::string_body>& req) {
   }
 }
 
-void Server::Impl::user_connected(const Viewer& v) {
-  if (v.signed_in()) ++online_users[v.user_id];
+void AccountsSite::user_connected(const Viewer& v) {
+  if (v.signed_in()) ++online_users_[v.user_id];
 }
 
-void Server::Impl::user_disconnected(const Viewer& v) {
-  auto it = online_users.find(v.user_id);
-  if (it != online_users.end() && --it->second <= 0) online_users.erase(it);
+void AccountsSite::user_disconnected(const Viewer& v) {
+  auto it = online_users_.find(v.user_id);
+  if (it != online_users_.end() && --it->second <= 0) online_users_.erase(it);
 }
 
-bool Server::Impl::online(int64_t user_id) const {
-  return online_users.count(user_id) > 0;
+bool AccountsSite::online(int64_t user_id) const {
+  return online_users_.count(user_id) > 0;
 }
 
 // ---- sign-up, login, logout, password ----
 
-void Server::Impl::api_signup(const json::object& body, const std::string& peer, bool secure,
-                              Respond respond) {
+void AccountsSite::signup(const json::object& body, const std::string& peer, bool secure,
+                          net::Respond respond) {
   Response refusal;
   const auto fields = two_strings(body, "username", "password", &refusal);
   if (!fields) return respond(std::move(refusal));
@@ -207,15 +250,15 @@ void Server::Impl::api_signup(const json::object& body, const std::string& peer,
   auto taken = [] {
     return coded_error(http::status::conflict, "username: taken", "username_taken");
   };
-  if (store->find_user(key)) return respond(taken());
+  if (s_.store.find_user(key)) return respond(taken());
   // Counted when admitted: a flood of sign-ups from one address stops here, before any hash.
-  const accounts::LoginVerdict verdict = signup_limiter.admit(peer, now_ms());
+  const accounts::LoginVerdict verdict = signup_limiter_.admit(peer, now_ms());
   if (!verdict.allowed) {
     log(net::LogLevel::Debug, "", "sign-up refused: too many from " + peer);
     return respond(too_many("signup: too many accounts from this address", verdict));
   }
   off_io(
-      *this, HashLane::Signup, respond,
+      s_.hashes, s_.ioc, HashLane::Signup, respond,
       [password = password] { return accounts::hash_password(password); },
       [this, respond, secure, name = name, key, taken, peer](std::string hash) {
         store::UserRow u;
@@ -223,28 +266,28 @@ void Server::Impl::api_signup(const json::object& body, const std::string& peer,
         u.username_key = key;
         u.password_hash = std::move(hash);
         u.created_ms = now_ms();
-        u.id = store->create_user(u);  // a sign-up of the same name meanwhile: taken
+        u.id = s_.store.create_user(u);  // a sign-up of the same name meanwhile: taken
         if (u.id == 0) return respond(taken());
         log(net::LogLevel::Info, "", "account created: " + u.username + " from " + peer);
-        respond(logged_in(*store, u, http::status::created, secure));
+        respond(logged_in(s_.store, u, http::status::created, secure));
       });
 }
 
-void Server::Impl::api_login(const json::object& body, const std::string& peer, bool secure,
-                             Respond respond) {
+void AccountsSite::login(const json::object& body, const std::string& peer, bool secure,
+                         net::Respond respond) {
   Response refusal;
   const auto fields = two_strings(body, "username", "password", &refusal);
   if (!fields) return respond(std::move(refusal));
   const auto& [name, password] = *fields;
   if (password.size() > accounts::kPasswordMax || name.size() > 100) return respond(login_failed());
   const std::string key = accounts::username_key(name);
-  const accounts::LoginVerdict verdict = login_limiter.check(key, peer, now_ms());
+  const accounts::LoginVerdict verdict = login_limiter_.check(key, peer, now_ms());
   if (!verdict.allowed) return respond(too_many("login: too many failures", verdict));
-  const auto user = store->find_user(key);
+  const auto user = s_.store.find_user(key);
   const std::string hash = user ? user->password_hash : "";
   // The verdict and, when the stored hash has another cost, the new hash of this password.
   off_io(
-      *this, HashLane::Login, respond,
+      s_.hashes, s_.ioc, HashLane::Login, respond,
       [password = password, hash] {
         if (hash.empty()) {
           accounts::verify_password(password, dummy_hash());
@@ -256,103 +299,92 @@ void Server::Impl::api_login(const json::object& body, const std::string& peer, 
       },
       [this, respond, secure, key, peer, user](std::pair<bool, std::string> verdict) {
         if (!verdict.first) {
-          login_limiter.failure(key, peer, now_ms());
+          login_limiter_.failure(key, peer, now_ms());
           log(net::LogLevel::Debug, "", "login failed from " + peer);
           return respond(login_failed());
         }
-        login_limiter.success(key, peer);
+        login_limiter_.success(key, peer);
         // A closed account (docs/accounts.md "Moderation") is told so only with its password.
-        if (store->standing(user->id).closed)
+        if (s_.store.standing(user->id).closed)
           return respond(coded_error(http::status::forbidden, "login: this account is closed",
                                      "account_closed"));
-        if (!verdict.second.empty()) store->set_password(user->id, verdict.second);
-        respond(logged_in(*store, *user, http::status::ok, secure));
+        if (!verdict.second.empty()) s_.store.set_password(user->id, verdict.second);
+        respond(logged_in(s_.store, *user, http::status::ok, secure));
       });
 }
 
-Response Server::Impl::api_logout(const http::request<http::string_body>& req) {
+Response AccountsSite::logout(const net::Request& req) {
   // The session ends, and every socket opened with it closes (here and on other instances).
   if (auto it = req.find(http::field::cookie); it != req.end())
     if (const auto token = accounts::find_cookie(it->value()))
       if (const auto hash = accounts::token_hash(*token)) {
-        const auto session = store->find_session(*hash);
-        store->delete_session(*hash);
-        if (session) sessions_ended(session->user_id);
+        const auto session = s_.store.find_session(*hash);
+        s_.store.delete_session(*hash);
+        if (session) s_.sessions_ended(session->user_id);
       }
   Response res = json_response(http::status::ok, json::object{{"ok", true}});
   res.set(http::field::set_cookie, accounts::clear_session_cookie(served_over_https(req)));
   return res;
 }
 
-Response Server::Impl::api_me(const Viewer& v) {
+Response AccountsSite::me(const Viewer& v) {
   return json_response(
       http::status::ok,
       json::object{{"username", v.signed_in() ? json::value(v.username) : json::value(nullptr)},
-                   {"moderator", v.signed_in() && store->standing(v.user_id).moderator}});
+                   {"moderator", v.signed_in() && s_.store.standing(v.user_id).moderator}});
 }
 
-void Server::Impl::api_password(const http::request<http::string_body>& req, const Viewer& v,
-                                const std::string& peer, const json::object& body,
-                                Respond respond) {
+void AccountsSite::password(const net::Request& req, const Viewer& v, const std::string& peer,
+                            const json::object& body, net::Respond respond) {
   if (!v.signed_in()) return respond(not_logged_in());
   Response refusal;
   const auto fields = two_strings(body, "password", "new_password", &refusal);
   if (!fields) return respond(std::move(refusal));
   const auto& [current, next] = *fields;
   if (auto e = accounts::check_password(next)) return respond(refused("new_password", *e));
-  const auto user = store->user_by_id(v.user_id);
+  const auto user = s_.store.user_by_id(v.user_id);
   if (!user) return respond(not_logged_in());
-  const accounts::LoginVerdict verdict = login_limiter.check(user->username_key, peer, now_ms());
+  const accounts::LoginVerdict verdict = login_limiter_.check(user->username_key, peer, now_ms());
   if (!verdict.allowed) return respond(login_failed());
   std::string keep;  // this session stays; every other one of the account ends
   if (const auto token = accounts::find_cookie(req[http::field::cookie]))
     keep = accounts::token_hash(*token).value_or("");
   off_io(
-      *this, HashLane::Login, respond,
+      s_.hashes, s_.ioc, HashLane::Login, respond,
       [current = current, next = next, hash = user->password_hash] {
         return accounts::verify_password(current, hash) ? accounts::hash_password(next)
                                                         : std::string();
       },
       [this, respond, user = *user, peer, keep](std::string hash) {
         if (hash.empty()) {
-          login_limiter.failure(user.username_key, peer, now_ms());
+          login_limiter_.failure(user.username_key, peer, now_ms());
           return respond(login_failed());
         }
-        store->set_password(user.id, hash);
-        store->delete_other_sessions(user.id, keep, now_ms());
-        sessions_ended(user.id);  // the sockets of the ended sessions close; this one's stay
+        s_.store.set_password(user.id, hash);
+        s_.store.delete_other_sessions(user.id, keep, now_ms());
+        s_.sessions_ended(user.id);  // the sockets of the ended sessions close; this one's stay
         respond(json_response(http::status::ok, json::object{{"ok", true}}));
       });
 }
 
 // ---- ratings and the player pages ----
 
-store::RatingRow Server::Impl::rating_now(int64_t user_id, const std::string& category) {
-  for (const store::RatingRow& r : store->ratings(user_id))
+store::RatingRow AccountsSite::rating_now(int64_t user_id, const std::string& category) {
+  for (const store::RatingRow& r : s_.store.ratings(user_id))
     if (r.category == category) return shown(r, now_ms());
   store::RatingRow r;
   r.category = category;
   return r;
 }
 
-void Server::Impl::bind_account(Player& p, const Room& room, const Viewer& v) {
-  p.user_id = v.user_id;
-  p.name = v.username;
-  if (room.rated && !room.speed.empty()) {
-    const store::RatingRow r = rating_now(v.user_id, room.speed);
-    p.rating = int(std::lround(r.rating));
-    p.provisional = r.rd > accounts::kProvisionalRd;
-  }
-}
-
-Response Server::Impl::api_user(const std::string& name, const std::string& part) {
+Response AccountsSite::user(const std::string& name, const std::string& part) {
   const auto user =
-      name.size() <= 100 ? store->find_user(accounts::username_key(name)) : std::nullopt;
+      name.size() <= 100 ? s_.store.find_user(accounts::username_key(name)) : std::nullopt;
   if (!user) return coded_error(http::status::not_found, "no such player", "no_user");
   const int64_t now = now_ms();
   if (part == "history") {
     json::object out;
-    for (const store::RatingChange& c : store->rating_history(user->id)) {
+    for (const store::RatingChange& c : s_.store.rating_history(user->id)) {
       json::value& points = out[c.category];
       if (!points.is_array()) points = json::array();
       points.as_array().push_back(json::array{c.time_ms, c.rating_after});
@@ -361,16 +393,15 @@ Response Server::Impl::api_user(const std::string& name, const std::string& part
   }
   if (part == "pgn") {
     std::string text;
-    ListQuery q;
+    store::ListQuery q;
     q.account = user->id;
     q.limit = 1000;
     int64_t total = 0;
-    for (const GameRow& listed : store->list_games(q, &total)) {
+    for (const GameRow& listed : s_.store.list_games(q, &total)) {
       if (parse_status(listed.status) != Status::Over) continue;
-      auto row = store->load_game(listed.id);
+      auto row = s_.store.load_game(listed.id);
       if (!row) continue;
-      const auto room = Room::from_row(*services, *row);
-      text += write_record(room->game, export_tags(room->row()), RecordStyle::Pgn);
+      text += s_.pgn_of(*row);
       text += "\n";
     }
     Response res{http::status::ok, 11};
@@ -381,7 +412,7 @@ Response Server::Impl::api_user(const std::string& name, const std::string& part
     return res;
   }
   json::object ratings;
-  const std::vector<store::RatingRow> rows = store->ratings(user->id);
+  const std::vector<store::RatingRow> rows = s_.store.ratings(user->id);
   for (accounts::Speed speed : accounts::kSpeeds) {
     store::RatingRow r;
     r.category = std::string(accounts::name(speed));
@@ -393,7 +424,7 @@ Response Server::Impl::api_user(const std::string& name, const std::string& part
                                        {"games", r.games},
                                        {"provisional", r.rd > accounts::kProvisionalRd}};
   }
-  const store::ResultCounts c = store->result_counts(user->id);
+  const store::ResultCounts c = s_.store.result_counts(user->id);
   auto counts = [](int64_t win, int64_t draw, int64_t loss) {
     return json::object{{"win", win}, {"draw", draw}, {"loss", loss}};
   };
@@ -411,7 +442,7 @@ Response Server::Impl::api_user(const std::string& name, const std::string& part
                                   {"black", counts(c.win[1], c.draw[1], c.loss[1])}}}});
 }
 
-Response Server::Impl::api_leaderboard(const std::string& category, const std::string& query) {
+Response AccountsSite::leaderboard(const std::string& category, const std::string& query) {
   if (!accounts::parse_speed(category))
     return error_response(http::status::not_found, "no such category: " + category);
   int limit = 50;
@@ -428,65 +459,11 @@ Response Server::Impl::api_leaderboard(const std::string& category, const std::s
     limit = std::stoi(v);
   }
   json::array players;
-  for (const store::LeaderRow& r : store->leaderboard(category, accounts::kProvisionalRd, limit))
+  for (const store::LeaderRow& r : s_.store.leaderboard(category, accounts::kProvisionalRd, limit))
     players.push_back(json::object{
         {"username", r.username}, {"rating", r.rating}, {"rd", r.rd}, {"games", r.games}});
   return json_response(http::status::ok,
                        json::object{{"category", category}, {"players", std::move(players)}});
 }
 
-// ---- games the lobby starts ----
-
-PairedSeats Server::Impl::start_paired_game(const PairedGame& g) {
-  PairedSeats out;
-  Variant variant;
-  if (!parse_variant(g.variant, &variant)) {
-    out.error = "variant";
-    return out;
-  }
-  if (g.rated &&
-      (!g.white.signed_in() || !g.black.signed_in() || g.white.user_id == g.black.user_id)) {
-    out.error = "rated_needs_account";
-    return out;
-  }
-  if (g.rated && g.initial_ms < 0 && g.days_per_move <= 0) {
-    out.error = "rated_needs_clock";
-    return out;
-  }
-  RuleOptions opts;
-  opts.variant = variant;
-  auto room = rooms->create(Mode::Online, Game(Position::start(opts.resolve())));
-  room->clock_initial_ms = g.days_per_move > 0 ? -1 : g.initial_ms;
-  room->increment_ms = room->has_clock() ? std::max<int64_t>(0, g.increment_ms) : 0;
-  room->set_clocks(std::max<int64_t>(0, room->clock_initial_ms));
-  room->days_per_move = std::max(0, g.days_per_move);
-  const auto speed =
-      room->has_clock()     ? accounts::speed_of({room->clock_initial_ms, room->increment_ms, 0})
-      : g.days_per_move > 0 ? std::optional<accounts::Speed>(accounts::Speed::correspondence)
-                            : std::nullopt;
-  if (speed) room->speed = std::string(accounts::name(*speed));
-  // The pair cap and a marked account make it casual; the players see why in its state.
-  room->unrated_reason = g.rated ? rated_refusal(g.white.user_id, g.black.user_id) : "";
-  room->rated = g.rated && room->unrated_reason.empty();
-  const Viewer* viewers[2] = {&g.white, &g.black};
-  for (int s = 0; s < 2; ++s) {
-    Player& p = room->players[s];
-    p = {kNameGuest, RoomRegistry::random_id(32), true};
-    // One account on both sides (a casual game with oneself): the second seat is the token's.
-    if (viewers[s]->signed_in() && (s == 0 || g.black.user_id != g.white.user_id))
-      bind_account(p, *room, *viewers[s]);
-  }
-  room->status = Status::Playing;
-  if (!room->save()) {  // logged; a game the store does not have is not started
-    rooms->drop(room->id);
-    out.error = "store";
-    return out;
-  }
-  room->arm_start_timer();
-  out.id = room->id;
-  out.white_token = room->players[0].token;
-  out.black_token = room->players[1].token;
-  return out;
-}
-
-}  // namespace toguz::server
+}  // namespace toguz::site
