@@ -208,14 +208,14 @@ http::response<http::string_body> Server::Impl::api_join(const std::string& id,
                        http::status::unauthorized, "rated_needs_account"};
     if (room->rated && viewer.user_id == other)
       throw BadRequest{"join: your own game", http::status::conflict, "own_game"};
-    if (viewer.signed_in() && other > 0 && blocks_between(viewer.user_id, other))
+    if (viewer.signed_in() && other > 0 && moderation_site->blocks_between(viewer.user_id, other))
       throw BadRequest{"join: you cannot play this player", http::status::forbidden, "blocked"};
     if (room->rated && store->standing(viewer.user_id).marked)
       throw BadRequest{"join: rated games are closed to your account", http::status::forbidden,
                        "account_marked"};
     // Over the pair cap the game is played casual, and its state says why.
     if (room->rated && other > 0) {
-      room->unrated_reason = rated_refusal(viewer.user_id, other);
+      room->unrated_reason = moderation_site->rated_refusal(viewer.user_id, other);
       if (!room->unrated_reason.empty()) room->rated = false;
     }
     const std::string token = RoomRegistry::random_id(32);

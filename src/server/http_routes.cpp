@@ -59,6 +59,7 @@ void Server::Impl::make_router() {
   add_game_routes();
   accounts_site->add_routes(*router);
   add_account_routes();
+  moderation_site->add_routes(*router);
   tournaments->add_routes(*router);
   arbiter->add_routes(*router);
   learn_site->add_routes(*router);
@@ -114,17 +115,6 @@ void Server::Impl::add_account_routes() {
   on(Method::Get, "/api/account/games", [this](const Call& c) {
     c.respond(api_account_games(accounts_site->viewer_of(c.req), c.query));
   });
-  // Moderation: every account's blocks and reports, the moderators' queue and actions.
-  auto account_part = [this](AccountPart part) {
-    return [this, part](const Call& c) { c.respond(api_account_moderation(c.req, part)); };
-  };
-  on(Method::Get, "/api/account/blocks", account_part(AccountPart::Blocks));
-  on(Method::Post, "/api/account/blocks", account_part(AccountPart::Blocks));
-  on(Method::Post, "/api/account/reports", account_part(AccountPart::Reports));
-  on(Method::Get, "/api/moderation",
-     [this](const Call& c) { c.respond(api_moderation(c.req, c.query, "")); });
-  on(Method::Post, "/api/moderation/:action",
-     [this](const Call& c) { c.respond(api_moderation(c.req, c.query, c.param(0))); });
 }
 
 void Server::Impl::handle_http(const http::request<http::string_body>& req, const std::string& peer,

@@ -49,7 +49,8 @@ PairedSeats Server::Impl::start_paired_game(const PairedGame& g) {
                             : std::nullopt;
   if (speed) room->speed = std::string(accounts::name(*speed));
   // The pair cap and a marked account make it casual; the players see why in its state.
-  room->unrated_reason = g.rated ? rated_refusal(g.white.user_id, g.black.user_id) : "";
+  room->unrated_reason =
+      g.rated ? moderation_site->rated_refusal(g.white.user_id, g.black.user_id) : "";
   room->rated = g.rated && room->unrated_reason.empty();
   const Viewer* viewers[2] = {&g.white, &g.black};
   for (int s = 0; s < 2; ++s) {

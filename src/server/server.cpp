@@ -48,6 +48,8 @@ Server::Impl::Impl(const Config& c)
         const auto room = Room::from_row(*services, row);
         return write_record(room->game, export_tags(room->row()), RecordStyle::Pgn);
       }});
+  moderation_site = std::make_unique<ModerationSite>(ModerationServices{
+      config, *store, [this](const net::Request& req) { return accounts_site->viewer_of(req); }});
   endgame = std::make_unique<engine_work::EndgameTables>(
       config.tables_dir, config.tables_stones,
       [work = engine.get()](std::shared_ptr<const search::TableProbe> t) {

@@ -36,6 +36,7 @@
 #include "server/ws_session.h"
 #include "site/accounts/accounts_site.h"
 #include "site/accounts/hash_pool.h"
+#include "site/accounts/moderation_site.h"
 #include "site/arbiter/arbiter_api.h"
 #include "site/games/room_registry.h"
 #include "site/learn/learn_api.h"
@@ -249,28 +250,8 @@ struct Server::Impl : net::HttpSite {
   // the ratings before the game are read for a rated one. Answers the id and both tokens.
   PairedSeats start_paired_game(const PairedGame& game);
 
-  // ---- moderation (moderation_api.cpp, docs/accounts.md "Moderation") ----
-  // The accounts each account blocks or is blocked by, as last read from the store (kept
-  // kBlockCacheMs, dropped at once for a block or unblock made here).
-  struct BlockSet {
-    int64_t read_ms = 0;
-    std::vector<int64_t> ids;
-  };
-  std::unordered_map<int64_t, BlockSet> block_cache;
-  // Whether one of accounts a and b blocks the other.
-  bool blocks_between(int64_t a, int64_t b);
-  // Whether a game between accounts a and b asked for rated is rated: "" when it is, else why
-  // not (moderation::rated_refusal with the configured cap).
-  std::string rated_refusal(int64_t a, int64_t b);
-  // Routes of the table (docs/web-protocol.md "Moderation"): GET and POST
-  // /api/account/blocks and POST /api/account/reports for any account; GET /api/moderation
-  // (`action` "") and POST /api/moderation/<action> for the moderators.
-  enum class AccountPart { Blocks, Reports };
-  http::response<http::string_body> api_account_moderation(
-      const http::request<http::string_body>& req, AccountPart part);
-  http::response<http::string_body> api_moderation(const http::request<http::string_body>& req,
-                                                   const std::string& query,
-                                                   const std::string& action);
+  // ---- moderation (site/accounts/moderation_site.h, docs/accounts.md "Moderation") ----
+  std::unique_ptr<ModerationSite> moderation_site;
 };
 
 }  // namespace toguz::server

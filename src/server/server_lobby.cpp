@@ -88,7 +88,7 @@ void Server::Impl::make_lobby() {
     return out;
   };
   hooks.marked = [this](int64_t user) { return store->standing(user).marked; };
-  hooks.blocked = [this](int64_t a, int64_t b) { return blocks_between(a, b); };
+  hooks.blocked = [this](int64_t a, int64_t b) { return moderation_site->blocks_between(a, b); };
   if (cluster) {
     hooks.instance = cluster->instance();
     hooks.publish = [this](const std::string& m) { cluster->publish_lobby(m); };

@@ -1,6 +1,6 @@
 // Moderation and fair play over the store (docs/accounts.md "Moderation"): the rated pair cap,
 // the feeding flag, and the moderators' actions (moderator role, mark, close, void a game's
-// rating changes). The server's HTTP API (moderation_api.cpp) and `toguz admin` (src/cli) both
+// rating changes). The site's HTTP API (moderation_site.h) and `toguz admin` (src/cli) both
 // act through these, so an action means the same wherever it is taken.
 #pragma once
 

@@ -1,17 +1,15 @@
-// The moderation API (docs/web-protocol.md "Moderation", docs/accounts.md "Moderation"): a
-// player's blocks and reports (/api/account/blocks, /api/account/reports), and the moderators'
-// list of flags and reports and their actions (/api/moderation...), refused (403) to everyone
-// else. Every POST passes the Origin check first (http_routes.cpp). The actions are those of
-// `toguz admin` (moderation.h).
+// Moderation on the site (moderation_site.h). Every POST passes the Origin check first
+// (server/http_routes.cpp).
+#include "site/accounts/moderation_site.h"
+
 #include <algorithm>
 #include <boost/json.hpp>
 
 #include "net/log.h"
-#include "server/server_impl.h"
 #include "site/accounts/moderation.h"
 #include "site/json_out.h"
 
-namespace toguz::server {
+namespace toguz::site {
 
 namespace {
 
@@ -64,29 +62,26 @@ json::object report_json(const store::ReportRow& r, const store::Standing& targe
 
 }  // namespace
 
-bool Server::Impl::blocks_between(int64_t a, int64_t b) {
+bool ModerationSite::blocks_between(int64_t a, int64_t b) {
   if (a <= 0 || b <= 0) return false;
   const int64_t now = now_ms();
-  BlockSet& set = block_cache[a];
+  BlockSet& set = block_cache_[a];
   if (set.read_ms == 0 || now - set.read_ms > kBlockCacheMs) {
-    set.ids = store->blocked_either_way(a);
+    set.ids = s_.store.blocked_either_way(a);
     set.read_ms = now;
   }
   return std::find(set.ids.begin(), set.ids.end(), b) != set.ids.end();
 }
 
-std::string Server::Impl::rated_refusal(int64_t a, int64_t b) {
-  return moderation::rated_refusal(*store, a, b, config.rated_pair_per_day, now_ms());
+std::string ModerationSite::rated_refusal(int64_t a, int64_t b) {
+  return moderation::rated_refusal(s_.store, a, b, s_.config.rated_pair_per_day, now_ms());
 }
 
-namespace {
-
 // The /api/account/... part: a signed-in player's blocks and reports.
-Response account_moderation(Server::Impl& server, const http::request<http::string_body>& req,
-                            Server::Impl::AccountPart part, const Viewer& v) {
+Response ModerationSite::account_part(const net::Request& req, AccountPart part, const Viewer& v) {
   if (!v.signed_in())
     return coded_error(http::status::unauthorized, "log in first", "not_logged_in");
-  Store& st = *server.store;
+  store::Store& st = s_.store;
   auto list = [&] {
     json::array names;
     for (const auto& [id, name] : st.blocks(v.user_id)) names.push_back(json::value(name));
@@ -99,15 +94,15 @@ Response account_moderation(Server::Impl& server, const http::request<http::stri
   if (!target) return coded_error(http::status::not_found, "no such player", "no_user");
   if (target->id == v.user_id)
     return coded_error(http::status::bad_request, "not your own account", "own_account");
-  if (part == Server::Impl::AccountPart::Blocks) {
+  if (part == AccountPart::Blocks) {
     const json::value* on = body->if_contains("block");
     if (!on || !on->is_bool()) return bad("block: expected true or false");
     if (on->as_bool() && st.blocks(v.user_id).size() >= size_t(kMaxBlocks))
       return coded_error(http::status::conflict, "block: too many accounts blocked",
                          "too_many_blocks");
     st.set_block(v.user_id, target->id, on->as_bool(), now_ms());
-    server.block_cache.erase(v.user_id);
-    server.block_cache.erase(target->id);
+    block_cache_.erase(v.user_id);
+    block_cache_.erase(target->id);
     return list();
   }
   const std::string reason = text_field(*body, "reason");
@@ -125,9 +120,9 @@ Response account_moderation(Server::Impl& server, const http::request<http::stri
 }
 
 // One moderator action (POST /api/moderation/<action>).
-Response moderator_action(Server::Impl& server, const std::string& action, const json::object& body,
-                          const Viewer& v) {
-  Store& st = *server.store;
+Response ModerationSite::moderator_action(const std::string& action, const json::object& body,
+                                          const Viewer& v) {
+  store::Store& st = s_.store;
   std::string why;
   if (action == "resolve") {
     const json::value* id = body.if_contains("id");
@@ -154,27 +149,35 @@ Response moderator_action(Server::Impl& server, const std::string& action, const
   return json_response(http::status::ok, json::object{{"ok", true}});
 }
 
-}  // namespace
-
-Response Server::Impl::api_account_moderation(const http::request<http::string_body>& req,
-                                              AccountPart part) {
-  return account_moderation(*this, req, part, accounts_site->viewer_of(req));
-}
-
-Response Server::Impl::api_moderation(const http::request<http::string_body>& req,
-                                      const std::string& query, const std::string& action) {
-  const Viewer v = accounts_site->viewer_of(req);
-  if (!v.signed_in() || !store->standing(v.user_id).moderator)
+Response ModerationSite::moderators(const net::Request& req, const std::string& query,
+                                    const std::string& action) {
+  const Viewer v = s_.viewer_of(req);
+  if (!v.signed_in() || !s_.store.standing(v.user_id).moderator)
     return coded_error(http::status::forbidden, "moderators only", "not_moderator");
   if (action.empty()) {
     json::array items;
-    for (const store::ReportRow& r : store->list_reports(query == "resolved=1", 200))
-      items.push_back(report_json(r, store->standing(r.target)));
+    for (const store::ReportRow& r : s_.store.list_reports(query == "resolved=1", 200))
+      items.push_back(report_json(r, s_.store.standing(r.target)));
     return json_response(http::status::ok, json::object{{"reports", std::move(items)}});
   }
   const auto body = body_of(req);
   if (!body) return bad("body: expected a JSON object");
-  return moderator_action(*this, action, *body, v);
+  return moderator_action(action, *body, v);
 }
 
-}  // namespace toguz::server
+void ModerationSite::add_routes(net::Router& router) {
+  using net::Call;
+  using net::Method;
+  auto part = [this](AccountPart p) {
+    return [this, p](const Call& c) { c.respond(account_part(c.req, p, s_.viewer_of(c.req))); };
+  };
+  router.add(Method::Get, "/api/account/blocks", part(AccountPart::Blocks));
+  router.add(Method::Post, "/api/account/blocks", part(AccountPart::Blocks));
+  router.add(Method::Post, "/api/account/reports", part(AccountPart::Reports));
+  router.add(Method::Get, "/api/moderation",
+             [this](const Call& c) { c.respond(moderators(c.req, c.query, "")); });
+  router.add(Method::Post, "/api/moderation/:action",
+             [this](const Call& c) { c.respond(moderators(c.req, c.query, c.param(0))); });
+}
+
+}  // namespace toguz::site
