@@ -869,8 +869,10 @@ bool Room::expire(int64_t now, SteadyClock::time_point steady) {
     end(Result::None, Ending::Expired);
     return true;
   }
-  // The abandonment rule: the side to move away, and no move, for idle_game_seconds.
-  const bool live = status == Status::Playing && !correspondence() &&
+  // The abandonment rule: the side to move away, and no move, for idle_game_seconds. An online
+  // game whose first moves are due is the first-move rule's (on_start_timer): whichever timer
+  // a busy machine runs first, it ends the same way.
+  const bool live = status == Status::Playing && !correspondence() && !first_move_due() &&
                     (mode == Mode::Online || mode == Mode::Engine);
   const Side stm = to_move();
   const auto idle = std::chrono::seconds(config.idle_game_seconds);
