@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "server/server.h"
+#include "temp_dir.h"
 
 namespace toguz::test {
 
@@ -31,21 +32,6 @@ namespace json = boost::json;
 using tcp = net::ip::tcp;
 
 constexpr auto kWait = std::chrono::seconds(20);  // generous: the tests also run under ASan
-
-// A fresh folder under the system temp dir, removed at the end.
-struct TempDir {
-  std::filesystem::path path;
-  TempDir() {
-    std::random_device rd;
-    path = std::filesystem::temp_directory_path() /
-           ("toguz-server-test-" + std::to_string(rd()) + std::to_string(rd()));
-    std::filesystem::create_directories(path);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path, ec);
-  }
-};
 
 // A server on 127.0.0.1, any free port, with its database in `db` (a file path).
 struct TestServer {
