@@ -16,10 +16,6 @@ using tournament::BoardResult;
 
 namespace {
 
-bool round_system(const std::string& s) {
-  return s == "swiss" || s == "round-robin" || s == "double-round-robin";
-}
-
 std::string result_text(BoardResult r) {
   return std::string(tournament::board_result_text(r));
 }
@@ -98,25 +94,47 @@ void Tournaments::seen(const Viewer& viewer) {
   if (viewer.signed_in()) seen_ms_[viewer.user_id] = hooks_.now_ms();
 }
 
+std::string_view system_name(TournamentSystem s) {
+  switch (s) {
+    case TournamentSystem::Arena:
+      return "arena";
+    case TournamentSystem::Swiss:
+      return "swiss";
+    case TournamentSystem::RoundRobin:
+      return "round-robin";
+    case TournamentSystem::DoubleRoundRobin:
+      break;
+  }
+  return "double-round-robin";
+}
+
+std::optional<TournamentSystem> parse_tournament_system(std::string_view s) {
+  for (TournamentSystem t : {TournamentSystem::Arena, TournamentSystem::Swiss,
+                             TournamentSystem::RoundRobin, TournamentSystem::DoubleRoundRobin})
+    if (s == system_name(t)) return t;
+  return std::nullopt;
+}
+
 std::string Tournaments::check(const TournamentSpec& s) const {
   const int64_t now = hooks_.now_ms();
   if (s.name.empty() || s.name.size() > 120) return "name: expected the tournament's name";
-  if (s.system != "arena" && !round_system(s.system))
-    return "system: expected arena, swiss, round-robin or double-round-robin";
   if (s.initial_ms < 15000 || s.initial_ms > 10800000)
     return "initial_ms: expected 15000..10800000 (15 seconds to 3 hours)";
   if (s.increment_ms < 0 || s.increment_ms > 180000) return "increment_ms: expected 0..180000";
   if (s.starts_ms < now - 60000 || s.starts_ms > now + 30LL * 86400000)
     return "starts_at: expected a time from now to 30 days ahead (ms since 1970)";
-  if (s.system == "swiss" && (s.rounds < 1 || s.rounds > kTournamentMaxRounds))
+  if (s.system == TournamentSystem::Swiss && (s.rounds < 1 || s.rounds > kTournamentMaxRounds))
     return "rounds: a Swiss needs 1.." + std::to_string(kTournamentMaxRounds) + " rounds";
-  if (s.system != "swiss" && s.rounds != 0) return "rounds: only a Swiss has a number of rounds";
-  if (s.system == "arena" && (s.duration_ms < 60000 || s.duration_ms > kArenaMaxMs))
+  if (s.system != TournamentSystem::Swiss && s.rounds != 0)
+    return "rounds: only a Swiss has a number of rounds";
+  if (s.system == TournamentSystem::Arena && (s.duration_ms < 60000 || s.duration_ms > kArenaMaxMs))
     return "duration_minutes: an arena lasts 1..720 minutes";
-  if (s.system != "arena" && s.duration_ms != 0) return "duration_minutes: only an arena has one";
-  const int most = s.system == "round-robin" || s.system == "double-round-robin"
-                       ? kRoundRobinMaxPlayers
-                       : kTournamentMaxPlayers;
+  if (s.system != TournamentSystem::Arena && s.duration_ms != 0)
+    return "duration_minutes: only an arena has one";
+  const int most =
+      s.system == TournamentSystem::RoundRobin || s.system == TournamentSystem::DoubleRoundRobin
+          ? kRoundRobinMaxPlayers
+          : kTournamentMaxPlayers;
   if (s.max_players < 2 || s.max_players > most)
     return "max_players: expected 2.." + std::to_string(most);
   if (s.entry_code.size() > 40) return "entry_code: at most 40 characters";
@@ -281,7 +299,7 @@ void Tournaments::start(T& t) {
   }
   t.event = tournament::Event{};
   t.event.name = t.spec.name;
-  tournament::parse_system(t.spec.system, &t.event.system);
+  tournament::parse_system(system_name(t.spec.system), &t.event.system);
   t.event.rounds = t.spec.rounds;
   for (const Entrant& e : t.entrants) {
     tournament::Player p;
@@ -454,7 +472,7 @@ json::object Tournaments::state_json(const T& t) const {
                                  {"black", g.black},
                                  {"result", result_text(g.result)}});
   json::object o{{"name", t.spec.name},
-                 {"system", t.spec.system},
+                 {"system", system_name(t.spec.system)},
                  {"initial_ms", t.spec.initial_ms},
                  {"increment_ms", t.spec.increment_ms},
                  {"rated", t.spec.rated},
@@ -485,7 +503,9 @@ std::optional<Tournaments::State> Tournaments::parse_state(std::string_view s) {
 TournamentSpec Tournaments::spec_of(const json::object& o, const std::string& where) {
   TournamentSpec s;
   s.name = text_of(o, "name", where);
-  s.system = text_of(o, "system", where);
+  const auto system = parse_tournament_system(text_of(o, "system", where));
+  if (!system) throw std::runtime_error(where + ".system: " + kTournamentSystemRefusal);
+  s.system = *system;
   s.initial_ms = int_of(o, "initial_ms", where);
   s.increment_ms = int_of(o, "increment_ms", where);
   s.rated = flag_of(o, "rated", where);
@@ -588,14 +608,15 @@ void Tournaments::restore(const store::TournamentRow& row) {
 
 json::object Tournaments::summary_json(const T& t) const {
   int total = t.spec.rounds;
-  if (!t.is_arena() && t.spec.system != "swiss") {
+  if (!t.is_arena() && t.spec.system != TournamentSystem::Swiss) {
     const int n = int(t.event.players.empty() ? t.entrants.size() : t.event.players.size());
-    total =
-        n < 2 ? 0 : tournament::berger_rounds(n) * (t.spec.system == "double-round-robin" ? 2 : 1);
+    total = n < 2 ? 0
+                  : tournament::berger_rounds(n) *
+                        (t.spec.system == TournamentSystem::DoubleRoundRobin ? 2 : 1);
   }
   json::object o{{"id", t.id},
                  {"name", t.spec.name},
-                 {"system", t.spec.system},
+                 {"system", system_name(t.spec.system)},
                  {"initial_ms", t.spec.initial_ms},
                  {"increment_ms", t.spec.increment_ms},
                  {"rated", t.spec.rated},

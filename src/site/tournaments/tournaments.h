@@ -26,10 +26,19 @@
 
 namespace toguz::site {
 
+// How a tournament is paired: an arena re-pairs players as they finish, the others play rounds.
+enum class TournamentSystem { Arena, Swiss, RoundRobin, DoubleRoundRobin };
+// "arena", "swiss", "round-robin", "double-round-robin": the words of the API and the store.
+std::string_view system_name(TournamentSystem s);
+std::optional<TournamentSystem> parse_tournament_system(std::string_view s);
+// The refusal of a word that names no system.
+inline constexpr const char* kTournamentSystemRefusal =
+    "system: expected arena, swiss, round-robin or double-round-robin";
+
 // What a tournament is, as its creator asks for it.
 struct TournamentSpec {
   std::string name;
-  std::string system = "arena";  // arena, swiss, round-robin, double-round-robin
+  TournamentSystem system = TournamentSystem::Arena;
   int64_t initial_ms = 180000, increment_ms = 2000;
   bool rated = false;
   int64_t starts_ms = 0;    // wall clock (ms since 1970)
@@ -151,7 +160,7 @@ class Tournaments {
     // An arena: the library's arena and what was done to it, replayed on restore.
     std::unique_ptr<tournament::Arena> arena;
     boost::json::array arena_log;
-    bool is_arena() const { return spec.system == "arena"; }
+    bool is_arena() const { return spec.system == TournamentSystem::Arena; }
   };
 
   T* find(const std::string& id);

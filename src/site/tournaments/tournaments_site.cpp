@@ -56,7 +56,9 @@ Response text_file(const std::string& body, const std::string& filename) {
 TournamentSpec spec_of(const json::object& body) {
   TournamentSpec s;
   s.name = clean_name(get_string(body, "name", "", 1000), "", 120);
-  s.system = get_string(body, "system", "arena", 40);
+  const auto system = parse_tournament_system(get_string(body, "system", "arena", 40));
+  if (!system) throw BadRequest{kTournamentSystemRefusal};
+  s.system = *system;
   s.initial_ms = get_int(body, "initial_ms", 180000, 0, INT64_MAX / 4);
   s.increment_ms = get_int(body, "increment_ms", 2000, 0, INT64_MAX / 4);
   s.rated = get_bool(body, "rated", false);

@@ -71,7 +71,7 @@ struct TournamentsFixture : ::testing::Test {
   TournamentSpec arena_spec() {
     TournamentSpec s;
     s.name = "Blitz arena";
-    s.system = "arena";
+    s.system = TournamentSystem::Arena;
     s.initial_ms = 60000;
     s.increment_ms = 0;
     s.starts_ms = now + 60000;
@@ -110,9 +110,11 @@ TEST_F(TournamentsFixture, CheckNamesTheField) {
   TournamentSpec s = arena_spec();
   s.name = "";
   EXPECT_EQ(code(tours.check(s)), "tournament_name");
-  s = arena_spec();
-  s.system = "knockout";
-  EXPECT_EQ(code(tours.check(s)), "tournament_system");
+  // A word that names no system is refused where it is read.
+  EXPECT_EQ(parse_tournament_system("knockout"), std::nullopt);
+  EXPECT_EQ(code(kTournamentSystemRefusal), "tournament_system");
+  for (const char* w : {"arena", "swiss", "round-robin", "double-round-robin"})
+    EXPECT_EQ(system_name(*parse_tournament_system(w)), w);
   s = arena_spec();
   s.duration_ms = 0;
   EXPECT_EQ(code(tours.check(s)), "tournament_duration");
@@ -123,12 +125,12 @@ TEST_F(TournamentsFixture, CheckNamesTheField) {
   s.starts_ms = now - 3600000;
   EXPECT_EQ(code(tours.check(s)), "tournament_start");
   s = arena_spec();
-  s.system = "swiss";
+  s.system = TournamentSystem::Swiss;
   s.duration_ms = 0;
   EXPECT_EQ(code(tours.check(s)), "tournament_rounds");
   s.rounds = 5;
   EXPECT_EQ(tours.check(s), "");
-  s.system = "round-robin";
+  s.system = TournamentSystem::RoundRobin;
   s.rounds = 0;
   s.max_players = 40;
   EXPECT_EQ(code(tours.check(s)), "tournament_players");
@@ -286,7 +288,7 @@ TEST_F(TournamentsFixture, ArenaTakesLatePlayersAndWithdrawalPauses) {
 
 TEST_F(TournamentsFixture, SwissRoundsForfeitsAndTheEnd) {
   TournamentSpec s = arena_spec();
-  s.system = "swiss";
+  s.system = TournamentSystem::Swiss;
   s.duration_ms = 0;
   s.rounds = 2;
   s.rated = true;
@@ -330,7 +332,7 @@ TEST_F(TournamentsFixture, SwissRoundsForfeitsAndTheEnd) {
 
 TEST_F(TournamentsFixture, RoundRobinWithThreeRestsAndWithdrawal) {
   TournamentSpec s = arena_spec();
-  s.system = "round-robin";
+  s.system = TournamentSystem::RoundRobin;
   s.duration_ms = 0;
   s.max_players = 10;
   const std::string id = make(s);
@@ -354,7 +356,7 @@ TEST_F(TournamentsFixture, RoundRobinWithThreeRestsAndWithdrawal) {
 
 TEST_F(TournamentsFixture, TheCreatorStartsEarly) {
   TournamentSpec s = arena_spec();
-  s.system = "round-robin";
+  s.system = TournamentSystem::RoundRobin;
   s.duration_ms = 0;
   s.max_players = 4;
   s.starts_ms = now + 3600000;
@@ -375,7 +377,7 @@ TEST_F(TournamentsFixture, TheCreatorStartsEarly) {
 
 TEST_F(TournamentsFixture, TooFewPlayersCancels) {
   TournamentSpec s = arena_spec();
-  s.system = "swiss";
+  s.system = TournamentSystem::Swiss;
   s.duration_ms = 0;
   s.rounds = 3;
   const std::string id = make(s);
@@ -429,7 +431,7 @@ TEST_F(TournamentsFixture, ArenaEndsOnTimeCallingOffItsUnstartedGames) {
 // A game of a round event that ended without a result (called off by nobody) is drawn.
 TEST_F(TournamentsFixture, ARoundGameWithoutAResultIsDrawn) {
   TournamentSpec s = arena_spec();
-  s.system = "round-robin";
+  s.system = TournamentSystem::RoundRobin;
   s.duration_ms = 0;
   s.max_players = 10;
   const std::string id = make(s);
