@@ -150,9 +150,10 @@ struct Server::Impl : net::HttpSite {
   std::string client_of(const asio::ip::address& peer,
                         const http::request<http::string_body>& req) const override;
 
-  // HTTP routing (http_routes.cpp): the route table of every /api endpoint (make_router, one
-  // add_*_routes per feature; `on` adds a route whose BadRequest is its answer), the static
-  // files outside /api. A browser's request from another site is refused: Origin, when sent,
+  // HTTP routing (http_routes.cpp): the route table of every /api endpoint (make_router: each
+  // module of src/site adds its own routes; add_game_routes and add_account_routes those not
+  // yet in a module, `on` adding a route whose BadRequest is its answer), the static files
+  // outside /api. A browser's request from another site is refused: Origin, when sent,
   // must name this server (the Host the request was sent to). `peer` is the client's address
   // (client_of).
   using Respond = std::function<void(http::response<http::string_body>)>;
