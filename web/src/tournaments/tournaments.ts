@@ -45,8 +45,16 @@ export class TournamentsHomeView implements View {
   private items: TournamentSummary[] = [];
   private me: string | null = null;
   private form_el: HTMLElement | null = null;
+  // The page's parts: only the lists and the titles are redrawn; the form, once made, is never
+  // taken out of the page, so a field being typed into keeps its focus and its text.
+  private title = h("h2", {});
+  private intro = h("p", {});
+  private lists = h("div", {});
+  private new_title = h("h3", {});
+  private form_slot = h("div", {});
   constructor() {
     this.el.className = "arbiter tournaments";
+    this.el.append(this.title, this.intro, this.lists, this.new_title, this.form_slot);
     this.render();
     void who_am_i().then((me) => {
       this.me = me;
@@ -112,12 +120,17 @@ export class TournamentsHomeView implements View {
   render() {
     const open = this.items.filter((s) => s.status === "upcoming" || s.status === "running");
     const done = this.items.filter((s) => s.status === "finished" || s.status === "cancelled");
-    this.el.replaceChildren(h("h2", {}, t("tournaments")), h("p", {}, t("tn_intro")),
-      tournament_list(open, "tn-open"));
-    if (done.length) this.el.append(h("h3", {}, t("tn_status_finished")), tournament_list(done, "tn-done"));
-    // The form is made once and kept, so what was typed in it stays when the lists come in.
-    if (this.me) this.form_el ??= this.form();
-    this.el.append(h("h3", {}, t("tn_new")), this.form_el && this.me ? this.form_el : h("p", { class: "muted", id: "tn-login" }, h("a", { href: "#/login" }, t("tn_login"))));
+    this.title.textContent = t("tournaments");
+    this.intro.textContent = t("tn_intro");
+    this.new_title.textContent = t("tn_new");
+    this.lists.replaceChildren(tournament_list(open, "tn-open"));
+    if (done.length) this.lists.append(h("h3", {}, t("tn_status_finished")), tournament_list(done, "tn-done"));
+    if (!this.me) {
+      this.form_slot.replaceChildren(h("p", { class: "muted", id: "tn-login" }, h("a", { href: "#/login" }, t("tn_login"))));
+      return;
+    }
+    this.form_el ??= this.form();
+    if (this.form_el.parentNode !== this.form_slot) this.form_slot.replaceChildren(this.form_el);
   }
 }
 
