@@ -263,7 +263,14 @@ TEST(ClientLimits, AddressOverItsBudgetLosesItsFullestSockets) {
   }
   // One error message is about 100 bytes: the peak passes the budget by at most that.
   EXPECT_LE(health(srv.port, "queued_bytes_peak"), int64_t((64 << 10) + 200));
-  EXPECT_EQ(health(srv.port, "queued_bytes"), 0);
+  // A closed socket's queue is given back when its session goes, which a busy machine may run
+  // a little after the client saw the close.
+  int64_t queued = health(srv.port, "queued_bytes");
+  for (int i = 0; i < 600 && queued != 0; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    queued = health(srv.port, "queued_bytes");
+  }
+  EXPECT_EQ(queued, 0) << "bytes still queued after the sockets closed";
 }
 
 // One review at a time per client: a second one from the same address is refused while the
