@@ -84,7 +84,6 @@ class TournamentsSite {
   void add_routes(net::Router& router);
   // Forgets an account's wrong entry codes once its bucket is full again (the site's sweep).
   void sweep();
-  Tournaments& tournaments() { return *tournaments_; }
 
  private:
   net::Response answer(const net::Request& req, const std::string& id, const std::string& action,
