@@ -143,10 +143,6 @@ const std::string& dummy_hash() {
   return hash;
 }
 
-accounts::Rating rating_of(const store::RatingRow& r) {
-  return {r.rating, r.rd, r.volatility, r.games};
-}
-
 // The rating as shown now: its deviation grown by the days since its last game.
 store::RatingRow shown(store::RatingRow r, int64_t now) {
   if (r.games > 0)

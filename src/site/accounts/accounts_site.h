@@ -12,6 +12,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "accounts/glicko2.h"
 #include "accounts/limiter.h"
 #include "net/router.h"
 #include "site/accounts/hash_pool.h"
@@ -33,6 +34,11 @@ struct AccountsServices {
   // A stored game's record as PGN with its exported tags (the games module).
   std::function<std::string(const store::GameRow&)> pgn_of;
 };
+
+// A stored rating as the rating system reads it (the store's row, without its category).
+inline accounts::Rating rating_of(const store::RatingRow& r) {
+  return {r.rating, r.rd, r.volatility, r.games};
+}
 
 // Whether the site is served over HTTPS for this request (the proxy in front says so with
 // X-Forwarded-Proto): the session cookie is then Secure.

@@ -9,6 +9,7 @@
 
 #include "accounts/glicko2.h"
 #include "net/url.h"
+#include "site/accounts/accounts_site.h"
 #include "site/json_out.h"
 
 namespace toguz::site {
@@ -16,10 +17,6 @@ namespace toguz::site {
 namespace {
 
 using Response = http::response<http::string_body>;
-
-accounts::Rating rating_of(const store::RatingRow& r) {
-  return {r.rating, r.rd, r.volatility, r.games};
-}
 
 store::RatingRow row_of(const accounts::Rating& r, const std::string& category, int64_t time_ms) {
   return {category, r.rating, r.rd, r.volatility, r.games, time_ms};
