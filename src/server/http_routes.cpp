@@ -6,29 +6,12 @@
 
 #include "net/log.h"
 #include "net/router.h"
-#include "rules/record.h"
 #include "server/server_impl.h"
 #include "site/json_in.h"
 #include "site/json_out.h"
 #include "site/texts.h"
 
 namespace toguz::server {
-
-namespace {
-
-using Response = http::response<http::string_body>;
-using net::Call;
-using net::Method;
-
-Response pgn_response(Room& room) {
-  Response res{http::status::ok, 11};
-  res.set(http::field::content_type, "text/plain; charset=utf-8");
-  res.set(http::field::content_disposition, "attachment; filename=\"toguz-" + room.id + ".pgn\"");
-  res.body() = write_record(room.game, export_tags(room.row()), RecordStyle::Pgn);
-  return res;
-}
-
-}  // namespace
 
 bool Server::Impl::origin_allowed(const http::request<http::string_body>& req) const {
   auto it = req.find(http::field::origin);
@@ -45,7 +28,7 @@ void Server::Impl::make_router() {
         if (!allow.empty()) res.set(http::field::allow, allow);
         return res;
       },
-      [this](const Call& c, const std::exception& e) {
+      [this](const net::Call& c, const std::exception& e) {
         const std::string what = std::string(c.req.method_string()) + " " + c.path + ": ";
         log(net::LogLevel::Error, "", what + e.what());
         // A temporary refusal of the store (busy, read-only, full, unreachable): nothing was
@@ -56,64 +39,27 @@ void Server::Impl::make_router() {
         return error_response(http::status::internal_server_error,
                               std::string("server error: ") + e.what());
       });
-  add_game_routes();
+  add_health_route();
+  games->add_routes(*router);
   accounts_site->add_routes(*router);
-  add_account_routes();
   moderation_site->add_routes(*router);
   tournaments->add_routes(*router);
   arbiter->add_routes(*router);
   learn_site->add_routes(*router);
 }
 
-void Server::Impl::on(net::Method method, std::string_view pattern,
-                      std::function<void(const net::Call&)> handler) {
-  router->add(method, pattern, refusals_answered(std::move(handler)));
-}
-
-void Server::Impl::add_game_routes() {
-  on(Method::Get, "/api/health", [this](const Call& c) {
+void Server::Impl::add_health_route() {
+  router->add(net::Method::Get, "/api/health", [this](const net::Call& c) {
     size_t connections = 0;
     rooms->for_each([&](const auto& room) { connections += room->connections(); });
-    c.respond(json_response(http::status::ok, json::object{{"ok", true},
-                                                           {"version", TOGUZ_VERSION},
-                                                           {"rooms", rooms->size()},
-                                                           {"connections", connections},
-                                                           {"queued_bytes", queued_total},
-                                                           {"queued_bytes_peak", queued_peak},
-                                                           {"reviews", reviews->running()}}));
-  });
-  on(Method::Get, "/api/games", [this](const Call& c) { c.respond(api_list(c.query)); });
-  on(Method::Post, "/api/games", [this](const Call& c) {
-    api_create(json_body(c.req), accounts_site->viewer_of(c.req), c.peer, c.respond);
-  });
-  on(Method::Post, "/api/import",
-     [this](const Call& c) { api_import(json_body(c.req), c.respond); });
-  on(Method::Post, "/api/analyze",
-     [this](const Call& c) { api_analyze(json_body(c.req), c.peer, c.respond); });
-  // A game another instance of the cluster drives is answered there.
-  auto game = [this](std::function<void(const Call&, Room&)> h) {
-    return [this, h = std::move(h)](const Call& c) {
-      if (forward_game_request(c.param(0), c.req, c.peer, c.respond)) return;
-      const auto room = rooms->find(c.param(0));
-      if (!room) throw BadRequest{"no such game: " + c.param(0), http::status::not_found};
-      h(c, *room);
-    };
-  };
-  on(Method::Get, "/api/games/:id", game([](const Call& c, Room& room) {
-       c.respond(json_response(http::status::ok,
-                               json::object{{"game", room.state_json(Seat::Spectator)}}));
-     }));
-  on(Method::Post, "/api/games/:id/join", [this](const Call& c) {
-    if (forward_game_request(c.param(0), c.req, c.peer, c.respond)) return;
-    c.respond(api_join(c.param(0), json_body(c.req), accounts_site->viewer_of(c.req)));
-  });
-  on(Method::Get, "/api/games/:id/pgn",
-     game([](const Call& c, Room& room) { c.respond(pgn_response(room)); }));
-}
-
-void Server::Impl::add_account_routes() {
-  on(Method::Get, "/api/account/games", [this](const Call& c) {
-    c.respond(api_account_games(accounts_site->viewer_of(c.req), c.query));
+    c.respond(
+        json_response(http::status::ok, json::object{{"ok", true},
+                                                     {"version", TOGUZ_VERSION},
+                                                     {"rooms", rooms->size()},
+                                                     {"connections", connections},
+                                                     {"queued_bytes", sockets->queued_total()},
+                                                     {"queued_bytes_peak", sockets->queued_peak()},
+                                                     {"reviews", games->reviews_running()}}));
   });
 }
 
@@ -129,7 +75,7 @@ void Server::Impl::handle_http(const http::request<http::string_body>& req, cons
     return;
   }
   if (path.rfind("/api/", 0) == 0 || path == "/api") {
-    router->dispatch(Call{req, path, query, {}, peer, std::move(respond)});
+    router->dispatch(net::Call{req, path, query, {}, peer, std::move(respond)});
   } else if (!get) {
     auto res = error_response(http::status::method_not_allowed, "only GET and HEAD outside /api");
     res.set(http::field::allow, "GET, HEAD");

@@ -1,6 +1,6 @@
 // The server as a whole: what it owns, start (listen, resume the rooms, run the IO thread),
 // the periodic sweep, and shutdown. The network side is the listener of src/net over this site,
-// http_routes.cpp, socket_routes.cpp, static_files.cpp and ws_session.cpp; the games in room*.cpp.
+// http_routes.cpp and socket_routes.cpp; the features in src/site.
 #include <malloc.h>
 
 #include <algorithm>
@@ -81,13 +81,28 @@ Server::Impl::Impl(const Config& c)
                       Store& st) { moderation::flag_feeding(st, g, losses, resigns, now_ms()); },
                   nullptr);
   };
+  sockets = std::make_unique<SiteSockets>(config, addresses, *store);
   if (!config.redis_url.empty()) {
-    cluster = std::make_unique<Cluster>(*this, config.redis_url);
+    cluster = std::make_unique<cluster::Cluster>(
+        cluster::ClusterServices{
+            ioc, config, *store, *rooms,
+            [this](ClientSession& c, std::string_view text) { games->on_message(c, text); },
+            *sockets, stopped_io,
+            [this](const net::Request& req, const std::string& client, net::Respond respond) {
+              handle_http(req, client, std::move(respond));
+            },
+            [this] {
+              if (engine_queue) engine_queue->refresh();
+            }},
+        config.redis_url);
     rooms->set_ownership(cluster.get());
     engine_queue = std::make_unique<engine_work::EngineQueue>(ioc, *engine, config.redis_url,
                                                               cluster->instance());
     engine->set_remote(engine_queue.get());
   }
+  games = std::make_unique<GamesSite>(
+      GamesServices{config, *store, *rooms, *engine, *accounts_site, *moderation_site, addresses,
+                    rng, *sockets, stopped_io, [this] { schedule_trim(); }, cluster.get()});
   store->expire_stale(now_ms() - int64_t(config.expire_waiting_seconds) * 1000,
                       now_ms() - int64_t(config.expire_analysis_seconds) * 1000);
   rooms->load_unfinished();
@@ -209,14 +224,9 @@ void Server::start() {
   });
 }
 
-bool Server::Impl::forward_game_request(const std::string& id,
-                                        const http::request<http::string_body>& req,
-                                        const std::string& peer, const Respond& respond) {
-  if (!cluster || routing_forwarded || rooms->find(id)) return false;
-  const std::string driver = cluster->driver_elsewhere(id);
-  if (driver.empty()) return false;
-  cluster->forward_http(driver, req, peer, respond);
-  return true;
+void Server::Impl::sessions_ended(int64_t user_id) {
+  sockets->close_ended_sessions(user_id);
+  if (cluster) cluster->publish_sessions_ended(user_id);
 }
 
 std::string Server::Impl::client_of(const asio::ip::address& peer,

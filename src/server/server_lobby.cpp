@@ -1,6 +1,6 @@
 // The server's side of the lobby and the tournaments: the Lobby made with the server's clock,
-// randomness, store and rooms, the tournaments with theirs, the cluster behind the interface
-// the tournaments declare, and their tick every second.
+// randomness, store and rooms, the tournaments with theirs (the cluster as the interface they
+// declare), and their tick every second.
 #include "accounts/glicko2.h"
 #include "accounts/username.h"
 #include "net/log.h"
@@ -9,36 +9,7 @@
 
 namespace toguz::server {
 
-namespace {
-
-// The cluster as the tournaments see it (site/tournaments/tournaments_site.h).
-class TournamentsLink : public TournamentsCluster {
- public:
-  explicit TournamentsLink(Server::Impl& s) : s_(s) {}
-  bool coordinator() const override { return s_.cluster->coordinator(); }
-  bool forward(const net::Request& req, const std::string& peer,
-               const net::Respond& respond) override {
-    if (s_.routing_forwarded || s_.cluster->coordinator()) return false;
-    const std::string coordinator = s_.cluster->coordinator_elsewhere();
-    if (coordinator.empty()) {
-      respond(error_response(http::status::service_unavailable,
-                             "tournaments: no server coordinates them just now; try again soon"));
-      return true;
-    }
-    s_.cluster->forward_http(coordinator, req, peer, respond);
-    return true;
-  }
-  void publish(const std::string& message) override { s_.cluster->publish_lobby(message); }
-  const std::string& instance() const override { return s_.cluster->instance(); }
-
- private:
-  Server::Impl& s_;
-};
-
-}  // namespace
-
 void Server::Impl::make_tournaments() {
-  if (cluster) tournaments_link = std::make_unique<TournamentsLink>(*this);
   TournamentsServices ts{config, *store, *rooms, *services};
   ts.post = [this](std::function<void()> f) {
     asio::post(ioc, [this, f = std::move(f)] {
@@ -50,14 +21,14 @@ void Server::Impl::make_tournaments() {
   ts.online = [this](int64_t user_id) {
     return accounts_site->online(user_id) || (lobby && lobby->online_elsewhere(user_id));
   };
-  ts.start_game = [this](const PairedGame& g) { return start_paired_game(g); };
+  ts.start_game = [this](const PairedGame& g) { return games->start_paired(g); };
   ts.rating = [this](const Viewer& v, accounts::Speed s) { return lobby_rating(v, s); };
   ts.entry_code_bucket = [this](const std::string& peer) -> RateBucket& {
     AddressState& a = addresses[peer];
     a.used = SteadyClock::now();
     return a.entry_codes;
   };
-  ts.cluster = tournaments_link.get();
+  ts.cluster = cluster.get();
   tournaments = std::make_unique<TournamentsSite>(std::move(ts));
   tournaments->start();
 }
@@ -73,7 +44,7 @@ void Server::Impl::make_lobby() {
   hooks.rating = [this](const Viewer& v, accounts::Speed s) { return lobby_rating(v, s); };
   hooks.find_user = [this](const std::string& name) { return account_named(name); };
   hooks.start_game = [this](const PairedGame& g) {
-    PairedSeats seats = start_paired_game(g);
+    PairedSeats seats = games->start_paired(g);
     if (!seats.error.empty()) log(net::LogLevel::Warn, "lobby", "no game started: " + seats.error);
     return seats;
   };
@@ -104,6 +75,8 @@ void Server::Impl::make_lobby() {
     cluster->on_coordinator([this] { tournaments->start(); });
   }
   lobby = std::make_unique<Lobby>(std::move(hooks));
+  lobby_sockets = std::make_unique<LobbySocketServices>(
+      LobbySocketServices{config, *sockets, *accounts_site, *lobby, stopped_io});
   lobby->challenges_per_minute = config.challenges_per_minute;
 }
 

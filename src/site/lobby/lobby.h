@@ -30,6 +30,7 @@
 
 #include "accounts/pool.h"
 #include "accounts/speed.h"
+#include "site/games/paired_game.h"
 #include "site/rate_bucket.h"
 #include "site/viewer.h"
 
@@ -46,21 +47,6 @@ class LobbyClient {
 struct LobbyRating {
   double rating = 1500;
   bool provisional = true;
-};
-
-// A game the lobby starts between two viewers at once (Server::Impl::start_paired_game).
-struct PairedGame {
-  Viewer white, black;                        // an anonymous Viewer plays as a guest
-  int64_t initial_ms = -1, increment_ms = 0;  // the clock; initial_ms -1: none
-  int days_per_move = 0;                      // > 0: a correspondence game (no clock)
-  bool rated = false;
-  std::string variant = "standard";  // standard, kozdatu or bestemshi
-};
-
-// The game start_paired_game made, or why not (`error`: a code of docs/web-protocol.md).
-struct PairedSeats {
-  std::string error;  // "" when made
-  std::string id, white_token, black_token;
 };
 
 struct LobbyHooks {

@@ -6,18 +6,19 @@
 #include <bit>
 #include <cstdint>
 
-#include "server/message_check.h"
-#include "server/server_impl.h"
+#include "site/games/games_site.h"
 #include "site/json_out.h"
+#include "site/message_check.h"
 #include "site/texts.h"
 
-namespace toguz::server {
+namespace toguz::site {
 
 namespace {
 
 // One message being handled: who sent it, to which room, and its fields.
 struct Request {
-  Server::Impl& server;
+  const GamesServices& server;
+  ReviewClaims& reviews;
   ClientSession& session;
   Room& room;
   const json::object& msg;
@@ -73,7 +74,7 @@ void on_analyze(const Request& r) {
   if (s.analysis) s.analysis->cancel();
   auto job = std::make_shared<engine_work::Job>();
   s.analysis = job;
-  engine_work::EngineWork& work = *r.server.engine;
+  engine_work::EngineWork& work = r.server.engine;
   const Game& game = r.room.game;
   const int ply = game.ply_count();
   const int expected = std::max(1, std::min(multipv, std::popcount(game.legal_mask())));
@@ -115,7 +116,7 @@ void on_review(const Request& r) {
     const ClientSession& s = r.session;
     std::string why, connection = "s";
     connection += std::to_string(reinterpret_cast<uintptr_t>(&s));
-    ticket = r.server.reviews->claim(s.address, s.user_id, connection, &why);
+    ticket = r.reviews.claim(s.address, s.user_id, connection, &why);
     if (!ticket) return r.fail(why);
   }
   r.fail_if(r.room.start_review(r.session.client_ptr(), std::move(ticket)));
@@ -153,7 +154,7 @@ void on_hint(const Request& r) {
   if (room.mode == Mode::Online) return r.fail("hint: not in online games");  // even once over
   if (!room.may_move(s.seat())) return r.fail("hint: not your turn");
   if (s.hint_pending) return r.fail("hint: the last hint is still being searched");
-  engine_work::EngineWork& work = *r.server.engine;
+  engine_work::EngineWork& work = r.server.engine;
   engine_work::EngineWork::Search search;
   search.game = room.game;
   search.limits.movetime_ms = 500;
@@ -199,12 +200,12 @@ void on_rematch(const Request& r) {
   if (room.mode == Mode::Analysis) return r.fail("rematch: not in analysis");
   if (!finished(room.status)) return r.fail("rematch: the game is not over");
   if (!room.rematch_id.empty()) {
-    auto next = r.server.rooms->find(room.rematch_id);
+    auto next = r.server.rooms.find(room.rematch_id);
     if (!next) return r.fail("rematch: the rematch game is gone");
     return r.session.send(Room::rematch_message(*next, r.session.seat()));
   }
   if (room.offer_rematch(r.session.seat())) return;
-  r.server.rooms->start_rematch(room);
+  r.server.rooms.start_rematch(room);
 }
 
 void on_claim_win(const Request& r) {
@@ -239,7 +240,7 @@ constexpr Handler kHandlers[] = {
 };
 
 // The message's object, or the refusal in *why (rate, size, JSON, type).
-const Handler* checked(Server::Impl& server, ClientSession& s, std::string_view text,
+const Handler* checked(const GamesServices& server, ClientSession& s, std::string_view text,
                        json::value* v, std::string* why) {
   const json::object* o =
       check_message(text, server.config.max_messages_per_second, s.rate, v, why);
@@ -252,9 +253,10 @@ const Handler* checked(Server::Impl& server, ClientSession& s, std::string_view 
 }
 
 // Runs a checked message's handler (its seat and the game's rules first).
-void handle(Server::Impl& server, const Handler& h, ClientSession& s, const json::value& v) {
+void handle(const GamesServices& server, ReviewClaims& reviews, const Handler& h, ClientSession& s,
+            const json::value& v) {
   std::shared_ptr<Room> room = s.room;  // kept alive while the handler runs
-  const Request r{server, s, *room, v.as_object()};
+  const Request r{server, reviews, s, *room, v.as_object()};
   if (h.engine_help && room->live_between_people())
     return r.fail(std::string(h.name) + ": no engine help in an online game until it is over");
   if (h.players_only && s.seat() == Seat::Spectator)
@@ -268,10 +270,10 @@ void handle(Server::Impl& server, const Handler& h, ClientSession& s, const json
 
 }  // namespace
 
-void Server::Impl::on_message(ClientSession& s, std::string_view text) {
+void GamesSite::on_message(ClientSession& s, std::string_view text) {
   json::value v;
   std::string why;
-  const Handler* h = checked(*this, s, text, &v, &why);
+  const Handler* h = checked(s_, s, text, &v, &why);
   if (!h) {
     s.send(error_message(why));
     return;
@@ -283,16 +285,12 @@ void Server::Impl::on_message(ClientSession& s, std::string_view text) {
     room->defer([this, h, at = room.get(), weak = std::weak_ptr<ClientSession>(s.client_ptr()),
                  v = std::move(v)] {
       auto session = weak.lock();
-      if (session && session->room.get() == at) handle(*this, *h, *session, v);
+      if (session && session->room.get() == at) handle(s_, *reviews_, *h, *session, v);
     });
     return;
   }
-  handle(*this, *h, s, v);
+  handle(s_, *reviews_, *h, s, v);
 }
-
-}  // namespace toguz::server
-
-namespace toguz::server {
 
 std::shared_ptr<void> ReviewClaims::claim(const std::string& address, int64_t user_id,
                                           const std::string& fallback, std::string* why) {
@@ -315,4 +313,4 @@ std::shared_ptr<void> ReviewClaims::claim(const std::string& address, int64_t us
   });
 }
 
-}  // namespace toguz::server
+}  // namespace toguz::site

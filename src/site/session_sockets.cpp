@@ -1,12 +1,8 @@
-#include "server/session_sockets.h"
+#include "site/session_sockets.h"
 
 #include <vector>
 
-#include "net/log.h"
-#include "server/server_impl.h"
-#include "site/json_out.h"
-
-namespace toguz::server {
+namespace toguz::site {
 
 uint64_t SessionSockets::add(int64_t user_id, const std::string& session,
                              std::function<void()> close) {
@@ -49,35 +45,4 @@ size_t SessionSockets::close_ended(int64_t user_id,
   return closing.size();
 }
 
-// ---- the server's side ----
-
-uint64_t Server::Impl::add_session_socket(const Viewer& v, std::function<void()> close) {
-  if (!v.signed_in() || v.session.empty()) return 0;
-  return session_sockets.add(v.user_id, v.session, std::move(close));
-}
-
-size_t Server::Impl::close_ended_sessions(int64_t user_id) {
-  const int64_t now = now_ms();
-  const size_t closed = session_sockets.close_ended(user_id, [&](const std::string& session) {
-    try {
-      const auto row = store->find_session(session);
-      return !row || row->user_id != user_id || row->expires_ms <= now;
-    } catch (const std::exception& e) {
-      // Not known: the socket stays (the next end of a session asks again).
-      log(net::LogLevel::Error, "", std::string("cannot read a session: ") + e.what());
-      return false;
-    }
-  });
-  if (closed > 0)
-    log(net::LogLevel::Info, "",
-        "account " + std::to_string(user_id) + ": " + std::to_string(closed) +
-            " socket(s) closed, their session ended");
-  return closed;
-}
-
-void Server::Impl::sessions_ended(int64_t user_id) {
-  close_ended_sessions(user_id);
-  if (cluster) cluster->publish_sessions_ended(user_id);
-}
-
-}  // namespace toguz::server
+}  // namespace toguz::site

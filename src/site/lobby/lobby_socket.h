@@ -10,23 +10,39 @@
 #include <memory>
 #include <string>
 
-#include "server/message_check.h"
-#include "server/server.h"
-#include "server/ws_session.h"
+#include "net/ws_ops.h"
+#include "site/accounts/accounts_site.h"
+#include "site/config.h"
 #include "site/lobby/lobby.h"
+#include "site/message_check.h"
+#include "site/sockets.h"
 #include "site/viewer.h"
 
-namespace toguz::server {
+namespace toguz::site {
+
+namespace beast = boost::beast;
+namespace http = beast::http;
+namespace websocket = beast::websocket;
+using tcp = boost::asio::ip::tcp;
 
 // A lobby client this far behind is dropped (it gets every seek's coming and going, a few
 // hundred bytes each; its first message lists every seek, about 50 KB with 200 of them).
 constexpr size_t kMaxQueuedLobby = 512, kMaxQueuedBytesLobby = 512 << 10;
 
-class LobbySession : public LobbyClient,
-                     public QueuedSocket,
-                     public std::enable_shared_from_this<LobbySession> {
+// What a lobby socket needs of the site.
+struct LobbySocketServices {
+  const Config& config;
+  SiteSockets& sockets;    // counted there with the games' sockets
+  AccountsSite& accounts;  // who is online
+  Lobby& lobby;
+  const bool& stopping;  // the server shuts down: the lobby goes with it, untold
+};
+
+class LobbySocket : public LobbyClient,
+                    public QueuedSocket,
+                    public std::enable_shared_from_this<LobbySocket> {
  public:
-  LobbySession(Server::Impl& server, tcp::socket&& socket);
+  LobbySocket(const LobbySocketServices& services, tcp::socket&& socket);
   // Accepts the upgrade `req` from the client at address `peer` (client_of) for `viewer`; the
   // lobby then sends its state.
   void start(http::request<http::string_body> req, Viewer viewer, std::string peer);
@@ -38,16 +54,16 @@ class LobbySession : public LobbyClient,
   void close_over_budget(const std::string& why) override;
 
  private:
-  friend struct WsSessionOps;
+  friend struct net::WsSessionOps;
   void do_write();
   void on_gone();
   void on_text(const std::string& text);
-  Server::Impl& server_;
+  const LobbySocketServices& s_;
   websocket::stream<beast::tcp_stream> ws_;
   std::string peer_;             // the client's address
   Viewer viewer_;                // online (user_connected) while joined
-  bool counted_ = false;         // in addresses[peer_].connections and its sockets
-  uint64_t session_socket_ = 0;  // in server_.session_sockets (0: anonymous or gone)
+  bool counted_ = false;         // in the site's sockets (SiteSockets::opened)
+  uint64_t session_socket_ = 0;  // its number there
   bool joined_ = false;          // in the lobby
   bool gone_ = false;
   MessageRate rate_;
@@ -57,4 +73,4 @@ class LobbySession : public LobbyClient,
   bool writing_ = false;
 };
 
-}  // namespace toguz::server
+}  // namespace toguz::site

@@ -7,11 +7,11 @@
 
 #include "net/url.h"
 #include "rules/notation.h"
-#include "server/server_impl.h"
+#include "site/games/games_site.h"
 #include "site/json_out.h"
 #include "site/text_input.h"
 
-namespace toguz::server {
+namespace toguz::site {
 
 namespace {
 
@@ -35,8 +35,8 @@ struct Listed {
 
 }  // namespace
 
-http::response<http::string_body> Server::Impl::api_account_games(const Viewer& v,
-                                                                  const std::string& query) {
+http::response<http::string_body> GamesSite::api_account_games(const Viewer& v,
+                                                               const std::string& query) {
   if (!v.signed_in())
     return coded_error(http::status::unauthorized, "log in first", "not_logged_in");
   const auto q = net::query_pairs(query);
@@ -51,7 +51,7 @@ http::response<http::string_body> Server::Impl::api_account_games(const Viewer& 
   int64_t total = 0;
   std::vector<Listed> listed;
   int mine = 0;
-  for (const GameRow& g : store->list_games(lq, &total)) {
+  for (const GameRow& g : s_.store.list_games(lq, &total)) {
     if (parse_mode(g.mode) != Mode::Online) continue;
     const auto side = to_move_of(g);
     if (!side) continue;
@@ -93,4 +93,4 @@ http::response<http::string_body> Server::Impl::api_account_games(const Viewer& 
                        json::object{{"games", std::move(games)}, {"your_turn", mine}});
 }
 
-}  // namespace toguz::server
+}  // namespace toguz::site

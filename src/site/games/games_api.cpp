@@ -12,13 +12,13 @@
 #include "protocol/analysis_json.h"
 #include "rules/notation.h"
 #include "rules/record.h"
-#include "server/server_impl.h"
+#include "site/games/games_site.h"
 #include "site/json_in.h"
 #include "site/json_out.h"
 #include "site/text_input.h"
 #include "site/texts.h"
 
-namespace toguz::server {
+namespace toguz::site {
 
 namespace {
 
@@ -69,21 +69,20 @@ void add_review_figures(json::object& item, const std::string& review) {
 
 }  // namespace
 
-void Server::Impl::check_guest_name(const char* field, const std::string& name,
-                                    const Viewer& viewer) {
+void GamesSite::check_guest_name(const char* field, const std::string& name, const Viewer& viewer) {
   if (name.empty()) return;
   if (ends_in_rating(name))
     throw BadRequest{std::string(field) + ": a name may not end in a rating like (2500)"};
   const std::string key = lookalike_username_key(name);
   if (key.empty() || key.size() > accounts::kUsernameMax) return;
   if (viewer.signed_in() && accounts::username_key(viewer.username) == key) return;
-  if (store->find_user(key))
+  if (s_.store.find_user(key))
     throw BadRequest{std::string(field) + ": the name of an account; log in to play as it",
                      http::status::conflict};
 }
 
-void Server::Impl::api_create(const json::object& body, const Viewer& viewer,
-                              const std::string& peer, Respond respond) {
+void GamesSite::api_create(const json::object& body, const Viewer& viewer, const std::string& peer,
+                           Respond respond) {
   try {
     const std::string mode_word = get_string(body, "mode", "", 20);
     const auto mode = parse_mode(mode_word);
@@ -93,7 +92,7 @@ void Server::Impl::api_create(const json::object& body, const Viewer& viewer,
     const std::string color = get_string(body, "color", "white", 10);
     if (color != "white" && color != "black" && color != "random")
       throw BadRequest{"color: expected white, black or random"};
-    const Side me = color == "random"  ? ((rng() & 1) ? Side::Black : Side::White)
+    const Side me = color == "random"  ? ((s_.rng() & 1) ? Side::Black : Side::White)
                     : color == "white" ? Side::White
                                        : Side::Black;
     const int level = int(get_int(body, "level", 5, 1, 20));
@@ -116,7 +115,7 @@ void Server::Impl::api_create(const json::object& body, const Viewer& viewer,
     if (rated && initial < 0)
       throw BadRequest{"rated: a rated game needs a clock", http::status::bad_request,
                        "rated_needs_clock"};
-    if (rated && store->standing(viewer.user_id).marked)
+    if (rated && s_.store.standing(viewer.user_id).marked)
       throw BadRequest{"rated: rated games are closed to your account", http::status::forbidden,
                        "account_marked"};
     // Correspondence: days per move, an online game without a clock.
@@ -136,16 +135,16 @@ void Server::Impl::api_create(const json::object& body, const Viewer& viewer,
     }
     if (*mode == Mode::Online) {
       // Each waiting game stays in memory and in the open list until it expires.
-      AddressState& a = addresses[peer];
+      AddressState& a = s_.addresses[peer];
       a.used = SteadyClock::now();
-      const int n = config.online_games_per_address;
+      const int n = s_.config.online_games_per_address;
       if (!a.games.take(now_ms(), n, double(n) / kGameWindowMinutes))
         throw BadRequest{"more than " + std::to_string(n) + " online games in " +
                              std::to_string(kGameWindowMinutes) + " minutes from this address",
                          http::status::too_many_requests};
     }
     // Every field is checked: only now the game exists.
-    auto room = rooms->create(*mode, Game(start));
+    auto room = s_.rooms.create(*mode, Game(start));
     room->clock_initial_ms = initial;
     room->increment_ms = increment;
     room->rated = rated;
@@ -186,11 +185,11 @@ void Server::Impl::api_create(const json::object& body, const Viewer& viewer,
   }
 }
 
-http::response<http::string_body> Server::Impl::api_join(const std::string& id,
-                                                         const json::object& body,
-                                                         const Viewer& viewer) {
+http::response<http::string_body> GamesSite::api_join(const std::string& id,
+                                                      const json::object& body,
+                                                      const Viewer& viewer) {
   try {
-    auto room = rooms->find(id);
+    auto room = s_.rooms.find(id);
     if (!room) throw BadRequest{"no such game: " + id, http::status::not_found};
     if (room->mode != Mode::Online) throw BadRequest{"only online games can be joined"};
     const std::string invite = get_string(body, "invite", "", 100);
@@ -208,14 +207,14 @@ http::response<http::string_body> Server::Impl::api_join(const std::string& id,
                        http::status::unauthorized, "rated_needs_account"};
     if (room->rated && viewer.user_id == other)
       throw BadRequest{"join: your own game", http::status::conflict, "own_game"};
-    if (viewer.signed_in() && other > 0 && moderation_site->blocks_between(viewer.user_id, other))
+    if (viewer.signed_in() && other > 0 && s_.moderation.blocks_between(viewer.user_id, other))
       throw BadRequest{"join: you cannot play this player", http::status::forbidden, "blocked"};
-    if (room->rated && store->standing(viewer.user_id).marked)
+    if (room->rated && s_.store.standing(viewer.user_id).marked)
       throw BadRequest{"join: rated games are closed to your account", http::status::forbidden,
                        "account_marked"};
     // Over the pair cap the game is played casual, and its state says why.
     if (room->rated && other > 0) {
-      room->unrated_reason = moderation_site->rated_refusal(viewer.user_id, other);
+      room->unrated_reason = s_.moderation.rated_refusal(viewer.user_id, other);
       if (!room->unrated_reason.empty()) room->rated = false;
     }
     const std::string token = RoomRegistry::random_id(32);
@@ -234,15 +233,15 @@ http::response<http::string_body> Server::Impl::api_join(const std::string& id,
   }
 }
 
-void Server::Impl::store_created(const std::shared_ptr<Room>& room, bool with_moves,
-                                 http::response<http::string_body> ok, Respond respond) {
+void GamesSite::store_created(const std::shared_ptr<Room>& room, bool with_moves,
+                              http::response<http::string_body> ok, Respond respond) {
   room->store_new(with_moves, [this, room, ok = std::move(ok),
                                respond = std::move(respond)](std::exception_ptr e) mutable {
     if (!e) {
       room->start_engine();
       return respond(std::move(ok));
     }
-    rooms->drop(room->id);
+    s_.rooms.drop(room->id);
     try {
       std::rethrow_exception(e);
     } catch (const store::StoreUnavailable& x) {
@@ -257,7 +256,7 @@ void Server::Impl::store_created(const std::shared_ptr<Room>& room, bool with_mo
   });
 }
 
-void Server::Impl::api_import(const json::object& body, Respond respond) {
+void GamesSite::api_import(const json::object& body, Respond respond) {
   try {
     Game game;
     std::string white = kNameWhite, black = kNameBlack;
@@ -287,7 +286,7 @@ void Server::Impl::api_import(const json::object& body, Respond respond) {
     } else {
       throw BadRequest{"expected \"record\" or \"position\""};
     }
-    auto room = rooms->create(Mode::Analysis, game);
+    auto room = s_.rooms.create(Mode::Analysis, game);
     const std::string token = RoomRegistry::random_id(32);
     room->players[0] = {white, token, true};
     room->players[1] = {black, token, true};
@@ -346,10 +345,10 @@ ListQuery list_query(const std::string& query, Store& store) {
 
 }  // namespace
 
-http::response<http::string_body> Server::Impl::api_list(const std::string& query) {
+http::response<http::string_body> GamesSite::api_list(const std::string& query) {
   ListQuery q;
   try {
-    q = list_query(query, *store);
+    q = list_query(query, s_.store);
   } catch (const BadRequest& e) {
     return e.response();
   }
@@ -360,10 +359,10 @@ http::response<http::string_body> Server::Impl::api_list(const std::string& quer
     if (user_id <= 0) return nullptr;
     auto [it, fresh] = accounts.try_emplace(user_id, nullptr);
     if (fresh)
-      if (auto u = store->user_by_id(user_id)) it->second = json::string(u->username);
+      if (auto u = s_.store.user_by_id(user_id)) it->second = json::string(u->username);
     return it->second;
   };
-  for (const GameRow& g : store->list_games(q, &total)) {
+  for (const GameRow& g : s_.store.list_games(q, &total)) {
     json::object item{{"id", g.id},
                       {"mode", g.mode},
                       {"variant", g.variant},
@@ -396,11 +395,11 @@ http::response<http::string_body> Server::Impl::api_list(const std::string& quer
                        json::object{{"games", std::move(games)}, {"total", total}});
 }
 
-std::string Server::Impl::analyze_refusal(const std::string& peer) {
+std::string GamesSite::analyze_refusal(const std::string& peer) {
   // Per address: one analysis at a time, and a rate (a bucket of 4 refilled at the set rate).
-  AddressState& a = addresses[peer];
+  AddressState& a = s_.addresses[peer];
   const auto now = SteadyClock::now();
-  const double burst = 4, per_second = std::max(1, config.analyze_per_minute) / 60.0;
+  const double burst = 4, per_second = std::max(1, s_.config.analyze_per_minute) / 60.0;
   if (a.tokens < 0)
     a.tokens = burst;
   else
@@ -409,12 +408,12 @@ std::string Server::Impl::analyze_refusal(const std::string& peer) {
   a.refilled = now;
   if (a.analyses > 0) return "analyze: one analysis at a time per address";
   if (a.tokens < 1)
-    return "analyze: more than " + std::to_string(config.analyze_per_minute) +
+    return "analyze: more than " + std::to_string(s_.config.analyze_per_minute) +
            " analyses a minute from this address";
   return "";
 }
 
-void Server::Impl::api_analyze(const json::object& body, const std::string& peer, Respond respond) {
+void GamesSite::api_analyze(const json::object& body, const std::string& peer, Respond respond) {
   engine_work::EngineWork::Search s;
   try {
     s.game = Game(start_of(body));
@@ -448,22 +447,22 @@ void Server::Impl::api_analyze(const json::object& body, const std::string& peer
     if (info.multipv == 1) *top = info;
   };
   auto done = [this, respond, peer, top, pos = s.game.position()](search::SearchResult r) {
-    if (auto it = addresses.find(peer); it != addresses.end()) --it->second.analyses;
+    if (auto it = s_.addresses.find(peer); it != s_.addresses.end()) --it->second.analyses;
     if (!r.lines.empty() && top->depth == 0) *top = r.lines[0];
     http::response<http::string_body> res{http::status::ok, 11};
     res.set(http::field::content_type, "application/json; charset=utf-8");
     res.body() = protocol::analysis_json(r, *top, pos);
     respond(std::move(res));
   };
-  if (!engine->search(std::move(s), engine_work::Priority::Background,
-                      std::make_shared<engine_work::Job>(), done)) {
+  if (!s_.engine.search(std::move(s), engine_work::Priority::Background,
+                        std::make_shared<engine_work::Job>(), done)) {
     respond(error_response(http::status::service_unavailable,
-                           "analyze: " + busy_message(engine->pool())));
+                           "analyze: " + busy_message(s_.engine.pool())));
     return;
   }
-  AddressState& a = addresses[peer];
+  AddressState& a = s_.addresses[peer];
   a.tokens -= 1;
   ++a.analyses;
 }
 
-}  // namespace toguz::server
+}  // namespace toguz::site

@@ -5,22 +5,22 @@
 #include "accounts/glicko2.h"
 #include "accounts/speed.h"
 #include "rules/notation.h"
-#include "server/server_impl.h"
+#include "site/games/games_site.h"
 #include "site/texts.h"
 
-namespace toguz::server {
+namespace toguz::site {
 
-void Server::Impl::bind_account(Player& p, const Room& room, const Viewer& v) {
+void GamesSite::bind_account(Player& p, const Room& room, const Viewer& v) {
   p.user_id = v.user_id;
   p.name = v.username;
   if (room.rated && !room.speed.empty()) {
-    const store::RatingRow r = accounts_site->rating_now(v.user_id, room.speed);
+    const store::RatingRow r = s_.accounts.rating_now(v.user_id, room.speed);
     p.rating = int(std::lround(r.rating));
     p.provisional = r.rd > accounts::kProvisionalRd;
   }
 }
 
-PairedSeats Server::Impl::start_paired_game(const PairedGame& g) {
+PairedSeats GamesSite::start_paired(const PairedGame& g) {
   PairedSeats out;
   Variant variant;
   if (!parse_variant(g.variant, &variant)) {
@@ -38,7 +38,7 @@ PairedSeats Server::Impl::start_paired_game(const PairedGame& g) {
   }
   RuleOptions opts;
   opts.variant = variant;
-  auto room = rooms->create(Mode::Online, Game(Position::start(opts.resolve())));
+  auto room = s_.rooms.create(Mode::Online, Game(Position::start(opts.resolve())));
   room->clock_initial_ms = g.days_per_move > 0 ? -1 : g.initial_ms;
   room->increment_ms = room->has_clock() ? std::max<int64_t>(0, g.increment_ms) : 0;
   room->set_clocks(std::max<int64_t>(0, room->clock_initial_ms));
@@ -50,7 +50,7 @@ PairedSeats Server::Impl::start_paired_game(const PairedGame& g) {
   if (speed) room->speed = std::string(accounts::name(*speed));
   // The pair cap and a marked account make it casual; the players see why in its state.
   room->unrated_reason =
-      g.rated ? moderation_site->rated_refusal(g.white.user_id, g.black.user_id) : "";
+      g.rated ? s_.moderation.rated_refusal(g.white.user_id, g.black.user_id) : "";
   room->rated = g.rated && room->unrated_reason.empty();
   const Viewer* viewers[2] = {&g.white, &g.black};
   for (int s = 0; s < 2; ++s) {
@@ -62,7 +62,7 @@ PairedSeats Server::Impl::start_paired_game(const PairedGame& g) {
   }
   room->status = Status::Playing;
   if (!room->save()) {  // logged; a game the store does not have is not started
-    rooms->drop(room->id);
+    s_.rooms.drop(room->id);
     out.error = "store";
     return out;
   }
@@ -73,4 +73,4 @@ PairedSeats Server::Impl::start_paired_game(const PairedGame& g) {
   return out;
 }
 
-}  // namespace toguz::server
+}  // namespace toguz::site

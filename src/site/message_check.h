@@ -4,10 +4,14 @@
 
 #include <boost/json.hpp>
 #include <chrono>
+#include <cstddef>
 #include <string>
 #include <string_view>
 
-namespace toguz::server {
+namespace toguz::site {
+
+constexpr size_t kMaxBody = 64 * 1024;    // HTTP request bodies (413 above)
+constexpr size_t kMaxMessage = 4 * 1024;  // WebSocket messages (error above)
 
 // A connection's message rate: the messages in the one-second window that started at
 // window_start.
@@ -22,4 +26,4 @@ const boost::json::object* check_message(std::string_view text, int max_per_seco
                                          MessageRate& rate, boost::json::value* v,
                                          std::string* why);
 
-}  // namespace toguz::server
+}  // namespace toguz::site

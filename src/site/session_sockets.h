@@ -2,7 +2,7 @@
 // ends them too: after a logout or a password change the server asks which of the account's
 // sockets were opened with a session the store no longer has, and closes those
 // (docs/accounts.md "Sessions"). In a cluster the instance that ended sessions publishes the
-// account and every instance does the same with its own sockets (cluster.h). IO thread only.
+// account and every instance does the same with its own sockets (the cluster). IO thread only.
 #pragma once
 
 #include <cstdint>
@@ -10,7 +10,7 @@
 #include <string>
 #include <unordered_map>
 
-namespace toguz::server {
+namespace toguz::site {
 
 class SessionSockets {
  public:
@@ -35,4 +35,4 @@ class SessionSockets {
   uint64_t next_ = 1;
 };
 
-}  // namespace toguz::server
+}  // namespace toguz::site

@@ -1,4 +1,4 @@
-#include "server/cluster.h"
+#include "cluster/cluster.h"
 
 #include <unistd.h>
 
@@ -6,10 +6,9 @@
 
 #include "bus/lease.h"
 #include "net/log.h"
-#include "server/server_impl.h"
 #include "site/json_out.h"
 
-namespace toguz::server {
+namespace toguz::cluster {
 
 namespace {
 
@@ -108,14 +107,14 @@ class RemoteClient : public ClientSession, public std::enable_shared_from_this<R
   bool closed_ = false;
 };
 
-Cluster::Cluster(Server::Impl& server, const std::string& redis_url)
-    : server_(server),
+Cluster::Cluster(ClusterServices services, const std::string& redis_url)
+    : server_(std::move(services)),
       redis_url_(redis_url),
       instance_(make_instance_id()),
       redis_(bus::parse_redis_url(redis_url),
              bus::Timeouts{milliseconds(1000), milliseconds(2000)}),
-      tick_timer_(server.ioc),
-      lease_(milliseconds(std::max(300, server.config.lease_ms))) {
+      tick_timer_(server_.ioc),
+      lease_(milliseconds(std::max(300, server_.config.lease_ms))) {
   redis_.command({"PING"});
 }
 
@@ -170,13 +169,13 @@ void Cluster::stop() {
   tick_timer_.cancel();
   try {
     std::vector<std::string> held;
-    server_.rooms->for_each([&](const std::shared_ptr<Room>& room) { held.push_back(room->id); });
+    server_.rooms.for_each([&](const std::shared_ptr<Room>& room) { held.push_back(room->id); });
     for (const std::string& id : held) bus::release_lease(redis_, lease_key(id), instance_);
     for (const auto& [game, r] : relayed_)
       for (uint64_t conn : r.conns)
         if (!r.driver.empty())
-          publish(channel_of(r.driver),
-                  "bye " + game + " " + instance_ + " " + std::to_string(conn) + "\n");
+          publish_on(channel_of(r.driver),
+                     "bye " + game + " " + instance_ + " " + std::to_string(conn) + "\n");
     if (coordinator_) bus::release_lease(redis_, kCoordinatorKey, instance_);
     coordinator_ = false;
     redis_.command({"DEL", alive_key(instance_)});
@@ -275,7 +274,7 @@ bool Cluster::claim_seek(const std::string& id) {
   }
 }
 
-long long Cluster::publish(const std::string& channel, const std::string& message) {
+long long Cluster::publish_on(const std::string& channel, const std::string& message) {
   try {
     return bus::publish(redis_, channel, message);
   } catch (const bus::BusError& e) {
@@ -285,7 +284,7 @@ long long Cluster::publish(const std::string& channel, const std::string& messag
 }
 
 void Cluster::publish_sessions_ended(int64_t user_id) {
-  publish(kSessionsChannel, "ended " + std::to_string(user_id));
+  publish_on(kSessionsChannel, "ended " + std::to_string(user_id));
 }
 
 void Cluster::on_sessions_ended(const std::string& payload) {
@@ -297,12 +296,12 @@ void Cluster::on_sessions_ended(const std::string& payload) {
   } catch (const std::exception&) {
     return;
   }
-  server_.close_ended_sessions(user_id);
+  server_.sockets.close_ended_sessions(user_id);
 }
 
 long long Cluster::send_to(const std::string& instance, const std::string& header,
                            const std::string& payload) {
-  return publish(channel_of(instance), header + "\n" + payload);
+  return publish_on(channel_of(instance), header + "\n" + payload);
 }
 
 void Cluster::forget(const std::string& key) {
@@ -366,7 +365,7 @@ void Cluster::on_hello(const std::string& game, const std::string& from, const s
     it->second->gone();
     remotes_.erase(it);
   }
-  auto room = server_.rooms->find(game);
+  auto room = server_.rooms.find(game);
   if (!room) {
     send_to(from, "close " + conn, "");
     return;
@@ -396,7 +395,7 @@ void Cluster::on_remote_message(const std::string& from, const std::string& conn
   }
   std::shared_ptr<RemoteClient> client = it->second;
   try {
-    server_.on_message(*client, text);
+    server_.message(*client, text);
   } catch (const std::exception& e) {
     log(net::LogLevel::Error, client->room ? client->room->id : "",
         std::string("message handler: ") + e.what());
@@ -423,28 +422,28 @@ void Cluster::on_http(const std::string& from, const std::string& req, const std
   r.body() = body.substr(nl + 1);
   r.prepare_payload();
   // Answered here, never forwarded again; its client is the one the forwarding instance saw.
-  server_.routing_forwarded = true;
+  routing_forwarded_ = true;
   try {
-    server_.handle_http(r, client.empty() ? "?" : client,
-                        [this, from, req](http::response<http::string_body> res) {
-                          send_to(from, "reply " + req + " " + std::to_string(res.result_int()),
-                                  std::string(res[http::field::content_type]) + "\n" + res.body());
-                        });
+    server_.route(r, client.empty() ? "?" : client,
+                  [this, from, req](http::response<http::string_body> res) {
+                    send_to(from, "reply " + req + " " + std::to_string(res.result_int()),
+                            std::string(res[http::field::content_type]) + "\n" + res.body());
+                  });
   } catch (...) {
-    server_.routing_forwarded = false;
+    routing_forwarded_ = false;
     throw;
   }
-  server_.routing_forwarded = false;
+  routing_forwarded_ = false;
 }
 
 // ---- the relay's side: this instance's connections to games driven elsewhere ----
 
-std::shared_ptr<WsSession> Cluster::relay_session(uint64_t conn) const {
+std::shared_ptr<GameSocket> Cluster::relay_session(uint64_t conn) const {
   auto it = sessions_.find(conn);
   return it == sessions_.end() ? nullptr : it->second.lock();
 }
 
-bool Cluster::hello_driver(WsSession& s, const std::string& driver) {
+bool Cluster::hello_driver(GameSocket& s, const std::string& driver) {
   if (driver.empty()) return false;
   // The account of the session's cookie travels as its id (the driver seats by token or
   // account), and the client's address for the driver's limits.
@@ -455,9 +454,9 @@ bool Cluster::hello_driver(WsSession& s, const std::string& driver) {
   return true;
 }
 
-void Cluster::relay_hello(WsSession& s) {
+void Cluster::relay_hello(GameSocket& s) {
   s.relay_conn = next_conn_++;
-  sessions_[s.relay_conn] = std::static_pointer_cast<WsSession>(s.shared_from_this());
+  sessions_[s.relay_conn] = std::static_pointer_cast<GameSocket>(s.shared_from_this());
   Relayed& r = relayed_[s.relay_game];
   r.conns.insert(s.relay_conn);
   if (r.driver.empty()) r.driver = driver_elsewhere(s.relay_game);
@@ -468,7 +467,7 @@ void Cluster::relay_hello(WsSession& s) {
   // Nobody drives it (its driver just went): this instance takes it over, or the next tick
   // finds who did.
   const std::string game = s.relay_game;
-  if (auto room = server_.rooms->find(game)) {
+  if (auto room = server_.rooms.find(game)) {
     relayed_[game].conns.erase(s.relay_conn);
     if (relayed_[game].conns.empty()) relayed_.erase(game);
     sessions_.erase(s.relay_conn);
@@ -476,7 +475,7 @@ void Cluster::relay_hello(WsSession& s) {
   }
 }
 
-void Cluster::relay_message(WsSession& s, const std::string& text) {
+void Cluster::relay_message(GameSocket& s, const std::string& text) {
   auto it = relayed_.find(s.relay_game);
   const bool sent =
       it != relayed_.end() && !it->second.driver.empty() &&
@@ -488,7 +487,7 @@ void Cluster::relay_message(WsSession& s, const std::string& text) {
     s.send(error_message("server: this game is moving to another server; send it again soon"));
 }
 
-void Cluster::relay_bye(WsSession& s) {
+void Cluster::relay_bye(GameSocket& s) {
   sessions_.erase(s.relay_conn);
   auto it = relayed_.find(s.relay_game);
   if (it == relayed_.end()) return;
@@ -551,7 +550,7 @@ void Cluster::on_http_reply(const std::string& req, int status, const std::strin
 void Cluster::arm_tick() {
   tick_timer_.expires_after(lease_ / 3);
   tick_timer_.async_wait([this](boost::system::error_code ec) {
-    if (ec || stopped_ || server_.stopped_io) return;
+    if (ec || stopped_ || server_.stopping) return;
     try {
       tick();
     } catch (const std::exception& e) {
@@ -569,12 +568,12 @@ void Cluster::tick() {
   watch_relayed();
   drop_dead_remotes();
   if (ticks_ % 3 == 1) adopt_orphans();
-  if (server_.engine_queue) server_.engine_queue->refresh();
+  if (server_.on_tick) server_.on_tick();
 }
 
 void Cluster::renew_leases() {
   std::vector<std::string> ids, keys;
-  server_.rooms->for_each([&](const std::shared_ptr<Room>& room) {
+  server_.rooms.for_each([&](const std::shared_ptr<Room>& room) {
     ids.push_back(room->id);
     keys.push_back(lease_key(room->id));
   });
@@ -583,7 +582,7 @@ void Cluster::renew_leases() {
   for (size_t i = 0; i < ids.size(); ++i) {
     if (held[i]) continue;
     log(net::LogLevel::Warn, ids[i], "cluster: the lease was lost; the game leaves this instance");
-    server_.rooms->drop(ids[i]);
+    server_.rooms.drop(ids[i]);
   }
 }
 
@@ -596,7 +595,7 @@ void Cluster::watch_relayed() {
     std::string driver = driver_elsewhere(game);
     if (driver.empty()) {
       // Nobody drives it: take it over; the relayed sessions attach here.
-      auto room = server_.rooms->find(game);
+      auto room = server_.rooms.find(game);
       if (!room) continue;
       log(net::LogLevel::Info, game, "cluster: taken over from " + it->second.driver);
       const std::set<uint64_t> conns = it->second.conns;
@@ -643,15 +642,15 @@ void Cluster::drop_dead_remotes() {
 
 void Cluster::adopt_orphans() {
   std::vector<std::string> ids;
-  for (const std::string& id : server_.store->unfinished_ids())
-    if (!server_.rooms->loaded(id)) ids.push_back(id);
+  for (const std::string& id : server_.store.unfinished_ids())
+    if (!server_.rooms.loaded(id)) ids.push_back(id);
   if (ids.empty()) return;
   std::vector<std::vector<std::string>> commands;
   for (const std::string& id : ids) commands.push_back({"EXISTS", lease_key(id)});
   const std::vector<bus::Reply> held = redis_.pipeline(commands);
   for (size_t i = 0; i < ids.size(); ++i) {
     if (held[i].type != bus::Reply::Type::Integer || held[i].integer != 0) continue;
-    if (auto room = server_.rooms->find(ids[i])) {
+    if (auto room = server_.rooms.find(ids[i])) {
       log(net::LogLevel::Info, ids[i], "cluster: an unfinished game nobody drove is driven here");
       room->start_engine();
       room->arm_flag_timer();
@@ -659,4 +658,28 @@ void Cluster::adopt_orphans() {
   }
 }
 
-}  // namespace toguz::server
+// ---- what the features declare of the cluster ----
+
+bool Cluster::forward(const std::string& id, const net::Request& req, const std::string& peer,
+                      const net::Respond& respond) {
+  if (routing_forwarded_ || server_.rooms.find(id)) return false;
+  const std::string driver = driver_elsewhere(id);
+  if (driver.empty()) return false;
+  forward_http(driver, req, peer, respond);
+  return true;
+}
+
+bool Cluster::forward(const net::Request& req, const std::string& peer,
+                      const net::Respond& respond) {
+  if (routing_forwarded_ || coordinator()) return false;
+  const std::string holder = coordinator_elsewhere();
+  if (holder.empty()) {
+    respond(error_response(http::status::service_unavailable,
+                           "tournaments: no server coordinates them just now; try again soon"));
+    return true;
+  }
+  forward_http(holder, req, peer, respond);
+  return true;
+}
+
+}  // namespace toguz::cluster

@@ -1,8 +1,6 @@
-#include "server/message_check.h"
+#include "site/message_check.h"
 
-#include "server/ws_session.h"
-
-namespace toguz::server {
+namespace toguz::site {
 
 const boost::json::object* check_message(std::string_view text, int max_per_second,
                                          MessageRate& rate, boost::json::value* v,
@@ -38,4 +36,4 @@ const boost::json::object* check_message(std::string_view text, int max_per_seco
   return &v->as_object();
 }
 
-}  // namespace toguz::server
+}  // namespace toguz::site

@@ -29,13 +29,34 @@
 
 #include "bus/pubsub.h"
 #include "bus/redis.h"
-#include "server/server.h"
+#include "net/router.h"
+#include "site/config.h"
+#include "site/games/game_socket.h"
+#include "site/games/games_site.h"
 #include "site/games/room_registry.h"
+#include "site/sockets.h"
+#include "site/tournaments/tournaments_site.h"
+#include "store/store.h"
 
-namespace toguz::server {
+namespace toguz::cluster {
 
-class WsSession;
+using namespace toguz::site;
 class RemoteClient;
+
+// What the cluster needs of the instance it runs in.
+struct ClusterServices {
+  boost::asio::io_context& ioc;
+  const Config& config;
+  store::Store& store;
+  RoomRegistry& rooms;
+  // A relayed client's message to a room driven here (GamesSite::on_message).
+  std::function<void(ClientSession&, std::string_view)> message;
+  SiteSockets& sockets;  // an account's sockets close when its sessions end
+  const bool& stopping;  // the instance shuts down
+  // Answers a request another instance forwarded, as the site's routes do.
+  std::function<void(const net::Request&, const std::string& client, net::Respond)> route;
+  std::function<void()> on_tick;  // each tick (the engine's queue refreshed)
+};
 
 // The channel every instance subscribes to for the lobby's seeks, challenges and pairings (the
 // lobby publishes its changes there; docs/cluster.md "Instances").
@@ -48,20 +69,22 @@ inline constexpr const char* kSessionsChannel = "toguz:sessions";
 // tournaments (docs/cluster.md "The coordinator").
 inline constexpr const char* kCoordinatorKey = "toguz:coordinator";
 
-class Cluster : public RoomOwnership {
+// The cluster implements what the features declare of it: the rooms' ownership, the games'
+// forwarding and relays, the tournaments' coordinator.
+class Cluster : public RoomOwnership, public GamesCluster, public TournamentsCluster {
  public:
   using Respond =
       std::function<void(boost::beast::http::response<boost::beast::http::string_body>)>;
 
   // Connects to Redis (throws bus::BusError naming it when it cannot) and names this instance.
-  Cluster(Server::Impl& server, const std::string& redis_url);
+  Cluster(ClusterServices services, const std::string& redis_url);
   ~Cluster() override;
   // Subscribes to this instance's channel (waiting for Redis to confirm) and starts the tick.
   void start();
   // At shutdown, on the IO thread: the leases released (another instance takes the games over
   // at once), the relays told to drop this instance's clients, the subscriber stopped.
   void stop();
-  const std::string& instance() const { return instance_; }
+  const std::string& instance() const override { return instance_; }
   const std::string& redis_url() const { return redis_url_; }
 
   std::optional<int64_t> acquire(const std::string& id, int64_t floor) override;
@@ -71,10 +94,20 @@ class Cluster : public RoomOwnership {
   // one does).
   std::string driver_elsewhere(const std::string& id);
 
-  // A relayed session (WsSession::relay_game set): its hello, messages and end.
-  void relay_hello(WsSession& s);
-  void relay_message(WsSession& s, const std::string& text);
-  void relay_bye(WsSession& s);
+  // GamesCluster: a request about a game another instance drives goes there (unless it was
+  // forwarded here: it is answered here, never forwarded again); a socket to such a game
+  // relays its hello, messages and end to the driver.
+  bool forward(const std::string& id, const net::Request& req, const std::string& peer,
+               const net::Respond& respond) override;
+  bool driven_elsewhere(const std::string& id) override { return !driver_elsewhere(id).empty(); }
+  void relay_hello(GameSocket& s) override;
+  void relay_message(GameSocket& s, const std::string& text) override;
+  void relay_bye(GameSocket& s) override;
+  // TournamentsCluster: the tournaments' requests go to the coordinator (503 while there is
+  // none); a game's end is published to it on the lobby's channel.
+  bool forward(const net::Request& req, const std::string& peer,
+               const net::Respond& respond) override;
+  void publish(const std::string& message) override { publish_lobby(message); }
   // An HTTP request about game `id`, which `driver` drives, from the client at address `peer`:
   // forwarded with that address (the driver's limits and logs see the client, not this
   // instance), answered when the driver answers (502 when it does not within a few seconds).
@@ -87,7 +120,7 @@ class Cluster : public RoomOwnership {
   void on_lobby(std::function<void(const std::string&)> on_message) {
     lobby_ = std::move(on_message);
   }
-  void publish_lobby(const std::string& message) { publish(kLobbyChannel, message); }
+  void publish_lobby(const std::string& message) { publish_on(kLobbyChannel, message); }
   // Tells every instance (this one included) that sessions of `user_id` ended.
   void publish_sessions_ended(int64_t user_id);
 
@@ -100,7 +133,7 @@ class Cluster : public RoomOwnership {
   // Whether this instance is the coordinator now: it holds the lease, renewed on every tick, and
   // the last renewal is younger than the lease less a margin (so that an instance that stalled
   // past it stops before another takes over).
-  bool coordinator() const;
+  bool coordinator() const override;
   // The coordinator when it is another instance ("" when it is this one or there is none).
   std::string coordinator_elsewhere();
   // Called (on the IO thread) each time this instance becomes the coordinator. Set before start().
@@ -131,10 +164,10 @@ class Cluster : public RoomOwnership {
                const std::string& target, const std::string& client, const std::string& body);
   void on_http_reply(const std::string& req, int status, const std::string& content_type,
                      const std::string& body);
-  std::shared_ptr<WsSession> relay_session(uint64_t conn) const;
+  std::shared_ptr<GameSocket> relay_session(uint64_t conn) const;
   void close_relayed(uint64_t conn);
   // Sends the hello of `s` to the driver of its game: false when no instance holds the game.
-  bool hello_driver(WsSession& s, const std::string& driver);
+  bool hello_driver(GameSocket& s, const std::string& driver);
   void arm_tick();
   void tick();
   void renew_leases();
@@ -142,11 +175,12 @@ class Cluster : public RoomOwnership {
   void drop_dead_remotes();
   void adopt_orphans();
   void hold_coordinator();
-  long long publish(const std::string& channel, const std::string& message);
+  long long publish_on(const std::string& channel, const std::string& message);
   static std::string channel_of(const std::string& instance);
   static std::string lease_key(const std::string& id);
 
-  Server::Impl& server_;
+  ClusterServices server_;
+  bool routing_forwarded_ = false;  // a request another instance forwarded is being routed
   std::string redis_url_;
   std::string instance_;
   bus::Connection redis_;
@@ -157,7 +191,7 @@ class Cluster : public RoomOwnership {
   bool stopped_ = false;
   uint64_t next_conn_ = 1, next_request_ = 1;
   std::unordered_map<std::string, Relayed> relayed_;                        // game -> its relay
-  std::unordered_map<uint64_t, std::weak_ptr<WsSession>> sessions_;         // relay conn -> session
+  std::unordered_map<uint64_t, std::weak_ptr<GameSocket>> sessions_;        // relay conn -> session
   std::unordered_map<std::string, std::shared_ptr<RemoteClient>> remotes_;  // "inst conn"
   std::unordered_map<uint64_t, PendingHttp> pending_http_;
   std::function<void(const std::string&)> lobby_;
@@ -166,4 +200,4 @@ class Cluster : public RoomOwnership {
   std::chrono::steady_clock::time_point coordinator_until_{};
 };
 
-}  // namespace toguz::server
+}  // namespace toguz::cluster
