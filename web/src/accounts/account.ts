@@ -5,7 +5,7 @@
 import "./accounts.css";
 import { ApiError } from "../protocol/api.js";
 import { accounts, am_moderator, moderation, set_me, who_am_i } from "./accounts_api.js";
-import { check_password, check_username, player_href } from "./accounts_logic.js";
+import { check_password, check_username, player_href } from "./accounts_state.js";
 import { error_text, t, t_any } from "../i18n/index.js";
 import { esc, toast, type View } from "../shell/util.js";
 

@@ -3,7 +3,7 @@
 
 import { call } from "../protocol/api.js";
 import type { GameRow } from "../games/games_api.js";
-import type { LeaderRow, Speed, User } from "./accounts_logic.js";
+import type { LeaderRow, Speed, User } from "./accounts_state.js";
 
 export interface AccountGameRow extends GameRow {
   rated?: boolean;

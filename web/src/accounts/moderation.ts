@@ -7,7 +7,7 @@
 import "./accounts.css";
 import { account_error } from "./account.js";
 import { moderation, type ReportItem } from "./accounts_api.js";
-import { player_href } from "./accounts_logic.js";
+import { player_href } from "./accounts_state.js";
 import { t, type Key } from "../i18n/index.js";
 import { esc, toast, type View } from "../shell/util.js";
 

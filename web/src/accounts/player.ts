@@ -1,12 +1,12 @@
 // The player page (#/@/<name>, also /@/<name>): ratings per category with a graph over time,
 // W/D/L in total and by colour, the games (each opens the replay with its review), a download of
 // every game as one PGN, and a link that challenges the player from the lobby. The leaderboard
-// (#/leaderboard/<category>) is here too. Every name is escaped (accounts_logic.ts).
+// (#/leaderboard/<category>) is here too. Every name is escaped (accounts_state.ts).
 
 import "./accounts.css";
 import { account_error } from "./account.js";
 import { accounts, moderation, who_am_i, type AccountGameRow } from "./accounts_api.js";
-import { history_svg, leaderboard_html, player_games_html, user_html, SPEEDS, type LeaderRow, type Speed, type User } from "./accounts_logic.js";
+import { history_svg, leaderboard_html, player_games_html, user_html, SPEEDS, type LeaderRow, type Speed, type User } from "./accounts_state.js";
 import { lang, t } from "../i18n/index.js";
 import { date_text } from "../board/logic.js";
 import { esc, toast, type View } from "../shell/util.js";

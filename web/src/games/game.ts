@@ -31,7 +31,7 @@ import {
 import type { GameClientMessage } from "../protocol/client.js";
 import type { Board, GameState, Line, Review, ReviewSummary, Score, ServerMessage, Side } from "../protocol/types.js";
 import { copy_text, esc, toast, type View } from "../shell/util.js";
-import { diff_text, time_left_text } from "../accounts/accounts_logic.js";
+import { diff_text, time_left_text } from "../accounts/accounts_state.js";
 import { tournament_of_game } from "../tournaments/tournaments_api.js";
 
 interface Anim {

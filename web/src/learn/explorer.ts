@@ -10,7 +10,7 @@ import "./learn.css";
 import { error_text, t, type Key } from "../i18n/index.js";
 import { learn_api, type ExplorerAnswer, type ExplorerFilter, type MoveEvals } from "./learn_api.js";
 import { eval_label, open_analysis, position_svg } from "../board/learn_board.js";
-import { share } from "./learn_logic.js";
+import { share } from "./learn_state.js";
 import { esc, type View } from "../shell/util.js";
 
 export class ExplorerView implements View {

@@ -10,7 +10,7 @@
 import "./learn.css";
 import { ApiError } from "../protocol/api.js";
 import { error_text, t, t_any } from "../i18n/index.js";
-import { diff_text, rating_text } from "../accounts/accounts_logic.js";
+import { diff_text, rating_text } from "../accounts/accounts_state.js";
 import { learn_api, type AttemptAnswer, type Puzzle, type PuzzleSummary } from "./learn_api.js";
 import { open_analysis, position_svg } from "../board/learn_board.js";
 import {
@@ -25,7 +25,7 @@ import {
   try_move,
   type Streak,
   type Trial,
-} from "./learn_logic.js";
+} from "./learn_state.js";
 import { move_label, parse_position } from "../board/logic.js";
 import { esc, type View } from "../shell/util.js";
 

@@ -7,7 +7,7 @@ import "./learn.css";
 import { error_text, t, type Key } from "../i18n/index.js";
 import { learn_api, type Study } from "./learn_api.js";
 import { open_analysis, position_svg } from "../board/learn_board.js";
-import { line_ply, line_position } from "./learn_logic.js";
+import { line_ply, line_position } from "./learn_state.js";
 import { cp_text, move_label, parse_position } from "../board/logic.js";
 import { esc, type View } from "../shell/util.js";
 

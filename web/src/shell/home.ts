@@ -4,7 +4,7 @@
 // ones with the time left), with their count.
 
 import { accounts, type MyGame } from "../accounts/accounts_api.js";
-import { time_left_text, clock_label } from "../accounts/accounts_logic.js";
+import { time_left_text, clock_label } from "../accounts/accounts_state.js";
 import { api, store, type NewGame } from "../games/games_api.js";
 import { GamesView } from "../games/games.js";
 import { error_text, t } from "../i18n/index.js";

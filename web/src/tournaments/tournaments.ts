@@ -8,7 +8,7 @@
 
 import "../arbiter/arbiter.css";
 import { who_am_i } from "../accounts/accounts_api.js";
-import { clock_label } from "../accounts/accounts_logic.js";
+import { clock_label } from "../accounts/accounts_state.js";
 import { error_text, t } from "../i18n/index.js";
 import { field, h, option, toast, type View } from "../shell/util.js";
 import { opened_before, tournament_path, tournaments_api, type TGame, type Tournament, type TournamentSummary } from "./tournaments_api.js";

@@ -1,5 +1,5 @@
-// The account, player and lobby pages' logic (src/accounts/accounts_logic.ts, accounts_api.ts,
-// src/lobby/lobby_logic.ts, lobby_socket.ts): the same rules as src/accounts (read from its
+// The account, player and lobby pages' logic (src/accounts/accounts_state.ts, accounts_api.ts,
+// src/lobby/lobby_state.ts, lobby_socket.ts): the same rules as src/accounts (read from its
 // sources), the API calls against a mocked fetch, the lobby socket against a fake WebSocket, and
 // every name escaped.
 import { test } from "node:test";
@@ -8,11 +8,11 @@ import { readFileSync } from "node:fs";
 import {
   RESERVED, ESTIMATED_MOVES, BULLET_BELOW, BLITZ_BELOW, RAPID_BELOW, check_username, check_password, speed_of,
   clock_label, rating_text, diff_text, user_html, player_games_html, history_svg, time_left_text,
-} from "../../node_modules/.toguz-unit/accounts/accounts_logic.js";
+} from "../../node_modules/.toguz-unit/accounts/accounts_state.js";
 import {
   seek_rows_html, pool_buttons_html, challenges_html, lobby_reduce, empty_lobby, can_accept, sorted_seeks, seek_message,
   challenge_message,
-} from "../../node_modules/.toguz-unit/lobby/lobby_logic.js";
+} from "../../node_modules/.toguz-unit/lobby/lobby_state.js";
 import { accounts, who_am_i } from "../../node_modules/.toguz-unit/accounts/accounts_api.js";
 import { LobbySocket } from "../../node_modules/.toguz-unit/lobby/lobby_socket.js";
 import { ApiError } from "../../node_modules/.toguz-unit/protocol/api.js";
@@ -299,7 +299,7 @@ test("the lobby socket: state, accept, start, errors, reconnect", (t) => {
 });
 
 test("the leaderboard and a challenge", async () => {
-  const { leaderboard_html } = await import("../../node_modules/.toguz-unit/accounts/accounts_logic.js");
+  const { leaderboard_html } = await import("../../node_modules/.toguz-unit/accounts/accounts_state.js");
   const html = leaderboard_html("rapid", [{ username: EVIL, rating: 1888.6, rd: 50, games: 90 }, { username: "Bolat", rating: 1700, rd: 60, games: 12 }]);
   NO_TAG(html);
   assert.match(html, /<td class="n">1<\/td>/);

@@ -1,4 +1,4 @@
-// The puzzle and study logic (src/learn/learn_logic.ts) on the puzzles the server answers
+// The puzzle and study logic (src/learn/learn_state.ts) on the puzzles the server answers
 // (test/fixtures/learn.json, kept equal to the server's answers by tests/unit/site/learn_api_test.cpp),
 // and the learning API's calls against a mocked fetch (src/learn/learn_api.ts).
 import { test } from "node:test";
@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import {
   new_trial, try_move, play_reply, legal_now, shown_position, shown_to_move, streak_after, remember,
   line_position, line_ply, share,
-} from "../../node_modules/.toguz-unit/learn/learn_logic.js";
+} from "../../node_modules/.toguz-unit/learn/learn_state.js";
 import { learn_api, next_query, explorer_query } from "../../node_modules/.toguz-unit/learn/learn_api.js";
 
 const fx = JSON.parse(readFileSync(new URL("../fixtures/learn.json", import.meta.url), "utf8"));

@@ -1,6 +1,6 @@
 // Pure helpers of the account and player pages (docs/web-protocol.md, "Accounts, ratings and the
 // lobby"): the same username, password and speed rules as src/accounts, and the pages' HTML,
-// every name escaped (the lobby's part is lobby/lobby_logic.ts). No DOM access here
+// every name escaped (the lobby's part is lobby/lobby_state.ts). No DOM access here
 // (unit-tested).
 
 import { t } from "../i18n/index.js";

@@ -4,7 +4,7 @@
 
 import {
   clock_label, player_href, rating_text, ESTIMATED_MOVES, SPEEDS, type CategoryRating, type Clock, type Speed, type User,
-} from "../accounts/accounts_logic.js";
+} from "../accounts/accounts_state.js";
 import { t, t_any } from "../i18n/index.js";
 import type { Colour, LobbyClientMessage } from "../protocol/client.js";
 import { esc } from "../shell/util.js";
