@@ -4,9 +4,8 @@
 
 import "../accounts/accounts.css";
 import { store } from "../games/games_api.js";
-import { account_error } from "../accounts/account.js";
 import { accounts, who_am_i } from "../accounts/accounts_api.js";
-import { clock_label, speed_of, type Clock, type User } from "../accounts/accounts_state.js";
+import { account_error, clock_label, speed_of, type Clock, type User } from "../accounts/accounts_state.js";
 import { challenge_message, challenges_html, pool_buttons_html, seek_message, seek_rows_html } from "./lobby_state.js";
 import type { Colour } from "../protocol/client.js";
 import { error_text, t } from "../i18n/index.js";
