@@ -12,7 +12,7 @@ import {
 } from "../../node_modules/.toguz-unit/accounts/accounts_state.js";
 import {
   seek_rows_html, pool_buttons_html, challenges_html, lobby_reduce, empty_lobby, can_accept, sorted_seeks, seek_message,
-  challenge_message,
+  challenge_message, SEEK_CLOCKS, SEEK_SPREADS, seek_clock, can_rate, seek_rating,
 } from "../../node_modules/.toguz-unit/lobby/lobby_state.js";
 import { accounts, moderation, who_am_i } from "../../node_modules/.toguz-unit/accounts/accounts_api.js";
 import { LobbySocket } from "../../node_modules/.toguz-unit/lobby/lobby_socket.js";
@@ -395,4 +395,20 @@ test("a moderation item's actions and their calls", async () => {
     ["/api/moderation/void", { game: "g1" }],
     ["/api/moderation/resolve", { id: 7 }],
   ]);
+});
+
+test("the seek form's clocks, who may rate a seek, and the rating its range is around", () => {
+  assert.equal(SEEK_CLOCKS.length, 11);
+  assert.deepEqual(SEEK_CLOCKS[3], { initial_ms: 180000, increment_ms: 2000 });
+  assert.deepEqual(SEEK_SPREADS, [0, 100, 200, 300, 500]);
+  assert.equal(seek_clock(""), null);
+  assert.equal(seek_clock("3"), SEEK_CLOCKS[3]);
+  assert.equal(can_rate("Aigerim", SEEK_CLOCKS[0]), true);
+  assert.equal(can_rate(null, SEEK_CLOCKS[0]), false);
+  assert.equal(can_rate("Aigerim", null), false);
+  const ratings = { blitz: { rating: 1613, rd: 60, provisional: false, games: 40 }, bullet: { rating: 1500, rd: 300, provisional: true, games: 0 } };
+  assert.equal(seek_rating(ratings, SEEK_CLOCKS[3]), 1613); // 3+2 is blitz
+  assert.equal(seek_rating(ratings, SEEK_CLOCKS[0]), null, "a provisional rating gives no range");
+  assert.equal(seek_rating(ratings, SEEK_CLOCKS[10]), null, "no rating in that category");
+  assert.equal(seek_rating(ratings, null), null);
 });
