@@ -1,24 +1,18 @@
 // Sign-up, log-in and the account page (#/signup, #/login, #/account): forms against the accounts
 // API (docs/web-protocol.md). The rules are checked here first, with the server's codes, so the
-// reader sees the same text either way; the server checks again.
+// reader sees the same text either way; the server checks again. The rules and texts are
+// accounts_state.ts's, the HTTP calls accounts_api.ts's.
 
 import "./accounts.css";
-import { ApiError } from "../protocol/api.js";
 import { accounts, am_moderator, moderation, set_me, who_am_i } from "./accounts_api.js";
-import { check_password, check_username, player_href } from "./accounts_logic.js";
-import { error_text, t, t_any } from "../i18n/index.js";
+import { account_error, auth_problem, check_password, player_href } from "./accounts_state.js";
+import { t, t_any } from "../i18n/index.js";
 import { esc, toast, type View } from "../shell/util.js";
 
 /** Tells the header (main.ts) that the logged-in player changed. */
 export function announce_me(name: string | null): void {
   set_me(name);
   window.dispatchEvent(new CustomEvent("toguz:me", { detail: name }));
-}
-
-/** A refusal in the reader's language; a server without the accounts API says so. */
-export function account_error(e: unknown): string {
-  if (e instanceof ApiError && (e.status === 404 || e.status === 405) && !e.code) return t("accounts_unavailable");
-  return error_text(e);
 }
 
 export class AuthView implements View {
@@ -58,12 +52,8 @@ export class AuthView implements View {
   private async submit() {
     const username = (this.el.querySelector("#auth-username") as HTMLInputElement).value.trim();
     const password = (this.el.querySelector("#auth-password") as HTMLInputElement).value;
-    if (this.mode === "signup") {
-      const bad = check_username(username) ?? check_password(password);
-      if (bad) return this.show(t_any(`e_${bad}`));
-    } else if (!username || !password) {
-      return this.show(t("e_login_failed"));
-    }
+    const problem = auth_problem(this.mode, username, password);
+    if (problem) return this.show(t_any(problem));
     const button = this.el.querySelector("#auth-submit") as HTMLButtonElement;
     button.disabled = true;
     try {

@@ -3,7 +3,7 @@
 
 import { call } from "../protocol/api.js";
 import type { GameRow } from "../games/games_api.js";
-import type { LeaderRow, Speed, User } from "./accounts_logic.js";
+import type { LeaderRow, Speed, User } from "./accounts_state.js";
 
 export interface AccountGameRow extends GameRow {
   rated?: boolean;
@@ -80,6 +80,18 @@ export const moderation = {
   close: (username: string, closed: boolean) => call<{ ok: boolean }>("POST", "/api/moderation/close", { username, closed }),
   void_game: (game: string) => call<{ ok: boolean }>("POST", "/api/moderation/void", { game }),
   resolve: (id: number) => call<{ ok: boolean }>("POST", "/api/moderation/resolve", { id }),
+  /** One of a moderation item's actions (accounts_state.ts report_actions) on its account
+   * `user`, its `game` or the item `id`; null for an action there is not. */
+  act: (action: string, user: string, game: string, id: number): Promise<unknown> | null =>
+    action === "mark" || action === "unmark"
+      ? moderation.mark(user, action === "mark")
+      : action === "close" || action === "reopen"
+        ? moderation.close(user, action === "close")
+        : action === "void"
+          ? moderation.void_game(game)
+          : action === "resolve"
+            ? moderation.resolve(id)
+            : null,
 };
 
 /** Whether the logged-in account is a moderator (false when anonymous or unknown). */

@@ -2,27 +2,25 @@
 // the server) and reports (by players), newest first, each with its actions: mark or unmark the
 // account, close or reopen it, void the game's rating changes, resolve the item; and a form that
 // voids any game by id. The server refuses all of it to everyone but moderators (403), and the
-// page then says so. Every name and reason is escaped.
+// page then says so. Every name and reason is escaped. Which actions an item has is
+// accounts_state.ts's; the HTTP calls are accounts_api.ts's.
 
 import "./accounts.css";
-import { account_error } from "./account.js";
 import { moderation, type ReportItem } from "./accounts_api.js";
-import { player_href } from "./accounts_logic.js";
-import { t, type Key } from "../i18n/index.js";
+import { account_error, player_href, report_actions } from "./accounts_state.js";
+import { t } from "../i18n/index.js";
 import { esc, toast, type View } from "../shell/util.js";
 
 /** One item's row: what it is, about whom, why, and its action buttons. */
 export function report_row_html(r: ReportItem): string {
   const who = (name: string | null) => (name ? `<a href="${esc(player_href(name))}" class="uname">${esc(name)}</a>` : "—");
   const target = r.target ?? "";
-  const button = (action: string, label: Key, extra = "") =>
-    `<button type="button" data-action="${action}" data-id="${r.id}" data-user="${esc(target)}"${extra}>${esc(t(label))}</button>`;
-  const actions = [
-    target ? button(r.target_marked ? "unmark" : "mark", r.target_marked ? "mod_unmark" : "mod_mark") : "",
-    target ? button(r.target_closed ? "reopen" : "close", r.target_closed ? "mod_reopen" : "mod_close") : "",
-    r.game ? button("void", "mod_void", ` data-game="${esc(r.game)}"`) : "",
-    r.resolved ? "" : button("resolve", "mod_resolve"),
-  ].join(" ");
+  const actions = report_actions(r)
+    .map(({ action, label }) => {
+      const game = action === "void" ? ` data-game="${esc(r.game)}"` : "";
+      return `<button type="button" data-action="${action}" data-id="${r.id}" data-user="${esc(target)}"${game}>${esc(t(label))}</button>`;
+    })
+    .join(" ");
   return `<tr data-report="${r.id}" data-kind="${esc(r.kind)}">
     <td>${esc(t(r.kind === "flag" ? "mod_kind_flag" : "mod_kind_report"))}</td>
     <td>${who(r.target)}${r.target_marked ? ` <small>(${esc(t("mod_marked"))})</small>` : ""}${r.target_closed ? ` <small>(${esc(t("mod_closed"))})</small>` : ""}</td>
@@ -78,13 +76,10 @@ export class ModerationView implements View {
   }
 
   private async act(d: DOMStringMap) {
-    const user = d.user ?? "";
+    const done = moderation.act(d.action ?? "", d.user ?? "", d.game ?? "", Number(d.id));
+    if (!done) return;
     try {
-      if (d.action === "mark" || d.action === "unmark") await moderation.mark(user, d.action === "mark");
-      else if (d.action === "close" || d.action === "reopen") await moderation.close(user, d.action === "close");
-      else if (d.action === "void") await moderation.void_game(d.game ?? "");
-      else if (d.action === "resolve") await moderation.resolve(Number(d.id));
-      else return;
+      await done;
       toast(t("mod_done"));
     } catch (e) {
       toast(account_error(e), "error");

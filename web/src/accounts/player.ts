@@ -1,12 +1,15 @@
 // The player page (#/@/<name>, also /@/<name>): ratings per category with a graph over time,
 // W/D/L in total and by colour, the games (each opens the replay with its review), a download of
 // every game as one PGN, and a link that challenges the player from the lobby. The leaderboard
-// (#/leaderboard/<category>) is here too. Every name is escaped (accounts_logic.ts).
+// (#/leaderboard/<category>) is here too. Every name is escaped (accounts_state.ts, which also
+// derives the paging); the HTTP calls are accounts_api.ts's.
 
 import "./accounts.css";
-import { account_error } from "./account.js";
 import { accounts, moderation, who_am_i, type AccountGameRow } from "./accounts_api.js";
-import { history_svg, leaderboard_html, player_games_html, user_html, SPEEDS, type LeaderRow, type Speed, type User } from "./accounts_logic.js";
+import {
+  account_error, history_svg, is_other_player, leader_category, leaderboard_html, page_span, player_games_html, user_html,
+  type LeaderRow, type Speed, type User,
+} from "./accounts_state.js";
 import { lang, t } from "../i18n/index.js";
 import { date_text } from "../board/logic.js";
 import { esc, toast, type View } from "../shell/util.js";
@@ -68,7 +71,7 @@ export class PlayerView implements View {
 
   /** Report and block, for a logged-in reader on another player's page. */
   private moderation_html(): string {
-    if (!this.user || !this.me || this.me.toLowerCase() === this.user.username.toLowerCase()) return "";
+    if (!this.user || !is_other_player(this.me, this.user.username)) return "";
     return `<form class="row" id="report-form"><input id="report-reason" maxlength="500" placeholder="${esc(t("report_reason"))}"/>
       <button type="submit">${esc(t("report"))}</button>
       <button type="button" id="block-player">${esc(t("block"))}</button></form>`;
@@ -115,12 +118,11 @@ export class PlayerView implements View {
       return;
     }
     const graph = history_svg(this.history);
-    const to = this.offset + this.games.length;
-    const pager =
-      this.total > this.games.length || this.offset > 0
-        ? `<p class="more row">${this.offset > 0 ? `<button type="button" data-page="-1">◀</button>` : ""} ${this.offset + 1}–${to} / ${this.total}
-          ${to < this.total ? `<button type="button" data-page="1">▶</button>` : ""}</p>`
-        : "";
+    const span = page_span(this.offset, this.games.length, this.total);
+    const pager = span
+      ? `<p class="more row">${span.prev ? `<button type="button" data-page="-1">◀</button>` : ""} ${span.from}–${span.to} / ${this.total}
+          ${span.next ? `<button type="button" data-page="1">▶</button>` : ""}</p>`
+      : "";
     this.el.innerHTML = `${user_html(this.user)}
       ${graph ? `<section class="card"><h3>${esc(t("rating_graph"))}</h3>${graph}</section>` : ""}
       <section><h3>${esc(t("games"))}</h3>
@@ -138,7 +140,7 @@ export class LeaderboardView implements View {
   private category: Speed;
 
   constructor(category: string | undefined) {
-    this.category = (SPEEDS as readonly string[]).includes(category ?? "") ? (category as Speed) : "blitz";
+    this.category = leader_category(category);
     this.el.className = "leaderboard";
     this.render();
     void this.load();

@@ -4,30 +4,17 @@
 // links to the print-friendly pairings and standings pages and the event's TGK file.
 //   #/arbiter                 a new event, and the events this browser arbitrates
 //   #/arbiter/<id>[/<key>]    the event; with its arbiter key (kept in this browser) to change it
-// Every name is put into the page as text (textContent), never as HTML.
+// Every name is put into the page as text (textContent), never as HTML. What the pages show is
+// derived in arbiter_state.ts; the HTTP calls and the kept keys are arbiter_api.ts's.
 
 import "./arbiter.css";
-import { error_text, t, t_any } from "../i18n/index.js";
+import { error_text, t } from "../i18n/index.js";
 import { field, h, option, toast, type View } from "../shell/util.js";
-import { arbiter_api, event_path, keep_key, keys, type ArbiterEvent, type EventPlayer } from "./arbiter_api.js";
-
-const RESULTS: [string, string][] = [
-  ["*", "—"],
-  ["1-0", "1-0"],
-  ["1/2-1/2", "½-½"],
-  ["0-1", "0-1"],
-  ["+-", "+ −"],
-  ["-+", "− +"],
-];
-
-function player_label(p: EventPlayer): string {
-  const name = p.title ? `${p.title} ${p.name}` : p.name;
-  return p.rating > 0 ? `${name} (${p.rating})` : name;
-}
-
-function tie_break_text(v: number): string {
-  return Number.isInteger(v) ? String(v) : Number.isInteger(v * 2) ? v.toFixed(1) : v.toFixed(2);
-}
+import { arbiter_api, event_path, keep_key, keys, type ArbiterEvent } from "./arbiter_api.js";
+import {
+  RESULTS, arbiter_link, event_date, event_meta, new_event_body, new_player_body, player_label, result_label, round_index,
+  tie_break_text, titled_name,
+} from "./arbiter_state.js";
 
 /** #/arbiter: the form of a new event and the events whose keys this browser keeps. */
 export class ArbiterHomeView implements View {
@@ -45,17 +32,15 @@ export class ArbiterHomeView implements View {
     system.addEventListener("change", () => (rounds.disabled = (system as HTMLSelectElement).value !== "swiss"));
     const name = h("input", { id: "arb-name", maxlength: "120" }) as HTMLInputElement;
     const site = h("input", { id: "arb-site", maxlength: "120" }) as HTMLInputElement;
-    const today = new Date().toISOString().slice(0, 10).replace(/-/g, ".");
-    const date = h("input", { id: "arb-date", value: today, placeholder: "2026.12.01" }) as HTMLInputElement;
+    const date = h("input", { id: "arb-date", value: event_date(new Date()), placeholder: "2026.12.01" }) as HTMLInputElement;
     const form = h("form", { id: "arb-new", class: "arb-form" },
       field(t("arb_name"), name), field(t("arb_site"), site), field(t("arb_date"), date),
       field(t("arb_system"), system), field(t("arb_rounds"), rounds),
       h("button", { type: "submit", id: "arb-create" }, t("arb_create")));
     form.addEventListener("submit", (e) => {
       e.preventDefault();
-      const sys = (system as HTMLSelectElement).value;
       void arbiter_api
-        .create({ name: name.value, site: site.value, date: date.value.trim(), system: sys, rounds: sys === "swiss" ? Number(rounds.value) : null })
+        .create(new_event_body({ name: name.value, site: site.value, date: date.value, system: (system as HTMLSelectElement).value, rounds: rounds.value }))
         .then((r) => {
           keep_key(r.id, r.key, r.event.name);
           location.hash = `#/arbiter/${encodeURIComponent(r.id)}`;
@@ -119,16 +104,14 @@ export class ArbiterEventView implements View {
     const ev = this.ev;
     if (!ev) return;
     const arbiter = this.key !== "";
-    const head = [ev.site, ev.date].filter((s) => s).join(", ");
     const n_played = ev.played.length;
-    const status = ev.next === "done" ? t("arb_done") : n_played ? t("arb_round", { n: n_played, total: ev.rounds }) : "";
     const links = h("p", { class: "arb-links no-print" },
       n_played ? h("a", { href: event_path(ev.id, `/pairings?round=${this.round_index() + 1}`), target: "_blank", id: "arb-print-pairings" }, t("arb_print_pairings")) : null,
       h("a", { href: event_path(ev.id, "/standings"), target: "_blank", id: "arb-print-standings" }, t("arb_print_standings")),
       h("a", { href: event_path(ev.id, "/tgk"), download: `event-${ev.id}.tgk`, id: "arb-tgk" }, t("arb_tgk")));
     const parts: (HTMLElement | null)[] = [
       h("h2", { id: "arb-event-name" }, ev.name || t("arb_untitled")),
-      h("p", { class: "arb-meta" }, [head, t_any(`sys_${ev.system.replace(/-/g, "_")}`), status].filter((s) => s).join(" · ")),
+      h("p", { class: "arb-meta" }, event_meta(ev)),
       links,
       arbiter ? this.arbiter_note() : h("p", { class: "arb-note no-print" }, t("arb_read_only")),
       this.players_part(arbiter),
@@ -139,7 +122,7 @@ export class ArbiterEventView implements View {
   }
 
   private arbiter_note(): HTMLElement {
-    const link = `${location.origin}${location.pathname}#/arbiter/${encodeURIComponent(this.id)}/${encodeURIComponent(this.key)}`;
+    const link = arbiter_link(`${location.origin}${location.pathname}`, this.id, this.key);
     const input = h("input", { id: "arb-key-link", readonly: "", value: link }) as HTMLInputElement;
     return h("div", { class: "arb-note no-print" }, h("p", {}, t("arb_key_note")), field(t("arb_arbiter_link"), input));
   }
@@ -161,7 +144,7 @@ export class ArbiterEventView implements View {
         h("button", { type: "submit", id: "arb-add" }, t("arb_add_player")));
       form.addEventListener("submit", (e) => {
         e.preventDefault();
-        void this.change("players", { name: name.value, rating: rating.value ? Number(rating.value) : 0, title: title.value }).then((ok) => {
+        void this.change("players", new_player_body(name.value, rating.value, title.value)).then((ok) => {
           if (ok) (this.el.querySelector("#arb-player-name") as HTMLInputElement | null)?.focus();
         });
       });
@@ -181,8 +164,7 @@ export class ArbiterEventView implements View {
   }
 
   private round_index(): number {
-    const n = this.ev!.played.length;
-    return this.shown_round >= 1 && this.shown_round <= n ? this.shown_round - 1 : n - 1;
+    return round_index(this.ev!.played.length, this.shown_round);
   }
 
   private round_part(arbiter: boolean): HTMLElement | null {
@@ -206,7 +188,7 @@ export class ArbiterEventView implements View {
         h("td", { class: "n" }, b.moves ? t("arb_n_moves", { n: b.moves }) : ""));
       rows.push(row);
       if (!arbiter) {
-        result_cell.textContent = RESULTS.find(([v]) => v === b.result)?.[1] ?? b.result;
+        result_cell.textContent = result_label(b.result);
         return;
       }
       const sel = h("select", { class: "arb-result", "aria-label": t("result") }, ...RESULTS.map(([v, text]) => option(v, text, v === b.result))) as HTMLSelectElement;
@@ -235,7 +217,7 @@ export class ArbiterEventView implements View {
     const rows = ev.standings.map((s) => {
       const p = ev.players[s.player];
       return h("tr", { "data-player": String(s.player) },
-        h("td", { class: "n" }, String(s.rank)), h("td", { class: "name" }, p.title ? `${p.title} ${p.name}` : p.name),
+        h("td", { class: "n" }, String(s.rank)), h("td", { class: "name" }, titled_name(p)),
         h("td", { class: "n" }, p.rating > 0 ? String(p.rating) : ""), h("td", { class: "n pts" }, s.points),
         ...s.tie_breaks.map((v) => h("td", { class: "n" }, tie_break_text(v))));
     });

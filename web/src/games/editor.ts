@@ -2,8 +2,10 @@
 // the result is a position string the server checks (POST /api/import) and opens for analysis.
 // Clicking a hole on the preview adds a stone, shift-click (or right-click) takes one away; on a
 // touch screen, which has neither, the "−" mode makes a tap take one away.
+// Its boards and stone count are game_state.ts's.
 
 import { api, store } from "./games_api.js";
+import { start_board, stone_total, variant_of_size, with_stones } from "./game_state.js";
 import { board_svg } from "../board/board.js";
 import { error_text, t } from "../i18n/index.js";
 import { format_position, parse_position, variant_size } from "../board/logic.js";
@@ -19,7 +21,7 @@ export class EditorView implements View {
 
   constructor() {
     this.el.className = "editor";
-    this.board = this.start(9);
+    this.board = start_board(9);
     this.el.addEventListener("input", (e) => this.on_input(e.target as HTMLInputElement));
     this.el.addEventListener("change", (e) => this.on_input(e.target as HTMLInputElement));
     this.el.addEventListener("click", (e) => this.on_click(e as MouseEvent));
@@ -34,25 +36,8 @@ export class EditorView implements View {
   }
   destroy() {}
 
-  private start(n: number): Board {
-    return {
-      white: Array(n).fill(n),
-      black: Array(n).fill(n),
-      kazna: { white: 0, black: 0 },
-      tuz: { white: 0, black: 0 },
-    };
-  }
-
-  private total(): number {
-    const b = this.board;
-    const row = (r: number[], tuz: number) => r.reduce((s, c, i) => s + (i + 1 === tuz ? 0 : c), 0);
-    return row(b.white, b.tuz.black) + row(b.black, b.tuz.white) + b.kazna.white + b.kazna.black;
-  }
-
   private bump(g: SVGGElement, d: number) {
-    const side = g.dataset.side as Side;
-    const i = Number(g.dataset.hole) - 1;
-    this.board[side][i] = Math.max(0, this.board[side][i] + d);
+    this.board = with_stones(this.board, g.dataset.side as Side, Number(g.dataset.hole), d);
     this.render();
   }
 
@@ -69,10 +54,10 @@ export class EditorView implements View {
       this.removing = a === "remove-mode";
       this.render();
     } else if (a === "clear") {
-      this.board = { white: Array(n).fill(0), black: Array(n).fill(0), kazna: { white: 0, black: 0 }, tuz: { white: 0, black: 0 } };
+      this.board = start_board(n, 0);
       this.render();
     } else if (a === "reset") {
-      this.board = this.start(n);
+      this.board = start_board(n);
       this.to_move = "white";
       this.render();
     } else if (a === "analyse") {
@@ -88,7 +73,7 @@ export class EditorView implements View {
     const v = Number(el.value);
     if (f === "variant") {
       this.variant = el.value;
-      this.board = this.start(variant_size(el.value));
+      this.board = start_board(variant_size(el.value));
       this.render();
       return;
     }
@@ -102,7 +87,7 @@ export class EditorView implements View {
         const p = parse_position(el.value);
         this.board = p.board;
         this.to_move = p.to_move;
-        this.variant = p.board.white.length === 9 ? "standard" : p.board.white.length === 7 ? "kozdatu" : "bestemshi";
+        this.variant = variant_of_size(p.board.white.length);
       } catch {
         return; // keep typing
       }
@@ -129,7 +114,7 @@ export class EditorView implements View {
   render(keep_focus?: string) {
     const n = this.board.white.length;
     const need = 2 * n * n;
-    const total = this.total();
+    const total = stone_total(this.board);
     const opts = (sel: number) =>
       `<option value="0"${sel === 0 ? " selected" : ""}>${esc(t("none"))}</option>` +
       Array.from({ length: n - 1 }, (_, i) => `<option value="${i + 1}"${sel === i + 1 ? " selected" : ""}>${i + 1}</option>`).join("");

@@ -2,36 +2,25 @@
 // (evaluation bar, best lines), review graph and the game-over panel. Everything shown comes
 // from the server's `state` messages and the deltas after them (each applied over the last state
 // the page has; at a gap the page asks for the whole state); after a reconnect the first state
-// replaces everything.
+// replaces everything. What it shows is derived in game_state.ts; its HTTP calls are
+// games_api.ts's.
 
 import { board_svg } from "../board/board.js";
 import { GameSocket } from "../protocol/conn.js";
 import {
-  after_delta, animates, bottom_side, can_move as may_move, frame_ms, go_target, is_over, key_command, last_state, lifted,
-  offer_declined, position_at, shown_position, sowing_frames, view_at,
+  after_delta, animates, away_ms, bottom_side, can_move as may_move, clock_ms, controls_of, deadline_passed, first_move_left,
+  frame_ms, go_target, is_over, key_command, last_state, lifted, mark_class, may_rematch, move_cells, offer_declined,
+  result_title_of, review_graph, running_clock, share_links, shown_position, shown_text, sowing_frames, sowing_of,
+  status_kind, view_at, type Control,
 } from "./game_state.js";
 import { error_text, player_name, t, t_any, type Key } from "../i18n/index.js";
 import { api, store } from "./games_api.js";
 import { eval_label } from "../board/learn_board.js";
-import {
-  bar_percent,
-  clock_text,
-  cp_text,
-  graph_points,
-  graph_value,
-  graph_x,
-  known_result,
-  move_label,
-  other,
-  parse_position,
-  score_text,
-  sowing_path,
-  type Cell,
-} from "../board/logic.js";
+import { bar_percent, clock_text, cp_text, known_result, move_label, other, parse_position, score_text, type Cell } from "../board/logic.js";
 import type { GameClientMessage } from "../protocol/client.js";
 import type { Board, GameState, Line, Review, ReviewSummary, Score, ServerMessage, Side } from "../protocol/types.js";
 import { copy_text, esc, toast, type View } from "../shell/util.js";
-import { diff_text, time_left_text } from "../accounts/accounts_logic.js";
+import { diff_text, time_left_text } from "../accounts/accounts_state.js";
 import { tournament_of_game } from "../tournaments/tournaments_api.js";
 
 interface Anim {
@@ -118,8 +107,8 @@ export class GameView implements View {
     if (s === "closed" && !this.ever_open && !this.checked) {
       // never connected: say so if the game does not exist instead of retrying for ever
       this.checked = true;
-      void fetch(`/api/games/${encodeURIComponent(this.id)}`).then((r) => {
-        if (r.status === 404) {
+      void api.missing(this.id).then((missing) => {
+        if (missing) {
           this.sock.close();
           this.el.innerHTML = `<p class="not-found" id="not-found">${esc(t("not_found"))}</p>`;
         }
@@ -192,14 +181,10 @@ export class GameView implements View {
     if (!g) return;
     const old = this.state;
     const reduced_motion = !!window.matchMedia?.("(prefers-reduced-motion: reduce)").matches;
-    if (old && animates(old, g, this.view_ply, this.queue.length, reduced_motion)) {
-      const mv = g.moves[g.moves.length - 1];
-      const n = g.n;
-      const k = old.board[mv.from.side][mv.from.hole - 1];
-      if (k > 0) {
-        this.animate(old, g, sowing_path(n, mv.from, k), () => this.apply(g));
-        return;
-      }
+    const sowing = old && animates(old, g, this.view_ply, this.queue.length, reduced_motion) ? sowing_of(old, g) : null;
+    if (old && sowing) {
+      this.animate(old, g, sowing.path, () => this.apply(g));
+      return;
     }
     this.apply(g);
   }
@@ -343,13 +328,9 @@ export class GameView implements View {
         this.panel_closed = true;
         this.render();
         break;
-      case "explorer": {
-        const g = this.state!;
-        const ply = this.view_ply;
-        const text = ply === null ? g.position : position_at(g, ply);
-        location.hash = `#/explorer/${encodeURIComponent(text)}`;
+      case "explorer":
+        location.hash = `#/explorer/${encodeURIComponent(shown_text(this.state!, this.view_ply))}`;
         break;
-      }
       case "flip":
         this.flipped = !this.flipped;
         this.render();
@@ -419,18 +400,17 @@ export class GameView implements View {
 
   /** How long the opponent has been away now: the state's away_ms plus the time since it came. */
   private away_text(): string {
-    const g = this.state;
-    const me = g?.you;
-    const opp = me === "white" || me === "black" ? g?.players?.[other(me)] : null;
-    const ms = typeof opp?.away_ms === "number" ? opp.away_ms + (performance.now() - this.received_at) : 0;
-    return t("seconds", { n: Math.floor(ms / 1000) });
+    return t("seconds", { n: Math.floor(away_ms(this.state, this.elapsed()) / 1000) });
+  }
+
+  /** The milliseconds since the state shown came. */
+  private elapsed(): number {
+    return performance.now() - this.received_at;
   }
 
   /** The first move's time left now: the state's first_move_ms less the time since it came. */
   private first_move_text(): string {
-    const ms = this.state?.first_move_ms;
-    const left = typeof ms === "number" ? Math.max(0, ms - (performance.now() - this.received_at)) : 0;
-    return t("first_move_due", { s: Math.ceil(left / 1000) });
+    return t("first_move_due", { s: Math.ceil(first_move_left(this.state, this.elapsed()) / 1000) });
   }
 
   private tick() {
@@ -442,20 +422,19 @@ export class GameView implements View {
     const corr = g?.status === "playing" ? g.correspondence : null;
     if (corr) {
       // the claim button comes once the deadline passes, without a new state from the server
-      if ((Date.now() >= corr.deadline_ms) !== this.deadline_passed) {
+      if (deadline_passed(g, Date.now()) !== this.deadline_passed) {
         this.render();
         return;
       }
       const el = this.el.querySelector<HTMLElement>("#corr-left");
       if (el) el.textContent = this.deadline_text();
     }
-    if (!g || !g.clock || !g.clock.running || g.status !== "playing") return;
-    const el = this.el.querySelector<HTMLElement>(`.clock[data-side="${g.clock.running}"]`);
+    const running = running_clock(g, this.elapsed());
+    if (!running) return;
+    const el = this.el.querySelector<HTMLElement>(`.clock[data-side="${running.side}"]`);
     if (!el) return;
-    const base = g.clock.running === "white" ? g.clock.white_ms : g.clock.black_ms;
-    const left = base - (performance.now() - this.received_at);
-    el.textContent = clock_text(left);
-    el.classList.toggle("low", left < 20000);
+    el.textContent = clock_text(running.ms);
+    el.classList.toggle("low", running.ms < 20000);
   }
 
   /** A correspondence game's deadline in words: the time the side to move has left, or that it
@@ -479,7 +458,7 @@ export class GameView implements View {
   private deadline_html(): string {
     const g = this.state!;
     if (!g.correspondence || g.status !== "playing") return "";
-    this.deadline_passed = Date.now() >= g.correspondence.deadline_ms;
+    this.deadline_passed = deadline_passed(g, Date.now());
     return `<p class="deadline${this.deadline_passed ? " up" : ""}" id="corr-deadline" data-deadline-ms="${g.correspondence.deadline_ms}">
       ${esc(t("days_per_move", { n: g.correspondence.days_per_move }))} · <span id="corr-left">${esc(this.deadline_text())}</span></p>`;
   }
@@ -495,8 +474,7 @@ export class GameView implements View {
       : "";
     let clock = "";
     if (g.clock) {
-      const ms = side === "white" ? g.clock.white_ms : g.clock.black_ms;
-      clock = `<span class="clock${g.clock.running === side ? " running" : ""}" data-side="${side}">${clock_text(ms)}</span>`;
+      clock = `<span class="clock${g.clock.running === side ? " running" : ""}" data-side="${side}">${clock_text(clock_ms(g.clock, side))}</span>`;
     }
     const thinking = turn && g.thinking && p?.engine ? `<span class="thinking">${esc(t("engine_thinking"))}</span>` : "";
     return `<div class="player ${pos}${turn ? " turn" : ""}" data-side="${side}">
@@ -508,119 +486,72 @@ export class GameView implements View {
 
   private status_line(): string {
     const g = this.state!;
-    if (g.status === "waiting") return esc(t("waiting_opponent"));
-    if (g.status === "over" || g.status === "aborted") return esc(this.result_title());
-    if (g.you === "spectator") return `${esc(t("spectator"))} · ${esc(t(g.to_move))} ${esc(t("to_move"))}`;
-    // fair play: the first move is due within a stated time, else the game is aborted
-    if (typeof g.first_move_ms === "number" && g.you === g.to_move)
-      return `${esc(t("your_move"))} · <span id="first-move">${esc(this.first_move_text())}</span>`;
-    if (g.legal.length > 0 && (g.you === g.to_move || g.you === "both"))
-      return g.you === "both" ? `${esc(t(g.to_move))} ${esc(t("to_move"))}` : esc(t("your_move"));
-    if (g.thinking) return esc(t("engine_thinking"));
-    return `${esc(t(g.to_move))} ${esc(t("to_move"))}`;
+    const to_move = `${esc(t(g.to_move))} ${esc(t("to_move"))}`;
+    switch (status_kind(g)) {
+      case "waiting":
+        return esc(t("waiting_opponent"));
+      case "over":
+        return esc(this.result_title());
+      case "spectator":
+        return `${esc(t("spectator"))} · ${to_move}`;
+      case "first_move":
+        return `${esc(t("your_move"))} · <span id="first-move">${esc(this.first_move_text())}</span>`;
+      case "your_move":
+        return esc(t("your_move"));
+      case "thinking":
+        return esc(t("engine_thinking"));
+      case "side_to_move":
+        return to_move;
+    }
   }
 
   private result_title(): string {
-    const g = this.state!;
-    if (g.status === "aborted" || g.result?.reason === "aborted") return t("aborted");
-    if (!g.result) return t("game_over");
-    if (g.result.winner === "draw") return t("drawn");
-    return t("wins", { side: this.name_of(g.result.winner) });
+    const r = result_title_of(this.state!);
+    return "wins" in r ? t("wins", { side: this.name_of(r.wins) }) : t(r.key);
   }
 
   private controls(): string {
     const g = this.state!;
     const b = (action: string, label: string, extra = "") =>
       `<button type="button" data-action="${action}" ${extra}>${esc(label)}</button>`;
-    const over = g.status === "over" || g.status === "aborted";
-    const out: string[] = [];
-    const me = g.you;
-    const player = me === "white" || me === "black";
-    if (!over) {
-      if (g.mode === "engine" || g.mode === "local" || g.mode === "analysis") {
-        if (g.ply > 0) out.push(b("takeback", t("takeback")));
-        if (g.legal.length > 0) out.push(b("hint", t("hint")));
+    const control = (c: Control): string => {
+      if (c.kind === "confirm_resign")
+        return `<span class="confirm">${esc(t("confirm_resign"))} ${b("resign-confirm", t("resign"), 'class="danger"')} ${b("resign-cancel", "✕")}</span>`;
+      if (c.kind === "offer") {
+        // the server's away_ms is as of the state; tick() counts on from there
+        const away = c.away ? ` (<span class="away" id="away">${esc(this.away_text())}</span>)` : "";
+        return `<span class="offer"${c.id ? ` id="${c.id}"` : ""}>${esc(t(c.text))}${away}</span>`;
       }
-      if (player || (me === "both" && g.mode !== "analysis")) {
-        if (this.confirm_resign) {
-          out.push(
-            `<span class="confirm">${esc(t("confirm_resign"))} ${b("resign-confirm", t("resign"), 'class="danger"')} ${b("resign-cancel", "✕")}</span>`,
-          );
-        } else if (g.status === "playing") {
-          out.push(b("resign", t("resign")));
-        }
-        if (player && g.mode !== "local") {
-          if (g.draw_offer && g.draw_offer !== me) {
-            out.push(`<span class="offer">${esc(t("draw_offered"))}</span>`);
-            out.push(b("accept_draw", t("accept_draw"), 'class="primary"'), b("decline_draw", t("decline_draw")));
-          } else if (g.draw_offer === me) {
-            out.push(`<span class="offer">${esc(t("draw_sent"))}</span>`);
-          } else if (g.status === "playing") {
-            if (this.declined_ply === g.ply) out.push(`<span class="offer" id="draw-declined">${esc(t("draw_declined"))}</span>`);
-            // the server limits repeated offers (can_offer_draw); older servers do not send it
-            if (g.can_offer_draw ?? true) out.push(b("offer_draw", t("offer_draw")));
-          }
-        }
-        if (g.can_abort ?? (g.mode === "online" && player && g.ply < 2)) out.push(b("abort", t("abort")));
-        const opp = player ? g.players?.[other(me as Side)] : null;
-        if (g.correspondence && player && g.status === "playing" && g.to_move !== me && this.deadline_passed) {
-          // the opponent's time to move is up: the server's claim_win wins on time
-          out.push(b("claim_win", t("claim_on_time"), 'class="primary" id="claim-on-time"'));
-        } else if (g.mode === "online" && opp && !opp.engine && !opp.connected && g.status === "playing" && !g.correspondence) {
-          // the server says when the claim is allowed (can_claim); before that, how long he is gone
-          // the server's away_ms is as of the state; tick() counts on from there
-          const away = typeof opp.away_ms === "number" ? ` (<span class="away" id="away">${esc(this.away_text())}</span>)` : "";
-          out.push(`<span class="offer">${esc(t("opponent_gone"))}${away}</span>`);
-          if (g.can_claim ?? true) out.push(b("claim_win", t("claim_win"), 'class="primary"'));
-        }
-      }
-    } else {
-      if ((g.mode === "online" && player) || ((g.mode === "engine" || g.mode === "local") && me !== "spectator")) {
-        if (g.rematch_offer && g.rematch_offer !== me) out.push(`<span class="offer">${esc(t("rematch_offered"))}</span>`);
-        out.push(b("rematch", t("rematch"), g.rematch_offer === me ? "disabled" : 'class="primary"'));
-      }
-      out.push(b("review", t("review")));
-    }
-    // the engine's lines for the live position; after the end the review takes over. None in an
-    // online game between people, for players and spectators alike (the server refuses it).
-    const analysis_ok = !over && g.mode !== "online";
-    if (analysis_ok) out.push(b("analyse", this.analysing ? t("stop") : t("analyse"), this.analysing ? 'class="active"' : ""));
-    if (g.mode === "analysis" && !this.review) out.push(b("review", t("review")));
-    // the opening explorer from the position shown, in analysis and review
-    if (this.analysing || this.review || g.mode === "analysis") out.push(b("explorer", t("open_explorer"), `id="game-explorer" title="${esc(t("explorer_from_game"))}"`));
-    out.push(b("flip", t("flip")));
+      const extra = [
+        c.cls ? `class="${c.cls}"` : "",
+        c.id ? `id="${c.id}"` : "",
+        c.title ? `title="${esc(t(c.title))}"` : "",
+        c.disabled ? "disabled" : "",
+      ].filter((x) => x).join(" ");
+      return b(c.action, t(c.label), extra);
+    };
+    const ui = {
+      confirm_resign: this.confirm_resign,
+      declined_ply: this.declined_ply,
+      deadline_passed: this.deadline_passed,
+      analysing: this.analysing,
+      reviewing: !!this.review,
+    };
+    const out = controls_of(g, ui).map(control);
     out.push(`<a class="button" href="${api.pgn_url(g.id)}" target="_blank" download="toguz-${esc(g.id)}.pgn">${esc(t("export_pgn"))}</a>`);
     return out.join(" ");
   }
 
   private move_list(): string {
     const g = this.state!;
-    const shown = this.view_ply ?? g.ply;
-    const marks = new Map<number, string>();
-    for (const r of this.review?.moves ?? []) if (r.mark) marks.set(r.ply, r.mark);
-    const cells: string[] = [];
     // a game may start with Black to move (imported position): number pairs from the start
-    const start = parse_position(g.start_position);
-    let num = start.move_number;
-    let i = 0;
-    if (start.to_move === "black" && g.moves.length > 0) {
-      cells.push(`<span class="mnum">${num}.</span><span class="mv empty">…</span>`);
-    }
-    for (const m of g.moves) {
-      const ply = i + 1;
-      if (m.side === "white") cells.push(`<span class="mnum">${num}.</span>`);
-      const mark = marks.get(ply);
-      const cls = `mv${ply === shown ? " current" : ""}${mark ? ` mark-${mark === "??" ? "blunder" : mark === "?" ? "mistake" : "dubious"}` : ""}`;
-      cells.push(
-        `<span class="${cls}" data-goto="${ply}" data-ply="${ply}" role="button" tabindex="-1">${esc(m.notation)}${mark ? `<sup>${esc(mark)}</sup>` : ""}</span>`,
-      );
-      if (m.side === "black") num++;
-      i++;
-    }
-    if (g.result && g.status === "over") {
-      const r = g.result.winner === "white" ? "1-0" : g.result.winner === "black" ? "0-1" : "½-½";
-      cells.push(`<span class="mres">${r}</span>`);
-    }
+    const cells = move_cells(g, this.view_ply ?? g.ply, this.review?.moves ?? []).map((c) => {
+      if (c.kind === "num") return `<span class="mnum">${c.n}.</span>`;
+      if (c.kind === "gap") return `<span class="mv empty">…</span>`;
+      if (c.kind === "result") return `<span class="mres">${c.text}</span>`;
+      const cls = `mv${c.current ? " current" : ""}${c.mark ? ` mark-${mark_class(c.mark)}` : ""}`;
+      return `<span class="${cls}" data-goto="${c.ply}" data-ply="${c.ply}" role="button" tabindex="-1">${esc(c.notation)}${c.mark ? `<sup>${esc(c.mark)}</sup>` : ""}</span>`;
+    });
     return `<div class="nav">
         <button type="button" data-action="first" aria-label="${esc(t("start"))}">«</button>
         <button type="button" data-action="prev" aria-label="${esc(t("a_prev"))}">◀</button>
@@ -687,28 +618,21 @@ export class GameView implements View {
     const g = this.state!;
     const W = 600;
     const H = 160;
-    const values = [0, ...r.moves.map((m) => graph_value(m.white, m.white_cp))];
-    const pts = graph_points(values, W, H);
-    const count = values.length;
-    const step = count > 1 ? W / (count - 1) : W;
-    const poly = pts.map(([x, y]) => `${x.toFixed(1)},${y.toFixed(1)}`).join(" ");
     // White's share is the light area rising from the bottom, Black's the dark one above it
-    const area = pts.length ? `0,${H} ${poly} ${pts[pts.length - 1][0].toFixed(1)},${H}` : "";
-    const shown = this.view_ply ?? g.ply;
+    const { pts, step, line: poly, area, cursor } = review_graph(r.moves, this.view_ply ?? g.ply, W, H);
     const start = parse_position(g.start_position);
     const label = (ply: number) => move_label(ply, start.move_number, start.to_move);
     const marks = r.moves
       .filter((m) => m.mark)
       .map((m) => {
         const [x, y] = pts[m.ply] ?? [0, H / 2];
-        const cls = m.mark === "??" ? "blunder" : m.mark === "?" ? "mistake" : "dubious";
+        const cls = mark_class(m.mark!);
         const mv = g.moves[m.ply - 1];
         return `<circle class="gmark ${cls}" cx="${x.toFixed(1)}" cy="${y.toFixed(1)}" r="5" data-goto="${m.ply}"><title>${esc(label(m.ply))} ${esc(mv?.notation ?? "")}${esc(m.mark)}</title></circle>`;
       })
       .join("");
-    const cursor = graph_x(Math.min(shown, count - 1), count, W);
-    const hits = values
-      .map((_, i) => `<rect class="ghit" x="${graph_x(i, count, W) - step / 2}" y="0" width="${step}" height="${H}" data-goto="${i}"/>`)
+    const hits = pts
+      .map(([x], i) => `<rect class="ghit" x="${x - step / 2}" y="0" width="${step}" height="${H}" data-goto="${i}"/>`)
       .join("");
     const list = r.moves
       .filter((m) => m.mark)
@@ -752,17 +676,14 @@ export class GameView implements View {
 
   private links_html(): string {
     const g = this.state!;
-    const invite = store.invite(g.id);
-    const base = `${location.origin}${location.pathname}`;
+    const links = share_links(g, store.invite(g.id), `${location.origin}${location.pathname}`);
     const parts: string[] = [];
-    if (g.mode === "online" && g.status === "waiting" && invite) {
-      const link = `${base}#/join/${g.id}/${invite}`;
-      parts.push(`<label>${esc(t("invite_link"))}<span class="copyrow"><input id="invite-link" readonly value="${esc(link)}"/>
+    if (links.invite) {
+      parts.push(`<label>${esc(t("invite_link"))}<span class="copyrow"><input id="invite-link" readonly value="${esc(links.invite)}"/>
         <button type="button" data-action="copy" data-for="invite-link">${esc(t("copy"))}</button></span></label>`);
     }
-    if (g.mode === "online") {
-      const link = `${base}#/game/${g.id}`;
-      parts.push(`<label>${esc(t("spectator_link"))}<span class="copyrow"><input id="spectator-link" readonly value="${esc(link)}"/>
+    if (links.spectator) {
+      parts.push(`<label>${esc(t("spectator_link"))}<span class="copyrow"><input id="spectator-link" readonly value="${esc(links.spectator)}"/>
         <button type="button" data-action="copy" data-for="spectator-link">${esc(t("copy"))}</button></span></label>`);
     }
     return parts.length ? `<div class="links">${parts.join("")}</div>` : "";
@@ -770,10 +691,9 @@ export class GameView implements View {
 
   private over_panel(): string {
     const g = this.state!;
-    if ((g.status !== "over" && g.status !== "aborted") || this.panel_closed) return "";
+    if (!is_over(g) || this.panel_closed) return "";
     const r = g.result;
     const reason = r ? t_any(`r_${r.reason}`) : "";
-    const player = g.you === "white" || g.you === "black";
     const tournament = tournament_of_game(g.id); // opened from a tournament page
     return `<div class="over-panel" id="game-over" role="dialog" data-winner="${esc(r?.winner ?? "")}" data-reason="${esc(r?.reason ?? "")}">
       <button type="button" class="x" data-action="close-panel" aria-label="${esc(t("a_close"))}">✕</button>
@@ -782,7 +702,7 @@ export class GameView implements View {
       ${g.rated ? (["white", "black"] as const).map((s) => g.players[s]?.rating_diff == null ? "" : `<p class="rating-change" data-side="${s}">${esc(t("rating_change", { name: this.name_of(s), diff: diff_text(g.players[s]!.rating_diff) }))}</p>`).join("") : ""}
       <div class="row">
         <button type="button" data-action="review" class="primary">${esc(t("review"))}</button>
-        ${(g.mode === "online" && player) || ((g.mode === "engine" || g.mode === "local") && g.you !== "spectator") ? `<button type="button" data-action="rematch">${esc(t("rematch"))}</button>` : ""}
+        ${may_rematch(g) ? `<button type="button" data-action="rematch">${esc(t("rematch"))}</button>` : ""}
         ${tournament ? `<a class="button primary" id="tn-back" href="#/tournaments/${encodeURIComponent(tournament)}">${esc(t("tn_back"))}</a>` : ""}
         <a class="button" href="#/">${esc(t("home"))}</a>
       </div></div>`;

@@ -1,6 +1,6 @@
-// The games' HTTP calls (docs/web-protocol.md, "HTTP": create, join, import, list, PGN) and
-// this browser's seats: the tokens and invites of its games, so a reload or the games page can
-// reopen them.
+// The games' HTTP calls (docs/web-protocol.md, "HTTP": create, join, import, list, PGN, whether
+// a game exists) and this browser's seats: the tokens and invites of its games, so a reload or
+// the games page can reopen them.
 
 import { call } from "../protocol/api.js";
 
@@ -57,6 +57,8 @@ export const api = {
     return call<{ games: GameRow[]; total: number }>("GET", `/api/games?${p}`);
   },
   pgn_url: (id: string) => `/api/games/${encodeURIComponent(id)}/pgn`,
+  /** Whether the server says there is no such game (404); any other answer is not a no. */
+  missing: (id: string) => fetch(`/api/games/${encodeURIComponent(id)}`).then((r) => r.status === 404),
 };
 
 const TOKENS = "toguz.tokens";

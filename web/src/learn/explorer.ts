@@ -5,12 +5,13 @@
 // position after it. Filters by rating and year. Without a collection (or a position no game
 // reached) the engine's evaluation of every legal move is shown alone.
 //   #/explorer[/<position>]   (the start when no position is given)
+// Its filters and cells are derived in learn_state.ts; the HTTP calls are learn_api.ts's.
 
 import "./learn.css";
 import { error_text, t, type Key } from "../i18n/index.js";
 import { learn_api, type ExplorerAnswer, type ExplorerFilter, type MoveEvals } from "./learn_api.js";
-import { eval_label, open_analysis, position_svg } from "../board/learn_board.js";
-import { share } from "./learn_logic.js";
+import { open_analysis, position_svg } from "../board/learn_board.js";
+import { eval_cell_of, share, with_filter } from "./learn_state.js";
 import { esc, type View } from "../shell/util.js";
 
 export class ExplorerView implements View {
@@ -64,9 +65,7 @@ export class ExplorerView implements View {
 
   /** The engine's column for a hole: its evaluation, "…" while searching, "–" without one. */
   private eval_cell(hole: number): string {
-    const e = this.evals?.moves.find((m) => m.hole === hole);
-    const text = e ? eval_label(e.score) : this.evals || this.evals_failed ? "–" : "…";
-    const line = e?.pv_notation.slice(0, 6).join(" ") ?? "";
+    const { text, line } = eval_cell_of(this.evals, this.evals_failed, hole);
     return `<td class="n eval" data-eval-hole="${hole}"${line ? ` title="${esc(line)}"` : ""}>${esc(text)}</td>`;
   }
 
@@ -92,8 +91,7 @@ export class ExplorerView implements View {
   private on_change(el: HTMLInputElement) {
     const f = el.dataset.filter as keyof ExplorerFilter | undefined;
     if (!f) return;
-    const v = el.value.trim() === "" ? undefined : Number(el.value);
-    this.filter = { ...this.filter, [f]: v !== undefined && Number.isInteger(v) && v >= 0 ? v : undefined };
+    this.filter = with_filter(this.filter, f, el.value);
     void this.load();
   }
 

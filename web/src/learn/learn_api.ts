@@ -1,8 +1,10 @@
 // The learning pages' HTTP calls (docs/web-protocol.md "Puzzles, studies and the opening
 // explorer"): GETs, and the POST of a puzzle attempt; a refusal becomes ApiError with the
-// server's code.
+// server's code. And what this browser keeps of the puzzle page (localStorage): the theme, the
+// mode, the puzzles seen lately and the streak.
 
 import { call } from "../protocol/api.js";
+import type { PuzzleMode, Streak } from "./learn_state.js";
 import type { MoveRec, Score, Side } from "../protocol/types.js";
 
 /** A puzzle rating as the server shows it (docs/ratings.md "Puzzle ratings"). */
@@ -129,4 +131,36 @@ export const learn_api = {
   studies: () => call<{ studies: Study[] }>("GET", "/api/studies"),
   explorer: (position: string, f: ExplorerFilter = {}) => call<ExplorerAnswer>("GET", `/api/explorer${explorer_query(position, f)}`),
   explorer_eval: (position: string) => call<MoveEvals>("GET", `/api/explorer/eval${explorer_query(position)}`),
+};
+
+const K_THEME = "toguz.puzzle_theme";
+const K_MODE = "toguz.puzzle_mode";
+const K_RECENT = "toguz.puzzle_recent";
+const K_STREAK = "toguz.puzzle_streak";
+
+function load<T>(key: string, fallback: T): T {
+  try {
+    const v = localStorage.getItem(key);
+    return v === null ? fallback : (JSON.parse(v) as T);
+  } catch {
+    return fallback;
+  }
+}
+function save(key: string, value: unknown) {
+  try {
+    localStorage.setItem(key, JSON.stringify(value));
+  } catch {
+    /* storage may be unavailable */
+  }
+}
+
+export const puzzle_store = {
+  theme: (): string => load(K_THEME, ""),
+  set_theme: (theme: string) => save(K_THEME, theme),
+  mode: (): PuzzleMode => (load<string>(K_MODE, "practice") === "streak" ? "streak" : "practice"),
+  set_mode: (mode: PuzzleMode) => save(K_MODE, mode),
+  recent: (): string[] => load<string[]>(K_RECENT, []),
+  set_recent: (ids: string[]) => save(K_RECENT, ids),
+  streak: (): Streak => load(K_STREAK, { current: 0, best: 0, over: false }),
+  set_streak: (s: Streak) => save(K_STREAK, s),
 };

@@ -6,51 +6,23 @@
 // player and the puzzle) and the page shows both ratings with the change. Streak puzzles are not
 // rated (a streak is played for itself, as lichess's puzzle streak).
 //   #/puzzles            the next puzzle      #/puzzles/<id>   that puzzle
+// What it shows is derived in learn_state.ts; the HTTP calls and what it keeps in this browser
+// are learn_api.ts's.
 
 import "./learn.css";
 import { ApiError } from "../protocol/api.js";
 import { error_text, t, t_any } from "../i18n/index.js";
-import { diff_text, rating_text } from "../accounts/accounts_logic.js";
-import { learn_api, type AttemptAnswer, type Puzzle, type PuzzleSummary } from "./learn_api.js";
+import { diff_text, rating_text } from "../accounts/accounts_state.js";
+import { learn_api, puzzle_store, type AttemptAnswer, type Puzzle, type PuzzleSummary } from "./learn_api.js";
 import { open_analysis, position_svg } from "../board/learn_board.js";
 import {
-  legal_now,
-  new_trial,
-  play_reply,
-  played_holes,
-  remember,
-  shown_move,
-  shown_position,
-  streak_after,
-  try_move,
-  type Streak,
-  type Trial,
-} from "./learn_logic.js";
+  after_answer, give_up, legal_now, new_trial, play_reply, played_holes, remember, should_report, streak_after, streak_shown,
+  theme_choices, try_move, unrated_note, viewed_move, viewed_position, type PuzzleMode, type Streak, type Trial,
+} from "./learn_state.js";
 import { move_label, parse_position } from "../board/logic.js";
 import { esc, type View } from "../shell/util.js";
 
-const THEMES = ["capture", "tuz", "starving", "defence", "endgame", "sacrifice"];
-const K_THEME = "toguz.puzzle_theme";
-const K_MODE = "toguz.puzzle_mode";
-const K_RECENT = "toguz.puzzle_recent";
-const K_STREAK = "toguz.puzzle_streak";
 const REPLY_MS = 450; // the forced reply follows after this pause
-
-function load<T>(key: string, fallback: T): T {
-  try {
-    const v = localStorage.getItem(key);
-    return v === null ? fallback : (JSON.parse(v) as T);
-  } catch {
-    return fallback;
-  }
-}
-function save(key: string, value: unknown) {
-  try {
-    localStorage.setItem(key, JSON.stringify(value));
-  } catch {
-    /* storage may be unavailable */
-  }
-}
 
 type Feedback = { kind: "task" | "right" | "solved" | "wrong" | "gave_up" | "error"; text: string };
 
@@ -59,9 +31,9 @@ export class PuzzlesView implements View {
   private summary: PuzzleSummary | null = null;
   private trial: Trial | null = null;
   private feedback: Feedback = { kind: "task", text: "" };
-  private theme: string = load(K_THEME, "");
-  private mode: "practice" | "streak" = load<string>(K_MODE, "practice") === "streak" ? "streak" : "practice";
-  private streak: Streak = load(K_STREAK, { current: 0, best: 0, over: false });
+  private theme: string = puzzle_store.theme();
+  private mode: PuzzleMode = puzzle_store.mode();
+  private streak: Streak = puzzle_store.streak();
   private view_ply: number | null = null; // a solution move looked at, null: the attempt's board
   private reported = ""; // the puzzle whose attempt was sent (a retry is not sent again)
   private answer: AttemptAnswer | null = null; // the server's answer to that attempt
@@ -95,13 +67,13 @@ export class PuzzlesView implements View {
   }
 
   private async next() {
-    const recent = load<string[]>(K_RECENT, []);
+    const recent = puzzle_store.recent();
     try {
       await this.open(learn_api.next(this.theme, recent), true);
     } catch (e) {
       // every puzzle of the theme seen: start the round again
       if (e instanceof ApiError && e.code === "no_puzzle" && recent.length) {
-        save(K_RECENT, []);
+        puzzle_store.set_recent([]);
         await this.open(learn_api.next(this.theme, []));
       }
     }
@@ -117,7 +89,7 @@ export class PuzzlesView implements View {
       this.reported = "";
       this.answer = null;
       this.feedback = { kind: "task", text: this.task_text(puzzle) };
-      save(K_RECENT, remember(load<string[]>(K_RECENT, []), puzzle.id));
+      puzzle_store.set_recent(remember(puzzle_store.recent(), puzzle.id));
       if (location.hash !== `#/puzzles/${puzzle.id}`) history.replaceState(null, "", `#/puzzles/${puzzle.id}`);
     } catch (e) {
       if (rethrow_missing && e instanceof ApiError && e.code === "no_puzzle") throw e;
@@ -134,7 +106,7 @@ export class PuzzlesView implements View {
   private on_change(el: HTMLSelectElement) {
     if (el.id === "puzzle-theme") {
       this.theme = el.value;
-      save(K_THEME, this.theme);
+      puzzle_store.set_theme(this.theme);
       void this.next();
     }
   }
@@ -163,7 +135,7 @@ export class PuzzlesView implements View {
     } else if (a === "analysis") void open_analysis(this.board_position());
     else if (a === "mode-practice" || a === "mode-streak") {
       this.mode = a === "mode-streak" ? "streak" : "practice";
-      save(K_MODE, this.mode);
+      puzzle_store.set_mode(this.mode);
       if (this.mode === "streak" && this.streak.over) this.new_streak();
       this.render();
     } else if (a === "new-streak") {
@@ -174,7 +146,7 @@ export class PuzzlesView implements View {
 
   private new_streak() {
     this.streak = { current: 0, best: this.streak.best, over: false };
-    save(K_STREAK, this.streak);
+    puzzle_store.set_streak(this.streak);
   }
 
   /** The attempt is over: the streak counts it (a retried puzzle counts once); in practice mode
@@ -182,19 +154,18 @@ export class PuzzlesView implements View {
   private finish(solved: boolean) {
     if (this.mode === "streak") {
       this.streak = streak_after(this.streak, solved);
-      save(K_STREAK, this.streak);
+      puzzle_store.set_streak(this.streak);
       return;
     }
     const tr = this.trial;
-    if (!tr || !this.summary?.rated || this.reported === tr.puzzle.id) return;
+    if (!tr || !should_report(this.mode, this.summary, tr, this.reported)) return;
     const id = tr.puzzle.id;
     this.reported = id;
     learn_api.attempt(id, played_holes(tr)).then(
       (a) => {
         if (!this.alive || this.trial?.puzzle.id !== id) return;
         this.answer = a;
-        if (this.summary && a.player) this.summary = { ...this.summary, player: a.player };
-        this.trial = { ...this.trial, puzzle: { ...this.trial.puzzle, rating: a.puzzle, rated: false } };
+        ({ summary: this.summary, trial: this.trial } = after_answer(this.summary, this.trial, a));
         this.render();
       },
       (e) => {
@@ -225,10 +196,8 @@ export class PuzzlesView implements View {
     const a = this.answer;
     const change =
       a && a.rated ? ` <span class="rating-change" id="puzzle-own-change">${esc(diff_text(a.puzzle.diff))}</span>` : "";
-    const again =
-      this.summary?.rated && !tr.puzzle.rated && !(a && a.rated) && this.mode === "practice"
-        ? `<p class="muted" id="puzzle-not-rated">${esc(t(tr.puzzle.unrated_reason === "not_served" ? "puzzle_not_served" : "puzzle_attempted"))}</p>`
-        : "";
+    const note = unrated_note(this.summary, tr, a, this.mode);
+    const again = note ? `<p class="muted" id="puzzle-not-rated">${esc(t(note))}</p>` : "";
     return `<p class="muted" id="puzzle-rating">${esc(t("puzzle_rating"))}: <span class="rating">${esc(rating_text(r))}</span>${change}</p>${again}`;
   }
 
@@ -259,7 +228,7 @@ export class PuzzlesView implements View {
   private give_up() {
     if (!this.trial || this.trial.state !== "playing") return;
     window.clearTimeout(this.timer);
-    this.trial = { ...this.trial, state: "missed" };
+    this.trial = give_up(this.trial);
     this.feedback = { kind: "gave_up", text: t("puzzle_gave_up") };
     this.finish(false);
     this.render();
@@ -267,9 +236,7 @@ export class PuzzlesView implements View {
 
   /** The position on the board: a solution move looked at, else the attempt's. */
   private board_position(): string {
-    const tr = this.trial!;
-    if (this.view_ply !== null) return this.view_ply === 0 ? tr.puzzle.position : tr.puzzle.line[this.view_ply - 1].position;
-    return shown_position(tr);
+    return viewed_position(this.trial!, this.view_ply);
   }
 
   private solution_html(tr: Trial): string {
@@ -287,8 +254,8 @@ export class PuzzlesView implements View {
     const themes = this.summary?.themes ?? {};
     const opts = [`<option value="">${esc(t("theme_any"))}</option>`]
       .concat(
-        THEMES.filter((x) => themes[x] || x === this.theme).map(
-          (x) => `<option value="${x}"${x === this.theme ? " selected" : ""}>${esc(t_any(`theme_${x}`))} (${themes[x] ?? 0})</option>`,
+        theme_choices(themes, this.theme).map(
+          (c) => `<option value="${c.theme}"${c.selected ? " selected" : ""}>${esc(t_any(`theme_${c.theme}`))} (${c.count})</option>`,
         ),
       )
       .join("");
@@ -296,14 +263,14 @@ export class PuzzlesView implements View {
       `<button type="button" data-action="mode-${m}" id="puzzle-mode-${m}" aria-pressed="${this.mode === m}"${this.mode === m ? ' class="active"' : ""}>${esc(t(`puzzle_mode_${m}`))}</button>`;
     const streak =
       this.mode === "streak"
-        ? `<span class="streak" id="puzzle-streak">${esc(t("streak_count", { n: this.streak.over ? 0 : this.streak.current }))} · ${esc(t("streak_best", { n: this.streak.best }))}</span>`
+        ? `<span class="streak" id="puzzle-streak">${esc(t("streak_count", { n: streak_shown(this.streak) }))} · ${esc(t("streak_best", { n: this.streak.best }))}</span>`
         : "";
     const tr = this.trial;
     let board = "";
     let side = `<p class="feedback ${this.feedback.kind}" id="puzzle-feedback">${esc(this.feedback.text)}</p>`;
     if (tr) {
       const looking = this.view_ply !== null;
-      const last = looking ? (this.view_ply! > 0 ? tr.puzzle.line[this.view_ply! - 1] : null) : shown_move(tr);
+      const last = viewed_move(tr, this.view_ply);
       board = `<div class="board" id="puzzle-board" data-state="${tr.state}" data-ply="${tr.ply}">${position_svg(
         this.board_position(),
         tr.puzzle.side,

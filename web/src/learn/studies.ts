@@ -2,29 +2,15 @@
 // solver's proven line where it has one, and, where it has not, the engine's best line shown
 // as such. The line is stepped through on the board; an analysis board opens from any ply.
 //   #/studies            the list      #/studies/<n>   one study
+// What it shows is derived in learn_state.ts; the HTTP call is learn_api.ts's.
 
 import "./learn.css";
 import { error_text, t, type Key } from "../i18n/index.js";
 import { learn_api, type Study } from "./learn_api.js";
 import { open_analysis, position_svg } from "../board/learn_board.js";
-import { line_ply, line_position } from "./learn_logic.js";
+import { line_ply, line_position, nodes_text, study_differs_text, study_of, study_status_text } from "./learn_state.js";
 import { cp_text, move_label, parse_position } from "../board/logic.js";
 import { esc, type View } from "../shell/util.js";
-
-/** What the solver says of a study, in words (or that it has not proven it). */
-function status_text(s: Study): string {
-  if (!s.proven) return t("study_not_proven");
-  const r = s.proven.result;
-  if (r === "draw") return t("study_proven_draw");
-  const side = t(r === "win" ? "white" : "black");
-  return s.proven.margin !== null ? t("study_proven_win_by", { side, n: Math.abs(s.proven.margin) }) : t("study_proven_win", { side });
-}
-
-/** The book's task when the solver proves something else under the rules played here. */
-function differs_text(s: Study): string {
-  if (!s.proven || s.proven.result === s.task) return "";
-  return s.task === "draw" && s.proven.result === "win" ? t("study_draw_but_win") : t("study_differs");
-}
 
 export class StudiesView implements View {
   el = document.createElement("div");
@@ -59,7 +45,7 @@ export class StudiesView implements View {
   }
 
   private current(): Study | undefined {
-    return this.studies?.find((s) => s.study === this.number);
+    return study_of(this.studies, this.number);
   }
 
   private go(ply: number) {
@@ -87,7 +73,7 @@ export class StudiesView implements View {
     const cards = studies.map(
       (s) => `<a class="card study-card" href="#/studies/${s.study}" data-study="${s.study}">
         <h3>${esc(t("study_n", { n: s.study }))}</h3><p>${esc(t(`task_${s.task}`))}</p>
-        <p class="${s.proven ? "status-proven" : "status-open"}">${esc(status_text(s))}</p></a>`,
+        <p class="${s.proven ? "status-proven" : "status-open"}">${esc(study_status_text(s))}</p></a>`,
     );
     return `<h2>${esc(t("studies_title"))}</h2><p class="muted">${esc(t("studies_source"))}</p>
       <div class="study-list">${cards.join("")}</div>`;
@@ -103,8 +89,8 @@ export class StudiesView implements View {
     const engine = s.engine
       ? `<p id="study-engine">${esc(t("study_engine_line", { depth: s.engine.depth, score: cp_text(s.engine.cp) }))}</p>`
       : "";
-    const nodes = s.proven ? `<p class="muted">${esc(t("study_nodes", { n: s.proven.nodes.toLocaleString("en").replace(/,/g, " ") }))}</p>` : "";
-    const differs = differs_text(s);
+    const nodes = s.proven ? `<p class="muted">${esc(t("study_nodes", { n: nodes_text(s.proven.nodes) }))}</p>` : "";
+    const differs = study_differs_text(s);
     const nav = (a: string, label: Key, text: string) =>
       `<button type="button" data-action="${a}" id="study-${a}" aria-label="${esc(t(label))}">${text}</button>`;
     return `<p><a href="#/studies">← ${esc(t("studies_title"))}</a></p>
@@ -117,7 +103,7 @@ export class StudiesView implements View {
         )}</div>
         <div class="learn-side card">
           <p id="study-task"><strong>${esc(t(`task_${s.task}`))}</strong></p>
-          <p id="study-status" class="${s.proven ? "status-proven" : "status-open"}">${esc(status_text(s))}</p>
+          <p id="study-status" class="${s.proven ? "status-proven" : "status-open"}">${esc(study_status_text(s))}</p>
           ${differs ? `<p id="study-differs">${esc(differs)}</p>` : ""}
           ${nodes}${engine}
           <h3>${esc(t(s.proven ? "study_proven_line" : "study_best_line"))}</h3>

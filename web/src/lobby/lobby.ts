@@ -1,25 +1,23 @@
 // The lobby (#/lobby): open seeks live over one WebSocket, a seek form, accepting a seek, quick
 // pairing pools, incoming challenges, and the count of players and games online. A `start` from
-// the server opens the game's seat for this player (docs/web-protocol.md).
+// the server opens the game's seat for this player (docs/web-protocol.md). Its state, tables and
+// messages are lobby_state.ts's; the socket is lobby_socket.ts.
 
 import "../accounts/accounts.css";
 import { store } from "../games/games_api.js";
-import { account_error } from "../accounts/account.js";
 import { accounts, who_am_i } from "../accounts/accounts_api.js";
-import { clock_label, speed_of, type Clock, type User } from "../accounts/accounts_logic.js";
-import { challenge_message, challenges_html, pool_buttons_html, seek_message, seek_rows_html } from "./lobby_logic.js";
+import { account_error, clock_label, speed_of, type Clock, type User } from "../accounts/accounts_state.js";
+import {
+  SEEK_CLOCKS, SEEK_SPREADS, can_rate, challenge_message, challenges_html, pool_buttons_html, seek_clock, seek_message, seek_rating,
+  seek_rows_html,
+} from "./lobby_state.js";
 import type { Colour } from "../protocol/client.js";
 import { error_text, t } from "../i18n/index.js";
 import { LobbySocket, type SocketLike } from "./lobby_socket.js";
 import { tournament_list } from "../tournaments/tournaments.js";
 import { tournaments_api } from "../tournaments/tournaments_api.js";
+import { is_open } from "../tournaments/tournaments_state.js";
 import { esc, toast, type View } from "../shell/util.js";
-
-// The seek form's clocks: lichess's pool controls, in ms.
-const CLOCKS: Clock[] = [
-  [1, 0], [2, 1], [3, 0], [3, 2], [5, 0], [5, 3], [10, 0], [10, 5], [15, 10], [30, 0], [30, 20],
-].map(([m, s]) => ({ initial_ms: m * 60000, increment_ms: s * 1000 }));
-const SPREADS = [0, 100, 200, 300, 500];
 
 export class LobbyView implements View {
   el = document.createElement("div");
@@ -67,7 +65,7 @@ export class LobbyView implements View {
   /** The upcoming and running tournaments, under the pools. */
   private async load_tournaments() {
     try {
-      const all = (await tournaments_api.list()).tournaments.filter((s) => s.status === "upcoming" || s.status === "running");
+      const all = (await tournaments_api.list()).tournaments.filter(is_open);
       this.el.querySelector("#lobby-tournaments")?.replaceChildren(tournament_list(all, "lobby-tn-list"));
     } catch (e) {
       toast(error_text(e), "error");
@@ -106,15 +104,14 @@ export class LobbyView implements View {
   }
 
   private form_clock(): Clock | null {
-    const v = (this.el.querySelector("#seek-clock") as HTMLSelectElement).value;
-    return v === "" ? null : CLOCKS[Number(v)];
+    return seek_clock((this.el.querySelector("#seek-clock") as HTMLSelectElement).value);
   }
 
   /** A game without a clock, or an anonymous player, cannot be rated. */
   private sync_form() {
     const rated = this.el.querySelector("#seek-rated") as HTMLInputElement | null;
     if (!rated) return;
-    const can = !!this.socket.state.you && this.form_clock() !== null;
+    const can = can_rate(this.socket.state.you, this.form_clock());
     rated.disabled = !can;
     if (!can) rated.checked = false;
     const sp = speed_of(this.form_clock());
@@ -124,8 +121,6 @@ export class LobbyView implements View {
   private create_seek() {
     const val = (id: string) => (this.el.querySelector(id) as HTMLSelectElement).value;
     const clock = this.form_clock();
-    const sp = speed_of(clock);
-    const mine = sp ? this.ratings[sp] : undefined;
     const to = (this.el.querySelector("#seek-to") as HTMLInputElement).value.trim();
     if (to) {
       this.challenge_to = to;
@@ -140,7 +135,7 @@ export class LobbyView implements View {
       rated: (this.el.querySelector("#seek-rated") as HTMLInputElement).checked,
       color: val("#seek-colour") as Colour,
       spread: Number(val("#seek-range")),
-      rating: mine && !mine.provisional ? mine.rating : null,
+      rating: seek_rating(this.ratings, clock),
     });
     if (!this.socket.send(msg)) toast(t("reconnecting"), "error");
   }
@@ -177,8 +172,8 @@ export class LobbyView implements View {
 
   render() {
     this.shown.clear();
-    const clocks = CLOCKS.map((c, i) => `<option value="${i}"${i === 3 ? " selected" : ""}>${esc(clock_label(c))}</option>`).join("");
-    const spreads = SPREADS.map((n) => `<option value="${n}">${n ? `±${n}` : esc(t("any"))}</option>`).join("");
+    const clocks = SEEK_CLOCKS.map((c, i) => `<option value="${i}"${i === 3 ? " selected" : ""}>${esc(clock_label(c))}</option>`).join("");
+    const spreads = SEEK_SPREADS.map((n) => `<option value="${n}">${n ? `±${n}` : esc(t("any"))}</option>`).join("");
     this.el.innerHTML = `<h2>${esc(t("lobby"))}</h2>
       <p class="muted"><span id="lobby-online"></span> <span id="lobby-status" class="banner-inline"></span></p>
       <p id="lobby-who" class="muted"></p>

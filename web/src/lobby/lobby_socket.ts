@@ -4,7 +4,7 @@
 // The socket is made by `make`, so tests can give a fake one.
 
 import type { LobbyClientMessage } from "../protocol/client.js";
-import { empty_lobby, lobby_reduce, type LobbyState } from "./lobby_logic.js";
+import { empty_lobby, lobby_reduce, type LobbyState } from "./lobby_state.js";
 
 export interface SocketLike {
   readyState: number;

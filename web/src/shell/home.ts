@@ -1,13 +1,15 @@
 // The home screen: play the engine, two players on one device, play a friend online (invite
 // link), import a record or a position, and links to the games list and the position editor.
 // For a logged-in player, the "your turn" list: the games waiting for his move (correspondence
-// ones with the time left), with their count.
+// ones with the time left), with their count. What the forms ask for and the list are
+// shell_state.ts's; the HTTP calls are games_api.ts's and accounts_api.ts's.
 
 import { accounts, type MyGame } from "../accounts/accounts_api.js";
-import { time_left_text, clock_label } from "../accounts/accounts_logic.js";
-import { api, store, type NewGame } from "../games/games_api.js";
+import { clock_label } from "../accounts/accounts_state.js";
+import { api, store } from "../games/games_api.js";
 import { GamesView } from "../games/games.js";
 import { error_text, t } from "../i18n/index.js";
+import { is_position_text, new_game_of, your_turn_rows } from "./shell_state.js";
 import { esc, toast, type View } from "./util.js";
 
 function variant_select(id: string): string {
@@ -51,15 +53,11 @@ export class HomeView implements View {
   private render_mine() {
     const box = this.el.querySelector<HTMLElement>("#your-turn");
     if (!box || !this.mine) return;
-    const now = Date.now();
-    const rows = this.mine.games
-      .filter((g) => g.your_turn)
-      .map((g) => {
-        const left = g.deadline_ms !== null ? time_left_text(g.deadline_ms - now) : null;
-        const when = g.deadline_ms !== null ? ` · <span class="left">${esc(left ?? t("time_up"))}</span>` : "";
-        return `<li data-game="${esc(g.id)}"><a href="#/game/${encodeURIComponent(g.id)}/${encodeURIComponent(g.token)}">${esc(t("versus", { name: g.opponent }))}</a>
+    const rows = your_turn_rows(this.mine.games, Date.now()).map(({ game: g, deadline }) => {
+      const when = deadline ? ` · <span class="left">${esc(deadline.left ?? t("time_up"))}</span>` : "";
+      return `<li data-game="${esc(g.id)}"><a href="#/game/${encodeURIComponent(g.id)}/${encodeURIComponent(g.token)}">${esc(t("versus", { name: g.opponent }))}</a>
           <span class="muted">${esc(clock_label(null, g.days_per_move))}${when}</span></li>`;
-      });
+    });
     box.hidden = false;
     box.dataset.count = String(this.mine.your_turn);
     box.innerHTML = `<h2>${esc(t("your_turn"))} <span class="count" id="your-turn-count">${this.mine.your_turn}</span></h2>
@@ -125,41 +123,26 @@ export class HomeView implements View {
     try {
       if (kind === "import") {
         const text = this.val("import-text").trim();
-        // a position string is one line with a "/" between the rows; anything else is a record
-        const is_position = !text.includes("\n") && /^[\dxX,]+\/[\dxX,]+\s/.test(text);
-        const r = is_position ? await api.import_position(text) : await api.import_record(text);
+        const r = is_position_text(text) ? await api.import_position(text) : await api.import_record(text);
         store.set_token(r.id, r.token);
         location.hash = `#/game/${r.id}/${r.token}`;
         return;
       }
-      const g: NewGame = {
-        mode: kind as NewGame["mode"],
-        variant: this.val(`${kind}-variant`),
-        tuz: this.val(`${kind}-variant`) === "standard",
-        play_out: false,
-        position: null,
-        color: "white",
-        level: 5,
-        clock: null,
-        name: store.name() || "",
-      };
-      if (kind === "engine") {
-        g.level = Number(this.val("engine-level"));
-        g.color = this.val("engine-colour") as NewGame["color"];
-      } else if (kind === "online") {
-        const name = this.val("online-name").trim();
-        store.set_name(name);
-        g.name = name;
-        g.color = this.val("online-colour") as NewGame["color"];
-        const c = this.val("online-clock");
-        if (c.startsWith("d")) {
-          g.days_per_move = Number(c.slice(1)); // correspondence
-        } else if (c) {
-          const [a, b] = c.split("+").map(Number);
-          g.clock = { initial_ms: a, increment_ms: b };
-        }
-        if ((this.el.querySelector("#online-rated") as HTMLInputElement).checked) g.rated = true;
-      }
+      const mode = kind as "engine" | "local" | "online";
+      const form =
+        mode === "engine"
+          ? { variant: this.val("engine-variant"), level: this.val("engine-level"), colour: this.val("engine-colour") }
+          : mode === "online"
+            ? {
+                variant: this.val("online-variant"),
+                name: this.val("online-name"),
+                colour: this.val("online-colour"),
+                clock: this.val("online-clock"),
+                rated: (this.el.querySelector("#online-rated") as HTMLInputElement).checked,
+              }
+            : { variant: this.val(`${mode}-variant`) };
+      const g = new_game_of(mode, form, store.name());
+      if (mode === "online") store.set_name(g.name);
       const r = await api.create(g);
       store.set_token(r.id, r.token);
       if (r.invite) store.set_invite(r.id, r.invite);

@@ -14,7 +14,7 @@ import { store } from "../games/games_api.js";
 import { AccountView, AuthView } from "../accounts/account.js";
 import { ArbiterEventView, ArbiterHomeView } from "../arbiter/arbiter.js";
 import { who_am_i } from "../accounts/accounts_api.js";
-import { player_href } from "../accounts/accounts_logic.js";
+import { player_href } from "../accounts/accounts_state.js";
 import { EditorView } from "../games/editor.js";
 import { GameView } from "../games/game.js";
 import { GamesView } from "../games/games.js";

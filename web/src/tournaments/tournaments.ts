@@ -4,30 +4,18 @@
 //                        being played (watch) and the finished ones (replay with the review)
 // The tournament page asks the server again every 2 seconds (that request also keeps its
 // player counted as connected); when the player's own game starts it opens that game once.
-// Every name is put into the page as text (textContent), never as HTML.
+// Every name is put into the page as text (textContent), never as HTML. What the pages show is
+// derived in tournaments_state.ts; the HTTP calls are tournaments_api.ts's.
 
 import "../arbiter/arbiter.css";
 import { who_am_i } from "../accounts/accounts_api.js";
-import { clock_label } from "../accounts/accounts_logic.js";
 import { error_text, t } from "../i18n/index.js";
 import { field, h, option, toast, type View } from "../shell/util.js";
 import { opened_before, tournament_path, tournaments_api, type TGame, type Tournament, type TournamentSummary } from "./tournaments_api.js";
-
-function system_text(s: TournamentSummary["system"]): string {
-  return s === "arena" ? t("tn_arena") : s === "swiss" ? t("sys_swiss") : s === "round-robin" ? t("sys_round_robin") : t("sys_double_round_robin");
-}
-function when(ms: number): string {
-  return new Date(ms).toLocaleString();
-}
-/** "Arena · 3+2 · rated · 12 players · Starts …" */
-export function summary_text(s: TournamentSummary): string {
-  const parts = [system_text(s.system), clock_label({ initial_ms: s.initial_ms, increment_ms: s.increment_ms }), s.rated ? t("rated") : t("casual"),
-    t("tn_players_n", { n: s.players })];
-  if (s.status === "upcoming") parts.push(t("tn_starts_at", { time: when(s.starts_ms) }));
-  else if (s.status === "running" && s.ends_ms) parts.push(t("tn_ends_at", { time: when(s.ends_ms) }));
-  else if (s.status === "running" && s.rounds) parts.push(t("tn_round_of", { n: s.round ?? 0, m: s.rounds }));
-  return parts.join(" · ");
-}
+import {
+  actions_of, game_link_kind, game_result_text, game_to_open, new_tournament_body, open_and_done, playing_and_done, summary_text,
+  tie_break_text,
+} from "./tournaments_state.js";
 
 /** A list of tournaments as links (the lobby shows the upcoming and running ones). */
 export function tournament_list(items: TournamentSummary[], id = "tn-list"): HTMLElement {
@@ -102,13 +90,10 @@ export class TournamentsHomeView implements View {
       h("button", { type: "submit", id: "tn-create", class: "primary" }, t("tn_create")));
     form.addEventListener("submit", (e) => {
       e.preventDefault();
-      const sys = system.value;
-      const body: Record<string, unknown> = {
-        name: name.value, system: sys, initial_ms: Math.round(Number(minutes.value) * 60000), increment_ms: Math.round(Number(inc.value) * 1000),
-        rated: rated.checked, starts_at: Date.now() + Math.round(Number(starts.value) * 60000), max_players: Number(max.value), entry_code: code.value,
-      };
-      if (sys === "arena") body.duration_minutes = Number(duration.value);
-      if (sys === "swiss") body.rounds = Number(rounds.value);
+      const body = new_tournament_body({
+        name: name.value, system: system.value, minutes: minutes.value, increment: inc.value, starts_in: starts.value,
+        duration: duration.value, rounds: rounds.value, max_players: max.value, code: code.value, rated: rated.checked,
+      }, Date.now());
       void tournaments_api
         .create(body)
         .then((r) => (location.hash = `#/tournaments/${encodeURIComponent(r.id)}`))
@@ -118,8 +103,7 @@ export class TournamentsHomeView implements View {
   }
 
   render() {
-    const open = this.items.filter((s) => s.status === "upcoming" || s.status === "running");
-    const done = this.items.filter((s) => s.status === "finished" || s.status === "cancelled");
+    const { open, done } = open_and_done(this.items);
     this.title.textContent = t("tournaments");
     this.intro.textContent = t("tn_intro");
     this.new_title.textContent = t("tn_new");
@@ -168,8 +152,8 @@ export class TournamentView implements View {
   private show(tn: Tournament) {
     this.tn = tn;
     this.render();
-    const game = tn.me?.game;
-    if (game && tn.status === "running" && !this.stopped && !opened_before(game, tn.id)) location.hash = `#/game/${encodeURIComponent(game)}`;
+    const game = game_to_open(tn);
+    if (game && !this.stopped && !opened_before(game, tn.id)) location.hash = `#/game/${encodeURIComponent(game)}`;
   }
 
   private on_click(el: Element) {
@@ -184,20 +168,18 @@ export class TournamentView implements View {
   }
 
   private actions(tn: Tournament): HTMLElement | null {
-    if (tn.status === "finished" || tn.status === "cancelled") return null;
-    if (!this.me) return h("p", { class: "muted", id: "tn-login" }, h("a", { href: "#/login" }, t("tn_login")));
-    const me = tn.me;
+    const actions = actions_of(tn, this.me);
+    if (actions === null) return null;
+    if (actions === "login") return h("p", { class: "muted", id: "tn-login" }, h("a", { href: "#/login" }, t("tn_login")));
     const box = h("p", { id: "tn-actions" });
-    if (tn.status === "upcoming" && this.me === tn.creator) box.append(h("button", { "data-action": "start", id: "tn-start" }, t("tn_start")), " ");
-    if (!me) {
-      if (tn.status === "running" && tn.system !== "arena") return box.childNodes.length ? box : null;
-      if (tn.entry === "code") box.append(h("input", { id: "tn-code-entry", placeholder: t("tn_code"), autocomplete: "off" }), " ");
-      box.append(h("button", { "data-action": "join", id: "tn-join", class: "primary" }, t("tn_join")));
-    } else if (me.paused) {
-      box.append(h("span", { id: "tn-paused" }, t("tn_paused")), " ", h("button", { "data-action": "join", id: "tn-resume", class: "primary" }, t("tn_resume")));
-    } else if (!me.withdrawn) {
-      if (me.game) box.append(h("a", { id: "tn-my-game", href: `#/game/${encodeURIComponent(me.game)}` }, t("tn_your_game")), " ");
-      box.append(h("button", { "data-action": "withdraw", id: "tn-withdraw" }, t("tn_withdraw")));
+    for (const a of actions) {
+      if (a === "start") box.append(h("button", { "data-action": "start", id: "tn-start" }, t("tn_start")), " ");
+      else if (a === "code") box.append(h("input", { id: "tn-code-entry", placeholder: t("tn_code"), autocomplete: "off" }), " ");
+      else if (a === "join") box.append(h("button", { "data-action": "join", id: "tn-join", class: "primary" }, t("tn_join")));
+      else if (a === "paused") box.append(h("span", { id: "tn-paused" }, t("tn_paused")), " ");
+      else if (a === "resume") box.append(h("button", { "data-action": "join", id: "tn-resume", class: "primary" }, t("tn_resume")));
+      else if (a === "my_game") box.append(h("a", { id: "tn-my-game", href: `#/game/${encodeURIComponent(tn.me!.game!)}` }, t("tn_your_game")), " ");
+      else box.append(h("button", { "data-action": "withdraw", id: "tn-withdraw" }, t("tn_withdraw")));
     }
     return box;
   }
@@ -214,19 +196,20 @@ export class TournamentView implements View {
       return h("tr", { "data-player": String(s.player), "data-name": s.name, "data-points": s.points },
         h("td", { class: "n" }, String(s.rank)), name, h("td", { class: "n" }, s.rating ? String(s.rating) : "—"), h("td", { class: "n pts" }, s.points),
         ...(arena ? [h("td", { class: "n" }, String(s.games ?? 0)), h("td", { class: "n" }, String(s.streak ?? 0))]
-          : (s.tie_breaks ?? []).map((v) => h("td", { class: "n" }, Number.isInteger(v) ? String(v) : v.toFixed(1)))));
+          : (s.tie_breaks ?? []).map((v) => h("td", { class: "n" }, tie_break_text(v)))));
     });
     return h("table", { id: "tn-standings" }, h("thead", {}, head), h("tbody", {}, ...rows));
   }
 
   private games_table(games: TGame[], id: string, rounds: boolean): HTMLElement {
     const rows = games.map((g) => {
+      const kind = game_link_kind(g);
       const link = g.id
-        ? h("a", { href: `#/game/${encodeURIComponent(g.id)}`, class: "tn-game-link" }, g.result === "*" && !g.called_off ? t("tn_watch") : t("tn_replay"))
+        ? h("a", { href: `#/game/${encodeURIComponent(g.id)}`, class: "tn-game-link" }, t(kind === "watch" ? "tn_watch" : "tn_replay"))
         : h("span", { class: "muted" }, t("tn_forfeit"));
       return h("tr", { "data-game": g.id ?? "", "data-result": g.result, "data-called-off": g.called_off ? "1" : "0", "data-white": g.white_name, "data-black": g.black_name },
         h("td", { class: "n" }, rounds ? `${g.round}.${g.board}` : String(g.board)), h("td", {}, g.white_name),
-        h("td", { class: "res" }, g.called_off ? "—" : g.result === "1/2-1/2" ? "½-½" : g.result), h("td", {}, g.black_name), h("td", {}, link));
+        h("td", { class: "res" }, game_result_text(g)), h("td", {}, g.black_name), h("td", {}, link));
     });
     return h("table", { id }, h("tbody", {}, ...rows));
   }
@@ -238,8 +221,7 @@ export class TournamentView implements View {
       return;
     }
     const rounds = tn.system !== "arena";
-    const playing = tn.games.filter((g) => g.result === "*" && g.id && !g.called_off);
-    const done = tn.games.filter((g) => g.result !== "*" || g.called_off).reverse();
+    const { playing, done } = playing_and_done(tn.games);
     this.el.replaceChildren(
       h("h2", { id: "tn-title" }, tn.name),
       h("p", { class: "arb-meta" }, h("span", { id: "tn-status", "data-status": tn.status }, t(`tn_status_${tn.status}`)), " · ", summary_text(tn), " · ",

@@ -1,5 +1,5 @@
-// The account, player and lobby pages' logic (src/accounts/accounts_logic.ts, accounts_api.ts,
-// src/lobby/lobby_logic.ts, lobby_socket.ts): the same rules as src/accounts (read from its
+// The account, player and lobby pages' logic (src/accounts/accounts_state.ts, accounts_api.ts,
+// src/lobby/lobby_state.ts, lobby_socket.ts): the same rules as src/accounts (read from its
 // sources), the API calls against a mocked fetch, the lobby socket against a fake WebSocket, and
 // every name escaped.
 import { test } from "node:test";
@@ -7,13 +7,14 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import {
   RESERVED, ESTIMATED_MOVES, BULLET_BELOW, BLITZ_BELOW, RAPID_BELOW, check_username, check_password, speed_of,
-  clock_label, rating_text, diff_text, user_html, player_games_html, history_svg, time_left_text,
-} from "../../node_modules/.toguz-unit/accounts/accounts_logic.js";
+  clock_label, rating_text, diff_text, user_html, player_games_html, history_svg, time_left_text, account_error, auth_problem,
+  is_other_player, page_span, leader_category, report_actions,
+} from "../../node_modules/.toguz-unit/accounts/accounts_state.js";
 import {
   seek_rows_html, pool_buttons_html, challenges_html, lobby_reduce, empty_lobby, can_accept, sorted_seeks, seek_message,
-  challenge_message,
-} from "../../node_modules/.toguz-unit/lobby/lobby_logic.js";
-import { accounts, who_am_i } from "../../node_modules/.toguz-unit/accounts/accounts_api.js";
+  challenge_message, SEEK_CLOCKS, SEEK_SPREADS, seek_clock, can_rate, seek_rating,
+} from "../../node_modules/.toguz-unit/lobby/lobby_state.js";
+import { accounts, moderation, who_am_i } from "../../node_modules/.toguz-unit/accounts/accounts_api.js";
 import { LobbySocket } from "../../node_modules/.toguz-unit/lobby/lobby_socket.js";
 import { ApiError } from "../../node_modules/.toguz-unit/protocol/api.js";
 import { error_text, load_lang } from "../../node_modules/.toguz-unit/i18n/index.js";
@@ -299,7 +300,7 @@ test("the lobby socket: state, accept, start, errors, reconnect", (t) => {
 });
 
 test("the leaderboard and a challenge", async () => {
-  const { leaderboard_html } = await import("../../node_modules/.toguz-unit/accounts/accounts_logic.js");
+  const { leaderboard_html } = await import("../../node_modules/.toguz-unit/accounts/accounts_state.js");
   const html = leaderboard_html("rapid", [{ username: EVIL, rating: 1888.6, rd: 50, games: 90 }, { username: "Bolat", rating: 1700, rd: 60, games: 12 }]);
   NO_TAG(html);
   assert.match(html, /<td class="n">1<\/td>/);
@@ -344,4 +345,70 @@ test("the your-turn list's call", async () => {
   };
   assert.deepEqual(await accounts.my_games(), { games: [], your_turn: 0 });
   assert.deepEqual(seen, [["GET", "/api/account/games"]]);
+});
+
+test("a refusal in words; a server without the accounts API says so", () => {
+  assert.equal(account_error(new ApiError(404, "not found")), en.accounts_unavailable);
+  assert.equal(account_error(new ApiError(405, "method")), en.accounts_unavailable);
+  // a 404 with the server's code is that refusal, not a missing API
+  assert.equal(account_error(new ApiError(404, "no such user", "no_user")), error_text(new ApiError(404, "no such user", "no_user")));
+  assert.notEqual(account_error(new ApiError(404, "no such user", "no_user")), en.accounts_unavailable);
+});
+
+test("the sign-up and log-in forms' checks before sending", () => {
+  assert.equal(auth_problem("signup", "a", "a good password"), "e_username_too_short");
+  assert.equal(auth_problem("signup", "Aigerim", "short"), "e_password_too_short");
+  assert.equal(auth_problem("signup", "Admin", "short"), "e_username_reserved", "the name is checked first");
+  assert.equal(auth_problem("signup", "Aigerim", "a good password"), null);
+  assert.equal(auth_problem("login", "", "x"), "e_login_failed");
+  assert.equal(auth_problem("login", "a", ""), "e_login_failed");
+  assert.equal(auth_problem("login", "a", "x"), null, "log-in leaves the rules to the server");
+});
+
+test("the player page: another player's, its pager and the leaderboard's category", () => {
+  assert.equal(is_other_player("Aigerim", "aigerim"), false);
+  assert.equal(is_other_player("Aigerim", "Bolat"), true);
+  assert.equal(is_other_player(null, "Bolat"), false);
+  assert.equal(page_span(0, 12, 12), null);
+  assert.deepEqual(page_span(0, 50, 57), { from: 1, to: 50, prev: false, next: true });
+  assert.deepEqual(page_span(50, 7, 57), { from: 51, to: 57, prev: true, next: false });
+  assert.deepEqual(page_span(50, 0, 0), { from: 51, to: 50, prev: true, next: false });
+  assert.equal(leader_category("rapid"), "rapid");
+  assert.equal(leader_category("hyper"), "blitz");
+  assert.equal(leader_category(undefined), "blitz");
+});
+
+test("a moderation item's actions and their calls", async () => {
+  const item = { id: 7, kind: "report", target: "Bolat", reporter: "Aigerim", about: null, game: "g1", reason: "x", created: "",
+    resolved: false, target_marked: false, target_closed: true };
+  assert.deepEqual(report_actions(item).map((a) => `${a.action}:${a.label}`), ["mark:mod_mark", "reopen:mod_reopen", "void:mod_void", "resolve:mod_resolve"]);
+  assert.deepEqual(report_actions({ ...item, target: null, game: null, resolved: true }), []);
+  assert.deepEqual(report_actions({ ...item, target_marked: true, target_closed: false, game: null }).map((a) => a.action), ["unmark", "close", "resolve"]);
+  const calls = mock_fetch([]);
+  for (const a of ["mark", "unmark", "close", "reopen", "void", "resolve"]) await moderation.act(a, "Bolat", "g1", 7);
+  assert.equal(moderation.act("delete", "Bolat", "g1", 7), null);
+  assert.deepEqual(calls.map((c) => [c.path, c.body]), [
+    ["/api/moderation/mark", { username: "Bolat", marked: true }],
+    ["/api/moderation/mark", { username: "Bolat", marked: false }],
+    ["/api/moderation/close", { username: "Bolat", closed: true }],
+    ["/api/moderation/close", { username: "Bolat", closed: false }],
+    ["/api/moderation/void", { game: "g1" }],
+    ["/api/moderation/resolve", { id: 7 }],
+  ]);
+});
+
+test("the seek form's clocks, who may rate a seek, and the rating its range is around", () => {
+  assert.equal(SEEK_CLOCKS.length, 11);
+  assert.deepEqual(SEEK_CLOCKS[3], { initial_ms: 180000, increment_ms: 2000 });
+  assert.deepEqual(SEEK_SPREADS, [0, 100, 200, 300, 500]);
+  assert.equal(seek_clock(""), null);
+  assert.equal(seek_clock("3"), SEEK_CLOCKS[3]);
+  assert.equal(can_rate("Aigerim", SEEK_CLOCKS[0]), true);
+  assert.equal(can_rate(null, SEEK_CLOCKS[0]), false);
+  assert.equal(can_rate("Aigerim", null), false);
+  const ratings = { blitz: { rating: 1613, rd: 60, provisional: false, games: 40 }, bullet: { rating: 1500, rd: 300, provisional: true, games: 0 } };
+  assert.equal(seek_rating(ratings, SEEK_CLOCKS[3]), 1613); // 3+2 is blitz
+  assert.equal(seek_rating(ratings, SEEK_CLOCKS[0]), null, "a provisional rating gives no range");
+  assert.equal(seek_rating(ratings, SEEK_CLOCKS[10]), null, "no rating in that category");
+  assert.equal(seek_rating(ratings, null), null);
 });

@@ -1,10 +1,11 @@
 // The lobby's pure part (docs/web-protocol.md, "WebSocket `/ws/lobby`"): its state from the
-// server's messages, the tables' HTML (every name escaped) and the messages its forms send. No
-// DOM access here (unit-tested in test/unit/accounts.test.mjs).
+// server's messages, the tables' HTML (every name escaped), the seek form's choices and the
+// messages its forms send. No DOM access and no fetch here (unit-tested in
+// test/unit/accounts.test.mjs).
 
 import {
-  clock_label, player_href, rating_text, ESTIMATED_MOVES, SPEEDS, type CategoryRating, type Clock, type Speed, type User,
-} from "../accounts/accounts_logic.js";
+  clock_label, player_href, rating_text, speed_of, ESTIMATED_MOVES, SPEEDS, type CategoryRating, type Clock, type Speed, type User,
+} from "../accounts/accounts_state.js";
 import { t, t_any } from "../i18n/index.js";
 import type { Colour, LobbyClientMessage } from "../protocol/client.js";
 import { esc } from "../shell/util.js";
@@ -173,4 +174,30 @@ export function challenge_message(
   f: { variant: string; clock: Clock | null; rated: boolean; color: Colour },
 ): LobbyClientMessage {
   return { type: "challenge", to, variant: f.variant, clock: f.clock, days_per_move: null, rated: f.rated, color: f.color };
+}
+
+/** The seek form's clocks: lichess's pool controls, in ms. */
+export const SEEK_CLOCKS: Clock[] = [
+  [1, 0], [2, 1], [3, 0], [3, 2], [5, 0], [5, 3], [10, 0], [10, 5], [15, 10], [30, 0], [30, 20],
+].map(([m, s]) => ({ initial_ms: m * 60000, increment_ms: s * 1000 }));
+
+/** The seek form's rating ranges: ± around the player's rating, 0 for any. */
+export const SEEK_SPREADS = [0, 100, 200, 300, 500];
+
+/** The seek form's clock from its choice: an index into SEEK_CLOCKS, "" for none. */
+export function seek_clock(choice: string): Clock | null {
+  return choice === "" ? null : SEEK_CLOCKS[Number(choice)];
+}
+
+/** Whether a seek may be rated: a logged-in player and a clock. */
+export function can_rate(you: string | null, clock: Clock | null): boolean {
+  return !!you && clock !== null;
+}
+
+/** The rating a seek's range is taken around: the player's in the clock's category, none while
+ * it is provisional. */
+export function seek_rating(ratings: User["ratings"], clock: Clock | null): number | null {
+  const sp = speed_of(clock);
+  const mine = sp ? ratings[sp] : undefined;
+  return mine && !mine.provisional ? mine.rating : null;
 }

@@ -1,10 +1,13 @@
-// Pure helpers of the account and player pages (docs/web-protocol.md, "Accounts, ratings and the
-// lobby"): the same username, password and speed rules as src/accounts, and the pages' HTML,
-// every name escaped (the lobby's part is lobby/lobby_logic.ts). No DOM access here
-// (unit-tested).
+// The accounts feature's pure part: of the account, player, leaderboard and moderation pages
+// (docs/web-protocol.md, "Accounts, ratings and the lobby"): the same username, password and
+// speed rules as src/accounts, a refusal in words, the pages' paging and moderation actions, and
+// their HTML, every name escaped (the lobby's part is lobby/lobby_state.ts). No DOM access and no
+// fetch here (unit-tested in test/unit/accounts.test.mjs).
 
-import { t } from "../i18n/index.js";
+import { error_text, t, type Key } from "../i18n/index.js";
+import { ApiError } from "../protocol/api.js";
 import { esc } from "../shell/util.js";
+import type { ReportItem } from "./accounts_api.js";
 
 export const SPEEDS = ["bullet", "blitz", "rapid", "classical", "correspondence"] as const;
 export type Speed = (typeof SPEEDS)[number];
@@ -240,4 +243,51 @@ export function leaderboard_html(category: Speed, rows: LeaderRow[]): string {
   return `<h2>${esc(t("leaderboard"))}</h2><p class="row tabs">${tabs}</p>
     <div class="table-wrap"><table class="leaders"><thead><tr><th>#</th><th>${esc(t("name_player"))}</th><th>${esc(t("rating"))}</th>
     <th>${esc(t("games"))}</th></tr></thead><tbody>${body}</tbody></table></div>`;
+}
+
+/** A refusal in the reader's language; a server without the accounts API says so. */
+export function account_error(e: unknown): string {
+  if (e instanceof ApiError && (e.status === 404 || e.status === 405) && !e.code) return t("accounts_unavailable");
+  return error_text(e);
+}
+
+/** What is wrong with a sign-up or log-in form before it is sent: the error's text key (e_...),
+ * null when it may go. Sign-up checks the server's rules; log-in only that both are filled. */
+export function auth_problem(mode: "login" | "signup", username: string, password: string): string | null {
+  if (mode === "signup") {
+    const bad = check_username(username) ?? check_password(password);
+    return bad ? `e_${bad}` : null;
+  }
+  return !username || !password ? "e_login_failed" : null;
+}
+
+/** Whether the logged-in reader `me` looks at another player's page (names are caseless). */
+export function is_other_player(me: string | null, name: string): boolean {
+  return !!me && me.toLowerCase() !== name.toLowerCase();
+}
+
+/** The pager under a list of `shown` rows from `offset` of `total`: the rows' span and whether
+ * there are rows before and after; null when one page holds them all. */
+export function page_span(offset: number, shown: number, total: number): { from: number; to: number; prev: boolean; next: boolean } | null {
+  if (total <= shown && offset === 0) return null;
+  const to = offset + shown;
+  return { from: offset + 1, to, prev: offset > 0, next: to < total };
+}
+
+/** The leaderboard's category from the address: a speed, else blitz. */
+export function leader_category(param: string | undefined): Speed {
+  return (SPEEDS as readonly string[]).includes(param ?? "") ? (param as Speed) : "blitz";
+}
+
+/** A moderation item's actions: mark or unmark and close or reopen its account, void its game,
+ * resolve it. */
+export function report_actions(r: ReportItem): { action: "mark" | "unmark" | "close" | "reopen" | "void" | "resolve"; label: Key }[] {
+  const out: ReturnType<typeof report_actions> = [];
+  if (r.target) {
+    out.push(r.target_marked ? { action: "unmark", label: "mod_unmark" } : { action: "mark", label: "mod_mark" });
+    out.push(r.target_closed ? { action: "reopen", label: "mod_reopen" } : { action: "close", label: "mod_close" });
+  }
+  if (r.game) out.push({ action: "void", label: "mod_void" });
+  if (!r.resolved) out.push({ action: "resolve", label: "mod_resolve" });
+  return out;
 }

@@ -1,0 +1,72 @@
+// The arbiter pages' pure part (arbiter/arbiter.ts draws it): the results an arbiter enters,
+// how players, tie-breaks and the event's line read, which round is shown, the arbiter's link
+// and the requests of the forms. No DOM access and no fetch here (unit-tested in
+// test/unit/arbiter.test.mjs).
+
+import { t, t_any } from "../i18n/index.js";
+import type { ArbiterEvent, EventPlayer } from "./arbiter_api.js";
+
+/** The results of a board, as the server writes them and as the page shows them. */
+export const RESULTS: [string, string][] = [
+  ["*", "—"],
+  ["1-0", "1-0"],
+  ["1/2-1/2", "½-½"],
+  ["0-1", "0-1"],
+  ["+-", "+ −"],
+  ["-+", "− +"],
+];
+
+/** A result as the page shows it (an unknown one as it is). */
+export function result_label(result: string): string {
+  return RESULTS.find(([v]) => v === result)?.[1] ?? result;
+}
+
+/** A player's name with his title before it. */
+export function titled_name(p: EventPlayer): string {
+  return p.title ? `${p.title} ${p.name}` : p.name;
+}
+
+/** A player on a pairing: his titled name and his rating when he has one. */
+export function player_label(p: EventPlayer): string {
+  const name = titled_name(p);
+  return p.rating > 0 ? `${name} (${p.rating})` : name;
+}
+
+/** A tie-break: whole numbers as they are, halves with one decimal, others with two. */
+export function tie_break_text(v: number): string {
+  return Number.isInteger(v) ? String(v) : Number.isInteger(v * 2) ? v.toFixed(1) : v.toFixed(2);
+}
+
+/** A date as the event's form takes it: 2026.12.01 (UTC). */
+export function event_date(d: Date): string {
+  return d.toISOString().slice(0, 10).replace(/-/g, ".");
+}
+
+/** The body of POST /api/events: the rounds only for a Swiss event. */
+export function new_event_body(f: { name: string; site: string; date: string; system: string; rounds: string }): Record<string, unknown> {
+  return { name: f.name, site: f.site, date: f.date.trim(), system: f.system, rounds: f.system === "swiss" ? Number(f.rounds) : null };
+}
+
+/** The body of a player entered: no rating typed is 0 (none). */
+export function new_player_body(name: string, rating: string, title: string): Record<string, unknown> {
+  return { name, rating: rating ? Number(rating) : 0, title };
+}
+
+/** The 0-based index of the round shown: the one picked (1-based), else the latest. */
+export function round_index(played: number, shown_round: number): number {
+  return shown_round >= 1 && shown_round <= played ? shown_round - 1 : played - 1;
+}
+
+/** The event's line under its name: site and date, the pairing system, the round or the end. */
+export function event_meta(ev: ArbiterEvent): string {
+  const head = [ev.site, ev.date].filter((s) => s).join(", ");
+  const n = ev.played.length;
+  const status = ev.next === "done" ? t("arb_done") : n ? t("arb_round", { n, total: ev.rounds }) : "";
+  return [head, t_any(`sys_${ev.system.replace(/-/g, "_")}`), status].filter((s) => s).join(" · ");
+}
+
+/** The link that gives its holder the arbiter's rights (`base`: the page's address without the
+ * hash). */
+export function arbiter_link(base: string, id: string, key: string): string {
+  return `${base}#/arbiter/${encodeURIComponent(id)}/${encodeURIComponent(key)}`;
+}

@@ -1,0 +1,119 @@
+// The tournament pages' pure part (tournaments/tournaments.ts draws it): a tournament's summary
+// line, which lists and tables it goes in, its games' results and links, the actions the reader
+// may take, the game to open for him and the request of a new tournament from its form. No DOM
+// access and no fetch here (unit-tested in test/unit/tournaments.test.mjs).
+
+import { clock_label } from "../accounts/accounts_state.js";
+import { t } from "../i18n/index.js";
+import type { TGame, Tournament, TournamentSummary } from "./tournaments_api.js";
+
+/** A pairing system in words. */
+export function system_text(s: TournamentSummary["system"]): string {
+  return s === "arena" ? t("tn_arena") : s === "swiss" ? t("sys_swiss") : s === "round-robin" ? t("sys_round_robin") : t("sys_double_round_robin");
+}
+
+function when(ms: number): string {
+  return new Date(ms).toLocaleString();
+}
+
+/** "Arena · 3+2 · rated · 12 players · Starts …" */
+export function summary_text(s: TournamentSummary): string {
+  const parts = [system_text(s.system), clock_label({ initial_ms: s.initial_ms, increment_ms: s.increment_ms }), s.rated ? t("rated") : t("casual"),
+    t("tn_players_n", { n: s.players })];
+  if (s.status === "upcoming") parts.push(t("tn_starts_at", { time: when(s.starts_ms) }));
+  else if (s.status === "running" && s.ends_ms) parts.push(t("tn_ends_at", { time: when(s.ends_ms) }));
+  else if (s.status === "running" && s.rounds) parts.push(t("tn_round_of", { n: s.round ?? 0, m: s.rounds }));
+  return parts.join(" · ");
+}
+
+/** Whether a tournament is still to be played or being played (not finished or cancelled). */
+export function is_open(s: TournamentSummary): boolean {
+  return s.status === "upcoming" || s.status === "running";
+}
+
+/** The tournaments list's two parts: the open ones and the finished or cancelled ones. */
+export function open_and_done(items: TournamentSummary[]): { open: TournamentSummary[]; done: TournamentSummary[] } {
+  return { open: items.filter(is_open), done: items.filter((s) => !is_open(s)) };
+}
+
+/** A tournament's games in two tables: those being played, and those over (the newest first; a
+ * game called off at an arena's end is over). */
+export function playing_and_done(games: TGame[]): { playing: TGame[]; done: TGame[] } {
+  return {
+    playing: games.filter((g) => g.result === "*" && g.id && !g.called_off),
+    done: games.filter((g) => g.result !== "*" || g.called_off).reverse(),
+  };
+}
+
+/** A game's result cell: "—" when called off, ½-½ for a draw. */
+export function game_result_text(g: TGame): string {
+  return g.called_off ? "—" : g.result === "1/2-1/2" ? "½-½" : g.result;
+}
+
+/** What a game's link does: watch it being played, replay it, or none (a forfeit has no game). */
+export function game_link_kind(g: TGame): "watch" | "replay" | "forfeit" {
+  if (!g.id) return "forfeit";
+  return g.result === "*" && !g.called_off ? "watch" : "replay";
+}
+
+/** A tie-break in the standings: whole numbers as they are, others with one decimal. */
+export function tie_break_text(v: number): string {
+  return Number.isInteger(v) ? String(v) : v.toFixed(1);
+}
+
+/** What the reader may do on a tournament's page: start it (its creator, before it starts), type
+ * its entry code and join, resume after a pause, open his game, withdraw. */
+export type TournamentAction = "start" | "code" | "join" | "paused" | "resume" | "my_game" | "withdraw";
+
+/** The reader's actions in order; "login" without an account, null when there is nothing to
+ * show (the tournament is over, or a round-based one runs without him). */
+export function actions_of(tn: Tournament, me: string | null): TournamentAction[] | "login" | null {
+  if (tn.status === "finished" || tn.status === "cancelled") return null;
+  if (!me) return "login";
+  const out: TournamentAction[] = [];
+  if (tn.status === "upcoming" && me === tn.creator) out.push("start");
+  const mine = tn.me;
+  if (!mine) {
+    if (tn.status === "running" && tn.system !== "arena") return out.length ? out : null;
+    if (tn.entry === "code") out.push("code");
+    out.push("join");
+  } else if (mine.paused) {
+    out.push("paused", "resume");
+  } else if (!mine.withdrawn) {
+    if (mine.game) out.push("my_game");
+    out.push("withdraw");
+  }
+  return out;
+}
+
+/** The reader's game to open: his game of a running tournament, null when none. */
+export function game_to_open(tn: Tournament): string | null {
+  return tn.status === "running" ? (tn.me?.game ?? null) : null;
+}
+
+/** The new tournament form's fields as typed: minutes of the clock, seconds of increment,
+ * minutes until the start, the arena's minutes, the Swiss rounds. */
+export interface TournamentForm {
+  name: string;
+  system: string;
+  minutes: string;
+  increment: string;
+  starts_in: string;
+  duration: string;
+  rounds: string;
+  max_players: string;
+  code: string;
+  rated: boolean;
+}
+
+/** The body of POST /api/tournaments from the form, `now` ms since the epoch: the times in ms,
+ * the arena's duration or the Swiss rounds only for those systems. */
+export function new_tournament_body(f: TournamentForm, now: number): Record<string, unknown> {
+  const body: Record<string, unknown> = {
+    name: f.name, system: f.system, initial_ms: Math.round(Number(f.minutes) * 60000), increment_ms: Math.round(Number(f.increment) * 1000),
+    rated: f.rated, starts_at: now + Math.round(Number(f.starts_in) * 60000), max_players: Number(f.max_players), entry_code: f.code,
+  };
+  if (f.system === "arena") body.duration_minutes = Number(f.duration);
+  if (f.system === "swiss") body.rounds = Number(f.rounds);
+  return body;
+}
