@@ -1,19 +1,181 @@
-// The server as a whole: what it owns, start (listen, resume the rooms, run the IO thread),
-// the periodic sweep, and shutdown. The network side is the listener of src/net over this site,
-// http_routes.cpp and socket_routes.cpp; the features in src/site.
+// `toguz serve` as a whole, the composition root of the site (docs/server.md): what it owns
+// (the IO context, the store and its writer, the worker pool and its EngineWork, the rooms,
+// what is counted per client address), each module of src/site made over its services and
+// wired to the others, the cluster with --redis, the route table made from the modules' routes,
+// the socket endpoints, the lobby's tick, the periodic sweep, start and shutdown. The network
+// side is the listener of src/net over this site.
+// Threading: everything here except WorkerPool tasks and the store's writer thread runs on the
+// single IO thread, so rooms and sessions need no locks; a worker's result and a queued
+// write's outcome come back by asio::post, and `store` is used only through the writer.
+#include "server/server.h"
+
 #include <malloc.h>
 
 #include <algorithm>
+#include <boost/asio.hpp>
+#include <boost/beast.hpp>
+#include <boost/json.hpp>
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <random>
+#include <set>
+#include <string>
+#include <thread>
+#include <unordered_map>
+#include <vector>
 
+#include "accounts/glicko2.h"
+#include "accounts/username.h"
+#include "cluster/cluster.h"
+#include "engine_work/endgame_tables.h"
+#include "engine_work/engine_queue.h"
+#include "engine_work/engine_work.h"
+#include "engine_work/move_evals.h"
+#include "engine_work/worker_pool.h"
+#include "net/client_address.h"
+#include "net/http_listener.h"
 #include "net/log.h"
+#include "net/router.h"
+#include "net/static_files.h"
 #include "rules/record.h"
-#include "server/server_impl.h"
+#include "site/accounts/accounts_site.h"
+#include "site/accounts/hash_pool.h"
 #include "site/accounts/moderation.h"
+#include "site/accounts/moderation_site.h"
+#include "site/addresses.h"
+#include "site/arbiter/arbiter_api.h"
+#include "site/games/game_socket.h"
+#include "site/games/games_site.h"
+#include "site/games/room_registry.h"
+#include "site/json_in.h"
 #include "site/json_out.h"
+#include "site/learn/learn_api.h"
+#include "site/learn/learn_site.h"
+#include "site/learn/puzzle_miner.h"
+#include "site/lobby/lobby.h"
+#include "site/lobby/lobby_socket.h"
+#include "site/rate_bucket.h"
+#include "site/sockets.h"
 #include "site/texts.h"
+#include "site/tournaments/tournaments_site.h"
+#include "site/viewer.h"
 #include "store/sqlite_store.h"
+#include "store/store.h"
 
 namespace toguz::server {
+
+// The site for the listener (net/http_listener.h): the routes, the socket endpoints, the
+// client's address.
+struct Server::Impl : net::HttpSite {
+  explicit Impl(const Config& c);
+  ~Impl();
+  // The parts, made in this order by the constructor.
+  void open_store();     // the store, its writer, the arbiter's events
+  void make_engine();    // the worker pool, EngineWork, the password hashes, the tables
+  void make_accounts();  // the accounts, moderation and learning pages
+  void make_rooms();     // the rooms and what a game's end tells
+  void make_cluster();   // with --redis: the cluster and the engine's queue
+
+  Config config;
+  asio::io_context ioc{1};
+  tcp::acceptor acceptor{ioc};
+  // The store (the backend opened from --db) behind its writer thread; `store` is the
+  // synchronous face of both (store/writer.h): every use of it is ordered with the moves.
+  std::unique_ptr<Store> backend;
+  std::unique_ptr<store::StoreWriter> writer;
+  std::unique_ptr<Store> store;
+  std::unique_ptr<engine_work::WorkerPool> pool;
+  std::unique_ptr<HashPool> hashes;  // every password hash and verification (hash_pool.h)
+  std::unique_ptr<engine_work::EngineWork> engine;
+  std::unique_ptr<engine_work::EndgameTables> endgame;  // the solver and tables every search gets
+  std::mt19937_64 rng;
+  bool stopped_io = false;  // shutdown_on_io ran: sessions closing, nothing more to do
+  std::unique_ptr<RoomServices> services;
+  std::unique_ptr<RoomRegistry> rooms;
+  Addresses addresses;
+  net::TrustedProxies proxies;  // --trusted-proxy
+  // The game and lobby sockets: counted per address, their send budgets, their login sessions.
+  std::unique_ptr<SiteSockets> sockets;
+  net::StaticFiles static_files;
+  std::unique_ptr<LearnService> learn;        // /api/puzzles, /api/studies, /api/explorer
+  std::unique_ptr<LearnSite> learn_site;      // the learning pages' routes (learn_site.h)
+  std::unique_ptr<ArbiterApi> arbiter;        // /api/events: the arbiter page
+  std::unique_ptr<cluster::Cluster> cluster;  // with --redis only
+  std::unique_ptr<engine_work::EngineQueue> engine_queue;  // with --redis: jobs for the workers
+  asio::steady_timer sweep_timer{ioc};  // expiry and rooms leaving memory (sweep)
+  asio::steady_timer trim_timer{ioc};   // gives freed memory back after connections go
+  bool trim_armed = false;
+  // /api/explorer/eval
+  std::unique_ptr<engine_work::MoveEvals> move_evals;
+  // the finished games mined for puzzles
+  std::unique_ptr<PuzzleMiner> miner;
+  std::thread io_thread;
+  bool stopped = false;  // Server::stop() was called (guarded by stop_mutex)
+  std::mutex stop_mutex;
+
+  // Shutdown (server.cpp); the listener is net::accept_http over this site.
+  void shutdown_on_io();
+  void sweep();  // expires stale games, drops idle rooms and idle address entries
+  void arm_sweep();
+  void schedule_trim();  // malloc_trim a little after connections went
+
+  // The client of a request or WebSocket upgrade that came from the socket peer `peer`
+  // (client_address.h): the one address every per-address limit and log line uses.
+  std::string client_of(const asio::ip::address& peer,
+                        const http::request<http::string_body>& req) const override;
+
+  // HTTP routing: the route table of every /api endpoint (make_router: each
+  // module of src/site adds its own routes), the static files outside /api. A browser's request
+  // from another site is refused: Origin, when sent, must name this server (the Host the
+  // request was sent to). `peer` is the client's address (client_of).
+  using Respond = std::function<void(http::response<http::string_body>)>;
+  std::unique_ptr<net::Router> router;
+  void make_router();
+  void add_health_route();  // GET /api/health
+  void handle_http(const http::request<http::string_body>& req, const std::string& peer,
+                   Respond respond) override;
+  http::response<http::string_body> refusal(http::status status,
+                                            const std::string& message) const override;
+  // The socket endpoints: /ws/lobby, the lobby's socket for the session
+  // cookie's player, and /ws/<id>, a game's (or, in a cluster, a relay to the instance that
+  // drives it). Refused: another site's Origin, an unknown game, too many sockets from the
+  // client's address.
+  std::optional<http::response<http::string_body>> upgrade(
+      http::request<http::string_body> req, const std::string& client,
+      boost::beast::tcp_stream& stream) override;
+  bool origin_allowed(const http::request<http::string_body>& req) const;
+
+  // The games (site/games/games_site.h); in a cluster a request about a game another instance
+  // drives goes there (the cluster is their GamesCluster).
+  std::unique_ptr<GamesSite> games;
+
+  // The lobby (lobby.h) and its tick: pools paired, counts sent.
+  std::unique_ptr<Lobby> lobby;
+  std::unique_ptr<LobbySocketServices> lobby_sockets;  // what each /ws/lobby socket uses
+  asio::steady_timer lobby_timer{ioc};
+  void make_lobby();
+  void arm_lobby_tick();
+  // An account's rating in a category and an account by name (any case), from the store.
+  LobbyRating lobby_rating(const Viewer& viewer, accounts::Speed speed);
+  std::optional<Viewer> account_named(const std::string& name);
+
+  // Online tournaments (site/tournaments/tournaments_site.h): made after the rooms are loaded,
+  // ticked with the lobby, told of every game's end; in a cluster the cluster is their
+  // TournamentsCluster.
+  std::unique_ptr<TournamentsSite> tournaments;
+  void make_tournaments();
+  // ---- accounts (site/accounts/accounts_site.h, docs/accounts.md) ----
+  std::unique_ptr<AccountsSite> accounts_site;
+  // Sessions of `user_id` ended (a logout, a password change): its sockets opened with them
+  // close here and, in a cluster, on every other instance.
+  void sessions_ended(int64_t user_id);
+  // ---- moderation (site/accounts/moderation_site.h, docs/accounts.md "Moderation") ----
+  std::unique_ptr<ModerationSite> moderation_site;
+};
+
+// ---- making ----
 
 Server::Impl::Impl(const Config& c)
     : config(c), rng(std::random_device{}()), static_files(config.static_dir) {
@@ -27,6 +189,24 @@ Server::Impl::Impl(const Config& c)
     learn = std::make_unique<LearnService>(
         LearnOptions{config.puzzles_path, config.studies_path, config.explorer_path, 0,
                      config.mine_puzzles ? config.mined_puzzles_path : ""});
+  open_store();
+  make_engine();
+  make_accounts();
+  make_rooms();
+  sockets = std::make_unique<SiteSockets>(config, addresses, *store);
+  if (!config.redis_url.empty()) make_cluster();
+  games = std::make_unique<GamesSite>(
+      GamesServices{config, *store, *rooms, *engine, *accounts_site, *moderation_site, addresses,
+                    rng, *sockets, stopped_io, [this] { schedule_trim(); }, cluster.get()});
+  store->expire_stale(now_ms() - int64_t(config.expire_waiting_seconds) * 1000,
+                      now_ms() - int64_t(config.expire_analysis_seconds) * 1000);
+  rooms->load_unfinished();
+  make_lobby();
+  make_tournaments();
+  make_router();
+}
+
+void Server::Impl::open_store() {
   backend = toguz::store::open_store(config.db_path);
   if (auto* sqlite = dynamic_cast<store::SqliteStore*>(backend.get()))
     sqlite->set_busy_ms(config.store_busy_ms);
@@ -34,6 +214,9 @@ Server::Impl::Impl(const Config& c)
       *backend, [this](std::function<void()> f) { asio::post(ioc, std::move(f)); });
   store = std::make_unique<store::QueuedStore>(*writer);
   arbiter = std::make_unique<ArbiterApi>(*store);
+}
+
+void Server::Impl::make_engine() {
   int workers = config.workers;
   // Two at least by default: background work never takes the last worker from engine moves.
   if (workers <= 0) workers = std::max(2, int(std::thread::hardware_concurrency()) - 1);
@@ -42,6 +225,16 @@ Server::Impl::Impl(const Config& c)
   engine = std::make_unique<engine_work::EngineWork>(ioc, *pool);
   hashes = std::make_unique<HashPool>(std::max(1, config.hash_threads),
                                       size_t(std::max(2, config.max_queued_hashes)));
+  endgame = std::make_unique<engine_work::EndgameTables>(
+      config.tables_dir, config.tables_stones,
+      [work = engine.get()](std::shared_ptr<const search::TableProbe> t) {
+        work->set_tables(std::move(t));
+      });
+  move_evals = std::make_unique<engine_work::MoveEvals>(
+      *engine, config.explorer_eval_depth, size_t(std::max(0, config.explorer_eval_cache)));
+}
+
+void Server::Impl::make_accounts() {
   accounts_site = std::make_unique<AccountsSite>(AccountsServices{
       config, *store, *hashes, ioc, [this](int64_t user_id) { sessions_ended(user_id); },
       [this](const GameRow& row) {
@@ -50,16 +243,12 @@ Server::Impl::Impl(const Config& c)
       }});
   moderation_site = std::make_unique<ModerationSite>(ModerationServices{
       config, *store, [this](const net::Request& req) { return accounts_site->viewer_of(req); }});
-  endgame = std::make_unique<engine_work::EndgameTables>(
-      config.tables_dir, config.tables_stones,
-      [work = engine.get()](std::shared_ptr<const search::TableProbe> t) {
-        work->set_tables(std::move(t));
-      });
-  move_evals = std::make_unique<engine_work::MoveEvals>(
-      *engine, config.explorer_eval_depth, size_t(std::max(0, config.explorer_eval_cache)));
   learn_site = std::make_unique<LearnSite>(
       LearnServices{*store, learn.get(), *move_evals, *pool,
                     [this](const net::Request& req) { return accounts_site->viewer_of(req); }});
+}
+
+void Server::Impl::make_rooms() {
   services = std::make_unique<RoomServices>(
       RoomServices{ioc, config, *store, *writer, *engine, rng, stopped_io});
   rooms = std::make_unique<RoomRegistry>(*services);
@@ -81,34 +270,25 @@ Server::Impl::Impl(const Config& c)
                       Store& st) { moderation::flag_feeding(st, g, losses, resigns, now_ms()); },
                   nullptr);
   };
-  sockets = std::make_unique<SiteSockets>(config, addresses, *store);
-  if (!config.redis_url.empty()) {
-    cluster = std::make_unique<cluster::Cluster>(
-        cluster::ClusterServices{
-            ioc, config, *store, *rooms,
-            [this](ClientSession& c, std::string_view text) { games->on_message(c, text); },
-            *sockets, stopped_io,
-            [this](const net::Request& req, const std::string& client, net::Respond respond) {
-              handle_http(req, client, std::move(respond));
-            },
-            [this] {
-              if (engine_queue) engine_queue->refresh();
-            }},
-        config.redis_url);
-    rooms->set_ownership(cluster.get());
-    engine_queue = std::make_unique<engine_work::EngineQueue>(ioc, *engine, config.redis_url,
-                                                              cluster->instance());
-    engine->set_remote(engine_queue.get());
-  }
-  games = std::make_unique<GamesSite>(
-      GamesServices{config, *store, *rooms, *engine, *accounts_site, *moderation_site, addresses,
-                    rng, *sockets, stopped_io, [this] { schedule_trim(); }, cluster.get()});
-  store->expire_stale(now_ms() - int64_t(config.expire_waiting_seconds) * 1000,
-                      now_ms() - int64_t(config.expire_analysis_seconds) * 1000);
-  rooms->load_unfinished();
-  make_lobby();
-  make_tournaments();
-  make_router();
+}
+
+void Server::Impl::make_cluster() {
+  cluster = std::make_unique<cluster::Cluster>(
+      cluster::ClusterServices{
+          ioc, config, *store, *rooms,
+          [this](ClientSession& c, std::string_view text) { games->on_message(c, text); }, *sockets,
+          stopped_io,
+          [this](const net::Request& req, const std::string& client, net::Respond respond) {
+            handle_http(req, client, std::move(respond));
+          },
+          [this] {
+            if (engine_queue) engine_queue->refresh();
+          }},
+      config.redis_url);
+  rooms->set_ownership(cluster.get());
+  engine_queue = std::make_unique<engine_work::EngineQueue>(ioc, *engine, config.redis_url,
+                                                            cluster->instance());
+  engine->set_remote(engine_queue.get());
 }
 
 Server::Impl::~Impl() {
@@ -251,6 +431,220 @@ void Server::stop() {
   }
   im.pool->shutdown();
   im.hashes->shutdown();
+}
+
+// ---- the HTTP routes ----
+// One table (net/router.h): every /api endpoint with its method, in the order the router tries
+// them. Outside /api only GET and HEAD, answered by the static files. The Origin check for
+// every request that changes something; 404, 405 and a handler's exception are answered by
+// the router.
+
+bool Server::Impl::origin_allowed(const http::request<http::string_body>& req) const {
+  auto it = req.find(http::field::origin);
+  if (it == req.end()) return true;  // not sent: no browser's cross-site request
+  const std::string origin(it->value()), host(req[http::field::host]);
+  return !host.empty() && (origin == "http://" + host || origin == "https://" + host);
+}
+
+void Server::Impl::make_router() {
+  router = std::make_unique<net::Router>(
+      [](http::status status, const std::string& message, std::string allow) {
+        const bool no_method = status == http::status::method_not_allowed;
+        auto res = coded_error(status, message, no_method ? "method_not_allowed" : "no_endpoint");
+        if (!allow.empty()) res.set(http::field::allow, allow);
+        return res;
+      },
+      [this](const net::Call& c, const std::exception& e) {
+        const std::string what = std::string(c.req.method_string()) + " " + c.path + ": ";
+        log(net::LogLevel::Error, "", what + e.what());
+        // A temporary refusal of the store (busy, read-only, full, unreachable): nothing was
+        // written; the client may try again.
+        if (const auto* u = dynamic_cast<const store::StoreUnavailable*>(&e))
+          return coded_error(http::status::service_unavailable, fault_text(u->fault),
+                             store::fault_code(u->fault));
+        return error_response(http::status::internal_server_error,
+                              std::string("server error: ") + e.what());
+      });
+  add_health_route();
+  games->add_routes(*router);
+  accounts_site->add_routes(*router);
+  moderation_site->add_routes(*router);
+  tournaments->add_routes(*router);
+  arbiter->add_routes(*router);
+  learn_site->add_routes(*router);
+}
+
+void Server::Impl::add_health_route() {
+  router->add(net::Method::Get, "/api/health", [this](const net::Call& c) {
+    size_t connections = 0;
+    rooms->for_each([&](const auto& room) { connections += room->connections(); });
+    c.respond(
+        json_response(http::status::ok, json::object{{"ok", true},
+                                                     {"version", TOGUZ_VERSION},
+                                                     {"rooms", rooms->size()},
+                                                     {"connections", connections},
+                                                     {"queued_bytes", sockets->queued_total()},
+                                                     {"queued_bytes_peak", sockets->queued_peak()},
+                                                     {"reviews", games->reviews_running()}}));
+  });
+}
+
+void Server::Impl::handle_http(const http::request<http::string_body>& req, const std::string& peer,
+                               Respond respond) {
+  const std::string target(req.target());
+  const auto q = target.find('?');
+  const std::string path = target.substr(0, q);
+  const std::string query = q == std::string::npos ? "" : target.substr(q + 1);
+  const bool get = req.method() == http::verb::get || req.method() == http::verb::head;
+  if (!get && !origin_allowed(req)) {
+    respond(error_response(http::status::forbidden, "Origin: not this server's"));
+    return;
+  }
+  if (path.rfind("/api/", 0) == 0 || path == "/api") {
+    router->dispatch(net::Call{req, path, query, {}, peer, std::move(respond)});
+  } else if (!get) {
+    auto res = error_response(http::status::method_not_allowed, "only GET and HEAD outside /api");
+    res.set(http::field::allow, "GET, HEAD");
+    respond(std::move(res));
+  } else if (path.rfind("/@/", 0) == 0) {
+    // A player page: the front end's page itself, which reads the name from the address.
+    http::request<http::string_body> page = req;
+    page.target("/");
+    static_files.serve(page, respond);
+  } else {
+    static_files.serve(req, respond);
+  }
+}
+
+// ---- the socket endpoints ----
+// The WebSocket side of the route table: an upgrade the listener hands over becomes a lobby or
+// a game socket, or is refused.
+
+http::response<http::string_body> Server::Impl::refusal(http::status status,
+                                                        const std::string& message) const {
+  return error_response(status, message);
+}
+
+std::optional<http::response<http::string_body>> Server::Impl::upgrade(
+    http::request<http::string_body> req, const std::string& client,
+    boost::beast::tcp_stream& stream) {
+  const std::string target(req.target());
+  const std::string path = target.substr(0, target.find('?'));
+  if (!origin_allowed(req))
+    return error_response(http::status::forbidden, "Origin: not this server's");
+  // /ws/lobby: the lobby, whose player is the session cookie's.
+  if (path == "/ws/lobby") {
+    if (auto refused = sockets->refusal(client)) return refused;
+    Viewer viewer = accounts_site->viewer_of(req);
+    std::make_shared<LobbySocket>(*lobby_sockets, stream.release_socket())
+        ->start(std::move(req), std::move(viewer), client);
+    return std::nullopt;
+  }
+  if (path.rfind("/ws/", 0) == 0) return games->open_socket(std::move(req), client, stream);
+  return error_response(http::status::not_found, "no such game");
+}
+
+// ---- the lobby and the tournaments ----
+// The Lobby made with the server's clock, randomness, store and rooms, the tournaments with
+// theirs (the cluster as the interface they declare), and their tick every second.
+
+void Server::Impl::make_tournaments() {
+  TournamentsServices ts{config, *store, *rooms, *services,
+                         [this](std::function<void()> f) {
+                           asio::post(ioc, [this, f = std::move(f)] {
+                             if (!stopped_io) f();
+                           });
+                         },
+                         [this](const net::Request& req) { return accounts_site->viewer_of(req); },
+                         // In a cluster an account may be connected to another instance.
+                         [this](int64_t user_id) {
+                           return accounts_site->online(user_id) ||
+                                  (lobby && lobby->online_elsewhere(user_id));
+                         },
+                         [this](const PairedGame& g) { return games->start_paired(g); },
+                         [this](const Viewer& v, accounts::Speed s) { return lobby_rating(v, s); },
+                         [this](const std::string& peer) -> RateBucket& {
+                           AddressState& a = addresses[peer];
+                           a.used = SteadyClock::now();
+                           return a.entry_codes;
+                         },
+                         cluster.get()};
+  tournaments = std::make_unique<TournamentsSite>(std::move(ts));
+  tournaments->start();
+}
+
+void Server::Impl::make_lobby() {
+  LobbyHooks hooks;
+  hooks.now_ms = [] {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(
+               SteadyClock::now().time_since_epoch())
+        .count();
+  };
+  hooks.random = [this] { return uint64_t(rng()); };
+  hooks.rating = [this](const Viewer& v, accounts::Speed s) { return lobby_rating(v, s); };
+  hooks.find_user = [this](const std::string& name) { return account_named(name); };
+  hooks.start_game = [this](const PairedGame& g) {
+    PairedSeats seats = games->start_paired(g);
+    if (!seats.error.empty()) log(net::LogLevel::Warn, "lobby", "no game started: " + seats.error);
+    return seats;
+  };
+  // People seated in online games being played between people, and those games.
+  hooks.playing = [this] {
+    std::pair<int, int> out{0, 0};
+    rooms->for_each([&](const std::shared_ptr<Room>& room) {
+      if (room->mode != Mode::Online || room->status != Status::Playing) return;
+      out.first += 2;
+      ++out.second;
+    });
+    return out;
+  };
+  hooks.marked = [this](int64_t user) { return store->standing(user).marked; };
+  hooks.blocked = [this](int64_t a, int64_t b) { return moderation_site->blocks_between(a, b); };
+  if (cluster) {
+    hooks.instance = cluster->instance();
+    hooks.publish = [this](const std::string& m) { cluster->publish_lobby(m); };
+    hooks.claim = [this](const std::string& id) { return cluster->claim_seek(id); };
+    hooks.alive = [this](const std::string& inst) { return cluster->instance_alive(inst); };
+    hooks.coordinator = [this] { return cluster->coordinator(); };
+    hooks.users = [this] { return accounts_site->online_ids(); };
+    cluster->on_lobby([this](const std::string& m) {
+      lobby->on_bus(m);
+      tournaments->on_channel(m);
+    });
+    // The new coordinator runs the tournaments from the store, where the last one left them.
+    cluster->on_coordinator([this] { tournaments->start(); });
+  }
+  lobby = std::make_unique<Lobby>(std::move(hooks));
+  lobby_sockets = std::make_unique<LobbySocketServices>(
+      LobbySocketServices{config, *sockets, *accounts_site, *lobby, stopped_io});
+  lobby->challenges_per_minute = config.challenges_per_minute;
+}
+
+LobbyRating Server::Impl::lobby_rating(const Viewer& viewer, accounts::Speed speed) {
+  const store::RatingRow r =
+      accounts_site->rating_now(viewer.user_id, std::string(accounts::name(speed)));
+  return {r.rating, r.rd > accounts::kProvisionalRd};
+}
+
+std::optional<Viewer> Server::Impl::account_named(const std::string& name) {
+  if (name.size() > 100) return std::nullopt;
+  const auto user = store->find_user(accounts::username_key(name));
+  if (!user) return std::nullopt;
+  Viewer v;
+  v.user_id = user->id;
+  v.username = user->username;
+  v.bot = user->bot;
+  return v;
+}
+
+void Server::Impl::arm_lobby_tick() {
+  lobby_timer.expires_after(std::chrono::seconds(1));
+  lobby_timer.async_wait([this](beast::error_code ec) {
+    if (ec || stopped_io) return;
+    lobby->tick();
+    tournaments->tick();
+    arm_lobby_tick();
+  });
 }
 
 }  // namespace toguz::server

@@ -1,5 +1,5 @@
 // Moderation on the site (moderation_site.h). Every POST passes the Origin check first
-// (server/http_routes.cpp).
+// (server/server.cpp, before any route).
 #include "site/accounts/moderation_site.h"
 
 #include <algorithm>

@@ -81,102 +81,139 @@ void GamesSite::check_guest_name(const char* field, const std::string& name, con
                      http::status::conflict};
 }
 
+// A new game's request (POST /api/games), every field checked.
+struct CreateRequest {
+  Mode mode = Mode::Local;
+  Position start;
+  std::string color;
+  int level = 5;
+  std::string name;
+  int64_t initial = -1, increment = 0;  // the clock; initial -1: none
+  bool rated = false;
+  int days = 0;  // days per move: a correspondence game
+  // The names typed for the seats no account takes: the player's own, or a local game's two.
+  std::string typed[2];
+};
+
+namespace {
+
+// The clock of a request: {"initial_ms":..,"increment_ms":..} or null (none).
+void read_clock(const json::object& body, CreateRequest& r) {
+  const json::value* c = field(body, "clock");
+  if (!c) return;
+  if (!c->is_object())
+    throw BadRequest{"clock: expected null or {\"initial_ms\":..,\"increment_ms\":..}"};
+  r.initial = get_int(c->as_object(), "initial_ms", -1, 100, 24LL * 3600 * 1000);
+  if (r.initial < 0) throw BadRequest{"clock.initial_ms: missing"};
+  r.increment = get_int(c->as_object(), "increment_ms", 0, 0, 3600 * 1000);
+}
+
+}  // namespace
+
+CreateRequest GamesSite::create_request(const json::object& body, const Viewer& viewer) {
+  CreateRequest r;
+  const auto mode = parse_mode(get_string(body, "mode", "", 20));
+  if (!mode || *mode == Mode::Analysis) throw BadRequest{"mode: expected engine, local or online"};
+  r.mode = *mode;
+  r.start = start_of(body);
+  r.color = get_string(body, "color", "white", 10);
+  if (r.color != "white" && r.color != "black" && r.color != "random")
+    throw BadRequest{"color: expected white, black or random"};
+  r.level = int(get_int(body, "level", 5, 1, 20));
+  r.name = clean_name(get_string(body, "name", "", 1000), "");
+  read_clock(body, r);
+  r.rated = get_bool(body, "rated", false);
+  if (r.rated && !viewer.signed_in())
+    throw BadRequest{"rated: only logged-in players can play rated games",
+                     http::status::unauthorized, "rated_needs_account"};
+  if (r.rated && r.mode != Mode::Online)
+    throw BadRequest{"rated: only online games are rated", http::status::bad_request,
+                     "rated_needs_online"};
+  if (r.rated && r.initial < 0)
+    throw BadRequest{"rated: a rated game needs a clock", http::status::bad_request,
+                     "rated_needs_clock"};
+  if (r.rated && s_.store.standing(viewer.user_id).marked)
+    throw BadRequest{"rated: rated games are closed to your account", http::status::forbidden,
+                     "account_marked"};
+  // Correspondence: days per move, an online game without a clock.
+  r.days = int(get_int(body, "days_per_move", 0, 0, 14));
+  if (r.days != 0 && r.days != 1 && r.days != 2 && r.days != 3 && r.days != 5 && r.days != 7 &&
+      r.days != 14)
+    throw BadRequest{"days_per_move: expected 1, 2, 3, 5, 7 or 14"};
+  if (r.days != 0 && (r.mode != Mode::Online || r.initial >= 0))
+    throw BadRequest{"days_per_move: only for an online game without a clock"};
+  r.typed[0] = clean_name(get_string(body, "white", "", 1000), "");
+  r.typed[1] = clean_name(get_string(body, "black", "", 1000), "");
+  return r;
+}
+
+void GamesSite::check_creator(const CreateRequest& r, const Viewer& viewer,
+                              const std::string& peer) {
+  if (r.mode == Mode::Local) {
+    check_guest_name("white", r.typed[0].empty() ? r.name : r.typed[0], viewer);
+    check_guest_name("black", r.typed[1], viewer);
+  } else if (!viewer.signed_in()) {
+    check_guest_name("name", r.name, viewer);
+  }
+  if (r.mode == Mode::Online) {
+    // Each waiting game stays in memory and in the open list until it expires.
+    AddressState& a = s_.addresses[peer];
+    a.used = SteadyClock::now();
+    const int n = s_.config.online_games_per_address;
+    if (!a.games.take(now_ms(), n, double(n) / kGameWindowMinutes))
+      throw BadRequest{"more than " + std::to_string(n) + " online games in " +
+                           std::to_string(kGameWindowMinutes) + " minutes from this address",
+                       http::status::too_many_requests};
+  }
+}
+
+json::object GamesSite::seat_creator(Room& room, const CreateRequest& r, const Viewer& viewer) {
+  const Side me = r.color == "random"  ? ((s_.rng() & 1) ? Side::Black : Side::White)
+                  : r.color == "white" ? Side::White
+                                       : Side::Black;
+  const std::string token = RoomRegistry::random_id(32);
+  json::object out{{"id", room.id}, {"token", token}, {"invite", nullptr}};
+  if (r.mode == Mode::Local) {
+    room.players[0] = {r.typed[0].empty() ? (r.name.empty() ? kNameWhite : r.name) : r.typed[0],
+                       token, true};
+    room.players[1] = {r.typed[1].empty() ? kNameBlack : r.typed[1], token, true};
+    out["side"] = seat_name(Seat::Both);
+    return out;
+  }
+  Player& mine = room.players[index(me)];
+  Player& other = room.players[index(opposite(me))];
+  mine = {r.name.empty() ? kNamePlayer : r.name, token, true};
+  if (viewer.signed_in()) bind_account(mine, room, viewer);
+  out["side"] = side_word(me);
+  if (r.mode == Mode::Engine) {
+    room.engine_side = opposite(me);
+    room.level = r.level;
+    other.name = engine_name(r.level);
+    other.seated = true;
+  } else {
+    room.invite = RoomRegistry::random_id(12);
+    room.status = Status::Waiting;
+    out["invite"] = room.invite;
+  }
+  return out;
+}
+
 void GamesSite::api_create(const json::object& body, const Viewer& viewer, const std::string& peer,
                            Respond respond) {
   try {
-    const std::string mode_word = get_string(body, "mode", "", 20);
-    const auto mode = parse_mode(mode_word);
-    if (!mode || *mode == Mode::Analysis)
-      throw BadRequest{"mode: expected engine, local or online"};
-    const Position start = start_of(body);
-    const std::string color = get_string(body, "color", "white", 10);
-    if (color != "white" && color != "black" && color != "random")
-      throw BadRequest{"color: expected white, black or random"};
-    const Side me = color == "random"  ? ((s_.rng() & 1) ? Side::Black : Side::White)
-                    : color == "white" ? Side::White
-                                       : Side::Black;
-    const int level = int(get_int(body, "level", 5, 1, 20));
-    const std::string name = clean_name(get_string(body, "name", "", 1000), "");
-    int64_t initial = -1, increment = 0;
-    if (const json::value* c = field(body, "clock")) {
-      if (!c->is_object())
-        throw BadRequest{"clock: expected null or {\"initial_ms\":..,\"increment_ms\":..}"};
-      initial = get_int(c->as_object(), "initial_ms", -1, 100, 24LL * 3600 * 1000);
-      if (initial < 0) throw BadRequest{"clock.initial_ms: missing"};
-      increment = get_int(c->as_object(), "increment_ms", 0, 0, 3600 * 1000);
-    }
-    const bool rated = get_bool(body, "rated", false);
-    if (rated && !viewer.signed_in())
-      throw BadRequest{"rated: only logged-in players can play rated games",
-                       http::status::unauthorized, "rated_needs_account"};
-    if (rated && *mode != Mode::Online)
-      throw BadRequest{"rated: only online games are rated", http::status::bad_request,
-                       "rated_needs_online"};
-    if (rated && initial < 0)
-      throw BadRequest{"rated: a rated game needs a clock", http::status::bad_request,
-                       "rated_needs_clock"};
-    if (rated && s_.store.standing(viewer.user_id).marked)
-      throw BadRequest{"rated: rated games are closed to your account", http::status::forbidden,
-                       "account_marked"};
-    // Correspondence: days per move, an online game without a clock.
-    const int days = int(get_int(body, "days_per_move", 0, 0, 14));
-    if (days != 0 && days != 1 && days != 2 && days != 3 && days != 5 && days != 7 && days != 14)
-      throw BadRequest{"days_per_move: expected 1, 2, 3, 5, 7 or 14"};
-    if (days != 0 && (*mode != Mode::Online || initial >= 0))
-      throw BadRequest{"days_per_move: only for an online game without a clock"};
-    // The names typed for the seats no account takes: the player's own, or a local game's two.
-    const std::string typed[2] = {clean_name(get_string(body, "white", "", 1000), ""),
-                                  clean_name(get_string(body, "black", "", 1000), "")};
-    if (*mode == Mode::Local) {
-      check_guest_name("white", typed[0].empty() ? name : typed[0], viewer);
-      check_guest_name("black", typed[1], viewer);
-    } else if (!viewer.signed_in()) {
-      check_guest_name("name", name, viewer);
-    }
-    if (*mode == Mode::Online) {
-      // Each waiting game stays in memory and in the open list until it expires.
-      AddressState& a = s_.addresses[peer];
-      a.used = SteadyClock::now();
-      const int n = s_.config.online_games_per_address;
-      if (!a.games.take(now_ms(), n, double(n) / kGameWindowMinutes))
-        throw BadRequest{"more than " + std::to_string(n) + " online games in " +
-                             std::to_string(kGameWindowMinutes) + " minutes from this address",
-                         http::status::too_many_requests};
-    }
+    const CreateRequest r = create_request(body, viewer);
+    check_creator(r, viewer, peer);
     // Every field is checked: only now the game exists.
-    auto room = s_.rooms.create(*mode, Game(start));
-    room->clock_initial_ms = initial;
-    room->increment_ms = increment;
-    room->rated = rated;
-    if (initial >= 0)
-      if (auto speed = accounts::speed_of({initial, increment, 0}))
+    auto room = s_.rooms.create(r.mode, Game(r.start));
+    room->clock_initial_ms = r.initial;
+    room->increment_ms = r.increment;
+    room->rated = r.rated;
+    if (r.initial >= 0)
+      if (auto speed = accounts::speed_of({r.initial, r.increment, 0}))
         room->speed = std::string(accounts::name(*speed));
-    room->set_clocks(std::max<int64_t>(0, initial));
-    room->days_per_move = days;
-    const std::string token = RoomRegistry::random_id(32);
-    json::object out{{"id", room->id}, {"token", token}, {"invite", nullptr}};
-    Player& mine = room->players[index(me)];
-    Player& other = room->players[index(opposite(me))];
-    if (*mode == Mode::Local) {
-      room->players[0] = {typed[0].empty() ? (name.empty() ? kNameWhite : name) : typed[0], token,
-                          true};
-      room->players[1] = {typed[1].empty() ? kNameBlack : typed[1], token, true};
-      out["side"] = seat_name(Seat::Both);
-    } else {
-      mine = {name.empty() ? kNamePlayer : name, token, true};
-      if (viewer.signed_in()) bind_account(mine, *room, viewer);
-      out["side"] = side_word(me);
-      if (*mode == Mode::Engine) {
-        room->engine_side = opposite(me);
-        room->level = level;
-        other.name = engine_name(level);
-        other.seated = true;
-      } else {
-        room->invite = RoomRegistry::random_id(12);
-        room->status = Status::Waiting;
-        out["invite"] = room->invite;
-      }
-    }
+    room->set_clocks(std::max<int64_t>(0, r.initial));
+    room->days_per_move = r.days;
+    json::object out = seat_creator(*room, r, viewer);
     // A position that is already over makes a finished game, as import does. Answered as
     // created only once stored.
     store_created(room, false, json_response(http::status::ok, out), std::move(respond));

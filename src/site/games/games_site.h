@@ -68,6 +68,7 @@ class ReviewClaims : public std::enable_shared_from_this<ReviewClaims> {
 };
 
 class GameSocket;
+struct CreateRequest;
 
 // The cluster as the games see it (absent on a single instance).
 class GamesCluster {
@@ -148,6 +149,15 @@ class GamesSite {
   // GET /api/account/games[?turn=mine] (account_games.cpp): the online games the viewer plays,
   // the ones where it is his move first; 401 without an account.
   Response api_account_games(const Viewer& v, const std::string& query);
+  // A new game's request read and checked field by field (a rated game: an account that may
+  // play one); BadRequest naming the field.
+  CreateRequest create_request(const boost::json::object& body, const Viewer& viewer);
+  // The names typed for seats no account takes, and an online game one of the address's
+  // Config::online_games_per_address; BadRequest.
+  void check_creator(const CreateRequest& r, const Viewer& viewer, const std::string& peer);
+  // Seats the creator of `room` (and a local game's two names, the engine, an online game's
+  // invite); answers the creation's JSON (id, token, side, invite).
+  boost::json::object seat_creator(Room& room, const CreateRequest& r, const Viewer& viewer);
   // Throws BadRequest when `name`, a cleaned name typed into `field` for a seat no account
   // takes, ends in a rating ("Aigerim (2500)") or reads as an account's name other than the
   // viewer's own (any case, look-alike letters as what they resemble).
