@@ -12,6 +12,7 @@
 
 #include "net/router.h"
 #include "site/json_out.h"
+#include "site/refusal.h"
 
 namespace toguz::site {
 
@@ -34,6 +35,8 @@ inline std::function<void(const net::Call&)> refusals_answered(
       h(c);
     } catch (const BadRequest& e) {
       c.respond(e.response());
+    } catch (const Refusal& r) {
+      c.respond(r.response());
     }
   };
 }

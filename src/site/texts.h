@@ -10,22 +10,13 @@
 #include <vector>
 
 #include "rules/game.h"
+#include "site/refusal.h"
 #include "store/store.h"
 
 namespace toguz::site {
 
 namespace json = boost::json;
 using store::GameRow;
-
-// The code of an English error message and its parameters: {"code":"stale","params":{"ply":"3",
-// "now":"4"}} for "move: stale (ply 3, the game is at ply 4)"; {"code":null,"params":{}} for a
-// message the catalogue does not know (a client then shows the message itself). The catalogue
-// (src/site/texts.json, compiled in) holds every refusal of the site: its code, its HTTP
-// status and its English messages; `action` is the request type that failed.
-json::object error_code(std::string_view message);
-
-// The HTTP status of a refusal by its code, as the catalogue gives it (400 for a code it lacks).
-int refusal_status(std::string_view code);
 
 // Why the store refuses writes, as told to a client (an HTTP 503, a refused move): the text
 // the table maps to the fault's code (store::fault_code).

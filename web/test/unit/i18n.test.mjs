@@ -94,7 +94,7 @@ const texts = JSON.parse(readFileSync(new URL("../../../src/site/texts.json", im
 test("every server error code has a text in every language", () => {
   const params = new Map(); // code -> parameters every one of its messages carries
   for (const r of texts.refusals) {
-    const sets = r.en.map((m) => new Set([...m.matchAll(/\{(\w+)\}/g)].map((x) => x[1])));
+    const sets = (Array.isArray(r.en) ? r.en : Object.values(r.en)).map((m) => new Set([...m.matchAll(/\{(\w+)\}/g)].map((x) => x[1])));
     params.set(r.code, new Set([...sets[0]].filter((n) => sets.every((s) => s.has(n)))));
   }
   assert.ok(params.size > 100, `read ${params.size} codes from texts.json`);

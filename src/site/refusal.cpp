@@ -1,0 +1,180 @@
+#include "site/refusal.h"
+
+#include <set>
+#include <stdexcept>
+#include <unordered_map>
+#include <vector>
+
+#include "site/json_out.h"
+#include "site/texts.h"
+
+extern const unsigned char kRefusalCatalogue[];  // generated from texts.json
+extern const unsigned long kRefusalCatalogueSize;
+
+namespace toguz::site {
+
+namespace {
+
+namespace json = boost::json;
+namespace http = boost::beast::http;
+
+// One English message of a refusal, with {name} where a parameter stands.
+struct Form {
+  std::string name;  // "" in a code's list of messages; the key in its named forms
+  std::string text;
+  std::set<std::string> params;
+};
+
+struct Entry {
+  int status = 400;
+  std::vector<Form> forms;
+};
+
+// The refusal catalogue (texts.json, compiled in): every refusal's code, its HTTP status and
+// its English messages ("en": a list, or named forms when they share their parameters).
+struct Catalogue {
+  std::unordered_map<std::string, Entry> codes;
+  std::vector<std::pair<std::string, const Form*>> in_order;  // (code, form), as in the file
+};
+
+Form form_of(std::string name, std::string text) {
+  Form f{std::move(name), std::move(text), {}};
+  for (size_t at = f.text.find('{'); at != std::string::npos; at = f.text.find('{', at + 1)) {
+    const size_t close = f.text.find('}', at);
+    if (close == std::string::npos) break;
+    f.params.insert(f.text.substr(at + 1, close - at - 1));
+  }
+  return f;
+}
+
+const Catalogue& catalogue() {
+  static const Catalogue c = [] {
+    Catalogue out;
+    const std::string_view text(reinterpret_cast<const char*>(kRefusalCatalogue),
+                                kRefusalCatalogueSize);
+    const json::value data = json::parse(text);
+    for (const json::value& r : data.at("refusals").as_array()) {
+      Entry& e = out.codes[std::string(r.at("code").as_string())];
+      e.status = int(r.at("status").to_number<int64_t>());
+      const json::value& en = r.at("en");
+      if (en.is_array())
+        for (const json::value& m : en.as_array())
+          e.forms.push_back(form_of("", std::string(m.as_string())));
+      else
+        for (const auto& [name, m] : en.as_object())
+          e.forms.push_back(form_of(std::string(name), std::string(m.as_string())));
+    }
+    for (const json::value& r : data.at("refusals").as_array()) {
+      const std::string code(r.at("code").as_string());
+      for (const Form& f : out.codes.at(code).forms) out.in_order.emplace_back(code, &f);
+    }
+    return out;
+  }();
+  return c;
+}
+
+// Matches text against pattern, filling params; a parameter takes the shortest text that lets
+// the rest match (the last one takes what is left).
+bool match(std::string_view pattern, std::string_view text, json::object& params) {
+  if (pattern.empty()) return text.empty();
+  if (pattern.front() != '{') {
+    const size_t lit = std::min(pattern.find('{'), pattern.size());
+    if (text.substr(0, lit) != pattern.substr(0, lit)) return false;
+    return match(pattern.substr(lit), text.substr(lit), params);
+  }
+  const size_t close = pattern.find('}');
+  const std::string name(pattern.substr(1, close - 1));
+  const std::string_view rest = pattern.substr(close + 1);
+  for (size_t n = 1; n <= text.size(); ++n) {
+    if (rest.empty() && n != text.size()) continue;
+    if (match(rest, text.substr(n), params)) {
+      params[name] = std::string(text.substr(0, n));
+      return true;
+    }
+  }
+  return false;
+}
+
+// The form of `e` a refusal with `params` (and form name `form`) reads as.
+const Form& form_for(const Entry& e, const json::object& params, const std::string& form) {
+  if (!form.empty()) {
+    for (const Form& f : e.forms)
+      if (f.name == form) return f;
+    throw std::logic_error("refusal: no form '" + form + "'");
+  }
+  for (const Form& f : e.forms) {
+    if (f.params.size() != params.size()) continue;
+    bool all = true;
+    for (const std::string& p : f.params) all = all && params.contains(p);
+    if (all) return f;
+  }
+  return e.forms.front();
+}
+
+}  // namespace
+
+bool refusal_known(std::string_view code) {
+  return catalogue().codes.count(std::string(code)) > 0;
+}
+
+Refusal::Refusal(std::string code, std::initializer_list<Param> params, std::string form)
+    : code_(std::move(code)), form_(std::move(form)) {
+  if (!refusal_known(code_)) throw std::logic_error("refusal: no code '" + code_ + "'");
+  for (const auto& [name, value] : params) params_[name] = value;
+}
+
+Refusal::Refusal(std::string code, json::object params, std::string form)
+    : code_(std::move(code)), params_(std::move(params)), form_(std::move(form)) {
+  if (!refusal_known(code_)) throw std::logic_error("refusal: no code '" + code_ + "'");
+}
+
+http::status Refusal::status() const {
+  return http::status(catalogue().codes.at(code_).status);
+}
+
+std::string Refusal::english() const {
+  const Form& f = form_for(catalogue().codes.at(code_), params_, form_);
+  std::string out;
+  const std::string& t = f.text;
+  for (size_t i = 0; i < t.size();) {
+    const size_t close = t[i] == '{' ? t.find('}', i) : std::string::npos;
+    if (close == std::string::npos) {
+      out += t[i++];
+      continue;
+    }
+    const json::value* v = params_.if_contains(t.substr(i + 1, close - i - 1));
+    if (v && v->is_string())
+      out += v->as_string();
+    else if (v)
+      out += json::serialize(*v);
+    i = close + 1;
+  }
+  return out;
+}
+
+std::string Refusal::message() const {
+  return json::serialize(json::object{
+      {"code", code_}, {"params", params_}, {"type", "error"}, {"message", english()}});
+}
+
+http::response<http::string_body> Refusal::response() const {
+  return json_response(status(),
+                       json::object{{"code", code_}, {"params", params_}, {"error", english()}});
+}
+
+json::object error_code(std::string_view message) {
+  for (const auto& [code, form] : catalogue().in_order) {
+    json::object params;
+    if (match(form->text, message, params))
+      return json::object{{"code", code}, {"params", std::move(params)}};
+  }
+  return json::object{{"code", nullptr}, {"params", json::object()}};
+}
+
+int refusal_status(std::string_view code) {
+  const auto& codes = catalogue().codes;
+  const auto it = codes.find(std::string(code));
+  return it == codes.end() ? 400 : it->second.status;
+}
+
+}  // namespace toguz::site
