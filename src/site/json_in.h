@@ -1,5 +1,5 @@
 // Reading the fields of a request's JSON body: each getter returns the fallback for a field
-// that is absent or null, and throws BadRequest naming the field for one of the wrong type or
+// that is absent or null, and throws a Refusal naming the field for one of the wrong type or
 // out of range.
 #pragma once
 
@@ -41,12 +41,12 @@ inline std::function<void(const net::Call&)> refusals_answered(
   };
 }
 
-// A request's body as a JSON object; BadRequest when it is not one.
+// A request's body as a JSON object; a Refusal when it is not one.
 inline boost::json::object json_body(
     const boost::beast::http::request<boost::beast::http::string_body>& req) {
   boost::json::error_code ec;
   boost::json::value v = boost::json::parse(req.body(), ec);
-  if (ec || !v.is_object()) throw BadRequest{"body: expected a JSON object"};
+  if (ec || !v.is_object()) throw Refusal("bad_message", {}, "body");
   return std::move(v.as_object());
 }
 
@@ -59,10 +59,10 @@ inline std::string get_string(const boost::json::object& o, const char* name,
                               const std::string& fallback, size_t max_len) {
   const boost::json::value* v = field(o, name);
   if (!v) return fallback;
-  if (!v->is_string()) throw BadRequest{std::string(name) + ": expected a string"};
+  if (!v->is_string()) throw Refusal("field_type", {{"field", name}}, "string");
   std::string s(v->as_string());
   if (s.size() > max_len)
-    throw BadRequest{std::string(name) + ": longer than " + std::to_string(max_len) + " bytes"};
+    throw Refusal("field_long", {{"field", name}, {"n", std::to_string(max_len)}});
   return s;
 }
 
@@ -70,20 +70,19 @@ inline int64_t get_int(const boost::json::object& o, const char* name, int64_t f
                        int64_t hi) {
   const boost::json::value* v = field(o, name);
   if (!v) return fallback;
-  if (!v->is_int64() && !v->is_uint64())
-    throw BadRequest{std::string(name) + ": expected an integer"};
+  if (!v->is_int64() && !v->is_uint64()) throw Refusal("field_type", {{"field", name}}, "integer");
   const int64_t x =
       v->is_int64() ? v->as_int64() : int64_t(std::min<uint64_t>(v->as_uint64(), INT64_MAX));
   if (x < lo || x > hi)
-    throw BadRequest{std::string(name) + ": expected " + std::to_string(lo) + ".." +
-                     std::to_string(hi)};
+    throw Refusal("field_range",
+                  {{"field", name}, {"lo", std::to_string(lo)}, {"hi", std::to_string(hi)}});
   return x;
 }
 
 inline bool get_bool(const boost::json::object& o, const char* name, bool fallback) {
   const boost::json::value* v = field(o, name);
   if (!v) return fallback;
-  if (!v->is_bool()) throw BadRequest{std::string(name) + ": expected true or false"};
+  if (!v->is_bool()) throw Refusal("field_type", {{"field", name}}, "bool");
   return v->as_bool();
 }
 

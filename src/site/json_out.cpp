@@ -42,6 +42,12 @@ std::string busy_message(const engine_work::WorkerPool& pool) {
          " analyses, hints and reviews already waiting); try again in a moment";
 }
 
+Refusal busy_refusal(const engine_work::WorkerPool& pool, const std::string& action) {
+  const std::string n = std::to_string(pool.max_background());
+  if (action.empty()) return Refusal("engine_busy", {{"n", n}});
+  return Refusal("engine_busy", {{"action", action}, {"n", n}});
+}
+
 http::response<http::string_body> json_response(http::status status, const json::value& body,
                                                 unsigned version) {
   return json_text_response(status, json::serialize(body), version);

@@ -11,6 +11,7 @@
 #include "engine_work/worker_pool.h"
 #include "rules/position.h"
 #include "search/engine.h"
+#include "site/refusal.h"
 
 namespace toguz::site {
 
@@ -26,6 +27,8 @@ std::string hint_message(const search::SearchResult& r, int ply, Side to_move);
 std::string error_message(const std::string& why);
 // Why background engine work was refused: the queue is full.
 std::string busy_message(const engine_work::WorkerPool& pool);
+// The same as a refusal (engine_busy), of request `action` when it is given.
+Refusal busy_refusal(const engine_work::WorkerPool& pool, const std::string& action = "");
 http::response<http::string_body> json_response(http::status status, const json::value& body,
                                                 unsigned version = 11);
 // The same with a body already serialized (the learning service's and the engine's answers).

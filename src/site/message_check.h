@@ -8,6 +8,8 @@
 #include <string>
 #include <string_view>
 
+#include "site/refusal.h"
+
 namespace toguz::site {
 
 constexpr size_t kMaxBody = 64 * 1024;    // HTTP request bodies (413 above)
@@ -23,7 +25,6 @@ struct MessageRate {
 // The message as an object (held in *v) whose "type" is a string, or nullptr with the refusal
 // in *why. Counts the message against `rate`.
 const boost::json::object* check_message(std::string_view text, int max_per_second,
-                                         MessageRate& rate, boost::json::value* v,
-                                         std::string* why);
+                                         MessageRate& rate, boost::json::value* v, Refused* why);
 
 }  // namespace toguz::site

@@ -25,6 +25,11 @@ std::string fault_text(store::StoreFault fault) {
   return "the database cannot be reached: nothing can be saved now";
 }
 
+Refusal fault_refusal(store::StoreFault fault, const std::string& action) {
+  if (action.empty()) return Refusal(store::fault_code(fault));
+  return Refusal(store::fault_code(fault), {{"action", action}});
+}
+
 std::string engine_name(int level) {
   return "toguz (level " + std::to_string(level) + ")";
 }

@@ -256,6 +256,8 @@ Response ArbiterApi::handle(const http::request<http::string_body>& req, const s
     return change(req, *row, std::move(ev), action);
   } catch (const BadRequest& e) {
     return error_response(e.status, e.message);
+  } catch (const Refusal& r) {
+    return r.response();
   }
 }
 

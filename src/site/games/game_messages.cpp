@@ -241,14 +241,14 @@ constexpr Handler kHandlers[] = {
 
 // The message's object, or the refusal in *why (rate, size, JSON, type).
 const Handler* checked(const GamesServices& server, ClientSession& s, std::string_view text,
-                       json::value* v, std::string* why) {
+                       json::value* v, Refused* why) {
   const json::object* o =
       check_message(text, server.config.max_messages_per_second, s.rate, v, why);
   if (!o) return nullptr;
   const std::string_view type = o->at("type").as_string();
   for (const Handler& h : kHandlers)
     if (type == h.name) return &h;
-  *why = "type: unknown message type '" + std::string(type.substr(0, 40)) + "'";
+  *why = Refusal("bad_message", {{"detail", std::string(type.substr(0, 40))}}, "unknown_type");
   return nullptr;
 }
 
@@ -272,10 +272,10 @@ void handle(const GamesServices& server, ReviewClaims& reviews, const Handler& h
 
 void GamesSite::on_message(ClientSession& s, std::string_view text) {
   json::value v;
-  std::string why;
+  Refused why;
   const Handler* h = checked(s_, s, text, &v, &why);
   if (!h) {
-    s.send(error_message(why));
+    s.send(why->message());
     return;
   }
   std::shared_ptr<Room> room = s.room;

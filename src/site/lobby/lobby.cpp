@@ -32,7 +32,7 @@ std::string bad_field(const std::string& action, const std::string& field,
 }
 
 // A refusal thrown by a field reader; handle() sends it.
-struct Refused {
+struct FieldRefused {
   std::string why;
 };
 
@@ -41,7 +41,7 @@ std::string string_field(const json::object& o, const char* name, const std::str
   const json::value* v = given(o, name);
   if (!v) return "";
   if (!v->is_string() || v->as_string().size() > 64)
-    throw Refused{bad_field(action, name, "expected a string")};
+    throw FieldRefused{bad_field(action, name, "expected a string")};
   return std::string(v->as_string());
 }
 
@@ -166,7 +166,7 @@ void Lobby::handle(LobbyClient& c, const json::object& msg) {
   std::string why;
   try {
     why = dispatch(c, type, msg);
-  } catch (const Refused& r) {
+  } catch (const FieldRefused& r) {
     why = r.why;
   }
   if (!why.empty()) c.send(error_message(why));

@@ -37,16 +37,16 @@ void LobbySocket::on_text(const std::string& text) {
   if (gone_) return;
   try {
     json::value v;
-    std::string why;
+    Refused why;
     const json::object* msg =
         check_message(text, s_.config.max_messages_per_second, rate_, &v, &why);
     if (!msg)
-      send(error_message(why));
+      send(why->message());
     else
       s_.lobby.handle(*this, *msg);
   } catch (const std::exception& e) {
     log(net::LogLevel::Error, "lobby", std::string("message handler: ") + e.what());
-    send(error_message(std::string("server error: ") + e.what()));
+    send(Refusal("server_error", {{"detail", e.what()}}).message());
   }
 }
 

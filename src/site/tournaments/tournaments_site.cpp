@@ -250,6 +250,8 @@ Response TournamentsSite::answer(const net::Request& req, const std::string& id,
     return export_games(id, action == "pgn");
   } catch (const BadRequest& e) {
     return e.response();
+  } catch (const Refusal& r) {
+    return r.response();
   }
 }
 
