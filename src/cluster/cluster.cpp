@@ -373,8 +373,7 @@ void Cluster::on_hello(const std::string& game, const std::string& from, const s
   const Seat seat = room->seat_for(token, viewer);
   if (seat == Seat::Spectator && room->spectators >= server_.config.max_spectators_per_room) {
     send_to(from, "out " + conn + " 0",
-            error_message("this game has " + std::to_string(room->spectators) +
-                          " spectators, the most it takes"));
+            Refusal("spectators_full", {{"n", std::to_string(room->spectators)}}).message());
     send_to(from, "close " + conn, "");
     return;
   }
@@ -399,7 +398,7 @@ void Cluster::on_remote_message(const std::string& from, const std::string& conn
   } catch (const std::exception& e) {
     log(net::LogLevel::Error, client->room ? client->room->id : "",
         std::string("message handler: ") + e.what());
-    client->send(error_message(std::string("server error: ") + e.what()));
+    client->send(Refusal("server_error", {{"detail", e.what()}}).message());
   }
 }
 
@@ -483,8 +482,7 @@ void Cluster::relay_message(GameSocket& s, const std::string& text) {
               "msg " + s.relay_game + " " + instance_ + " " + std::to_string(s.relay_conn),
               text) > 0;
   // Its driver is gone: the message is refused, and the game is taken over within a lease.
-  if (!sent)
-    s.send(error_message("server: this game is moving to another server; send it again soon"));
+  if (!sent) s.send(Refusal("game_moving").message());
 }
 
 void Cluster::relay_bye(GameSocket& s) {
@@ -515,7 +513,7 @@ void Cluster::forward_http(const std::string& driver, const http::request<http::
     if (it == pending_http_.end()) return;
     Respond r = std::move(it->second.respond);
     pending_http_.erase(it);
-    r(error_response(http::status::bad_gateway, "the game's server did not answer"));
+    r(Refusal("driver_silent").response());
   });
   pending_http_[n] = std::move(p);
   send_to(driver,
@@ -674,8 +672,7 @@ bool Cluster::forward(const net::Request& req, const std::string& peer,
   if (routing_forwarded_ || coordinator()) return false;
   const std::string holder = coordinator_elsewhere();
   if (holder.empty()) {
-    respond(error_response(http::status::service_unavailable,
-                           "tournaments: no server coordinates them just now; try again soon"));
+    respond(Refusal("tournaments_unavailable").response());
     return true;
   }
   forward_http(holder, req, peer, respond);

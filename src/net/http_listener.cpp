@@ -54,15 +54,11 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
         ec == asio::error::operation_aborted) {
       close();
     } else if (ec == http::error::body_limit) {
-      write(site_.refusal(http::status::payload_too_large, "request body over 64 KiB"), false);
+      write(site_.refusal(HttpSite::Refused::BodyTooLarge, ""), false);
     } else if (ec == http::error::header_limit) {
-      write(
-          site_.refusal(http::status::request_header_fields_too_large, "request headers too large"),
-          false);
+      write(site_.refusal(HttpSite::Refused::HeadersTooLarge, ""), false);
     } else if (ec) {
-      write(site_.refusal(http::status::bad_request,
-                          std::string("bad HTTP request: ") + ec.message()),
-            false);
+      write(site_.refusal(HttpSite::Refused::Malformed, ec.message()), false);
     } else if (Request req = parser_->release(); websocket::is_upgrade(req)) {
       const std::string client = client_of(req);
       stream_.expires_never();

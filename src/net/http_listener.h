@@ -29,8 +29,10 @@ class HttpSite {
   // nullopt when the site took the stream's socket (release_socket) for a session of its own.
   virtual std::optional<Response> upgrade(Request req, const std::string& client,
                                           boost::beast::tcp_stream& stream) = 0;
-  // The site's answer for a request the connection refuses itself (malformed, too large).
-  virtual Response refusal(http::status status, const std::string& message) const = 0;
+  // The site's answer for a request the connection refuses itself: its body over the limit,
+  // its headers over theirs, or malformed (`detail` says how).
+  enum class Refused { BodyTooLarge, HeadersTooLarge, Malformed };
+  virtual Response refusal(Refused why, const std::string& detail) const = 0;
 };
 
 // Accepts connections on `acceptor` until it is closed, each served as above (30 s to read a

@@ -88,9 +88,9 @@ void Router::dispatch(Call call) const {
   }
   const std::string request = std::string(call.req.method_string()) + " " + call.path;
   if (allow.empty())
-    call.respond(refuse_(http::status::not_found, "no such endpoint: " + request, ""));
+    call.respond(refuse_(http::status::not_found, request, ""));
   else
-    call.respond(refuse_(http::status::method_not_allowed, request + ": allowed " + allow, allow));
+    call.respond(refuse_(http::status::method_not_allowed, request, allow));
 }
 
 std::vector<std::string> Router::list() const {

@@ -39,10 +39,10 @@ struct Call {
 class Router {
  public:
   using Handler = std::function<void(const Call&)>;
-  // A refusal's answer: status, English message (its code follows from it) and the Allow
-  // header (empty: none).
+  // A refusal's answer: 404 (no route has the path) or 405 (routes of other methods have it,
+  // listed in `allow` for the Allow header; empty with 404), for `request` ("GET /api/x").
   using Refuse =
-      std::function<Response(http::status status, const std::string& message, std::string allow)>;
+      std::function<Response(http::status status, const std::string& request, std::string allow)>;
   using OnException = std::function<Response(const Call& call, const std::exception& e)>;
 
   Router(Refuse refuse, OnException on_exception);

@@ -136,8 +136,7 @@ struct Server::Impl : net::HttpSite {
   void add_health_route();  // GET /api/health
   void handle_http(const http::request<http::string_body>& req, const std::string& peer,
                    Respond respond) override;
-  http::response<http::string_body> refusal(http::status status,
-                                            const std::string& message) const override;
+  http::response<http::string_body> refusal(Refused why, const std::string& detail) const override;
   // The socket endpoints: /ws/lobby, the lobby's socket for the session
   // cookie's player, and /ws/<id>, a game's (or, in a cluster, a relay to the instance that
   // drives it). Refused: another site's Origin, an unknown game, too many sockets from the
@@ -448,10 +447,12 @@ bool Server::Impl::origin_allowed(const http::request<http::string_body>& req) c
 
 void Server::Impl::make_router() {
   router = std::make_unique<net::Router>(
-      [](http::status status, const std::string& message, std::string allow) {
-        const bool no_method = status == http::status::method_not_allowed;
-        auto res = coded_error(status, message, no_method ? "method_not_allowed" : "no_endpoint");
-        if (!allow.empty()) res.set(http::field::allow, allow);
+      [](http::status status, const std::string& request, std::string allow) {
+        if (status != http::status::method_not_allowed)
+          return Refusal("no_endpoint", {{"request", request}}).response();
+        auto res =
+            Refusal("method_not_allowed", {{"request", request}, {"allow", allow}}).response();
+        res.set(http::field::allow, allow);
         return res;
       },
       [this](const net::Call& c, const std::exception& e) {
@@ -460,10 +461,8 @@ void Server::Impl::make_router() {
         // A temporary refusal of the store (busy, read-only, full, unreachable): nothing was
         // written; the client may try again.
         if (const auto* u = dynamic_cast<const store::StoreUnavailable*>(&e))
-          return coded_error(http::status::service_unavailable, fault_text(u->fault),
-                             store::fault_code(u->fault));
-        return error_response(http::status::internal_server_error,
-                              std::string("server error: ") + e.what());
+          return fault_refusal(u->fault).response();
+        return Refusal("server_error", {{"detail", e.what()}}).response();
       });
   add_health_route();
   games->add_routes(*router);
@@ -497,13 +496,13 @@ void Server::Impl::handle_http(const http::request<http::string_body>& req, cons
   const std::string query = q == std::string::npos ? "" : target.substr(q + 1);
   const bool get = req.method() == http::verb::get || req.method() == http::verb::head;
   if (!get && !origin_allowed(req)) {
-    respond(error_response(http::status::forbidden, "Origin: not this server's"));
+    respond(Refusal("origin").response());
     return;
   }
   if (path.rfind("/api/", 0) == 0 || path == "/api") {
     router->dispatch(net::Call{req, path, query, {}, peer, std::move(respond)});
   } else if (!get) {
-    auto res = error_response(http::status::method_not_allowed, "only GET and HEAD outside /api");
+    auto res = Refusal("bad_method").response();
     res.set(http::field::allow, "GET, HEAD");
     respond(std::move(res));
   } else if (path.rfind("/@/", 0) == 0) {
@@ -520,9 +519,17 @@ void Server::Impl::handle_http(const http::request<http::string_body>& req, cons
 // The WebSocket side of the route table: an upgrade the listener hands over becomes a lobby or
 // a game socket, or is refused.
 
-http::response<http::string_body> Server::Impl::refusal(http::status status,
-                                                        const std::string& message) const {
-  return error_response(status, message);
+http::response<http::string_body> Server::Impl::refusal(Refused why,
+                                                        const std::string& detail) const {
+  switch (why) {
+    case Refused::BodyTooLarge:
+      return Refusal("too_long", {}, "body").response();
+    case Refused::HeadersTooLarge:
+      return Refusal("headers_too_large").response();
+    case Refused::Malformed:
+      break;
+  }
+  return Refusal("bad_http", {{"detail", detail}}).response();
 }
 
 std::optional<http::response<http::string_body>> Server::Impl::upgrade(
@@ -530,8 +537,7 @@ std::optional<http::response<http::string_body>> Server::Impl::upgrade(
     boost::beast::tcp_stream& stream) {
   const std::string target(req.target());
   const std::string path = target.substr(0, target.find('?'));
-  if (!origin_allowed(req))
-    return error_response(http::status::forbidden, "Origin: not this server's");
+  if (!origin_allowed(req)) return Refusal("origin").response();
   // /ws/lobby: the lobby, whose player is the session cookie's.
   if (path == "/ws/lobby") {
     if (auto refused = sockets->refusal(client)) return refused;
@@ -541,7 +547,7 @@ std::optional<http::response<http::string_body>> Server::Impl::upgrade(
     return std::nullopt;
   }
   if (path.rfind("/ws/", 0) == 0) return games->open_socket(std::move(req), client, stream);
-  return error_response(http::status::not_found, "no such game");
+  return Refusal("no_game").response();
 }
 
 // ---- the lobby and the tournaments ----

@@ -164,6 +164,8 @@ http::response<http::string_body> Refusal::response() const {
 
 json::object error_code(std::string_view message) {
   for (const auto& [code, form] : catalogue().in_order) {
+    if (form->text.front() == '{' && form->text.back() == '}' && form->params.size() == 1)
+      continue;  // a bare parameter: any text, not a sign of this code
     json::object params;
     if (match(form->text, message, params))
       return json::object{{"code", code}, {"params", std::move(params)}};

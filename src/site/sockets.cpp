@@ -12,9 +12,9 @@ std::optional<http::response<http::string_body>> SiteSockets::refusal(const std:
   if (it == addresses_.end() || it->second.connections < config_.max_connections_per_address)
     return std::nullopt;
   net::log(net::LogLevel::Debug, "", "socket refused: too many connections from " + peer);
-  return error_response(http::status::service_unavailable,
-                        "too many connections from this address (" +
-                            std::to_string(config_.max_connections_per_address) + ")");
+  return Refusal("too_many_connections",
+                 {{"n", std::to_string(config_.max_connections_per_address)}})
+      .response();
 }
 
 uint64_t SiteSockets::opened(const std::string& peer, QueuedSocket& s, const Viewer& viewer,

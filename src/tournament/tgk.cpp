@@ -45,8 +45,7 @@ std::vector<int> check_moves(const std::vector<std::string>& tokens, BoardResult
   if (replayed.error) {
     const ReplayError& e = *replayed.error;
     if (e.ply == 0) throw MoveError(e.message);
-    throw MoveError("move " + std::to_string((e.ply + 1) / 2) +
-                    (e.ply % 2 ? " (White), '" : " (Black), '") + e.token + "': " + e.message);
+    throw MoveError((e.ply + 1) / 2, e.ply % 2 ? "White" : "Black", e.token, e.message);
   }
   std::vector<int> holes;
   for (const MoveInfo& m : replayed.game.moves()) holes.push_back(m.hole);

@@ -16,6 +16,18 @@ namespace toguz::tournament {
 class MoveError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
+  // A move the rules refuse: "move 7 (White), '91(55)': why".
+  MoveError(int move, std::string side, std::string token, std::string why)
+      : std::runtime_error("move " + std::to_string(move) + " (" + side + "), '" + token +
+                           "': " + why),
+        move(move),
+        side(std::move(side)),
+        token(std::move(token)),
+        why(std::move(why)) {}
+  int move = 0;       // 0: not one move's error (the result, a forfeit with moves)
+  std::string side;   // "White" or "Black"
+  std::string token;  // as typed
+  std::string why;
 };
 
 // Checks `tokens` (moves in the notation of rules.md, move numbers like "12." skipped) move by

@@ -27,18 +27,13 @@ namespace {
 using Response = http::response<http::string_body>;
 
 // The string field `name` of a request body, or why not.
-std::optional<std::string> string_field(const json::object& body, const char* name,
-                                        std::string* why) {
+std::optional<std::string> string_field(const json::object& body, const char* name, Refused* why) {
   const json::value* v = body.if_contains(name);
   if (!v || !v->is_string()) {
-    *why = std::string(name) + ": expected a string";
+    *why = Refusal("field_type", {{"field", name}}, "string");
     return std::nullopt;
   }
   return std::string(v->as_string());
-}
-
-Response bad_field(const std::string& why) {
-  return coded_error(http::status::bad_request, why, "bad_message");
 }
 
 // The two string fields of a body (`first` and `second`), or the refusal naming the first one
@@ -47,43 +42,40 @@ std::optional<std::pair<std::string, std::string>> two_strings(const json::objec
                                                                const char* first,
                                                                const char* second,
                                                                Response* refusal) {
-  std::string why;
+  Refused why;
   auto a = string_field(body, first, &why);
   auto b = a ? string_field(body, second, &why) : std::nullopt;
   if (!b) {
-    *refusal = bad_field(why);
+    *refusal = why->response();
     return std::nullopt;
   }
   return std::pair{std::move(*a), std::move(*b)};
 }
 
-// 400 with the code of a refused username or password (`field` names it in the message).
+// The refusal of a username or password by its code (its message names the field).
 template <class Error>
-Response refused(const char* field, Error e) {
-  return coded_error(http::status::bad_request, std::string(field) + ": refused",
-                     std::string(accounts::code(e)));
+Response refused(Error e) {
+  return Refusal(std::string(accounts::code(e))).response();
 }
 
 Response not_logged_in() {
-  return coded_error(http::status::unauthorized, "log in first", "not_logged_in");
+  return Refusal("not_logged_in").response();
 }
 
 Response login_failed() {
-  return coded_error(http::status::unauthorized, "wrong username or password", "login_failed");
+  return Refusal("login_failed").response();
 }
 
 Response passwords_busy() {
-  return coded_error(http::status::service_unavailable,
-                     "the server is checking too many passwords; try again in a moment",
-                     "passwords_busy");
+  return Refusal("passwords_busy").response();
 }
 
 // 429 for a refusal of a limiter (`verdict.code`), with when to try again in the body's params
 // and in Retry-After.
-Response too_many(const std::string& message, const accounts::LoginVerdict& verdict) {
+Response too_many(const accounts::LoginVerdict& verdict) {
   const int64_t seconds = (verdict.retry_after_ms + 999) / 1000;
-  Response res = coded_error(http::status::too_many_requests, message, std::string(verdict.code),
-                             json::object{{"retry_after_s", seconds}});
+  Response res =
+      Refusal(std::string(verdict.code), json::object{{"retry_after_s", seconds}}).response();
   res.set(http::field::retry_after, std::to_string(seconds));
   return res;
 }
@@ -107,12 +99,9 @@ template <class Work, class Done>
 void off_io(HashPool& hashes, boost::asio::io_context& ioc, HashLane lane,
             const net::Respond& respond, Work work, Done done) {
   auto failed = [respond](const std::string& what) {
-    respond(error_response(http::status::internal_server_error, "server error: " + what));
+    respond(Refusal("server_error", {{"detail", what}}).response());
   };
-  auto refused = [respond](store::StoreFault fault) {
-    respond(coded_error(http::status::service_unavailable, fault_text(fault),
-                        store::fault_code(fault)));
-  };
+  auto refused = [respond](store::StoreFault fault) { respond(fault_refusal(fault).response()); };
   const bool queued = hashes.submit(
       [&ioc, work, done, failed, refused] {
         try {
@@ -240,18 +229,16 @@ void AccountsSite::signup(const json::object& body, const std::string& peer, boo
   const auto fields = two_strings(body, "username", "password", &refusal);
   if (!fields) return respond(std::move(refusal));
   const auto& [name, password] = *fields;
-  if (auto e = accounts::check_username(name)) return respond(refused("username", *e));
-  if (auto e = accounts::check_password(password)) return respond(refused("password", *e));
+  if (auto e = accounts::check_username(name)) return respond(refused(*e));
+  if (auto e = accounts::check_password(password)) return respond(refused(*e));
   const std::string key = accounts::username_key(name);
-  auto taken = [] {
-    return coded_error(http::status::conflict, "username: taken", "username_taken");
-  };
+  auto taken = [] { return Refusal("username_taken").response(); };
   if (s_.store.find_user(key)) return respond(taken());
   // Counted when admitted: a flood of sign-ups from one address stops here, before any hash.
   const accounts::LoginVerdict verdict = signup_limiter_.admit(peer, now_ms());
   if (!verdict.allowed) {
     log(net::LogLevel::Debug, "", "sign-up refused: too many from " + peer);
-    return respond(too_many("signup: too many accounts from this address", verdict));
+    return respond(too_many(verdict));
   }
   off_io(
       s_.hashes, s_.ioc, HashLane::Signup, respond,
@@ -278,7 +265,7 @@ void AccountsSite::login(const json::object& body, const std::string& peer, bool
   if (password.size() > accounts::kPasswordMax || name.size() > 100) return respond(login_failed());
   const std::string key = accounts::username_key(name);
   const accounts::LoginVerdict verdict = login_limiter_.check(key, peer, now_ms());
-  if (!verdict.allowed) return respond(too_many("login: too many failures", verdict));
+  if (!verdict.allowed) return respond(too_many(verdict));
   const auto user = s_.store.find_user(key);
   const std::string hash = user ? user->password_hash : "";
   // The verdict and, when the stored hash has another cost, the new hash of this password.
@@ -302,8 +289,7 @@ void AccountsSite::login(const json::object& body, const std::string& peer, bool
         login_limiter_.success(key, peer);
         // A closed account (docs/accounts.md "Moderation") is told so only with its password.
         if (s_.store.standing(user->id).closed)
-          return respond(coded_error(http::status::forbidden, "login: this account is closed",
-                                     "account_closed"));
+          return respond(Refusal("account_closed").response());
         if (!verdict.second.empty()) s_.store.set_password(user->id, verdict.second);
         respond(logged_in(s_.store, *user, http::status::ok, secure));
       });
@@ -337,7 +323,7 @@ void AccountsSite::password(const net::Request& req, const Viewer& v, const std:
   const auto fields = two_strings(body, "password", "new_password", &refusal);
   if (!fields) return respond(std::move(refusal));
   const auto& [current, next] = *fields;
-  if (auto e = accounts::check_password(next)) return respond(refused("new_password", *e));
+  if (auto e = accounts::check_password(next)) return respond(refused(*e));
   const auto user = s_.store.user_by_id(v.user_id);
   if (!user) return respond(not_logged_in());
   const accounts::LoginVerdict verdict = login_limiter_.check(user->username_key, peer, now_ms());
@@ -376,7 +362,7 @@ store::RatingRow AccountsSite::rating_now(int64_t user_id, const std::string& ca
 Response AccountsSite::user(const std::string& name, const std::string& part) {
   const auto user =
       name.size() <= 100 ? s_.store.find_user(accounts::username_key(name)) : std::nullopt;
-  if (!user) return coded_error(http::status::not_found, "no such player", "no_user");
+  if (!user) return Refusal("no_user").response();
   const int64_t now = now_ms();
   if (part == "history") {
     json::object out;
@@ -440,7 +426,7 @@ Response AccountsSite::user(const std::string& name, const std::string& part) {
 
 Response AccountsSite::leaderboard(const std::string& category, const std::string& query) {
   if (!accounts::parse_speed(category))
-    return error_response(http::status::not_found, "no such category: " + category);
+    return Refusal("no_category", {{"category", category}}).response();
   int limit = 50;
   for (size_t at = 0; at < query.size();) {
     size_t end = query.find('&', at);
@@ -451,7 +437,7 @@ Response AccountsSite::leaderboard(const std::string& category, const std::strin
     const std::string v = kv.substr(6);
     if (v.empty() || v.size() > 3 || v.find_first_not_of("0123456789") != std::string::npos ||
         std::stoi(v) < 1 || std::stoi(v) > 200)
-      return error_response(http::status::bad_request, "limit: expected 1..200");
+      return Refusal("field_range", {{"field", "limit"}, {"lo", "1"}, {"hi", "200"}}).response();
     limit = std::stoi(v);
   }
   json::array players;

@@ -32,14 +32,13 @@ std::string text_field(const json::object& o, const char* name) {
   return v && v->is_string() ? std::string(v->as_string()) : "";
 }
 
-Response bad(const std::string& why) {
-  return coded_error(http::status::bad_request, why, "bad_message");
+Response bad_body() {
+  return Refusal("bad_message", {}, "body").response();
 }
 
-Response refused_as(const std::string& code) {
-  if (code == "no_user") return coded_error(http::status::not_found, "no such player", code);
-  if (code == "no_game") return coded_error(http::status::not_found, "no such game", code);
-  return coded_error(http::status::conflict, "void: the game changed no rating", code);
+// A field that should be true or false.
+Response not_bool(const std::string& field) {
+  return Refusal("field_type", {{"field", field}}, "bool").response();
 }
 
 json::value name_or_null(const std::string& s) {
@@ -79,8 +78,7 @@ std::string ModerationSite::rated_refusal(int64_t a, int64_t b) {
 
 // The /api/account/... part: a signed-in player's blocks and reports.
 Response ModerationSite::account_part(const net::Request& req, AccountPart part, const Viewer& v) {
-  if (!v.signed_in())
-    return coded_error(http::status::unauthorized, "log in first", "not_logged_in");
+  if (!v.signed_in()) return Refusal("not_logged_in").response();
   store::Store& st = s_.store;
   auto list = [&] {
     json::array names;
@@ -89,17 +87,15 @@ Response ModerationSite::account_part(const net::Request& req, AccountPart part,
   };
   if (req.method() != http::verb::post) return list();  // GET /api/account/blocks
   const auto body = body_of(req);
-  if (!body) return bad("body: expected a JSON object");
+  if (!body) return bad_body();
   const auto target = moderation::account(st, text_field(*body, "username"));
-  if (!target) return coded_error(http::status::not_found, "no such player", "no_user");
-  if (target->id == v.user_id)
-    return coded_error(http::status::bad_request, "not your own account", "own_account");
+  if (!target) return Refusal("no_user").response();
+  if (target->id == v.user_id) return Refusal("own_account").response();
   if (part == AccountPart::Blocks) {
     const json::value* on = body->if_contains("block");
-    if (!on || !on->is_bool()) return bad("block: expected true or false");
+    if (!on || !on->is_bool()) return not_bool("block");
     if (on->as_bool() && st.blocks(v.user_id).size() >= size_t(kMaxBlocks))
-      return coded_error(http::status::conflict, "block: too many accounts blocked",
-                         "too_many_blocks");
+      return Refusal("too_many_blocks").response();
     st.set_block(v.user_id, target->id, on->as_bool(), now_ms());
     block_cache_.erase(v.user_id);
     block_cache_.erase(target->id);
@@ -107,7 +103,7 @@ Response ModerationSite::account_part(const net::Request& req, AccountPart part,
   }
   const std::string reason = text_field(*body, "reason");
   if (reason.empty() || reason.size() > kMaxReason)
-    return bad("reason: expected 1 to " + std::to_string(kMaxReason) + " bytes of text");
+    return Refusal("report_reason", {{"n", std::to_string(kMaxReason)}}).response();
   store::ReportRow r;
   r.target = target->id;
   r.reporter = v.user_id;
@@ -126,23 +122,21 @@ Response ModerationSite::moderator_action(const std::string& action, const json:
   std::string why;
   if (action == "resolve") {
     const json::value* id = body.if_contains("id");
-    if (!id || !id->is_int64()) return bad("id: expected a report's id");
-    if (!st.resolve_report(id->as_int64()))
-      return coded_error(http::status::not_found, "no such report", "no_report");
+    if (!id || !id->is_int64()) return Refusal("report_id").response();
+    if (!st.resolve_report(id->as_int64())) return Refusal("no_report").response();
   } else if (action == "void") {
     why = moderation::void_ratings(st, text_field(body, "game"));
   } else if (action == "mark" || action == "close") {
     const json::value* on = body.if_contains(action == "mark" ? "marked" : "closed");
-    if (on && !on->is_bool()) return bad(action + ": expected true or false");
+    if (on && !on->is_bool()) return not_bool(action);
     const bool set = !on || on->as_bool();
     const std::string name = text_field(body, "username");
     why = action == "mark" ? moderation::set_marked(st, name, set)
                            : moderation::set_closed(st, name, set);
   } else {
-    return coded_error(http::status::not_found, "no such endpoint: /api/moderation/" + action,
-                       "no_endpoint");
+    return Refusal("no_endpoint", {{"request", "/api/moderation/" + action}}).response();
   }
-  if (!why.empty()) return refused_as(why);
+  if (!why.empty()) return Refusal(why).response();
   log(net::LogLevel::Info, "",
       "moderator " + v.username + ": " + action + " " +
           json::serialize(json::value(body)).substr(0, 200));
@@ -153,7 +147,7 @@ Response ModerationSite::moderators(const net::Request& req, const std::string& 
                                     const std::string& action) {
   const Viewer v = s_.viewer_of(req);
   if (!v.signed_in() || !s_.store.standing(v.user_id).moderator)
-    return coded_error(http::status::forbidden, "moderators only", "not_moderator");
+    return Refusal("not_moderator").response();
   if (action.empty()) {
     json::array items;
     for (const store::ReportRow& r : s_.store.list_reports(query == "resolved=1", 200))
@@ -161,7 +155,7 @@ Response ModerationSite::moderators(const net::Request& req, const std::string& 
     return json_response(http::status::ok, json::object{{"reports", std::move(items)}});
   }
   const auto body = body_of(req);
-  if (!body) return bad("body: expected a JSON object");
+  if (!body) return bad_body();
   return moderator_action(action, *body, v);
 }
 

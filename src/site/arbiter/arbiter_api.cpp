@@ -108,23 +108,20 @@ Event new_event(const json::object& body) {
   ev.name = clean_name(get_string(body, "name", "", 1000), "", kMaxTextChars);
   ev.site = clean_name(get_string(body, "site", "", 1000), "", kMaxTextChars);
   ev.date = get_string(body, "date", "", 20);
-  if (!valid_date(ev.date)) throw BadRequest{"date: expected YYYY.MM.DD, e.g. 2026.12.01"};
-  if (!parse_system(get_string(body, "system", "", 40), &ev.system))
-    throw BadRequest{"system: expected swiss, round-robin or double-round-robin"};
+  if (!valid_date(ev.date)) throw Refusal("event_date");
+  if (!parse_system(get_string(body, "system", "", 40), &ev.system)) throw Refusal("event_system");
   if (ev.system == System::Swiss) {
     ev.rounds = int(get_int(body, "rounds", 0, 1, kMaxSwissRounds));
-    if (ev.rounds == 0) throw BadRequest{"rounds: a Swiss needs its number of rounds"};
+    if (ev.rounds == 0) throw Refusal("event_rounds");
   } else if (get_int(body, "rounds", 0, 0, kMaxSwissRounds) != 0) {
-    throw BadRequest{"rounds: a round robin has the rounds of its Berger table"};
+    throw Refusal("event_rounds_berger");
   }
   if (const json::value* t = field(body, "tie_breaks")) {
-    if (!t->is_array()) throw BadRequest{"tie_breaks: expected an array of names"};
+    if (!t->is_array()) throw Refusal("event_tie_breaks", {}, "array");
     for (const json::value& v : t->as_array()) {
       TieBreak tb;
       if (!v.is_string() || !parse_tie_break(std::string(v.as_string()), &tb))
-        throw BadRequest{
-            "tie_breaks: expected buchholz-cut1, buchholz, sonneborn-berger, wins or "
-            "direct-encounter"};
+        throw Refusal("event_tie_breaks", {}, "names");
       ev.tie_breaks.push_back(tb);
     }
   }
@@ -132,32 +129,28 @@ Event new_event(const json::object& body) {
 }
 
 void add_player(Event& ev, const json::object& body) {
-  if (!ev.played.empty())
-    throw BadRequest{"players are entered before round 1 is paired", http::status::conflict};
+  if (!ev.played.empty()) throw Refusal("event_players_closed");
   if (int(ev.players.size()) >= kMaxPlayers)
-    throw BadRequest{"an event has at most " + std::to_string(kMaxPlayers) + " players",
-                     http::status::conflict};
+    throw Refusal("event_full", {{"n", std::to_string(kMaxPlayers)}});
   tournament::Player p;
   p.name = clean_name(get_string(body, "name", "", 1000), "");
-  if (p.name.empty()) throw BadRequest{"name: expected the player's name"};
+  if (p.name.empty()) throw Refusal("event_player_name");
   p.rating = int(get_int(body, "rating", 0, 0, 9999));
   p.title = clean_name(get_string(body, "title", "", 100), "", kMaxTitleChars);
   for (const tournament::Player& q : ev.players)
-    if (q.name == p.name)
-      throw BadRequest{"name: '" + p.name + "' is already entered", http::status::conflict};
+    if (q.name == p.name) throw Refusal("event_player_entered", {{"name", p.name}});
   ev.players.push_back(std::move(p));
 }
 
 void enter_result(Event& ev, const json::object& body) {
-  if (ev.played.empty()) throw BadRequest{"no round has been paired yet", http::status::conflict};
+  if (ev.played.empty()) throw Refusal("event_no_round");
   const int r =
       int(get_int(body, "round", int64_t(ev.played.size()), 1, int64_t(ev.played.size())));
   Round& round = ev.played[r - 1];
   const int b = int(get_int(body, "board", 0, 1, int64_t(round.boards.size())));
-  if (b == 0) throw BadRequest{"board: missing"};
+  if (b == 0) throw Refusal("event_board");
   BoardResult res;
-  if (!parse_board_result(get_string(body, "result", "", 20), &res))
-    throw BadRequest{"result: expected 1-0, 0-1, 1/2-1/2, +-, -+ or *"};
+  if (!parse_board_result(get_string(body, "result", "", 20), &res)) throw Refusal("event_result");
   std::vector<std::string> tokens;
   std::istringstream in(get_string(body, "moves", "", 20000));
   for (std::string w; in >> w;) tokens.push_back(w);
@@ -165,19 +158,22 @@ void enter_result(Event& ev, const json::object& body) {
   try {
     board.moves = check_moves(tokens, res);
   } catch (const MoveError& e) {
-    throw BadRequest{std::string("moves: ") + e.what()};
+    if (e.move == 0) throw Refusal("event_moves", {{"detail", e.what()}});
+    throw Refusal(
+        "typed_move",
+        {{"n", std::to_string(e.move)}, {"side", e.side}, {"token", e.token}, {"detail", e.why}});
   }
   board.result = res;
 }
 
 int round_of_query(const Event& ev, const std::string& query) {
-  if (ev.played.empty()) throw BadRequest{"no round has been paired yet", http::status::conflict};
+  if (ev.played.empty()) throw Refusal("event_no_round");
   const std::string v = net::query_value(net::query_pairs(query), "round").value_or("");
   if (v.empty()) return int(ev.played.size());
   const int n = int(ev.played.size());
   if (v.size() > 4 || v.find_first_not_of("0123456789") != std::string::npos || std::stoi(v) < 1 ||
       std::stoi(v) > n)
-    throw BadRequest{"round: expected 1.." + std::to_string(n)};
+    throw Refusal("event_round", {{"n", std::to_string(n)}});
   return std::stoi(v);
 }
 
@@ -199,15 +195,14 @@ Response ArbiterApi::change(const http::request<http::string_body>& req, store::
                             Event ev, const std::string& action) {
   const json::object body = json_body(req);
   const std::string key = get_string(body, "key", "", 200);
-  if (!accounts::session_matches(key, row.key_hash, INT64_MAX, 0))
-    throw BadRequest{"key: wrong arbiter key", http::status::forbidden};
+  if (!accounts::session_matches(key, row.key_hash, INT64_MAX, 0)) throw Refusal("wrong_key");
   if (action == "players") {
     add_player(ev, body);
   } else if (action == "pair") {
     try {
       ev.played.push_back(pair_next_round(ev));
     } catch (const std::runtime_error& e) {
-      throw BadRequest{e.what(), http::status::conflict};
+      throw Refusal("event_pairing", {{"detail", e.what()}});
     }
   } else {
     enter_result(ev, body);
@@ -241,7 +236,7 @@ Response ArbiterApi::handle(const http::request<http::string_body>& req, const s
     if (id.empty()) return create(req);
     std::optional<store::EventRow> row;
     if (id.size() <= 32) row = store_.load_event(id);
-    if (!row) throw BadRequest{"no such event: " + id, http::status::not_found};
+    if (!row) throw Refusal("no_event", {{"id", id}});
     Event ev = tournament::event_from_json(row->state);
     if (get) {
       if (action.empty())
@@ -254,8 +249,6 @@ Response ArbiterApi::handle(const http::request<http::string_body>& req, const s
       return text_response("text/html; charset=utf-8", standings_page(ev));
     }
     return change(req, *row, std::move(ev), action);
-  } catch (const BadRequest& e) {
-    return error_response(e.status, e.message);
   } catch (const Refusal& r) {
     return r.response();
   }

@@ -36,7 +36,7 @@ class ArbiterApi {
   // POST /api/events: a new event and its arbiter key.
   Response create(const Request& req);
   // A POST with the arbiter key to an event: `action` (players, pair, result) applied to `ev`,
-  // then `row` saved; BadRequest, and nothing saved, on any refusal.
+  // then `row` saved; a Refusal, and nothing saved, on any refusal.
   Response change(const Request& req, store::EventRow& row, tournament::Event ev,
                   const std::string& action);
 

@@ -13,6 +13,7 @@
 #include "net/url.h"
 #include "rules/game.h"
 #include "rules/notation.h"
+#include "site/refusal.h"
 #include "site/text_input.h"
 
 namespace toguz::site {
@@ -25,10 +26,10 @@ LearnReply reply(int status, const json::value& body) {
   return {status, json::serialize(body)};
 }
 
-// An error in the server's shape: the English message, a code the page translates, its params.
-LearnReply error(int status, const std::string& message, const std::string& code,
-                 json::object params = {}) {
-  return reply(status, json::object{{"error", message}, {"code", code}, {"params", params}});
+// A refusal in the server's shape: the code the page translates, its params, the English.
+LearnReply error(const Refusal& r) {
+  return reply(int(r.status()),
+               json::object{{"code", r.code()}, {"params", r.params()}, {"error", r.english()}});
 }
 
 const char* side_word(Side s) {
@@ -297,12 +298,12 @@ std::optional<puzzles::Puzzle> LearnService::puzzle(const std::string& id) const
 AttemptVerdict judge_attempt(const puzzles::Puzzle& p, const std::vector<int>& moves,
                              std::string* why) {
   if (moves.size() > p.line.size()) {
-    *why = "moves: longer than the puzzle's line";
+    *why = "longer than the puzzle's line";
     return AttemptVerdict::Invalid;
   }
   Game g(parse_position(p.position));
   for (size_t i = 0; i < moves.size(); ++i) {
-    const std::string ply = "moves: ply " + std::to_string(i + 1);
+    const std::string ply = "ply " + std::to_string(i + 1);
     if (moves[i] == p.line[i]) {
       g.play(p.line[i]);
       continue;
@@ -346,11 +347,12 @@ std::optional<LearnReply> LearnService::handle(std::string_view method, std::str
   if (!under("/api/puzzles") && !under("/api/studies") && !under("/api/explorer"))
     return std::nullopt;
   if (method != "GET" && method != "HEAD")
-    return error(405, std::string(path) + ": only GET", "method_not_allowed");
+    return error(Refusal("method_not_allowed", {{"request", std::string(path)}, {"allow", "GET"}}));
   if (under("/api/studies"))
     return studies_reply(path.substr(std::string_view("/api/studies").size()));
   if (under("/api/explorer")) {
-    if (path != "/api/explorer") return error(404, "no such path", "not_found");
+    if (path != "/api/explorer")
+      return error(Refusal("no_endpoint", {{"request", std::string(path)}}));
     return explorer_reply(query);
   }
   std::lock_guard<std::mutex> lock(puzzles_mutex_);
@@ -359,7 +361,7 @@ std::optional<LearnReply> LearnService::handle(std::string_view method, std::str
   const std::string id(path.substr(std::string_view("/api/puzzles/").size()));
   for (const puzzles::Puzzle& p : puzzles_)
     if (hex(p.key) == id) return puzzle_reply(p, ratings);
-  return error(404, "puzzle " + id + ": no such puzzle", "no_puzzle_id", {{"id", id}});
+  return error(Refusal("no_puzzle_id", {{"id", id}}));
 }
 
 LearnReply LearnService::puzzle_summary(PuzzleRatingSource* ratings) const {
@@ -398,8 +400,8 @@ LearnReply LearnService::next_puzzle(std::string_view query, PuzzleRatingSource*
     if (!exclude.count(hex(p.key))) pool.push_back(&p);
   }
   if (pool.empty())
-    return error(404, "no puzzle left" + (theme ? " with theme " + *theme : std::string()),
-                 "no_puzzle", {{"theme", theme.value_or("")}});
+    return error(theme && !theme->empty() ? Refusal("no_puzzle", {{"theme", *theme}})
+                                          : Refusal("no_puzzle"));
   if (ratings && ratings->signed_in()) {
     // Near the viewer's rating, among the puzzles not attempted rated yet (all of them again
     // once every one of the theme was).
@@ -508,16 +510,16 @@ LearnReply LearnService::studies_reply(std::string_view rest) const {
   const std::optional<int> n = small_number(id);
   for (const Study& s : studies_)
     if (n && s.number == *n) return reply(200, study_json(s));
-  return error(404, "study " + id + ": no such study", "no_study", {{"id", id}});
+  return error(Refusal("no_study", {{"id", id}}));
 }
 
 LearnReply LearnService::explorer_reply(std::string_view query) const {
-  if (!explorer_) return error(404, "explorer: this server has no opening index", "no_explorer");
+  if (!explorer_) return error(Refusal("no_explorer"));
   const auto q = net::query_pairs(query);
   Position pos = Position::start();
   std::string why;
   if (!explorer_position(net::query_value(q, "position").value_or(""), explorer_.get(), &pos, &why))
-    return error(400, "position: " + why, "bad_position", {{"why", why}});
+    return error(Refusal("bad_position", {{"why", why}}));
   explorer::Filter filter;
   const std::pair<const char*, std::optional<int>*> bounds[] = {{"min_rating", &filter.min_rating},
                                                                 {"max_rating", &filter.max_rating},
@@ -527,9 +529,7 @@ LearnReply LearnService::explorer_reply(std::string_view query) const {
     auto v = net::query_value(q, key);
     if (!v || v->empty()) continue;
     *slot = small_number(*v);
-    if (!*slot)
-      return error(400, std::string(key) + ": expected a whole number", "bad_query",
-                   {{"field", key}});
+    if (!*slot) return error(Refusal("bad_query", {{"field", key}}, "number"));
   }
   json::array moves;
   uint64_t total = 0;

@@ -72,7 +72,7 @@ class PuzzleRatingSource {
 // How an attempt's moves (every ply played on the board, the forced replies included) compare
 // with a puzzle's stored line: the whole line (Solved); a start of it, possibly ending in
 // another legal move at one of the solver's turns (Missed: a wrong move or a give-up); else
-// Invalid, with *why naming the ply.
+// Invalid, with *why naming the ply ("ply 2: not the puzzle's reply").
 enum class AttemptVerdict { Solved, Missed, Invalid };
 AttemptVerdict judge_attempt(const puzzles::Puzzle& p, const std::vector<int>& moves,
                              std::string* why);

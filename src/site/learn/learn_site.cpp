@@ -104,21 +104,17 @@ std::optional<Response> judge_body(const std::string& body_text, const puzzles::
                                    bool* solved, bool* hint) {
   json::error_code ec;
   const json::value v = json::parse(body_text, ec);
-  if (ec || !v.is_object())
-    return coded_error(http::status::bad_request, "body: expected a JSON object", "bad_message");
+  if (ec || !v.is_object()) return Refusal("bad_message", {}, "body").response();
   const json::object& body = v.as_object();
   const std::optional<std::vector<int>> moves = moves_of(body);
-  if (!moves)
-    return coded_error(http::status::bad_request, "moves: expected the holes played (1..9)",
-                       "bad_attempt", {{"field", "moves"}});
+  if (!moves) return Refusal("bad_attempt", {{"field", "moves"}}, "holes").response();
   std::string why;
   const AttemptVerdict verdict = judge_attempt(puzzle, *moves, &why);
   if (verdict == AttemptVerdict::Invalid)
-    return coded_error(http::status::bad_request, why, "bad_attempt", {{"field", "moves"}});
+    return Refusal("bad_attempt", {{"field", "moves"}, {"detail", why}}, "line").response();
   const json::value* hint_v = body.if_contains("hint");
   if (hint_v && !hint_v->is_bool())
-    return coded_error(http::status::bad_request, "hint: expected true or false", "bad_attempt",
-                       {{"field", "hint"}});
+    return Refusal("bad_attempt", {{"field", "hint"}}, "bool").response();
   *solved = verdict == AttemptVerdict::Solved;
   *hint = hint_v && hint_v->as_bool();
   return std::nullopt;
@@ -158,12 +154,9 @@ std::optional<LearnReply> LearnSite::request(const net::Request& req) {
 Response LearnSite::puzzle_attempt(const std::string& id, const std::string& body_text,
                                    const Viewer& viewer) {
   if (!puzzle_id_form(id))
-    return coded_error(http::status::bad_request, "id: expected 16 hexadecimal digits",
-                       "bad_puzzle_id", {{"id", id.substr(0, 40)}});
+    return Refusal("bad_puzzle_id", {{"id", id.substr(0, 40)}}, "hex").response();
   const std::optional<puzzles::Puzzle> puzzle = s_.learn ? s_.learn->puzzle(id) : std::nullopt;
-  if (!puzzle)
-    return coded_error(http::status::not_found, "puzzle " + id + ": no such puzzle", "no_puzzle_id",
-                       {{"id", id}});
+  if (!puzzle) return Refusal("no_puzzle_id", {{"id", id}}).response();
   bool solved = false, hint = false;
   if (auto refused = judge_body(body_text, *puzzle, &solved, &hint)) return std::move(*refused);
   const int64_t now = now_ms();
@@ -230,14 +223,13 @@ void LearnSite::explorer_eval(const std::string& query, net::Respond respond) {
   std::string why;
   const std::string text = net::query_value(net::query_pairs(query), "position").value_or("");
   if (!explorer_position(text, s_.learn ? s_.learn->explorer() : nullptr, &pos, &why)) {
-    respond(error_response(http::status::bad_request, "position: " + why));
+    respond(Refusal("position", {{"detail", why}}).response());
     return;
   }
   auto answer = [respond](const std::string& body) {
     respond(json_text_response(http::status::ok, body));
   };
-  if (!s_.move_evals.evaluate(pos, answer))
-    respond(error_response(http::status::service_unavailable, busy_message(s_.pool)));
+  if (!s_.move_evals.evaluate(pos, answer)) respond(busy_refusal(s_.pool).response());
 }
 
 }  // namespace toguz::site
