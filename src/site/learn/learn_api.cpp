@@ -334,34 +334,30 @@ std::optional<int> LearnService::puzzle_difficulty(const std::string& id) const 
   return std::nullopt;
 }
 
-std::optional<LearnReply> LearnService::handle(std::string_view method, std::string_view target,
-                                               PuzzleRatingSource* ratings) const {
-  const size_t qm = target.find('?');
-  const std::string_view path = target.substr(0, qm);
-  const std::string_view query =
-      qm == std::string_view::npos ? std::string_view() : target.substr(qm + 1);
-  auto under = [&](std::string_view base) {
-    return path == base || (path.size() > base.size() && path.substr(0, base.size()) == base &&
-                            path[base.size()] == '/');
-  };
-  if (!under("/api/puzzles") && !under("/api/studies") && !under("/api/explorer"))
-    return std::nullopt;
-  if (method != "GET" && method != "HEAD")
-    return error(Refusal("method_not_allowed", {{"request", std::string(path)}, {"allow", "GET"}}));
-  if (under("/api/studies"))
-    return studies_reply(path.substr(std::string_view("/api/studies").size()));
-  if (under("/api/explorer")) {
-    if (path != "/api/explorer")
-      return error(Refusal("no_endpoint", {{"request", std::string(path)}}));
-    return explorer_reply(query);
-  }
+LearnReply LearnService::summary(PuzzleRatingSource* ratings) const {
   std::lock_guard<std::mutex> lock(puzzles_mutex_);
-  if (path == "/api/puzzles") return puzzle_summary(ratings);
-  if (path == "/api/puzzles/next") return next_puzzle(query, ratings);
-  const std::string id(path.substr(std::string_view("/api/puzzles/").size()));
+  return puzzle_summary(ratings);
+}
+
+LearnReply LearnService::next(std::string_view query, PuzzleRatingSource* ratings) const {
+  std::lock_guard<std::mutex> lock(puzzles_mutex_);
+  return next_puzzle(query, ratings);
+}
+
+LearnReply LearnService::puzzle_of(const std::string& id, PuzzleRatingSource* ratings) const {
+  std::lock_guard<std::mutex> lock(puzzles_mutex_);
   for (const puzzles::Puzzle& p : puzzles_)
     if (hex(p.key) == id) return puzzle_reply(p, ratings);
   return error(Refusal("no_puzzle_id", {{"id", id}}));
+}
+
+LearnReply LearnService::studies(std::string_view rest) const {
+  if (rest.empty()) return studies_reply("");
+  return studies_reply("/" + std::string(rest));
+}
+
+LearnReply LearnService::explorer_moves(std::string_view query) const {
+  return explorer_reply(query);
 }
 
 LearnReply LearnService::puzzle_summary(PuzzleRatingSource* ratings) const {

@@ -96,15 +96,19 @@ class LearnService {
   LearnService(const LearnService&) = delete;
   LearnService& operator=(const LearnService&) = delete;
 
-  // Answers a request whose path starts with /api/puzzles, /api/studies or /api/explorer;
-  // nullopt for any other path (the router goes on). `target` is the request target, the
-  // query string included. A method other than GET is answered 405 (POST .../attempt is the
-  // server's, server.h). `ratings` (none: every puzzle at its start rating, the viewer
-  // anonymous) gives the puzzles' and the viewer's ratings: the summary's `rated`, each
-  // puzzle's `rating`, and for a signed-in viewer the next puzzle near the viewer's rating.
-  // Safe to call from several threads at once.
-  std::optional<LearnReply> handle(std::string_view method, std::string_view target,
-                                   PuzzleRatingSource* ratings = nullptr) const;
+  // The learning pages' answers, one for each route (learn_site.h adds them to the route
+  // table). `ratings` (none: every puzzle at its start rating, the viewer anonymous) gives the
+  // puzzles' and the viewer's ratings: the summary's `rated`, each puzzle's `rating`, and for a
+  // signed-in viewer the next puzzle near the viewer's rating. `query` is a request's query
+  // string. Safe to call from several threads at once.
+  LearnReply summary(PuzzleRatingSource* ratings = nullptr) const;  // GET /api/puzzles
+  LearnReply next(std::string_view query,
+                  PuzzleRatingSource* ratings = nullptr) const;  // GET /api/puzzles/next
+  LearnReply puzzle_of(const std::string& id,
+                       PuzzleRatingSource* ratings = nullptr) const;  // GET /api/puzzles/:id
+  // GET /api/studies (`rest` empty) and /api/studies/<rest> (a study, its line).
+  LearnReply studies(std::string_view rest) const;
+  LearnReply explorer_moves(std::string_view query) const;  // GET /api/explorer
   // The difficulty of the puzzle with this id (its `key` in hex), nullopt when none.
   std::optional<int> puzzle_difficulty(const std::string& id) const;
   // The puzzle with this id, nullopt when none.
@@ -140,7 +144,7 @@ class LearnService {
 
   bool load_puzzle(const std::string& text, const std::string& where, bool tolerant);
 
-  mutable std::mutex puzzles_mutex_;  // puzzles_ and dedup_: add_puzzle runs beside handle
+  mutable std::mutex puzzles_mutex_;  // puzzles_ and dedup_: add_puzzle runs beside the answers
   std::vector<puzzles::Puzzle> puzzles_;
   puzzles::Deduper dedup_;
   size_t mined_skipped_ = 0;

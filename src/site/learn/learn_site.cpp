@@ -140,17 +140,6 @@ Response unrated_answer(store::Store& store, const Viewer& viewer, const std::st
 
 }  // namespace
 
-std::optional<LearnReply> LearnSite::request(const net::Request& req) {
-  if (!s_.learn) return std::nullopt;
-  // Only the puzzles need the viewer (a store read for the session); the studies and the
-  // explorer do not.
-  if (req.target().substr(0, 12) != "/api/puzzles")
-    return s_.learn->handle(req.method_string(), req.target());
-  const Viewer viewer = s_.viewer_of(req);
-  StoreRatings ratings(s_.store, viewer);
-  return s_.learn->handle(req.method_string(), req.target(), &ratings);
-}
-
 Response LearnSite::puzzle_attempt(const std::string& id, const std::string& body_text,
                                    const Viewer& viewer) {
   if (!puzzle_id_form(id))
@@ -208,14 +197,30 @@ void LearnSite::add_routes(net::Router& router) {
   router.add(Method::Post, "/api/puzzles/:id/attempt", [this](const Call& c) {
     c.respond(puzzle_attempt(c.param(0), c.req.body(), s_.viewer_of(c.req)));
   });
-  // The learning service answers its own paths (learn_api.h).
-  auto learn_route = [this](const Call& c) {
-    const LearnReply r = *request(c.req);
+  // The learning service's answers (learn_api.h); only the puzzles need the viewer (a store
+  // read for the session).
+  auto answer = [](const Call& c, const LearnReply& r) {
     c.respond(json_text_response(http::status(r.status), r.body, c.req.version()));
   };
-  for (const char* path : {"/api/puzzles", "/api/puzzles/next", "/api/puzzles/:id", "/api/studies",
-                           "/api/studies/*rest", "/api/explorer"})
-    router.add(Method::Get, path, learn_route);
+  const LearnService& learn = *s_.learn;
+  router.add(Method::Get, "/api/puzzles", [this, answer, &learn](const Call& c) {
+    StoreRatings ratings(s_.store, s_.viewer_of(c.req));
+    answer(c, learn.summary(&ratings));
+  });
+  router.add(Method::Get, "/api/puzzles/next", [this, answer, &learn](const Call& c) {
+    StoreRatings ratings(s_.store, s_.viewer_of(c.req));
+    answer(c, learn.next(c.query, &ratings));
+  });
+  router.add(Method::Get, "/api/puzzles/:id", [this, answer, &learn](const Call& c) {
+    StoreRatings ratings(s_.store, s_.viewer_of(c.req));
+    answer(c, learn.puzzle_of(c.param(0), &ratings));
+  });
+  router.add(Method::Get, "/api/studies",
+             [answer, &learn](const Call& c) { answer(c, learn.studies("")); });
+  router.add(Method::Get, "/api/studies/*rest",
+             [answer, &learn](const Call& c) { answer(c, learn.studies(c.param(0))); });
+  router.add(Method::Get, "/api/explorer",
+             [answer, &learn](const Call& c) { answer(c, learn.explorer_moves(c.query)); });
 }
 
 void LearnSite::explorer_eval(const std::string& query, net::Respond respond) {

@@ -32,12 +32,9 @@ class LearnSite {
   explicit LearnSite(LearnServices services) : s_(std::move(services)) {}
 
   // GET /api/explorer/eval; with a learning service also POST /api/puzzles/<id>/attempt and
-  // its own paths (/api/puzzles..., /api/studies..., /api/explorer).
+  // the service's answers, a route each (/api/puzzles..., /api/studies..., /api/explorer).
   void add_routes(net::Router& router);
 
-  // A request of the learning API, answered with the puzzle ratings the store holds for its
-  // viewer; nullopt without a learning service.
-  std::optional<LearnReply> request(const net::Request& req);
   // POST /api/puzzles/<id>/attempt {"moves":[holes played],"hint":bool (optional)}: the moves
   // are judged against the puzzle's line (judge_attempt); an account's first attempt at a
   // puzzle the server picked for it rates both (others are answered unrated, with the reason).
