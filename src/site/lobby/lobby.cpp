@@ -5,7 +5,6 @@
 #include <tuple>
 
 #include "rules/position.h"
-#include "site/json_out.h"
 
 namespace toguz::site {
 
@@ -26,23 +25,23 @@ const json::value* given(const json::object& o, const char* name) {
   return v && !v->is_null() ? v : nullptr;
 }
 
-std::string bad_field(const std::string& action, const std::string& field,
-                      const std::string& detail) {
-  return action + "." + field + ": " + detail;
+// "<action>.<field>: <detail>".
+Refusal bad_field(const std::string& action, const std::string& field, const std::string& detail) {
+  return Refusal("bad_field", {{"action", action}, {"field", field}, {"detail", detail}});
 }
 
-// A refusal thrown by a field reader; handle() sends it.
-struct FieldRefused {
-  std::string why;
-};
-
-// A string field of at most 64 bytes; "" when absent.
+// A string field of at most 64 bytes; "" when absent. Throws the refusal (handle() sends it).
 std::string string_field(const json::object& o, const char* name, const std::string& action) {
   const json::value* v = given(o, name);
   if (!v) return "";
   if (!v->is_string() || v->as_string().size() > 64)
-    throw FieldRefused{bad_field(action, name, "expected a string")};
+    throw Refusal("field_type", {{"field", action + "." + name}}, "string");
   return std::string(v->as_string());
+}
+
+// The refusal of a game the hooks could not start.
+Refusal not_started() {
+  return Refusal("server_error", {{"detail", "the game could not be started"}});
 }
 
 std::string lower(std::string s) {
@@ -163,19 +162,19 @@ void Lobby::leave(LobbyClient& c) {
 void Lobby::handle(LobbyClient& c, const json::object& msg) {
   if (!conns_.count(&c)) return;
   const std::string type(msg.at("type").as_string());
-  std::string why;
+  Refused why;
   try {
     why = dispatch(c, type, msg);
-  } catch (const FieldRefused& r) {
-    why = r.why;
+  } catch (const Refusal& r) {
+    why = r;
   }
-  if (!why.empty()) c.send(error_message(why));
+  if (why) c.send(why->message());
 }
 
-std::string Lobby::dispatch(LobbyClient& c, const std::string& type, const json::object& msg) {
+Refused Lobby::dispatch(LobbyClient& c, const std::string& type, const json::object& msg) {
   if (type == "ping") {
     c.send(R"({"type":"pong"})");
-    return "";
+    return std::nullopt;
   }
   if (type == "seek") return on_seek(c, msg);
   if (type == "cancel") return on_cancel(c, msg);
@@ -185,11 +184,11 @@ std::string Lobby::dispatch(LobbyClient& c, const std::string& type, const json:
   if (type == "challenge") return on_challenge(c, msg);
   if (type == "challenge_accept" || type == "challenge_decline" || type == "challenge_cancel")
     return on_challenge_answer(c, msg, type);
-  return "type: unknown message type '" + type.substr(0, 40) + "'";
+  return Refusal("bad_message", {{"detail", type.substr(0, 40)}}, "unknown_type");
 }
 
-std::string Lobby::read_terms(const std::string& action, const json::object& msg, const Viewer& who,
-                              Terms* out) const {
+Refused Lobby::read_terms(const std::string& action, const json::object& msg, const Viewer& who,
+                          Terms* out) const {
   Terms t;
   const std::string variant = string_field(msg, "variant", action);
   if (!variant.empty()) {
@@ -219,7 +218,7 @@ std::string Lobby::read_terms(const std::string& action, const json::object& msg
     t.days_per_move = int(*d);
   }
   if (const json::value* rated = given(msg, "rated")) {
-    if (!rated->is_bool()) return bad_field(action, "rated", "expected true or false");
+    if (!rated->is_bool()) return Refusal("field_type", {{"field", action + ".rated"}}, "bool");
     t.rated = rated->as_bool();
   }
   const std::string color = string_field(msg, "color", action);
@@ -229,11 +228,11 @@ std::string Lobby::read_terms(const std::string& action, const json::object& msg
     t.color = color;
   }
   set_speed(t);
-  if (t.rated && !who.signed_in()) return action + ": rated games need an account";
-  if (t.rated && !t.speed) return action + ": rated games need a clock";
-  if (t.rated && marked(who)) return action + ": rated games are closed to your account";
+  if (t.rated && !who.signed_in()) return Refusal("rated_needs_account", {{"action", action}});
+  if (t.rated && !t.speed) return Refusal("rated_needs_clock", {{"action", action}});
+  if (t.rated && marked(who)) return Refusal("account_marked", {{"action", action}});
   *out = std::move(t);
-  return "";
+  return std::nullopt;
 }
 
 std::optional<LobbyRating> Lobby::rating_of(const Viewer& v,
@@ -250,21 +249,20 @@ bool Lobby::marked(const Viewer& v) const {
   return hooks_.marked && v.signed_in() && hooks_.marked(v.user_id);
 }
 
-std::string Lobby::on_seek(LobbyClient& c, const json::object& msg) {
+Refused Lobby::on_seek(LobbyClient& c, const json::object& msg) {
   const Conn& me = conns_.at(&c);
   const auto open = std::count_if(seeks_.begin(), seeks_.end(), [&](const Seek& s) {
     return s.player == me.player && s.origin.empty();
   });
   if (open >= kMaxSeeksPerPlayer)
-    return "seek: " + std::to_string(kMaxSeeksPerPlayer) + " seeks open already, the most allowed";
+    return Refusal("too_many_seeks", {{"n", std::to_string(kMaxSeeksPerPlayer)}});
   const auto from_address = std::count_if(seeks_.begin(), seeks_.end(), [&](const Seek& s) {
     return !me.address.empty() && s.address == me.address && s.origin.empty();
   });
   if (from_address >= kMaxSeeksPerAddress)
-    return "seek: " + std::to_string(kMaxSeeksPerAddress) +
-           " seeks open from this address already, the most allowed";
+    return Refusal("too_many_seeks_address", {{"n", std::to_string(kMaxSeeksPerAddress)}});
   Seek s{new_id(), me.player, &c, {}, std::nullopt, std::nullopt, me.viewer, "", me.address};
-  if (std::string why = read_terms("seek", msg, me.viewer, &s.terms); !why.empty()) return why;
+  if (Refused why = read_terms("seek", msg, me.viewer, &s.terms)) return why;
   if (const json::value* range = given(msg, "range")) {
     const json::array* a = range->if_array();
     const auto lo = a && a->size() == 2 ? whole((*a)[0]) : std::nullopt;
@@ -279,7 +277,7 @@ std::string Lobby::on_seek(LobbyClient& c, const json::object& msg) {
   c.send(json::serialize(json::object{{"type", "seek_created"}, {"id", added.id}}));
   seek_added_everywhere(added);
   publish_seek(added);
-  return "";
+  return std::nullopt;
 }
 
 void Lobby::seek_added_everywhere(const Seek& s) {
@@ -288,46 +286,47 @@ void Lobby::seek_added_everywhere(const Seek& s) {
         json::serialize(json::object{{"type", "seek_added"}, {"seek", seek_json(s, conn.player)}}));
 }
 
-std::string Lobby::on_cancel(LobbyClient& c, const json::object& msg) {
+Refused Lobby::on_cancel(LobbyClient& c, const json::object& msg) {
   const std::string id = string_field(msg, "id", "cancel");
   const std::string& me = conns_.at(&c).player;
   for (size_t i = 0; i < seeks_.size(); ++i)
     if (seeks_[i].id == id && seeks_[i].player == me && seeks_[i].origin.empty()) {
       // Accepted on another instance just now: its start is on the way.
-      if (clustered() && !hooks_.claim(id)) return "cancel: no such seek (accepted or gone)";
+      if (clustered() && !hooks_.claim(id)) return Refusal("no_seek", {{"action", "cancel"}});
       remove_seek(i);
-      return "";
+      return std::nullopt;
     }
-  return "cancel: no such seek (accepted or gone)";
+  return Refusal("no_seek", {{"action", "cancel"}});
 }
 
-std::string Lobby::on_accept(LobbyClient& c, const json::object& msg) {
+Refused Lobby::on_accept(LobbyClient& c, const json::object& msg) {
   const std::string id = string_field(msg, "id", "accept");
   const Conn me = conns_.at(&c);
   const auto it =
       std::find_if(seeks_.begin(), seeks_.end(), [&](const Seek& s) { return s.id == id; });
-  if (id.empty() || it == seeks_.end()) return "accept: no such seek (accepted or gone)";
+  const Refusal gone("no_seek", {{"action", "accept"}});
+  if (id.empty() || it == seeks_.end()) return gone;
   const Seek seek = *it;
-  if (seek.player == me.player) return "accept: your own seek";
-  if (seek.terms.rated && !me.viewer.signed_in()) return "accept: rated games need an account";
+  if (seek.player == me.player) return Refusal("own_seek");
+  if (seek.terms.rated && !me.viewer.signed_in())
+    return Refusal("rated_needs_account", {{"action", "accept"}});
   if (seek.terms.rated && marked(me.viewer))
-    return "accept: rated games are closed to your account";
-  if (blocked(seek.viewer, me.viewer)) return "accept: you cannot play this player";
+    return Refusal("account_marked", {{"action", "accept"}});
+  if (blocked(seek.viewer, me.viewer)) return Refusal("blocked", {{"action", "accept"}});
   // A provisional or unknown rating says little, so it fits any range (as in the pools).
   if (seek.range) {
     const auto r = rating_of(me.viewer, seek.terms.speed);
     if (r && !r->provisional && (r->rating < seek.range->first || r->rating > seek.range->second))
-      return "accept: your rating is outside the seek's range";
+      return Refusal("out_of_range");
   }
   // Of the accepts on every instance (and the seeker's cancel) one wins the claim.
-  if (clustered() && !hooks_.claim(id)) return "accept: no such seek (accepted or gone)";
+  if (clustered() && !hooks_.claim(id)) return gone;
   if (!seek.origin.empty()) return accept_remote(c, me, seek);
-  if (!start_game(seek.player, seek.client, me.player, &c, seek.terms))
-    return "server error: the game could not be started";
-  return "";
+  if (!start_game(seek.player, seek.client, me.player, &c, seek.terms)) return not_started();
+  return std::nullopt;
 }
 
-std::string Lobby::accept_remote(LobbyClient& c, const Conn& me, const Seek& seek) {
+Refused Lobby::accept_remote(LobbyClient& c, const Conn& me, const Seek& seek) {
   bool seeker_white = false;
   const PairedSeats started = make_game(seek.viewer, me.viewer, seek.terms, &seeker_white);
   for (size_t i = 0; i < seeks_.size(); ++i)
@@ -346,17 +345,17 @@ std::string Lobby::accept_remote(LobbyClient& c, const Conn& me, const Seek& see
     taken["side"] = seeker_white ? "white" : "black";
   }
   hooks_.publish(json::serialize(taken));
-  if (!started.error.empty()) return "server error: the game could not be started";
+  if (!started.error.empty()) return not_started();
   c.send(start_message(started, !seeker_white));
   remove_player_offers(me.player);
-  return "";
+  return std::nullopt;
 }
 
-std::string Lobby::on_pool_join(LobbyClient& c, const json::object& msg) {
+Refused Lobby::on_pool_join(LobbyClient& c, const json::object& msg) {
   const std::string id = string_field(msg, "pool", "pool_join");
   const auto pool =
       std::find_if(pools_.begin(), pools_.end(), [&](const Pool& p) { return p.id == id; });
-  if (pool == pools_.end()) return "pool_join: no pool '" + id + "'";
+  if (pool == pools_.end()) return Refusal("no_pool", {{"pool", id}});
   if (const json::value* range = given(msg, "range")) {
     const json::array* a = range->if_array();
     if (!a || a->size() != 2 || !whole((*a)[0]) || !whole((*a)[1]))
@@ -364,7 +363,7 @@ std::string Lobby::on_pool_join(LobbyClient& c, const json::object& msg) {
   }
   const Conn& me = conns_.at(&c);
   // An account's pool games are rated.
-  if (marked(me.viewer)) return "pool_join: rated games are closed to your account";
+  if (marked(me.viewer)) return Refusal("account_marked", {{"action", "pool_join"}});
   leave_pool(me.player);
   PlayerState& p = players_.at(me.player);
   p.pool = id;
@@ -376,37 +375,35 @@ std::string Lobby::on_pool_join(LobbyClient& c, const json::object& msg) {
   add_pool_entry(key, {id, "", me.player, me.viewer}, r.rating, r.provisional);
   if (clustered()) hooks_.publish(wire_pool_join(key, r.rating, r.provisional));
   pair_pools();
-  return "";
+  return std::nullopt;
 }
 
-std::string Lobby::on_pool_leave(LobbyClient& c) {
+Refused Lobby::on_pool_leave(LobbyClient& c) {
   leave_pool(conns_.at(&c).player);
-  return "";
+  return std::nullopt;
 }
 
-std::string Lobby::on_challenge(LobbyClient& c, const json::object& msg) {
+Refused Lobby::on_challenge(LobbyClient& c, const json::object& msg) {
   const Conn me = conns_.at(&c);
-  if (!me.viewer.signed_in()) return "challenge: log in first";
+  if (!me.viewer.signed_in()) return Refusal("not_logged_in", {{"action", "challenge"}});
   const std::string to = string_field(msg, "to", "challenge");
   const auto mine = std::count_if(challenges_.begin(), challenges_.end(),
                                   [&](const Challenge& ch) { return ch.from == me.player; });
   if (mine >= kMaxSeeksPerPlayer)
-    return "challenge: " + std::to_string(kMaxSeeksPerPlayer) +
-           " challenges open already, the most allowed";
+    return Refusal("too_many_challenges", {{"n", std::to_string(kMaxSeeksPerPlayer)}});
   // A player in the lobby is found without the store.
   std::optional<Viewer> target;
   for (const auto& [key, p] : players_)
     if (p.viewer.signed_in() && lower(p.viewer.username) == lower(to)) target = p.viewer;
   if (!target && !to.empty() && hooks_.find_user) target = hooks_.find_user(to);
-  if (!target) return "challenge: no such player: " + to.substr(0, 40);
-  if (target->user_id == me.viewer.user_id) return "challenge: you cannot challenge yourself";
-  if (blocked(me.viewer, *target)) return "challenge: you cannot play this player";
+  if (!target) return Refusal("no_user", {{"name", to.substr(0, 40)}});
+  if (target->user_id == me.viewer.user_id) return Refusal("challenge_self");
+  if (blocked(me.viewer, *target)) return Refusal("blocked", {{"action", "challenge"}});
   Terms terms;
-  if (std::string w = read_terms("challenge", msg, me.viewer, &terms); !w.empty()) return w;
+  if (Refused why = read_terms("challenge", msg, me.viewer, &terms)) return why;
   if (!challenges_sent_[me.player].take(hooks_.now_ms(), challenges_per_minute,
                                         challenges_per_minute))
-    return "challenge: more than " + std::to_string(challenges_per_minute) +
-           " challenges a minute; wait a little";
+    return Refusal("challenge_rate", {{"n", std::to_string(challenges_per_minute)}});
   Challenge ch{new_id(), me.player, player_of(*target, 0), &c, me.viewer, *target, {}, {}, ""};
   ch.terms = std::move(terms);
   ch.rating = rating_of(me.viewer, ch.terms.speed);
@@ -417,11 +414,11 @@ std::string Lobby::on_challenge(LobbyClient& c, const json::object& msg) {
                                                         {"challenge", challenge_json(added)}}));
   // The challenged account may be on another instance (or on several).
   if (clustered()) hooks_.publish(wire_challenge(added));
-  return "";
+  return std::nullopt;
 }
 
-std::string Lobby::on_challenge_answer(LobbyClient& c, const json::object& msg,
-                                       const std::string& action) {
+Refused Lobby::on_challenge_answer(LobbyClient& c, const json::object& msg,
+                                   const std::string& action) {
   const std::string id = string_field(msg, "id", action);
   const std::string& me = conns_.at(&c).player;
   const bool cancel = action == "challenge_cancel";
@@ -430,7 +427,7 @@ std::string Lobby::on_challenge_answer(LobbyClient& c, const json::object& msg,
     if (ch.id != id || (cancel ? ch.from : ch.to) != me) continue;
     if (cancel && !ch.origin.empty()) continue;  // the challenger's instance cancels it
     // Of the answers on every instance (and the challenger's cancel) one wins the claim.
-    if (clustered() && !hooks_.claim(id)) return action + ": no such challenge";
+    if (clustered() && !hooks_.claim(id)) return Refusal("no_challenge", {{"action", action}});
     if (!ch.origin.empty() && action == "challenge_accept") return accept_remote(c, ch);
     if (cancel) {
       remove_challenge(i, "cancelled");
@@ -438,12 +435,11 @@ std::string Lobby::on_challenge_answer(LobbyClient& c, const json::object& msg,
       remove_challenge(i, "declined");
     } else {
       remove_challenge(i, "accepted");
-      if (!start_game(ch.from, ch.client, me, &c, ch.terms))
-        return "server error: the game could not be started";
+      if (!start_game(ch.from, ch.client, me, &c, ch.terms)) return not_started();
     }
-    return "";
+    return std::nullopt;
   }
-  return action + ": no such challenge";
+  return Refusal("no_challenge", {{"action", action}});
 }
 
 // ---- games and offers ----
@@ -724,7 +720,7 @@ void Lobby::remove_challenge(size_t index, const char* reason) {
                                               {"reason", reason}}));
 }
 
-std::string Lobby::accept_remote(LobbyClient& c, const Challenge& ch) {
+Refused Lobby::accept_remote(LobbyClient& c, const Challenge& ch) {
   bool challenger_white = false;
   const PairedSeats started = make_game(ch.from_viewer, ch.to_viewer, ch.terms, &challenger_white);
   for (size_t i = 0; i < challenges_.size(); ++i)
@@ -747,10 +743,10 @@ std::string Lobby::accept_remote(LobbyClient& c, const Challenge& ch) {
     taken["side"] = challenger_white ? "white" : "black";
   }
   hooks_.publish(json::serialize(taken));
-  if (!started.error.empty()) return "server error: the game could not be started";
+  if (!started.error.empty()) return not_started();
   c.send(start_message(started, !challenger_white));
   remove_player_offers(ch.to);
-  return "";
+  return std::nullopt;
 }
 
 void Lobby::on_challenge_taken(const json::object& o) {
@@ -867,7 +863,7 @@ void Lobby::seat_paired(const std::string& player, const std::string& text, bool
 void Lobby::pair_pools() {
   if (!may_pair()) return;
   const int64_t now = hooks_.now_ms();
-  const std::string failed = error_message("server error: the game could not be started");
+  const std::string failed = not_started().message();
   // Two accounts of which one blocks the other are never paired.
   auto may_meet = [this](const std::string& a, const std::string& b) {
     const auto ia = pool_entries_.find(a), ib = pool_entries_.find(b);

@@ -32,6 +32,7 @@
 #include "accounts/speed.h"
 #include "site/games/paired_game.h"
 #include "site/rate_bucket.h"
+#include "site/refusal.h"
 #include "site/viewer.h"
 
 namespace toguz::site {
@@ -183,21 +184,21 @@ class Lobby {
     accounts::PairingPool rated, casual;  // accounts, anonymous players
   };
 
-  // Message handlers: each returns "" when done, else the refusal's English text (a field
-  // reader may also throw it).
-  std::string dispatch(LobbyClient& c, const std::string& type, const boost::json::object& msg);
-  std::string on_seek(LobbyClient& c, const boost::json::object& msg);
-  std::string on_cancel(LobbyClient& c, const boost::json::object& msg);
-  std::string on_accept(LobbyClient& c, const boost::json::object& msg);
-  std::string on_pool_join(LobbyClient& c, const boost::json::object& msg);
-  std::string on_pool_leave(LobbyClient& c);
-  std::string on_challenge(LobbyClient& c, const boost::json::object& msg);
-  std::string on_challenge_answer(LobbyClient& c, const boost::json::object& msg,
-                                  const std::string& action);
+  // Message handlers: each returns nothing when done, else the refusal (a field reader may
+  // also throw it).
+  Refused dispatch(LobbyClient& c, const std::string& type, const boost::json::object& msg);
+  Refused on_seek(LobbyClient& c, const boost::json::object& msg);
+  Refused on_cancel(LobbyClient& c, const boost::json::object& msg);
+  Refused on_accept(LobbyClient& c, const boost::json::object& msg);
+  Refused on_pool_join(LobbyClient& c, const boost::json::object& msg);
+  Refused on_pool_leave(LobbyClient& c);
+  Refused on_challenge(LobbyClient& c, const boost::json::object& msg);
+  Refused on_challenge_answer(LobbyClient& c, const boost::json::object& msg,
+                              const std::string& action);
 
-  // The terms of a seek or challenge message; "" or the refusal.
-  std::string read_terms(const std::string& action, const boost::json::object& msg,
-                         const Viewer& who, Terms* out) const;
+  // The terms of a seek or challenge message into *out, or the refusal.
+  Refused read_terms(const std::string& action, const boost::json::object& msg, const Viewer& who,
+                     Terms* out) const;
   std::optional<LobbyRating> rating_of(const Viewer& v,
                                        const std::optional<accounts::Speed>& speed) const;
   // Whether two viewers may not play each other (both accounts, one blocks the other).
@@ -211,7 +212,7 @@ class Lobby {
   PairedSeats make_game(const Viewer& a, const Viewer& b, const Terms& terms, bool* a_white);
   static std::string start_message(const PairedSeats& game, bool white);
   // An accept here of a seek made on another instance (claimed already).
-  std::string accept_remote(LobbyClient& c, const Conn& me, const Seek& seek);
+  Refused accept_remote(LobbyClient& c, const Conn& me, const Seek& seek);
   // The cluster's side: a seek as published and read back, and the messages.
   bool clustered() const { return bool(hooks_.publish); }
   std::string wire_seek(const Seek& s) const;
@@ -222,7 +223,7 @@ class Lobby {
   std::string wire_challenge(const Challenge& ch) const;
   static Challenge challenge_of_wire(const boost::json::object& o, const std::string& from);
   // An accept here of a challenge made on another instance (claimed already).
-  std::string accept_remote(LobbyClient& c, const Challenge& ch);
+  Refused accept_remote(LobbyClient& c, const Challenge& ch);
   void on_challenge_taken(const boost::json::object& o);
   void on_challenge_removed(const std::string& id, const std::string& from,
                             const std::string& reason);

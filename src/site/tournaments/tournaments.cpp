@@ -115,30 +115,29 @@ std::optional<TournamentSystem> parse_tournament_system(std::string_view s) {
   return std::nullopt;
 }
 
-std::string Tournaments::check(const TournamentSpec& s) const {
+Refused Tournaments::check(const TournamentSpec& s) const {
   const int64_t now = hooks_.now_ms();
-  if (s.name.empty() || s.name.size() > 120) return "name: expected the tournament's name";
-  if (s.initial_ms < 15000 || s.initial_ms > 10800000)
-    return "initial_ms: expected 15000..10800000 (15 seconds to 3 hours)";
-  if (s.increment_ms < 0 || s.increment_ms > 180000) return "increment_ms: expected 0..180000";
+  if (s.name.empty() || s.name.size() > 120) return Refusal("tournament_name");
+  if (s.initial_ms < 15000 || s.initial_ms > 10800000) return Refusal("tournament_clock");
+  if (s.increment_ms < 0 || s.increment_ms > 180000) return Refusal("tournament_increment");
   if (s.starts_ms < now - 60000 || s.starts_ms > now + 30LL * 86400000)
-    return "starts_at: expected a time from now to 30 days ahead (ms since 1970)";
+    return Refusal("tournament_start");
   if (s.system == TournamentSystem::Swiss && (s.rounds < 1 || s.rounds > kTournamentMaxRounds))
-    return "rounds: a Swiss needs 1.." + std::to_string(kTournamentMaxRounds) + " rounds";
+    return Refusal("tournament_rounds", {{"n", std::to_string(kTournamentMaxRounds)}});
   if (s.system != TournamentSystem::Swiss && s.rounds != 0)
-    return "rounds: only a Swiss has a number of rounds";
+    return Refusal("tournament_rounds_swiss");
   if (s.system == TournamentSystem::Arena && (s.duration_ms < 60000 || s.duration_ms > kArenaMaxMs))
-    return "duration_minutes: an arena lasts 1..720 minutes";
+    return Refusal("tournament_duration");
   if (s.system != TournamentSystem::Arena && s.duration_ms != 0)
-    return "duration_minutes: only an arena has one";
+    return Refusal("tournament_duration_arena");
   const int most =
       s.system == TournamentSystem::RoundRobin || s.system == TournamentSystem::DoubleRoundRobin
           ? kRoundRobinMaxPlayers
           : kTournamentMaxPlayers;
   if (s.max_players < 2 || s.max_players > most)
-    return "max_players: expected 2.." + std::to_string(most);
-  if (s.entry_code.size() > 40) return "entry_code: at most 40 characters";
-  return "";
+    return Refusal("tournament_players", {{"n", std::to_string(most)}});
+  if (s.entry_code.size() > 40) return Refusal("tournament_code_long");
+  return std::nullopt;
 }
 
 std::string Tournaments::create(const TournamentSpec& spec, const Viewer& creator) {
@@ -157,25 +156,23 @@ std::string Tournaments::create(const TournamentSpec& spec, const Viewer& creato
   return ref.id;
 }
 
-std::string Tournaments::join(const std::string& id, const Viewer& viewer,
-                              const std::string& code) {
-  if (!viewer.signed_in()) return "sign in to join a tournament";
+Refused Tournaments::join(const std::string& id, const Viewer& viewer, const std::string& code) {
+  if (!viewer.signed_in()) return Refusal("tournament_join_login");
   T* t = find(id);
-  if (!t) return "no such tournament: " + id;
-  if (t->state == State::Finished || t->state == State::Cancelled) return "the tournament is over";
+  if (!t) return Refusal("no_tournament", {{"id", id}});
+  if (t->state == State::Finished || t->state == State::Cancelled)
+    return Refusal("tournament_over");
   if (const int i = entrant_of(*t, viewer.user_id); i >= 0) {
     if (t->arena && t->arena->entries()[i].paused) {
       arena_do(*t, json::array{"resume", i});
       save(*t);
-      return "";
+      return std::nullopt;
     }
-    return t->entrants[i].withdrawn ? "you withdrew from this tournament"
-                                    : "you have already joined this tournament";
+    return Refusal(t->entrants[i].withdrawn ? "tournament_withdrew" : "tournament_joined");
   }
-  if (t->state == State::Running && !t->is_arena())
-    return "this tournament takes no players after round 1 is paired";
-  if (!t->spec.entry_code.empty() && code != t->spec.entry_code) return "code: wrong entry code";
-  if (int(t->entrants.size()) >= t->spec.max_players) return "the tournament is full";
+  if (t->state == State::Running && !t->is_arena()) return Refusal("tournament_closed");
+  if (!t->spec.entry_code.empty() && code != t->spec.entry_code) return Refusal("wrong_entry_code");
+  if (int(t->entrants.size()) >= t->spec.max_players) return Refusal("tournament_full");
   Entrant e{viewer.user_id, viewer.username, 0, false};
   if (const auto speed = accounts::speed_of({t->spec.initial_ms, t->spec.increment_ms, 0});
       speed && hooks_.rating)
@@ -183,15 +180,16 @@ std::string Tournaments::join(const std::string& id, const Viewer& viewer,
   t->entrants.push_back(e);
   if (t->arena) arena_do(*t, json::array{"join", e.name, e.rating});
   save(*t);
-  return "";
+  return std::nullopt;
 }
 
-std::string Tournaments::withdraw(const std::string& id, const Viewer& viewer) {
+Refused Tournaments::withdraw(const std::string& id, const Viewer& viewer) {
   T* t = find(id);
-  if (!t) return "no such tournament: " + id;
+  if (!t) return Refusal("no_tournament", {{"id", id}});
   const int i = viewer.signed_in() ? entrant_of(*t, viewer.user_id) : -1;
-  if (i < 0) return "you have not joined this tournament";
-  if (t->state == State::Finished || t->state == State::Cancelled) return "the tournament is over";
+  if (i < 0) return Refusal("tournament_not_joined");
+  if (t->state == State::Finished || t->state == State::Cancelled)
+    return Refusal("tournament_over");
   if (t->state == State::Upcoming) {
     t->entrants.erase(t->entrants.begin() + i);
   } else if (t->arena) {
@@ -200,19 +198,18 @@ std::string Tournaments::withdraw(const std::string& id, const Viewer& viewer) {
     t->entrants[i].withdrawn = true;
   }
   save(*t);
-  return "";
+  return std::nullopt;
 }
 
-std::string Tournaments::start_now(const std::string& id, const Viewer& viewer) {
+Refused Tournaments::start_now(const std::string& id, const Viewer& viewer) {
   T* t = find(id);
-  if (!t) return "no such tournament: " + id;
-  if (!viewer.signed_in() || viewer.user_id != t->creator)
-    return "only the tournament's creator may start it";
-  if (t->state != State::Upcoming) return "the tournament has started already";
+  if (!t) return Refusal("no_tournament", {{"id", id}});
+  if (!viewer.signed_in() || viewer.user_id != t->creator) return Refusal("tournament_not_creator");
+  if (t->state != State::Upcoming) return Refusal("tournament_started");
   t->spec.starts_ms = hooks_.now_ms();
   advance(*t);
   save(*t);
-  return "";
+  return std::nullopt;
 }
 
 int Tournaments::open_created_by(int64_t user_id) const {
@@ -504,7 +501,8 @@ TournamentSpec Tournaments::spec_of(const json::object& o, const std::string& wh
   TournamentSpec s;
   s.name = text_of(o, "name", where);
   const auto system = parse_tournament_system(text_of(o, "system", where));
-  if (!system) throw std::runtime_error(where + ".system: " + kTournamentSystemRefusal);
+  if (!system)
+    throw std::runtime_error(where + ".system: " + Refusal("tournament_system").english());
   s.system = *system;
   s.initial_ms = int_of(o, "initial_ms", where);
   s.increment_ms = int_of(o, "increment_ms", where);

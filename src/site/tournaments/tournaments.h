@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "site/lobby/lobby.h"
+#include "site/refusal.h"
 #include "site/viewer.h"
 #include "store/store.h"
 #include "tournament/arena.h"
@@ -30,10 +31,8 @@ namespace toguz::site {
 enum class TournamentSystem { Arena, Swiss, RoundRobin, DoubleRoundRobin };
 // "arena", "swiss", "round-robin", "double-round-robin": the words of the API and the store.
 std::string_view system_name(TournamentSystem s);
+// nullopt for a word that names no system (refused as "tournament_system").
 std::optional<TournamentSystem> parse_tournament_system(std::string_view s);
-// The refusal of a word that names no system.
-inline constexpr const char* kTournamentSystemRefusal =
-    "system: expected arena, swiss, round-robin or double-round-robin";
 
 // What a tournament is, as its creator asks for it.
 struct TournamentSpec {
@@ -80,18 +79,18 @@ class Tournaments {
   // A tournament from its stored row (at start, or a finished one read on demand). Throws
   // std::runtime_error naming the tournament and the field on a row it cannot read.
   void restore(const store::TournamentRow& row);
-  // The spec's problem ("name: ...", naming the field), or "" when it can be created now.
-  std::string check(const TournamentSpec& spec) const;
+  // The spec's refusal (its code names the field), or nothing when it can be created now.
+  Refused check(const TournamentSpec& spec) const;
   // Creates it (check() passed) for `creator` (signed in): its id. Throws on a failed write.
   std::string create(const TournamentSpec& spec, const Viewer& creator);
 
-  // Each returns "" when done, else the refusal (English, naming what is wrong); a refusal
-  // changes nothing. join also resumes a paused arena player; withdraw before the start
-  // removes the player, in an arena pauses him, in a round event forfeits his later games.
-  std::string join(const std::string& id, const Viewer& viewer, const std::string& code);
-  std::string withdraw(const std::string& id, const Viewer& viewer);
+  // Each returns nothing when done, else the refusal; a refusal changes nothing. join also
+  // resumes a paused arena player; withdraw before the start removes the player, in an arena
+  // pauses him, in a round event forfeits his later games.
+  Refused join(const std::string& id, const Viewer& viewer, const std::string& code);
+  Refused withdraw(const std::string& id, const Viewer& viewer);
   // The creator starts an upcoming tournament now instead of at its start time.
-  std::string start_now(const std::string& id, const Viewer& viewer);
+  Refused start_now(const std::string& id, const Viewer& viewer);
   // How many tournaments `user_id` created that are not over yet (the API limits them).
   int open_created_by(int64_t user_id) const;
   // How many tournaments in memory `user_id` created at or after `since_ms` (wall clock).

@@ -57,7 +57,7 @@ TournamentSpec spec_of(const json::object& body) {
   TournamentSpec s;
   s.name = clean_name(get_string(body, "name", "", 1000), "", 120);
   const auto system = parse_tournament_system(get_string(body, "system", "arena", 40));
-  if (!system) throw BadRequest{kTournamentSystemRefusal};
+  if (!system) throw Refusal("tournament_system");
   s.system = *system;
   s.initial_ms = get_int(body, "initial_ms", 180000, 0, INT64_MAX / 4);
   s.increment_ms = get_int(body, "increment_ms", 2000, 0, INT64_MAX / 4);
@@ -68,13 +68,6 @@ TournamentSpec spec_of(const json::object& body) {
   s.entry_code = get_string(body, "entry_code", "", 40);
   s.max_players = int(get_int(body, "max_players", 100, 0, 100000));
   return s;
-}
-
-// The HTTP status of a signed-in player's refusal of join, withdraw or start, by its code in
-// the catalogue (texts.h): who is not the creator 403, a state that does not allow it 409.
-http::status status_of_refusal(const std::string& why) {
-  const json::value code = error_code(why).at("code");
-  return http::status(refusal_status(code.is_string() ? std::string_view(code.as_string()) : ""));
 }
 
 }  // namespace
@@ -193,15 +186,11 @@ void TournamentsSite::check_creator(const Viewer& viewer) {
   for (const store::RatingRow& r : s_.store.ratings(viewer.user_id)) games += r.games;
   const int needed = s_.config.tournament_min_rated_games;
   if (games < needed)
-    throw BadRequest{"an account needs " + std::to_string(needed) +
-                         " rated games to create a tournament (it has " + std::to_string(games) +
-                         ")",
-                     http::status::forbidden};
+    throw Refusal("tournament_needs_games",
+                  {{"n", std::to_string(needed)}, {"games", std::to_string(games)}});
   const int per_day = s_.config.tournaments_per_day;
   if (tournaments_->created_since(viewer.user_id, now_ms() - 24LL * 3600 * 1000) >= per_day)
-    throw BadRequest{
-        "an account may create at most " + std::to_string(per_day) + " tournaments a day",
-        http::status::too_many_requests};
+    throw Refusal("tournaments_per_day", {{"n", std::to_string(per_day)}});
 }
 
 void TournamentsSite::count_entry_code(const std::string& id, const std::string& code,
@@ -218,9 +207,7 @@ void TournamentsSite::count_entry_code(const std::string& id, const std::string&
   if (!left) {
     const int64_t wait =
         std::max(mine.minutes_to_wait(rate), here ? here->minutes_to_wait(rate) : int64_t(0));
-    throw BadRequest{
-        "code: too many wrong entry codes; try again in " + std::to_string(wait) + " minutes",
-        http::status::too_many_requests};
+    throw Refusal("entry_code_attempts", {{"n", std::to_string(wait)}});
   }
   if (tournaments_->code_matches(id, code)) return;
   mine.take(now, burst, rate);
@@ -239,8 +226,7 @@ Response TournamentsSite::answer(const net::Request& req, const std::string& id,
       // A finished tournament no longer in memory: read it back.
       if (auto row = s_.store.load_tournament(id)) tournaments_->restore(*row);
     }
-    if (!tournaments_->has(id))
-      throw BadRequest{"no such tournament: " + id, http::status::not_found};
+    if (!tournaments_->has(id)) throw Refusal("no_tournament", {{"id", id}});
     if (req.method() == http::verb::post) return act(req, id, action, viewer, peer);
     if (action.empty()) {
       tournaments_->seen(viewer);
@@ -248,25 +234,19 @@ Response TournamentsSite::answer(const net::Request& req, const std::string& id,
                            json::object{{"tournament", *tournaments_->view(id, viewer)}});
     }
     return export_games(id, action == "pgn");
-  } catch (const BadRequest& e) {
-    return e.response();
   } catch (const Refusal& r) {
     return r.response();
   }
 }
 
 Response TournamentsSite::create(const net::Request& req, const Viewer& viewer) {
-  if (!viewer.signed_in())
-    throw BadRequest{"sign in to create a tournament", http::status::unauthorized};
+  if (!viewer.signed_in()) throw Refusal("tournament_create_login");
   // Every tournament is listed on the tournaments page: a fresh account cannot fill it.
   check_creator(viewer);
   if (tournaments_->open_created_by(viewer.user_id) >= kMaxOpenTournamentsPerAccount)
-    throw BadRequest{"an account may have at most " +
-                         std::to_string(kMaxOpenTournamentsPerAccount) +
-                         " tournaments not finished",
-                     http::status::conflict};
+    throw Refusal("tournaments_open", {{"n", std::to_string(kMaxOpenTournamentsPerAccount)}});
   const TournamentSpec spec = spec_of(json_body(req));
-  if (const std::string why = tournaments_->check(spec); !why.empty()) throw BadRequest{why};
+  if (Refused why = tournaments_->check(spec)) throw *why;
   const std::string id = tournaments_->create(spec, viewer);
   return json_response(http::status::ok,
                        json::object{{"id", id}, {"tournament", *tournaments_->view(id, viewer)}});
@@ -278,11 +258,10 @@ Response TournamentsSite::act(const net::Request& req, const std::string& id,
   const json::object body = json_body(req);
   const std::string code = get_string(body, "code", "", 100);
   if (action == "join") count_entry_code(id, code, viewer, peer);
-  const std::string why = action == "join"       ? tournaments_->join(id, viewer, code)
-                          : action == "withdraw" ? tournaments_->withdraw(id, viewer)
-                                                 : tournaments_->start_now(id, viewer);
-  if (!why.empty())
-    throw BadRequest{why, viewer.signed_in() ? status_of_refusal(why) : http::status::unauthorized};
+  const Refused why = action == "join"       ? tournaments_->join(id, viewer, code)
+                      : action == "withdraw" ? tournaments_->withdraw(id, viewer)
+                                             : tournaments_->start_now(id, viewer);
+  if (why) throw *why;
   tournaments_->seen(viewer);
   tournaments_->tick();  // an arena pairs a player who joined at once
   return json_response(http::status::ok,
@@ -334,7 +313,7 @@ Response TournamentsSite::export_games(const std::string& id, bool pgn) {
     try {
       text = tournament::event_tgk(ev);
     } catch (const std::exception& e) {
-      throw BadRequest{std::string("tgk: ") + e.what(), http::status::internal_server_error};
+      throw Refusal("tournament_tgk", {{"detail", e.what()}});
     }
   }
   return text_file(text, "tournament-" + id + (pgn ? ".pgn" : ".tgk"));

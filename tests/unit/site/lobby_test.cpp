@@ -152,6 +152,34 @@ TEST_F(LobbyFixture, TwoAcceptsOfOneSeekMakeOneGame) {
   EXPECT_FALSE(games[0].rated);
 }
 
+// A refusal's English is the same whatever its code; a field's refusal names the field.
+TEST_F(LobbyFixture, RefusalsReadInEnglishWithTheirParameters) {
+  FakeClient a;
+  lobby.join(a, account(1, "Aigerim"));
+  auto last = [&a](const char* key) {
+    return std::string(a.of("error").back().at(key).as_string());
+  };
+  send(a, {{"type", "seek"}, {"clock", json::object{{"initial_ms", "soon"}}}});
+  EXPECT_EQ(
+      last("message"),
+      "seek.clock: expected null or {\"initial_ms\":100..86400000,\"increment_ms\":0..3600000}");
+  EXPECT_EQ(a.of("error").back().at("params").at("field").as_string(), "clock");
+  seek(a, {{"days_per_move", 30}});
+  EXPECT_EQ(last("message"), "seek.days_per_move: expected null or 1..14");
+  seek(a, {{"rated", "yes"}});
+  EXPECT_EQ(last("message"), "seek.rated: expected true or false");
+  EXPECT_EQ(last("code"), "field_type");
+  send(a, {{"type", "cancel"}, {"id", 7}});
+  EXPECT_EQ(last("message"), "cancel.id: expected a string");
+  send(a, {{"type", ""}});
+  EXPECT_EQ(last("message"), "type: unknown message type ''");
+  EXPECT_EQ(last("code"), "bad_message");
+  send(a, {{"type", "challenge"}, {"to", ""}});
+  EXPECT_EQ(last("message"), "challenge: no such player: ");
+  EXPECT_EQ(last("code"), "no_user");
+  EXPECT_EQ(lobby.seeks(), 0u);
+}
+
 TEST_F(LobbyFixture, RefusalsChangeNothing) {
   FakeClient a, anon, b;
   lobby.join(a, account(1, "Aigerim"));

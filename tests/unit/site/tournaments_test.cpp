@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "lobby_fakes.h"
-#include "site/texts.h"
+#include "site/refusal.h"
 
 namespace toguz::site {
 namespace {
@@ -22,9 +22,13 @@ namespace json = boost::json;
 using tournament::BoardResult;
 
 // The code a player's page translates a refusal by (texts.h); "" for none.
-std::string code(const std::string& refusal) {
-  const json::value c = error_code(refusal).at("code");
-  return c.is_string() ? std::string(c.as_string()) : "";
+std::string code(const Refused& refusal) {
+  return refusal ? refusal->code() : "";
+}
+
+// A refusal's English; "" for none.
+std::string english(const Refused& refusal) {
+  return refusal ? refusal->english() : "";
 }
 
 using test::account;
@@ -79,7 +83,7 @@ struct TournamentsFixture : ::testing::Test {
     return s;
   }
   std::string make(const TournamentSpec& s) {
-    EXPECT_EQ(tours.check(s), "");
+    EXPECT_EQ(english(tours.check(s)), "");
     return tours.create(s, account(1, "Aigerim"));
   }
   json::object view(const std::string& id, int64_t user = 0) {
@@ -91,7 +95,7 @@ struct TournamentsFixture : ::testing::Test {
     return names[u];
   }
   void join(const std::string& id, std::initializer_list<int64_t> users) {
-    for (int64_t u : users) ASSERT_EQ(tours.join(id, account(u, name(u)), ""), "") << u;
+    for (int64_t u : users) ASSERT_EQ(english(tours.join(id, account(u, name(u)), "")), "") << u;
   }
   // The name of White / Black of started game i (0-based).
   std::string white(size_t i) { return games.at(i).white.username; }
@@ -112,7 +116,7 @@ TEST_F(TournamentsFixture, CheckNamesTheField) {
   EXPECT_EQ(code(tours.check(s)), "tournament_name");
   // A word that names no system is refused where it is read.
   EXPECT_EQ(parse_tournament_system("knockout"), std::nullopt);
-  EXPECT_EQ(code(kTournamentSystemRefusal), "tournament_system");
+  EXPECT_TRUE(refusal_known("tournament_system"));
   for (const char* w : {"arena", "swiss", "round-robin", "double-round-robin"})
     EXPECT_EQ(system_name(*parse_tournament_system(w)), w);
   s = arena_spec();
@@ -129,7 +133,7 @@ TEST_F(TournamentsFixture, CheckNamesTheField) {
   s.duration_ms = 0;
   EXPECT_EQ(code(tours.check(s)), "tournament_rounds");
   s.rounds = 5;
-  EXPECT_EQ(tours.check(s), "");
+  EXPECT_EQ(english(tours.check(s)), "");
   s.system = TournamentSystem::RoundRobin;
   s.rounds = 0;
   s.max_players = 40;
@@ -155,24 +159,25 @@ TEST_F(TournamentsFixture, JoinWithdrawAndTheEntryCode) {
   s.max_players = 2;
   const std::string id = make(s);
   EXPECT_EQ(saved.at(id).status, "upcoming");
-  EXPECT_EQ(tours.join(id, Viewer{}, "kokpar"), "sign in to join a tournament");
-  EXPECT_EQ(tours.join(id, account(2, "Bolat"), "wrong"), "code: wrong entry code");
-  EXPECT_EQ(tours.join(id, account(2, "Bolat"), "kokpar"), "");
-  EXPECT_EQ(tours.join(id, account(2, "Bolat"), "kokpar"),
+  EXPECT_EQ(english(tours.join(id, Viewer{}, "kokpar")), "sign in to join a tournament");
+  EXPECT_EQ(english(tours.join(id, account(2, "Bolat"), "wrong")), "code: wrong entry code");
+  EXPECT_EQ(english(tours.join(id, account(2, "Bolat"), "kokpar")), "");
+  EXPECT_EQ(english(tours.join(id, account(2, "Bolat"), "kokpar")),
             "you have already joined this tournament");
-  EXPECT_EQ(tours.join(id, account(3, "Dana"), "kokpar"), "");
-  EXPECT_EQ(tours.join(id, account(4, "Ermek"), "kokpar"), "the tournament is full");
+  EXPECT_EQ(english(tours.join(id, account(3, "Dana"), "kokpar")), "");
+  EXPECT_EQ(english(tours.join(id, account(4, "Ermek"), "kokpar")), "the tournament is full");
   EXPECT_EQ(view(id).at("players").as_int64(), 2);
   EXPECT_EQ(view(id).at("entry").as_string(), "code");
   // the rating in the clock's category is the player's seed
   EXPECT_EQ(view(id).at("entrants").as_array()[0].at("rating").as_int64(), 1520);
-  EXPECT_EQ(tours.withdraw(id, account(2, "Bolat")), "");
-  EXPECT_EQ(tours.withdraw(id, account(2, "Bolat")), "you have not joined this tournament");
+  EXPECT_EQ(english(tours.withdraw(id, account(2, "Bolat"))), "");
+  EXPECT_EQ(english(tours.withdraw(id, account(2, "Bolat"))),
+            "you have not joined this tournament");
   EXPECT_EQ(view(id).at("players").as_int64(), 1);
-  EXPECT_EQ(tours.join(id, account(4, "Ermek"), "kokpar"), "");  // a place again
-  EXPECT_EQ(tours.join("nope", account(4, "Ermek"), ""), "no such tournament: nope");
+  EXPECT_EQ(english(tours.join(id, account(4, "Ermek"), "kokpar")), "");  // a place again
+  EXPECT_EQ(english(tours.join("nope", account(4, "Ermek"), "")), "no such tournament: nope");
   // Each refusal has its code, so that a player reads it in his own language.
-  for (const auto& [refusal, expected] : std::vector<std::pair<std::string, std::string>>{
+  for (const auto& [refusal, expected] : std::vector<std::pair<Refused, std::string>>{
            {tours.join(id, Viewer{}, "kokpar"), "tournament_join_login"},
            {tours.join(id, account(5, "Farida"), "wrong"), "wrong_entry_code"},
            {tours.join(id, account(3, "Dana"), "kokpar"), "tournament_joined"},
@@ -180,7 +185,7 @@ TEST_F(TournamentsFixture, JoinWithdrawAndTheEntryCode) {
            {tours.withdraw(id, account(5, "Farida")), "tournament_not_joined"},
            {tours.start_now(id, account(3, "Dana")), "tournament_not_creator"},
            {tours.join("nope", account(4, "Ermek"), ""), "no_tournament"}})
-    EXPECT_EQ(code(refusal), expected) << refusal;
+    EXPECT_EQ(code(refusal), expected) << english(refusal);
 }
 
 TEST_F(TournamentsFixture, ArenaPairsScoresStreaksAndEnds) {
@@ -231,14 +236,14 @@ TEST_F(TournamentsFixture, ArenaPairsScoresStreaksAndEnds) {
     if (u != streaker_id) others.push_back(u);
   for (int64_t u : {others[0], others[1]}) {
     online.insert(u);
-    EXPECT_EQ(tours.join(id, account(u, name(u)), ""), "");
+    EXPECT_EQ(english(tours.join(id, account(u, name(u)), "")), "");
   }
   tours.tick();
   ASSERT_EQ(games.size(), before + 1);
   EXPECT_NE(white(before), streaker);
   EXPECT_NE(black(before), streaker);
   tours.seen(account(streaker_id, streaker));  // his tournament page asked
-  EXPECT_EQ(tours.join(id, account(streaker_id, streaker), ""), "");
+  EXPECT_EQ(english(tours.join(id, account(streaker_id, streaker), "")), "");
   EXPECT_FALSE(view(id, streaker_id).at("me").at("paused").as_bool());
   // The end: no pairing after the duration; finished once the last game is over.
   now += 10 * 60000;
@@ -262,7 +267,7 @@ TEST_F(TournamentsFixture, ArenaPairsScoresStreaksAndEnds) {
     score(b, r == "0-1" ? 2 : r == "1-0" ? 0 : 1);
   }
   for (const auto& [p, v] : points(id)) EXPECT_EQ(v, std::to_string(pts[p])) << p;
-  EXPECT_EQ(tours.join(id, account(5, "Farida"), ""), "the tournament is over");
+  EXPECT_EQ(english(tours.join(id, account(5, "Farida"), "")), "the tournament is over");
   EXPECT_EQ(code(tours.join(id, account(5, "Farida"), "")), "tournament_over");
 }
 
@@ -276,7 +281,7 @@ TEST_F(TournamentsFixture, ArenaTakesLatePlayersAndWithdrawalPauses) {
   join(id, {2});
   tours.tick();
   ASSERT_EQ(games.size(), 1u);
-  EXPECT_EQ(tours.withdraw(id, account(1, "Aigerim")), "");
+  EXPECT_EQ(english(tours.withdraw(id, account(1, "Aigerim"))), "");
   tours.game_ended(game_ids[0], BoardResult::BlackWins);
   join(id, {3});
   tours.tick();
@@ -302,7 +307,7 @@ TEST_F(TournamentsFixture, SwissRoundsForfeitsAndTheEnd) {
   ASSERT_EQ(v.at("games").as_array().size(), 2u);
   ASSERT_EQ(games.size(), 1u) << "the absent player's board is a forfeit, no game";
   EXPECT_TRUE(games[0].rated);
-  EXPECT_EQ(tours.join(id, account(5, "Farida"), ""),
+  EXPECT_EQ(english(tours.join(id, account(5, "Farida"), "")),
             "this tournament takes no players after round 1 is paired");
   EXPECT_EQ(code(tours.join(id, account(5, "Farida"), "")), "tournament_closed");
   int forfeits = 0;
@@ -341,7 +346,7 @@ TEST_F(TournamentsFixture, RoundRobinWithThreeRestsAndWithdrawal) {
   now = s.starts_ms;
   tours.tick();
   ASSERT_EQ(games.size(), 1u);  // one game and a rest each round
-  EXPECT_EQ(tours.withdraw(id, account(3, "Dana")), "");
+  EXPECT_EQ(english(tours.withdraw(id, account(3, "Dana"))), "");
   tours.game_ended(game_ids[0], BoardResult::Draw);
   // Dana's later boards are forfeits, so rounds follow without her games.
   while (view(id).at("status").as_string() == "running") {
@@ -363,12 +368,14 @@ TEST_F(TournamentsFixture, TheCreatorStartsEarly) {
   const std::string id = make(s);
   EXPECT_EQ(tours.open_created_by(1), 1);
   join(id, {1, 2});
-  EXPECT_EQ(tours.start_now(id, account(2, "Bolat")), "only the tournament's creator may start it");
+  EXPECT_EQ(english(tours.start_now(id, account(2, "Bolat"))),
+            "only the tournament's creator may start it");
   EXPECT_TRUE(games.empty());
-  EXPECT_EQ(tours.start_now(id, account(1, "Aigerim")), "");
+  EXPECT_EQ(english(tours.start_now(id, account(1, "Aigerim"))), "");
   EXPECT_EQ(view(id).at("status").as_string(), "running");
   ASSERT_EQ(games.size(), 1u);
-  EXPECT_EQ(tours.start_now(id, account(1, "Aigerim")), "the tournament has started already");
+  EXPECT_EQ(english(tours.start_now(id, account(1, "Aigerim"))),
+            "the tournament has started already");
   EXPECT_EQ(code(tours.start_now(id, account(1, "Aigerim"))), "tournament_started");
   tours.game_ended(game_ids[0], BoardResult::WhiteWins);
   EXPECT_EQ(view(id).at("status").as_string(), "finished");

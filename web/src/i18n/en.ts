@@ -568,6 +568,7 @@ export const en = {
     other: "Too many wrong entry codes: try again in {n} minutes",
   },
   e_no_challenge: "That challenge is gone (answered or cancelled)",
+  e_tournament_tgk: "The tournament's TGK file could not be written: {detail}",
   e_no_pool: "There is no such quick-pairing time control",
   e_field_type: "The field {field} has the wrong type",
   e_field_long: "The field {field} is too long (at most {n} bytes)",
