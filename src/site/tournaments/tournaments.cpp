@@ -186,7 +186,8 @@ Refused Tournaments::join(const std::string& id, const Viewer& viewer, const std
 Refused Tournaments::withdraw(const std::string& id, const Viewer& viewer) {
   T* t = find(id);
   if (!t) return Refusal("no_tournament", {{"id", id}});
-  const int i = viewer.signed_in() ? entrant_of(*t, viewer.user_id) : -1;
+  if (!viewer.signed_in()) return Refusal("not_logged_in");
+  const int i = entrant_of(*t, viewer.user_id);
   if (i < 0) return Refusal("tournament_not_joined");
   if (t->state == State::Finished || t->state == State::Cancelled)
     return Refusal("tournament_over");
@@ -204,7 +205,8 @@ Refused Tournaments::withdraw(const std::string& id, const Viewer& viewer) {
 Refused Tournaments::start_now(const std::string& id, const Viewer& viewer) {
   T* t = find(id);
   if (!t) return Refusal("no_tournament", {{"id", id}});
-  if (!viewer.signed_in() || viewer.user_id != t->creator) return Refusal("tournament_not_creator");
+  if (!viewer.signed_in()) return Refusal("not_logged_in");
+  if (viewer.user_id != t->creator) return Refusal("tournament_not_creator");
   if (t->state != State::Upcoming) return Refusal("tournament_started");
   t->spec.starts_ms = hooks_.now_ms();
   advance(*t);
