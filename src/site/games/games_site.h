@@ -56,10 +56,10 @@ class ClientSession : public RoomClient {
 class ReviewClaims : public std::enable_shared_from_this<ReviewClaims> {
  public:
   // A ticket for a review asked from `address` by `user_id` (0: anonymous); `fallback` keys a
-  // client with neither (a relayed socket). Null, with the refusal in *why, when one of its
-  // keys has a review running.
+  // client with neither (a relayed socket). Null, with the refusal in *why (review_pending),
+  // when one of its keys has a review running.
   std::shared_ptr<void> claim(const std::string& address, int64_t user_id,
-                              const std::string& fallback, std::string* why);
+                              const std::string& fallback, Refused* why);
   size_t running() const { return running_; }
 
  private:
