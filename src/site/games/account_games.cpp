@@ -9,6 +9,7 @@
 #include "rules/notation.h"
 #include "site/games/games_site.h"
 #include "site/json_out.h"
+#include "site/refusal.h"
 #include "site/text_input.h"
 
 namespace toguz::site {
@@ -37,13 +38,11 @@ struct Listed {
 
 http::response<http::string_body> GamesSite::api_account_games(const Viewer& v,
                                                                const std::string& query) {
-  if (!v.signed_in())
-    return coded_error(http::status::unauthorized, "log in first", "not_logged_in");
+  if (!v.signed_in()) return Refusal("not_logged_in").response();
   const auto q = net::query_pairs(query);
   const std::string turn = net::query_value(q, "turn").value_or("");
   if (!turn.empty() && turn != "mine" && turn != "any")
-    return coded_error(http::status::bad_request, "turn: expected mine or any", "bad_query",
-                       {{"field", "turn"}});
+    return Refusal("bad_query", {{"field", "turn"}}, "turn").response();
   store::ListQuery lq;
   lq.account = v.user_id;
   lq.status = status_name(Status::Playing);

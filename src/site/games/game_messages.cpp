@@ -23,10 +23,10 @@ struct Request {
   Room& room;
   const json::object& msg;
 
-  void fail(const std::string& why) const { session.send(error_message(why)); }
+  void fail(const Refusal& why) const { session.send(why.message()); }
   // Sends a room's refusal, when there is one.
-  void fail_if(const std::string& why) const {
-    if (!why.empty()) fail(why);
+  void fail_if(const Refused& why) const {
+    if (why) fail(*why);
   }
   // The side a player acts for: his seat, or the side to move when he holds both.
   Side me() const {
@@ -34,21 +34,22 @@ struct Request {
     return side ? *side : room.to_move();
   }
   // An integer field in [lo, hi]; refuses the message naming the field when it is missing
-  // (and required) or wrong.
+  // (and required: a field that field_missing has a form for) or wrong.
   bool int_field(const char* name, int lo, int hi, int* out, bool required = true) const {
     const json::value* f = msg.if_contains(name);
     if (!f) {
-      if (required) fail(std::string(name) + ": missing");
+      if (required) fail(Refusal("field_missing", {{"field", name}}, name));
       return !required;
     }
     if (!f->is_int64() && !f->is_uint64()) {
-      fail(std::string(name) + ": expected an integer");
+      fail(Refusal("field_type", {{"field", name}}, "integer"));
       return false;
     }
     const int64_t x =
         f->is_int64() ? f->as_int64() : int64_t(std::min<uint64_t>(f->as_uint64(), INT64_MAX));
     if (x < lo || x > hi) {
-      fail(std::string(name) + ": expected " + std::to_string(lo) + ".." + std::to_string(hi));
+      fail(Refusal("field_range",
+                   {{"field", name}, {"lo", std::to_string(lo)}, {"hi", std::to_string(hi)}}));
       return false;
     }
     *out = int(x);
@@ -100,7 +101,7 @@ void on_analyze(const Request& r) {
   };
   if (!work.search(std::move(search), engine_work::Priority::Background, job, done)) {
     s.analysis.reset();
-    r.fail("analyze: " + busy_message(work.pool()));
+    r.fail(busy_refusal(work.pool(), "analyze"));
   }
 }
 
@@ -114,10 +115,11 @@ void on_review(const Request& r) {
   std::shared_ptr<void> ticket;
   if (r.room.review_needs_engine()) {
     const ClientSession& s = r.session;
-    std::string why, connection = "s";
+    std::string connection = "s";
     connection += std::to_string(reinterpret_cast<uintptr_t>(&s));
+    Refused why;
     ticket = r.reviews.claim(s.address, s.user_id, connection, &why);
-    if (!ticket) return r.fail(why);
+    if (!ticket) return r.fail(*why);
   }
   r.fail_if(r.room.start_review(r.session.client_ptr(), std::move(ticket)));
 }
@@ -127,20 +129,21 @@ void on_move(const Request& r) {
   int hole = 0, ply = 0;
   if (!r.int_field("hole", 1, room.game.rules().n, &hole)) return;
   if (!r.int_field("ply", 0, 1 << 20, &ply)) return;
-  if (room.status == Status::Waiting) return r.fail("move: waiting for the opponent to join");
-  if (room.status != Status::Playing) return r.fail("move: the game is over");
-  if (!room.may_move(r.session.seat())) return r.fail("move: not your turn");
+  if (room.status == Status::Waiting) return r.fail(Refusal("waiting"));
+  if (room.status != Status::Playing) return r.fail(Refusal("game_over", {{"action", "move"}}));
+  if (!room.may_move(r.session.seat()))
+    return r.fail(Refusal("not_your_turn", {{"action", "move"}}));
   if (ply != room.game.ply_count())
-    return r.fail("move: stale (ply " + std::to_string(ply) + ", the game is at ply " +
-                  std::to_string(room.game.ply_count()) + ")");
-  std::string why;
+    return r.fail(Refusal(
+        "stale", {{"ply", std::to_string(ply)}, {"now", std::to_string(room.game.ply_count())}}));
+  Refused why;
   // The state goes out once the move is stored; a refusal of the store to the mover alone.
   auto done = [&room, weak = std::weak_ptr<ClientSession>(r.session.client_ptr())](
-                  Room::Played p, const std::string& why) {
+                  Room::Played p, const Refused& why) {
     if (p == Room::Played::Made) return room.changed();
-    if (auto s = weak.lock()) s->send(error_message(why));
+    if (auto s = weak.lock(); s && why) s->send(why->message());
   };
-  if (room.play(hole, &why, std::move(done)) == Room::Played::Refused) r.fail("move: " + why);
+  if (room.play(hole, &why, std::move(done)) == Room::Played::Refused) r.fail(*why);
 }
 
 void on_takeback(const Request& r) {
@@ -151,9 +154,10 @@ void on_takeback(const Request& r) {
 void on_hint(const Request& r) {
   Room& room = r.room;
   ClientSession& s = r.session;
-  if (room.mode == Mode::Online) return r.fail("hint: not in online games");  // even once over
-  if (!room.may_move(s.seat())) return r.fail("hint: not your turn");
-  if (s.hint_pending) return r.fail("hint: the last hint is still being searched");
+  if (room.mode == Mode::Online)  // even once over
+    return r.fail(Refusal("not_in_online", {{"action", "hint"}}));
+  if (!room.may_move(s.seat())) return r.fail(Refusal("not_your_turn", {{"action", "hint"}}));
+  if (s.hint_pending) return r.fail(Refusal("hint_pending"));
   engine_work::EngineWork& work = r.server.engine;
   engine_work::EngineWork::Search search;
   search.game = room.game;
@@ -169,7 +173,7 @@ void on_hint(const Request& r) {
   };
   if (!work.search(std::move(search), engine_work::Priority::Background,
                    std::make_shared<engine_work::Job>(), done))
-    return r.fail("hint: " + busy_message(work.pool()));
+    return r.fail(busy_refusal(work.pool(), "hint"));
   s.hint_pending = true;
 }
 
@@ -197,11 +201,12 @@ void on_abort(const Request& r) {
 // online game the first request is an offer the opponent accepts by asking too.
 void on_rematch(const Request& r) {
   Room& room = r.room;
-  if (room.mode == Mode::Analysis) return r.fail("rematch: not in analysis");
-  if (!finished(room.status)) return r.fail("rematch: the game is not over");
+  if (room.mode == Mode::Analysis)
+    return r.fail(Refusal("not_in_analysis", {{"action", "rematch"}}));
+  if (!finished(room.status)) return r.fail(Refusal("not_over"));
   if (!room.rematch_id.empty()) {
     auto next = r.server.rooms.find(room.rematch_id);
-    if (!next) return r.fail("rematch: the rematch game is gone");
+    if (!next) return r.fail(Refusal("rematch_gone"));
     return r.session.send(Room::rematch_message(*next, r.session.seat()));
   }
   if (room.offer_rematch(r.session.seat())) return;
@@ -258,13 +263,13 @@ void handle(const GamesServices& server, ReviewClaims& reviews, const Handler& h
   std::shared_ptr<Room> room = s.room;  // kept alive while the handler runs
   const Request r{server, reviews, s, *room, v.as_object()};
   if (h.engine_help && room->live_between_people())
-    return r.fail(std::string(h.name) + ": no engine help in an online game until it is over");
+    return r.fail(Refusal("no_engine_help", {{"action", h.name}}));
   if (h.players_only && s.seat() == Seat::Spectator)
-    return r.fail(std::string(h.name) + ": spectators may only send ping, analyze and review");
+    return r.fail(Refusal("spectator", {{"action", h.name}}));
   // The game's end waits for the store: nothing changes it until it is stored.
   if (h.players_only && room->end_pending())
-    return r.fail(std::string(h.name) + ": " +
-                  fault_text(room->store_fault().value_or(store::StoreFault::Unavailable)));
+    return r.fail(
+        fault_refusal(room->store_fault().value_or(store::StoreFault::Unavailable), h.name));
   h.handle(r);
 }
 
@@ -293,14 +298,14 @@ void GamesSite::on_message(ClientSession& s, std::string_view text) {
 }
 
 std::shared_ptr<void> ReviewClaims::claim(const std::string& address, int64_t user_id,
-                                          const std::string& fallback, std::string* why) {
+                                          const std::string& fallback, Refused* why) {
   std::vector<std::string> keys;
   if (!address.empty()) keys.push_back("a" + address);
   if (user_id != 0) keys.push_back(std::string("u").append(std::to_string(user_id)));
   if (keys.empty()) keys.push_back(fallback);
   for (const std::string& k : keys)
     if (keys_.count(k)) {
-      *why = "review: one review at a time per player; wait for the one running";
+      *why = Refusal("review_pending");
       return nullptr;
     }
   for (const std::string& k : keys) keys_.insert(k);

@@ -4,6 +4,7 @@
 
 #include "net/log.h"
 #include "site/json_out.h"
+#include "site/refusal.h"
 
 namespace toguz::site {
 
@@ -56,17 +57,18 @@ void GameSocket::on_hello(std::string_view text) {
   const json::object* o = !ec && v.is_object() ? &v.as_object() : nullptr;
   const json::value* type = o ? o->if_contains("type") : nullptr;
   if (!type || !type->is_string() || type->as_string() != "hello") {
-    send(error_message(R"(hello: the first message must be {"type":"hello","token":...})"));
+    send(
+        Refusal("bad_message", {{"detail", R"({"type":"hello","token":...})"}}, "hello").message());
     return;
   }
   const json::value* token = o->if_contains("token");
   if (token && !token->is_null() && !token->is_string()) {
-    send(error_message("token: expected a string or null"));
+    send(Refusal("bad_token").message());
     return;
   }
   const json::value* deltas = o->if_contains("deltas");
   if (deltas && !deltas->is_bool()) {
-    send(error_message("deltas: expected true or false"));
+    send(Refusal("field_type", {{"field", "deltas"}}, "bool").message());
     return;
   }
   deltas_ = deltas && deltas->as_bool();
@@ -82,8 +84,7 @@ void GameSocket::on_hello(std::string_view text) {
   if (auto current = s_.rooms.find(room->id)) room = std::move(current);
   seat_ = room->seat_for(hello_token_, viewer_);
   if (seat_ == Seat::Spectator && room->spectators >= s_.config.max_spectators_per_room) {
-    send(error_message("this game has " + std::to_string(room->spectators) +
-                       " spectators, the most it takes"));
+    send(Refusal("spectators_full", {{"n", std::to_string(room->spectators)}}).message());
     close();
     return;
   }
@@ -113,7 +114,7 @@ void GameSocket::on_text(const std::string& text) {
       games_.on_message(*this, text);
   } catch (const std::exception& e) {
     log(net::LogLevel::Error, room ? room->id : "", std::string("message handler: ") + e.what());
-    send(error_message(std::string("server error: ") + e.what()));
+    send(Refusal("server_error", {{"detail", e.what()}}).message());
   }
 }
 

@@ -15,6 +15,7 @@
 #include "site/games/games_site.h"
 #include "site/json_in.h"
 #include "site/json_out.h"
+#include "site/refusal.h"
 #include "site/text_input.h"
 #include "site/texts.h"
 
@@ -28,8 +29,7 @@ Position start_of(const json::object& body) {
   RuleOptions opts;
   if (!variant.empty()) {
     Variant v;
-    if (!parse_variant(variant, &v))
-      throw BadRequest{"variant: expected standard, kozdatu or bestemshi"};
+    if (!parse_variant(variant, &v)) throw Refusal("bad_variant");
     opts.variant = v;
   }
   if (field(body, "tuz")) opts.tuz = get_bool(body, "tuz", true);
@@ -38,7 +38,7 @@ Position start_of(const json::object& body) {
   try {
     return position.empty() ? Position::start(opts.resolve()) : parse_position(position, opts);
   } catch (const ParseError& e) {
-    throw BadRequest{std::string("position: ") + e.what()};
+    throw Refusal("position", {{"detail", e.what()}});
   }
 }
 
@@ -71,14 +71,11 @@ void add_review_figures(json::object& item, const std::string& review) {
 
 void GamesSite::check_guest_name(const char* field, const std::string& name, const Viewer& viewer) {
   if (name.empty()) return;
-  if (ends_in_rating(name))
-    throw BadRequest{std::string(field) + ": a name may not end in a rating like (2500)"};
+  if (ends_in_rating(name)) throw Refusal("name_rating", {{"field", field}});
   const std::string key = lookalike_username_key(name);
   if (key.empty() || key.size() > accounts::kUsernameMax) return;
   if (viewer.signed_in() && accounts::username_key(viewer.username) == key) return;
-  if (s_.store.find_user(key))
-    throw BadRequest{std::string(field) + ": the name of an account; log in to play as it",
-                     http::status::conflict};
+  if (s_.store.find_user(key)) throw Refusal("name_account", {{"field", field}});
 }
 
 // A new game's request (POST /api/games), every field checked.
@@ -102,9 +99,11 @@ void read_clock(const json::object& body, CreateRequest& r) {
   const json::value* c = field(body, "clock");
   if (!c) return;
   if (!c->is_object())
-    throw BadRequest{"clock: expected null or {\"initial_ms\":..,\"increment_ms\":..}"};
+    throw Refusal("bad_clock", {{"shape", R"({"initial_ms":..,"increment_ms":..})"}});
   r.initial = get_int(c->as_object(), "initial_ms", -1, 100, 24LL * 3600 * 1000);
-  if (r.initial < 0) throw BadRequest{"clock.initial_ms: missing"};
+  if (r.initial < 0)
+    throw Refusal("bad_field",
+                  {{"action", "clock"}, {"field", "initial_ms"}, {"detail", "missing"}});
   r.increment = get_int(c->as_object(), "increment_ms", 0, 0, 3600 * 1000);
 }
 
@@ -113,35 +112,27 @@ void read_clock(const json::object& body, CreateRequest& r) {
 CreateRequest GamesSite::create_request(const json::object& body, const Viewer& viewer) {
   CreateRequest r;
   const auto mode = parse_mode(get_string(body, "mode", "", 20));
-  if (!mode || *mode == Mode::Analysis) throw BadRequest{"mode: expected engine, local or online"};
+  if (!mode || *mode == Mode::Analysis) throw Refusal("bad_mode");
   r.mode = *mode;
   r.start = start_of(body);
   r.color = get_string(body, "color", "white", 10);
-  if (r.color != "white" && r.color != "black" && r.color != "random")
-    throw BadRequest{"color: expected white, black or random"};
+  if (r.color != "white" && r.color != "black" && r.color != "random") throw Refusal("bad_color");
   r.level = int(get_int(body, "level", 5, 1, 20));
   r.name = clean_name(get_string(body, "name", "", 1000), "");
   read_clock(body, r);
   r.rated = get_bool(body, "rated", false);
-  if (r.rated && !viewer.signed_in())
-    throw BadRequest{"rated: only logged-in players can play rated games",
-                     http::status::unauthorized, "rated_needs_account"};
-  if (r.rated && r.mode != Mode::Online)
-    throw BadRequest{"rated: only online games are rated", http::status::bad_request,
-                     "rated_needs_online"};
-  if (r.rated && r.initial < 0)
-    throw BadRequest{"rated: a rated game needs a clock", http::status::bad_request,
-                     "rated_needs_clock"};
+  if (r.rated && !viewer.signed_in()) throw Refusal("rated_needs_account");
+  if (r.rated && r.mode != Mode::Online) throw Refusal("rated_needs_online");
+  if (r.rated && r.initial < 0) throw Refusal("rated_needs_clock");
   if (r.rated && s_.store.standing(viewer.user_id).marked)
-    throw BadRequest{"rated: rated games are closed to your account", http::status::forbidden,
-                     "account_marked"};
+    throw Refusal("account_marked", {{"action", "rated"}});
   // Correspondence: days per move, an online game without a clock.
   r.days = int(get_int(body, "days_per_move", 0, 0, 14));
   if (r.days != 0 && r.days != 1 && r.days != 2 && r.days != 3 && r.days != 5 && r.days != 7 &&
       r.days != 14)
-    throw BadRequest{"days_per_move: expected 1, 2, 3, 5, 7 or 14"};
+    throw Refusal("bad_days_per_move");
   if (r.days != 0 && (r.mode != Mode::Online || r.initial >= 0))
-    throw BadRequest{"days_per_move: only for an online game without a clock"};
+    throw Refusal("days_per_move_mode");
   r.typed[0] = clean_name(get_string(body, "white", "", 1000), "");
   r.typed[1] = clean_name(get_string(body, "black", "", 1000), "");
   return r;
@@ -161,9 +152,8 @@ void GamesSite::check_creator(const CreateRequest& r, const Viewer& viewer,
     a.used = SteadyClock::now();
     const int n = s_.config.online_games_per_address;
     if (!a.games.take(now_ms(), n, double(n) / kGameWindowMinutes))
-      throw BadRequest{"more than " + std::to_string(n) + " online games in " +
-                           std::to_string(kGameWindowMinutes) + " minutes from this address",
-                       http::status::too_many_requests};
+      throw Refusal("games_rate",
+                    {{"n", std::to_string(n)}, {"minutes", std::to_string(kGameWindowMinutes)}});
   }
 }
 
@@ -200,74 +190,58 @@ json::object GamesSite::seat_creator(Room& room, const CreateRequest& r, const V
 
 void GamesSite::api_create(const json::object& body, const Viewer& viewer, const std::string& peer,
                            Respond respond) {
-  try {
-    const CreateRequest r = create_request(body, viewer);
-    check_creator(r, viewer, peer);
-    // Every field is checked: only now the game exists.
-    auto room = s_.rooms.create(r.mode, Game(r.start));
-    room->clock_initial_ms = r.initial;
-    room->increment_ms = r.increment;
-    room->rated = r.rated;
-    if (r.initial >= 0)
-      if (auto speed = accounts::speed_of({r.initial, r.increment, 0}))
-        room->speed = std::string(accounts::name(*speed));
-    room->set_clocks(std::max<int64_t>(0, r.initial));
-    room->days_per_move = r.days;
-    json::object out = seat_creator(*room, r, viewer);
-    // A position that is already over makes a finished game, as import does. Answered as
-    // created only once stored.
-    store_created(room, false, json_response(http::status::ok, out), std::move(respond));
-  } catch (const BadRequest& e) {
-    respond(e.response());
-  }
+  const CreateRequest r = create_request(body, viewer);
+  check_creator(r, viewer, peer);
+  // Every field is checked: only now the game exists.
+  auto room = s_.rooms.create(r.mode, Game(r.start));
+  room->clock_initial_ms = r.initial;
+  room->increment_ms = r.increment;
+  room->rated = r.rated;
+  if (r.initial >= 0)
+    if (auto speed = accounts::speed_of({r.initial, r.increment, 0}))
+      room->speed = std::string(accounts::name(*speed));
+  room->set_clocks(std::max<int64_t>(0, r.initial));
+  room->days_per_move = r.days;
+  json::object out = seat_creator(*room, r, viewer);
+  // A position that is already over makes a finished game, as import does. Answered as
+  // created only once stored.
+  store_created(room, false, json_response(http::status::ok, out), std::move(respond));
 }
 
 http::response<http::string_body> GamesSite::api_join(const std::string& id,
                                                       const json::object& body,
                                                       const Viewer& viewer) {
-  try {
-    auto room = s_.rooms.find(id);
-    if (!room) throw BadRequest{"no such game: " + id, http::status::not_found};
-    if (room->mode != Mode::Online) throw BadRequest{"only online games can be joined"};
-    const std::string invite = get_string(body, "invite", "", 100);
-    if (invite.empty() || invite != room->invite)
-      throw BadRequest{"invite: wrong invite code", http::status::forbidden};
-    if (room->players[0].seated && room->players[1].seated)
-      throw BadRequest{"the seat is taken", http::status::conflict};
-    if (room->status != Status::Waiting)
-      throw BadRequest{"the game is " + std::string(status_name(room->status)),
-                       http::status::conflict};
-    const Side side = room->players[0].seated ? Side::Black : Side::White;
-    const int64_t other = room->players[index(opposite(side))].user_id;
-    if (room->rated && !viewer.signed_in())
-      throw BadRequest{"rated: only logged-in players can play rated games",
-                       http::status::unauthorized, "rated_needs_account"};
-    if (room->rated && viewer.user_id == other)
-      throw BadRequest{"join: your own game", http::status::conflict, "own_game"};
-    if (viewer.signed_in() && other > 0 && s_.moderation.blocks_between(viewer.user_id, other))
-      throw BadRequest{"join: you cannot play this player", http::status::forbidden, "blocked"};
-    if (room->rated && s_.store.standing(viewer.user_id).marked)
-      throw BadRequest{"join: rated games are closed to your account", http::status::forbidden,
-                       "account_marked"};
-    // Over the pair cap the game is played casual, and its state says why.
-    if (room->rated && other > 0) {
-      room->unrated_reason = s_.moderation.rated_refusal(viewer.user_id, other);
-      if (!room->unrated_reason.empty()) room->rated = false;
-    }
-    const std::string token = RoomRegistry::random_id(32);
-    const std::string name = clean_name(get_string(body, "name", "", 1000), "");
-    // The same account on both sides of a casual game: the second seat is the token's alone.
-    const bool bind = viewer.signed_in() && viewer.user_id != other;
-    if (!bind) check_guest_name("name", name, viewer);
-    Player player{name.empty() ? kNameGuest : name, token, true};
-    if (bind) bind_account(player, *room, viewer);
-    room->join(side, std::move(player));
-    return json_response(
-        http::status::ok,
-        json::object{{"id", room->id}, {"token", token}, {"side", side_word(side)}});
-  } catch (const BadRequest& e) {
-    return e.response();
+  auto room = s_.rooms.find(id);
+  if (!room) throw Refusal("no_game", {{"id", id}});
+  if (room->mode != Mode::Online) throw Refusal("not_joinable");
+  const std::string invite = get_string(body, "invite", "", 100);
+  if (invite.empty() || invite != room->invite) throw Refusal("wrong_invite");
+  if (room->players[0].seated && room->players[1].seated) throw Refusal("seat_taken");
+  if (room->status != Status::Waiting)
+    throw Refusal("join_closed", {{"status", std::string(status_name(room->status))}});
+  const Side side = room->players[0].seated ? Side::Black : Side::White;
+  const int64_t other = room->players[index(opposite(side))].user_id;
+  if (room->rated && !viewer.signed_in()) throw Refusal("rated_needs_account");
+  if (room->rated && viewer.user_id == other) throw Refusal("own_game");
+  if (viewer.signed_in() && other > 0 && s_.moderation.blocks_between(viewer.user_id, other))
+    throw Refusal("blocked", {{"action", "join"}});
+  if (room->rated && s_.store.standing(viewer.user_id).marked)
+    throw Refusal("account_marked", {{"action", "join"}});
+  // Over the pair cap the game is played casual, and its state says why.
+  if (room->rated && other > 0) {
+    room->unrated_reason = s_.moderation.rated_refusal(viewer.user_id, other);
+    if (!room->unrated_reason.empty()) room->rated = false;
   }
+  const std::string token = RoomRegistry::random_id(32);
+  const std::string name = clean_name(get_string(body, "name", "", 1000), "");
+  // The same account on both sides of a casual game: the second seat is the token's alone.
+  const bool bind = viewer.signed_in() && viewer.user_id != other;
+  if (!bind) check_guest_name("name", name, viewer);
+  Player player{name.empty() ? kNameGuest : name, token, true};
+  if (bind) bind_account(player, *room, viewer);
+  room->join(side, std::move(player));
+  return json_response(http::status::ok,
+                       json::object{{"id", room->id}, {"token", token}, {"side", side_word(side)}});
 }
 
 void GamesSite::store_created(const std::shared_ptr<Room>& room, bool with_moves,
@@ -283,65 +257,59 @@ void GamesSite::store_created(const std::shared_ptr<Room>& room, bool with_moves
       std::rethrow_exception(e);
     } catch (const store::StoreUnavailable& x) {
       log(net::LogLevel::Error, room->id, std::string("cannot store the new game: ") + x.what());
-      respond(coded_error(http::status::service_unavailable, fault_text(x.fault),
-                          store::fault_code(x.fault)));
+      respond(fault_refusal(x.fault).response());
     } catch (const std::exception& x) {
       log(net::LogLevel::Error, room->id, std::string("cannot store the new game: ") + x.what());
-      respond(error_response(http::status::internal_server_error,
-                             std::string("server error: ") + x.what()));
+      respond(Refusal("server_error", {{"detail", x.what()}}).response());
     }
   });
 }
 
 void GamesSite::api_import(const json::object& body, Respond respond) {
-  try {
-    Game game;
-    std::string white = kNameWhite, black = kNameBlack;
-    std::vector<std::pair<std::string, std::string>> tags;
-    if (field(body, "record")) {
-      const std::string text = get_string(body, "record", "", kMaxBody);
-      std::vector<Record> records;
-      try {
-        records = read_records(text);
-      } catch (const ParseError& e) {
-        throw BadRequest{std::string("record: ") + e.what()};
-      }
-      if (records.empty()) throw BadRequest{"record: no game found"};
-      RuleOptions overrides;
-      Replayed rep = replay_record(records.front(), overrides);
-      if (rep.error) throw BadRequest{"record: " + describe(*rep.error)};
-      // The game as recorded, its result included (a resignation, a loss on time or an
-      // agreement ends it as the board would), and its other tags for the export.
-      game = rep.game;
-      if (auto w = records.front().tag("White")) white = clean_name(*w, white);
-      if (auto b = records.front().tag("Black")) black = clean_name(*b, black);
-      for (const auto& [name, value] : records.front().tags)
-        if (!generated_tag(name) && tags.size() < 32)
-          tags.emplace_back(name.substr(0, 40), value.substr(0, 400));
-    } else if (field(body, "position")) {
-      game = Game(start_of(body));
-    } else {
-      throw BadRequest{"expected \"record\" or \"position\""};
+  Game game;
+  std::string white = kNameWhite, black = kNameBlack;
+  std::vector<std::pair<std::string, std::string>> tags;
+  if (field(body, "record")) {
+    const std::string text = get_string(body, "record", "", kMaxBody);
+    std::vector<Record> records;
+    try {
+      records = read_records(text);
+    } catch (const ParseError& e) {
+      throw Refusal("record", {{"detail", e.what()}});
     }
-    auto room = s_.rooms.create(Mode::Analysis, game);
-    const std::string token = RoomRegistry::random_id(32);
-    room->players[0] = {white, token, true};
-    room->players[1] = {black, token, true};
-    room->tags = std::move(tags);
-    // The moves go to the store with the game.
-    store_created(room, true,
-                  json_response(http::status::ok, json::object{{"id", room->id},
-                                                               {"token", token},
-                                                               {"side", seat_name(Seat::Both)}}),
-                  std::move(respond));
-  } catch (const BadRequest& e) {
-    respond(e.response());
+    if (records.empty()) throw Refusal("no_record", {}, "empty");
+    RuleOptions overrides;
+    Replayed rep = replay_record(records.front(), overrides);
+    if (rep.error) throw Refusal("record", {{"detail", describe(*rep.error)}});
+    // The game as recorded, its result included (a resignation, a loss on time or an
+    // agreement ends it as the board would), and its other tags for the export.
+    game = rep.game;
+    if (auto w = records.front().tag("White")) white = clean_name(*w, white);
+    if (auto b = records.front().tag("Black")) black = clean_name(*b, black);
+    for (const auto& [name, value] : records.front().tags)
+      if (!generated_tag(name) && tags.size() < 32)
+        tags.emplace_back(name.substr(0, 40), value.substr(0, 400));
+  } else if (field(body, "position")) {
+    game = Game(start_of(body));
+  } else {
+    throw Refusal("no_record", {}, "missing");
   }
+  auto room = s_.rooms.create(Mode::Analysis, game);
+  const std::string token = RoomRegistry::random_id(32);
+  room->players[0] = {white, token, true};
+  room->players[1] = {black, token, true};
+  room->tags = std::move(tags);
+  // The moves go to the store with the game.
+  store_created(room, true,
+                json_response(http::status::ok, json::object{{"id", room->id},
+                                                             {"token", token},
+                                                             {"side", seat_name(Seat::Both)}}),
+                std::move(respond));
 }
 
 namespace {
 
-// The filters of GET /api/games from its query string; BadRequest names the field.
+// The filters of GET /api/games from its query string; the Refusal names the field.
 ListQuery list_query(const std::string& query, Store& store) {
   ListQuery q;
   std::istringstream in(query);
@@ -352,24 +320,25 @@ ListQuery list_query(const std::string& query, Store& store) {
     const std::string value = eq == std::string::npos ? "" : net::url_decode(kv.substr(eq + 1));
     auto number = [&](int lo, int hi) {
       if (value.empty() || value.size() > 9 || !std::all_of(value.begin(), value.end(), ::isdigit))
-        throw BadRequest{key + ": expected an integer " + std::to_string(lo) + ".." +
-                         std::to_string(hi)};
+        throw Refusal("query_integer",
+                      {{"field", key}, {"lo", std::to_string(lo)}, {"hi", std::to_string(hi)}});
       const int x = std::stoi(value);
       if (x < lo || x > hi)
-        throw BadRequest{key + ": expected " + std::to_string(lo) + ".." + std::to_string(hi)};
+        throw Refusal("field_range",
+                      {{"field", key}, {"lo", std::to_string(lo)}, {"hi", std::to_string(hi)}});
       return x;
     };
     if (key == "player") {
-      if (value.size() > 100) throw BadRequest{"player: longer than 100 bytes"};
+      if (value.size() > 100) throw Refusal("field_long", {{"field", "player"}, {"n", "100"}});
       q.player = value;
     } else if (key == "account") {
       const auto user =
           value.size() <= 100 ? store.find_user(accounts::username_key(value)) : std::nullopt;
-      if (!user) throw BadRequest{"account: no such player", http::status::not_found, "no_user"};
+      if (!user) throw Refusal("no_user", {}, "account");
       q.account = user->id;
     } else if (key == "result") {
       if (!value.empty() && value != "white" && value != "black" && value != "draw")
-        throw BadRequest{"result: expected white, black or draw"};
+        throw Refusal("bad_result_filter");
       q.result = value;
     } else if (key == "limit") {
       q.limit = number(1, 200);
@@ -383,12 +352,7 @@ ListQuery list_query(const std::string& query, Store& store) {
 }  // namespace
 
 http::response<http::string_body> GamesSite::api_list(const std::string& query) {
-  ListQuery q;
-  try {
-    q = list_query(query, s_.store);
-  } catch (const BadRequest& e) {
-    return e.response();
-  }
+  const ListQuery q = list_query(query, s_.store);
   int64_t total = 0;
   json::array games;
   std::unordered_map<int64_t, json::value> accounts;  // the usernames of the page's accounts
@@ -432,7 +396,7 @@ http::response<http::string_body> GamesSite::api_list(const std::string& query) 
                        json::object{{"games", std::move(games)}, {"total", total}});
 }
 
-std::string GamesSite::analyze_refusal(const std::string& peer) {
+Refused GamesSite::analyze_refusal(const std::string& peer) {
   // Per address: one analysis at a time, and a rate (a bucket of 4 refilled at the set rate).
   AddressState& a = s_.addresses[peer];
   const auto now = SteadyClock::now();
@@ -443,39 +407,35 @@ std::string GamesSite::analyze_refusal(const std::string& peer) {
     a.tokens = std::min(
         burst, a.tokens + std::chrono::duration<double>(now - a.refilled).count() * per_second);
   a.refilled = now;
-  if (a.analyses > 0) return "analyze: one analysis at a time per address";
+  if (a.analyses > 0) return Refusal("analyze_pending");
   if (a.tokens < 1)
-    return "analyze: more than " + std::to_string(s_.config.analyze_per_minute) +
-           " analyses a minute from this address";
-  return "";
+    return Refusal("analyze_rate", {{"n", std::to_string(s_.config.analyze_per_minute)}});
+  return std::nullopt;
 }
 
 void GamesSite::api_analyze(const json::object& body, const std::string& peer, Respond respond) {
   engine_work::EngineWork::Search s;
-  try {
-    s.game = Game(start_of(body));
-    if (const json::value* mv = field(body, "moves")) {
-      if (!mv->is_array()) throw BadRequest{"moves: expected an array of holes"};
-      const json::array& a = mv->as_array();
-      if (a.size() > 1000) throw BadRequest{"moves: more than 1000"};
-      for (size_t i = 0; i < a.size(); ++i) {
-        const std::string name = "moves[" + std::to_string(i) + "]";
-        if (!a[i].is_int64()) throw BadRequest{name + ": expected a hole number"};
-        std::string why;
-        const int64_t h = a[i].as_int64();
-        if (h < 1 || h > s.game.rules().n)
-          throw BadRequest{name + ": expected 1.." + std::to_string(s.game.rules().n)};
-        if (!s.game.play(int(h), &why)) throw BadRequest{name + ": " + why};
-      }
+  s.game = Game(start_of(body));
+  if (const json::value* mv = field(body, "moves")) {
+    if (!mv->is_array()) throw Refusal("moves_array");
+    const json::array& a = mv->as_array();
+    if (a.size() > 1000) throw Refusal("moves_too_many", {{"n", "1000"}});
+    for (size_t i = 0; i < a.size(); ++i) {
+      const std::string at = std::to_string(i);
+      if (!a[i].is_int64()) throw Refusal("moves_hole", {{"i", at}});
+      std::string why;
+      const int64_t h = a[i].as_int64();
+      if (h < 1 || h > s.game.rules().n)
+        throw Refusal("field_range", {{"field", "moves[" + at + "]"},
+                                      {"lo", "1"},
+                                      {"hi", std::to_string(s.game.rules().n)}});
+      if (!s.game.play(int(h), &why)) throw Refusal("moves_illegal", {{"i", at}, {"detail", why}});
     }
-    s.options.multipv = int(get_int(body, "multipv", 3, 1, 9));
-    s.limits.movetime_ms = int(get_int(body, "time_ms", 1000, 10, 10000));
-  } catch (const BadRequest& e) {
-    respond(error_response(e.status, e.message));
-    return;
   }
-  if (const std::string why = analyze_refusal(peer); !why.empty()) {
-    respond(error_response(http::status::too_many_requests, why));
+  s.options.multipv = int(get_int(body, "multipv", 3, 1, 9));
+  s.limits.movetime_ms = int(get_int(body, "time_ms", 1000, 10, 10000));
+  if (Refused why = analyze_refusal(peer)) {
+    respond(why->response());
     return;
   }
   // The first line of the deepest iteration, for the summary (as `toguz analyze --json`).
@@ -493,8 +453,7 @@ void GamesSite::api_analyze(const json::object& body, const std::string& peer, R
   };
   if (!s_.engine.search(std::move(s), engine_work::Priority::Background,
                         std::make_shared<engine_work::Job>(), done)) {
-    respond(error_response(http::status::service_unavailable,
-                           "analyze: " + busy_message(s_.engine.pool())));
+    respond(busy_refusal(s_.engine.pool(), "analyze").response());
     return;
   }
   AddressState& a = s_.addresses[peer];

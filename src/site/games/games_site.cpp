@@ -5,6 +5,7 @@
 #include "site/games/game_socket.h"
 #include "site/json_in.h"
 #include "site/json_out.h"
+#include "site/refusal.h"
 #include "site/texts.h"
 
 namespace toguz::site {
@@ -48,7 +49,7 @@ void GamesSite::add_routes(net::Router& router) {
     return [this, h = std::move(h)](const Call& c) {
       if (forwarded(c)) return;
       const auto room = s_.rooms.find(c.param(0));
-      if (!room) throw BadRequest{"no such game: " + c.param(0), http::status::not_found};
+      if (!room) throw Refusal("no_game", {{"id", c.param(0)}});
       h(c, *room);
     };
   };
@@ -76,7 +77,7 @@ std::optional<GamesSite::Response> GamesSite::open_socket(net::Request req,
   std::shared_ptr<Room> room = s_.rooms.find(id);
   std::string relay;  // in a cluster: the game another instance drives
   if (!room && s_.cluster && s_.cluster->driven_elsewhere(id)) relay = id;
-  if (!room && relay.empty()) return error_response(http::status::not_found, "no such game");
+  if (!room && relay.empty()) return Refusal("no_game").response();
   if (auto refused = s_.sockets.refusal(client)) return refused;
   Viewer viewer = s_.accounts.viewer_of(req);
   auto socket = std::make_shared<GameSocket>(*this, stream.release_socket());

@@ -56,10 +56,10 @@ class ClientSession : public RoomClient {
 class ReviewClaims : public std::enable_shared_from_this<ReviewClaims> {
  public:
   // A ticket for a review asked from `address` by `user_id` (0: anonymous); `fallback` keys a
-  // client with neither (a relayed socket). Null, with the refusal in *why, when one of its
-  // keys has a review running.
+  // client with neither (a relayed socket). Null, with the refusal in *why (review_pending),
+  // when one of its keys has a review running.
   std::shared_ptr<void> claim(const std::string& address, int64_t user_id,
-                              const std::string& fallback, std::string* why);
+                              const std::string& fallback, Refused* why);
   size_t running() const { return running_; }
 
  private:
@@ -150,26 +150,27 @@ class GamesSite {
   // the ones where it is his move first; 401 without an account.
   Response api_account_games(const Viewer& v, const std::string& query);
   // A new game's request read and checked field by field (a rated game: an account that may
-  // play one); BadRequest naming the field.
+  // play one); throws the Refusal naming the field.
   CreateRequest create_request(const boost::json::object& body, const Viewer& viewer);
   // The names typed for seats no account takes, and an online game one of the address's
-  // Config::online_games_per_address; BadRequest.
+  // Config::online_games_per_address; throws the Refusal.
   void check_creator(const CreateRequest& r, const Viewer& viewer, const std::string& peer);
   // Seats the creator of `room` (and a local game's two names, the engine, an online game's
   // invite); answers the creation's JSON (id, token, side, invite).
   boost::json::object seat_creator(Room& room, const CreateRequest& r, const Viewer& viewer);
-  // Throws BadRequest when `name`, a cleaned name typed into `field` for a seat no account
-  // takes, ends in a rating ("Aigerim (2500)") or reads as an account's name other than the
-  // viewer's own (any case, look-alike letters as what they resemble).
+  // Throws a Refusal (name_rating, name_account) when `name`, a cleaned name typed into
+  // `field` for a seat no account takes, ends in a rating ("Aigerim (2500)") or reads as an
+  // account's name other than the viewer's own (any case, look-alike letters as what they
+  // resemble).
   void check_guest_name(const char* field, const std::string& name, const Viewer& viewer);
   // A room just created, queued to the store (Room::store_new) and `ok` answered once it is
   // stored; when the store refuses it the room is dropped and 503 (a fault) or 500 answered:
   // nothing is answered as created unless it was stored. The IO thread does not wait for it.
   void store_created(const std::shared_ptr<Room>& room, bool with_moves, Response ok,
                      Respond respond);
-  // Whether `peer` may start an analysis now (one at a time, a bucket of 4 at the set rate);
-  // else the refusal.
-  std::string analyze_refusal(const std::string& peer);
+  // Whether `peer` may start an analysis now (one at a time, a bucket of 4 at the set rate):
+  // nothing, else the refusal.
+  Refused analyze_refusal(const std::string& peer);
   // Binds seat `p` of `room` to `v`'s account: its name, and in a rated game its rating in the
   // room's category.
   void bind_account(Player& p, const Room& room, const Viewer& v);

@@ -123,24 +123,28 @@ void Room::store_new(bool with_moves, std::function<void(std::exception_ptr)> do
 
 // ---- moves and the end ----
 
-Room::Played Room::play(int hole, std::string* why, MoveDone done) {
+Room::Played Room::play(int hole, Refused* why, MoveDone done) {
   const Side s = to_move();
   const int i = index(s);
   const int64_t left = clock_left(s);
   if (has_clock() && clock_running_ && left <= 0) {
     on_flag();
-    *why = "time is up";
+    *why = Refusal("time_up");
     return Played::Refused;
   }
   if (hole < 1 || hole > game.rules().n) {
-    *why = "hole: expected 1.." + std::to_string(game.rules().n);
+    *why = Refusal("illegal_move",
+                   {{"detail", "hole: expected 1.." + std::to_string(game.rules().n)}});
     return Played::Refused;
   }
   const Undo undo{left,        {left_[0], left_[1]}, clock_running_,
                   turn_start_, draw_offer_,          draw_declined_ply_[1 - i],
                   score,       updated_ms,           move_deadline_ms,
                   moved_at_};
-  if (!game.play(hole, why)) return Played::Refused;
+  if (std::string illegal; !game.play(hole, &illegal)) {
+    *why = Refusal("illegal_move", {{"detail", illegal}});
+    return Played::Refused;
+  }
   moved_at_ = SteadyClock::now();
   if (has_clock()) {
     left_[i] = left + increment_ms;
@@ -211,15 +215,16 @@ void Room::move_written(std::exception_ptr e, const Undo& undo, bool ends, const
     updated_ms = undo.updated_ms;
     store_refused(refused, undo.mover_left);
     const auto fault = store::fault_of(refused);
-    done(Played::NotStored, fault
-                                ? fault_text(*fault)
-                                : "server error: the move could not be saved, so it was not made");
+    done(Played::NotStored,
+         fault ? fault_refusal(*fault)
+               : Refusal("server_error",
+                         {{"detail", "the move could not be saved, so it was not made"}}));
     broadcast();  // everyone sees the clocks stand still, and why
   } else {
     store_back();
     if (ends) after_end();
     arm_flag_timer();
-    done(Played::Made, "");
+    done(Played::Made, std::nullopt);
   }
   run_deferred();
 }
@@ -463,23 +468,24 @@ void Room::join(Side side, Player player) {
   broadcast();
 }
 
-std::string Room::takeback() {
-  if (mode == Mode::Online) return "takeback: not in online games";
+Refused Room::takeback() {
+  if (mode == Mode::Online) return Refusal("not_in_online", {{"action", "takeback"}});
   const bool board_end =
       status == Status::Over &&
       (reason == Ending::Decided || reason == Ending::NoMove || reason == Ending::Repetition);
-  if (status != Status::Playing && !board_end) return "takeback: the game is over";
+  if (status != Status::Playing && !board_end)
+    return Refusal("game_over", {{"action", "takeback"}});
   int plies = 1;
   if (mode == Mode::Engine) {
     const Side human = opposite(*engine_side);
     const int n = game.ply_count();
     auto mover = [&](int ply) { return game.position_at(ply - 1).side_to_move(); };
     if (n == 0 || (mover(n) != human && (n < 2 || mover(n - 1) != human)))
-      return "takeback: no move of yours to take back";
+      return Refusal("no_takeback", {}, "yours");
     plies = mover(n) == human ? 1 : 2;
     stop_engine();
   } else if (game.ply_count() == 0) {
-    return "takeback: no move to take back";
+    return Refusal("no_takeback", {}, "any");
   }
   for (int i = 0; i < plies; ++i) game.undo();
   moves_json_.clear();
@@ -499,80 +505,80 @@ std::string Room::takeback() {
   }
   arm_flag_timer();
   changed();
-  return "";
+  return std::nullopt;
 }
 
-std::string Room::resign(Side me) {
-  if (mode == Mode::Analysis) return "resign: not in analysis";
-  if (status != Status::Playing) return "resign: the game is not being played";
+Refused Room::resign(Side me) {
+  if (mode == Mode::Analysis) return Refusal("not_in_analysis", {{"action", "resign"}});
+  if (status != Status::Playing) return Refusal("not_playing", {{"action", "resign"}});
   end(win_for(opposite(me)), Ending::Resign);
-  return "";
+  return std::nullopt;
 }
 
-std::string Room::draw_refused(const std::string& action) const {
+Refused Room::draw_refused(const std::string& action) const {
   if (mode != Mode::Online && mode != Mode::Engine)
-    return action + ": only in online and engine games";
-  if (status != Status::Playing) return action + ": the game is not being played";
-  return "";
+    return Refusal("not_in_mode", {{"action", action}}, "online_engine");
+  if (status != Status::Playing) return Refusal("not_playing", {{"action", action}});
+  return std::nullopt;
 }
 
-std::string Room::offer_draw(Side me) {
-  if (auto why = draw_refused("offer_draw"); !why.empty()) return why;
+Refused Room::offer_draw(Side me) {
+  if (Refused why = draw_refused("offer_draw")) return why;
   if (draw_offer_ == opposite(me)) {
     end(Result::Draw, Ending::Agreement);
-    return "";
+    return std::nullopt;
   }
-  if (draw_offer_ == me) return "offer_draw: already offered";
+  if (draw_offer_ == me) return Refusal("draw_already");
   if (!may_offer_draw(me)) {
     const int plies = draw_declined_ply_[index(me)] + kDrawOfferGap - game.ply_count();
-    return "offer_draw: declined; again after " + std::to_string((plies + 1) / 2) + " more moves";
+    return Refusal("draw_wait", {{"n", std::to_string((plies + 1) / 2)}});
   }
   draw_offer_ = me;  // the engine answers with its next move
   broadcast();
-  return "";
+  return std::nullopt;
 }
 
-std::string Room::answer_draw(Side me, bool accept) {
+Refused Room::answer_draw(Side me, bool accept) {
   const std::string action = accept ? "accept_draw" : "decline_draw";
-  if (auto why = draw_refused(action); !why.empty()) return why;
-  if (draw_offer_ != opposite(me)) return action + ": no draw offer from the opponent";
+  if (Refused why = draw_refused(action)) return why;
+  if (draw_offer_ != opposite(me)) return Refusal("no_draw_offer", {{"action", action}});
   if (accept) {
     end(Result::Draw, Ending::Agreement);
-    return "";
+    return std::nullopt;
   }
   draw_offer_.reset();
   draw_declined_ply_[index(opposite(me))] = game.ply_count();
   broadcast();
-  return "";
+  return std::nullopt;
 }
 
-std::string Room::abort_game(std::optional<Side> me) {
-  if (mode == Mode::Analysis) return "abort: not in analysis";
+Refused Room::abort_game(std::optional<Side> me) {
+  if (mode == Mode::Analysis) return Refusal("not_in_analysis", {{"action", "abort"}});
   if (status != Status::Waiting && !(status == Status::Playing && game.ply_count() < kStartedPlies))
-    return "abort: only before each side has made two moves";
+    return Refusal("abort_late");
   // Waiting for an opponent nobody is at fault; once it is played, the one who aborts is.
   if (status == Status::Playing) aborted_by = me;
   end(Result::None, Ending::Aborted);
-  return "";
+  return std::nullopt;
 }
 
-std::string Room::claim_win(Side me) {
-  if (mode != Mode::Online) return "claim_win: only in online games";
-  if (status != Status::Playing) return "claim_win: the game is not being played";
+Refused Room::claim_win(Side me) {
+  if (mode != Mode::Online) return Refusal("not_in_mode", {{"action", "claim_win"}}, "online");
+  if (status != Status::Playing) return Refusal("not_playing", {{"action", "claim_win"}});
   const Side opp = opposite(me);
   if (correspondence()) {
     // Away is normal here: only the opponent's time running out gives the win.
-    if (to_move() != opp) return "claim_win: it is your move";
-    if (now_ms() < move_deadline_ms) return "claim_win: the opponent's time is not up";
+    if (to_move() != opp) return Refusal("claim_own_move");
+    if (now_ms() < move_deadline_ms) return Refusal("claim_not_yet");
     end(win_for(me), Ending::Timeout);
-    return "";
+    return std::nullopt;
   }
-  if (seat_present(opp)) return "claim_win: the opponent is connected";
+  if (seat_present(opp)) return Refusal("opponent_connected");
   const int seconds = services_.config.abandon_seconds;
   if (SteadyClock::now() - gone_since_[index(opp)] < std::chrono::seconds(seconds))
-    return "claim_win: the opponent has been gone less than " + std::to_string(seconds) + " s";
+    return Refusal("claim_early", {{"n", std::to_string(seconds)}});
   end(win_for(me), Ending::Abandon);
-  return "";
+  return std::nullopt;
 }
 
 // ---- rematch ----
@@ -750,11 +756,12 @@ void Room::on_engine_result(const search::SearchResult& r) {
     draw_offer_.reset();  // declined: the engine plays on
     draw_declined_ply_[index(human)] = game.ply_count();
   }
-  std::string why;
-  auto done = [this, hole = r.best_move](Played p, const std::string& why) {
+  Refused why;
+  auto done = [this, hole = r.best_move](Played p, const Refused& why) {
     if (p == Played::Made) return changed();
     // Not tried again at once: a store that refuses writes would refuse the next one too.
-    log(net::LogLevel::Error, id, "engine move " + std::to_string(hole) + " refused: " + why);
+    log(net::LogLevel::Error, id,
+        "engine move " + std::to_string(hole) + " refused: " + (why ? why->english() : ""));
     broadcast();
   };
   if (play(r.best_move, &why, done) == Played::Refused) done(Played::Refused, why);

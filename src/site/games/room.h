@@ -21,6 +21,7 @@
 #include "rules/game.h"
 #include "search/engine.h"
 #include "site/config.h"
+#include "site/refusal.h"
 #include "site/types.h"
 #include "site/viewer.h"
 #include "store/store.h"
@@ -173,14 +174,14 @@ class Room : public std::enable_shared_from_this<Room> {
   // Plays `hole` for the side to move: the clock first (a move after the flag fell is refused
   // and ends the game), Game::play, the clocks, the offers, the end when the board decides, and
   // the store (the move and the game row in one write, queued to the store's writer thread).
-  // A refusal comes back at once (Refused, *why; `done` is not called). Else Pending: once the
-  // write is committed `done(Made, "")` is called on the IO thread (the end and the flag timer
-  // done, nothing broadcast: a move is acknowledged only once stored); when it fails the move
-  // is undone and `done(NotStored, "server error: ...")`. Until then the room's requests and
-  // timers wait (writing(), defer()).
+  // A refusal comes back at once (Refused, *why: time_up or illegal_move; `done` is not
+  // called). Else Pending: once the write is committed `done(Made, nullopt)` is called on the
+  // IO thread (the end and the flag timer done, nothing broadcast: a move is acknowledged only
+  // once stored); when it fails the move is undone and `done(NotStored, the store's fault or
+  // server_error)`. Until then the room's requests and timers wait (writing(), defer()).
   enum class Played { Made, Refused, NotStored, Pending };
-  using MoveDone = std::function<void(Played, const std::string& why)>;
-  Played play(int hole, std::string* why, MoveDone done);
+  using MoveDone = std::function<void(Played, const Refused& why)>;
+  Played play(int hole, Refused* why, MoveDone done);
   // A move's write is pending: what would change the room (or show it) waits for it.
   bool writing() const { return writing_; }
   // Runs `f` now, or once no write is pending (in the order deferred).
@@ -209,14 +210,14 @@ class Room : public std::enable_shared_from_this<Room> {
   void join(Side side, Player player);
 
   // The requests of players (message_handlers.cpp checks the fields and the seat first).
-  // Each returns "" when done, else the refusal as sent to the client ("takeback: ...").
-  std::string takeback();
-  std::string resign(Side me);
-  std::string offer_draw(Side me);
-  std::string answer_draw(Side me, bool accept);
+  // Each answers nothing when done, else the refusal sent to the client (no_takeback, ...).
+  Refused takeback();
+  Refused resign(Side me);
+  Refused offer_draw(Side me);
+  Refused answer_draw(Side me, bool accept);
   // `me`: the side that aborts (none: a local game's shared seat).
-  std::string abort_game(std::optional<Side> me);
-  std::string claim_win(Side me);
+  Refused abort_game(std::optional<Side> me);
+  Refused claim_win(Side me);
   // A rematch request from `seat` (the game being over): in an online game the first request
   // is an offer (true: recorded and broadcast); false when the rematch should start now.
   bool offer_rematch(Seat seat);
@@ -227,9 +228,9 @@ class Room : public std::enable_shared_from_this<Room> {
   // Starts the review for `client` (review.cpp): a stored one is sent at once (once per
   // connection), a running one is joined, else the engine reviews the game in the background,
   // holding `ticket` (the asker's claim, ReviewClaims) until it ends. It stops when every
-  // connection waiting for it has gone. Returns "" or the refusal.
-  std::string start_review(const std::shared_ptr<RoomClient>& client,
-                           std::shared_ptr<void> ticket = nullptr);
+  // connection waiting for it has gone. Answers the refusal (review_sent), if any.
+  Refused start_review(const std::shared_ptr<RoomClient>& client,
+                       std::shared_ptr<void> ticket = nullptr);
   // Whether a review request would start engine work (none stored, none running).
   bool review_needs_engine() const;
 
@@ -352,7 +353,7 @@ class Room : public std::enable_shared_from_this<Room> {
   // plies later, so offers cannot be repeated move after move.
   int draw_declined_ply_[2] = {-kDrawOfferGap, -kDrawOfferGap};
   bool may_offer_draw(Side s) const;
-  std::string draw_refused(const std::string& action) const;  // mode and status
+  Refused draw_refused(const std::string& action) const;  // mode and status
   // Connections and per side their count and since when the seat has been empty.
   std::vector<RoomClient*> clients_;
   int connected_[2] = {0, 0};

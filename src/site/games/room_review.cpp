@@ -42,22 +42,22 @@ void Room::stop_review() {
   review_waiters_.clear();
 }
 
-std::string Room::start_review(const std::shared_ptr<RoomClient>& client,
-                               std::shared_ptr<void> ticket) {
+Refused Room::start_review(const std::shared_ptr<RoomClient>& client,
+                           std::shared_ptr<void> ticket) {
   if (finished(status) && !review.empty()) {
     // A stored review can be 100 KB: asked again and again on one socket that does not read,
     // it would pile up there.
-    if (client->review_sent) return "review: already sent on this connection";
+    if (client->review_sent) return Refusal("review_sent");
     client->review_sent = true;
     client->send(done_message(review));
-    return "";
+    return std::nullopt;
   }
   const bool waiting = std::any_of(review_waiters_.begin(), review_waiters_.end(),
                                    [&](const auto& w) { return w.lock() == client; });
   if (!waiting) review_waiters_.push_back(client);
   if (reviewing_) {
     client->send(progress_message(review_progress_));
-    return "";
+    return std::nullopt;
   }
   reviewing_ = true;
   review_progress_ = 0;
@@ -90,10 +90,10 @@ std::string Room::start_review(const std::shared_ptr<RoomClient>& client,
     room.review_waiters_.clear();
   };
   if (!work.review(game, services_.config.review_nodes, job, progress, done)) {
-    send_review(error_message("review: " + busy_message(work.pool())));
+    send_review(busy_refusal(work.pool(), "review").message());
     stop_review();
   }
-  return "";
+  return std::nullopt;
 }
 
 }  // namespace toguz::site

@@ -25,11 +25,21 @@
 namespace toguz::site::room_fakes {
 namespace {
 
-// How a move the test made came out (Room::play, then its write).
+// How a move the test made came out (Room::play, then its write): its refusal's code and
+// English, "" when none.
 struct MoveOutcome {
   std::optional<Room::Played> played;  // none while its write is pending
-  std::string why;
+  std::string why, code;
 };
+
+// A room's refusal as its English, "" when it was done.
+std::string said(const Refused& r) {
+  return r ? r->english() : "";
+}
+
+MoveOutcome outcome(Room::Played played, const Refused& r) {
+  return {played, said(r), r ? r->code() : ""};
+}
 
 struct RoomTest : ::testing::Test {
   toguz::test::TempDir dir;
@@ -141,16 +151,14 @@ struct RoomTest : ::testing::Test {
   // once it is stored everyone gets the state. A refusal is filled in at once.
   std::shared_ptr<MoveOutcome> start_move(Room& room, int hole) {
     auto out = std::make_shared<MoveOutcome>();
-    std::string why;
+    Refused why;
     const Room::Played p = room.play(
-        hole, &why,
-        [out, weak = room.weak_from_this()](Room::Played played, const std::string& said) {
-          out->played = played;
-          out->why = said;
+        hole, &why, [out, weak = room.weak_from_this()](Room::Played played, const Refused& no) {
+          *out = outcome(played, no);
           if (auto r = weak.lock(); r && played == Room::Played::Made) r->changed();
         });
     if (p == Room::Played::Refused)
-      *out = {p, why};
+      *out = outcome(p, why);
     else
       EXPECT_EQ(p, Room::Played::Pending);
     return out;
@@ -238,10 +246,11 @@ TEST_F(RoomTest, IllegalMoveIsRefusedAndChangesNothing) {
 
   const MoveOutcome empty = move(*room, 1);
   EXPECT_EQ(empty.played, Room::Played::Refused);
-  EXPECT_EQ(empty.why, "hole 1 is empty");
+  EXPECT_EQ(empty.why, "move: hole 1 is empty");
+  EXPECT_EQ(empty.code, "illegal_move");
   const MoveOutcome outside = move(*room, 10);
   EXPECT_EQ(outside.played, Room::Played::Refused);
-  EXPECT_EQ(outside.why, "hole: expected 1..9");
+  EXPECT_EQ(outside.why, "move: hole: expected 1..9");
 
   EXPECT_EQ(room->game.ply_count(), 4);
   EXPECT_EQ(format_position(room->game.position()), before);
@@ -259,7 +268,7 @@ TEST_F(RoomTest, ResignEndsTheGameOnceStoredAndOnlyOnce) {
   auto room = online_game();
   play_all(*room, {1, 1, 1, 1});  // before kStartedPlies a resignation calls the game off
 
-  EXPECT_EQ(room->resign(Side::White), "");
+  EXPECT_EQ(said(room->resign(Side::White)), "");
   // Decided, not shown: the end is recorded once the store has it.
   EXPECT_TRUE(room->end_pending());
   EXPECT_EQ(room->status, Status::Playing);
@@ -274,11 +283,11 @@ TEST_F(RoomTest, ResignEndsTheGameOnceStoredAndOnlyOnce) {
   }
 
   // Over: nothing more is played or ended.
-  EXPECT_EQ(room->resign(Side::Black), "resign: the game is not being played");
+  EXPECT_EQ(said(room->resign(Side::Black)), "resign: the game is not being played");
   EXPECT_FALSE(room->may_move(Seat::White));
   const MoveOutcome late = move(*room, 2);
   EXPECT_EQ(late.played, Room::Played::Refused);
-  EXPECT_EQ(late.why, "the game is over");
+  EXPECT_EQ(late.why, "move: the game is over");
   ioc.poll();
   EXPECT_EQ(ended, 1);
   EXPECT_EQ(room->game.ply_count(), 4);
@@ -288,7 +297,7 @@ TEST_F(RoomTest, ResignEndsTheGameOnceStoredAndOnlyOnce) {
 TEST_F(RoomTest, ResignBeforeBothSidesMovedTwiceAbortsTheGame) {
   auto room = online_game();
   play_all(*room, {1});
-  EXPECT_EQ(room->resign(Side::Black), "");
+  EXPECT_EQ(said(room->resign(Side::Black)), "");
   // Fair play: too early to decide anything, and the one who resigned called it off.
   expect_ended(*room, Status::Aborted, Result::None, Ending::Aborted);
   EXPECT_EQ(room->aborted_by, Side::Black);
@@ -299,28 +308,29 @@ TEST_F(RoomTest, DrawAgreedEndsItDrawnAndADeclinedOfferWaitsTheGap) {
   auto room = online_game();
   play_all(*room, {1, 1, 1, 1});
 
-  EXPECT_EQ(room->offer_draw(Side::White), "");
+  EXPECT_EQ(said(room->offer_draw(Side::White)), "");
   EXPECT_EQ(black.last_game().at("draw_offer").as_string(), "white");
-  EXPECT_EQ(room->offer_draw(Side::White), "offer_draw: already offered");
-  EXPECT_EQ(room->answer_draw(Side::White, true), "accept_draw: no draw offer from the opponent");
-  EXPECT_EQ(room->answer_draw(Side::Black, false), "");
+  EXPECT_EQ(said(room->offer_draw(Side::White)), "offer_draw: already offered");
+  EXPECT_EQ(said(room->answer_draw(Side::White, true)),
+            "accept_draw: no draw offer from the opponent");
+  EXPECT_EQ(said(room->answer_draw(Side::Black, false)), "");
   EXPECT_TRUE(white.last_game().at("draw_offer").is_null());
   EXPECT_FALSE(white.last_game().at("can_offer_draw").as_bool());
 
   // Declined at ply 4: White may offer again kDrawOfferGap plies later, not one sooner.
   const int declined = room->game.ply_count();
   while (room->game.ply_count() < declined + kDrawOfferGap - 1) {
-    const std::string again = room->offer_draw(Side::White);
+    const std::string again = said(room->offer_draw(Side::White));
     EXPECT_EQ(again.rfind("offer_draw: declined; again after ", 0), 0u) << again;
     play_all(*room, {first_legal(*room)});
     ASSERT_EQ(room->status, Status::Playing);
   }
-  EXPECT_NE(room->offer_draw(Side::White), "");
+  EXPECT_NE(said(room->offer_draw(Side::White)), "");
   play_all(*room, {first_legal(*room)});
   ASSERT_EQ(room->game.ply_count(), declined + kDrawOfferGap);
-  EXPECT_EQ(room->offer_draw(Side::White), "");
+  EXPECT_EQ(said(room->offer_draw(Side::White)), "");
 
-  EXPECT_EQ(room->answer_draw(Side::Black, true), "");
+  EXPECT_EQ(said(room->answer_draw(Side::Black, true)), "");
   expect_ended(*room, Status::Over, Result::Draw, Ending::Agreement);
   EXPECT_EQ(white.last_game().at("result").as_object().at("winner").as_string(), "draw");
 }
@@ -332,7 +342,7 @@ TEST_F(RoomTest, LocalTakebackRestoresThePreviousPosition) {
   play_all(*room, {first_legal(*room)});
   ASSERT_EQ(room->game.ply_count(), 2);
 
-  EXPECT_EQ(room->takeback(), "");
+  EXPECT_EQ(said(room->takeback()), "");
   EXPECT_EQ(room->game.ply_count(), 1);
   EXPECT_EQ(format_position(room->game.position()), after_one);
   EXPECT_EQ(room->status, Status::Playing);
@@ -342,12 +352,12 @@ TEST_F(RoomTest, LocalTakebackRestoresThePreviousPosition) {
   EXPECT_EQ(g.at("position").as_string(), after_one);
   EXPECT_EQ(stored(room->id).holes, std::vector<int>{3});
 
-  EXPECT_EQ(room->takeback(), "");
-  EXPECT_EQ(room->takeback(), "takeback: no move to take back");
+  EXPECT_EQ(said(room->takeback()), "");
+  EXPECT_EQ(said(room->takeback()), "takeback: no move to take back");
   EXPECT_EQ(room->game.ply_count(), 0);
 
   auto online = online_game("online2");
-  EXPECT_EQ(online->takeback(), "takeback: not in online games");
+  EXPECT_EQ(said(online->takeback()), "takeback: not in online games");
 }
 
 TEST_F(RoomTest, MoveTheStoreRefusesIsUndoneUntilTheStoreIsBack) {
@@ -361,6 +371,7 @@ TEST_F(RoomTest, MoveTheStoreRefusesIsUndoneUntilTheStoreIsBack) {
   const MoveOutcome refused = move(*room, hole);
   EXPECT_EQ(refused.played, Room::Played::NotStored);
   EXPECT_EQ(refused.why, fault_text(store::StoreFault::ReadOnly));
+  EXPECT_EQ(refused.code, "store_read_only");
   EXPECT_GE(db.refused.load(), 1);
   // Undone: the position, the side to move, and what everyone sees, with the store's fault.
   EXPECT_EQ(room->game.ply_count(), 1);
@@ -404,7 +415,7 @@ TEST_F(RoomTest, RoomFromItsRowHasTheSameGame) {
   EXPECT_EQ(copy->seat_for("white-token", Viewer{}), Seat::White);
 
   // A resignation is not on the board: the rebuilt game records it again and is over.
-  EXPECT_EQ(room->resign(Side::Black), "");
+  EXPECT_EQ(said(room->resign(Side::Black)), "");
   ASSERT_TRUE(pump_until([&] { return room->status == Status::Over; }));
   auto over = Room::from_row(services, stored(room->id));
   rooms.push_back(over);
@@ -435,13 +446,13 @@ TEST_F(RoomTest, EngineRepliesAndTakebackUndoesBothMoves) {
   EXPECT_EQ(stored(room->id).holes.size(), 2u);
 
   // The player's takeback takes back his move and the engine's answer.
-  EXPECT_EQ(room->takeback(), "");
+  EXPECT_EQ(said(room->takeback()), "");
   EXPECT_EQ(room->game.ply_count(), 0);
   EXPECT_EQ(format_position(room->game.position()), start);
   EXPECT_FALSE(room->thinking());
   EXPECT_EQ(ply_of(white.last_game()), 0);
   EXPECT_TRUE(stored(room->id).holes.empty());
-  EXPECT_EQ(room->takeback(), "takeback: no move of yours to take back");
+  EXPECT_EQ(said(room->takeback()), "takeback: no move of yours to take back");
 }
 
 }  // namespace
