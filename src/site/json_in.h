@@ -16,25 +16,12 @@
 
 namespace toguz::site {
 
-// A request error: becomes a 400 (or the given status) with {"error": message}, and the
-// given code when the message table has none.
-struct BadRequest {
-  std::string message;
-  boost::beast::http::status status = boost::beast::http::status::bad_request;
-  const char* code = nullptr;
-  boost::beast::http::response<boost::beast::http::string_body> response() const {
-    return code ? coded_error(status, message, code) : error_response(status, message);
-  }
-};
-
-// A route's handler whose BadRequest is its answer (net/router.h).
+// A route's handler whose thrown Refusal is its answer (net/router.h).
 inline std::function<void(const net::Call&)> refusals_answered(
     std::function<void(const net::Call&)> handler) {
   return [h = std::move(handler)](const net::Call& c) {
     try {
       h(c);
-    } catch (const BadRequest& e) {
-      c.respond(e.response());
     } catch (const Refusal& r) {
       c.respond(r.response());
     }

@@ -29,19 +29,6 @@ std::string hint_message(const search::SearchResult& r, int ply, Side to_move) {
                                       {"score", protocol::score_json(r.lines[0].score, to_move)}});
 }
 
-// The refusal with its code and parameters for the client's own words (texts.h).
-std::string error_message(const std::string& why) {
-  json::object o = error_code(why);
-  o["type"] = "error";
-  o["message"] = why;
-  return json::serialize(o);
-}
-
-std::string busy_message(const engine_work::WorkerPool& pool) {
-  return "the engine is busy (" + std::to_string(pool.max_background()) +
-         " analyses, hints and reviews already waiting); try again in a moment";
-}
-
 Refusal busy_refusal(const engine_work::WorkerPool& pool, const std::string& action) {
   const std::string n = std::to_string(pool.max_background());
   if (action.empty()) return Refusal("engine_busy", {{"n", n}});
@@ -61,18 +48,6 @@ http::response<http::string_body> json_text_response(http::status status, std::s
   res.body() = std::move(body);
   res.prepare_payload();
   return res;
-}
-
-http::response<http::string_body> error_response(http::status status, const std::string& message) {
-  json::object o = error_code(message);  // the code and parameters a client translates
-  o["error"] = message;
-  return json_response(status, o);
-}
-
-http::response<http::string_body> coded_error(http::status status, const std::string& message,
-                                              const std::string& code, json::object params) {
-  return json_response(
-      status, json::object{{"error", message}, {"code", code}, {"params", std::move(params)}});
 }
 
 std::string iso_time(int64_t ms) {

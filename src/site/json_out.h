@@ -23,23 +23,14 @@ namespace http = boost::beast::http;
 std::string analysis_message(const Position& pos, int ply, int depth,
                              const std::vector<search::Info>& lines, bool done);
 std::string hint_message(const search::SearchResult& r, int ply, Side to_move);
-// {"type":"error","message":why,"code":..,"params":..}
-std::string error_message(const std::string& why);
-// Why background engine work was refused: the queue is full.
-std::string busy_message(const engine_work::WorkerPool& pool);
-// The same as a refusal (engine_busy), of request `action` when it is given.
+// Why background engine work was refused (engine_busy: the queue is full), of request
+// `action` when it is given.
 Refusal busy_refusal(const engine_work::WorkerPool& pool, const std::string& action = "");
 http::response<http::string_body> json_response(http::status status, const json::value& body,
                                                 unsigned version = 11);
 // The same with a body already serialized (the learning service's and the engine's answers).
 http::response<http::string_body> json_text_response(http::status status, std::string body,
                                                      unsigned version = 11);
-// {"error":message,"code":..,"params":..} with `status`.
-http::response<http::string_body> error_response(http::status status, const std::string& message);
-// {"error":message,"code":code,"params":params} with `status`: a refusal whose code is not
-// derived from the message (the accounts API's codes, docs/web-protocol.md).
-http::response<http::string_body> coded_error(http::status status, const std::string& message,
-                                              const std::string& code, json::object params = {});
 int64_t now_ms();                  // wall clock, ms since the epoch
 std::string iso_time(int64_t ms);  // "2026-11-30T21:05:26Z" (UTC)
 

@@ -34,7 +34,6 @@ struct Entry {
 // its English messages ("en": a list, or named forms when they share their parameters).
 struct Catalogue {
   std::unordered_map<std::string, Entry> codes;
-  std::vector<std::pair<std::string, const Form*>> in_order;  // (code, form), as in the file
 };
 
 Form form_of(std::string name, std::string text) {
@@ -64,35 +63,9 @@ const Catalogue& catalogue() {
         for (const auto& [name, m] : en.as_object())
           e.forms.push_back(form_of(std::string(name), std::string(m.as_string())));
     }
-    for (const json::value& r : data.at("refusals").as_array()) {
-      const std::string code(r.at("code").as_string());
-      for (const Form& f : out.codes.at(code).forms) out.in_order.emplace_back(code, &f);
-    }
     return out;
   }();
   return c;
-}
-
-// Matches text against pattern, filling params; a parameter takes the shortest text that lets
-// the rest match (the last one takes what is left).
-bool match(std::string_view pattern, std::string_view text, json::object& params) {
-  if (pattern.empty()) return text.empty();
-  if (pattern.front() != '{') {
-    const size_t lit = std::min(pattern.find('{'), pattern.size());
-    if (text.substr(0, lit) != pattern.substr(0, lit)) return false;
-    return match(pattern.substr(lit), text.substr(lit), params);
-  }
-  const size_t close = pattern.find('}');
-  const std::string name(pattern.substr(1, close - 1));
-  const std::string_view rest = pattern.substr(close + 1);
-  for (size_t n = 1; n <= text.size(); ++n) {
-    if (rest.empty() && n != text.size()) continue;
-    if (match(rest, text.substr(n), params)) {
-      params[name] = std::string(text.substr(0, n));
-      return true;
-    }
-  }
-  return false;
 }
 
 // The form of `e` a refusal with `params` (and form name `form`) reads as.
@@ -160,17 +133,6 @@ std::string Refusal::message() const {
 http::response<http::string_body> Refusal::response() const {
   return json_response(status(),
                        json::object{{"code", code_}, {"params", params_}, {"error", english()}});
-}
-
-json::object error_code(std::string_view message) {
-  for (const auto& [code, form] : catalogue().in_order) {
-    if (form->text.front() == '{' && form->text.back() == '}' && form->params.size() == 1)
-      continue;  // a bare parameter: any text, not a sign of this code
-    json::object params;
-    if (match(form->text, message, params))
-      return json::object{{"code", code}, {"params", std::move(params)}};
-  }
-  return json::object{{"code", nullptr}, {"params", json::object()}};
 }
 
 int refusal_status(std::string_view code) {

@@ -50,9 +50,4 @@ bool refusal_known(std::string_view code);
 // The HTTP status of a refusal by its code, as the catalogue gives it (400 for a code it lacks).
 int refusal_status(std::string_view code);
 
-// The code of an English refusal and its parameters, for a refusal not yet made as a Refusal:
-// {"code":"stale","params":{"ply":"3","now":"4"}} for "move: stale (ply 3, the game is at ply
-// 4)"; {"code":null,"params":{}} for a message the catalogue does not know.
-boost::json::object error_code(std::string_view message);
-
 }  // namespace toguz::site

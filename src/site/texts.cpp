@@ -11,20 +11,6 @@
 
 namespace toguz::site {
 
-std::string fault_text(store::StoreFault fault) {
-  switch (fault) {
-    case store::StoreFault::Busy:
-      return "the database is busy: nothing can be saved now; try again soon";
-    case store::StoreFault::ReadOnly:
-      return "the database is read-only: nothing can be saved now";
-    case store::StoreFault::Full:
-      return "the database's disk is full: nothing can be saved now";
-    case store::StoreFault::Unavailable:
-      break;
-  }
-  return "the database cannot be reached: nothing can be saved now";
-}
-
 Refusal fault_refusal(store::StoreFault fault, const std::string& action) {
   if (action.empty()) return Refusal(store::fault_code(fault));
   return Refusal(store::fault_code(fault), {{"action", action}});

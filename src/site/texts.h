@@ -18,10 +18,8 @@ namespace toguz::site {
 namespace json = boost::json;
 using store::GameRow;
 
-// Why the store refuses writes, as told to a client (an HTTP 503, a refused move): the text
-// the table maps to the fault's code (store::fault_code).
-std::string fault_text(store::StoreFault fault);
-// The same as a refusal (store_busy, ...), of request `action` when it is given.
+// Why the store refuses writes, as told to a client (an HTTP 503, a refused move): its code
+// (store_busy, ...; store::fault_code) with request `action` when it is given.
 Refusal fault_refusal(store::StoreFault fault, const std::string& action = "");
 
 // The names the server gives when nobody gave one.

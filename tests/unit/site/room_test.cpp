@@ -370,7 +370,7 @@ TEST_F(RoomTest, MoveTheStoreRefusesIsUndoneUntilTheStoreIsBack) {
   db.refuse = true;
   const MoveOutcome refused = move(*room, hole);
   EXPECT_EQ(refused.played, Room::Played::NotStored);
-  EXPECT_EQ(refused.why, fault_text(store::StoreFault::ReadOnly));
+  EXPECT_EQ(refused.why, "the database is read-only: nothing can be saved now");
   EXPECT_EQ(refused.code, "store_read_only");
   EXPECT_GE(db.refused.load(), 1);
   // Undone: the position, the side to move, and what everyone sees, with the store's fault.

@@ -12,11 +12,6 @@
 namespace toguz::site {
 namespace {
 
-std::string code_of(const char* message) {
-  const json::object o = error_code(message);
-  return o.at("code").is_null() ? "" : std::string(o.at("code").as_string());
-}
-
 // The catalogue compiled in (src/site/texts.json) gives each code its HTTP status.
 TEST(ServerTexts, EachRefusalCodeHasItsStatus) {
   EXPECT_EQ(refusal_status("no_tournament"), 404);
@@ -32,38 +27,24 @@ TEST(ServerTexts, EachRefusalCodeHasItsStatus) {
   EXPECT_EQ(refusal_status("username_taken"), 409);
   EXPECT_EQ(refusal_status("login_locked_account"), 429);
   EXPECT_EQ(refusal_status("no_endpoint"), 404);
-  EXPECT_EQ(code_of("no such endpoint: GET /api/nothing"), "no_endpoint");
 }
 
-TEST(ServerTexts, ErrorMessagesGetTheirCodeAndParameters) {
-  json::object o = error_code("move: stale (ply 3, the game is at ply 14)");
-  EXPECT_EQ(o.at("code"), "stale");
-  EXPECT_EQ(o.at("params").as_object().at("ply"), "3");
-  EXPECT_EQ(o.at("params").as_object().at("now"), "14");
-  o = error_code("record: line 7, ply 12 '65(9)': the capture count says 9, the move captures 10");
-  EXPECT_EQ(o.at("code"), "record_move");
-  const json::object& p = o.at("params").as_object();
-  EXPECT_EQ(p.at("line"), "7");
-  EXPECT_EQ(p.at("ply"), "12");
-  EXPECT_EQ(p.at("token"), "65(9)");
-  EXPECT_EQ(p.at("detail"), "the capture count says 9, the move captures 10");
-  EXPECT_EQ(code_of("hint: not your turn"), "not_your_turn");
-  EXPECT_EQ(code_of("move: not your turn"), "not_your_turn");
-  EXPECT_EQ(code_of("move: hole 3 is empty"), "illegal_move");
-  EXPECT_EQ(code_of("record: line 2: expected a tag"), "record_line");
-  EXPECT_EQ(code_of("invite: wrong invite code"), "wrong_invite");
-  EXPECT_EQ(code_of("offer_draw: declined; again after 4 more moves"), "draw_wait");
-  EXPECT_EQ(code_of("claim_win: the opponent has been gone less than 60 s"), "claim_early");
-  EXPECT_EQ(code_of("analyze: no engine help in an online game until it is over"),
-            "no_engine_help");
-  EXPECT_EQ(code_of("the engine is busy (3 analyses, hints and reviews already waiting); try again "
-                    "in a moment"),
-            "engine_busy");
-  EXPECT_EQ(code_of("Origin: not this server's"), "origin");
-  EXPECT_EQ(code_of("analyze: more than 12 analyses a minute from this address"), "analyze_rate");
-  // an unknown message has no code: the client shows the message itself
-  EXPECT_EQ(code_of("something new"), "");
-  EXPECT_TRUE(error_code("something new").at("params").as_object().empty());
+// The English of a refusal is the catalogue's, with the refusal's parameters in place.
+TEST(ServerTexts, ARefusalReadsAsTheCatalogueSays) {
+  EXPECT_EQ(Refusal("stale", {{"ply", "3"}, {"now", "14"}}).english(),
+            "move: stale (ply 3, the game is at ply 14)");
+  EXPECT_EQ(Refusal("record_move", {{"line", "7"},
+                                    {"ply", "12"},
+                                    {"token", "65(9)"},
+                                    {"detail", "the capture count says 9, the move captures 10"}})
+                .english(),
+            "record: line 7, ply 12 '65(9)': the capture count says 9, the move captures 10");
+  EXPECT_EQ(Refusal("origin").english(), "Origin: not this server's");
+  EXPECT_EQ(Refusal("analyze_rate", {{"n", "12"}}).english(),
+            "analyze: more than 12 analyses a minute from this address");
+  EXPECT_EQ(fault_refusal(store::StoreFault::Busy, "move").english(),
+            "move: the database is busy: nothing can be saved now; try again soon");
+  EXPECT_EQ(fault_refusal(store::StoreFault::Full).code(), "store_full");
 }
 
 TEST(ServerTexts, DefaultNamesAreMarked) {
