@@ -489,6 +489,146 @@ async function phone_pages(browser, base, pages) {
   await ctx.close();
 }
 
+/** In a real 390 x 844 window (not phone emulation, where the window grows with a page too wide
+ * for it), signed in (the header's widest), in each of the four languages: no page is wider than
+ * the window, the header's menu is folded behind its button (aria-expanded, aria-controls), which
+ * opens it by click or by key, and every item of the open menu is on screen; a link followed,
+ * another page and Escape close it. A window wider than the phone's shows the whole menu. */
+async function phone_menu(browser, base, pages) {
+  const name = "Phone390";
+  const made = await fetch(`${base}/api/games`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Origin: base },
+    body: JSON.stringify({ mode: "online", variant: "standard", tuz: true, play_out: false, position: null, color: "white", level: 5, clock: null, name: "Aigerim" }),
+  });
+  check(made.ok, `created a game: ${made.status}`);
+  const game = (await made.json()).id;
+  const window390 = { viewport: { width: 390, height: 844 } };
+  // the account, an over-the-board event and an online tournament, made at this width
+  const first = await browser.newContext(window390);
+  const signed = await first.request.post(`${base}/api/signup`, { data: { username: name, password: `password of ${name}` }, headers: { Origin: base } });
+  check(signed.ok(), `signed up: ${signed.status()}`);
+  const cookies = await first.cookies();
+  const maker = await first.newPage();
+  pages.push(maker);
+  await maker.goto(`${base}/#/arbiter`);
+  await maker.fill("#arb-name", "Кубок Алатау");
+  await maker.click("#arb-create");
+  await maker.waitForURL(/#\/arbiter\/[a-z0-9]+$/, { timeout: T });
+  const event = new URL(maker.url()).hash.split("/")[2];
+  for (const [i, player] of ["Eleusizov, Nurlan", "Кажгалиев Темірлан", "Aktayev, Serik"].entries()) {
+    await maker.fill("#arb-player-name", player);
+    await maker.click("#arb-add");
+    await maker.waitForFunction((n) => document.querySelectorAll("#arb-players tbody tr").length === n, i + 1, { timeout: T, polling: 50 });
+  }
+  await maker.click("#arb-pair");
+  await maker.waitForSelector("#arb-pairings tbody tr[data-board]", { timeout: T });
+  await maker.goto(`${base}/#/tournaments`);
+  await maker.fill("#tn-name", "Арена Нарын");
+  await maker.click("#tn-create");
+  await maker.waitForURL(/#\/tournaments\/[a-z0-9]+$/, { timeout: T });
+  const tournament = new URL(maker.url()).hash.split("/")[2];
+  await first.close();
+  // every page, each with what shows it drawn
+  const routes = [
+    ["#/", "#play-engine"],
+    ["#/games", "#games-table tbody tr"],
+    ["#/editor", "#editor-board g.hole"],
+    ["#/lobby", "#pools [data-pool]"],
+    ["#/tournaments", "#tn-new"],
+    [`#/tournaments/${tournament}`, "#tn-title"],
+    ["#/puzzles", "#puzzle-board[data-state]"],
+    ["#/studies", ".study-card"],
+    ["#/studies/1", "#study-board[data-ply]"],
+    ["#/explorer", "#explorer-analysis"],
+    [`#/explorer/${encodeURIComponent("9,9,9,9,9,9,1,10,10/10,10,10,10,10,0,9,9,9 10 0 b 1")}`, "#explorer-evals tbody tr"],
+    ["#/arbiter", "#arb-create"],
+    [`#/arbiter/${event}`, "#arb-pairings tbody tr[data-board]"],
+    [`#/game/${game}`, "#board[data-ply]"],
+    [`#/@/${name}`, ".ratings"],
+    ["#/leaderboard/blitz", ".leaders tbody tr"],
+    ["#/account", "#logout"],
+    ["#/login", "#auth-submit"],
+    ["#/signup", "#auth-submit"],
+  ];
+  const toggle = "#menu-toggle";
+  const expanded = (p) => p.getAttribute(toggle, "aria-expanded");
+  const wait_expanded = (p, v) => p.waitForFunction((v) => document.querySelector("#menu-toggle")?.getAttribute("aria-expanded") === v, v, { timeout: T, polling: 50 });
+  /** The window's width, the document's and where each item of the menu is. */
+  const measure = (p) => p.evaluate(() => ({
+    width: innerWidth,
+    scroll: document.documentElement.scrollWidth,
+    // what sticks out, when something does: the innermost such elements
+    out: document.documentElement.scrollWidth <= innerWidth ? [] : [...document.querySelectorAll("body *")]
+      .filter((e) => e.getBoundingClientRect().right > innerWidth + 0.5 && ![...e.children].some((c) => c.getBoundingClientRect().right > innerWidth + 0.5))
+      .slice(0, 6).map((e) => `${e.tagName.toLowerCase()}${e.id ? `#${e.id}` : ""}${e.classList.length ? `.${[...e.classList].join(".")}` : ""} ${Math.round(e.getBoundingClientRect().right)}`),
+    items: [...document.querySelectorAll("#top-menu a, #top-menu select")].map((e) => {
+      const r = e.getBoundingClientRect();
+      return { item: e.textContent.slice(0, 20), shown: e.checkVisibility() && r.width > 0 && r.height > 0, left: Math.round(r.left), right: Math.round(r.right) };
+    }),
+  }));
+  let n = 0;
+  for (const lang of ["en", "ru", "kk", "ky"]) {
+    const ctx = await browser.newContext(window390);
+    await ctx.addCookies(cookies);
+    await ctx.addInitScript((l) => localStorage.setItem("toguz.lang", l), lang);
+    const page = await ctx.newPage();
+    pages.push(page);
+    for (const [hash, ready] of routes) {
+      const where = `${lang} ${hash}`;
+      const by_menu = (await page.$(`#top-menu a[href="${hash}"]`)) !== null;
+      if (by_menu) {
+        // the page's own link in the menu: opened by its button (by click, or by key), followed
+        if (n % 2 === 0) await page.click(toggle);
+        else {
+          await page.focus(toggle);
+          await page.keyboard.press(n % 4 === 1 ? "Enter" : "Space");
+        }
+        await wait_expanded(page, "true");
+        await page.click(`#top-menu a[href="${hash}"]`);
+      } else await page.goto(`${base}/${hash}`);
+      n++;
+      await page.waitForSelector(ready, { timeout: T });
+      await page.waitForFunction(
+        ([l, me]) => document.documentElement.lang === l && document.querySelector("#me-link")?.textContent === me,
+        [lang, name],
+        { timeout: T, polling: 50 },
+      );
+      const at = location_hash(page.url()); // (the puzzles page goes on to its puzzle's own)
+      check(at === hash || at.startsWith(`${hash}/`), `${where}: on the page (${page.url()})`);
+      const closed = await measure(page);
+      check(closed.width === 390 && closed.scroll <= closed.width, `${where}: the page fits the window: ${JSON.stringify({ width: closed.width, scroll: closed.scroll, out: closed.out })}`);
+      check((await expanded(page)) === "false", `${where}: the menu closed on the way here`);
+      check((await page.getAttribute(toggle, "aria-controls")) === "top-menu", `${where}: the button controls the menu`);
+      check(closed.items.every((i) => !i.shown), `${where}: the menu is folded: ${JSON.stringify(closed.items.filter((i) => i.shown))}`);
+      check(await page.isVisible(toggle), `${where}: the menu button shown`);
+      // open: every item on screen, the page still as wide as the window; Escape closes it
+      await page.click(toggle);
+      await wait_expanded(page, "true");
+      const open = await measure(page);
+      check(open.scroll <= open.width, `${where}: with the menu open the page fits: ${JSON.stringify({ width: open.width, scroll: open.scroll, out: open.out })}`);
+      check(open.items.length === 11 && open.items.every((i) => i.shown && i.left >= 0 && i.right <= open.width),
+        `${where}: every item of the open menu on screen: ${JSON.stringify(open.items)}`);
+      if (n % 2 === 0) {
+        await page.keyboard.press("Escape");
+        await wait_expanded(page, "false");
+        check(await page.evaluate(() => document.activeElement?.id === "menu-toggle"), `${where}: Escape gave the focus back to the button`);
+      } else {
+        await page.click(toggle);
+        await wait_expanded(page, "false");
+      }
+    }
+    // a wider window: the whole menu, no button, and still nothing wider than the window
+    await page.setViewportSize({ width: 900, height: 844 });
+    await page.waitForFunction(() => innerWidth === 900, null, { timeout: T, polling: 50 });
+    const wide = await measure(page);
+    check(!(await page.isVisible(toggle)), `${lang}: no menu button in a wide window`);
+    check(wide.scroll <= wide.width && wide.items.every((i) => i.shown && i.right <= wide.width), `${lang}: the whole menu in a wide window: ${JSON.stringify(wide)}`);
+    await ctx.close();
+  }
+  console.log(`  phone menu: ${routes.length} pages in four languages fit a 390 px window; the menu opens by click and key, closes by link, page and Escape`);
+}
+
 /** The other languages leave no English: the server's default names, its refusals, the
  * editor's labels and the dates; and a toast does not outlive its page. */
 async function languages(browser, base, pages) {
@@ -1473,7 +1613,7 @@ async function correspondence(browser, _base, pages) {
 
 // ---- runner --------------------------------------------------------------------------------
 
-const tests = { engine_game, online_resign, reconnect, draw_rematch_abort, claim_win, phone_pages, languages, language_chunks, accounts_pages, rated_game, learn_pages, puzzle_rating, explorer_from_review, lobby_game, arbiter_page, arena_tournament, correspondence };
+const tests = { engine_game, online_resign, reconnect, draw_rematch_abort, claim_win, phone_pages, phone_menu, languages, language_chunks, accounts_pages, rated_game, learn_pages, puzzle_rating, explorer_from_review, lobby_game, arbiter_page, arena_tournament, correspondence };
 const dir = mkdtempSync(path.join(tmpdir(), "toguz-e2e-"));
 let server;
 let browser;

@@ -144,11 +144,11 @@ export function user_html(u: User): string {
   const online = u.online ? `<span class="online">${esc(t("online_now"))}</span>` : "";
   return `<h2 class="player-name"><span class="uname">${esc(u.username)}</span>${u.bot ? ` <span class="tag">${esc(t("bot"))}</span>` : ""} ${online}</h2>
     <div class="player-tables">
-    <table class="ratings"><thead><tr><th>${esc(t("category"))}</th><th>${esc(t("rating"))}</th><th>${esc(t("games"))}</th><th></th></tr></thead><tbody>${rows}</tbody></table>
-    <table class="wdl"><thead><tr><th></th><th>${esc(t("games"))}</th><th>${esc(t("wins_n"))}</th><th>${esc(t("draws_n"))}</th><th>${esc(t("losses_n"))}</th><th>${esc(t("score"))}</th></tr></thead><tbody>
+    <div class="table-wrap"><table class="ratings"><thead><tr><th>${esc(t("category"))}</th><th>${esc(t("rating"))}</th><th>${esc(t("games"))}</th><th></th></tr></thead><tbody>${rows}</tbody></table></div>
+    <div class="table-wrap"><table class="wdl"><thead><tr><th></th><th>${esc(t("games"))}</th><th>${esc(t("wins_n"))}</th><th>${esc(t("draws_n"))}</th><th>${esc(t("losses_n"))}</th><th>${esc(t("score"))}</th></tr></thead><tbody>
       <tr data-colour="all"><th>${esc(t("total"))}</th>${wdl_cells(c.all)}</tr>
       <tr data-colour="white"><th>${esc(t("as_white"))}</th>${wdl_cells(c.white)}</tr>
-      <tr data-colour="black"><th>${esc(t("as_black"))}</th>${wdl_cells(c.black)}</tr></tbody></table></div>`;
+      <tr data-colour="black"><th>${esc(t("as_black"))}</th>${wdl_cells(c.black)}</tr></tbody></table></div></div>`;
 }
 
 /** A rating graph over time, one polyline per category with games ([ms, rating] points). */

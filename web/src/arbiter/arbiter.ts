@@ -134,7 +134,7 @@ export class ArbiterEventView implements View {
     const table = h("table", { id: "arb-players" },
       h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, t("arb_title_field")), h("th", {}, t("arb_player_name")), h("th", {}, t("arb_rating")))),
       h("tbody", {}, ...rows));
-    const box = h("section", { class: "arb-players" }, h("h3", {}, `${t("arb_players")} (${ev.players.length})`), table);
+    const box = h("section", { class: "arb-players" }, h("h3", {}, `${t("arb_players")} (${ev.players.length})`), h("div", { class: "table-wrap" }, table));
     if (arbiter && ev.played.length === 0) {
       const name = h("input", { id: "arb-player-name", maxlength: "40", required: "" }) as HTMLInputElement;
       const rating = h("input", { id: "arb-player-rating", type: "number", min: "0", max: "9999", value: "" }) as HTMLInputElement;
@@ -206,9 +206,9 @@ export class ArbiterEventView implements View {
       rows.push(h("tr", { class: "bye" }, h("td", {}), h("td", { class: "name" }, player_label(ev.players[p])), h("td", { class: "res" }, t("arb_bye")), h("td", {}), h("td", {})));
     return h("section", { class: "arb-round" },
       h("h3", {}, ev.played.length > 1 ? pick : t("arb_round", { n: r + 1, total: ev.rounds })),
-      h("table", { id: "arb-pairings", "data-round": String(r + 1) },
+      h("div", { class: "table-wrap" }, h("table", { id: "arb-pairings", "data-round": String(r + 1) },
         h("thead", {}, h("tr", {}, h("th", {}, t("arb_board")), h("th", {}, t("white")), h("th", {}, t("result")), h("th", {}, t("black")), h("th", {}, t("moves")))),
-        h("tbody", {}, ...rows)));
+        h("tbody", {}, ...rows))));
   }
 
   private standings_part(): HTMLElement | null {
@@ -223,9 +223,9 @@ export class ArbiterEventView implements View {
     });
     return h("section", { class: "arb-standings" },
       h("h3", {}, t("arb_standings")),
-      h("table", { id: "arb-standings" },
+      h("div", { class: "table-wrap" }, h("table", { id: "arb-standings" },
         h("thead", {}, h("tr", {}, h("th", {}, t("arb_rank")), h("th", {}, t("arb_player_name")), h("th", {}, t("arb_rating")), h("th", {}, t("arb_points")),
           ...ev.tie_breaks.map((tb) => h("th", {}, tb)))),
-        h("tbody", {}, ...rows)));
+        h("tbody", {}, ...rows))));
   }
 }

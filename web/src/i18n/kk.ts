@@ -10,6 +10,7 @@ export const kk: Dict<"one" | "other"> = {
   games: "Ойындар",
   editor: "Позиция редакторы",
   language: "Тіл",
+  menu: "Мәзір",
   vs_engine: "Компьютермен ойнау",
   level: "Деңгей",
   colour: "Сіздің түсіңіз",

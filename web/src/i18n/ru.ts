@@ -10,6 +10,7 @@ export const ru: Dict<"one" | "few" | "many" | "other"> = {
   games: "Партии",
   editor: "Редактор позиции",
   language: "Язык",
+  menu: "Меню",
   vs_engine: "Игра с компьютером",
   level: "Уровень",
   colour: "Ваш цвет",

@@ -14,11 +14,11 @@ import { store } from "../games/games_api.js";
 import { AccountView, AuthView } from "../accounts/account.js";
 import { ArbiterEventView, ArbiterHomeView } from "../arbiter/arbiter.js";
 import { who_am_i } from "../accounts/accounts_api.js";
-import { player_href } from "../accounts/accounts_state.js";
 import { EditorView } from "../games/editor.js";
 import { GameView } from "../games/game.js";
 import { GamesView } from "../games/games.js";
 import { HomeView, JoinView } from "./home.js";
+import { header_html } from "./shell_state.js";
 import { LobbyView } from "../lobby/lobby.js";
 import { ModerationView } from "../accounts/moderation.js";
 import { LeaderboardView, PlayerView } from "../accounts/player.js";
@@ -26,20 +26,19 @@ import { ExplorerView } from "../learn/explorer.js";
 import { PuzzlesView } from "../learn/puzzles.js";
 import { StudiesView } from "../learn/studies.js";
 import { TournamentView, TournamentsHomeView } from "../tournaments/tournaments.js";
-import { LANGS, initial_lang, lang, load_lang, set_lang, t, type Lang } from "../i18n/index.js";
+import { initial_lang, load_lang, set_lang, t, type Lang } from "../i18n/index.js";
 import { route_parts } from "../board/logic.js";
 import { clear_toasts, esc, toast, type View } from "./util.js";
 
 let view: View | null = null;
 
 let me: string | null = null; // the logged-in player (accounts_api.ts), null when anonymous
+let menu_open = false; // the header's menu on a narrow screen (shell_state.ts header_html)
 
-function header(): string {
-  const opts = LANGS.map((l) => `<option value="${l.code}"${l.code === lang() ? " selected" : ""}>${l.name}</option>`).join("");
-  return `<a class="brand" href="#/"><span class="logo" aria-hidden="true">●●</span>${esc(t("title"))}</a>
-    <nav><a href="#/">${esc(t("home"))}</a><a href="#/games">${esc(t("games"))}</a><a href="#/editor">${esc(t("editor"))}</a><a href="#/lobby">${esc(t("lobby"))}</a><a href="#/tournaments">${esc(t("tournaments"))}</a><a href="#/puzzles">${esc(t("puzzles"))}</a><a href="#/studies">${esc(t("studies"))}</a><a href="#/arbiter">${esc(t("arbiter"))}</a></nav>
-    ${me ? `<a id="me-link" href="${esc(player_href(me))}">${esc(me)}</a> <a href="#/account">${esc(t("account"))}</a>` : `<a id="me-link" href="#/login">${esc(t("login"))}</a>`}
-    <label class="lang"><span>${esc(t("language"))}</span><select id="lang-select">${opts}</select></label>`;
+/** Opens or closes the header's menu; its button says which (aria-expanded), style.css shows it. */
+function set_menu(open: boolean) {
+  menu_open = open;
+  document.getElementById("menu-toggle")?.setAttribute("aria-expanded", String(open));
 }
 
 function route() {
@@ -77,9 +76,13 @@ function route() {
   document.body.dataset.route = parts[0] ?? "home";
 }
 
+/** Draws the header again (language, account): the menu stays as it was, and so does the focus
+ * on the header's menu button or language choice. */
 function draw_header() {
-  document.getElementById("top")!.innerHTML = header();
+  const focused = document.activeElement?.closest("#top") ? document.activeElement.id : "";
+  document.getElementById("top")!.innerHTML = header_html(me, menu_open);
   document.title = t("title");
+  if (focused) document.getElementById(focused)?.focus();
 }
 
 /** The first render waits for the reader's language (its own chunk, i18n/index.ts); a chunk
@@ -102,7 +105,23 @@ async function start() {
         },
       );
   });
-  window.addEventListener("hashchange", route);
+  // the menu: its button opens and closes it; a link followed, a click elsewhere, another page or
+  // Escape closes it (Escape gives the focus back to the button)
+  document.addEventListener("click", (e) => {
+    const el = e.target;
+    if (!(el instanceof Element)) return;
+    if (el.closest("#menu-toggle")) set_menu(!menu_open);
+    else if (menu_open && (el.closest("#top a") || !el.closest("#top"))) set_menu(false);
+  });
+  document.addEventListener("keydown", (e) => {
+    if (e.key !== "Escape" || !menu_open) return;
+    set_menu(false);
+    document.getElementById("menu-toggle")?.focus();
+  });
+  window.addEventListener("hashchange", () => {
+    set_menu(false);
+    route();
+  });
   window.addEventListener("toguz:me", (e) => {
     me = (e as CustomEvent<string | null>).detail;
     draw_header();

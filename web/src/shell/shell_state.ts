@@ -1,10 +1,34 @@
-// The home page's pure part (shell/home.ts draws it): whether an imported text is a position or
-// a record, the game its forms ask for, and the "your turn" list. No DOM access and no fetch here
-// (unit-tested in test/unit/shell.test.mjs).
+// The shell's pure parts: the header's markup (shell/main.ts draws it), and the home page's
+// (shell/home.ts): whether an imported text is a position or a record, the game its forms ask
+// for, and the "your turn" list. No DOM access and no fetch here (unit-tested in
+// test/unit/shell.test.mjs).
 
 import type { MyGame } from "../accounts/accounts_api.js";
-import { time_left_text } from "../accounts/accounts_state.js";
+import { player_href, time_left_text } from "../accounts/accounts_state.js";
 import type { NewGame } from "../games/games_api.js";
+import { LANGS, lang, t } from "../i18n/index.js";
+import { esc } from "./util.js";
+
+/** The header: the brand, then the menu (the pages, the account, the language) in #top-menu.
+ * On a narrow screen (style.css) the menu folds behind #menu-toggle, shown when `open`; on a wide
+ * one the button is hidden and the menu is all there. `me`: the logged-in player, null when
+ * anonymous. Every text is escaped. */
+export function header_html(me: string | null, open: boolean): string {
+  const opts = LANGS.map((l) => `<option value="${l.code}"${l.code === lang() ? " selected" : ""}>${esc(l.name)}</option>`).join("");
+  const pages = (["home", "games", "editor", "lobby", "tournaments", "puzzles", "studies", "arbiter"] as const)
+    .map((k) => `<a href="#/${k === "home" ? "" : k}">${esc(t(k))}</a>`)
+    .join("");
+  const account = me
+    ? `<a id="me-link" href="${esc(player_href(me))}">${esc(me)}</a> <a href="#/account">${esc(t("account"))}</a>`
+    : `<a id="me-link" href="#/login">${esc(t("login"))}</a>`;
+  return `<a class="brand" href="#/"><span class="logo" aria-hidden="true">●●</span>${esc(t("title"))}</a>
+    <button type="button" id="menu-toggle" class="menu-toggle" aria-expanded="${open}" aria-controls="top-menu"><span class="bars" aria-hidden="true"></span><span>${esc(t("menu"))}</span></button>
+    <div id="top-menu" class="menu">
+    <nav>${pages}</nav>
+    ${account}
+    <label class="lang"><span>${esc(t("language"))}</span><select id="lang-select">${opts}</select></label>
+    </div>`;
+}
 
 /** Whether an imported text is a position: one line with a "/" between the rows; anything else
  * is a record. */

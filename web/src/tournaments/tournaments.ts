@@ -198,7 +198,7 @@ export class TournamentView implements View {
         ...(arena ? [h("td", { class: "n" }, String(s.games ?? 0)), h("td", { class: "n" }, String(s.streak ?? 0))]
           : (s.tie_breaks ?? []).map((v) => h("td", { class: "n" }, tie_break_text(v)))));
     });
-    return h("table", { id: "tn-standings" }, h("thead", {}, head), h("tbody", {}, ...rows));
+    return h("div", { class: "table-wrap" }, h("table", { id: "tn-standings" }, h("thead", {}, head), h("tbody", {}, ...rows)));
   }
 
   private games_table(games: TGame[], id: string, rounds: boolean): HTMLElement {
@@ -211,7 +211,7 @@ export class TournamentView implements View {
         h("td", { class: "n" }, rounds ? `${g.round}.${g.board}` : String(g.board)), h("td", {}, g.white_name),
         h("td", { class: "res" }, game_result_text(g)), h("td", {}, g.black_name), h("td", {}, link));
     });
-    return h("table", { id }, h("tbody", {}, ...rows));
+    return h("div", { class: "table-wrap" }, h("table", { id }, h("tbody", {}, ...rows)));
   }
 
   render() {

@@ -1,8 +1,32 @@
-// The home page's pure part (src/shell/shell_state.ts): an imported text told apart, the game
-// each form asks for and the "your turn" list.
+// The shell's pure part (src/shell/shell_state.ts): the header's menu, an imported text told
+// apart, the game each form asks for and the "your turn" list.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { is_position_text, new_game_of, your_turn_rows } from "../../node_modules/.toguz-unit/shell/shell_state.js";
+import { load_lang } from "../../node_modules/.toguz-unit/i18n/index.js";
+import { header_html, is_position_text, new_game_of, your_turn_rows } from "../../node_modules/.toguz-unit/shell/shell_state.js";
+
+test("the header: the pages, the account and the language in the menu its button controls", async () => {
+  await load_lang("en");
+  const closed = header_html(null, false);
+  const button = /<button type="button" id="menu-toggle"[^>]*>/.exec(closed)?.[0] ?? "";
+  assert.match(button, /aria-expanded="false"/);
+  assert.match(button, /aria-controls="top-menu"/);
+  assert.match(closed, /<span>Menu<\/span><\/button>/);
+  // the button comes first, then the menu with every page, the log-in link and the language
+  const menu = closed.slice(closed.indexOf('<div id="top-menu"'));
+  assert.ok(closed.indexOf("menu-toggle") < closed.indexOf('id="top-menu"'));
+  assert.deepEqual([...menu.matchAll(/href="([^"]*)"/g)].map((m) => m[1]),
+    ["#/", "#/games", "#/editor", "#/lobby", "#/tournaments", "#/puzzles", "#/studies", "#/arbiter", "#/login"]);
+  assert.match(menu, /<select id="lang-select">/);
+  // open, signed in: the name is text, and its page and the account are in the menu
+  const open = header_html(`<b>"Asel"</b>`, true);
+  assert.match(open, /id="menu-toggle"[^>]*aria-expanded="true"/);
+  assert.ok(!open.includes("<b>") && open.includes("&#60;b&#62;&#34;Asel&#34;&#60;/b&#62;"));
+  assert.match(open.slice(open.indexOf('id="top-menu"')), /href="#\/@\/%3Cb%3E%22Asel%22%3C%2Fb%3E">.*href="#\/account">Account<\/a>/s);
+  await load_lang("ky");
+  assert.match(header_html(null, false), /<span>Меню<\/span>/);
+  await load_lang("en");
+});
 
 test("an imported text: a position is one line with a / between the rows", () => {
   assert.equal(is_position_text("9,9,9,9,9,9,9,9,9/9,9,9,9,9,9,9,9,9 0 0 w 1"), true);
