@@ -6,7 +6,8 @@
 
 namespace toguz::tournament {
 
-Arena::Arena(int64_t start, int64_t duration) : start_(start), duration_(duration) {}
+Arena::Arena(int64_t start, int64_t duration, int64_t rematch_wait)
+    : start_(start), duration_(duration), rematch_wait_(rematch_wait) {}
 
 int Arena::join(const Player& player) {
   entries_.push_back(Entry{player});
@@ -15,6 +16,7 @@ int Arena::join(const Player& player) {
 
 void Arena::pause(int player) {
   entries_.at(player).paused = true;
+  entries_.at(player).waiting_since.reset();
 }
 void Arena::resume(int player) {
   entries_.at(player).paused = false;
@@ -35,42 +37,99 @@ std::vector<int> Arena::ranking() const {
   return order;
 }
 
+bool Arena::rematch(int a, int b) const {
+  return entries_[a].last_opponent == b || entries_[b].last_opponent == a;
+}
+
+Arena::Pairs Arena::choose(const std::vector<int>& waiting, int64_t now, bool busy,
+                           std::vector<int>& left) const {
+  Pairs pairs;
+  std::vector<char> taken(waiting.size(), 0);
+  const size_t none = waiting.size();
+  for (size_t i = 0; i < waiting.size(); ++i) {
+    if (taken[i]) continue;
+    const int a = waiting[i];
+    size_t pick = none, next = none;
+    for (size_t j = i + 1; j < waiting.size() && pick == none; ++j) {
+      if (taken[j]) continue;
+      if (next == none) next = j;
+      if (!rematch(a, waiting[j])) pick = j;
+    }
+    if (pick == none && next != none) {
+      // Only last opponents are free: meet again when nobody else can come soon, or after the
+      // wait.
+      const int b = waiting[next];
+      const int64_t since = std::min(*entries_[a].waiting_since, *entries_[b].waiting_since);
+      if (!busy || now - since >= rematch_wait_) pick = next;
+    }
+    if (pick == none) continue;
+    taken[i] = taken[pick] = 1;
+    pairs.push_back({a, waiting[pick]});
+  }
+  for (size_t i = 0; i < waiting.size(); ++i)
+    if (!taken[i]) left.push_back(waiting[i]);
+  return pairs;
+}
+
+void Arena::untangle(Pairs& pairs, std::vector<int>& left) const {
+  for (auto& r : pairs) {
+    if (!rematch(r.first, r.second)) continue;
+    bool done = false;
+    for (auto& m : pairs) {
+      if (&m == &r || done) continue;
+      for (int flip = 0; flip < 2 && !done; ++flip) {
+        const int p = flip ? m.second : m.first, q = flip ? m.first : m.second;
+        if (rematch(r.first, p) || rematch(r.second, q)) continue;
+        m = {r.second, q};
+        r.second = p;
+        done = true;
+      }
+    }
+    for (int& w : left) {
+      if (done) break;
+      for (int* x : {&r.first, &r.second}) {
+        if (done || rematch(*x, w)) continue;
+        std::swap(*(x == &r.first ? &r.second : &r.first), w);  // the other one waits
+        done = true;
+      }
+    }
+  }
+}
+
+int Arena::add_game(int a, int b) {
+  if (ranks_above(b, a)) std::swap(a, b);
+  // White to the one who had it less often (share of his games), the higher-ranked on a tie.
+  int w = a;
+  const Entry& x = entries_[a];
+  const Entry& y = entries_[b];
+  if (int64_t(x.whites) * std::max(1, y.games) > int64_t(y.whites) * std::max(1, x.games))
+    std::swap(w, b);
+  games_.push_back(Game{w, b});
+  for (int p : {w, b}) {
+    entries_[p].playing = true;
+    entries_[p].waiting_since.reset();
+  }
+  entries_[w].last_opponent = b;
+  entries_[b].last_opponent = w;
+  return int(games_.size()) - 1;
+}
+
 std::vector<int> Arena::pair(int64_t now) {
   std::vector<int> made;
   if (!running(now)) return made;
   std::vector<int> waiting;
-  for (int p : ranking())
-    if (!entries_[p].playing && !entries_[p].paused) waiting.push_back(p);
-  std::vector<char> taken(waiting.size(), 0);
-  for (size_t i = 0; i < waiting.size(); ++i) {
-    if (taken[i]) continue;
-    const int a = waiting[i];
-    size_t pick = waiting.size();
-    for (size_t j = i + 1; j < waiting.size(); ++j) {
-      if (taken[j]) continue;
-      if (pick == waiting.size()) pick = j;  // the next one, if no better
-      const int b = waiting[j];
-      if (entries_[a].last_opponent != b && entries_[b].last_opponent != a) {
-        pick = j;
-        break;
-      }
-    }
-    if (pick == waiting.size()) break;
-    taken[i] = taken[pick] = 1;
-    int w = a, b = waiting[pick];
-    // White to the one who had it less often (share of his games), the higher-ranked on a tie.
-    const Entry& x = entries_[w];
-    const Entry& y = entries_[b];
-    if (int64_t(x.whites) * std::max(1, y.games) > int64_t(y.whites) * std::max(1, x.games))
-      std::swap(w, b);
-    games_.push_back(Game{w, b});
-    for (int p : {w, b}) {
-      entries_[p].playing = true;
-    }
-    entries_[w].last_opponent = b;
-    entries_[b].last_opponent = w;
-    made.push_back(int(games_.size()) - 1);
+  bool busy = false;  // a game is running: someone else will be free
+  for (int p : ranking()) {
+    Entry& e = entries_[p];
+    busy = busy || e.playing;
+    if (e.playing || e.paused) continue;
+    if (!e.waiting_since) e.waiting_since = now;
+    waiting.push_back(p);
   }
+  std::vector<int> left;
+  Pairs pairs = choose(waiting, now, busy, left);
+  if (rematch_wait_ > 0) untangle(pairs, left);  // 0: the first rule, as it was
+  for (const auto& [a, b] : pairs) made.push_back(add_game(a, b));
   return made;
 }
 

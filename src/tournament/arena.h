@@ -1,18 +1,27 @@
 // An arena: a fixed duration, players paired again as soon as they finish, points as lichess
-// counts them (docs/tournaments.md). The caller passes the time in; the arena has no clock.
+// counts them (docs/tournaments.md). The caller passes the time in (milliseconds, any epoch); the
+// arena has no clock.
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <utility>
 #include <vector>
 
 #include "tournament/event.h"
 
 namespace toguz::tournament {
 
+// How long a player whose only free opponent is his last one waits for someone else while
+// another game is running, before the two meet again: 15 s, about a short game's last moves.
+inline constexpr int64_t kRematchWaitMs = 15000;
+
 class Arena {
  public:
-  // Pairs from `start` (seconds, any epoch) for `duration` seconds.
-  Arena(int64_t start, int64_t duration);
+  // Pairs from `start` (ms, any epoch) for `duration` ms. `rematch_wait` (ms): see pair(); 0 is
+  // the first rule exactly (a rematch at once when nobody else waits, no swaps), which the
+  // arenas logged before the wait replay with.
+  Arena(int64_t start, int64_t duration, int64_t rematch_wait = kRematchWaitMs);
 
   struct Game {
     int white = -1, black = -1;
@@ -28,6 +37,8 @@ class Arena {
     bool paused = false;
     bool playing = false;
     int last_opponent = -1;
+    // When pair() first saw him waiting (not playing, not paused); none once paired or paused.
+    std::optional<int64_t> waiting_since = std::nullopt;
   };
 
   // A new player, waiting to be paired; returns his index.
@@ -37,9 +48,12 @@ class Arena {
   void resume(int player);
 
   // Pairs the waiting players (not playing, not paused) by rank: score, then rating, then entry
-  // order; each takes the next waiting player below him who was not his last opponent (when
-  // none is, the next one). An odd one out waits. Nothing is paired outside the arena's time.
-  // Returns the indexes of the new games in games().
+  // order; each takes the next waiting player below him who was not his last opponent. When the
+  // only ones left are last opponents (either way), he takes the next one only if no game was
+  // running or one of the two has waited `rematch_wait` since pair() first saw him; else he
+  // waits for someone else to be free. A rematch a swap with another new pair, or with a player
+  // left waiting, avoids is swapped away. An odd one out waits. Nothing is paired outside the
+  // arena's time. Returns the indexes of the new games in games().
   std::vector<int> pair(int64_t now);
 
   // Ends a game: points to both (2 a win, 1 a draw, 0 a loss; doubled while the player's
@@ -59,7 +73,14 @@ class Arena {
 
  private:
   bool ranks_above(int a, int b) const;
-  int64_t start_, duration_;
+  bool rematch(int a, int b) const;
+  using Pairs = std::vector<std::pair<int, int>>;
+  // The greedy pass over `waiting` (best first); who is left is added to `left`.
+  Pairs choose(const std::vector<int>& waiting, int64_t now, bool busy,
+               std::vector<int>& left) const;
+  void untangle(Pairs& pairs, std::vector<int>& left) const;
+  int add_game(int a, int b);  // a new game, colours by share of Whites; its index
+  int64_t start_, duration_, rematch_wait_;
   std::vector<Entry> entries_;
   std::vector<Game> games_;
 };

@@ -250,7 +250,13 @@ std::vector<int> Tournaments::arena_do(T& t, json::array step, bool record) {
   } else if (what == "resume") {
     t.arena->resume(int(step.at(1).as_int64()));
   } else if (what == "pair") {
-    made = t.arena->pair(step.at(1).as_int64());
+    const int64_t now = step.at(1).as_int64();
+    made = t.arena->pair(now);
+    // A pairing that made no game and saw no one new waiting changed nothing: not logged.
+    const auto& es = t.arena->entries();
+    record = record && (!made.empty() || std::any_of(es.begin(), es.end(), [&](const auto& e) {
+               return e.waiting_since == now;
+             }));
   } else if (what == "finish") {
     t.arena->finish(int(step.at(1).as_int64()), result_of(step.at(2), "arena_log finish"));
   } else if (what == "call_off") {
@@ -286,7 +292,8 @@ std::string Tournaments::start_game(T& t, int w, int b) {
 
 void Tournaments::start(T& t) {
   if (t.is_arena()) {
-    t.arena = std::make_unique<tournament::Arena>(t.spec.starts_ms, t.spec.duration_ms);
+    t.arena = std::make_unique<tournament::Arena>(t.spec.starts_ms, t.spec.duration_ms,
+                                                  t.arena_rematch_wait_ms);
     for (const Entrant& e : t.entrants) arena_do(t, json::array{"join", e.name, e.rating});
     t.state = State::Running;
     return;
@@ -341,9 +348,10 @@ void Tournaments::pair_arena(T& t) {
   for (size_t i = 0; i < entries.size(); ++i)
     if (!entries[i].playing && !entries[i].paused && !connected(t.entrants[i].user_id))
       arena_do(t, json::array{"pause", int(i)});
+  // Paired with even one waiting player: the arena notes since when he waits.
   int waiting = 0;
   for (const auto& e : t.arena->entries()) waiting += !e.playing && !e.paused;
-  if (waiting < 2) return;
+  if (waiting < 1) return;
   for (int gi : arena_do(t, json::array{"pair", now})) {
     const tournament::Arena::Game& ag = t.arena->games()[gi];
     TGame g{"", 0, gi, ag.white, ag.black};
@@ -488,6 +496,7 @@ json::object Tournaments::state_json(const T& t) const {
                  {"entrants", std::move(entrants)},
                  {"games", std::move(games)},
                  {"arena_log", t.arena_log}};
+  if (t.is_arena()) o["arena_rematch_wait_ms"] = t.arena_rematch_wait_ms;
   if (!t.is_arena() && !t.event.players.empty())
     o["event"] = json::parse(tournament::event_to_json(t.event));
   return o;
@@ -550,8 +559,14 @@ void Tournaments::read_event_or_arena(T& t, const json::object& o, const std::st
           g.board >= int(t.event.played[g.round].boards.size()))
         throw std::runtime_error(where + ".games: a board the event does not have");
   }
-  if (!t.is_arena() || t.state == State::Upcoming) return;
-  t.arena = std::make_unique<tournament::Arena>(t.spec.starts_ms, t.spec.duration_ms);
+  if (!t.is_arena()) return;
+  if (o.contains("arena_rematch_wait_ms"))
+    t.arena_rematch_wait_ms = int_of(o, "arena_rematch_wait_ms", where);
+  else if (t.state != State::Upcoming)
+    t.arena_rematch_wait_ms = 0;  // logged under the first rule, before the wait
+  if (t.state == State::Upcoming) return;
+  t.arena = std::make_unique<tournament::Arena>(t.spec.starts_ms, t.spec.duration_ms,
+                                                t.arena_rematch_wait_ms);
   try {
     for (const json::value& step : array_of(o, "arena_log", where)) {
       if (!step.is_array()) throw std::runtime_error("expected arrays");

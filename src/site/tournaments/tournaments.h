@@ -159,6 +159,8 @@ class Tournaments {
     // An arena: the library's arena and what was done to it, replayed on restore.
     std::unique_ptr<tournament::Arena> arena;
     boost::json::array arena_log;
+    // The arena's rematch wait (Arena::pair); a state saved before it had none replays with 0.
+    int64_t arena_rematch_wait_ms = tournament::kRematchWaitMs;
     bool is_arena() const { return spec.system == TournamentSystem::Arena; }
   };
 

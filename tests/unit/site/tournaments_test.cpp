@@ -452,6 +452,46 @@ TEST_F(TournamentsFixture, ARoundGameWithoutAResultIsDrawn) {
   EXPECT_EQ(v.at("status").as_string(), "finished");
 }
 
+// The first two to finish wait for the others (Arena::pair), across a restart too: when they
+// began to wait is in the stored log. A state stored before the wait pairs by the first rule.
+TEST_F(TournamentsFixture, ArenaRematchWaitSurvivesARestart) {
+  const std::string id = make(arena_spec());
+  join(id, {1, 2, 3, 4});
+  now += 60000;
+  tours.tick();
+  ASSERT_EQ(games.size(), 2u);
+  const store::TournamentRow first = saved.at(id);
+  tours.game_ended(game_ids[0], BoardResult::WhiteWins);
+  EXPECT_EQ(games.size(), 2u) << "the other game runs: no rematch at once";
+  now += 5000;
+  tours.tick();
+  EXPECT_EQ(games.size(), 2u);
+  const store::TournamentRow row = saved.at(id);
+  EXPECT_EQ(json::parse(row.state).at("arena_rematch_wait_ms").as_int64(),
+            tournament::kRematchWaitMs);
+  Tournaments again{hooks()};
+  again.restore(row);
+  now += tournament::kRematchWaitMs - 6000;  // 14 s after the end
+  again.tick();
+  EXPECT_EQ(games.size(), 2u);
+  now += 1000;  // 15 s: waited long enough
+  again.tick();
+  ASSERT_EQ(games.size(), 3u);
+  EXPECT_EQ(std::set<std::string>({white(2), black(2)}),
+            std::set<std::string>({white(0), black(0)}));
+  // Stored before the wait (no arena_rematch_wait_ms): a rematch at once, as it was logged.
+  json::object old = json::parse(first.state).as_object();
+  old.erase("arena_rematch_wait_ms");
+  store::TournamentRow old_row = first;
+  old_row.state = json::serialize(old);
+  Tournaments before_wait{hooks()};
+  before_wait.restore(old_row);
+  before_wait.game_ended(game_ids[1], BoardResult::Draw);
+  ASSERT_EQ(games.size(), 4u);
+  EXPECT_EQ(std::set<std::string>({white(3), black(3)}),
+            std::set<std::string>({white(1), black(1)}));
+}
+
 TEST_F(TournamentsFixture, RestoredFromTheStoreGoesOn) {
   const std::string id = make(arena_spec());
   join(id, {1, 2, 3, 4});
