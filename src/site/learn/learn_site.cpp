@@ -202,25 +202,28 @@ void LearnSite::add_routes(net::Router& router) {
   auto answer = [](const Call& c, const LearnReply& r) {
     c.respond(json_text_response(http::status(r.status), r.body, c.req.version()));
   };
-  const LearnService& learn = *s_.learn;
-  router.add(Method::Get, "/api/puzzles", [this, answer, &learn](const Call& c) {
-    StoreRatings ratings(s_.store, s_.viewer_of(c.req));
-    answer(c, learn.summary(&ratings));
+  const LearnService* learn = s_.learn;
+  router.add(Method::Get, "/api/puzzles", [this, answer, learn](const Call& c) {
+    const Viewer viewer = s_.viewer_of(c.req);  // StoreRatings keeps a reference to it
+    StoreRatings ratings(s_.store, viewer);
+    answer(c, learn->summary(&ratings));
   });
-  router.add(Method::Get, "/api/puzzles/next", [this, answer, &learn](const Call& c) {
-    StoreRatings ratings(s_.store, s_.viewer_of(c.req));
-    answer(c, learn.next(c.query, &ratings));
+  router.add(Method::Get, "/api/puzzles/next", [this, answer, learn](const Call& c) {
+    const Viewer viewer = s_.viewer_of(c.req);  // StoreRatings keeps a reference to it
+    StoreRatings ratings(s_.store, viewer);
+    answer(c, learn->next(c.query, &ratings));
   });
-  router.add(Method::Get, "/api/puzzles/:id", [this, answer, &learn](const Call& c) {
-    StoreRatings ratings(s_.store, s_.viewer_of(c.req));
-    answer(c, learn.puzzle_of(c.param(0), &ratings));
+  router.add(Method::Get, "/api/puzzles/:id", [this, answer, learn](const Call& c) {
+    const Viewer viewer = s_.viewer_of(c.req);  // StoreRatings keeps a reference to it
+    StoreRatings ratings(s_.store, viewer);
+    answer(c, learn->puzzle_of(c.param(0), &ratings));
   });
   router.add(Method::Get, "/api/studies",
-             [answer, &learn](const Call& c) { answer(c, learn.studies("")); });
+             [answer, learn](const Call& c) { answer(c, learn->studies("")); });
   router.add(Method::Get, "/api/studies/*rest",
-             [answer, &learn](const Call& c) { answer(c, learn.studies(c.param(0))); });
+             [answer, learn](const Call& c) { answer(c, learn->studies(c.param(0))); });
   router.add(Method::Get, "/api/explorer",
-             [answer, &learn](const Call& c) { answer(c, learn.explorer_moves(c.query)); });
+             [answer, learn](const Call& c) { answer(c, learn->explorer_moves(c.query)); });
 }
 
 void LearnSite::explorer_eval(const std::string& query, net::Respond respond) {
