@@ -90,11 +90,18 @@ bool refusal_known(std::string_view code) {
   return catalogue().codes.count(std::string(code)) > 0;
 }
 
-Refusal::Refusal(std::string code, std::initializer_list<Param> params, std::string form)
-    : code_(std::move(code)), form_(std::move(form)) {
-  if (!refusal_known(code_)) throw std::logic_error("refusal: no code '" + code_ + "'");
-  for (const auto& [name, value] : params) params_[name] = value;
+namespace {
+
+json::object params_of(std::initializer_list<Refusal::Param> params) {
+  json::object o;
+  for (const auto& [name, value] : params) o[name] = value;
+  return o;
 }
+
+}  // namespace
+
+Refusal::Refusal(std::string code, std::initializer_list<Param> params, std::string form)
+    : Refusal(std::move(code), params_of(params), std::move(form)) {}
 
 Refusal::Refusal(std::string code, json::object params, std::string form)
     : code_(std::move(code)), params_(std::move(params)), form_(std::move(form)) {

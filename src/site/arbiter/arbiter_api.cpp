@@ -220,38 +220,37 @@ void ArbiterApi::add_routes(net::Router& router) {
       c.respond(handle(c.req, c.params.empty() ? "" : c.param(0), action, c.query));
     };
   };
+  auto add = [&router](net::Method m, const std::string& pattern, net::Router::Handler h) {
+    router.add(m, pattern, refusals_answered(std::move(h)));
+  };
   using net::Method;
-  router.add(Method::Post, "/api/events", event(""));
-  router.add(Method::Get, "/api/events/:id", event(""));
+  add(Method::Post, "/api/events", event(""));
+  add(Method::Get, "/api/events/:id", event(""));
   for (const char* action : {"tgk", "pairings", "standings"})
-    router.add(Method::Get, std::string("/api/events/:id/") + action, event(action));
+    add(Method::Get, std::string("/api/events/:id/") + action, event(action));
   for (const char* action : {"players", "pair", "result"})
-    router.add(Method::Post, std::string("/api/events/:id/") + action, event(action));
+    add(Method::Post, std::string("/api/events/:id/") + action, event(action));
 }
 
 Response ArbiterApi::handle(const http::request<http::string_body>& req, const std::string& id,
                             const std::string& action, const std::string& query) {
   const bool get = req.method() == http::verb::get || req.method() == http::verb::head;
-  try {
-    if (id.empty()) return create(req);
-    std::optional<store::EventRow> row;
-    if (id.size() <= 32) row = store_.load_event(id);
-    if (!row) throw Refusal("no_event", {{"id", id}});
-    Event ev = tournament::event_from_json(row->state);
-    if (get) {
-      if (action.empty())
-        return json_response(http::status::ok, json::object{{"event", event_view(id, ev)}});
-      if (action == "tgk")
-        return text_response("text/plain; charset=utf-8", event_tgk(ev), "event-" + id + ".tgk");
-      if (action == "pairings")
-        return text_response("text/html; charset=utf-8",
-                             pairings_page(ev, round_of_query(ev, query)));
-      return text_response("text/html; charset=utf-8", standings_page(ev));
-    }
-    return change(req, *row, std::move(ev), action);
-  } catch (const Refusal& r) {
-    return r.response();
+  if (id.empty()) return create(req);
+  std::optional<store::EventRow> row;
+  if (id.size() <= 32) row = store_.load_event(id);
+  if (!row) throw Refusal("no_event", {{"id", id}});
+  Event ev = tournament::event_from_json(row->state);
+  if (get) {
+    if (action.empty())
+      return json_response(http::status::ok, json::object{{"event", event_view(id, ev)}});
+    if (action == "tgk")
+      return text_response("text/plain; charset=utf-8", event_tgk(ev), "event-" + id + ".tgk");
+    if (action == "pairings")
+      return text_response("text/html; charset=utf-8",
+                           pairings_page(ev, round_of_query(ev, query)));
+    return text_response("text/html; charset=utf-8", standings_page(ev));
   }
+  return change(req, *row, std::move(ev), action);
 }
 
 }  // namespace toguz::site

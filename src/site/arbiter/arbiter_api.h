@@ -24,8 +24,8 @@ class ArbiterApi {
 
   // Answers a request of one of those routes: `id` "" for POST /api/events (a new event), else
   // the event's id and `action` ("" for the event itself, tgk, pairings, standings; players,
-  // pair, result for a POST with the key). A bad request is refused with a 4xx naming the
-  // field, and the stored event stays as it was.
+  // pair, result for a POST with the key). A bad request throws a Refusal naming the field (its
+  // route answers it), and the stored event stays as it was.
   boost::beast::http::response<boost::beast::http::string_body> handle(
       const boost::beast::http::request<boost::beast::http::string_body>& req,
       const std::string& id, const std::string& action, const std::string& query);

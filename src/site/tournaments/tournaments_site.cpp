@@ -160,10 +160,10 @@ void TournamentsSite::on_channel(const std::string& text) {
 void TournamentsSite::add_routes(net::Router& router) {
   // In a cluster, on an instance that does not coordinate them, forwarded to the one that does.
   auto route = [this](const char* action) {
-    return [this, action](const net::Call& c) {
+    return refusals_answered([this, action](const net::Call& c) {
       if (s_.cluster && s_.cluster->forward(c.req, c.peer, c.respond)) return;
       c.respond(answer(c.req, c.params.empty() ? "" : c.param(0), action, c.peer));
-    };
+    });
   };
   using net::Method;
   router.add(Method::Get, "/api/tournaments", route(""));
@@ -218,25 +218,21 @@ Response TournamentsSite::answer(const net::Request& req, const std::string& id,
                                  const std::string& action, const std::string& peer) {
   const bool get = req.method() == http::verb::get || req.method() == http::verb::head;
   const Viewer viewer = s_.viewer_of(req);
-  try {
-    if (id.empty() && get)
-      return json_response(http::status::ok, json::object{{"tournaments", tournaments_->list()}});
-    if (id.empty()) return create(req, viewer);
-    if (!tournaments_->has(id) && id.size() <= 32) {
-      // A finished tournament no longer in memory: read it back.
-      if (auto row = s_.store.load_tournament(id)) tournaments_->restore(*row);
-    }
-    if (!tournaments_->has(id)) throw Refusal("no_tournament", {{"id", id}});
-    if (req.method() == http::verb::post) return act(req, id, action, viewer, peer);
-    if (action.empty()) {
-      tournaments_->seen(viewer);
-      return json_response(http::status::ok,
-                           json::object{{"tournament", *tournaments_->view(id, viewer)}});
-    }
-    return export_games(id, action == "pgn");
-  } catch (const Refusal& r) {
-    return r.response();
+  if (id.empty() && get)
+    return json_response(http::status::ok, json::object{{"tournaments", tournaments_->list()}});
+  if (id.empty()) return create(req, viewer);
+  if (!tournaments_->has(id) && id.size() <= 32) {
+    // A finished tournament no longer in memory: read it back.
+    if (auto row = s_.store.load_tournament(id)) tournaments_->restore(*row);
   }
+  if (!tournaments_->has(id)) throw Refusal("no_tournament", {{"id", id}});
+  if (req.method() == http::verb::post) return act(req, id, action, viewer, peer);
+  if (action.empty()) {
+    tournaments_->seen(viewer);
+    return json_response(http::status::ok,
+                         json::object{{"tournament", *tournaments_->view(id, viewer)}});
+  }
+  return export_games(id, action == "pgn");
 }
 
 Response TournamentsSite::create(const net::Request& req, const Viewer& viewer) {
