@@ -1,6 +1,7 @@
 #include "federation/games.h"
 
 #include <charconv>
+#include <cstdio>
 #include <tuple>
 
 #include "rules/record.h"
@@ -25,10 +26,6 @@ bool date_part(std::string_view s, int lo, int hi, int* out) {
   if (s.empty() || ec != std::errc() || p != s.data() + s.size() || v < lo || v > hi) return false;
   *out = v;
   return true;
-}
-
-std::string two(int v) {
-  return std::string(v < 10 ? "0" : "") + std::to_string(v);
 }
 
 int half_points(std::string_view result) {
@@ -62,10 +59,14 @@ bool parse_date(std::string_view s, Date* out) {
 }
 
 std::string date_text(const Date& d) {
-  std::string out = std::to_string(d.year);
-  if (d.month > 0) out += "." + two(d.month);
-  if (d.month > 0 && d.day > 0) out += "." + two(d.day);
-  return out;
+  char buf[32];
+  if (d.month > 0 && d.day > 0)
+    std::snprintf(buf, sizeof buf, "%04d.%02d.%02d", d.year, d.month, d.day);
+  else if (d.month > 0)
+    std::snprintf(buf, sizeof buf, "%04d.%02d", d.year, d.month);
+  else
+    std::snprintf(buf, sizeof buf, "%04d", d.year);
+  return buf;
 }
 
 std::string_view skip_reason_text(SkipReason r) {
