@@ -205,7 +205,8 @@ std::string events_text(const SeasonResult& s) {
     for (const EventLine& l : e.lines)
       t.rows.push_back(
           {player_name(s, l.player), opt(l.rating), std::to_string(l.games), fixed(l.score, 1),
-           fixed(l.expected, 2), std::to_string(l.k), fixed(l.change, 2, true),
+           l.games ? fixed(l.expected, 2) : "-", l.games ? std::to_string(l.k) : "-",
+           l.games ? fixed(l.change, 2, true) : "-",
            l.opponents_average ? fixed(*l.opponents_average, 0) : "-",
            l.initial_games ? fixed(l.initial_score, 1) + "/" + std::to_string(l.initial_games)
                            : "-"});
