@@ -2,7 +2,8 @@
 # toguz ratings: a small season (tests/data/ratings: a list of four, a January cup in TGK with a
 # forfeit, a February open in PGN with a player found by his federation id and a newcomer, a
 # March blitz whose "Ахметов Д." the officer settles) rated with the numbers worked out below,
-# the print pages, the names report, and the errors that name the file, line and field.
+# the print pages, the names report, an April event exported by `toguz tournament` rated from
+# the new list, and the errors that name the file, line and field.
 set -u
 toguz="$1"
 tests="$2"
@@ -75,6 +76,34 @@ check "history: Ахметов's March game" 1 \
 check "history: the newcomer's first game" 1 \
   "$(grep -cE '^2026-02 +Open +2026\.02\.06 +Ахметов Дамир +2002 +1\.0 +toward a first rating$' "$tmp/out/history.txt")"
 check "json: players" 5 "$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["players"]))' "$tmp/out/season.json")"
+
+# April: the new list is the current one, and the event is what `toguz tournament export`
+# writes (names without a region: each fits one player of the list). Ахметов 2009 (K 20) beats
+# Жаңа Ойыншы 2132 (2 games, K 40): E = 1 / (1 + 10^(123/400)) = 0.330039, Ахметов
+# +20 * 0.669961 = +13.40 -> 2022, Жаңа Ойыншы -40 * 0.669961 = -26.80 -> 2105. Бекет 1873 and
+# Кали 1872 draw: E = 0.501439, -0.03 and +0.06, both round to 0.
+ev="$tmp/april.json"
+"$toguz" tournament new "$ev" --system round-robin --event "Кубок РК" --date 2026.04.02 >/dev/null &&
+  for p in "Ахметов Дамир" "Бекет Арман" "Кали Айдана" "Жаңа Ойыншы"; do
+    "$toguz" tournament add "$ev" "$p" >/dev/null
+  done &&
+  "$toguz" tournament pair "$ev" >/dev/null &&
+  "$toguz" tournament result "$ev" 1 1-0 >/dev/null &&
+  "$toguz" tournament result "$ev" 2 1/2-1/2 >/dev/null &&
+  "$toguz" tournament export "$ev" > "$tmp/april.tgk"
+check "april: the event's TGK" 0 "$?"
+check "april: pairings" "[White \"Ахметов Дамир\"]
+[Black \"Жаңа Ойыншы\"]
+[White \"Бекет Арман\"]
+[Black \"Кали Айдана\"]" "$(grep -E '^\[(White|Black) ' "$tmp/april.tgk")"
+"$toguz" ratings compute "$tmp/april.tgk" --list "$tmp/out/list.csv" --out "$tmp/april" >/dev/null
+check "april: exit status" 0 "$?"
+check "april: list" "number,name,region,title,before,change,after,games,id
+1,Eleusiz Nurlan,Almaty,GM,2441,0,2441,101,KZ-4
+2,Жаңа Ойыншы,,,2132,-27,2105,3,
+3,Ахметов Дамир,Астана,МС,2009,+13,2022,54,
+4,Бекет Арман,Алматы,,1873,0,1873,54,
+5,Кали Айдана,Шымкент,,1872,0,1872,14," "$(cat "$tmp/april/list.csv")"
 
 # Errors: the file, the line and the field.
 printf 'name,after\nA,1900\nB,19x0\n' > "$tmp/bad.csv"
