@@ -14,7 +14,7 @@ ev="$tmp/ev.json"
 t new "$ev" --system swiss --rounds 3 --event "Кубок <РК>" --site "Astana, KZ" --date 2026.12.01
 check "new: exit status" 0 "$?"
 t add "$ev" "Eleusiz, Nurlan" --rating 2200 --title GM &&
-  t add "$ev" "Aktayev, Serik" --rating 2100 &&
+  t add "$ev" "Aktayev, Serik" --rating 2100 --id 41007 --federation KAZ &&
   t add "$ev" "Кажгалиев Темірлан" --rating 2050 --title MS &&
   t add "$ev" "Сапарбеков Сәбит" --rating 1990 &&
   t add "$ev" "Smith & Sons"
@@ -111,6 +111,7 @@ check "export: first record" '[Event "Кубок <РК>"]
 8. 91 58
 9. 15' "$(sed -n 1,21p "$tmp/ev.tgk")"
 check "export: games" 6 "$(grep -c '^\[Round ' "$tmp/ev.tgk")"
+check "export: the federation id" "$(grep -c 'Aktayev' "$tmp/ev.tgk")" "$(grep -c '^\[\(White\|Black\)FedId "41007"\]' "$tmp/ev.tgk")"
 check "export: forfeit" 1 "$(grep -c '^\[Termination "forfeit"\]' "$tmp/ev.tgk")"
 "$toguz" convert "$tmp/ev.tgk" --to tgk >/dev/null
 check "export: the records replay" 0 "$?"
