@@ -530,6 +530,41 @@ async function anonymous_quiet(browser, base, pages) {
   console.log(`  anonymous: ${routes.length} pages, no 401 answered`);
 }
 
+/** The dark theme: the header's button switches it (the page's colours change at once, the
+ * button says it is pressed), it stays after a reload, and a browser that prefers dark starts
+ * dark without a choice. */
+async function dark_theme(browser, base, pages) {
+  const ctx = await browser.newContext({ colorScheme: "light" });
+  const page = await ctx.newPage();
+  pages.push(page);
+  await page.goto(`${base}/#/`);
+  await page.waitForSelector("#theme-toggle[aria-pressed=false]", { timeout: T });
+  const colours = () => page.evaluate(() => ({
+    theme: document.documentElement.dataset.theme,
+    bg: getComputedStyle(document.documentElement).backgroundColor,
+    card: getComputedStyle(document.querySelector(".card")).backgroundColor,
+  }));
+  const light = await colours();
+  check(light.theme === "light", `starts light: ${JSON.stringify(light)}`);
+  await page.click("#theme-toggle");
+  await page.waitForSelector("#theme-toggle[aria-pressed=true]", { timeout: T });
+  const dark = await colours();
+  const lum = (c) => c.match(/\d+/g).slice(0, 3).map(Number).reduce((a, b) => a + b, 0);
+  check(dark.theme === "dark" && lum(dark.bg) < 150 && lum(dark.card) < 150 && lum(light.bg) > 600,
+    `dark colours: ${JSON.stringify(dark)} after ${JSON.stringify(light)}`);
+  await page.reload();
+  await page.waitForSelector("#theme-toggle[aria-pressed=true]", { timeout: T });
+  check((await colours()).theme === "dark", "the choice stays after a reload");
+  await ctx.close();
+  const night = await browser.newContext({ colorScheme: "dark" });
+  const p2 = await night.newPage();
+  pages.push(p2);
+  await p2.goto(`${base}/#/`);
+  await p2.waitForSelector("#theme-toggle[aria-pressed=true]", { timeout: T });
+  await night.close();
+  console.log("  dark theme: switched by the header's button, kept after a reload, the system's by default");
+}
+
 async function phone_menu(browser, base, pages) {
   const name = "Phone390";
   const made = await fetch(`${base}/api/games`, {
@@ -1651,7 +1686,7 @@ async function correspondence(browser, _base, pages) {
 
 // ---- runner --------------------------------------------------------------------------------
 
-const tests = { engine_game, anonymous_quiet, online_resign, reconnect, draw_rematch_abort, claim_win, phone_pages, phone_menu, languages, language_chunks, accounts_pages, rated_game, learn_pages, puzzle_rating, explorer_from_review, lobby_game, arbiter_page, arena_tournament, correspondence };
+const tests = { engine_game, anonymous_quiet, dark_theme, online_resign, reconnect, draw_rematch_abort, claim_win, phone_pages, phone_menu, languages, language_chunks, accounts_pages, rated_game, learn_pages, puzzle_rating, explorer_from_review, lobby_game, arbiter_page, arena_tournament, correspondence };
 const dir = mkdtempSync(path.join(tmpdir(), "toguz-e2e-"));
 let server;
 let browser;

@@ -13,6 +13,7 @@ export const en = {
   games: "Games",
   editor: "Position editor",
   language: "Language",
+  theme_dark: "Dark theme",
   menu: "Menu",
   vs_engine: "Play against the engine",
   level: "Level",

@@ -10,6 +10,7 @@ export const kk: Dict<"one" | "other"> = {
   games: "Ойындар",
   editor: "Позиция редакторы",
   language: "Тіл",
+  theme_dark: "Қараңғы тақырып",
   menu: "Мәзір",
   vs_engine: "Компьютермен ойнау",
   level: "Деңгей",

@@ -10,6 +10,7 @@ export const ky: Dict<"one" | "other"> = {
   games: "Оюндар",
   editor: "Позиция редактору",
   language: "Тил",
+  theme_dark: "Караңгы тема",
   menu: "Меню",
   vs_engine: "Компьютер менен ойноо",
   level: "Деңгээл",

@@ -10,6 +10,7 @@ export const ru: Dict<"one" | "few" | "many" | "other"> = {
   games: "Партии",
   editor: "Редактор позиции",
   language: "Язык",
+  theme_dark: "Тёмная тема",
   menu: "Меню",
   vs_engine: "Игра с компьютером",
   level: "Уровень",

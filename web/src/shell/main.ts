@@ -18,7 +18,7 @@ import { EditorView } from "../games/editor.js";
 import { GameView } from "../games/game.js";
 import { GamesView } from "../games/games.js";
 import { HomeView, JoinView } from "./home.js";
-import { header_html } from "./shell_state.js";
+import { header_html, theme_of, type Theme } from "./shell_state.js";
 import { LobbyView } from "../lobby/lobby.js";
 import { ModerationView } from "../accounts/moderation.js";
 import { LeaderboardView, PlayerView } from "../accounts/player.js";
@@ -34,6 +34,28 @@ let view: View | null = null;
 
 let me: string | null = null; // the logged-in player (accounts_api.ts), null when anonymous
 let menu_open = false; // the header's menu on a narrow screen (shell_state.ts header_html)
+const THEME_KEY = "toguz.theme";
+let theme: Theme = "light";
+
+/** Shows `th` (style.css keys its colours on <html data-theme>) and, when `keep`, keeps it. */
+function set_theme(th: Theme, keep: boolean) {
+  theme = th;
+  document.documentElement.dataset.theme = th;
+  if (!keep) return;
+  try {
+    localStorage.setItem(THEME_KEY, th);
+  } catch {
+    // storage refused (a private window): the choice lasts this page only
+  }
+}
+
+function stored_theme(): string | null {
+  try {
+    return localStorage.getItem(THEME_KEY);
+  } catch {
+    return null;
+  }
+}
 
 /** Opens or closes the header's menu; its button says which (aria-expanded), style.css shows it. */
 function set_menu(open: boolean) {
@@ -80,7 +102,7 @@ function route() {
  * on the header's menu button or language choice. */
 function draw_header() {
   const focused = document.activeElement?.closest("#top") ? document.activeElement.id : "";
-  document.getElementById("top")!.innerHTML = header_html(me, menu_open);
+  document.getElementById("top")!.innerHTML = header_html(me, menu_open, theme);
   document.title = t("title");
   if (focused) document.getElementById(focused)?.focus();
 }
@@ -88,6 +110,7 @@ function draw_header() {
 /** The first render waits for the reader's language (its own chunk, i18n/index.ts); a chunk
  * that cannot be fetched falls back to English, and without that the page shows the keys. */
 async function start() {
+  set_theme(theme_of(stored_theme(), matchMedia("(prefers-color-scheme: dark)").matches), false);
   const signed_in = who_am_i(); // asked while the language loads
   await load_lang(initial_lang()).catch(() => load_lang("en").catch(() => false));
   document.addEventListener("change", (e) => {
@@ -110,7 +133,10 @@ async function start() {
   document.addEventListener("click", (e) => {
     const el = e.target;
     if (!(el instanceof Element)) return;
-    if (el.closest("#menu-toggle")) set_menu(!menu_open);
+    if (el.closest("#theme-toggle")) {
+      set_theme(theme === "dark" ? "light" : "dark", true);
+      draw_header();
+    } else if (el.closest("#menu-toggle")) set_menu(!menu_open);
     else if (menu_open && (el.closest("#top a") || !el.closest("#top"))) set_menu(false);
   });
   document.addEventListener("keydown", (e) => {

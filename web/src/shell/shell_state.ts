@@ -13,7 +13,16 @@ import { esc } from "./util.js";
  * On a narrow screen (style.css) the menu folds behind #menu-toggle, shown when `open`; on a wide
  * one the button is hidden and the menu is all there. `me`: the logged-in player, null when
  * anonymous. Every text is escaped. */
-export function header_html(me: string | null, open: boolean): string {
+/** The page's colours: light, or dark for a dark room. */
+export type Theme = "light" | "dark";
+
+/** The theme shown: the one this browser chose (kept), else the system's preference. */
+export function theme_of(stored: string | null, prefers_dark: boolean): Theme {
+  if (stored === "dark" || stored === "light") return stored;
+  return prefers_dark ? "dark" : "light";
+}
+
+export function header_html(me: string | null, open: boolean, theme: Theme = "light"): string {
   const opts = LANGS.map((l) => `<option value="${l.code}"${l.code === lang() ? " selected" : ""}>${esc(l.name)}</option>`).join("");
   const pages = (["home", "games", "editor", "lobby", "tournaments", "puzzles", "studies", "arbiter"] as const)
     .map((k) => `<a href="#/${k === "home" ? "" : k}">${esc(t(k))}</a>`)
@@ -27,6 +36,7 @@ export function header_html(me: string | null, open: boolean): string {
     <nav>${pages}</nav>
     ${account}
     <label class="lang"><span>${esc(t("language"))}</span><select id="lang-select">${opts}</select></label>
+    <button type="button" id="theme-toggle" class="theme-toggle" aria-pressed="${theme === "dark"}">${esc(t("theme_dark"))}</button>
     </div>`;
 }
 

@@ -3,7 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { load_lang } from "../../node_modules/.toguz-unit/i18n/index.js";
-import { header_html, is_position_text, new_game_of, your_turn_rows } from "../../node_modules/.toguz-unit/shell/shell_state.js";
+import { header_html, is_position_text, new_game_of, theme_of, your_turn_rows } from "../../node_modules/.toguz-unit/shell/shell_state.js";
 
 test("the header: the pages, the account and the language in the menu its button controls", async () => {
   await load_lang("en");
@@ -57,4 +57,18 @@ test("the your-turn list: the games waiting for the account's move, with the tim
   assert.equal(rows[0].deadline, null);
   assert.equal(typeof rows[1].deadline.left, "string");
   assert.equal(rows[2].deadline.left, null, "the time is up");
+});
+
+test("the theme: the browser's choice, else the system's; the header's button says which", async () => {
+  assert.equal(theme_of(null, false), "light");
+  assert.equal(theme_of(null, true), "dark");
+  assert.equal(theme_of("light", true), "light");
+  assert.equal(theme_of("dark", false), "dark");
+  assert.equal(theme_of("purple", true), "dark"); // an unknown value: the system's
+  await load_lang("en");
+  assert.match(header_html(null, false), /<button type="button" id="theme-toggle"[^>]*aria-pressed="false">Dark theme<\/button>/);
+  assert.match(header_html(null, false, "dark"), /id="theme-toggle"[^>]*aria-pressed="true"/);
+  await load_lang("ru");
+  assert.match(header_html(null, false, "dark"), />Тёмная тема<\/button>/);
+  await load_lang("en");
 });
