@@ -565,6 +565,34 @@ async function dark_theme(browser, base, pages) {
   console.log("  dark theme: switched by the header's button, kept after a reload, the system's by default");
 }
 
+/** Sounds: a game against the engine sounds each move (the test build notes every sound it
+ * plays in window.__toguz_sounds); the header's sound button silences them, and stays off. */
+async function sounds(browser, base, pages) {
+  const ctx = await browser.newContext();
+  const page = await ctx.newPage();
+  pages.push(page);
+  await page.goto(`${base}/#/`);
+  await page.selectOption("#engine-level", "1");
+  await page.click("#play-engine");
+  await page.waitForSelector("#sound-toggle[aria-pressed=true]", { timeout: T });
+  check((await wait_turn(page)) === "move", "our move first");
+  await play_one(page, "click", 0);
+  await wait_ply(page, 2); // ours and the engine's
+  const heard = await page.evaluate(() => window.__toguz_sounds ?? []);
+  check(heard.length >= 2 && heard.every((k) => ["move", "capture", "tuz"].includes(k)), `two moves heard: ${JSON.stringify(heard)}`);
+  await page.click("#sound-toggle");
+  await page.waitForSelector("#sound-toggle[aria-pressed=false]", { timeout: T });
+  await wait_turn(page);
+  await play_one(page, "click", 1);
+  await wait_ply(page, 4);
+  const after = await page.evaluate(() => window.__toguz_sounds.length);
+  check(after === heard.length, `silent once off: ${after} sounds, was ${heard.length}`);
+  await page.reload();
+  await page.waitForSelector("#sound-toggle[aria-pressed=false]", { timeout: T });
+  await ctx.close();
+  console.log(`  sounds: ${heard.join(", ")} heard; none once switched off, and off after a reload`);
+}
+
 async function phone_menu(browser, base, pages) {
   const name = "Phone390";
   const made = await fetch(`${base}/api/games`, {
@@ -1686,7 +1714,7 @@ async function correspondence(browser, _base, pages) {
 
 // ---- runner --------------------------------------------------------------------------------
 
-const tests = { engine_game, anonymous_quiet, dark_theme, online_resign, reconnect, draw_rematch_abort, claim_win, phone_pages, phone_menu, languages, language_chunks, accounts_pages, rated_game, learn_pages, puzzle_rating, explorer_from_review, lobby_game, arbiter_page, arena_tournament, correspondence };
+const tests = { engine_game, anonymous_quiet, dark_theme, sounds, online_resign, reconnect, draw_rematch_abort, claim_win, phone_pages, phone_menu, languages, language_chunks, accounts_pages, rated_game, learn_pages, puzzle_rating, explorer_from_review, lobby_game, arbiter_page, arena_tournament, correspondence };
 const dir = mkdtempSync(path.join(tmpdir(), "toguz-e2e-"));
 let server;
 let browser;

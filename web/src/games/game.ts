@@ -5,6 +5,7 @@
 // replaces everything. What it shows is derived in game_state.ts; its HTTP calls are
 // games_api.ts's.
 
+import { GameSounds } from "./sounds.js";
 import { board_svg } from "../board/board.js";
 import { GameSocket } from "../protocol/conn.js";
 import {
@@ -54,6 +55,7 @@ export class GameView implements View {
   private panel_closed = false;
   private sent_ply = -1;
   private ticker: number;
+  private sounds = new GameSounds();
   private deadline_passed = false; // the correspondence deadline was past at the last render
   private keyh: (e: KeyboardEvent) => void;
 
@@ -214,6 +216,7 @@ export class GameView implements View {
 
   private apply(g: GameState) {
     const prev = this.state;
+    this.sounds.on_state(prev, g);
     const changed_ply = !prev || prev.ply !== g.ply;
     // our standing offer gone while the game goes on: the opponent declined it (or moved)
     if (offer_declined(prev, g)) {
@@ -435,6 +438,7 @@ export class GameView implements View {
     if (!el) return;
     el.textContent = clock_text(running.ms);
     el.classList.toggle("low", running.ms < 20000);
+    this.sounds.on_clock(running.side, running.ms, g?.you ?? "spectator");
   }
 
   /** A correspondence game's deadline in words: the time the side to move has left, or that it

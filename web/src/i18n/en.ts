@@ -14,6 +14,7 @@ export const en = {
   editor: "Position editor",
   language: "Language",
   theme_dark: "Dark theme",
+  sound: "Sound",
   menu: "Menu",
   vs_engine: "Play against the engine",
   level: "Level",

@@ -11,6 +11,7 @@ export const kk: Dict<"one" | "other"> = {
   editor: "Позиция редакторы",
   language: "Тіл",
   theme_dark: "Қараңғы тақырып",
+  sound: "Дыбыс",
   menu: "Мәзір",
   vs_engine: "Компьютермен ойнау",
   level: "Деңгей",

@@ -11,6 +11,7 @@ export const ky: Dict<"one" | "other"> = {
   editor: "Позиция редактору",
   language: "Тил",
   theme_dark: "Караңгы тема",
+  sound: "Үн",
   menu: "Меню",
   vs_engine: "Компьютер менен ойноо",
   level: "Деңгээл",

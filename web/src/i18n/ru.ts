@@ -11,6 +11,7 @@ export const ru: Dict<"one" | "few" | "many" | "other"> = {
   editor: "Редактор позиции",
   language: "Язык",
   theme_dark: "Тёмная тема",
+  sound: "Звук",
   menu: "Меню",
   vs_engine: "Игра с компьютером",
   level: "Уровень",

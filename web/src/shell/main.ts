@@ -19,6 +19,7 @@ import { GameView } from "../games/game.js";
 import { GamesView } from "../games/games.js";
 import { HomeView, JoinView } from "./home.js";
 import { header_html, theme_of, type Theme } from "./shell_state.js";
+import { set_sound_on, sound_on } from "../games/sounds.js";
 import { LobbyView } from "../lobby/lobby.js";
 import { ModerationView } from "../accounts/moderation.js";
 import { LeaderboardView, PlayerView } from "../accounts/player.js";
@@ -102,7 +103,7 @@ function route() {
  * on the header's menu button or language choice. */
 function draw_header() {
   const focused = document.activeElement?.closest("#top") ? document.activeElement.id : "";
-  document.getElementById("top")!.innerHTML = header_html(me, menu_open, theme);
+  document.getElementById("top")!.innerHTML = header_html(me, menu_open, theme, sound_on());
   document.title = t("title");
   if (focused) document.getElementById(focused)?.focus();
 }
@@ -133,7 +134,10 @@ async function start() {
   document.addEventListener("click", (e) => {
     const el = e.target;
     if (!(el instanceof Element)) return;
-    if (el.closest("#theme-toggle")) {
+    if (el.closest("#sound-toggle")) {
+      set_sound_on(!sound_on());
+      draw_header();
+    } else if (el.closest("#theme-toggle")) {
       set_theme(theme === "dark" ? "light" : "dark", true);
       draw_header();
     } else if (el.closest("#menu-toggle")) set_menu(!menu_open);

@@ -22,7 +22,7 @@ export function theme_of(stored: string | null, prefers_dark: boolean): Theme {
   return prefers_dark ? "dark" : "light";
 }
 
-export function header_html(me: string | null, open: boolean, theme: Theme = "light"): string {
+export function header_html(me: string | null, open: boolean, theme: Theme = "light", sound = true): string {
   const opts = LANGS.map((l) => `<option value="${l.code}"${l.code === lang() ? " selected" : ""}>${esc(l.name)}</option>`).join("");
   const pages = (["home", "games", "editor", "lobby", "tournaments", "puzzles", "studies", "arbiter"] as const)
     .map((k) => `<a href="#/${k === "home" ? "" : k}">${esc(t(k))}</a>`)
@@ -37,6 +37,7 @@ export function header_html(me: string | null, open: boolean, theme: Theme = "li
     ${account}
     <label class="lang"><span>${esc(t("language"))}</span><select id="lang-select">${opts}</select></label>
     <button type="button" id="theme-toggle" class="theme-toggle" aria-pressed="${theme === "dark"}">${esc(t("theme_dark"))}</button>
+    <button type="button" id="sound-toggle" class="theme-toggle" aria-pressed="${sound}">${esc(t("sound"))}</button>
     </div>`;
 }
 

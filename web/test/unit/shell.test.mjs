@@ -68,6 +68,8 @@ test("the theme: the browser's choice, else the system's; the header's button sa
   await load_lang("en");
   assert.match(header_html(null, false), /<button type="button" id="theme-toggle"[^>]*aria-pressed="false">Dark theme<\/button>/);
   assert.match(header_html(null, false, "dark"), /id="theme-toggle"[^>]*aria-pressed="true"/);
+  assert.match(header_html(null, false), /<button type="button" id="sound-toggle"[^>]*aria-pressed="true">Sound<\/button>/);
+  assert.match(header_html(null, false, "light", false), /id="sound-toggle"[^>]*aria-pressed="false"/);
   await load_lang("ru");
   assert.match(header_html(null, false, "dark"), />Тёмная тема<\/button>/);
   await load_lang("en");
