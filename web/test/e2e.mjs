@@ -232,6 +232,87 @@ async function engine_game(browser, base, pages) {
   await ctx.close();
 }
 
+/** Says something in the blind mode's input (keys typed, then Enter unless `enter` is false)
+ * and returns what the log announced in answer (the first announcement since; `all`: every
+ * one of them, as a move and the engine's answer may come together). */
+async function blind_say(page, keys, enter = true, all = false) {
+  const before = Number((await page.getAttribute("#blind-live", "data-count")) ?? 0);
+  await page.keyboard.type(keys);
+  if (enter) await page.keyboard.press("Enter");
+  await page.waitForFunction((n) => Number(document.querySelector("#blind-live")?.dataset.count ?? 0) > n, before, { timeout: T, polling: 50 });
+  // (the count and the texts read at once: another announcement may come meanwhile)
+  const said = await page.$eval("#blind-live", (log, n) => [...log.children].slice(-(Number(log.dataset.count) - n)).map((p) => p.textContent), before);
+  return all ? said : said[0];
+}
+
+async function blind_focus_kept(page, what) {
+  const id = await page.evaluate(() => document.activeElement?.id);
+  check(id === "blind-input", `${what}: the focus stays in the blind mode's input (it is on #${id})`);
+}
+
+/** A whole game against the engine at level 1 played from the keyboard alone in blind mode: the
+ * board is a table in reading order in the accessibility tree, every move is announced in the
+ * live log, the commands answer, and the focus never leaves the input. */
+async function blind_game(browser, base, pages) {
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, reducedMotion: "reduce" });
+  const page = await ctx.newPage();
+  pages.push(page);
+  await page.goto(`${base}/#/`);
+  await page.selectOption("#engine-level", "1");
+  await page.selectOption("#engine-colour", "white");
+  await page.selectOption("#engine-variant", "standard");
+  await page.click("#play-engine");
+  await page.waitForURL(/#\/game\/[^/]+\/[^/]+$/, { timeout: T });
+  await board_data(page);
+  await page.focus("#blind-toggle");
+  await page.keyboard.press("Enter");
+  await page.waitForFunction(() => document.activeElement?.id === "blind-input", null, { timeout: T, polling: 50 });
+  check((await page.getAttribute("#blind-toggle", "aria-pressed")) === "true", "the toggle says blind mode is on");
+  // the screen reader's view: the input, the log, and the board's rows from each player's hole 1
+  const tree = await page.locator("#blind-body").ariaSnapshot();
+  const rows = [/row "White \(you\) 9 9 9 9 9 9 9 9 9 0 —"/, /row "Black 9 9 9 9 9 9 9 9 9 0 —"/];
+  check(rows.every((r) => r.test(tree)) && tree.search(rows[0]) < tree.search(rows[1]), `the board in reading order: ${tree}`);
+  check(/textbox "Your move or a command"/.test(tree) && /log "Announcements"/.test(tree), `input and log named: ${tree}`);
+  check(/No move yet/.test(await blind_say(page, "l", false)), "l: no move yet");
+  check(/White kazna 0, needs 82 more for 82; Black kazna 0, needs 82/.test(await blind_say(page, "k", false)), "k: the kaznas");
+  check((await blind_say(page, "c", false)) === "No clock", "c: the clocks");
+  const pv = await blind_say(page, "/6", false);
+  check(pv === "White 6: 9 stones, the last lands in 5 on Black's row, captures 10, kazna 10", `/6: ${pv}`);
+  check((await blind_say(page, "64")) === "That hole plays 65 (10)", "a move in wrong notation is refused");
+  check(Number((await board_data(page)).ply) === 0, "the refused move was not played");
+  let plies = 0;
+  for (let i = 0; i < 400; i++) {
+    const what = await wait_turn(page, 120_000);
+    if (what === "over") break;
+    await blind_focus_kept(page, `before move ${i + 1}`);
+    if (i > 0) {
+      const heard = await page.$$eval("#blind-live p", (ps) => ps.map((p) => p.textContent));
+      check(heard.some((h) => /^Black [1-9] to [1-9] on (White|Black)'s row/.test(h)), `the engine's move was announced: ${heard.slice(-3)}`);
+    }
+    const legal = /^Legal holes: ([\d, ]+)$/.exec(await blind_say(page, "m", false));
+    check(legal, "m: the legal holes");
+    const holes = legal[1].split(", ").map(Number);
+    const hole = holes[i % holes.length];
+    // every other move in notation, the landing hole taken from the hole's preview
+    let typed = String(hole);
+    if (i % 2) typed += /lands in ([1-9])/.exec(await blind_say(page, `/${hole}`, false))[1];
+    const said = await blind_say(page, typed, true, true);
+    check(new RegExp(`^White ${hole} to [1-9] on (White|Black)'s row`).test(said[0]), `our move ${typed} announced: ${said} (log: ${await page.$$eval("#blind-live p", (ps) => ps.map((p) => p.textContent).join(" | "))})`);
+    await blind_focus_kept(page, `after move ${i + 1}`);
+    plies++;
+  }
+  await page.waitForSelector("#game-over", { timeout: T });
+  const heard = await page.$$eval("#blind-live p", (ps) => ps.map((p) => p.textContent));
+  const title = await page.textContent("#status");
+  check(heard.includes(title), `the end was announced (${title}): ${heard.slice(-3)}`);
+  await blind_focus_kept(page, "after the end");
+  console.log(`  blind game over after ${plies} moves of ours: ${title}`);
+  // the setting is kept in this browser
+  await page.reload();
+  await page.waitForSelector('#blind-toggle[aria-pressed="true"]', { timeout: T });
+  await ctx.close();
+}
+
 /** Creates an online game in context A (name, colour white); B joins through the invite link.
  * Returns both pages, A's board as white, B's as black. */
 async function online_pair(browser, base, pages, clock = "300000+5000") {
@@ -1613,7 +1694,7 @@ async function correspondence(browser, _base, pages) {
 
 // ---- runner --------------------------------------------------------------------------------
 
-const tests = { engine_game, online_resign, reconnect, draw_rematch_abort, claim_win, phone_pages, phone_menu, languages, language_chunks, accounts_pages, rated_game, learn_pages, puzzle_rating, explorer_from_review, lobby_game, arbiter_page, arena_tournament, correspondence };
+const tests = { engine_game, blind_game, online_resign, reconnect, draw_rematch_abort, claim_win, phone_pages, phone_menu, languages, language_chunks, accounts_pages, rated_game, learn_pages, puzzle_rating, explorer_from_review, lobby_game, arbiter_page, arena_tournament, correspondence };
 const dir = mkdtempSync(path.join(tmpdir(), "toguz-e2e-"));
 let server;
 let browser;

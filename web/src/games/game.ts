@@ -6,6 +6,7 @@
 // games_api.ts's.
 
 import { board_svg } from "../board/board.js";
+import { TextBoard } from "../board/text_board.js";
 import { GameSocket } from "../protocol/conn.js";
 import {
   after_delta, animates, away_ms, bottom_side, can_move as may_move, clock_ms, controls_of, deadline_passed, first_move_left,
@@ -30,6 +31,8 @@ interface Anim {
 
 export class GameView implements View {
   el: HTMLElement;
+  private body: HTMLElement; // redrawn by render(); the blind mode's text board stays beside it
+  private blind: TextBoard;
   private sock: GameSocket;
   private state: GameState | null = null;
   private queue: GameState[] = [];
@@ -68,7 +71,14 @@ export class GameView implements View {
   ) {
     this.el = document.createElement("div");
     this.el.className = "game-view";
-    this.el.innerHTML = `<p class="loading">…</p>`;
+    this.body = document.createElement("div");
+    this.body.innerHTML = `<p class="loading">…</p>`;
+    this.blind = new TextBoard({
+      play: (hole) => this.play(hole),
+      status: () => this.el.querySelector("#status")?.textContent ?? "",
+      clocks: () => this.clocks_now(),
+    });
+    this.el.append(this.blind.el, this.body);
     this.sock = new GameSocket(
       id,
       token,
@@ -403,6 +413,15 @@ export class GameView implements View {
     return t("seconds", { n: Math.floor(away_ms(this.state, this.elapsed()) / 1000) });
   }
 
+  /** Both clocks now (the running one counted on since the state came), null without a clock. */
+  private clocks_now(): { white: number; black: number } | null {
+    const c = this.state?.clock;
+    if (!c) return null;
+    const r = running_clock(this.state, this.elapsed());
+    const now = (s: Side) => (r?.side === s ? r.ms : clock_ms(c, s));
+    return { white: now("white"), black: now("black") };
+  }
+
   /** The milliseconds since the state shown came. */
   private elapsed(): number {
     return performance.now() - this.received_at;
@@ -716,7 +735,7 @@ export class GameView implements View {
       this.hint && this.hint.ply === g.ply
         ? `<p class="hint-text" id="hint">${esc(t("hint"))}: ${esc(t("hole"))} ${this.hint.hole}${this.hint.score ? ` (${esc(this.score_words(this.hint.score))})` : ""}</p>`
         : "";
-    this.el.innerHTML = `<div class="game" data-mode="${g.mode}" data-conn="${this.conn}">
+    this.body.innerHTML = `<div class="game" data-mode="${g.mode}" data-conn="${this.conn}">
       <div class="banner" id="conn-banner" ${this.ever_open && this.conn !== "open" ? "" : "hidden"}>${esc(t("reconnecting"))}</div>
       <div class="main-col">
         ${this.player_bar(top, "top")}
@@ -742,6 +761,7 @@ export class GameView implements View {
     this.render_board();
     this.render_analysis();
     this.tick();
+    this.blind.update({ g, may_move: this.can_move(), you: g.you === "white" || g.you === "black" ? g.you : null });
     // keep the current move visible inside the list (not by scrolling the page)
     const list = this.el.querySelector<HTMLElement>("#moves");
     const cur = this.el.querySelector<HTMLElement>("#moves .current");
