@@ -13,6 +13,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
+import { AxeBuilder } from "@axe-core/playwright";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const args = {};
@@ -310,6 +311,88 @@ async function blind_game(browser, base, pages) {
   // the setting is kept in this browser
   await page.reload();
   await page.waitForSelector('#blind-toggle[aria-pressed="true"]', { timeout: T });
+  await ctx.close();
+}
+
+/** The serious and critical WCAG 2.1 A and AA violations axe-core finds on the page, one line
+ * each: the rule, its impact and the first elements it names. */
+async function axe_violations(page) {
+  const r = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+  return r.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id} (${v.impact}, ${v.nodes.length}): ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join("; ")}`);
+}
+
+/** The automated WCAG 2.1 AA audit (axe-core) of every page in light mode, signed in, with a
+ * game against the engine, an analysis board with its lines, the blind mode, an online
+ * tournament and an over-the-board event: no serious or critical violation anywhere. */
+async function a11y_audit(browser, base, pages) {
+  const name = "Auditor";
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: "light", reducedMotion: "reduce" });
+  const signed = await ctx.request.post(`${base}/api/signup`, { data: { username: name, password: `password of ${name}` }, headers: { Origin: base } });
+  check(signed.ok(), `signed up: ${signed.status()}`);
+  const post = async (url, data) => (await ctx.request.post(`${base}${url}`, { data, headers: { Origin: base } })).json();
+  const engine = await post("/api/games", { mode: "engine", variant: "standard", tuz: true, play_out: false, position: null, color: "white", level: 1, clock: { initial_ms: 300000, increment_ms: 2000 }, name: "" });
+  const analysis = await post("/api/import", { record: '[White "A"]\n[Black "B"]\n[Result "*"]\n\n1. 76(10) 98 *\n' });
+  check(engine.id && analysis.id, `made the games: ${JSON.stringify([engine, analysis])}`);
+  const page = await ctx.newPage();
+  pages.push(page);
+  await page.goto(`${base}/#/arbiter`);
+  await page.fill("#arb-name", "Audit cup");
+  await page.click("#arb-create");
+  await page.waitForURL(/#\/arbiter\/[a-z0-9]+$/, { timeout: T });
+  const event = new URL(page.url()).hash.split("/")[2];
+  for (const [i, player] of ["Eleusizov, Nurlan", "Aktayev, Serik"].entries()) {
+    await page.fill("#arb-player-name", player);
+    await page.click("#arb-add");
+    await page.waitForFunction((n) => document.querySelectorAll("#arb-players tbody tr").length === n, i + 1, { timeout: T, polling: 50 });
+  }
+  await page.click("#arb-pair");
+  await page.waitForSelector("#arb-pairings tbody tr[data-board]", { timeout: T });
+  await page.goto(`${base}/#/tournaments`);
+  await page.fill("#tn-name", "Audit arena");
+  await page.click("#tn-create");
+  await page.waitForURL(/#\/tournaments\/[a-z0-9]+$/, { timeout: T });
+  const tournament = new URL(page.url()).hash.split("/")[2];
+  // each page with what shows it drawn, and what to do there before the audit
+  const game = `#/game/${engine.id}/${engine.token}`;
+  const routes = [
+    ["#/", "#play-engine"],
+    ["#/games", "#games-table tbody tr"],
+    ["#/editor", "#editor-board g.hole"],
+    ["#/lobby", "#pools [data-pool]"],
+    ["#/tournaments", "#tn-new"],
+    [`#/tournaments/${tournament}`, "#tn-title"],
+    ["#/puzzles", "#puzzle-board[data-state]"],
+    ["#/studies", ".study-card"],
+    ["#/studies/1", "#study-board[data-ply]"],
+    ["#/explorer", "#explorer-analysis"],
+    [`#/explorer/${encodeURIComponent("9,9,9,9,9,9,1,10,10/10,10,10,10,10,0,9,9,9 10 0 b 1")}`, "#explorer-evals tbody tr"],
+    ["#/arbiter", "#arb-create"],
+    [`#/arbiter/${event}`, "#arb-pairings tbody tr[data-board]"],
+    [game, "#board[data-ply]"],
+    [`${game}?blind`, "#blind-table tbody tr", async () => page.click("#blind-toggle")],
+    [`#/game/${analysis.id}/${analysis.token}`, "#analysis .line", async () => page.click('[data-action="analyse"]')],
+    [`#/game/${analysis.id}/${analysis.token}?review`, '#review[data-done="1"] #review-summary', async () => page.click('#controls [data-action="review"]')],
+    [`#/@/${name}`, ".ratings"],
+    ["#/leaderboard/blitz", ".leaders"],
+    ["#/account", "#logout"],
+    ["#/login", "#auth-submit"],
+    ["#/signup", "#auth-submit"],
+  ];
+  const found = [];
+  for (const [hash, ready, before] of routes) {
+    await page.goto(`${base}/${hash}`);
+    if (before) {
+      await page.waitForSelector("#board[data-ply]", { timeout: T });
+      await before();
+    }
+    await page.waitForSelector(ready, { timeout: T });
+    const v = await axe_violations(page);
+    console.log(`  ${hash}: ${v.length ? v.join(" | ") : "no serious violation"}`);
+    for (const line of v) found.push(`${hash}: ${line}`);
+  }
+  check(found.length === 0, `serious or critical WCAG 2.1 AA violations:\n${found.join("\n")}`);
   await ctx.close();
 }
 
@@ -1694,7 +1777,7 @@ async function correspondence(browser, _base, pages) {
 
 // ---- runner --------------------------------------------------------------------------------
 
-const tests = { engine_game, blind_game, online_resign, reconnect, draw_rematch_abort, claim_win, phone_pages, phone_menu, languages, language_chunks, accounts_pages, rated_game, learn_pages, puzzle_rating, explorer_from_review, lobby_game, arbiter_page, arena_tournament, correspondence };
+const tests = { engine_game, blind_game, a11y_audit, online_resign, reconnect, draw_rematch_abort, claim_win, phone_pages, phone_menu, languages, language_chunks, accounts_pages, rated_game, learn_pages, puzzle_rating, explorer_from_review, lobby_game, arbiter_page, arena_tournament, correspondence };
 const dir = mkdtempSync(path.join(tmpdir(), "toguz-e2e-"));
 let server;
 let browser;

@@ -658,7 +658,7 @@ export class GameView implements View {
       .map((m) => {
         const mv = g.moves[m.ply - 1];
         const best = m.best_notation ?? `${t("hole")} ${m.best}`;
-        return `<li data-goto="${m.ply}" data-ply="${m.ply}" role="button"><span class="mnum">${esc(label(m.ply))}</span> <b>${esc(mv?.notation ?? String(m.hole))}${esc(m.mark)}</b> (${esc(t(m.side))}) — ${esc(t("best_was"))} <b class="best">${esc(best)}</b> · ${esc(t("loss_stones", { n: (m.loss_cp / 100).toFixed(1) }))}</li>`;
+        return `<li data-goto="${m.ply}" data-ply="${m.ply}"><span role="button"><span class="mnum">${esc(label(m.ply))}</span> <b>${esc(mv?.notation ?? String(m.hole))}${esc(m.mark)}</b> (${esc(t(m.side))}) — ${esc(t("best_was"))} <b class="best">${esc(best)}</b> · ${esc(t("loss_stones", { n: (m.loss_cp / 100).toFixed(1) }))}</span></li>`;
       })
       .join("");
     const progress = r.done ? "" : `<progress max="1" value="${r.progress}"></progress> ${esc(t("reviewing"))} ${(r.progress * 100).toFixed(0)}%`;
