@@ -314,6 +314,33 @@ async function blind_game(browser, base, pages) {
   await ctx.close();
 }
 
+/** Every page of the site, each with what shows it drawn: the fixed pages, an online
+ * tournament's, an over-the-board event's, the game pages given ([hash, ready, what to do
+ * first]) and a player's. */
+function site_routes(tournament, event, name, games) {
+  return [
+    ["#/", "#play-engine"],
+    ["#/games", "#games-table tbody tr"],
+    ["#/editor", "#editor-board g.hole"],
+    ["#/lobby", "#pools [data-pool]"],
+    ["#/tournaments", "#tn-new"],
+    [`#/tournaments/${tournament}`, "#tn-title"],
+    ["#/puzzles", "#puzzle-board[data-state]"],
+    ["#/studies", ".study-card"],
+    ["#/studies/1", "#study-board[data-ply]"],
+    ["#/explorer", "#explorer-analysis"],
+    [`#/explorer/${encodeURIComponent("9,9,9,9,9,9,1,10,10/10,10,10,10,10,0,9,9,9 10 0 b 1")}`, "#explorer-evals tbody tr"],
+    ["#/arbiter", "#arb-create"],
+    [`#/arbiter/${event}`, "#arb-pairings tbody tr[data-board]"],
+    ...games,
+    [`#/@/${name}`, ".ratings"],
+    ["#/leaderboard/blitz", ".leaders tbody tr"],
+    ["#/account", "#logout"],
+    ["#/login", "#auth-submit"],
+    ["#/signup", "#auth-submit"],
+  ];
+}
+
 /** The serious and critical WCAG 2.1 A and AA violations axe-core finds on the page, one line
  * each: the rule, its impact and the first elements it names. */
 async function axe_violations(page) {
@@ -356,30 +383,12 @@ async function a11y_audit(browser, base, pages) {
   const tournament = new URL(page.url()).hash.split("/")[2];
   // each page with what shows it drawn, and what to do there before the audit
   const game = `#/game/${engine.id}/${engine.token}`;
-  const routes = [
-    ["#/", "#play-engine"],
-    ["#/games", "#games-table tbody tr"],
-    ["#/editor", "#editor-board g.hole"],
-    ["#/lobby", "#pools [data-pool]"],
-    ["#/tournaments", "#tn-new"],
-    [`#/tournaments/${tournament}`, "#tn-title"],
-    ["#/puzzles", "#puzzle-board[data-state]"],
-    ["#/studies", ".study-card"],
-    ["#/studies/1", "#study-board[data-ply]"],
-    ["#/explorer", "#explorer-analysis"],
-    [`#/explorer/${encodeURIComponent("9,9,9,9,9,9,1,10,10/10,10,10,10,10,0,9,9,9 10 0 b 1")}`, "#explorer-evals tbody tr"],
-    ["#/arbiter", "#arb-create"],
-    [`#/arbiter/${event}`, "#arb-pairings tbody tr[data-board]"],
+  const routes = site_routes(tournament, event, name, [
     [game, "#board[data-ply]"],
     [`${game}?blind`, "#blind-table tbody tr", async () => page.click("#blind-toggle")],
     [`#/game/${analysis.id}/${analysis.token}`, "#analysis .line", async () => page.click('[data-action="analyse"]')],
     [`#/game/${analysis.id}/${analysis.token}?review`, '#review[data-done="1"] #review-summary', async () => page.click('#controls [data-action="review"]')],
-    [`#/@/${name}`, ".ratings"],
-    ["#/leaderboard/blitz", ".leaders"],
-    ["#/account", "#logout"],
-    ["#/login", "#auth-submit"],
-    ["#/signup", "#auth-submit"],
-  ];
+  ]);
   const found = [];
   for (const [hash, ready, before] of routes) {
     await page.goto(`${base}/${hash}`);
@@ -694,27 +703,7 @@ async function phone_menu(browser, base, pages) {
   const tournament = new URL(maker.url()).hash.split("/")[2];
   await first.close();
   // every page, each with what shows it drawn
-  const routes = [
-    ["#/", "#play-engine"],
-    ["#/games", "#games-table tbody tr"],
-    ["#/editor", "#editor-board g.hole"],
-    ["#/lobby", "#pools [data-pool]"],
-    ["#/tournaments", "#tn-new"],
-    [`#/tournaments/${tournament}`, "#tn-title"],
-    ["#/puzzles", "#puzzle-board[data-state]"],
-    ["#/studies", ".study-card"],
-    ["#/studies/1", "#study-board[data-ply]"],
-    ["#/explorer", "#explorer-analysis"],
-    [`#/explorer/${encodeURIComponent("9,9,9,9,9,9,1,10,10/10,10,10,10,10,0,9,9,9 10 0 b 1")}`, "#explorer-evals tbody tr"],
-    ["#/arbiter", "#arb-create"],
-    [`#/arbiter/${event}`, "#arb-pairings tbody tr[data-board]"],
-    [`#/game/${game}`, "#board[data-ply]"],
-    [`#/@/${name}`, ".ratings"],
-    ["#/leaderboard/blitz", ".leaders tbody tr"],
-    ["#/account", "#logout"],
-    ["#/login", "#auth-submit"],
-    ["#/signup", "#auth-submit"],
-  ];
+  const routes = site_routes(tournament, event, name, [[`#/game/${game}`, "#board[data-ply]"]]);
   const toggle = "#menu-toggle";
   const expanded = (p) => p.getAttribute(toggle, "aria-expanded");
   const wait_expanded = (p, v) => p.waitForFunction((v) => document.querySelector("#menu-toggle")?.getAttribute("aria-expanded") === v, v, { timeout: T, polling: 50 });
