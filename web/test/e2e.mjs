@@ -265,6 +265,17 @@ async function blind_game(browser, base, pages) {
   await page.click("#play-engine");
   await page.waitForURL(/#\/game\/[^/]+\/[^/]+$/, { timeout: T });
   await board_data(page);
+  // without blind mode: a hole played by Enter keeps the keyboard on the board, through the
+  // engine's answer, on a legal hole again; a takeback undoes both moves
+  check((await wait_turn(page)) === "move", "White moves first");
+  await page.focus('#board g.hole.legal[data-hole="6"]');
+  await page.keyboard.press("Enter");
+  await wait_ply(page, 2);
+  await wait_turn(page);
+  const on = await page.evaluate(() => document.activeElement?.matches("#board g.hole.legal") ?? false);
+  check(on, "the focus is on a legal hole after a keyboard move and the answer");
+  await page.click('[data-action="takeback"]');
+  await wait_ply(page, 0);
   await page.focus("#blind-toggle");
   await page.keyboard.press("Enter");
   await page.waitForFunction(() => document.activeElement?.id === "blind-input", null, { timeout: T, polling: 50 });
@@ -311,6 +322,42 @@ async function blind_game(browser, base, pages) {
   // the setting is kept in this browser
   await page.reload();
   await page.waitForSelector('#blind-toggle[aria-pressed="true"]', { timeout: T });
+  await ctx.close();
+}
+
+/** A puzzle solved in blind mode (the setting kept from an earlier visit) from the keyboard: the
+ * task is announced, each move of the solution is typed in notation, the forced replies and the
+ * end are announced, and the focus stays in the input. */
+async function blind_puzzle(browser, base, pages) {
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, reducedMotion: "reduce" });
+  await ctx.addInitScript(() => localStorage.setItem("toguz.blind", "1"));
+  const page = await ctx.newPage();
+  pages.push(page);
+  await page.goto(`${base}/#/puzzles`);
+  await page.waitForSelector('#puzzle-board[data-state="playing"]', { timeout: T });
+  await page.waitForFunction(() => /^#\/puzzles\/./.test(location.hash), null, { timeout: T, polling: 50 });
+  const id = decodeURIComponent(location_hash(page.url()).split("/")[2]);
+  const puzzle = await (await page.request.get(`${base}/api/puzzles/${encodeURIComponent(id)}`)).json();
+  const heard = () => page.$$eval("#blind-live p", (ps) => ps.map((p) => p.textContent));
+  const task = await page.textContent("#puzzle-feedback");
+  check((await heard()).includes(task), `the task was announced: ${task}`);
+  await page.focus("#blind-input");
+  const side = puzzle.side === "white" ? "White" : "Black";
+  for (let i = 0; i < puzzle.line.length; i += 2) {
+    const mv = puzzle.line[i];
+    const said = await blind_say(page, mv.notation, true, true);
+    check(said[0].startsWith(`${side} ${mv.hole} to ${mv.to.hole} on`), `the move ${mv.notation} announced: ${said}`);
+    await blind_focus_kept(page, `puzzle move ${mv.notation}`);
+    if (i + 1 < puzzle.line.length) {
+      const reply = puzzle.line[i + 1];
+      await page.waitForSelector(`#puzzle-board[data-ply="${i + 2}"]`, { timeout: T });
+      check((await heard()).some((h) => h.startsWith(`${side === "White" ? "Black" : "White"} ${reply.hole} to ${reply.to.hole}`)), `the reply ${reply.notation} announced: ${await heard()}`);
+    }
+  }
+  await page.waitForSelector('#puzzle-board[data-state="solved"]', { timeout: T });
+  check((await heard()).includes("Solved!"), `the solution announced: ${await heard()}`);
+  await blind_focus_kept(page, "the puzzle solved");
+  console.log(`  blind puzzle ${id} solved in ${puzzle.line.length} plies`);
   await ctx.close();
 }
 
@@ -1766,7 +1813,7 @@ async function correspondence(browser, _base, pages) {
 
 // ---- runner --------------------------------------------------------------------------------
 
-const tests = { engine_game, blind_game, a11y_audit, online_resign, reconnect, draw_rematch_abort, claim_win, phone_pages, phone_menu, languages, language_chunks, accounts_pages, rated_game, learn_pages, puzzle_rating, explorer_from_review, lobby_game, arbiter_page, arena_tournament, correspondence };
+const tests = { engine_game, blind_game, blind_puzzle, a11y_audit, online_resign, reconnect, draw_rematch_abort, claim_win, phone_pages, phone_menu, languages, language_chunks, accounts_pages, rated_game, learn_pages, puzzle_rating, explorer_from_review, lobby_game, arbiter_page, arena_tournament, correspondence };
 const dir = mkdtempSync(path.join(tmpdir(), "toguz-e2e-"));
 let server;
 let browser;

@@ -5,7 +5,7 @@
 // kept across the page's redraws, so the focus stays in the input after every move. The texts
 // are text_board_state.ts's.
 
-import type { Board, GameState, Side } from "../protocol/types.js";
+import type { Board, MoveRec, Side } from "../protocol/types.js";
 import { t } from "../i18n/index.js";
 import { esc } from "../shell/util.js";
 import {
@@ -13,17 +13,25 @@ import {
   rows_words, set_blind, typed_mismatch, type Command,
 } from "./text_board_state.js";
 
-/** What the page gives the blind mode: a move to send, its status line, the clocks now. */
+/** What the page gives the blind mode: a move to play, its status line, the clocks now (null
+ * without a clock). */
 export interface TextBoardHost {
   play(hole: number): void;
   status(): string;
   clocks(): { white: number; black: number } | null;
 }
 
-/** The game as the blind mode reads it: the live position and whether the reader may move. */
+/** The game (or the puzzle) as the blind mode reads it: the live position, the moves that led to
+ * it, whether the reader may move, whether it is over. A new `id` starts again silently. */
 export interface TextBoardGame {
-  g: GameState;
+  id: string;
+  board: Board;
+  to_move: Side;
+  legal: number[];
   may_move: boolean;
+  moves: MoveRec[];
+  over: boolean;
+  tuz: boolean; // played with tuzes
   you: Side | null;
 }
 
@@ -33,8 +41,7 @@ export class TextBoard {
   el: HTMLElement;
   private on = blind_on();
   private cur: TextBoardGame | null = null;
-  private last_ply: number | null = null;
-  private last_status = "";
+  private last: { id: string; moves: number; over: boolean } | null = null;
   private said = 0; // announcements made (the log's data-count, which the browser tests read)
 
   constructor(private host: TextBoardHost) {
@@ -74,7 +81,7 @@ export class TextBoard {
     this.on = !this.on;
     set_blind(this.on);
     this.labels();
-    if (this.cur) this.table(this.cur.g.board);
+    if (this.cur) this.table(this.cur.board);
     if (this.on) this.q("#blind-input").focus();
   }
 
@@ -83,15 +90,16 @@ export class TextBoard {
   update(v: TextBoardGame) {
     this.cur = v;
     this.labels();
-    const g = v.g;
-    if (this.last_ply !== null && this.on) {
-      if (g.ply > this.last_ply) for (const mv of g.moves.slice(Math.max(this.last_ply, g.ply - 3), g.ply)) this.say(move_words(mv));
-      else if (g.ply < this.last_ply) this.say(t("bl_taken_back"));
-      if (g.status !== this.last_status && (g.status === "over" || g.status === "aborted")) this.say(this.host.status());
+    const last = this.last;
+    const n = v.moves.length;
+    if (this.on && last?.id !== v.id) this.say(this.host.status()); // a new game or puzzle: its task
+    if (last && last.id === v.id && this.on) {
+      if (n > last.moves) for (const mv of v.moves.slice(Math.max(last.moves, n - 3))) this.say(move_words(mv));
+      else if (n < last.moves) this.say(t("bl_taken_back"));
+      if (v.over && !last.over) this.say(this.host.status());
     }
-    this.last_ply = g.ply;
-    this.last_status = g.status;
-    if (this.on) this.table(g.board);
+    this.last = { id: v.id, moves: n, over: v.over };
+    if (this.on) this.table(v.board);
   }
 
   /** Adds one announcement to the log, which the screen reader reads as it comes. */
@@ -139,15 +147,14 @@ export class TextBoard {
   private submit(text: string) {
     const v = this.cur;
     if (!v) return;
-    const g = v.g;
-    const typed = parse_typed(text, g.n);
+    const typed = parse_typed(text, v.board.white.length);
     if (typed.kind === "command") this.command(typed.command);
-    else if (typed.kind === "preview") this.say(preview_words(g.board, typed.side ?? g.to_move, typed.hole, g.tuz));
+    else if (typed.kind === "preview") this.say(preview_words(v.board, typed.side ?? v.to_move, typed.hole, v.tuz));
     else if (typed.kind === "bad") this.say(t("bl_bad", { text }));
-    else if (!v.may_move) this.say(legal_words(g.legal, false, g.to_move));
-    else if (!g.legal.includes(typed.hole)) this.say(t("bl_not_legal", { hole: typed.hole }));
+    else if (!v.may_move) this.say(legal_words(v.legal, false, v.to_move));
+    else if (!v.legal.includes(typed.hole)) this.say(t("bl_not_legal", { hole: typed.hole }));
     else {
-      const wrong = typed_mismatch(typed, preview_move(g.board, g.to_move, typed.hole, g.tuz));
+      const wrong = typed_mismatch(typed, preview_move(v.board, v.to_move, typed.hole, v.tuz));
       if (wrong) this.say(wrong);
       else this.host.play(typed.hole);
     }
@@ -156,14 +163,13 @@ export class TextBoard {
   private command(c: Command) {
     const v = this.cur;
     if (!v) return;
-    const g = v.g;
-    const last = g.moves[g.ply - 1];
+    const last = v.moves[v.moves.length - 1];
     const say: Record<Command, () => string> = {
       last: () => (last ? t("bl_last", { move: move_words(last) }) : t("bl_no_last")),
-      kaznas: () => kaznas_words(g.board),
+      kaznas: () => kaznas_words(v.board),
       clocks: () => clocks_words(this.host.clocks()),
-      legal: () => legal_words(g.legal, v.may_move, g.to_move),
-      rows: () => rows_words(g.board),
+      legal: () => legal_words(v.legal, v.may_move, v.to_move),
+      rows: () => rows_words(v.board),
       status: () => this.host.status(),
       help: () => t("bl_intro"),
     };

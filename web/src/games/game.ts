@@ -59,6 +59,7 @@ export class GameView implements View {
   private ticker: number;
   private deadline_passed = false; // the correspondence deadline was past at the last render
   private keyh: (e: KeyboardEvent) => void;
+  private board_focused = false; // the keyboard was on the board before a redraw: it stays there
 
   private checked = false;
   private syncing = false; // a gap in the deltas: the whole state was asked for
@@ -389,6 +390,8 @@ export class GameView implements View {
     const s = this.shown();
     const live = this.view_ply === null;
     const last = s.ply > 0 ? g.moves[s.ply - 1] : null;
+    const focused = this.board_focused || box.contains(document.activeElement);
+    this.board_focused = false;
     box.innerHTML = board_svg({
       board: s.board,
       bottom: this.bottom(),
@@ -406,6 +409,16 @@ export class GameView implements View {
     box.dataset.you = g.you;
     box.dataset.animating = this.animating ? "1" : "0";
     box.dataset.canMove = this.can_move() ? "1" : "0";
+    if (focused) this.focus_board(box);
+  }
+
+  /** Puts the keyboard back on the board after a redraw: on its first legal hole when there is
+   * one, else on the board itself. */
+  private focus_board(box: HTMLElement) {
+    const hole = box.querySelector<SVGGElement>("g.hole.legal");
+    if (hole) return hole.focus();
+    box.tabIndex = -1;
+    box.focus();
   }
 
   /** How long the opponent has been away now: the state's away_ms plus the time since it came. */
@@ -735,6 +748,7 @@ export class GameView implements View {
       this.hint && this.hint.ply === g.ply
         ? `<p class="hint-text" id="hint">${esc(t("hint"))}: ${esc(t("hole"))} ${this.hint.hole}${this.hint.score ? ` (${esc(this.score_words(this.hint.score))})` : ""}</p>`
         : "";
+    this.board_focused ||= !!this.el.querySelector("#board")?.contains(document.activeElement);
     this.body.innerHTML = `<div class="game" data-mode="${g.mode}" data-conn="${this.conn}">
       <div class="banner" id="conn-banner" ${this.ever_open && this.conn !== "open" ? "" : "hidden"}>${esc(t("reconnecting"))}</div>
       <div class="main-col">
@@ -761,7 +775,8 @@ export class GameView implements View {
     this.render_board();
     this.render_analysis();
     this.tick();
-    this.blind.update({ g, may_move: this.can_move(), you: g.you === "white" || g.you === "black" ? g.you : null });
+    const you = g.you === "white" || g.you === "black" ? g.you : null;
+    this.blind.update({ id: g.id, board: g.board, to_move: g.to_move, legal: g.legal, may_move: this.can_move(), moves: g.moves.slice(0, g.ply), over: is_over(g), tuz: g.tuz, you });
     // keep the current move visible inside the list (not by scrolling the page)
     const list = this.el.querySelector<HTMLElement>("#moves");
     const cur = this.el.querySelector<HTMLElement>("#moves .current");
