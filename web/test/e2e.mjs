@@ -448,7 +448,19 @@ async function a11y_audit(browser, base, pages) {
     console.log(`  ${hash}: ${v.length ? v.join(" | ") : "no serious violation"}`);
     for (const line of v) found.push(`${hash}: ${line}`);
   }
+  // the pages an anonymous visitor sees differently
+  const anon = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: "light" });
+  const visitor = await anon.newPage();
+  pages.push(visitor);
+  for (const [hash, ready] of [["#/", "#play-engine"], ["#/lobby", "#pools [data-pool]"], ["#/puzzles", "#puzzle-board[data-state]"], ["#/login", "#auth-submit"]]) {
+    await visitor.goto(`${base}/${hash}`);
+    await visitor.waitForSelector(ready, { timeout: T });
+    const v = await axe_violations(visitor);
+    console.log(`  anonymous ${hash}: ${v.length ? v.join(" | ") : "no serious violation"}`);
+    for (const line of v) found.push(`anonymous ${hash}: ${line}`);
+  }
   check(found.length === 0, `serious or critical WCAG 2.1 AA violations:\n${found.join("\n")}`);
+  await anon.close();
   await ctx.close();
 }
 
@@ -985,6 +997,29 @@ async function screenshots(browser, base, dir) {
   await wait_turn(pp);
   await pp.screenshot({ path: path.join(dir, "phone.png") });
   await phone.close();
+  await blind_shot(browser, base, dir);
+}
+
+/** The README's picture of the blind mode: a game against the engine after a few moves typed
+ * into the input, the kaznas asked for with k. */
+async function blind_shot(browser, base, dir) {
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 860 }, reducedMotion: "reduce" });
+  await ctx.addInitScript(() => localStorage.setItem("toguz.blind", "1"));
+  const page = await ctx.newPage();
+  await page.goto(`${base}/#/`);
+  await page.selectOption("#engine-level", "1");
+  await page.click("#play-engine");
+  await page.waitForSelector("#blind-input", { timeout: T });
+  await page.focus("#blind-input");
+  for (let i = 0; i < 4; i++) {
+    if ((await wait_turn(page)) === "over") break;
+    const legal = /([\d, ]+)$/.exec(await blind_say(page, "m", false))[1].split(", ");
+    await blind_say(page, legal[(i * 3) % legal.length]);
+  }
+  await wait_turn(page);
+  await blind_say(page, "k", false);
+  await page.screenshot({ path: path.join(dir, "blind.png") });
+  await ctx.close();
 }
 
 /** The account, player and lobby pages against the contract of docs/web-protocol.md ("Accounts,

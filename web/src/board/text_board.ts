@@ -110,6 +110,7 @@ export class TextBoard {
     log.appendChild(p);
     log.dataset.count = String(++this.said);
     while (log.childElementCount > LOG_KEEP) log.firstElementChild!.remove();
+    log.scrollTop = log.scrollHeight; // the newest in view
   }
 
   private table(b: Board) {
