@@ -253,7 +253,9 @@ async function blind_focus_kept(page, what) {
 
 /** A whole game against the engine at level 1 played from the keyboard alone in blind mode: the
  * board is a table in reading order in the accessibility tree, every move is announced in the
- * live log, the commands answer, and the focus never leaves the input. */
+ * live log, the commands answer, and the focus never leaves the input. Before that, without
+ * blind mode: the drawn board's holes in reading order, and the focus kept on the board after
+ * a hole played with Enter. */
 async function blind_game(browser, base, pages) {
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, reducedMotion: "reduce" });
   const page = await ctx.newPage();
@@ -276,6 +278,11 @@ async function blind_game(browser, base, pages) {
   check(on, "the focus is on a legal hole after a keyboard move and the answer");
   await page.click('[data-action="takeback"]');
   await wait_ply(page, 0);
+  // the drawn board in the accessibility tree: the top row from its hole 1, then ours, then the kaznas
+  const drawn = await page.locator("#board").ariaSnapshot();
+  const names = [...drawn.matchAll(/(img|button) "(White|Black) Hole (\d): 9"/g)].map((m) => `${m[1]} ${m[2]} ${m[3]}`);
+  const want = [1, 2, 3, 4, 5, 6, 7, 8, 9].map((h) => `img Black ${h}`).concat([1, 2, 3, 4, 5, 6, 7, 8, 9].map((h) => `button White ${h}`));
+  check(JSON.stringify(names) === JSON.stringify(want) && /group "Board"/.test(drawn) && /img "Kazna White: 0"/.test(drawn), `the drawn board in reading order: ${drawn}`);
   await page.focus("#blind-toggle");
   await page.keyboard.press("Enter");
   await page.waitForFunction(() => document.activeElement?.id === "blind-input", null, { timeout: T, polling: 50 });
