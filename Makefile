@@ -7,7 +7,7 @@ BUILD := build
 BUILD_ASAN := build-asan
 CMAKE_FLAGS ?=
 
-.PHONY: run test format-check deps build build-asan bench fuzz strength python clean format web web-e2e web-deps net
+.PHONY: run test format-check deps build build-asan bench fuzz strength python clean format web web-e2e web-deps net deb
 
 deps:
 	@scripts/install-deps core
@@ -52,6 +52,10 @@ web-e2e: web-deps web/dist-e2e/index.html
 run: build web
 	mkdir -p data
 	$(BUILD)/toguz serve --db data/toguz.db --static web/dist
+
+# The Debian package (docs/operations.md): $(BUILD)/deb/toguz_<version>_<arch>.deb.
+deb: build web
+	scripts/make-deb $(BUILD)/toguz web/dist $(BUILD)/deb
 
 # Every test on the Release build (the browser tests web.e2e included), then the unit tests
 # again under ASan + UBSan.

@@ -15,6 +15,8 @@
 #include <string>
 #include <string_view>
 
+#include "federation/identity.h"
+#include "federation/rating_list.h"
 #include "net/static_path.h"
 #include "rules/notation.h"
 #include "rules/record.h"
@@ -297,6 +299,38 @@ inline std::string path_entry(const uint8_t* data, size_t size) {
       if (f.compare(0, r.size(), r) != 0) return "a file outside the root: " + f;
       if (!std::filesystem::is_regular_file(*file)) return "not a regular file: " + f;
       if (!segments) return "a file for a path path_segments refuses";
+    }
+  } catch (const std::exception& e) {
+    return std::string("unexpected exception: ") + e.what();
+  }
+  return "";
+}
+
+// The rating officer's files (src/federation): the list's CSV, the profile and the names file
+// read from the same bytes. A list that reads is written and read back to the same fields.
+inline std::string federation_entry(const uint8_t* data, size_t size) {
+  const std::string_view text(reinterpret_cast<const char*>(data), size);
+  using federation::InputError;
+  try {
+    try {
+      const std::vector<federation::ListEntry> list = federation::parse_list(text);
+      const std::vector<federation::ListEntry> again =
+          federation::parse_list(federation::list_csv(list));
+      if (again.size() != list.size()) return "the written list reads back with another length";
+      for (size_t i = 0; i < list.size(); ++i)
+        if (again[i].name != list[i].name || again[i].region != list[i].region ||
+            again[i].after != list[i].after || again[i].before != list[i].before ||
+            again[i].id != list[i].id)
+          return "the written list reads back otherwise at player " + std::to_string(i + 1);
+    } catch (const InputError&) {
+    }
+    try {
+      federation::parse_profile(text);
+    } catch (const InputError&) {
+    }
+    try {
+      federation::parse_name_map(text);
+    } catch (const InputError&) {
     }
   } catch (const std::exception& e) {
     return std::string("unexpected exception: ") + e.what();

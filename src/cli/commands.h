@@ -28,5 +28,6 @@ void add_puzzles(CLI::App& app);
 void add_worker(CLI::App& app);
 void add_bot(CLI::App& app);
 void add_admin(CLI::App& app);
+void add_ratings(CLI::App& app);
 
 }  // namespace toguz::cli

@@ -29,6 +29,7 @@ int main(int argc, char** argv) {
   toguz::cli::add_worker(app);
   toguz::cli::add_bot(app);
   toguz::cli::add_admin(app);
+  toguz::cli::add_ratings(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

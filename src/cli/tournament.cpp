@@ -14,6 +14,7 @@
 #include "tournament/standings.h"
 #include "tournament/swiss.h"
 #include "tournament/tgk.h"
+#include "tournament/trf.h"
 
 namespace toguz::cli {
 
@@ -73,6 +74,38 @@ int round_arg(const Event& ev, int round) {
   return round;
 }
 
+// trf FILE: the exchange file; from-trf TRF FILE: a state file from one.
+void add_exchange(CLI::App* cmd) {
+  struct Args {
+    std::string file, trf, out;
+    bool force = false;
+  };
+  auto a = std::make_shared<Args>();
+  auto* c = cmd->add_subcommand("trf", "write the event as an exchange file (TRF)");
+  c->add_option("FILE", a->file, "the state file")->required();
+  c->add_option("-o,--output", a->out, "output file (default: standard output)");
+  c->callback([a] { emit(a->out, event_to_trf(load(a->file))); });
+  auto* r = cmd->add_subcommand("from-trf", "make a state file from an exchange file (TRF)");
+  r->add_option("TRF", a->trf, "the exchange file ('-' = standard input)")->required();
+  r->add_option("FILE", a->file, "the state file to create")->required();
+  r->add_flag("--force", a->force, "replace an existing file");
+  r->callback([a] {
+    if (!a->force && std::filesystem::exists(a->file))
+      fail(a->file + ": exists (give --force to replace it)", 2);
+    std::string text;
+    try {
+      text = read_input(a->trf);
+    } catch (const std::runtime_error& e) {
+      fail(e.what(), 2);
+    }
+    try {
+      save(a->file, event_from_trf(text));
+    } catch (const std::runtime_error& e) {
+      fail(a->trf + ": " + e.what());
+    }
+  });
+}
+
 }  // namespace
 
 void add_tournament(CLI::App& app) {
@@ -130,7 +163,7 @@ void add_tournament(CLI::App& app) {
   // add FILE NAME
   {
     struct Args {
-      std::string file, name, title;
+      std::string file, name, title, id, federation;
       int rating = 0;
     };
     auto a = std::make_shared<Args>();
@@ -140,6 +173,8 @@ void add_tournament(CLI::App& app) {
     c->add_option("--rating", a->rating, "federation rating (0 = unrated)")
         ->check(CLI::Range(0, 9999));
     c->add_option("--title", a->title, "title, as the federation writes it");
+    c->add_option("--id", a->id, "the federation's id of the player");
+    c->add_option("--federation", a->federation, "the player's federation or region code");
     c->callback([a] {
       Event ev = load(a->file);
       if (!ev.played.empty()) fail("players are entered before round 1 is paired");
@@ -147,7 +182,8 @@ void add_tournament(CLI::App& app) {
       if (name.empty()) fail("the name is empty");
       for (const Player& p : ev.players)
         if (p.name == name) fail("'" + name + "' is already entered");
-      ev.players.push_back({name, a->rating, clean_display_text(a->title)});
+      ev.players.push_back({name, a->rating, clean_display_text(a->title),
+                            clean_display_text(a->id), clean_display_text(a->federation)});
       save(a->file, ev);
     });
   }
@@ -273,6 +309,7 @@ void add_tournament(CLI::App& app) {
       emit(a->out, event_tgk(ev));
     });
   }
+  add_exchange(cmd);
 }
 
 }  // namespace toguz::cli

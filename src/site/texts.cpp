@@ -40,6 +40,23 @@ bool generated_tag(const std::string& name) {
   return false;
 }
 
+namespace {
+
+// A rated game's ratings before it (WhiteElo, BlackElo) and, once it is over, each side's
+// change (WhiteRatingDiff, BlackRatingDiff, signed), as rating sites write them.
+void add_rating_tags(const GameRow& row, bool over,
+                     std::vector<std::pair<std::string, std::string>>& tags) {
+  if (!row.rated) return;
+  tags.emplace_back("WhiteElo", std::to_string(row.white_rating));
+  tags.emplace_back("BlackElo", std::to_string(row.black_rating));
+  if (!over) return;
+  auto signed_text = [](int d) { return (d > 0 ? "+" : "") + std::to_string(d); };
+  tags.emplace_back("WhiteRatingDiff", signed_text(row.white_diff));
+  tags.emplace_back("BlackRatingDiff", signed_text(row.black_diff));
+}
+
+}  // namespace
+
 std::vector<std::pair<std::string, std::string>> export_tags(const GameRow& row) {
   char date[16] = "????.??.??";
   const std::time_t t = std::time_t(row.created_ms / 1000);
@@ -67,6 +84,7 @@ std::vector<std::pair<std::string, std::string>> export_tags(const GameRow& row)
       {"Event", "toguz serve"},    {"Site", "toguz"},         {"Date", date},
       {"White", row.white_name},   {"Black", row.black_name}, {"TimeControl", tc},
       {"Termination", termination}};
+  add_rating_tags(row, status && finished(*status), tags);
   // An imported game's own tags come back: they replace the server's value of the same name
   // and the others follow; the players, the result and the rules are the game's (generated).
   for (const auto& [name, value] : row.tags) {

@@ -12,8 +12,10 @@ namespace toguz::tournament {
 
 struct Player {
   std::string name;
-  int rating = 0;     // federation rating, 0 = unrated
-  std::string title;  // as the federation writes it, "" = none
+  int rating = 0;            // federation rating, 0 = unrated
+  std::string title;         // as the federation writes it, "" = none
+  std::string id{};          // the federation's id of the player, "" = none
+  std::string federation{};  // the player's federation or region code, "" = none
 };
 
 // One board's result as the arbiter enters it. A forfeit is a win without a game: it scores

@@ -56,8 +56,12 @@ const json::object& object_of(const json::value& v, const std::string& field) {
 
 std::string event_to_json(const Event& event) {
   json::array players;
-  for (const Player& p : event.players)
-    players.push_back(json::object{{"name", p.name}, {"rating", p.rating}, {"title", p.title}});
+  for (const Player& p : event.players) {
+    json::object o{{"name", p.name}, {"rating", p.rating}, {"title", p.title}};
+    if (!p.id.empty()) o["id"] = p.id;
+    if (!p.federation.empty()) o["federation"] = p.federation;
+    players.push_back(std::move(o));
+  }
   json::array rounds;
   for (const Round& r : event.played) {
     json::array boards;
@@ -119,6 +123,9 @@ Event event_from_json(std::string_view text) {
     if (pl.name.empty()) bad(field + ".name", "expected a name");
     pl.rating = int_of(member(p, field, "rating"), field + ".rating", 0, 9999);
     pl.title = text_of(member(p, field, "title"), field + ".title");
+    if (const json::value* id = p.if_contains("id")) pl.id = text_of(*id, field + ".id");
+    if (const json::value* fed = p.if_contains("federation"))
+      pl.federation = text_of(*fed, field + ".federation");
     ev.players.push_back(std::move(pl));
   }
   const int n = int(ev.players.size());

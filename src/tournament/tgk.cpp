@@ -84,6 +84,8 @@ std::string event_tgk(const Event& event) {
       if (k.rating > 0) tags.push_back({"BlackELO", std::to_string(k.rating)});
       if (!w.title.empty()) tags.push_back({"WhiteTitle", w.title});
       if (!k.title.empty()) tags.push_back({"BlackTitle", k.title});
+      if (!w.id.empty()) tags.push_back({"WhiteFedId", w.id});
+      if (!k.id.empty()) tags.push_back({"BlackFedId", k.id});
       if (is_forfeit(b.result)) tags.push_back({"Termination", "forfeit"});
       if (!out.empty()) out += '\n';
       out += write_record(board_game(b), tags, RecordStyle::Tgk);
@@ -125,6 +127,7 @@ Event event_from_tgk(std::string_view text, System system) {
       auto [it, fresh] = index.try_emplace(name, int(event.players.size()));
       if (fresh) {
         Player p{name, 0, clean_display_text(rec.tag(s + "Title").value_or(""))};
+        p.id = clean_display_text(rec.tag(s + "FedId").value_or(""));
         std::string elo = rec.tag(s + "ELO").value_or(rec.tag(s + "Elo").value_or(""));
         if (!elo.empty() && elo.find_first_not_of("0123456789") == std::string::npos &&
             elo.size() < 6)

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # toguz tournament: a five-player Swiss kept in a state file (players, pairings, results with
 # typed moves checked by the referee, standings, crosstable, the HTML page, the TGK file read
-# back by toguz convert), a four-player round robin's crosstable, and the errors.
+# back by toguz convert, the exchange file written and read back), a four-player round robin's crosstable, and the errors.
 set -u
 toguz="$1"
 tests="$2"
@@ -114,6 +114,20 @@ check "export: games" 6 "$(grep -c '^\[Round ' "$tmp/ev.tgk")"
 check "export: forfeit" 1 "$(grep -c '^\[Termination "forfeit"\]' "$tmp/ev.tgk")"
 "$toguz" convert "$tmp/ev.tgk" --to tgk >/dev/null
 check "export: the records replay" 0 "$?"
+
+# The exchange file: written, read back into a new state file, the same standings and the
+# same file again; a damaged one refused with its line and field.
+t trf "$ev" -o "$tmp/ev.trf"
+check "trf: exit status" 0 "$?"
+check "trf: a player's line" "001    3  MS  Кажгалиев Темірлан                2050" \
+  "$(grep -m1 'Кажгалиев' "$tmp/ev.trf" | python3 -c 'import sys; print(sys.stdin.read()[:52])')"
+t from-trf "$tmp/ev.trf" "$tmp/back.json"
+check "from-trf: exit status" 0 "$?"
+check "from-trf: the same standings" "$(t standings "$ev")" "$(t standings "$tmp/back.json")"
+check "from-trf: the same file" "$(cat "$tmp/ev.trf")" "$(t trf "$tmp/back.json")"
+sed 's/^\(001    2.\{40\}\)..../\1 9x9/' "$tmp/ev.trf" >"$tmp/bad.trf"
+check "from-trf: refused" "toguz tournament: $tmp/bad.trf: line 10, rating (columns 49-52): expected a number, found '9x9'" \
+  "$(t from-trf "$tmp/bad.trf" "$tmp/bad.json" 2>&1)"
 
 # A round robin of four: Berger pairings and the crosstable by opponent.
 rr="$tmp/rr.json"

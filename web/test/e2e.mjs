@@ -734,6 +734,42 @@ async function phone_pages(browser, base, pages) {
  * the window, the header's menu is folded behind its button (aria-expanded, aria-controls), which
  * opens it by click or by key, and every item of the open menu is on screen; a link followed,
  * another page and Escape close it. A window wider than the phone's shows the whole menu. */
+/** An anonymous visitor's pages ask nothing that needs an account: no answer is a 401, so the
+ * browser's console stays clean (the home page used to ask for the account's games). */
+async function anonymous_quiet(browser, base, pages) {
+  const ctx = await browser.newContext();
+  const page = await ctx.newPage();
+  pages.push(page);
+  const refused = [];
+  page.on("response", (r) => {
+    if (r.status() === 401) refused.push(`${r.request().method()} ${new URL(r.url()).pathname}`);
+  });
+  const routes = [
+    ["#/", "#play-engine"],
+    ["#/games", "#games-search"],
+    ["#/lobby", "#pools"],
+    ["#/tournaments", "main h2"],
+    ["#/puzzles", "#puzzle-board[data-state]"],
+    ["#/studies", ".study-card"],
+    ["#/explorer", "#explorer-analysis"],
+    ["#/arbiter", "#arb-create"],
+    ["#/editor", "#editor-board g.hole"],
+    ["#/login", "#auth-submit"],
+  ];
+  for (const [hash, ready] of routes) {
+    await page.goto(`${base}/${hash}`);
+    await page.waitForSelector(ready, { timeout: T });
+    // every request the page started has been answered
+    await page.waitForLoadState("networkidle", { timeout: T });
+  }
+  check(refused.length === 0, `anonymous pages got 401s: ${refused.join(", ")}`);
+  await page.goto(`${base}/#/`);
+  await page.waitForLoadState("networkidle", { timeout: T });
+  check((await page.$("#online-name:not([type=hidden])")) !== null, "an anonymous visitor is asked for a name");
+  await ctx.close();
+  console.log(`  anonymous: ${routes.length} pages, no 401 answered`);
+}
+
 async function phone_menu(browser, base, pages) {
   const name = "Phone390";
   const made = await fetch(`${base}/api/games`, {
@@ -1146,7 +1182,9 @@ async function rated_game(browser, base, pages) {
   const { ctx: ca, page: a } = await signed_up(browser, base, pages, "Asel");
   const { ctx: cb, page: b } = await signed_up(browser, base, pages, "Dana");
   await a.goto(`${base}/#/`);
-  await a.fill("#online-name", "Asel");
+  // logged in, the forms ask for no name: they show the account's
+  await a.waitForSelector("#online-name-account .uname", { timeout: T });
+  check((await a.textContent("#online-name-account .uname")) === "Asel", "home shows the account's name");
   await a.selectOption("#online-colour", "white");
   await a.selectOption("#online-clock", "180000+2000");
   await a.check("#online-rated");
@@ -1154,8 +1192,8 @@ async function rated_game(browser, base, pages) {
   await a.waitForSelector("#invite-link", { timeout: T });
   const invite = await a.inputValue("#invite-link");
   await b.goto(invite);
-  await b.waitForSelector("#join-name", { timeout: T });
-  await b.fill("#join-name", "Someone");
+  await b.waitForSelector("#join-name-account .uname", { timeout: T });
+  check((await b.textContent("#join-name-account .uname")) === "Dana", "the join form shows the account's name");
   await b.click("#join-go");
   await b.waitForURL(/#\/game\/[^/]+\/[^/]+$/, { timeout: T });
   for (const p of [a, b]) {
@@ -1189,7 +1227,7 @@ async function rated_game(browser, base, pages) {
   // a guest with markup in the name plays Asel (casual); her page shows the name as text
   const evil = `<script>window.__xss=1</script>`;
   await a.goto(`${base}/#/`);
-  await a.fill("#online-name", "Asel");
+  await a.waitForSelector("#online-name-account", { timeout: T });
   await a.selectOption("#online-colour", "white");
   await a.uncheck("#online-rated");
   await a.click("#create-online");
@@ -1856,7 +1894,7 @@ async function correspondence(browser, _base, pages) {
 
 // ---- runner --------------------------------------------------------------------------------
 
-const tests = { engine_game, blind_game, blind_puzzle, a11y_audit, online_resign, reconnect, draw_rematch_abort, claim_win, phone_pages, phone_menu, languages, language_chunks, accounts_pages, rated_game, learn_pages, puzzle_rating, explorer_from_review, lobby_game, arbiter_page, arena_tournament, correspondence };
+const tests = { engine_game, anonymous_quiet, blind_game, blind_puzzle, a11y_audit, online_resign, reconnect, draw_rematch_abort, claim_win, phone_pages, phone_menu, languages, language_chunks, accounts_pages, rated_game, learn_pages, puzzle_rating, explorer_from_review, lobby_game, arbiter_page, arena_tournament, correspondence };
 const dir = mkdtempSync(path.join(tmpdir(), "toguz-e2e-"));
 let server;
 let browser;

@@ -54,6 +54,9 @@ TEST(FuzzRegressions, TgkRoundTrip) {
 TEST(FuzzRegressions, StaticPath) {
   replay_target("path_fuzz", fuzz::path_entry);
 }
+TEST(FuzzRegressions, FederationFiles) {
+  replay_target("federation_fuzz", fuzz::federation_entry);
+}
 
 // The entries do detect a broken invariant: a sanity check that they are not vacuous.
 TEST(FuzzRegressions, EntriesAcceptValidInputs) {

@@ -101,6 +101,29 @@ TEST(ServerTexts, ExportTagsCarryDateTimeControlAndTermination) {
   r.status = "aborted";
   r.reason = "aborted";
   EXPECT_EQ(tag(export_tags(r), "Termination"), "abandoned");
+  EXPECT_EQ(tag(export_tags(r), "WhiteElo"), "(none)");  // a casual game has no ratings
+}
+
+TEST(ServerTexts, RatedGamesCarryEloAndTheirChanges) {
+  GameRow r;
+  r.rated = true;
+  r.white_rating = 1512;
+  r.black_rating = 1488;
+  r.status = "playing";
+  auto tag = [](const GameRow& row, const std::string& name) {
+    for (const auto& [k, v] : export_tags(row))
+      if (k == name) return v;
+    return std::string("(none)");
+  };
+  EXPECT_EQ(tag(r, "WhiteElo"), "1512");
+  EXPECT_EQ(tag(r, "BlackElo"), "1488");
+  EXPECT_EQ(tag(r, "WhiteRatingDiff"), "(none)");  // not over yet
+  r.status = "over";
+  r.reason = "kazna";
+  r.white_diff = 9;
+  r.black_diff = -9;
+  EXPECT_EQ(tag(r, "WhiteRatingDiff"), "+9");
+  EXPECT_EQ(tag(r, "BlackRatingDiff"), "-9");
 }
 
 TEST(DisplayText, InvisibleAndFormatCharactersAreRemoved) {

@@ -1,10 +1,11 @@
 // The home screen: play the engine, two players on one device, play a friend online (invite
 // link), import a record or a position, and links to the games list and the position editor.
 // For a logged-in player, the "your turn" list: the games waiting for his move (correspondence
-// ones with the time left), with their count. What the forms ask for and the list are
+// ones with the time left), with their count; a logged-in player plays under his account's
+// name, so the forms ask for no name then. What the forms ask for and the list are
 // shell_state.ts's; the HTTP calls are games_api.ts's and accounts_api.ts's.
 
-import { accounts, type MyGame } from "../accounts/accounts_api.js";
+import { accounts, who_am_i, type MyGame } from "../accounts/accounts_api.js";
 import { clock_label } from "../accounts/accounts_state.js";
 import { api, store } from "../games/games_api.js";
 import { GamesView } from "../games/games.js";
@@ -26,6 +27,26 @@ function colour_select(id: string): string {
     <option value="random">${esc(t("random"))}</option></select></label>`;
 }
 
+/** Replaces the name field `id` by the account's name (the server plays the account's name). */
+function show_account_name(root: HTMLElement, id: string, me: string): void {
+  const input = root.querySelector<HTMLInputElement>(`#${id}`);
+  const label = input?.closest("label");
+  if (!input || !label) return;
+  input.value = me;
+  const p = document.createElement("p");
+  p.className = "playing-as";
+  p.id = `${id}-account`;
+  p.innerHTML = `${esc(t("logged_in_as"))} <a class="uname" href="#/@/${encodeURIComponent(me)}">${esc(me)}</a>`;
+  p.appendChild(input);
+  input.type = "hidden";
+  label.replaceWith(p);
+}
+
+/** Whether the name field `id` holds the account's name (kept apart from a guest's name). */
+function is_account_name(root: HTMLElement, id: string): boolean {
+  return root.querySelector<HTMLInputElement>(`#${id}`)?.type === "hidden";
+}
+
 export class HomeView implements View {
   el = document.createElement("div");
   private games = new GamesView(10);
@@ -39,14 +60,17 @@ export class HomeView implements View {
       void this.on_submit(e.target as HTMLFormElement);
     });
     this.render();
-    // 401 without an account: no list
-    accounts.my_games().then(
-      (m) => {
-        this.mine = m;
-        this.render_mine();
-      },
-      () => {},
-    );
+    void who_am_i().then((me) => {
+      if (!me) return; // anonymous: no name to show, no games of an account to ask for
+      show_account_name(this.el, "online-name", me);
+      accounts.my_games().then(
+        (m) => {
+          this.mine = m;
+          this.render_mine();
+        },
+        () => {},
+      );
+    });
   }
 
   /** The "your turn" card: the account's games waiting for its move, the nearest deadline first. */
@@ -142,7 +166,7 @@ export class HomeView implements View {
               }
             : { variant: this.val(`${mode}-variant`) };
       const g = new_game_of(mode, form, store.name());
-      if (mode === "online") store.set_name(g.name);
+      if (mode === "online" && !is_account_name(this.el, "online-name")) store.set_name(g.name);
       const r = await api.create(g);
       store.set_token(r.id, r.token);
       if (r.invite) store.set_invite(r.id, r.invite);
@@ -168,6 +192,9 @@ export class JoinView implements View {
       void this.join();
     });
     this.render();
+    void who_am_i().then((me) => {
+      if (me) show_account_name(this.el, "join-name", me);
+    });
   }
   destroy() {}
   render() {
@@ -178,7 +205,7 @@ export class JoinView implements View {
   }
   private async join() {
     const name = (this.el.querySelector("#join-name") as HTMLInputElement).value.trim();
-    store.set_name(name);
+    if (!is_account_name(this.el, "join-name")) store.set_name(name);
     try {
       const r = await api.join(this.id, this.invite, name);
       store.set_token(this.id, r.token);

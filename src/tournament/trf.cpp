@@ -1,0 +1,338 @@
+#include "tournament/trf.h"
+
+#include <algorithm>
+#include <cctype>
+#include <stdexcept>
+#include <vector>
+
+#include "tournament/standings.h"
+
+namespace toguz::tournament {
+namespace {
+
+// The 001 line's columns (1-based, as the format's description counts them).
+constexpr size_t kRankCol = 5, kTitleCol = 11, kNameCol = 15, kRatingCol = 49, kFedCol = 54,
+                 kIdCol = 58, kPointsCol = 81, kPlaceCol = 86, kFirstRoundCol = 92;
+constexpr size_t kNameWidth = 33, kRoundWidth = 10;
+
+// A line as its characters (UTF-8 code points): the format counts columns in characters, so
+// a Cyrillic or Kazakh name takes as many columns as a Latin one. A stray byte is one column.
+using Cells = std::vector<std::string_view>;
+Cells cells_of(std::string_view text) {
+  Cells out;
+  for (size_t i = 0; i < text.size();) {
+    const auto lead = static_cast<unsigned char>(text[i]);
+    size_t len = lead < 0x80 ? 1 : (lead >> 5) == 6 ? 2 : (lead >> 4) == 14 ? 3 : (lead >> 3) == 30 ? 4 : 1;
+    if (i + len > text.size()) len = 1;
+    out.push_back(text.substr(i, len));
+    i += len;
+  }
+  return out;
+}
+
+// Writes `text` into `line` at column `col` (1-based), `width` wide, right-aligned or not.
+void put(std::vector<std::string>& line, size_t col, size_t width, std::string_view text,
+         bool right = false) {
+  Cells cells = cells_of(text);
+  if (cells.size() > width) cells.resize(width);
+  const size_t at = col - 1 + (right ? width - cells.size() : 0);
+  if (line.size() < at + cells.size()) line.resize(at + cells.size(), " ");
+  for (size_t i = 0; i < cells.size(); ++i) line[at + i] = std::string(cells[i]);
+}
+
+std::string trimmed(std::string_view s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  return std::string(s);
+}
+
+// Columns col..col+width-1 of a line (1-based), trimmed; "" past its end.
+std::string field(const Cells& line, size_t col, size_t width) {
+  std::string out;
+  for (size_t i = col - 1; i < std::min(line.size(), col - 1 + width); ++i) out += line[i];
+  return trimmed(out);
+}
+
+[[noreturn]] void bad(size_t line, const std::string& what) {
+  throw std::runtime_error("line " + std::to_string(line) + ", " + what);
+}
+
+// One round of a player's line: "  12 w 1" (opponent's starting rank, colour, result).
+std::string round_text(const RoundEntry& e, const std::vector<int>& start_rank, int bye_points) {
+  if (e.kind == RoundEntry::Absent) return "";
+  if (e.kind == RoundEntry::Bye) return std::string("0000 - ") + (bye_points > 0 ? "U" : "Z");
+  std::string opp = std::to_string(start_rank[e.opponent]);
+  opp.insert(0, 4 - std::min<size_t>(4, opp.size()), ' ');
+  char result = e.half_points == 2 ? '1' : e.half_points == 1 ? '=' : '0';
+  if (e.kind == RoundEntry::Forfeit) result = e.half_points == 2 ? '+' : '-';
+  if (e.pending) result = '*';
+  return opp + ' ' + char(std::tolower(e.colour)) + ' ' + result;
+}
+
+std::string system_text(System s) {
+  switch (s) {
+    case System::RoundRobin: return "Round Robin";
+    case System::DoubleRoundRobin: return "Double Round Robin";
+    case System::Swiss: break;
+  }
+  return "Swiss System";
+}
+
+std::string points_text(int half_points) {
+  return std::to_string(half_points / 2) + (half_points % 2 ? ".5" : ".0");
+}
+
+}  // namespace
+
+std::string event_to_trf(const Event& event) {
+  const int n = int(event.players.size());
+  std::vector<int> order(n);
+  for (int i = 0; i < n; ++i) order[i] = i;
+  if (event.system == System::Swiss) order = pairing_order(event.players);
+  std::vector<int> start_rank(n);
+  for (int r = 0; r < n; ++r) start_rank[order[r]] = r + 1;
+  const auto table = standings(event);
+  std::vector<const Standing*> of(n);
+  for (const Standing& s : table) of[s.player] = &s;
+  std::string date = event.date;
+  std::replace(date.begin(), date.end(), '.', '/');
+  const int rated = int(std::count_if(event.players.begin(), event.players.end(),
+                                      [](const Player& p) { return p.rating > 0; }));
+  std::string out;
+  const std::pair<const char*, std::string> header[] = {
+      {"012", event.name},
+      {"022", event.site},
+      {"042", date},
+      {"062", std::to_string(n)},
+      {"072", std::to_string(rated)},
+      {"092", system_text(event.system)},
+      {"XXR", std::to_string(event.total_rounds())}};
+  for (const auto& [code, value] : header) out.append(code).append(" ").append(value) += '\n';
+  out += "XXT";
+  for (TieBreak t : tie_breaks_of(event)) out.append(" ").append(tie_break_short(t));
+  out += "\n";
+  for (int i : order) {
+    const Player& p = event.players[i];
+    std::vector<std::string> line = {"0", "0", "1"};
+    put(line, kRankCol, 4, std::to_string(start_rank[i]), true);
+    put(line, kTitleCol, 3, p.title);
+    put(line, kNameCol, kNameWidth, p.name);
+    if (p.rating > 0) put(line, kRatingCol, 4, std::to_string(p.rating), true);
+    put(line, kFedCol, 3, p.federation);
+    put(line, kIdCol, 11, p.id, true);
+    put(line, kPointsCol, 4, points_text(of[i]->half_points), true);
+    put(line, kPlaceCol, 4, std::to_string(of[i]->rank), true);
+    for (size_t r = 0; r < of[i]->rounds.size(); ++r)
+      put(line, kFirstRoundCol + r * kRoundWidth, 8,
+          round_text(of[i]->rounds[r], start_rank, event.bye_half_points()));
+    while (!line.empty() && line.back() == " ") line.pop_back();
+    for (const std::string& cell : line) out += cell;
+    out += '\n';
+  }
+  return out;
+}
+
+namespace {
+
+// One round of a player's line as read.
+struct Entry {
+  enum Kind : uint8_t { Absent, Bye, Game } kind = Absent;
+  int opponent = -1;  // player index
+  bool white = false;
+  char result = ' ';  // '1', '0', '=', '+', '-', '*'; 'U' or 'Z' for a bye
+};
+
+struct PlayerLine {
+  size_t line = 0;
+  Player player;
+  std::vector<Entry> rounds;
+};
+
+// The round entry at column `col` of a player's line.
+Entry read_entry(const Cells& text, size_t col, size_t line, size_t round, int n, int self) {
+  const std::string where = "round " + std::to_string(round + 1);
+  Entry e;
+  const std::string opp = field(text, col, 4), colour = field(text, col + 5, 1),
+                    res = field(text, col + 7, 1);
+  if (opp.empty() && colour.empty() && res.empty()) return e;
+  if (opp.empty() || !std::all_of(opp.begin(), opp.end(), ::isdigit))
+    bad(line, where + ": expected the opponent's starting rank, found '" + opp + "'");
+  const int o = std::stoi(opp);
+  if (o == 0) {
+    e.kind = Entry::Bye;
+    if (res == "U" || res == "F" || res == "W" || res == "+") e.result = 'U';
+    else if (res == "Z" || res == "-" || res == "L" || res.empty()) e.result = 'Z';
+    else bad(line, where + ": a bye scores a point (U, F) or nothing (Z), not '" + res + "'");
+    return e;
+  }
+  if (o > n || o - 1 == self)
+    bad(line, where + ": no player " + opp + " to meet (1 to " + std::to_string(n) + ")");
+  e.kind = Entry::Game;
+  e.opponent = o - 1;
+  if (colour != "w" && colour != "W" && colour != "b" && colour != "B")
+    bad(line, where + ": expected the colour w or b, found '" + colour + "'");
+  e.white = colour == "w" || colour == "W";
+  static const std::string kResults = "10=+-*WDL";
+  if (res.size() != 1 || kResults.find(res[0]) == std::string::npos)
+    bad(line, where + ": expected the result 1, 0, =, +, - or *, found '" + res + "'");
+  e.result = res[0] == 'W' ? '1' : res[0] == 'D' ? '=' : res[0] == 'L' ? '0' : res[0];
+  return e;
+}
+
+PlayerLine read_player(const Cells& text, size_t line, int n) {
+  PlayerLine p;
+  p.line = line;
+  const std::string rank = field(text, kRankCol, 4);
+  p.player.title = field(text, kTitleCol, 3);
+  p.player.name = field(text, kNameCol, kNameWidth);
+  if (p.player.name.empty()) bad(line, "name (columns 15-47): empty");
+  const std::string rating = field(text, kRatingCol, 4);
+  if (!std::all_of(rating.begin(), rating.end(), ::isdigit))
+    bad(line, "rating (columns 49-52): expected a number, found '" + rating + "'");
+  p.player.rating = rating.empty() ? 0 : std::stoi(rating);
+  p.player.federation = field(text, kFedCol, 3);
+  p.player.id = field(text, kIdCol, 11);
+  const int self = std::all_of(rank.begin(), rank.end(), ::isdigit) && !rank.empty()
+                       ? std::stoi(rank) - 1
+                       : -1;
+  for (size_t r = 0; kFirstRoundCol + r * kRoundWidth <= text.size(); ++r)
+    p.rounds.push_back(read_entry(text, kFirstRoundCol + r * kRoundWidth, line, r, n, self));
+  return p;
+}
+
+char answer_of(char result) {
+  switch (result) {
+    case '1': return '0';
+    case '0': return '1';
+    case '+': return '-';
+    case '-': return '+';
+    default: return result;  // '=', '*'
+  }
+}
+
+BoardResult board_result_of(char white_result) {
+  switch (white_result) {
+    case '1': return BoardResult::WhiteWins;
+    case '0': return BoardResult::BlackWins;
+    case '=': return BoardResult::Draw;
+    case '+': return BoardResult::WhiteForfeitWin;
+    case '-': return BoardResult::BlackForfeitWin;
+    default: return BoardResult::Pending;
+  }
+}
+
+// Round `r` from every player's entry, each game checked against the opponent's entry.
+Round read_round(const std::vector<PlayerLine>& players, size_t r, int bye_points) {
+  Round round;
+  const auto entry = [&](int i) {
+    return r < players[i].rounds.size() ? players[i].rounds[r] : Entry{};
+  };
+  const std::string where = "round " + std::to_string(r + 1);
+  for (int i = 0; i < int(players.size()); ++i) {
+    const Entry e = entry(i);
+    const size_t line = players[i].line;
+    if (e.kind == Entry::Bye) {
+      if ((e.result == 'U') != (bye_points > 0))
+        bad(line, where + ": a bye in this event scores " + points_text(bye_points));
+      round.byes.push_back(i);
+    }
+    if (e.kind != Entry::Game) continue;
+    const Entry o = entry(e.opponent);
+    if (o.kind != Entry::Game || o.opponent != i)
+      bad(line, where + ": player " + std::to_string(i + 1) + " met " +
+                    std::to_string(e.opponent + 1) + ", but that player's entry does not name " +
+                    std::to_string(i + 1));
+    if (o.white == e.white) bad(line, where + ": both players have the same colour");
+    if (o.result != answer_of(e.result))
+      bad(line, where + ": the results '" + std::string(1, e.result) + "' and '" +
+                    std::string(1, o.result) + "' of one game disagree");
+    if (!e.white) continue;
+    round.boards.push_back(Board{i, e.opponent, board_result_of(e.result), {}});
+  }
+  std::sort(round.boards.begin(), round.boards.end(), [](const Board& a, const Board& b) {
+    return std::min(a.white, a.black) < std::min(b.white, b.black);
+  });
+  return round;
+}
+
+void read_header(Event& ev, std::string_view code, std::string_view rest, size_t line) {
+  if (code == "012") ev.name = trimmed(rest);
+  if (code == "022") ev.site = trimmed(rest);
+  if (code == "042") {
+    ev.date = trimmed(rest);
+    std::replace(ev.date.begin(), ev.date.end(), '/', '.');
+  }
+  if (code == "092") {
+    std::string type = trimmed(rest);
+    std::transform(type.begin(), type.end(), type.begin(), ::tolower);
+    ev.system = type.find("double") != std::string::npos  ? System::DoubleRoundRobin
+                : type.find("round") != std::string::npos ? System::RoundRobin
+                                                          : System::Swiss;
+  }
+  if (code == "XXR") {
+    const std::string n = trimmed(rest);
+    if (n.empty() || n.size() > 3 || !std::all_of(n.begin(), n.end(), ::isdigit))
+      bad(line, "XXR: expected the number of rounds, found '" + n + "'");
+    ev.rounds = std::stoi(n);
+  }
+  if (code == "XXT") {
+    std::string word;
+    for (size_t i = 0; i <= rest.size(); ++i) {
+      if (i < rest.size() && rest[i] != ' ') {
+        word += rest[i];
+        continue;
+      }
+      TieBreak t;
+      if (!word.empty() && !parse_tie_break(word, &t))
+        bad(line, "XXT: no tie-break '" + word + "'");
+      if (!word.empty()) ev.tie_breaks.push_back(t);
+      word.clear();
+    }
+  }
+}
+
+}  // namespace
+
+Event event_from_trf(std::string_view text) {
+  Event ev;
+  std::vector<std::pair<size_t, std::string_view>> player_lines;
+  size_t number = 0;
+  while (!text.empty()) {
+    const size_t end = text.find('\n');
+    std::string_view line = text.substr(0, end);
+    text = end == std::string_view::npos ? std::string_view() : text.substr(end + 1);
+    ++number;
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (line.size() < 3) continue;
+    const std::string_view code = line.substr(0, 3);
+    if (code == "001")
+      player_lines.emplace_back(number, line);
+    else
+      read_header(ev, code, line.size() > 4 ? line.substr(4) : std::string_view(), number);
+  }
+  const int n = int(player_lines.size());
+  if (n == 0) throw std::runtime_error("no player lines (001)");
+  std::vector<PlayerLine> players(n);
+  std::vector<char> seen(n, 0);
+  for (const auto& [line, text] : player_lines) {
+    const Cells body = cells_of(text);
+    const std::string rank = field(body, kRankCol, 4);
+    if (rank.empty() || !std::all_of(rank.begin(), rank.end(), ::isdigit) ||
+        std::stoi(rank) < 1 || std::stoi(rank) > n || seen[std::stoi(rank) - 1])
+      bad(line, "starting rank (columns 5-8): expected a new number from 1 to " +
+                    std::to_string(n) + ", found '" + rank + "'");
+    seen[std::stoi(rank) - 1] = 1;
+    players[std::stoi(rank) - 1] = read_player(body, line, n);
+  }
+  size_t rounds = 0;
+  for (const PlayerLine& p : players)
+    for (size_t r = 0; r < p.rounds.size(); ++r)
+      if (p.rounds[r].kind != Entry::Absent) rounds = std::max(rounds, r + 1);
+  for (const PlayerLine& p : players) ev.players.push_back(p.player);
+  for (size_t r = 0; r < rounds; ++r)
+    ev.played.push_back(read_round(players, r, ev.bye_half_points()));
+  if (ev.system == System::Swiss && ev.rounds < int(rounds)) ev.rounds = int(rounds);
+  return ev;
+}
+
+}  // namespace toguz::tournament
