@@ -13,6 +13,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
+import { AxeBuilder } from "@axe-core/playwright";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const args = {};
@@ -229,6 +230,245 @@ async function engine_game(browser, base, pages) {
   // a game that does not exist says so
   await page.goto(`${base}/#/game/no-such-game`);
   await page.waitForSelector("#not-found", { timeout: T });
+  await ctx.close();
+}
+
+/** Says something in the blind mode's input (keys typed, then Enter unless `enter` is false)
+ * and returns what the log announced in answer (the first announcement since; `all`: every
+ * one of them, as a move and the engine's answer may come together). */
+async function blind_say(page, keys, enter = true, all = false) {
+  const before = Number((await page.getAttribute("#blind-live", "data-count")) ?? 0);
+  await page.keyboard.type(keys);
+  if (enter) await page.keyboard.press("Enter");
+  await page.waitForFunction((n) => Number(document.querySelector("#blind-live")?.dataset.count ?? 0) > n, before, { timeout: T, polling: 50 });
+  // (the count and the texts read at once: another announcement may come meanwhile)
+  const said = await page.$eval("#blind-live", (log, n) => [...log.children].slice(-(Number(log.dataset.count) - n)).map((p) => p.textContent), before);
+  return all ? said : said[0];
+}
+
+async function blind_focus_kept(page, what) {
+  const id = await page.evaluate(() => document.activeElement?.id);
+  check(id === "blind-input", `${what}: the focus stays in the blind mode's input (it is on #${id})`);
+}
+
+/** A whole game against the engine at level 1 played from the keyboard alone in blind mode: the
+ * board is a table in reading order in the accessibility tree, every move is announced in the
+ * live log, the commands answer, and the focus never leaves the input. Before that, without
+ * blind mode: the drawn board's holes in reading order, and the focus kept on the board after
+ * a hole played with Enter. */
+async function blind_game(browser, base, pages) {
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, reducedMotion: "reduce" });
+  const page = await ctx.newPage();
+  pages.push(page);
+  await page.goto(`${base}/#/`);
+  await page.selectOption("#engine-level", "1");
+  await page.selectOption("#engine-colour", "white");
+  await page.selectOption("#engine-variant", "standard");
+  await page.click("#play-engine");
+  await page.waitForURL(/#\/game\/[^/]+\/[^/]+$/, { timeout: T });
+  await board_data(page);
+  // without blind mode: a hole played by Enter keeps the keyboard on the board, through the
+  // engine's answer, on a legal hole again; a takeback undoes both moves
+  check((await wait_turn(page)) === "move", "White moves first");
+  await page.focus('#board g.hole.legal[data-hole="6"]');
+  await page.keyboard.press("Enter");
+  await wait_ply(page, 2);
+  await wait_turn(page);
+  const on = await page.evaluate(() => document.activeElement?.matches("#board g.hole.legal") ?? false);
+  check(on, "the focus is on a legal hole after a keyboard move and the answer");
+  await page.click('[data-action="takeback"]');
+  await wait_ply(page, 0);
+  // the drawn board in the accessibility tree: the top row from its hole 1, then ours, then the kaznas
+  const drawn = await page.locator("#board").ariaSnapshot();
+  const names = [...drawn.matchAll(/(img|button) "(White|Black) Hole (\d): 9"/g)].map((m) => `${m[1]} ${m[2]} ${m[3]}`);
+  const want = [1, 2, 3, 4, 5, 6, 7, 8, 9].map((h) => `img Black ${h}`).concat([1, 2, 3, 4, 5, 6, 7, 8, 9].map((h) => `button White ${h}`));
+  check(JSON.stringify(names) === JSON.stringify(want) && /group "Board"/.test(drawn) && /img "Kazna White: 0"/.test(drawn), `the drawn board in reading order: ${drawn}`);
+  await page.focus("#blind-toggle");
+  await page.keyboard.press("Enter");
+  await page.waitForFunction(() => document.activeElement?.id === "blind-input", null, { timeout: T, polling: 50 });
+  check((await page.getAttribute("#blind-toggle", "aria-pressed")) === "true", "the toggle says blind mode is on");
+  // the screen reader's view: the input, the log, and the board's rows from each player's hole 1
+  const tree = await page.locator("#blind-body").ariaSnapshot();
+  const rows = [/row "White \(you\) 9 9 9 9 9 9 9 9 9 0 —"/, /row "Black 9 9 9 9 9 9 9 9 9 0 —"/];
+  check(rows.every((r) => r.test(tree)) && tree.search(rows[0]) < tree.search(rows[1]), `the board in reading order: ${tree}`);
+  check(/textbox "Your move or a command"/.test(tree) && /log "Announcements"/.test(tree), `input and log named: ${tree}`);
+  check(/No move yet/.test(await blind_say(page, "l", false)), "l: no move yet");
+  check(/White kazna 0, needs 82 more for 82; Black kazna 0, needs 82/.test(await blind_say(page, "k", false)), "k: the kaznas");
+  check((await blind_say(page, "c", false)) === "No clock", "c: the clocks");
+  const pv = await blind_say(page, "/6", false);
+  check(pv === "White 6: 9 stones, the last lands in 5 on Black's row, captures 10, kazna 10", `/6: ${pv}`);
+  check((await blind_say(page, "64")) === "That hole plays 65 (10)", "a move in wrong notation is refused");
+  check(Number((await board_data(page)).ply) === 0, "the refused move was not played");
+  let plies = 0;
+  for (let i = 0; i < 400; i++) {
+    const what = await wait_turn(page, 120_000);
+    if (what === "over") break;
+    await blind_focus_kept(page, `before move ${i + 1}`);
+    if (i > 0) {
+      const heard = await page.$$eval("#blind-live p", (ps) => ps.map((p) => p.textContent));
+      check(heard.some((h) => /^Black [1-9] to [1-9] on (White|Black)'s row/.test(h)), `the engine's move was announced: ${heard.slice(-3)}`);
+    }
+    const legal = /^Legal holes: ([\d, ]+)$/.exec(await blind_say(page, "m", false));
+    check(legal, "m: the legal holes");
+    const holes = legal[1].split(", ").map(Number);
+    const hole = holes[i % holes.length];
+    // every other move in notation, the landing hole taken from the hole's preview
+    let typed = String(hole);
+    if (i % 2) typed += /lands in ([1-9])/.exec(await blind_say(page, `/${hole}`, false))[1];
+    const said = await blind_say(page, typed, true, true);
+    check(new RegExp(`^White ${hole} to [1-9] on (White|Black)'s row`).test(said[0]), `our move ${typed} announced: ${said} (log: ${await page.$$eval("#blind-live p", (ps) => ps.map((p) => p.textContent).join(" | "))})`);
+    await blind_focus_kept(page, `after move ${i + 1}`);
+    plies++;
+  }
+  await page.waitForSelector("#game-over", { timeout: T });
+  const heard = await page.$$eval("#blind-live p", (ps) => ps.map((p) => p.textContent));
+  const title = await page.textContent("#status");
+  check(heard.includes(title), `the end was announced (${title}): ${heard.slice(-3)}`);
+  await blind_focus_kept(page, "after the end");
+  console.log(`  blind game over after ${plies} moves of ours: ${title}`);
+  // the setting is kept in this browser
+  await page.reload();
+  await page.waitForSelector('#blind-toggle[aria-pressed="true"]', { timeout: T });
+  await ctx.close();
+}
+
+/** A puzzle solved in blind mode (the setting kept from an earlier visit) from the keyboard: the
+ * task is announced, each move of the solution is typed in notation, the forced replies and the
+ * end are announced, and the focus stays in the input. */
+async function blind_puzzle(browser, base, pages) {
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, reducedMotion: "reduce" });
+  await ctx.addInitScript(() => localStorage.setItem("toguz.blind", "1"));
+  const page = await ctx.newPage();
+  pages.push(page);
+  await page.goto(`${base}/#/puzzles`);
+  await page.waitForSelector('#puzzle-board[data-state="playing"]', { timeout: T });
+  await page.waitForFunction(() => /^#\/puzzles\/./.test(location.hash), null, { timeout: T, polling: 50 });
+  const id = decodeURIComponent(location_hash(page.url()).split("/")[2]);
+  const puzzle = await (await page.request.get(`${base}/api/puzzles/${encodeURIComponent(id)}`)).json();
+  const heard = () => page.$$eval("#blind-live p", (ps) => ps.map((p) => p.textContent));
+  const task = await page.textContent("#puzzle-feedback");
+  check((await heard()).includes(task), `the task was announced: ${task}`);
+  await page.focus("#blind-input");
+  const side = puzzle.side === "white" ? "White" : "Black";
+  for (let i = 0; i < puzzle.line.length; i += 2) {
+    const mv = puzzle.line[i];
+    const said = await blind_say(page, mv.notation, true, true);
+    check(said[0].startsWith(`${side} ${mv.hole} to ${mv.to.hole} on`), `the move ${mv.notation} announced: ${said}`);
+    await blind_focus_kept(page, `puzzle move ${mv.notation}`);
+    if (i + 1 < puzzle.line.length) {
+      const reply = puzzle.line[i + 1];
+      await page.waitForSelector(`#puzzle-board[data-ply="${i + 2}"]`, { timeout: T });
+      check((await heard()).some((h) => h.startsWith(`${side === "White" ? "Black" : "White"} ${reply.hole} to ${reply.to.hole}`)), `the reply ${reply.notation} announced: ${await heard()}`);
+    }
+  }
+  await page.waitForSelector('#puzzle-board[data-state="solved"]', { timeout: T });
+  check((await heard()).includes("Solved!"), `the solution announced: ${await heard()}`);
+  await blind_focus_kept(page, "the puzzle solved");
+  console.log(`  blind puzzle ${id} solved in ${puzzle.line.length} plies`);
+  await ctx.close();
+}
+
+/** Every page of the site, each with what shows it drawn: the fixed pages, an online
+ * tournament's, an over-the-board event's, the game pages given ([hash, ready, what to do
+ * first]) and a player's. */
+function site_routes(tournament, event, name, games) {
+  return [
+    ["#/", "#play-engine"],
+    ["#/games", "#games-table tbody tr"],
+    ["#/editor", "#editor-board g.hole"],
+    ["#/lobby", "#pools [data-pool]"],
+    ["#/tournaments", "#tn-new"],
+    [`#/tournaments/${tournament}`, "#tn-title"],
+    ["#/puzzles", "#puzzle-board[data-state]"],
+    ["#/studies", ".study-card"],
+    ["#/studies/1", "#study-board[data-ply]"],
+    ["#/explorer", "#explorer-analysis"],
+    [`#/explorer/${encodeURIComponent("9,9,9,9,9,9,1,10,10/10,10,10,10,10,0,9,9,9 10 0 b 1")}`, "#explorer-evals tbody tr"],
+    ["#/arbiter", "#arb-create"],
+    [`#/arbiter/${event}`, "#arb-pairings tbody tr[data-board]"],
+    ...games,
+    [`#/@/${name}`, ".ratings"],
+    ["#/leaderboard/blitz", ".leaders tbody tr"],
+    ["#/account", "#logout"],
+    ["#/login", "#auth-submit"],
+    ["#/signup", "#auth-submit"],
+  ];
+}
+
+/** The serious and critical WCAG 2.1 A and AA violations axe-core finds on the page, one line
+ * each: the rule, its impact and the first elements it names. */
+async function axe_violations(page) {
+  // (resultTypes: only the violations are reported in full, which makes a run much faster)
+  const r = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).options({ resultTypes: ["violations"] }).analyze();
+  return r.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id} (${v.impact}, ${v.nodes.length}): ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join("; ")}`);
+}
+
+/** The automated WCAG 2.1 AA audit (axe-core) of every page in light mode, signed in, with a
+ * game against the engine, an analysis board with its lines, the blind mode, an online
+ * tournament and an over-the-board event: no serious or critical violation anywhere. */
+async function a11y_audit(browser, base, pages) {
+  const name = "Auditor";
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: "light", reducedMotion: "reduce" });
+  const signed = await ctx.request.post(`${base}/api/signup`, { data: { username: name, password: `password of ${name}` }, headers: { Origin: base } });
+  check(signed.ok(), `signed up: ${signed.status()}`);
+  const post = async (url, data) => (await ctx.request.post(`${base}${url}`, { data, headers: { Origin: base } })).json();
+  const engine = await post("/api/games", { mode: "engine", variant: "standard", tuz: true, play_out: false, position: null, color: "white", level: 1, clock: { initial_ms: 300000, increment_ms: 2000 }, name: "" });
+  const analysis = await post("/api/import", { record: '[White "A"]\n[Black "B"]\n[Result "*"]\n\n1. 76(10) 98 *\n' });
+  check(engine.id && analysis.id, `made the games: ${JSON.stringify([engine, analysis])}`);
+  const page = await ctx.newPage();
+  pages.push(page);
+  await page.goto(`${base}/#/arbiter`);
+  await page.fill("#arb-name", "Audit cup");
+  await page.click("#arb-create");
+  await page.waitForURL(/#\/arbiter\/[a-z0-9]+$/, { timeout: T });
+  const event = new URL(page.url()).hash.split("/")[2];
+  for (const [i, player] of ["Eleusizov, Nurlan", "Aktayev, Serik"].entries()) {
+    await page.fill("#arb-player-name", player);
+    await page.click("#arb-add");
+    await page.waitForFunction((n) => document.querySelectorAll("#arb-players tbody tr").length === n, i + 1, { timeout: T, polling: 50 });
+  }
+  await page.click("#arb-pair");
+  await page.waitForSelector("#arb-pairings tbody tr[data-board]", { timeout: T });
+  await page.goto(`${base}/#/tournaments`);
+  await page.fill("#tn-name", "Audit arena");
+  await page.click("#tn-create");
+  await page.waitForURL(/#\/tournaments\/[a-z0-9]+$/, { timeout: T });
+  const tournament = new URL(page.url()).hash.split("/")[2];
+  // each page with what shows it drawn, and what to do there before the audit
+  const game = `#/game/${engine.id}/${engine.token}`;
+  const routes = site_routes(tournament, event, name, [
+    [game, "#board[data-ply]"],
+    [`${game}?blind`, "#blind-table tbody tr", async () => page.click("#blind-toggle")],
+    [`#/game/${analysis.id}/${analysis.token}`, "#analysis .line", async () => page.click('[data-action="analyse"]')],
+    [`#/game/${analysis.id}/${analysis.token}?review`, '#review[data-done="1"] #review-summary', async () => page.click('#controls [data-action="review"]')],
+  ]);
+  const found = [];
+  for (const [hash, ready, before] of routes) {
+    await page.goto(`${base}/${hash}`);
+    if (before) {
+      await page.waitForSelector("#board[data-ply]", { timeout: T });
+      await before();
+    }
+    await page.waitForSelector(ready, { timeout: T });
+    const v = await axe_violations(page);
+    console.log(`  ${hash}: ${v.length ? v.join(" | ") : "no serious violation"}`);
+    for (const line of v) found.push(`${hash}: ${line}`);
+  }
+  // the pages an anonymous visitor sees differently
+  const anon = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: "light" });
+  const visitor = await anon.newPage();
+  pages.push(visitor);
+  for (const [hash, ready] of [["#/", "#play-engine"], ["#/lobby", "#pools [data-pool]"], ["#/puzzles", "#puzzle-board[data-state]"], ["#/login", "#auth-submit"]]) {
+    await visitor.goto(`${base}/${hash}`);
+    await visitor.waitForSelector(ready, { timeout: T });
+    const v = await axe_violations(visitor);
+    console.log(`  anonymous ${hash}: ${v.length ? v.join(" | ") : "no serious violation"}`);
+    for (const line of v) found.push(`anonymous ${hash}: ${line}`);
+  }
+  check(found.length === 0, `serious or critical WCAG 2.1 AA violations:\n${found.join("\n")}`);
+  await anon.close();
   await ctx.close();
 }
 
@@ -629,27 +869,7 @@ async function phone_menu(browser, base, pages) {
   const tournament = new URL(maker.url()).hash.split("/")[2];
   await first.close();
   // every page, each with what shows it drawn
-  const routes = [
-    ["#/", "#play-engine"],
-    ["#/games", "#games-table tbody tr"],
-    ["#/editor", "#editor-board g.hole"],
-    ["#/lobby", "#pools [data-pool]"],
-    ["#/tournaments", "#tn-new"],
-    [`#/tournaments/${tournament}`, "#tn-title"],
-    ["#/puzzles", "#puzzle-board[data-state]"],
-    ["#/studies", ".study-card"],
-    ["#/studies/1", "#study-board[data-ply]"],
-    ["#/explorer", "#explorer-analysis"],
-    [`#/explorer/${encodeURIComponent("9,9,9,9,9,9,1,10,10/10,10,10,10,10,0,9,9,9 10 0 b 1")}`, "#explorer-evals tbody tr"],
-    ["#/arbiter", "#arb-create"],
-    [`#/arbiter/${event}`, "#arb-pairings tbody tr[data-board]"],
-    [`#/game/${game}`, "#board[data-ply]"],
-    [`#/@/${name}`, ".ratings"],
-    ["#/leaderboard/blitz", ".leaders tbody tr"],
-    ["#/account", "#logout"],
-    ["#/login", "#auth-submit"],
-    ["#/signup", "#auth-submit"],
-  ];
+  const routes = site_routes(tournament, event, name, [[`#/game/${game}`, "#board[data-ply]"]]);
   const toggle = "#menu-toggle";
   const expanded = (p) => p.getAttribute(toggle, "aria-expanded");
   const wait_expanded = (p, v) => p.waitForFunction((v) => document.querySelector("#menu-toggle")?.getAttribute("aria-expanded") === v, v, { timeout: T, polling: 50 });
@@ -884,6 +1104,29 @@ async function screenshots(browser, base, dir) {
   await wait_turn(pp);
   await pp.screenshot({ path: path.join(dir, "phone.png") });
   await phone.close();
+  await blind_shot(browser, base, dir);
+}
+
+/** The README's picture of the blind mode: a game against the engine after a few moves typed
+ * into the input, the kaznas asked for with k. */
+async function blind_shot(browser, base, dir) {
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 860 }, reducedMotion: "reduce" });
+  await ctx.addInitScript(() => localStorage.setItem("toguz.blind", "1"));
+  const page = await ctx.newPage();
+  await page.goto(`${base}/#/`);
+  await page.selectOption("#engine-level", "1");
+  await page.click("#play-engine");
+  await page.waitForSelector("#blind-input", { timeout: T });
+  await page.focus("#blind-input");
+  for (let i = 0; i < 4; i++) {
+    if ((await wait_turn(page)) === "over") break;
+    const legal = /([\d, ]+)$/.exec(await blind_say(page, "m", false))[1].split(", ");
+    await blind_say(page, legal[(i * 3) % legal.length]);
+  }
+  await wait_turn(page);
+  await blind_say(page, "k", false);
+  await page.screenshot({ path: path.join(dir, "blind.png") });
+  await ctx.close();
 }
 
 /** The account, player and lobby pages against the contract of docs/web-protocol.md ("Accounts,
@@ -1714,7 +1957,7 @@ async function correspondence(browser, _base, pages) {
 
 // ---- runner --------------------------------------------------------------------------------
 
-const tests = { engine_game, anonymous_quiet, dark_theme, sounds, online_resign, reconnect, draw_rematch_abort, claim_win, phone_pages, phone_menu, languages, language_chunks, accounts_pages, rated_game, learn_pages, puzzle_rating, explorer_from_review, lobby_game, arbiter_page, arena_tournament, correspondence };
+const tests = { engine_game, anonymous_quiet, dark_theme, sounds, blind_game, blind_puzzle, a11y_audit, online_resign, reconnect, draw_rematch_abort, claim_win, phone_pages, phone_menu, languages, language_chunks, accounts_pages, rated_game, learn_pages, puzzle_rating, explorer_from_review, lobby_game, arbiter_page, arena_tournament, correspondence };
 const dir = mkdtempSync(path.join(tmpdir(), "toguz-e2e-"));
 let server;
 let browser;

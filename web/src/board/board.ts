@@ -1,6 +1,9 @@
 // The board as on a real one, drawn as one SVG: the opponent's row at the top (his hole 1 on
 // the right, facing our hole N), the two kaznas in the middle (ours nearer to us), our row at the
 // bottom numbered 1..N from the left. Every stone is drawn; counts are written beside each hole.
+// For a screen reader the SVG is a group of named holes in reading order (the top row from its
+// hole 1, then the bottom row from its hole 1, then the kaznas), the legal ones buttons; the
+// written counts are hidden from it, as each hole's name says its count.
 
 import type { Board, Side } from "../protocol/types.js";
 import { t } from "../i18n/index.js";
@@ -60,7 +63,7 @@ export function board_svg(v: BoardView): string {
   const top: Side = v.bottom === "white" ? "black" : "white";
   const parts: string[] = [];
   parts.push(
-    `<svg class="board-svg" viewBox="0 0 ${W} ${H}" xmlns="http://www.w3.org/2000/svg" role="img" aria-label="${esc(t("a_board"))}">`,
+    `<svg class="board-svg" viewBox="0 0 ${W} ${H}" xmlns="http://www.w3.org/2000/svg" role="group" aria-label="${esc(t("a_board"))}">`,
   );
   parts.push(`<rect class="wood" x="0" y="0" width="${W}" height="${H}" rx="18"/>`);
 
@@ -83,7 +86,7 @@ export function board_svg(v: BoardView): string {
     const label = `${t(side)} ${t("hole")} ${hole}: ${count}`;
     parts.push(
       `<g class="${cls.join(" ")}" data-side="${side}" data-hole="${hole}" data-count="${count}"` +
-        (legal ? ` role="button" tabindex="0"` : "") +
+        (legal ? ` role="button" tabindex="0"` : ` role="img"`) +
         ` aria-label="${esc(label)}" transform="translate(${x},${y})">`,
     );
     parts.push(`<rect class="pit" x="0" y="0" width="${HOLE_W}" height="${HOLE_H}" rx="28"/>`);
@@ -105,21 +108,21 @@ export function board_svg(v: BoardView): string {
     // count and hole number outside the hole
     const ly = at_top ? y - 8 : y + HOLE_H + 19;
     parts.push(
-      `<text class="count" x="${x + HOLE_W / 2}" y="${ly}">` +
+      `<text class="count" x="${x + HOLE_W / 2}" y="${ly}" aria-hidden="true">` +
         `<tspan class="num">${hole}</tspan><tspan class="cnt" dx="6">${is_tuz ? "×" : count}</tspan></text>`,
     );
   };
 
-  for (let j = 0; j < n; j++) {
-    const x = PAD + j * HW + (HW - HOLE_W) / 2;
-    hole(top, n - j, x, row_y.top, true);
-    hole(v.bottom, j + 1, x, row_y.bottom, false);
-  }
+  // the top row's hole h is drawn in column n - h, the bottom row's in column h - 1
+  const x_of = (column: number) => PAD + column * HW + (HW - HOLE_W) / 2;
+  for (let h = 1; h <= n; h++) hole(top, h, x_of(n - h), row_y.top, true);
+  for (let h = 1; h <= n; h++) hole(v.bottom, h, x_of(h - 1), row_y.bottom, false);
 
   const kazna = (side: Side, y: number) => {
     const k = v.board.kazna[side];
     const w = n * HW - 70;
-    parts.push(`<g class="kazna kazna-${side}" data-side="${side}" data-count="${k}" transform="translate(${PAD + 4},${y})">`);
+    const label = `${t("kazna")} ${t(side)}: ${k}`;
+    parts.push(`<g class="kazna kazna-${side}" data-side="${side}" data-count="${k}" role="img" aria-label="${esc(label)}" transform="translate(${PAD + 4},${y})">`);
     parts.push(`<rect class="tray" x="0" y="0" width="${w}" height="${KAZ_H}" rx="${KAZ_H / 2}"/>`);
     const per_row = Math.max(1, Math.floor((w - 24) / 8));
     for (let i = 0; i < k; i++) {
@@ -130,7 +133,7 @@ export function board_svg(v: BoardView): string {
     }
     parts.push(`</g>`);
     parts.push(
-      `<text class="kazna-count" x="${PAD + w + 40}" y="${y + KAZ_H / 2 + 9}" aria-label="${esc(t("kazna"))} ${esc(t(side))}">${k}</text>`,
+      `<text class="kazna-count" x="${PAD + w + 40}" y="${y + KAZ_H / 2 + 9}" aria-hidden="true">${k}</text>`,
     );
   };
   kazna(top, kaz_y.top);

@@ -7,6 +7,7 @@
 
 import { GameSounds } from "./sounds.js";
 import { board_svg } from "../board/board.js";
+import { TextBoard } from "../board/text_board.js";
 import { GameSocket } from "../protocol/conn.js";
 import {
   after_delta, animates, away_ms, bottom_side, can_move as may_move, clock_ms, controls_of, deadline_passed, first_move_left,
@@ -31,6 +32,8 @@ interface Anim {
 
 export class GameView implements View {
   el: HTMLElement;
+  private body: HTMLElement; // redrawn by render(); the blind mode's text board stays beside it
+  private blind: TextBoard;
   private sock: GameSocket;
   private state: GameState | null = null;
   private queue: GameState[] = [];
@@ -58,6 +61,7 @@ export class GameView implements View {
   private sounds = new GameSounds();
   private deadline_passed = false; // the correspondence deadline was past at the last render
   private keyh: (e: KeyboardEvent) => void;
+  private board_focused = false; // the keyboard was on the board before a redraw: it stays there
 
   private checked = false;
   private syncing = false; // a gap in the deltas: the whole state was asked for
@@ -70,7 +74,14 @@ export class GameView implements View {
   ) {
     this.el = document.createElement("div");
     this.el.className = "game-view";
-    this.el.innerHTML = `<p class="loading">…</p>`;
+    this.body = document.createElement("div");
+    this.body.innerHTML = `<p class="loading">…</p>`;
+    this.blind = new TextBoard({
+      play: (hole) => this.play(hole),
+      status: () => this.el.querySelector("#status")?.textContent ?? "",
+      clocks: () => this.clocks_now(),
+    });
+    this.el.append(this.blind.el, this.body);
     this.sock = new GameSocket(
       id,
       token,
@@ -382,6 +393,8 @@ export class GameView implements View {
     const s = this.shown();
     const live = this.view_ply === null;
     const last = s.ply > 0 ? g.moves[s.ply - 1] : null;
+    const focused = this.board_focused || box.contains(document.activeElement);
+    this.board_focused = false;
     box.innerHTML = board_svg({
       board: s.board,
       bottom: this.bottom(),
@@ -399,11 +412,30 @@ export class GameView implements View {
     box.dataset.you = g.you;
     box.dataset.animating = this.animating ? "1" : "0";
     box.dataset.canMove = this.can_move() ? "1" : "0";
+    if (focused) this.focus_board(box);
+  }
+
+  /** Puts the keyboard back on the board after a redraw: on its first legal hole when there is
+   * one, else on the board itself. */
+  private focus_board(box: HTMLElement) {
+    const hole = box.querySelector<SVGGElement>("g.hole.legal");
+    if (hole) return hole.focus();
+    box.tabIndex = -1;
+    box.focus();
   }
 
   /** How long the opponent has been away now: the state's away_ms plus the time since it came. */
   private away_text(): string {
     return t("seconds", { n: Math.floor(away_ms(this.state, this.elapsed()) / 1000) });
+  }
+
+  /** Both clocks now (the running one counted on since the state came), null without a clock. */
+  private clocks_now(): { white: number; black: number } | null {
+    const c = this.state?.clock;
+    if (!c) return null;
+    const r = running_clock(this.state, this.elapsed());
+    const now = (s: Side) => (r?.side === s ? r.ms : clock_ms(c, s));
+    return { white: now("white"), black: now("black") };
   }
 
   /** The milliseconds since the state shown came. */
@@ -643,7 +675,7 @@ export class GameView implements View {
       .map((m) => {
         const mv = g.moves[m.ply - 1];
         const best = m.best_notation ?? `${t("hole")} ${m.best}`;
-        return `<li data-goto="${m.ply}" data-ply="${m.ply}" role="button"><span class="mnum">${esc(label(m.ply))}</span> <b>${esc(mv?.notation ?? String(m.hole))}${esc(m.mark)}</b> (${esc(t(m.side))}) — ${esc(t("best_was"))} <b class="best">${esc(best)}</b> · ${esc(t("loss_stones", { n: (m.loss_cp / 100).toFixed(1) }))}</li>`;
+        return `<li data-goto="${m.ply}" data-ply="${m.ply}"><span role="button"><span class="mnum">${esc(label(m.ply))}</span> <b>${esc(mv?.notation ?? String(m.hole))}${esc(m.mark)}</b> (${esc(t(m.side))}) — ${esc(t("best_was"))} <b class="best">${esc(best)}</b> · ${esc(t("loss_stones", { n: (m.loss_cp / 100).toFixed(1) }))}</span></li>`;
       })
       .join("");
     const progress = r.done ? "" : `<progress max="1" value="${r.progress}"></progress> ${esc(t("reviewing"))} ${(r.progress * 100).toFixed(0)}%`;
@@ -720,7 +752,8 @@ export class GameView implements View {
       this.hint && this.hint.ply === g.ply
         ? `<p class="hint-text" id="hint">${esc(t("hint"))}: ${esc(t("hole"))} ${this.hint.hole}${this.hint.score ? ` (${esc(this.score_words(this.hint.score))})` : ""}</p>`
         : "";
-    this.el.innerHTML = `<div class="game" data-mode="${g.mode}" data-conn="${this.conn}">
+    this.board_focused ||= !!this.el.querySelector("#board")?.contains(document.activeElement);
+    this.body.innerHTML = `<div class="game" data-mode="${g.mode}" data-conn="${this.conn}">
       <div class="banner" id="conn-banner" ${this.ever_open && this.conn !== "open" ? "" : "hidden"}>${esc(t("reconnecting"))}</div>
       <div class="main-col">
         ${this.player_bar(top, "top")}
@@ -746,6 +779,8 @@ export class GameView implements View {
     this.render_board();
     this.render_analysis();
     this.tick();
+    const you = g.you === "white" || g.you === "black" ? g.you : null;
+    this.blind.update({ id: g.id, board: g.board, to_move: g.to_move, legal: g.legal, may_move: this.can_move(), moves: g.moves.slice(0, g.ply), over: is_over(g), tuz: g.tuz, you });
     // keep the current move visible inside the list (not by scrolling the page)
     const list = this.el.querySelector<HTMLElement>("#moves");
     const cur = this.el.querySelector<HTMLElement>("#moves .current");

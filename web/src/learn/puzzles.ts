@@ -17,9 +17,10 @@ import { learn_api, puzzle_store, type AttemptAnswer, type Puzzle, type PuzzleSu
 import { open_analysis, position_svg } from "../board/learn_board.js";
 import {
   after_answer, give_up, legal_now, new_trial, play_reply, played_holes, remember, should_report, streak_after, streak_shown,
-  theme_choices, try_move, unrated_note, viewed_move, viewed_position, type PuzzleMode, type Streak, type Trial,
+  shown_position, theme_choices, try_move, unrated_note, viewed_move, viewed_position, type PuzzleMode, type Streak, type Trial,
 } from "./learn_state.js";
 import { move_label, parse_position } from "../board/logic.js";
+import { TextBoard } from "../board/text_board.js";
 import { esc, type View } from "../shell/util.js";
 
 const REPLY_MS = 450; // the forced reply follows after this pause
@@ -28,6 +29,12 @@ type Feedback = { kind: "task" | "right" | "solved" | "wrong" | "gave_up" | "err
 
 export class PuzzlesView implements View {
   el = document.createElement("div");
+  private body = document.createElement("div"); // redrawn by render(); the blind mode stays beside it
+  private blind = new TextBoard({
+    play: (hole) => this.play(hole),
+    status: () => this.el.querySelector("#puzzle-feedback")?.textContent ?? "",
+    clocks: () => null,
+  });
   private summary: PuzzleSummary | null = null;
   private trial: Trial | null = null;
   private feedback: Feedback = { kind: "task", text: "" };
@@ -46,7 +53,8 @@ export class PuzzlesView implements View {
 
   constructor(id?: string) {
     this.el.className = "puzzles";
-    this.el.innerHTML = `<p class="loading">…</p>`;
+    this.body.innerHTML = `<p class="loading">…</p>`;
+    this.el.append(this.blind.el, this.body);
     this.el.addEventListener("click", (e) => this.on_click(e));
     this.el.addEventListener("change", (e) => this.on_change(e.target as HTMLSelectElement));
     document.addEventListener("keydown", this.keyh);
@@ -298,7 +306,7 @@ export class PuzzlesView implements View {
     } else if (this.feedback.kind === "error") {
       side += `<div class="row"><button type="button" class="primary" data-action="next" id="puzzle-next">${esc(t("puzzle_next"))}</button></div>`;
     }
-    this.el.innerHTML = `<h2>${esc(t("puzzles"))}</h2>
+    this.body.innerHTML = `<h2>${esc(t("puzzles"))}</h2>
       <div class="row puzzle-controls">
         <label>${esc(t("puzzle_theme"))} <select id="puzzle-theme">${opts}</select></label>
         <span role="group" class="row">${mode("practice")}${mode("streak")}</span>
@@ -306,5 +314,15 @@ export class PuzzlesView implements View {
       </div>
       ${this.rating_html()}
       <div class="learn-grid">${board || "<div></div>"}<div class="learn-side card">${side}</div></div>`;
+    if (tr) this.blind_update(tr);
+  }
+
+  /** The attempt as the blind mode reads it: the position after the moves played. */
+  private blind_update(tr: Trial) {
+    const shown = parse_position(shown_position(tr));
+    const moves = tr.puzzle.line.slice(0, tr.ply).concat(tr.wrong ? [tr.wrong] : []);
+    const legal = legal_now(tr);
+    const over = tr.state !== "playing";
+    this.blind.update({ id: tr.puzzle.id, board: shown.board, to_move: shown.to_move, legal, may_move: legal.length > 0, moves, over, tuz: true, you: tr.puzzle.side });
   }
 }
