@@ -456,19 +456,23 @@ async function a11y_audit(browser, base, pages) {
     console.log(`  ${hash}: ${v.length ? v.join(" | ") : "no serious violation"}`);
     for (const line of v) found.push(`${hash}: ${line}`);
   }
-  // the pages an anonymous visitor sees differently
-  const anon = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: "light" });
-  const visitor = await anon.newPage();
-  pages.push(visitor);
-  for (const [hash, ready] of [["#/", "#play-engine"], ["#/lobby", "#pools [data-pool]"], ["#/puzzles", "#puzzle-board[data-state]"], ["#/login", "#auth-submit"]]) {
-    await visitor.goto(`${base}/${hash}`);
-    await visitor.waitForSelector(ready, { timeout: T });
-    const v = await axe_violations(visitor);
-    console.log(`  anonymous ${hash}: ${v.length ? v.join(" | ") : "no serious violation"}`);
-    for (const line of v) found.push(`anonymous ${hash}: ${line}`);
+  // the pages an anonymous visitor sees differently, in the light theme and the dark one
+  for (const scheme of ["light", "dark"]) {
+    const anon = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: scheme });
+    const visitor = await anon.newPage();
+    pages.push(visitor);
+    const seen = [["#/", "#play-engine"], ["#/lobby", "#pools [data-pool]"], ["#/puzzles", "#puzzle-board[data-state]"], ["#/login", "#auth-submit"]];
+    if (scheme === "dark") seen.push([`#/game/${engine.id}`, "#board[data-ply]"], ["#/tournaments", "main h2"], [`#/arbiter/${event}`, "#arb-pairings tbody tr[data-board]"]);
+    for (const [hash, ready] of seen) {
+      await visitor.goto(`${base}/${hash}`);
+      await visitor.waitForSelector(ready, { timeout: T });
+      const v = await axe_violations(visitor);
+      console.log(`  anonymous ${scheme} ${hash}: ${v.length ? v.join(" | ") : "no serious violation"}`);
+      for (const line of v) found.push(`anonymous ${scheme} ${hash}: ${line}`);
+    }
+    await anon.close();
   }
   check(found.length === 0, `serious or critical WCAG 2.1 AA violations:\n${found.join("\n")}`);
-  await anon.close();
   await ctx.close();
 }
 
