@@ -354,6 +354,40 @@ async function reconnect(browser, base, pages) {
   await cb.close();
 }
 
+/** A's network stalls without the socket closing (the page's test hook: nothing goes out or
+ * comes in). A's page misses a pong (5 s ping, 4 s answer) and shows "reconnecting"; the
+ * server, having heard nothing for 15 s, closes its end and B sees A "away"; A's click on a
+ * legal hole is refused on the page at once, the board unchanged; when the network comes back
+ * the move was never sent, and A may play it again. */
+async function stalled_connection(browser, base, pages) {
+  const { a, b, ca, cb } = await online_pair(browser, base, pages, "");
+  await play_plies(a, b, 2);
+  check((await wait_turn(a)) === "move", "White to move at ply 2");
+  const before = await a.evaluate(() => window.__toguz.state().position);
+  await a.evaluate(() => window.__toguz.stall());
+  await a.waitForSelector("#conn-banner:not([hidden])", { timeout: T });
+  await b.waitForSelector('.player[data-side="white"] .away-tag', { timeout: T });
+  await b.waitForSelector('.player[data-side="white"] .dot.off', { timeout: T });
+  // a click on a legal hole while disconnected: refused at once, nothing changes
+  const hole = await a.$eval("#board g.hole.legal", (g) => g.dataset.hole);
+  await a.locator(`#board g.hole.legal[data-hole="${hole}"]`).click();
+  await a.waitForFunction(() => [...document.querySelectorAll(".toast.error")].some((e) => /not connected/i.test(e.textContent)), null, { timeout: T, polling: 50 });
+  check(Number((await board_data(a)).ply) === 2, "the refused move left the board at ply 2");
+  check((await a.evaluate(() => window.__toguz.state().position)) === before, "the refused move left the position");
+  await a.evaluate(() => window.__toguz.resume());
+  await a.waitForSelector("#conn-banner[hidden]", { state: "attached", timeout: T });
+  await b.waitForSelector('.player[data-side="white"] .dot.on', { timeout: T });
+  check((await b.locator('.player[data-side="white"] .away-tag').count()) === 0, "A is no longer away");
+  // the refused move was never queued: both still at ply 2, White to move
+  check((await wait_turn(a)) === "move", "White may still move after the reconnect");
+  check(Number((await board_data(b)).ply) === 2 && Number((await board_data(a)).ply) === 2, "no move applied late");
+  await play_one(a, "click", 0);
+  await wait_ply(b, 3);
+  console.log("  stalled connection: reconnecting shown, the opponent saw away, a move refused and never applied later");
+  await ca.close();
+  await cb.close();
+}
+
 /** A draw offer declined (the offerer is told, and may not offer again at once), one offered
  * and accepted, a rematch with colours swapped, and that game aborted. */
 async function draw_rematch_abort(browser, base, pages) {
@@ -1613,7 +1647,7 @@ async function correspondence(browser, _base, pages) {
 
 // ---- runner --------------------------------------------------------------------------------
 
-const tests = { engine_game, online_resign, reconnect, draw_rematch_abort, claim_win, phone_pages, phone_menu, languages, language_chunks, accounts_pages, rated_game, learn_pages, puzzle_rating, explorer_from_review, lobby_game, arbiter_page, arena_tournament, correspondence };
+const tests = { engine_game, online_resign, reconnect, stalled_connection, draw_rematch_abort, claim_win, phone_pages, phone_menu, languages, language_chunks, accounts_pages, rated_game, learn_pages, puzzle_rating, explorer_from_review, lobby_game, arbiter_page, arena_tournament, correspondence };
 const dir = mkdtempSync(path.join(tmpdir(), "toguz-e2e-"));
 let server;
 let browser;

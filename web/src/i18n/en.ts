@@ -185,6 +185,8 @@ export const en = {
   disconnected: "offline",
   spectator: "You are watching",
   mistakes: "Mistakes",
+  away: "away",
+  move_offline: "Not connected: the move was not sent. Wait for the connection to come back.",
   depth: "depth",
   eval: "Evaluation",
   start: "Start",

@@ -182,6 +182,8 @@ export const kk: Dict<"one" | "other"> = {
   disconnected: "желіден тыс",
   spectator: "Сіз көрерменсіз",
   mistakes: "Қателер",
+  away: "орнында жоқ",
+  move_offline: "Байланыс жоқ: жүріс жіберілмеді. Байланыстың қалпына келуін күтіңіз.",
   depth: "тереңдік",
   eval: "Бағалау",
   start: "Басы",

@@ -182,6 +182,8 @@ export const ky: Dict<"one" | "other"> = {
   disconnected: "тармактан тышкары",
   spectator: "Сиз көрүүчүсүз",
   mistakes: "Каталар",
+  away: "ордунда жок",
+  move_offline: "Байланыш жок: жүрүш жөнөтүлгөн жок. Байланыштын калыбына келишин күтүңүз.",
   depth: "тереңдик",
   eval: "Баалоо",
   start: "Башы",

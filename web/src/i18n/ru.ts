@@ -182,6 +182,8 @@ export const ru: Dict<"one" | "few" | "many" | "other"> = {
   disconnected: "не в сети",
   spectator: "Вы зритель",
   mistakes: "Ошибки",
+  away: "нет на месте",
+  move_offline: "Нет связи: ход не отправлен. Дождитесь восстановления связи.",
   depth: "глубина",
   eval: "Оценка",
   start: "Начало",
