@@ -57,7 +57,8 @@ const json::object& object_of(const json::value& v, const std::string& field) {
 std::string event_to_json(const Event& event) {
   json::array players;
   for (const Player& p : event.players)
-    players.push_back(json::object{{"name", p.name}, {"rating", p.rating}, {"title", p.title}});
+    players.push_back(json::object{
+        {"name", p.name}, {"rating", p.rating}, {"title", p.title}, {"withdrawn", p.withdrawn}});
   json::array rounds;
   for (const Round& r : event.played) {
     json::array boards;
@@ -119,6 +120,10 @@ Event event_from_json(std::string_view text) {
     if (pl.name.empty()) bad(field + ".name", "expected a name");
     pl.rating = int_of(member(p, field, "rating"), field + ".rating", 0, 9999);
     pl.title = text_of(member(p, field, "title"), field + ".title");
+    if (const json::value* w = p.if_contains("withdrawn")) {  // absent in older files
+      if (!w->is_bool()) bad(field + ".withdrawn", "expected true or false");
+      pl.withdrawn = w->as_bool();
+    }
     ev.players.push_back(std::move(pl));
   }
   const int n = int(ev.players.size());
