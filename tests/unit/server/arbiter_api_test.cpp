@@ -374,7 +374,8 @@ TEST(ArbiterApi, PlayersCorrectedWithdrawnLateAndARoundPairedAgain) {
   ASSERT_EQ(rr.post("withdraw", json::object{{"player", 4}}).status, 200);
   ASSERT_EQ(rr.post("pair", {}).status, 200);
   int forfeits = 0;
-  for (const json::value& b : rr.event().at("played").at(0).at("boards").as_array()) {
+  const json::value rr_event = rr.event();  // held: the loop reads into it
+  for (const json::value& b : rr_event.at("played").at(0).at("boards").as_array()) {
     const bool white_out = b.at("white").as_int64() == 3, black_out = b.at("black").as_int64() == 3;
     if (white_out || black_out) {
       EXPECT_EQ(jstr(b.at("result")), white_out ? "-+" : "+-");
