@@ -185,7 +185,9 @@ class Link : public std::enable_shared_from_this<Link> {
                 beast::get_lowest_layer(*ws).expires_never();
                 websocket::stream_base::timeout t{};
                 t.handshake_timeout = kConnectTimeout;
-                t.idle_timeout = std::chrono::seconds(30);  // pings at 15 s of silence
+                // pings at 5 s of silence, as the site's pages do: the server closes a game's
+                // socket silent for --silent-socket-seconds (15 s by default)
+                t.idle_timeout = std::chrono::seconds(10);
                 t.keep_alive_pings = true;
                 ws->set_option(t);
                 ws->async_handshake(host_header(self->server_), self->target_,

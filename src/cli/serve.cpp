@@ -37,6 +37,10 @@ void add_serve(CLI::App& app) {
                   "a player gone this long may be claimed against")
       ->check(CLI::Range(1, 86400))
       ->capture_default_str();
+  cmd->add_option("--silent-socket-seconds", cfg->silent_socket_seconds,
+                  "a game's socket silent this long is closed (its player shown away)")
+      ->check(CLI::Range(1, 86400))
+      ->capture_default_str();
   cmd->add_option("--first-move-seconds", cfg->first_move_seconds,
                   "time for each player's first move in an online game (else it is aborted)")
       ->check(CLI::Range(1, 86400))

@@ -17,6 +17,11 @@ struct Config {
   std::string static_dir;    // the built front end; "" or no index.html: a "run make web" page
   int workers = 0;           // engine threads; 0 = hardware threads - 1 (at least 2)
   int abandon_seconds = 60;  // an opponent gone this long may be claimed against
+  // A game's socket the server has heard nothing from this long is closed (the page pings
+  // every 5 s, so this is about three pings missed): a network that stalled without closing
+  // the socket then shows the player away to his opponent, and a move held in the stalled
+  // connection is never applied later.
+  int silent_socket_seconds = 15;
   // Fair play (docs/accounts.md "Fair play"): each player of an online game (not
   // correspondence) makes his first move within first_move_seconds, else the game is aborted
   // (in a tournament, his loss); a live game (online or against the engine) whose player to

@@ -178,7 +178,9 @@ std::vector<int> pairing_order(const std::vector<Player>& players) {
 
 Round pair_next_round(const Event& event) {
   const int n = int(event.players.size());
-  if (n < 2) throw std::runtime_error("an event needs at least two players to pair a round");
+  const auto active = std::count_if(event.players.begin(), event.players.end(),
+                                    [](const Player& p) { return !p.withdrawn; });
+  if (active < 2) throw std::runtime_error("an event needs at least two players to pair a round");
   const int next = int(event.played.size());
   if (next > 0 && !event.round_complete(next - 1))
     throw std::runtime_error("round " + std::to_string(next) +
@@ -187,7 +189,14 @@ Round pair_next_round(const Event& event) {
     throw std::runtime_error("every round (" + std::to_string(event.total_rounds()) +
                              ") has been paired");
   if (event.system == System::Swiss) return pair_swiss_round(event);
-  return berger_round(n, next + 1, event.system == System::DoubleRoundRobin);
+  Round round = berger_round(n, next + 1, event.system == System::DoubleRoundRobin);
+  for (Board& b : round.boards) {
+    const bool white_out = event.players[b.white].withdrawn;
+    const bool black_out = event.players[b.black].withdrawn;
+    if (white_out != black_out)
+      b.result = white_out ? BoardResult::BlackForfeitWin : BoardResult::WhiteForfeitWin;
+  }
+  return round;
 }
 
 std::vector<int> half_points(const Event& event) {

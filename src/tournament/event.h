@@ -16,6 +16,9 @@ struct Player {
   std::string title;         // as the federation writes it, "" = none
   std::string id{};          // the federation's id of the player, "" = none
   std::string federation{};  // the player's federation or region code, "" = none
+  // Withdrawn by the arbiter: not paired in the rounds paired after (a round robin's boards
+  // against him are forfeits); his games so far stand.
+  bool withdrawn = false;
 };
 
 // One board's result as the arbiter enters it. A forfeit is a win without a game: it scores
@@ -86,8 +89,10 @@ struct Event {
 std::vector<int> pairing_order(const std::vector<Player>& players);
 
 // Pairs the next round: a Berger round for a round robin, a Dutch round for a Swiss
-// (swiss.h). Throws std::runtime_error with the reason when the event cannot be paired now
-// (a result missing, every round paired, fewer than two players).
+// (swiss.h), leaving withdrawn players out (a round robin's board with one withdrawn player
+// is a forfeit win for the other). Throws std::runtime_error with the reason when the event
+// cannot be paired now (a result missing, every round paired, fewer than two players taking
+// part).
 Round pair_next_round(const Event& event);
 
 // Half points of every player over the rounds paired so far (pending boards count nothing).

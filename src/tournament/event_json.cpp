@@ -57,7 +57,8 @@ const json::object& object_of(const json::value& v, const std::string& field) {
 std::string event_to_json(const Event& event) {
   json::array players;
   for (const Player& p : event.players) {
-    json::object o{{"name", p.name}, {"rating", p.rating}, {"title", p.title}};
+    json::object o{
+        {"name", p.name}, {"rating", p.rating}, {"title", p.title}, {"withdrawn", p.withdrawn}};
     if (!p.id.empty()) o["id"] = p.id;
     if (!p.federation.empty()) o["federation"] = p.federation;
     players.push_back(std::move(o));
@@ -126,6 +127,10 @@ Event event_from_json(std::string_view text) {
     if (const json::value* id = p.if_contains("id")) pl.id = text_of(*id, field + ".id");
     if (const json::value* fed = p.if_contains("federation"))
       pl.federation = text_of(*fed, field + ".federation");
+    if (const json::value* w = p.if_contains("withdrawn")) {  // absent in older files
+      if (!w->is_bool()) bad(field + ".withdrawn", "expected true or false");
+      pl.withdrawn = w->as_bool();
+    }
     ev.players.push_back(std::move(pl));
   }
   const int n = int(ev.players.size());

@@ -30,6 +30,19 @@ std::string tie_break_value(double v) {
   return buf;
 }
 
+// `text` with "{n}" and "{total}" replaced.
+std::string filled(std::string text, int n, int total) {
+  for (auto [key, v] : {std::pair<const char*, int>{"{n}", n}, {"{total}", total}})
+    if (const size_t at = text.find(key); at != std::string::npos)
+      text.replace(at, std::string(key).size(), std::to_string(v));
+  return text;
+}
+
+std::string tie_break_word(TieBreak tb, const ReportWords& w) {
+  const size_t i = size_t(tb);
+  return i < w.tie_breaks.size() ? w.tie_breaks[i] : std::string(tie_break_short(tb));
+}
+
 std::string outcome_mark(const RoundEntry& e) {
   if (e.pending) return "*";
   if (e.kind == RoundEntry::Forfeit) return e.half_points == 2 ? "+" : "-";
@@ -103,29 +116,28 @@ std::string player_label(const Player& p) {
   return s;
 }
 
-std::string event_title(const Event& ev) {
-  std::string t = ev.name.empty() ? "Tournament" : ev.name;
+std::string event_title(const Event& ev, const ReportWords& w) {
+  std::string t = ev.name.empty() ? w.tournament : ev.name;
   if (!ev.site.empty()) t += ", " + ev.site;
   if (!ev.date.empty()) t += ", " + ev.date;
   return t;
 }
 
-std::string round_heading(const Event& ev, int round) {
-  return "Round " + std::to_string(round) + " of " + std::to_string(ev.total_rounds());
+std::string round_heading(const Event& ev, int round, const ReportWords& w) {
+  return filled(w.round_of, round, ev.total_rounds());
 }
 
-std::string standings_heading(const Event& ev) {
-  return "Standings after round " + std::to_string(ev.played.size()) + " of " +
-         std::to_string(ev.total_rounds());
+std::string standings_heading(const Event& ev, const ReportWords& w) {
+  return filled(w.standings_after, int(ev.played.size()), ev.total_rounds());
 }
 
-Table pairings_table(const Event& ev, int round) {
+Table pairings_table(const Event& ev, int round, const ReportWords& w) {
   const std::vector<int> pts = [&] {
     Event before = ev;  // the scores before the round
     before.played.resize(round - 1);
     return half_points(before);
   }();
-  Table t{{"Board", "White", "Pts", "Result", "Black", "Pts"},
+  Table t{{w.board, w.white, w.pts, w.result, w.black, w.pts},
           {true, false, true, false, false, true},
           {}};
   const Round& r = ev.played[round - 1];
@@ -138,31 +150,33 @@ Table pairings_table(const Event& ev, int round) {
                       score_text(pts[x.black])});
   }
   for (int p : r.byes)
-    t.rows.push_back({"", player_label(ev.players[p]), score_text(pts[p]), "bye", "", ""});
+    t.rows.push_back({"", player_label(ev.players[p]), score_text(pts[p]), w.bye, "", ""});
   return t;
 }
 
-Table standings_table(const Event& ev, const std::vector<Standing>& st) {
-  Table t{{"Rank", "Name", "Rating", "Pts"}, {true, false, true, true}, {}};
+Table standings_table(const Event& ev, const std::vector<Standing>& st, const ReportWords& w) {
+  Table t{{w.rank, w.name, w.rating, w.pts}, {true, false, true, true}, {}};
   for (TieBreak tb : tie_breaks_of(ev)) {
-    t.header.push_back(std::string(tie_break_short(tb)));
+    t.header.push_back(tie_break_word(tb, w));
     t.align_right.push_back(true);
   }
   for (const Standing& s : st) {
     const Player& p = ev.players[s.player];
-    std::vector<std::string> row{
-        std::to_string(s.rank), p.title.empty() ? p.name : p.title + " " + p.name,
-        p.rating > 0 ? std::to_string(p.rating) : "", score_text(s.half_points)};
+    std::string name = p.title.empty() ? p.name : p.title + " " + p.name;
+    if (p.withdrawn) name += " (" + w.withdrawn + ")";
+    std::vector<std::string> row{std::to_string(s.rank), std::move(name),
+                                 p.rating > 0 ? std::to_string(p.rating) : "",
+                                 score_text(s.half_points)};
     for (double v : s.tie_breaks) row.push_back(tie_break_value(v));
     t.rows.push_back(std::move(row));
   }
   return t;
 }
 
-Table crosstable(const Event& ev, const std::vector<Standing>& st) {
+Table crosstable(const Event& ev, const std::vector<Standing>& st, const ReportWords& w) {
   std::vector<int> place(ev.players.size());
   for (size_t i = 0; i < st.size(); ++i) place[st[i].player] = int(i) + 1;
-  Table t{{"No", "Name", "Pts"}, {true, false, true}, {}};
+  Table t{{w.no, w.name, w.pts}, {true, false, true}, {}};
   const bool rr = ev.system != System::Swiss;
   const size_t columns = rr ? st.size() : ev.played.size();
   for (size_t c = 0; c < columns; ++c) {
@@ -181,12 +195,12 @@ Table crosstable(const Event& ev, const std::vector<Standing>& st) {
     } else {
       for (const RoundEntry& e : st[i].rounds) {
         if (e.kind == RoundEntry::Bye)
-          row.push_back("bye");
+          row.push_back(w.bye);
         else if (e.kind == RoundEntry::Absent)
           row.push_back("");
         else
-          row.push_back(std::to_string(place[e.opponent]) + char(e.colour == 'W' ? 'w' : 'b') +
-                        outcome_mark(e));
+          row.push_back(std::to_string(place[e.opponent]) +
+                        (e.colour == 'W' ? w.white_mark : w.black_mark) + outcome_mark(e));
       }
     }
     t.rows.push_back(std::move(row));
@@ -194,27 +208,31 @@ Table crosstable(const Event& ev, const std::vector<Standing>& st) {
   return t;
 }
 
-std::string html_page(const Event& ev, const std::string& body) {
-  return "<!DOCTYPE html>\n<html>\n<head>\n<meta charset=\"utf-8\">\n<title>" +
-         html_escape(event_title(ev)) +
+std::string html_page(const Event& ev, const std::string& body, const ReportWords& w) {
+  return "<!DOCTYPE html>\n<html lang=\"" + html_escape(w.lang) +
+         "\">\n<head>\n<meta charset=\"utf-8\">\n<title>" + html_escape(event_title(ev, w)) +
          "</title>\n<style>\nbody { font-family: serif; margin: 1.5em; }\n"
          "table { border-collapse: collapse; margin-bottom: 1.5em; }\n"
          "th, td { border: 1px solid #444; padding: 0.15em 0.5em; }\n"
          "td.n { text-align: right; }\n@media print { body { margin: 0; } }\n</style>\n"
          "</head>\n<body>\n<h1>" +
-         html_escape(event_title(ev)) + "</h1>\n" + body + "</body>\n</html>\n";
+         html_escape(event_title(ev, w)) + "</h1>\n" + body + "</body>\n</html>\n";
 }
 
-std::string pairings_page(const Event& ev, int round) {
-  return html_page(ev, "<h2>" + html_escape(round_heading(ev, round)) + "</h2>\n" +
-                           pairings_table(ev, round).html());
+std::string pairings_page(const Event& ev, int round, const ReportWords& w) {
+  return html_page(ev,
+                   "<h2>" + html_escape(round_heading(ev, round, w)) + "</h2>\n" +
+                       pairings_table(ev, round, w).html(),
+                   w);
 }
 
-std::string standings_page(const Event& ev) {
+std::string standings_page(const Event& ev, const ReportWords& w) {
   const std::vector<Standing> st = standings(ev);
-  return html_page(ev, "<h2>" + html_escape(standings_heading(ev)) + "</h2>\n" +
-                           standings_table(ev, st).html() + "<h2>Crosstable</h2>\n" +
-                           crosstable(ev, st).html());
+  return html_page(ev,
+                   "<h2>" + html_escape(standings_heading(ev, w)) + "</h2>\n" +
+                       standings_table(ev, st, w).html() + "<h2>" + html_escape(w.crosstable) +
+                       "</h2>\n" + crosstable(ev, st, w).html(),
+                   w);
 }
 
 }  // namespace toguz::tournament

@@ -11,6 +11,22 @@
 
 namespace toguz::tournament {
 
+// The words of the printed pages in one language: English by default (what `toguz
+// tournament` prints); the arbiter's site gives the others (src/site/arbiter/print_words.h).
+// "{n}" and "{total}" stand for numbers.
+struct ReportWords {
+  std::string lang = "en";  // the page's lang attribute
+  std::string tournament = "Tournament";
+  std::string round_of = "Round {n} of {total}";
+  std::string standings_after = "Standings after round {n} of {total}";
+  std::string crosstable = "Crosstable";
+  std::string board = "Board", white = "White", black = "Black", pts = "Pts", result = "Result";
+  std::string bye = "bye", rank = "Rank", name = "Name", rating = "Rating", no = "No";
+  std::string withdrawn = "withdrawn";
+  std::string white_mark = "w", black_mark = "b";  // a Swiss crosstable's colours: "3w1"
+  std::vector<std::string> tie_breaks;  // short names in TieBreak order; empty: tie_break_short
+};
+
 // A header row and rows of cells; `align_right[i]` per column.
 struct Table {
   std::vector<std::string> header;
@@ -28,33 +44,34 @@ std::string html_escape(const std::string& s);
 std::string player_label(const Player& p);
 
 // "Кубок РК, Astana, 2026.12.01": the name (or "Tournament"), site and date that are set.
-std::string event_title(const Event& ev);
+std::string event_title(const Event& ev, const ReportWords& w = {});
 
 // "Round 2 of 5".
-std::string round_heading(const Event& ev, int round);
+std::string round_heading(const Event& ev, int round, const ReportWords& w = {});
 
 // "Standings after round 3 of 5".
-std::string standings_heading(const Event& ev);
+std::string standings_heading(const Event& ev, const ReportWords& w = {});
 
 // Round `round`'s boards (1-based; every round paired so far is valid): board, White with his
 // score before the round, the result, Black, then a row per bye.
-Table pairings_table(const Event& ev, int round);
+Table pairings_table(const Event& ev, int round, const ReportWords& w = {});
 
-// Rank, name, rating, points and one column per tie-break of the event.
-Table standings_table(const Event& ev, const std::vector<Standing>& st);
+// Rank, name (a withdrawn player's marked so), rating, points and one column per tie-break of
+// the event.
+Table standings_table(const Event& ev, const std::vector<Standing>& st, const ReportWords& w = {});
 
 // Swiss: one column per round, "<opponent's place><w|b><outcome>". Round robin: one column per
 // opponent (by place), the outcomes against him in round order. Outcomes: "1" a win, "0" a
 // loss, "=" a draw, "+" / "-" a forfeit, "*" not played yet.
-Table crosstable(const Event& ev, const std::vector<Standing>& st);
+Table crosstable(const Event& ev, const std::vector<Standing>& st, const ReportWords& w = {});
 
 // A whole HTML page: the event's title as heading, `body` below, a style sheet that prints
 // cleanly.
-std::string html_page(const Event& ev, const std::string& body);
+std::string html_page(const Event& ev, const std::string& body, const ReportWords& w = {});
 
 // The print-friendly page of round `round`'s pairings, and of the standings with the
 // crosstable.
-std::string pairings_page(const Event& ev, int round);
-std::string standings_page(const Event& ev);
+std::string pairings_page(const Event& ev, int round, const ReportWords& w = {});
+std::string standings_page(const Event& ev, const ReportWords& w = {});
 
 }  // namespace toguz::tournament

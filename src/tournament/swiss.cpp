@@ -80,6 +80,9 @@ class Pairer {
       }
     }
     for (PlayerState& s : st_) s.pref = preference_of(s);
+    out_.assign(n_, 0);
+    for (int p = 0; p < n_; ++p) out_[p] = event.players[p].withdrawn ? 1 : 0;
+    active_ = n_ - int(std::count(out_.begin(), out_.end(), 1));
     ranking_.resize(n_);
     for (int i = 0; i < n_; ++i) ranking_[i] = i;
     std::sort(ranking_.begin(), ranking_.end(), [&](int a, int b) { return ranks_above(a, b); });
@@ -90,12 +93,13 @@ class Pairer {
     // third same colour in a row allowed). 2: rematches allowed. 3: colours ignored.
     for (level_ = 0; level_ <= 3; ++level_) {
       build_allowed();
-      matched_.assign(n_, 0);
+      // a withdrawn player is left out as if already paired
+      matched_ = out_;
       last_mate_.clear();
       int bye = -1;
-      if (n_ % 2 == 1) {
+      if (active_ % 2 == 1) {
         for (auto it = ranking_.rbegin(); it != ranking_.rend() && bye < 0; ++it) {
-          if (st_[*it].had_bye) continue;
+          if (st_[*it].had_bye || out_[*it]) continue;
           matched_[*it] = 1;
           if (completable())
             bye = *it;
@@ -362,6 +366,8 @@ class Pairer {
 
   static constexpr long kNodeLimit = 20000;
   int n_;
+  int active_ = 0;         // players not withdrawn
+  std::vector<char> out_;  // out_[p]: p withdrew
   std::vector<PlayerState> st_;
   std::vector<int> ranking_;
   int level_ = 0;

@@ -598,6 +598,40 @@ async function reconnect(browser, base, pages) {
   await cb.close();
 }
 
+/** A's network stalls without the socket closing (the page's test hook: nothing goes out or
+ * comes in). A's page misses a pong (5 s ping, 4 s answer) and shows "reconnecting"; the
+ * server, having heard nothing for 15 s, closes its end and B sees A "away"; A's click on a
+ * legal hole is refused on the page at once, the board unchanged; when the network comes back
+ * the move was never sent, and A may play it again. */
+async function stalled_connection(browser, base, pages) {
+  const { a, b, ca, cb } = await online_pair(browser, base, pages, "");
+  await play_plies(a, b, 2);
+  check((await wait_turn(a)) === "move", "White to move at ply 2");
+  const before = await a.evaluate(() => window.__toguz.state().position);
+  await a.evaluate(() => window.__toguz.stall());
+  await a.waitForSelector("#conn-banner:not([hidden])", { timeout: T });
+  await b.waitForSelector('.player[data-side="white"] .away-tag', { timeout: T });
+  await b.waitForSelector('.player[data-side="white"] .dot.off', { timeout: T });
+  // a click on a legal hole while disconnected: refused at once, nothing changes
+  const hole = await a.$eval("#board g.hole.legal", (g) => g.dataset.hole);
+  await a.locator(`#board g.hole.legal[data-hole="${hole}"]`).click();
+  await a.waitForFunction(() => [...document.querySelectorAll(".toast.error")].some((e) => /not connected/i.test(e.textContent)), null, { timeout: T, polling: 50 });
+  check(Number((await board_data(a)).ply) === 2, "the refused move left the board at ply 2");
+  check((await a.evaluate(() => window.__toguz.state().position)) === before, "the refused move left the position");
+  await a.evaluate(() => window.__toguz.resume());
+  await a.waitForSelector("#conn-banner[hidden]", { state: "attached", timeout: T });
+  await b.waitForSelector('.player[data-side="white"] .dot.on', { timeout: T });
+  check((await b.locator('.player[data-side="white"] .away-tag').count()) === 0, "A is no longer away");
+  // the refused move was never queued: both still at ply 2, White to move
+  check((await wait_turn(a)) === "move", "White may still move after the reconnect");
+  check(Number((await board_data(b)).ply) === 2 && Number((await board_data(a)).ply) === 2, "no move applied late");
+  await play_one(a, "click", 0);
+  await wait_ply(b, 3);
+  console.log("  stalled connection: reconnecting shown, the opponent saw away, a move refused and never applied later");
+  await ca.close();
+  await cb.close();
+}
+
 /** A draw offer declined (the offerer is told, and may not offer again at once), one offered
  * and accepted, a rematch with colours swapped, and that game aborted. */
 async function draw_rematch_abort(browser, base, pages) {
@@ -1609,7 +1643,7 @@ async function arbiter_page(browser, base, pages) {
   check((await page.textContent('#arb-players tr[data-player="3"] .name')) === evil, "the markup name shown as text");
   await page.click("#arb-pair");
   await page.waitForFunction(() => document.querySelectorAll("#arb-pairings tbody tr[data-board]").length === 2, null, { timeout: T, polling: 50 });
-  check((await page.$("#arb-add-player")) === null, "no players entered once round 1 is paired");
+  check((await page.$("#arb-add-player")) !== null, "a Swiss takes late players after round 1 is paired");
   // board 1: the moves as typed with a wrong kazna, named; then typed right
   await page.selectOption('#arb-pairings tr[data-board="1"] select.arb-result', "0-1");
   await page.fill('#arb-pairings tr[data-entry="1"] textarea', "1. 65 87 2. 55 99(12) 3. 34(21)");
@@ -1650,6 +1684,130 @@ async function arbiter_page(browser, base, pages) {
   console.log("  arbiter: a Swiss created, four players, round 1 paired, a typed move's error named, results, standings, print pages, TGK");
   await ctx2.close();
   await ctx.close();
+}
+
+/** The arbiter corrects and withdraws players, enters a late one, pairs a round again before
+ * any result, and keeps what is typed into one board while another is saved; a reader whose
+ * page is in Russian gets print pages in Russian. */
+async function arbiter_changes(browser, base, pages) {
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await ctx.newPage();
+  pages.push(page);
+  await page.goto(`${base}/#/arbiter`);
+  await page.fill("#arb-name", "Кубок области");
+  await page.fill("#arb-site", "Тараз");
+  await page.selectOption("#arb-system", "swiss");
+  await page.fill("#arb-rounds", "3");
+  await page.click("#arb-create");
+  await page.waitForURL(/#\/arbiter\/[a-z0-9]+$/, { timeout: T });
+  const id = new URL(page.url()).hash.split("/")[2];
+  const rows = (n) => page.waitForFunction((k) => document.querySelectorAll("#arb-players tbody tr").length === k, n, { timeout: T, polling: 50 });
+  const add = async (name, rating, n) => {
+    await page.fill("#arb-player-name", name);
+    await page.fill("#arb-player-rating", rating);
+    await page.click("#arb-add");
+    await rows(n);
+  };
+  const names = ["Әлиев Нұрлан", "Актаев Серик", "Жумабаев Бекзат", "Исаева Гүлнар"];
+  for (const [i, name] of names.entries()) await add(name, String(2200 - i * 50), i + 1);
+  // a typo corrected: the name and the rating
+  await page.click('#arb-players tr[data-player="1"] .arb-edit');
+  await page.fill('#arb-players tr[data-player="1"] .arb-edit-name', "Актаев Серикбол");
+  await page.fill('#arb-players tr[data-player="1"] .arb-edit-rating', "2155");
+  await page.click('#arb-players tr[data-player="1"] .arb-edit-save');
+  await page.waitForFunction(() => document.querySelector('#arb-players tr[data-player="1"] .name')?.textContent === "Актаев Серикбол", null, { timeout: T, polling: 50 });
+  check((await page.textContent('#arb-players tr[data-player="1"] td:nth-child(4)')) === "2155", "the rating corrected");
+  // round 1 paired, then a late player, then the round paired again (no result yet)
+  await page.click("#arb-pair");
+  await page.waitForFunction(() => document.querySelectorAll("#arb-pairings tbody tr[data-board]").length === 2, null, { timeout: T, polling: 50 });
+  await add("Сейітов Арман", "2000", 5);
+  await page.click("#arb-repair");
+  await page.waitForFunction(() => document.querySelectorAll("#arb-pairings tbody tr.bye").length === 1 && document.querySelectorAll("#arb-pairings tbody tr[data-board]").length === 2, null, { timeout: T, polling: 50 });
+  // moves typed into both boards; board 1 saved; board 2 keeps its text and its result
+  await page.fill('#arb-pairings tr[data-entry="2"] textarea', "1. 65 87");
+  await page.selectOption('#arb-pairings tr[data-board="2"] select.arb-result', "1-0");
+  await page.selectOption('#arb-pairings tr[data-board="1"] select.arb-result', "0-1");
+  await page.fill('#arb-pairings tr[data-entry="1"] textarea', "1. 65 87 2. 55 99(12) 3. 34(22)");
+  await page.click('#arb-pairings tr[data-entry="1"] .arb-save');
+  await page.waitForSelector('#arb-pairings tr[data-board="1"][data-result="0-1"]', { timeout: T });
+  check((await page.inputValue('#arb-pairings tr[data-entry="2"] textarea')) === "1. 65 87", "board 2 kept the moves typed");
+  check((await page.inputValue('#arb-pairings tr[data-board="2"] select.arb-result')) === "1-0", "board 2 kept the result picked");
+  check((await page.inputValue('#arb-pairings tr[data-entry="1"] textarea')) === "", "board 1 saved, its field empty");
+  check((await page.$("#arb-repair")) === null, "no new pairing once a result is in");
+  // a player withdrawn: marked so, and left out of round 2
+  const bye = Number(await page.$eval("#arb-pairings tbody tr.bye", (r) => {
+    const name = r.querySelector(".name").textContent;
+    return [...document.querySelectorAll("#arb-players tbody tr")].find((p) => name.includes(p.querySelector(".name").firstChild.textContent)).dataset.player;
+  }));
+  const out = bye === 0 ? 1 : 0;
+  await page.click(`#arb-players tr[data-player="${out}"] .arb-withdraw`);
+  await page.waitForSelector(`#arb-players tr[data-player="${out}"][data-withdrawn="1"] .arb-withdrawn`, { timeout: T });
+  await page.click('#arb-pairings tr[data-entry="2"] .arb-save');
+  await page.waitForSelector('#arb-pairings tr[data-board="2"][data-result="1-0"]', { timeout: T });
+  await page.click("#arb-pair");
+  await page.waitForFunction(() => document.querySelector("#arb-pairings")?.dataset.round === "2", null, { timeout: T, polling: 50 });
+  const round2 = await page.$$eval("#arb-pairings tbody tr", (rs) => rs.map((r) => r.textContent).join("|"));
+  const out_name = names[out] === "Актаев Серик" ? "Актаев Серикбол" : names[out];
+  check(!round2.includes(out_name), `the withdrawn player is not paired: ${round2}`);
+  check((await page.$$("#arb-pairings tbody tr[data-board]")).length === 2 && (await page.$$("#arb-pairings tbody tr.bye")).length === 0, "four players left: two boards, no bye");
+  // a reader in Russian: the print pages have no English
+  const ctx2 = await browser.newContext();
+  await ctx2.addInitScript(() => localStorage.setItem("toguz.lang", "ru"));
+  const reader = await ctx2.newPage();
+  pages.push(reader);
+  await reader.goto(`${base}/#/arbiter/${id}`);
+  await reader.waitForSelector("#arb-print-standings", { timeout: T });
+  for (const link of ["#arb-print-standings", "#arb-print-pairings"]) {
+    const href = await reader.getAttribute(link, "href");
+    check(href.includes("lang=ru"), `${link} in Russian: ${href}`);
+    const html = await (await reader.request.get(`${base}${href}`)).text();
+    check(html.includes('<html lang="ru">'), `${link}: the page's language`);
+    const text = html.replace(/<style>[\s\S]*?<\/style>/, "").replace(/<[^>]*>/g, " ").replace(/&[a-z]+;|&#\d+;/g, " ");
+    const latin = text.match(/[A-Za-z]+/g);
+    check(latin === null, `${link}: no English on the Russian print page: ${JSON.stringify(latin)}`);
+  }
+  console.log("  arbiter changes: a name corrected, a late player, a round paired again, a draft kept, a withdrawal, print pages in Russian");
+  await ctx2.close();
+  await ctx.close();
+}
+
+/** The tournament page redraws every 2 s: an entry code typed slowly, across several of those
+ * redraws, keeps its text and its focus and joins. A round robin is created with the form's
+ * defaults (its number of players fits its limit). */
+async function tournament_forms(browser, base, pages) {
+  const probe = await fetch(`${base}/api/me`);
+  if (probe.status === 404) {
+    console.log("  tournament forms: skipped, the server has no accounts (GET /api/me is 404)");
+    return;
+  }
+  const a = (await signed_up(browser, base, pages, "FormsAi")).page;
+  const b = (await signed_up(browser, base, pages, "FormsBo")).page;
+  await a.goto(`${base}/#/tournaments`);
+  await a.waitForSelector("#tn-new", { timeout: T });
+  await a.fill("#tn-name", "Круговой");
+  await a.selectOption("#tn-system", "round-robin");
+  check(Number(await a.inputValue("#tn-max")) <= Number(await a.getAttribute("#tn-max", "max")) && (await a.getAttribute("#tn-max", "max")) === "20", "a round robin's number of players within 20");
+  await a.fill("#tn-code", "тайна-42");
+  await a.click("#tn-create");
+  await a.waitForURL(/#\/tournaments\/[a-z0-9]+$/, { timeout: T });
+  const url = a.url();
+  await b.goto(url);
+  await b.waitForSelector("#tn-code-entry", { timeout: T });
+  const refreshes = () => b.evaluate(() => Number(document.querySelector(".tournament")?.dataset.refreshes ?? 0));
+  const after_refreshes = async (n) => {
+    const from = await refreshes();
+    await b.waitForFunction(([f, k]) => Number(document.querySelector(".tournament")?.dataset.refreshes ?? 0) >= f + k, [from, n], { timeout: T, polling: 100 });
+  };
+  await b.click("#tn-code-entry");
+  for (const part of ["тай", "на-", "42"]) {
+    await b.keyboard.type(part, { delay: 50 });
+    await after_refreshes(2);
+  }
+  check((await b.inputValue("#tn-code-entry")) === "тайна-42", `the code typed kept: ${await b.inputValue("#tn-code-entry")}`);
+  check(await b.evaluate(() => document.activeElement?.id === "tn-code-entry"), "the field kept its focus");
+  await b.click("#tn-join");
+  await b.waitForSelector("#tn-withdraw", { timeout: T });
+  console.log("  tournament forms: a round robin with the defaults, an entry code typed across redraws kept its text and focus");
 }
 
 /** A short online arena: four accounts join a one-minute arena with a 1+0 clock and play it to
@@ -1961,7 +2119,7 @@ async function correspondence(browser, _base, pages) {
 
 // ---- runner --------------------------------------------------------------------------------
 
-const tests = { engine_game, anonymous_quiet, dark_theme, sounds, blind_game, blind_puzzle, a11y_audit, online_resign, reconnect, draw_rematch_abort, claim_win, phone_pages, phone_menu, languages, language_chunks, accounts_pages, rated_game, learn_pages, puzzle_rating, explorer_from_review, lobby_game, arbiter_page, arena_tournament, correspondence };
+const tests = { engine_game, anonymous_quiet, dark_theme, sounds, blind_game, blind_puzzle, a11y_audit, online_resign, reconnect, stalled_connection, draw_rematch_abort, claim_win, phone_pages, phone_menu, languages, language_chunks, accounts_pages, rated_game, learn_pages, puzzle_rating, explorer_from_review, lobby_game, arbiter_page, arbiter_changes, tournament_forms, arena_tournament, correspondence };
 const dir = mkdtempSync(path.join(tmpdir(), "toguz-e2e-"));
 let server;
 let browser;

@@ -1,11 +1,13 @@
 #include "site/arbiter/arbiter_api.h"
 
 #include <cctype>
+#include <cstdint>
 #include <sstream>
 #include <vector>
 
 #include "accounts/session.h"
 #include "net/url.h"
+#include "site/arbiter/print_words.h"
 #include "site/games/room_registry.h"
 #include "site/json_in.h"
 #include "site/json_out.h"
@@ -60,7 +62,8 @@ const char* next_step(const Event& ev) {
 json::object event_view(const std::string& id, const Event& ev) {
   json::array players;
   for (const tournament::Player& p : ev.players)
-    players.push_back(json::object{{"name", p.name}, {"rating", p.rating}, {"title", p.title}});
+    players.push_back(json::object{
+        {"name", p.name}, {"rating", p.rating}, {"title", p.title}, {"withdrawn", p.withdrawn}});
   json::array rounds;
   for (const Round& r : ev.played) {
     json::array boards;
@@ -128,18 +131,66 @@ Event new_event(const json::object& body) {
   return ev;
 }
 
-void add_player(Event& ev, const json::object& body) {
-  if (!ev.played.empty()) throw Refusal("event_players_closed");
-  if (int(ev.players.size()) >= kMaxPlayers)
-    throw Refusal("event_full", {{"n", std::to_string(kMaxPlayers)}});
+// The name, rating and title of the body, checked; `self` is the player being edited (-1 for
+// a new one), whom the same name does not refuse.
+tournament::Player player_of(const Event& ev, const json::object& body, int self) {
   tournament::Player p;
   p.name = clean_name(get_string(body, "name", "", 1000), "");
   if (p.name.empty()) throw Refusal("event_player_name");
   p.rating = int(get_int(body, "rating", 0, 0, 9999));
   p.title = clean_name(get_string(body, "title", "", 100), "", kMaxTitleChars);
-  for (const tournament::Player& q : ev.players)
-    if (q.name == p.name) throw Refusal("event_player_entered", {{"name", p.name}});
-  ev.players.push_back(std::move(p));
+  for (size_t i = 0; i < ev.players.size(); ++i)
+    if (int(i) != self && ev.players[i].name == p.name)
+      throw Refusal("event_player_entered", {{"name", p.name}});
+  return p;
+}
+
+// A new player; in a Swiss also after round 1 (a late entry, paired from the next round with
+// the points he has, none), in a round robin only before it (the Berger table is fixed).
+void add_player(Event& ev, const json::object& body) {
+  if (!ev.played.empty() && ev.system != System::Swiss) throw Refusal("event_players_closed");
+  if (int(ev.players.size()) >= kMaxPlayers)
+    throw Refusal("event_full", {{"n", std::to_string(kMaxPlayers)}});
+  ev.players.push_back(player_of(ev, body, -1));
+}
+
+// The body's "player" (1-based, as the page numbers them) as an index.
+int player_index(const Event& ev, const json::object& body) {
+  const int n = int(ev.players.size());
+  const int64_t p = get_int(body, "player", 0, INT64_MIN, INT64_MAX);
+  if (p < 1 || p > n) throw Refusal("event_player", {{"n", std::to_string(n)}});
+  return int(p - 1);
+}
+
+// A player's name, rating and title corrected (a typo); his games and place stay.
+void edit_player(Event& ev, const json::object& body) {
+  const int i = player_index(ev, body);
+  tournament::Player p = player_of(ev, body, i);
+  p.withdrawn = ev.players[i].withdrawn;
+  ev.players[i] = std::move(p);
+}
+
+// A player withdrawn ("withdrawn": true) or back (false): the rounds paired after leave him
+// out; his games so far stand.
+void withdraw_player(Event& ev, const json::object& body) {
+  const int i = player_index(ev, body);
+  const json::value* w = body.if_contains("withdrawn");
+  if (w && !w->is_bool()) throw Refusal("field_type", {{"field", "withdrawn"}}, "bool");
+  ev.players[i].withdrawn = !w || w->as_bool();
+}
+
+// The last round taken back to be paired again (a player entered late, one withdrawn, a
+// pairing mistake), while none of its boards has a result (a forfeit the pairing itself made
+// against a withdrawn player aside).
+void unpair_round(Event& ev) {
+  if (ev.played.empty()) throw Refusal("event_no_round");
+  for (const Board& b : ev.played.back().boards) {
+    const bool automatic = tournament::is_forfeit(b.result) &&
+                           (ev.players[b.white].withdrawn || ev.players[b.black].withdrawn);
+    if (b.result != BoardResult::Pending && !automatic)
+      throw Refusal("event_round_has_results", {{"n", std::to_string(ev.played.size())}});
+  }
+  ev.played.pop_back();
 }
 
 void enter_result(Event& ev, const json::object& body) {
@@ -198,6 +249,12 @@ Response ArbiterApi::change(const http::request<http::string_body>& req, store::
   if (!accounts::session_matches(key, row.key_hash, INT64_MAX, 0)) throw Refusal("wrong_key");
   if (action == "players") {
     add_player(ev, body);
+  } else if (action == "player") {
+    edit_player(ev, body);
+  } else if (action == "withdraw") {
+    withdraw_player(ev, body);
+  } else if (action == "unpair") {
+    unpair_round(ev);
   } else if (action == "pair") {
     try {
       ev.played.push_back(pair_next_round(ev));
@@ -228,7 +285,7 @@ void ArbiterApi::add_routes(net::Router& router) {
   add(Method::Get, "/api/events/:id", event(""));
   for (const char* action : {"tgk", "pairings", "standings"})
     add(Method::Get, std::string("/api/events/:id/") + action, event(action));
-  for (const char* action : {"players", "pair", "result"})
+  for (const char* action : {"players", "player", "withdraw", "pair", "unpair", "result"})
     add(Method::Post, std::string("/api/events/:id/") + action, event(action));
 }
 
@@ -245,10 +302,12 @@ Response ArbiterApi::handle(const http::request<http::string_body>& req, const s
       return json_response(http::status::ok, json::object{{"event", event_view(id, ev)}});
     if (action == "tgk")
       return text_response("text/plain; charset=utf-8", event_tgk(ev), "event-" + id + ".tgk");
+    const tournament::ReportWords& words =
+        print_words(net::query_value(net::query_pairs(query), "lang").value_or("en"));
     if (action == "pairings")
       return text_response("text/html; charset=utf-8",
-                           pairings_page(ev, round_of_query(ev, query)));
-    return text_response("text/html; charset=utf-8", standings_page(ev));
+                           pairings_page(ev, round_of_query(ev, query), words));
+    return text_response("text/html; charset=utf-8", standings_page(ev, words));
   }
   return change(req, *row, std::move(ev), action);
 }

@@ -19,13 +19,13 @@ class ArbiterApi {
   explicit ArbiterApi(store::Store& store) : store_(store) {}
 
   // The arbiter's routes: POST /api/events, GET /api/events/<id>[/tgk|pairings|standings],
-  // POST /api/events/<id>/{players,pair,result}.
+  // POST /api/events/<id>/{players,player,withdraw,pair,unpair,result}.
   void add_routes(net::Router& router);
 
   // Answers a request of one of those routes: `id` "" for POST /api/events (a new event), else
   // the event's id and `action` ("" for the event itself, tgk, pairings, standings; players,
-  // pair, result for a POST with the key). A bad request throws a Refusal naming the field (its
-  // route answers it), and the stored event stays as it was.
+  // player, withdraw, pair, unpair, result for a POST with the key). A bad request throws a Refusal
+  // naming the field (its route answers it), and the stored event stays as it was.
   boost::beast::http::response<boost::beast::http::string_body> handle(
       const boost::beast::http::request<boost::beast::http::string_body>& req,
       const std::string& id, const std::string& action, const std::string& query);
@@ -35,7 +35,8 @@ class ArbiterApi {
   using Request = boost::beast::http::request<boost::beast::http::string_body>;
   // POST /api/events: a new event and its arbiter key.
   Response create(const Request& req);
-  // A POST with the arbiter key to an event: `action` (players, pair, result) applied to `ev`,
+  // A POST with the arbiter key to an event: `action` (players: a new player; player: one
+  // corrected; withdraw; pair; unpair: the last round taken back; result) applied to `ev`,
   // then `row` saved; a Refusal, and nothing saved, on any refusal.
   Response change(const Request& req, store::EventRow& row, tournament::Event ev,
                   const std::string& action);

@@ -12,7 +12,8 @@ GameSocket::GameSocket(GamesSite& games, tcp::socket&& socket)
     : games_(games),
       s_(games.services()),
       ws_(std::move(socket)),
-      hello_timer_(ws_.get_executor()) {}
+      hello_timer_(ws_.get_executor()),
+      silence_timer_(ws_.get_executor()) {}
 
 // A session is detached from its room when its connection fails or closes (on_gone); one
 // still attached at shutdown dies with the io_context and must not call back into the server.
@@ -31,6 +32,10 @@ void GameSocket::start(http::request<http::string_body> req, std::shared_ptr<Roo
   counted_ = true;
   s_.accounts.user_connected(viewer_);
   net::set_server_options(ws_, kMaxBody);
+  // A ping frame (a program's keep-alive, not the page's "ping" message) is heard too.
+  ws_.control_callback([weak = weak_from_this()](websocket::frame_type, beast::string_view) {
+    if (auto s = weak.lock()) s->last_heard_ = SteadyClock::now();
+  });
   auto self = shared_from_this();
   ws_.async_accept(req, [self](beast::error_code ec) {
     if (ec) {
@@ -44,7 +49,26 @@ void GameSocket::start(http::request<http::string_body> req, std::shared_ptr<Roo
       auto s = weak.lock();
       if (!ec && s && !s->attached_) s->close();
     });
+    self->last_heard_ = SteadyClock::now();
+    self->watch_silence();
     net::WsSessionOps::read(self);
+  });
+}
+
+void GameSocket::watch_silence() {
+  silence_timer_.expires_at(last_heard_ + std::chrono::seconds(s_.config.silent_socket_seconds));
+  silence_timer_.async_wait([weak = weak_from_this()](beast::error_code ec) {
+    auto s = weak.lock();
+    if (ec || !s || s->gone_) return;
+    if (SteadyClock::now() - s->last_heard_ <
+        std::chrono::seconds(s->s_.config.silent_socket_seconds)) {
+      s->watch_silence();
+      return;
+    }
+    log(net::LogLevel::Info, s->room ? s->room->id : "",
+        "closed a socket of " + s->peer_ + " silent for " +
+            std::to_string(s->s_.config.silent_socket_seconds) + " s");
+    s->close();
   });
 }
 
@@ -105,6 +129,7 @@ void GameSocket::become_local(std::shared_ptr<Room> r) {
 // is told, and the connection reads on.
 void GameSocket::on_text(const std::string& text) {
   if (gone_) return;
+  last_heard_ = SteadyClock::now();
   try {
     if (!attached_)
       on_hello(text);
@@ -212,6 +237,7 @@ void GameSocket::on_gone() {
   if (gone_) return;
   gone_ = true;
   hello_timer_.cancel();
+  silence_timer_.cancel();
   if (counted_) {
     counted_ = false;
     s_.accounts.user_disconnected(viewer_);

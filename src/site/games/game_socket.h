@@ -67,10 +67,15 @@ class GameSocket : public ClientSession,
   void on_gone();
   void on_hello(std::string_view text);
   void on_text(const std::string& text);
+  // Closes the socket once nothing has come from it for the config's silent_socket_seconds
+  // (checked at the time it would run out, then again from the last message heard).
+  void watch_silence();
   GamesSite& games_;
   const GamesServices& s_;
   websocket::stream<beast::tcp_stream> ws_;
   asio::steady_timer hello_timer_;
+  asio::steady_timer silence_timer_;
+  SteadyClock::time_point last_heard_ = SteadyClock::now();
   std::string peer_;  // the client's address
   Viewer viewer_;
   Seat seat_ = Seat::Spectator;

@@ -269,9 +269,22 @@ TEST(ArbiterApi, BadRequestsAreRefusedAndNameTheField) {
   EXPECT_EQ(code(early), "event_no_round");
   EXPECT_EQ(a.post("players", json::object{{"name", "Bolat"}, {"rating", 1800}}).status, 200);
   ASSERT_EQ(a.post("pair", {}).status, 200);
-  HttpResult late = a.post("players", json::object{{"name", "Late"}});
+  // A Swiss takes late players (paired from the next round); a round robin does not.
+  EXPECT_EQ(a.post("players", json::object{{"name", "Late"}}).status, 200);
+  Arbiter rr = create(port, json::object{{"system", "round-robin"}});
+  for (const char* name : {"A", "B"})
+    ASSERT_EQ(rr.post("players", json::object{{"name", name}}).status, 200);
+  ASSERT_EQ(rr.post("pair", {}).status, 200);
+  HttpResult late = rr.post("players", json::object{{"name", "Late"}});
   EXPECT_EQ(late.status, 409);
   EXPECT_EQ(code(late), "event_players_closed");
+  // No such player to correct or withdraw; a round with a result is not paired again.
+  HttpResult nobody = a.post("player", json::object{{"player", 9}, {"name", "X"}});
+  EXPECT_EQ(nobody.status, 400);
+  EXPECT_EQ(code(nobody), "event_player");
+  EXPECT_EQ(code(a.post("withdraw", json::object{{"player", 0}})), "event_player");
+  EXPECT_EQ(code(a.post("player", json::object{{"player", 1}, {"name", "Bolat"}})),
+            "event_player_entered");
   EXPECT_EQ(a.post("result", json::object{{"board", 2}, {"result", "1-0"}}).status, 400);
   HttpResult bad_result = a.post("result", json::object{{"board", 1}, {"result", "2-0"}});
   EXPECT_EQ(bad_result.status, 400);
@@ -298,6 +311,79 @@ TEST(ArbiterApi, BadRequestsAreRefusedAndNameTheField) {
                                {{http::field::origin, "http://evil.example"}});
   EXPECT_EQ(cross.status, 403);
   EXPECT_EQ(jstr(a.event().at("next")), "results");
+}
+
+// The arbiter's corrections: a name and rating corrected (the games stay), a late player and
+// the round paired again while it has no result, a withdrawn player left out of the next round
+// (and a round robin's boards against him made forfeits), the print pages in Russian.
+TEST(ArbiterApi, PlayersCorrectedWithdrawnLateAndARoundPairedAgain) {
+  TempDir dir;
+  TestServer srv((dir.path / "t.db").string());
+  Arbiter a = create(srv.port, json::object{{"system", "swiss"}, {"rounds", 3}, {"name", "Кубок"}});
+  for (const char* name : {"Асан", "Бакыт", "Дана", "Ержан"})
+    ASSERT_EQ(a.post("players", json::object{{"name", name}}).status, 200);
+  HttpResult fixed =
+      a.post("player", json::object{{"player", 2}, {"name", "Бакытбек"}, {"rating", 2100}});
+  ASSERT_EQ(fixed.status, 200) << fixed.body;
+  EXPECT_EQ(jstr(a.event().at("players").at(1).at("name")), "Бакытбек");
+  EXPECT_EQ(a.event().at("players").at(1).at("rating").as_int64(), 2100);
+  ASSERT_EQ(a.post("pair", {}).status, 200);
+  // a late player: round 1 paired again takes him (five players: a bye)
+  ASSERT_EQ(a.post("players", json::object{{"name", "Жанар"}}).status, 200);
+  HttpResult again = a.post("unpair", {});
+  ASSERT_EQ(again.status, 200) << again.body;
+  EXPECT_EQ(a.event().at("played").as_array().size(), 0u);
+  ASSERT_EQ(a.post("pair", {}).status, 200);
+  const json::value r1 = a.event().at("played").at(0);
+  EXPECT_EQ(r1.at("boards").as_array().size(), 2u);
+  EXPECT_EQ(r1.at("byes").as_array().size(), 1u);
+  // a result in: no new pairing of that round
+  ASSERT_EQ(a.post("result", json::object{{"board", 1}, {"result", "1-0"}}).status, 200);
+  HttpResult late = a.post("unpair", {});
+  EXPECT_EQ(late.status, 409);
+  EXPECT_EQ(jstr(late.json().at("code")), "event_round_has_results");
+  ASSERT_EQ(a.post("result", json::object{{"board", 2}, {"result", "0-1"}}).status, 200);
+  // a withdrawal: four left, two boards and no bye in round 2; his game of round 1 stands
+  const int64_t out = r1.at("boards").at(0).at("white").as_int64();
+  ASSERT_EQ(a.post("withdraw", json::object{{"player", out + 1}, {"withdrawn", true}}).status, 200);
+  EXPECT_TRUE(a.event().at("players").at(out).at("withdrawn").as_bool());
+  ASSERT_EQ(a.post("pair", {}).status, 200);
+  const json::value r2 = a.event().at("played").at(1);
+  EXPECT_EQ(r2.at("boards").as_array().size(), 2u);
+  EXPECT_EQ(r2.at("byes").as_array().size(), 0u);
+  for (const json::value& b : r2.at("boards").as_array()) {
+    EXPECT_NE(b.at("white").as_int64(), out);
+    EXPECT_NE(b.at("black").as_int64(), out);
+  }
+  EXPECT_EQ(jstr(a.event().at("played").at(0).at("boards").at(0).at("result")), "1-0");
+  // the print pages in Russian
+  const std::string page = http_get(srv.port, "/api/events/" + a.id + "/standings?lang=ru").body;
+  EXPECT_NE(page.find("<html lang=\"ru\">"), std::string::npos);
+  EXPECT_NE(page.find("Турнирная таблица"), std::string::npos) << page;
+  EXPECT_NE(page.find("(выбыл)"), std::string::npos);
+  EXPECT_EQ(page.find("Crosstable"), std::string::npos);
+  const std::string pairings =
+      http_get(srv.port, "/api/events/" + a.id + "/pairings?round=1&lang=kk").body;
+  EXPECT_NE(pairings.find("3 турдың 1-туры"), std::string::npos) << pairings;
+  EXPECT_NE(http_get(srv.port, "/api/events/" + a.id + "/standings").body.find("Crosstable"),
+            std::string::npos);
+  // a round robin: a withdrawn player's boards are forfeit wins for his opponents
+  Arbiter rr = create(srv.port, json::object{{"system", "round-robin"}});
+  for (const char* name : {"A", "B", "C", "D"})
+    ASSERT_EQ(rr.post("players", json::object{{"name", name}}).status, 200);
+  ASSERT_EQ(rr.post("withdraw", json::object{{"player", 4}}).status, 200);
+  ASSERT_EQ(rr.post("pair", {}).status, 200);
+  int forfeits = 0;
+  const json::value rr_event = rr.event();  // held: the loop reads into it
+  for (const json::value& b : rr_event.at("played").at(0).at("boards").as_array()) {
+    const bool white_out = b.at("white").as_int64() == 3, black_out = b.at("black").as_int64() == 3;
+    if (white_out || black_out) {
+      EXPECT_EQ(jstr(b.at("result")), white_out ? "-+" : "+-");
+      ++forfeits;
+    }
+  }
+  EXPECT_EQ(forfeits, 1);
+  EXPECT_EQ(rr.post("unpair", {}).status, 200);  // only the pairing's own forfeit in it
 }
 
 // A correspondence game (days per move): created by link, it waits across a restart, a claim is

@@ -155,6 +155,36 @@ TEST(ServerFairPlay, EndsBeforeTwoMovesEachAreUnrated) {
   EXPECT_EQ(blitz_games(port, "Aigerim"), 1);
 }
 
+// A socket the server hears nothing from for silent_socket_seconds is closed (a network that
+// stalled without closing it): its player is shown away to the opponent, whose pings keep his
+// own socket open.
+TEST(ServerFairPlay, ASilentSocketIsClosedAndItsPlayerShownAway) {
+  TempDir dir;
+  server::Config cfg;
+  cfg.silent_socket_seconds = 1;
+  TestServer srv((dir.path / "t.db").string(), cfg);
+  const Game g = invite_game(srv.port, "", "");
+  WsClient w(srv.port, g.id, g.white_token), k(srv.port, g.id, g.black_token);
+  ASSERT_TRUE(k.read_type("state"));
+  bool away = false;
+  const auto deadline = std::chrono::steady_clock::now() + kWait;
+  while (!away && std::chrono::steady_clock::now() < deadline) {
+    w.send(json::object{{"type", "ping"}});
+    auto m = w.read_until([](const json::object& m) {
+      return jstr(m.at("type")) == "pong" || jstr(m.at("type")) == "state";
+    });
+    ASSERT_TRUE(m) << "White's socket stays open while it pings";
+    if (jstr(m->at("type")) == "state") {
+      const json::object& black = m->at("game").at("players").at("black").as_object();
+      away = !black.at("connected").as_bool() && black.at("away_ms").is_int64();
+    } else {
+      std::this_thread::sleep_for(milliseconds(200));
+    }
+  }
+  EXPECT_TRUE(away) << "White saw Black away";
+  EXPECT_TRUE(k.closed_by_server());
+}
+
 // The first-move rule: each side has first_move_seconds for its first move, by the server's
 // clock; then the game is aborted with that side as the one who called it off.
 TEST(ServerFairPlay, AFirstMoveNotMadeInTimeAbortsTheGame) {

@@ -4,16 +4,19 @@
 // links to the print-friendly pairings and standings pages and the event's TGK file.
 //   #/arbiter                 a new event, and the events this browser arbitrates
 //   #/arbiter/<id>[/<key>]    the event; with its arbiter key (kept in this browser) to change it
+// The arbiter may correct a player (a typo), withdraw one, enter late players in a Swiss, and
+// pair the last round again while it has no result. What is typed into a board and not saved
+// stays across the redraws (BoardDrafts). The print pages come in the page's language.
 // Every name is put into the page as text (textContent), never as HTML. What the pages show is
 // derived in arbiter_state.ts; the HTTP calls and the kept keys are arbiter_api.ts's.
 
 import "./arbiter.css";
-import { error_text, t } from "../i18n/index.js";
+import { error_text, lang, t } from "../i18n/index.js";
 import { field, h, option, toast, type View } from "../shell/util.js";
 import { arbiter_api, event_path, keep_key, keys, type ArbiterEvent } from "./arbiter_api.js";
 import {
-  RESULTS, arbiter_link, event_date, event_meta, new_event_body, new_player_body, player_label, result_label, round_index,
-  tie_break_text, titled_name,
+  BoardDrafts, RESULTS, arbiter_link, edit_player_body, event_date, event_meta, may_enter_players, may_repair, new_event_body,
+  new_player_body, player_label, print_path, result_label, round_index, tie_break_text, titled_name,
 } from "./arbiter_state.js";
 
 /** #/arbiter: the form of a new event and the events whose keys this browser keeps. */
@@ -62,6 +65,8 @@ export class ArbiterEventView implements View {
   private ev: ArbiterEvent | null = null;
   private key: string;
   private shown_round = 0; // 1-based; 0: the latest
+  private drafts = new BoardDrafts();
+  private editing = -1; // the player whose row is being corrected
 
   constructor(private id: string, key_in_url?: string) {
     this.el.className = "arbiter";
@@ -106,8 +111,8 @@ export class ArbiterEventView implements View {
     const arbiter = this.key !== "";
     const n_played = ev.played.length;
     const links = h("p", { class: "arb-links no-print" },
-      n_played ? h("a", { href: event_path(ev.id, `/pairings?round=${this.round_index() + 1}`), target: "_blank", id: "arb-print-pairings" }, t("arb_print_pairings")) : null,
-      h("a", { href: event_path(ev.id, "/standings"), target: "_blank", id: "arb-print-standings" }, t("arb_print_standings")),
+      n_played ? h("a", { href: print_path(event_path(ev.id, `/pairings?round=${this.round_index() + 1}`), lang()), target: "_blank", id: "arb-print-pairings" }, t("arb_print_pairings")) : null,
+      h("a", { href: print_path(event_path(ev.id, "/standings"), lang()), target: "_blank", id: "arb-print-standings" }, t("arb_print_standings")),
       h("a", { href: event_path(ev.id, "/tgk"), download: `event-${ev.id}.tgk`, id: "arb-tgk" }, t("arb_tgk")));
     const parts: (HTMLElement | null)[] = [
       h("h2", { id: "arb-event-name" }, ev.name || t("arb_untitled")),
@@ -129,13 +134,13 @@ export class ArbiterEventView implements View {
 
   private players_part(arbiter: boolean): HTMLElement {
     const ev = this.ev!;
-    const rows = ev.players.map((p, i) =>
-      h("tr", { "data-player": String(i) }, h("td", { class: "n" }, String(i + 1)), h("td", {}, p.title), h("td", { class: "name" }, p.name), h("td", { class: "n" }, p.rating > 0 ? String(p.rating) : "")));
+    const rows = ev.players.map((_, i) => (arbiter && this.editing === i ? this.edit_row(i) : this.player_row(i, arbiter)));
     const table = h("table", { id: "arb-players" },
-      h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, t("arb_title_field")), h("th", {}, t("arb_player_name")), h("th", {}, t("arb_rating")))),
+      h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, t("arb_title_field")), h("th", {}, t("arb_player_name")), h("th", {}, t("arb_rating")),
+        ...(arbiter ? [h("th", { class: "no-print" }, "")] : []))),
       h("tbody", {}, ...rows));
     const box = h("section", { class: "arb-players" }, h("h3", {}, `${t("arb_players")} (${ev.players.length})`), h("div", { class: "table-wrap" }, table));
-    if (arbiter && ev.played.length === 0) {
+    if (arbiter && may_enter_players(ev)) {
       const name = h("input", { id: "arb-player-name", maxlength: "40", required: "" }) as HTMLInputElement;
       const rating = h("input", { id: "arb-player-rating", type: "number", min: "0", max: "9999", value: "" }) as HTMLInputElement;
       const title = h("input", { id: "arb-player-title", maxlength: "10", size: "4" }) as HTMLInputElement;
@@ -157,10 +162,62 @@ export class ArbiterEventView implements View {
         void this.change("pair", {});
       });
       box.append(h("p", {}, pair));
+    } else if (arbiter && may_repair(ev)) {
+      const again = h("button", { id: "arb-repair", type: "button", class: "no-print" }, t("arb_repair", { n: ev.played.length }));
+      again.addEventListener("click", () => {
+        this.shown_round = 0;
+        void this.change("unpair", {}).then((ok) => ok && this.change("pair", {}));
+      });
+      box.append(h("p", {}, again));
     } else if (arbiter && ev.next === "players") {
       box.append(h("p", { class: "no-print" }, t("arb_need_players")));
     }
     return box;
+  }
+
+  /** A player's row; the arbiter's has the buttons to correct him and to withdraw him. */
+  private player_row(i: number, arbiter: boolean): HTMLElement {
+    const p = this.ev!.players[i];
+    const name = h("td", { class: "name" }, p.name);
+    if (p.withdrawn) name.append(h("span", { class: "arb-withdrawn" }, ` (${t("arb_withdrawn")})`));
+    const row = h("tr", { "data-player": String(i), "data-withdrawn": p.withdrawn ? "1" : "0" },
+      h("td", { class: "n" }, String(i + 1)), h("td", {}, p.title), name, h("td", { class: "n" }, p.rating > 0 ? String(p.rating) : ""));
+    if (!arbiter) return row;
+    const edit = h("button", { type: "button", class: "arb-edit" }, t("arb_edit"));
+    edit.addEventListener("click", () => {
+      this.editing = i;
+      this.render();
+      (this.el.querySelector(".arb-edit-name") as HTMLInputElement | null)?.focus();
+    });
+    const withdraw = h("button", { type: "button", class: "arb-withdraw" }, t(p.withdrawn ? "arb_return" : "arb_withdraw"));
+    withdraw.addEventListener("click", () => void this.change("withdraw", { player: i + 1, withdrawn: !p.withdrawn }));
+    row.append(h("td", { class: "no-print" }, edit, " ", withdraw));
+    return row;
+  }
+
+  /** A player's row being corrected: his name, rating and title in fields. */
+  private edit_row(i: number): HTMLElement {
+    const p = this.ev!.players[i];
+    const title = h("input", { class: "arb-edit-title", maxlength: "10", size: "4", value: p.title, "aria-label": t("arb_title_field") }) as HTMLInputElement;
+    const name = h("input", { class: "arb-edit-name", maxlength: "40", value: p.name, "aria-label": t("arb_player_name") }) as HTMLInputElement;
+    const rating = h("input", { class: "arb-edit-rating", type: "number", min: "0", max: "9999", value: p.rating > 0 ? String(p.rating) : "", "aria-label": t("arb_rating") }) as HTMLInputElement;
+    const error = h("span", { class: "arb-board-error", role: "alert" });
+    const save = h("button", { type: "button", class: "arb-edit-save primary" }, t("arb_save"));
+    save.addEventListener("click", () => {
+      void this.change("player", edit_player_body(i, name.value, rating.value, title.value), error).then((ok) => {
+        if (!ok) return;
+        this.editing = -1;
+        this.render();
+      });
+    });
+    const cancel = h("button", { type: "button", class: "arb-edit-cancel" }, t("cancel"));
+    cancel.addEventListener("click", () => {
+      this.editing = -1;
+      this.render();
+    });
+    return h("tr", { "data-player": String(i), class: "arb-editing" },
+      h("td", { class: "n" }, String(i + 1)), h("td", {}, title), h("td", { class: "name" }, name), h("td", { class: "n" }, rating),
+      h("td", {}, save, " ", cancel, error));
   }
 
   private round_index(): number {
@@ -191,14 +248,24 @@ export class ArbiterEventView implements View {
         result_cell.textContent = result_label(b.result);
         return;
       }
-      const sel = h("select", { class: "arb-result", "aria-label": t("result") }, ...RESULTS.map(([v, text]) => option(v, text, v === b.result))) as HTMLSelectElement;
+      const draft = this.drafts.get(r + 1, i + 1);
+      const shown = draft.result ?? b.result;
+      const sel = h("select", { class: "arb-result", "aria-label": t("result") }, ...RESULTS.map(([v, text]) => option(v, text, v === shown))) as HTMLSelectElement;
+      sel.addEventListener("change", () => this.drafts.set(r + 1, i + 1, { result: sel.value }));
       result_cell.append(sel);
       const moves = h("textarea", { class: "arb-moves", rows: "2", placeholder: t("arb_moves") }) as HTMLTextAreaElement;
+      moves.value = draft.moves ?? "";
+      moves.addEventListener("input", () => this.drafts.set(r + 1, i + 1, { moves: moves.value }));
       const error = h("p", { class: "arb-board-error", role: "alert" });
       const save = h("button", { type: "button", class: "arb-save" }, t("arb_save"));
       save.addEventListener("click", () => {
         error.textContent = "";
-        void this.change("result", { round: r + 1, board: i + 1, result: sel.value, moves: moves.value }, error);
+        const board = { round: r + 1, board: i + 1 };
+        const sent = { ...board, result: sel.value, moves: moves.value };
+        this.drafts.saved(r + 1, i + 1); // before the redraw: this board shows what was saved
+        void this.change("result", sent, error).then((ok) => {
+          if (!ok) this.drafts.set(r + 1, i + 1, { result: sent.result, moves: sent.moves });
+        });
       });
       rows.push(h("tr", { class: "arb-entry no-print", "data-entry": String(i + 1) }, h("td", {}), h("td", { colspan: "4" }, moves, save, error)));
     });

@@ -8,6 +8,7 @@ export interface EventPlayer {
   name: string;
   rating: number;
   title: string;
+  withdrawn?: boolean; // by the arbiter: not paired from the next round on
 }
 export interface EventBoard {
   white: number;

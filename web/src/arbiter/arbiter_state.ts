@@ -70,3 +70,46 @@ export function event_meta(ev: ArbiterEvent): string {
 export function arbiter_link(base: string, id: string, key: string): string {
   return `${base}#/arbiter/${encodeURIComponent(id)}/${encodeURIComponent(key)}`;
 }
+
+/** Whether players may be entered now: before round 1, and in a Swiss also later (a late entry,
+ * paired from the next round); a round robin's table is fixed once paired. */
+export function may_enter_players(ev: ArbiterEvent): boolean {
+  return ev.played.length === 0 || ev.system === "swiss";
+}
+
+/** Whether the last round may be paired again: it has no result yet (a forfeit the pairing made
+ * against a withdrawn player aside). */
+export function may_repair(ev: ArbiterEvent): boolean {
+  const last = ev.played[ev.played.length - 1];
+  if (!last) return false;
+  return last.boards.every((b) => b.result === "*" || (ev.players[b.white]?.withdrawn || ev.players[b.black]?.withdrawn) === true);
+}
+
+/** The body of a player corrected (`i`: his 0-based index; the server numbers from 1). */
+export function edit_player_body(i: number, name: string, rating: string, title: string): Record<string, unknown> {
+  return { player: i + 1, ...new_player_body(name, rating, title) };
+}
+
+/** A print page's address (`rest`: "/pairings?round=2", "/standings") in the page's language. */
+export function print_path(path: string, lang: string): string {
+  return `${path}${path.includes("?") ? "&" : "?"}lang=${encodeURIComponent(lang)}`;
+}
+
+/** What the arbiter typed into a board and has not saved, by round and board: kept across the
+ * redraws of the page (saving one board redraws it), dropped once that board is saved. */
+export class BoardDrafts {
+  private drafts = new Map<string, { moves?: string; result?: string }>();
+  private static key(round: number, board: number): string {
+    return `${round}.${board}`;
+  }
+  get(round: number, board: number): { moves?: string; result?: string } {
+    return this.drafts.get(BoardDrafts.key(round, board)) ?? {};
+  }
+  set(round: number, board: number, part: { moves?: string; result?: string }) {
+    const k = BoardDrafts.key(round, board);
+    this.drafts.set(k, { ...this.drafts.get(k), ...part });
+  }
+  saved(round: number, board: number) {
+    this.drafts.delete(BoardDrafts.key(round, board));
+  }
+}

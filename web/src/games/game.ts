@@ -9,6 +9,7 @@ import { GameSounds } from "./sounds.js";
 import { board_svg } from "../board/board.js";
 import { TextBoard } from "../board/text_board.js";
 import { GameSocket } from "../protocol/conn.js";
+import { type ConnStatus, move_refusal } from "../protocol/liveness.js";
 import {
   after_delta, animates, away_ms, bottom_side, can_move as may_move, clock_ms, controls_of, deadline_passed, first_move_left,
   frame_ms, go_target, is_over, key_command, last_state, lifted, mark_class, may_rematch, move_cells, offer_declined,
@@ -41,7 +42,7 @@ export class GameView implements View {
   private animating = false;
   private view_ply: number | null = null; // null: the live position
   private received_at = 0;
-  private conn: "connecting" | "open" | "closed" = "connecting";
+  private conn: ConnStatus = "connecting";
   private ever_open = false;
   private flipped = false;
   private hint: { hole: number; score: Score | null; ply: number } | null = null;
@@ -99,6 +100,7 @@ export class GameView implements View {
       (window as any).__toguz = {
         send: (m: GameClientMessage) => this.sock.send(m),
         drop: () => this.sock.drop_and_hold(),
+        stall: () => this.sock.stall(),
         resume: () => this.sock.resume(),
         state: () => this.state,
         lose_delta: () => (this.lose_delta = true),
@@ -114,7 +116,7 @@ export class GameView implements View {
 
   // ---- messages -------------------------------------------------------------------------
 
-  private on_status(s: "connecting" | "open" | "closed") {
+  private on_status(s: ConnStatus) {
     this.conn = s;
     if (s === "open") this.ever_open = true;
     if (s === "closed" && !this.ever_open && !this.checked) {
@@ -258,10 +260,19 @@ export class GameView implements View {
   private play(hole: number) {
     const g = this.state;
     if (!g || !this.can_move() || !g.legal.includes(hole)) return;
+    if (this.refuse_offline()) return;
     if (this.sock.send({ type: "move", hole, ply: g.ply })) {
       this.sent_ply = g.ply;
       this.render_board();
     }
+  }
+
+  /** A move while the socket is not open is refused here at once, the board left as it was:
+   * it is never kept to be sent when the connection comes back. */
+  private refuse_offline(): boolean {
+    const why = move_refusal(this.conn);
+    if (why) toast(t(why), "error");
+    return why !== null;
   }
 
   private go_to(ply: number | null) {
@@ -508,6 +519,7 @@ export class GameView implements View {
     const dot = online
       ? `<span class="dot ${p!.connected ? "on" : "off"}" title="${esc(t(p!.connected ? "connected" : "disconnected"))}"></span>`
       : "";
+    const away = online && !p!.connected && g.status === "playing" ? ` <span class="away-tag">${esc(t("away"))}</span>` : "";
     let clock = "";
     if (g.clock) {
       clock = `<span class="clock${g.clock.running === side ? " running" : ""}" data-side="${side}">${clock_text(clock_ms(g.clock, side))}</span>`;
@@ -515,7 +527,7 @@ export class GameView implements View {
     const thinking = turn && g.thinking && p?.engine ? `<span class="thinking">${esc(t("engine_thinking"))}</span>` : "";
     return `<div class="player ${pos}${turn ? " turn" : ""}" data-side="${side}">
       <span class="stone-badge ${side}"></span>${dot}
-      <span class="pname">${esc(this.name_of(side))}</span>${you}${thinking}
+      <span class="pname">${esc(this.name_of(side))}</span>${you}${away}${thinking}
       <span class="kz" title="${esc(t("kazna"))}">${esc(t("kazna"))}: <b>${this.shown().board.kazna[side]}</b></span>
       ${clock}</div>`;
   }

@@ -2,14 +2,17 @@
 // proxies do not log it) and asks for deltas (after the first state, only what changed),
 // reconnects after a drop with exponential backoff (0.5 s doubling to
 // 8 s, with jitter; reset only once a `state` arrives, so a server that accepts and then drops
-// the socket is not hammered) and lets the server's first `state` resync everything.
+// the socket is not hammered) and lets the server's first `state` resync everything. It pings
+// every 5 s and gives a socket whose pong is 4 s late up as stalled (liveness.ts): "reconnecting"
+// shows and a new socket opens.
 
 import type { GameClientMessage } from "./client.js";
 import { parse_message } from "./messages.js";
 import type { ServerMessage } from "./types.js";
+import { type ConnStatus, LIVENESS_TICK_MS, PingClock } from "./liveness.js";
 
 export type Listener = (msg: ServerMessage) => void;
-export type StatusListener = (status: "connecting" | "open" | "closed") => void;
+export type StatusListener = (status: ConnStatus) => void;
 
 export class GameSocket {
   private ws: WebSocket | null = null;
@@ -18,6 +21,11 @@ export class GameSocket {
   private pinger: number | undefined;
   private closed_by_us = false;
   private held = false;
+  private pings: PingClock | null = null;
+  // test hook: the network stalls (nothing goes out or comes in; the socket stays open to the
+  // server, which must notice the silence itself)
+  private stalled = false;
+  private stalled_ws: WebSocket | null = null;
 
   constructor(
     private id: string,
@@ -41,25 +49,48 @@ export class GameSocket {
     ws.onopen = () => {
       ws.send(JSON.stringify({ type: "hello", token: this.token ?? null, deltas: true }));
       this.on_status("open");
+      this.pings = new PingClock(Date.now());
       window.clearInterval(this.pinger);
-      this.pinger = window.setInterval(() => this.send({ type: "ping" }), 20000);
+      this.pinger = window.setInterval(() => this.check_liveness(ws), LIVENESS_TICK_MS);
     };
     ws.onmessage = (ev) => {
+      // a socket given up (stalled) may still deliver late: what it says is old
+      if (this.stalled || this.ws !== ws) return;
       const msg = parse_message(String(ev.data));
       if (!msg) return;
       if (msg.type === "state") this.attempts = 0;
+      if (msg.type === "pong") this.pings?.answered();
       this.on_message(msg);
     };
     ws.onclose = () => {
       if (this.ws !== ws) return;
-      this.ws = null;
-      window.clearInterval(this.pinger);
-      this.on_status("closed");
-      this.schedule();
+      this.lost();
     };
     ws.onerror = () => {
       /* onclose follows */
     };
+  }
+
+  /** The socket is gone (closed, or given up as stalled): "closed" now, a new one later. */
+  private lost() {
+    this.ws = null;
+    this.pings = null;
+    window.clearInterval(this.pinger);
+    this.on_status("closed");
+    this.schedule();
+  }
+
+  private check_liveness(ws: WebSocket) {
+    if (this.ws !== ws || !this.pings) return;
+    const step = this.pings.step(Date.now());
+    if (step === "ping") this.send({ type: "ping" });
+    else if (step === "stalled") {
+      // a stalled network does not carry the close either; the server closes its end when
+      // the socket has been silent long enough
+      if (this.stalled) this.stalled_ws = ws;
+      else ws.close();
+      this.lost();
+    }
   }
 
   private schedule() {
@@ -73,7 +104,7 @@ export class GameSocket {
   /** Sends a message; false when the socket is not open (the UI shows the reconnect banner). */
   send(msg: GameClientMessage): boolean {
     if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
-    this.ws.send(JSON.stringify(msg));
+    if (!this.stalled) this.ws.send(JSON.stringify(msg));
     return true;
   }
 
@@ -93,8 +124,17 @@ export class GameSocket {
     this.ws?.close();
   }
 
+  /** Test hook: the network stalls: the socket stays open, but nothing goes out or comes in,
+   * and no new socket opens until resume(). */
+  stall() {
+    this.stalled = this.held = true;
+    window.clearTimeout(this.timer);
+  }
+
   resume() {
-    this.held = false;
+    this.stalled = this.held = false;
+    this.stalled_ws?.close();
+    this.stalled_ws = null;
     this.attempts = 0;
     if (!this.ws) this.connect();
   }

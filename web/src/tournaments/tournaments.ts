@@ -3,7 +3,8 @@
 //   #/tournaments/<id>   one tournament: join / withdraw / resume, the standings, the games
 //                        being played (watch) and the finished ones (replay with the review)
 // The tournament page asks the server again every 2 seconds (that request also keeps its
-// player counted as connected); when the player's own game starts it opens that game once.
+// player counted as connected) and redraws only what shows data, never the entry code field
+// being typed into; when the player's own game starts it opens that game once.
 // Every name is put into the page as text (textContent), never as HTML. What the pages show is
 // derived in tournaments_state.ts; the HTTP calls are tournaments_api.ts's.
 
@@ -13,7 +14,7 @@ import { error_text, t } from "../i18n/index.js";
 import { field, h, option, toast, type View } from "../shell/util.js";
 import { opened_before, tournament_path, tournaments_api, type TGame, type Tournament, type TournamentSummary } from "./tournaments_api.js";
 import {
-  actions_of, game_link_kind, game_result_text, game_to_open, new_tournament_body, open_and_done, playing_and_done, summary_text,
+  actions_key, actions_of, game_link_kind, game_result_text, game_to_open, max_players_of, new_tournament_body, open_and_done, playing_and_done, summary_text,
   tie_break_text,
 } from "./tournaments_state.js";
 
@@ -74,11 +75,16 @@ export class TournamentsHomeView implements View {
     const duration = num("tn-duration", 1, 720, 45);
     const rounds = num("tn-rounds", 1, 30, 5);
     const code = h("input", { id: "tn-code", maxlength: "40", autocomplete: "off" }) as HTMLInputElement;
-    const max = num("tn-max", 2, 256, 100);
+    const max = num("tn-max", 2, max_players_of("arena").most, max_players_of("arena").initial);
+    let max_typed = false; // a number typed stays, unless the system takes fewer
+    max.addEventListener("input", () => (max_typed = true));
     const rated = h("input", { id: "tn-rated", type: "checkbox" }) as HTMLInputElement;
     const sync = () => {
       duration.disabled = system.value !== "arena";
       rounds.disabled = system.value !== "swiss";
+      const { most, initial } = max_players_of(system.value);
+      max.max = String(most);
+      if (!max_typed || Number(max.value) > most) max.value = String(initial);
     };
     system.addEventListener("change", sync);
     sync();
@@ -125,6 +131,13 @@ export class TournamentView implements View {
   private timer = 0;
   private stopped = false;
   private me: string | null = null;
+  // The page's parts: the head and the body (standings, games) are redrawn at every refresh,
+  // the actions only when they change; the entry code field is made once.
+  private head = h("div", {});
+  private act_slot = h("div", {});
+  private body = h("div", {});
+  private act_key = "";
+  private code_input = h("input", { id: "tn-code-entry", placeholder: t("tn_code"), autocomplete: "off" }) as HTMLInputElement;
   constructor(private id: string) {
     this.el.className = "arbiter tournament";
     this.el.addEventListener("click", (e) => this.on_click(e.target as Element));
@@ -152,6 +165,7 @@ export class TournamentView implements View {
   private show(tn: Tournament) {
     this.tn = tn;
     this.render();
+    this.el.dataset.refreshes = String(Number(this.el.dataset.refreshes ?? 0) + 1); // the browser tests count them
     const game = game_to_open(tn);
     if (game && !this.stopped && !opened_before(game, tn.id)) location.hash = `#/game/${encodeURIComponent(game)}`;
   }
@@ -160,7 +174,7 @@ export class TournamentView implements View {
     const b = el.closest<HTMLElement>("[data-action]");
     if (!b || !this.tn) return;
     const action = b.dataset.action as "join" | "withdraw" | "start";
-    const code = (this.el.querySelector("#tn-code-entry") as HTMLInputElement | null)?.value ?? "";
+    const code = this.code_input.value;
     void tournaments_api
       .post(this.id, action, action === "join" ? { code } : {})
       .then((r) => this.show(r.tournament))
@@ -174,7 +188,7 @@ export class TournamentView implements View {
     const box = h("p", { id: "tn-actions" });
     for (const a of actions) {
       if (a === "start") box.append(h("button", { "data-action": "start", id: "tn-start" }, t("tn_start")), " ");
-      else if (a === "code") box.append(h("input", { id: "tn-code-entry", placeholder: t("tn_code"), autocomplete: "off" }), " ");
+      else if (a === "code") box.append(this.code_input, " ");
       else if (a === "join") box.append(h("button", { "data-action": "join", id: "tn-join", class: "primary" }, t("tn_join")));
       else if (a === "paused") box.append(h("span", { id: "tn-paused" }, t("tn_paused")), " ");
       else if (a === "resume") box.append(h("button", { "data-action": "join", id: "tn-resume", class: "primary" }, t("tn_resume")));
@@ -220,19 +234,26 @@ export class TournamentView implements View {
       this.el.replaceChildren(h("p", { class: "muted" }, "…"));
       return;
     }
+    if (this.head.parentNode !== this.el) this.el.replaceChildren(this.head, this.act_slot, this.body);
     const rounds = tn.system !== "arena";
     const { playing, done } = playing_and_done(tn.games);
-    this.el.replaceChildren(
+    this.head.replaceChildren(
       h("h2", { id: "tn-title" }, tn.name),
       h("p", { class: "arb-meta" }, h("span", { id: "tn-status", "data-status": tn.status }, t(`tn_status_${tn.status}`)), " · ", summary_text(tn), " · ",
         t("tn_by", { name: tn.creator })),
     );
-    const act = this.actions(tn);
-    if (act) this.el.append(act);
-    this.el.append(h("h3", {}, t("tn_standings")), this.standings(tn));
-    if (playing.length) this.el.append(h("h3", {}, t("tn_status_running")), this.games_table(playing, "tn-playing", rounds));
-    if (done.length) this.el.append(h("h3", {}, t("tn_games")), this.games_table(done, "tn-games", rounds));
-    this.el.append(h("p", { class: "arb-links" }, t("tn_download"), " ",
+    // the actions are made again only when they change: the entry code being typed keeps its
+    // text and its focus across the refreshes
+    const key = actions_key(actions_of(tn, this.me), tn);
+    if (key !== this.act_key) {
+      this.act_key = key;
+      const act = this.actions(tn);
+      this.act_slot.replaceChildren(...(act ? [act] : []));
+    }
+    this.body.replaceChildren(h("h3", {}, t("tn_standings")), this.standings(tn));
+    if (playing.length) this.body.append(h("h3", {}, t("tn_status_running")), this.games_table(playing, "tn-playing", rounds));
+    if (done.length) this.body.append(h("h3", {}, t("tn_games")), this.games_table(done, "tn-games", rounds));
+    this.body.append(h("p", { class: "arb-links" }, t("tn_download"), " ",
       h("a", { id: "tn-pgn", href: tournament_path(tn.id, "/pgn"), download: "" }, "PGN"), " ",
       h("a", { id: "tn-tgk", href: tournament_path(tn.id, "/tgk"), download: "" }, "TGK")));
   }

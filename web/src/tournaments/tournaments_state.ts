@@ -86,6 +86,18 @@ export function actions_of(tn: Tournament, me: string | null): TournamentAction[
   return out;
 }
 
+/** What the actions' part of the page shows, as one string: the page makes that part again
+ * only when it changes (a field being typed into keeps its text and focus otherwise). */
+export function actions_key(actions: TournamentAction[] | "login" | null, tn: Tournament): string {
+  return JSON.stringify([actions, tn.me?.game ?? null]);
+}
+
+/** The most players a system takes (src/tournament: a round robin plays everyone against
+ * everyone, so at most 20) and the form's default for it. */
+export function max_players_of(system: string): { most: number; initial: number } {
+  return system === "round-robin" || system === "double-round-robin" ? { most: 20, initial: 10 } : { most: 256, initial: 100 };
+}
+
 /** The reader's game to open: his game of a running tournament, null when none. */
 export function game_to_open(tn: Tournament): string | null {
   return tn.status === "running" ? (tn.me?.game ?? null) : null;

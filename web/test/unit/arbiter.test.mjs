@@ -3,6 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
+  BoardDrafts, edit_player_body, may_enter_players, may_repair, print_path,
   RESULTS, arbiter_link, event_date, event_meta, new_event_body, new_player_body, player_label, result_label, round_index,
   tie_break_text, titled_name,
 } from "../../node_modules/.toguz-unit/arbiter/arbiter_state.js";
@@ -60,4 +61,39 @@ test("the event's line: site and date, system, the round or the end", () => {
 
 test("the arbiter's link carries the key, both escaped", () => {
   assert.equal(arbiter_link("https://t.example/", "e 1", "k/2"), "https://t.example/#/arbiter/e%201/k%2F2");
+});
+
+test("late players in a Swiss only; a round paired again only before its results", () => {
+  const p = (name, withdrawn = false) => ({ name, rating: 0, title: "", withdrawn });
+  const round = (...results) => ({ boards: results.map((result, i) => ({ white: 2 * i, black: 2 * i + 1, result, moves: 0 })), byes: [] });
+  assert.equal(may_enter_players(event()), true);
+  assert.equal(may_enter_players(event({ played: [round("*")] })), true, "a Swiss takes late players");
+  assert.equal(may_enter_players(event({ system: "round-robin", played: [round("*")] })), false);
+  assert.equal(may_enter_players(event({ system: "round-robin" })), true);
+  const players = [p("a"), p("b"), p("c"), p("d")];
+  assert.equal(may_repair(event({ players })), false, "nothing paired");
+  assert.equal(may_repair(event({ players, played: [round("*", "*")] })), true);
+  assert.equal(may_repair(event({ players, played: [round("1-0", "*")] })), false, "a result is in");
+  const out = [p("a"), p("b", true), p("c"), p("d")];
+  assert.equal(may_repair(event({ players: out, played: [round("+-", "*")] })), true, "the pairing's own forfeit against a withdrawn player");
+});
+
+test("a player corrected is numbered from 1; print pages in the page's language", () => {
+  assert.deepEqual(edit_player_body(0, "Asel", "", "FM"), { player: 1, name: "Asel", rating: 0, title: "FM" });
+  assert.deepEqual(edit_player_body(3, "Bek", "2100", ""), { player: 4, name: "Bek", rating: 2100, title: "" });
+  assert.equal(print_path("/api/events/e1/standings", "ru"), "/api/events/e1/standings?lang=ru");
+  assert.equal(print_path("/api/events/e1/pairings?round=2", "ky"), "/api/events/e1/pairings?round=2&lang=ky");
+});
+
+test("what is typed into a board stays until that board is saved", () => {
+  const d = new BoardDrafts();
+  assert.deepEqual(d.get(1, 1), {});
+  d.set(1, 1, { moves: "1. 65 87" });
+  d.set(1, 2, { result: "1-0" });
+  d.set(1, 1, { result: "0-1" });
+  assert.deepEqual(d.get(1, 1), { moves: "1. 65 87", result: "0-1" });
+  d.saved(1, 2);
+  assert.deepEqual(d.get(1, 2), {});
+  assert.deepEqual(d.get(1, 1), { moves: "1. 65 87", result: "0-1" }, "another board keeps its draft");
+  assert.deepEqual(d.get(2, 1), {}, "by round too");
 });

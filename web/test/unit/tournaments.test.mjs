@@ -4,8 +4,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
-  actions_of, game_link_kind, game_result_text, game_to_open, new_tournament_body, open_and_done, playing_and_done, summary_text,
-  system_text, tie_break_text,
+  actions_key, actions_of, game_link_kind, game_result_text, game_to_open, new_tournament_body, open_and_done, playing_and_done, summary_text,
+  max_players_of, system_text, tie_break_text,
 } from "../../node_modules/.toguz-unit/tournaments/tournaments_state.js";
 import { load_lang } from "../../node_modules/.toguz-unit/i18n/index.js";
 
@@ -76,4 +76,24 @@ test("a new tournament's request: times in ms, the arena's minutes or the Swiss 
   assert.equal("duration_minutes" in swiss, false);
   const rr = new_tournament_body({ ...form, system: "round-robin" }, 0);
   assert.equal("rounds" in rr || "duration_minutes" in rr, false);
+});
+
+test("the form's number of players fits each system: a round robin takes 20 at most", () => {
+  for (const sys of ["round-robin", "double-round-robin"]) {
+    const { most, initial } = max_players_of(sys);
+    assert.equal(most, 20);
+    assert.ok(initial >= 2 && initial <= most, `${sys}: ${initial}`);
+  }
+  for (const sys of ["arena", "swiss"]) assert.deepEqual(max_players_of(sys), { most: 256, initial: 100 });
+});
+
+test("the actions' part is made again only when the actions or the reader's game change", () => {
+  const open = tn({ status: "upcoming", entry: "code", me: null });
+  const k = actions_key(actions_of(open, "ann"), open);
+  assert.equal(actions_key(actions_of({ ...open, standings: [] }, "ann"), { ...open, standings: [] }), k, "a refresh with the same actions");
+  const joined = { ...open, me: { player: 0, paused: false, withdrawn: false, game: null } };
+  assert.notEqual(actions_key(actions_of(joined, "ann"), joined), k);
+  const playing = { ...joined, status: "running", me: { ...joined.me, game: "g1" } };
+  const playing2 = { ...playing, me: { ...playing.me, game: "g2" } };
+  assert.notEqual(actions_key(actions_of(playing, "ann"), playing), actions_key(actions_of(playing2, "ann"), playing2));
 });

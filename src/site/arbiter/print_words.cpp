@@ -1,0 +1,55 @@
+#include "site/arbiter/print_words.h"
+
+namespace toguz::site {
+
+namespace {
+
+tournament::ReportWords words(const char* lang) {
+  tournament::ReportWords w;
+  w.lang = lang;
+  if (w.lang == "ru") {
+    w.tournament = "Турнир";
+    w.round_of = "Тур {n} из {total}";
+    w.standings_after = "Положение после тура {n} из {total}";
+    w.crosstable = "Турнирная таблица";
+    w.board = "Доска", w.white = "Белые", w.black = "Чёрные", w.pts = "Очки";
+    w.result = "Результат", w.bye = "свободен", w.rank = "Место", w.name = "Имя";
+    w.rating = "Рейтинг", w.no = "№", w.withdrawn = "выбыл";
+    w.white_mark = "б", w.black_mark = "ч";
+    w.tie_breaks = {"Бх", "Бх-1", "Берг", "Поб", "ЛВ"};
+  } else if (w.lang == "kk") {
+    w.tournament = "Турнир";
+    w.round_of = "{total} турдың {n}-туры";
+    w.standings_after = "{total} турдың {n}-турынан кейінгі орындар";
+    w.crosstable = "Турнир кестесі";
+    w.board = "Тақта", w.white = "Ақтар", w.black = "Қаралар", w.pts = "Ұпай";
+    w.result = "Нәтиже", w.bye = "бос", w.rank = "Орын", w.name = "Аты";
+    w.rating = "Рейтинг", w.no = "№", w.withdrawn = "шықты";
+    w.white_mark = "а", w.black_mark = "қ";
+    w.tie_breaks = {"Бх", "Бх-1", "Берг", "Жеңіс", "ЖК"};
+  } else if (w.lang == "ky") {
+    w.tournament = "Турнир";
+    w.round_of = "{total} турдун {n}-туру";
+    w.standings_after = "{total} турдун {n}-турунан кийинки орундар";
+    w.crosstable = "Турнир таблицасы";
+    w.board = "Такта", w.white = "Актар", w.black = "Каралар", w.pts = "Упай";
+    w.result = "Натыйжа", w.bye = "бош", w.rank = "Орун", w.name = "Аты";
+    w.rating = "Рейтинг", w.no = "№", w.withdrawn = "чыкты";
+    w.white_mark = "а", w.black_mark = "к";
+    w.tie_breaks = {"Бх", "Бх-1", "Берг", "Жеңиш", "ЖЖ"};
+  }
+  return w;
+}
+
+}  // namespace
+
+const tournament::ReportWords& print_words(std::string_view lang) {
+  static const tournament::ReportWords en = words("en"), ru = words("ru"), kk = words("kk"),
+                                       ky = words("ky");
+  if (lang == "ru") return ru;
+  if (lang == "kk") return kk;
+  if (lang == "ky") return ky;
+  return en;
+}
+
+}  // namespace toguz::site
