@@ -22,7 +22,11 @@ Cells cells_of(std::string_view text) {
   Cells out;
   for (size_t i = 0; i < text.size();) {
     const auto lead = static_cast<unsigned char>(text[i]);
-    size_t len = lead < 0x80 ? 1 : (lead >> 5) == 6 ? 2 : (lead >> 4) == 14 ? 3 : (lead >> 3) == 30 ? 4 : 1;
+    size_t len = lead < 0x80         ? 1
+                 : (lead >> 5) == 6  ? 2
+                 : (lead >> 4) == 14 ? 3
+                 : (lead >> 3) == 30 ? 4
+                                     : 1;
     if (i + len > text.size()) len = 1;
     out.push_back(text.substr(i, len));
     i += len;
@@ -71,9 +75,12 @@ std::string round_text(const RoundEntry& e, const std::vector<int>& start_rank, 
 
 std::string system_text(System s) {
   switch (s) {
-    case System::RoundRobin: return "Round Robin";
-    case System::DoubleRoundRobin: return "Double Round Robin";
-    case System::Swiss: break;
+    case System::RoundRobin:
+      return "Round Robin";
+    case System::DoubleRoundRobin:
+      return "Double Round Robin";
+    case System::Swiss:
+      break;
   }
   return "Swiss System";
 }
@@ -160,9 +167,12 @@ Entry read_entry(const Cells& text, size_t col, size_t line, size_t round, int n
   const int o = std::stoi(opp);
   if (o == 0) {
     e.kind = Entry::Bye;
-    if (res == "U" || res == "F" || res == "W" || res == "+") e.result = 'U';
-    else if (res == "Z" || res == "-" || res == "L" || res.empty()) e.result = 'Z';
-    else bad(line, where + ": a bye scores a point (U, F) or nothing (Z), not '" + res + "'");
+    if (res == "U" || res == "F" || res == "W" || res == "+")
+      e.result = 'U';
+    else if (res == "Z" || res == "-" || res == "L" || res.empty())
+      e.result = 'Z';
+    else
+      bad(line, where + ": a bye scores a point (U, F) or nothing (Z), not '" + res + "'");
     return e;
   }
   if (o > n || o - 1 == self)
@@ -192,9 +202,8 @@ PlayerLine read_player(const Cells& text, size_t line, int n) {
   p.player.rating = rating.empty() ? 0 : std::stoi(rating);
   p.player.federation = field(text, kFedCol, 3);
   p.player.id = field(text, kIdCol, 11);
-  const int self = std::all_of(rank.begin(), rank.end(), ::isdigit) && !rank.empty()
-                       ? std::stoi(rank) - 1
-                       : -1;
+  const int self =
+      std::all_of(rank.begin(), rank.end(), ::isdigit) && !rank.empty() ? std::stoi(rank) - 1 : -1;
   for (size_t r = 0; kFirstRoundCol + r * kRoundWidth <= text.size(); ++r)
     p.rounds.push_back(read_entry(text, kFirstRoundCol + r * kRoundWidth, line, r, n, self));
   return p;
@@ -202,22 +211,33 @@ PlayerLine read_player(const Cells& text, size_t line, int n) {
 
 char answer_of(char result) {
   switch (result) {
-    case '1': return '0';
-    case '0': return '1';
-    case '+': return '-';
-    case '-': return '+';
-    default: return result;  // '=', '*'
+    case '1':
+      return '0';
+    case '0':
+      return '1';
+    case '+':
+      return '-';
+    case '-':
+      return '+';
+    default:
+      return result;  // '=', '*'
   }
 }
 
 BoardResult board_result_of(char white_result) {
   switch (white_result) {
-    case '1': return BoardResult::WhiteWins;
-    case '0': return BoardResult::BlackWins;
-    case '=': return BoardResult::Draw;
-    case '+': return BoardResult::WhiteForfeitWin;
-    case '-': return BoardResult::BlackForfeitWin;
-    default: return BoardResult::Pending;
+    case '1':
+      return BoardResult::WhiteWins;
+    case '0':
+      return BoardResult::BlackWins;
+    case '=':
+      return BoardResult::Draw;
+    case '+':
+      return BoardResult::WhiteForfeitWin;
+    case '-':
+      return BoardResult::BlackForfeitWin;
+    default:
+      return BoardResult::Pending;
   }
 }
 
@@ -317,8 +337,8 @@ Event event_from_trf(std::string_view text) {
   for (const auto& [line, text] : player_lines) {
     const Cells body = cells_of(text);
     const std::string rank = field(body, kRankCol, 4);
-    if (rank.empty() || !std::all_of(rank.begin(), rank.end(), ::isdigit) ||
-        std::stoi(rank) < 1 || std::stoi(rank) > n || seen[std::stoi(rank) - 1])
+    if (rank.empty() || !std::all_of(rank.begin(), rank.end(), ::isdigit) || std::stoi(rank) < 1 ||
+        std::stoi(rank) > n || seen[std::stoi(rank) - 1])
       bad(line, "starting rank (columns 5-8): expected a new number from 1 to " +
                     std::to_string(n) + ", found '" + rank + "'");
     seen[std::stoi(rank) - 1] = 1;

@@ -42,12 +42,10 @@ Event simulated(std::mt19937& rng, int n, bool swiss) {
   ev.rounds = swiss ? 1 + int(rng() % 7) : 0;
   for (int i = 0; i < n; ++i)
     ev.players.push_back({(i % 3 == 1 ? "Кажгалиев Темірлан " : "Player ") + std::to_string(i),
-                          rng() % 3 ? int(1200 + rng() % 900) : 0,
-                          i % 5 == 0 ? "CM" : "", "", ""});
+                          rng() % 3 ? int(1200 + rng() % 900) : 0, i % 5 == 0 ? "CM" : "", "", ""});
   const int rounds = int(rng() % (ev.total_rounds() + 1));
-  const BoardResult results[] = {BoardResult::WhiteWins, BoardResult::BlackWins,
-                                 BoardResult::Draw, BoardResult::WhiteForfeitWin,
-                                 BoardResult::BlackForfeitWin};
+  const BoardResult results[] = {BoardResult::WhiteWins, BoardResult::BlackWins, BoardResult::Draw,
+                                 BoardResult::WhiteForfeitWin, BoardResult::BlackForfeitWin};
   for (int r = 0; r < rounds; ++r) {
     try {
       ev.played.push_back(pair_next_round(ev));
@@ -85,25 +83,30 @@ TEST(Trf, AnEventAsTheColumnsSay) {
       "092 Swiss System\n"
       "XXR 3\n"
       "XXT BH-1 BH SB W DE\n"
-      "001    1  FM  Asanov, Bakyt                     1850 KGZ       41001             2.0    1     3 w 1     2 b +\n"
-      "001    2      Toktogulov, Erlan                 1790                             0.5    2     4 b =     1 w -\n"
-      "001    3      Ermekova, Dana                    1720 KAZ                         0.0    4     1 b 0     4 w *\n"
-      "001    4      Kim, Alina                                                         0.5    2     2 w =     3 b *\n";
+      "001    1  FM  Asanov, Bakyt                     1850 KGZ       41001             2.0    1   "
+      "  3 w 1     2 b +\n"
+      "001    2      Toktogulov, Erlan                 1790                             0.5    2   "
+      "  4 b =     1 w -\n"
+      "001    3      Ermekova, Dana                    1720 KAZ                         0.0    4   "
+      "  1 b 0     4 w *\n"
+      "001    4      Kim, Alina                                                         0.5    2   "
+      "  2 w =     3 b *\n";
   const Event ev = four_player_swiss();
   EXPECT_EQ(event_to_trf(ev), expected);
   // The columns (1-based) as the format counts them.
-  const std::string first = "001    1  FM  Asanov, Bakyt                     1850 KGZ       41001  "
-                            "           2.0    1     3 w 1     2 b +";
-  EXPECT_EQ(first.substr(4, 4), "   1");           // 5-8 starting rank
-  EXPECT_EQ(first.substr(10, 3), "FM ");           // 11-13 title
+  const std::string first =
+      "001    1  FM  Asanov, Bakyt                     1850 KGZ       41001  "
+      "           2.0    1     3 w 1     2 b +";
+  EXPECT_EQ(first.substr(4, 4), "   1");             // 5-8 starting rank
+  EXPECT_EQ(first.substr(10, 3), "FM ");             // 11-13 title
   EXPECT_EQ(first.substr(14, 13), "Asanov, Bakyt");  // 15-47 name
-  EXPECT_EQ(first.substr(48, 4), "1850");          // 49-52 rating
-  EXPECT_EQ(first.substr(53, 3), "KGZ");           // 54-56 federation
-  EXPECT_EQ(first.substr(57, 11), "      41001");  // 58-68 id
-  EXPECT_EQ(first.substr(80, 4), " 2.0");          // 81-84 points
-  EXPECT_EQ(first.substr(85, 4), "   1");          // 86-89 rank
-  EXPECT_EQ(first.substr(91, 8), "   3 w 1");      // 92-99 round 1
-  EXPECT_EQ(first.substr(101, 8), "   2 b +");     // 102-109 round 2
+  EXPECT_EQ(first.substr(48, 4), "1850");            // 49-52 rating
+  EXPECT_EQ(first.substr(53, 3), "KGZ");             // 54-56 federation
+  EXPECT_EQ(first.substr(57, 11), "      41001");    // 58-68 id
+  EXPECT_EQ(first.substr(80, 4), " 2.0");            // 81-84 points
+  EXPECT_EQ(first.substr(85, 4), "   1");            // 86-89 rank
+  EXPECT_EQ(first.substr(91, 8), "   3 w 1");        // 92-99 round 1
+  EXPECT_EQ(first.substr(101, 8), "   2 b +");       // 102-109 round 2
   const Event back = event_from_trf(expected);
   EXPECT_EQ(back.name, "Alatau Cup");
   EXPECT_EQ(back.date, "2026.12.01");
