@@ -165,7 +165,10 @@ std::string format_value(double v) {
   if (std::isinf(v)) return v > 0 ? "+Inf" : "-Inf";
   if (v == std::floor(v) && std::fabs(v) < 1e15) return std::to_string(int64_t(v));
   char buf[32];
-  const auto r = std::to_chars(buf, buf + sizeof buf, v);
+  // Fixed notation where it is short (bucket bounds read 0.0005, not 5e-04).
+  const bool fixed = std::fabs(v) >= 1e-6 && std::fabs(v) < 1e15;
+  const auto r = std::to_chars(buf, buf + sizeof buf, v,
+                               fixed ? std::chars_format::fixed : std::chars_format::general);
   return std::string(buf, r.ptr);
 }
 

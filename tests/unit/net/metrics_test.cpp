@@ -81,6 +81,8 @@ TEST(Metrics, ValuesInTheTextFormat) {
   EXPECT_EQ(toguz::net::format_value(3), "3");
   EXPECT_EQ(toguz::net::format_value(-2), "-2");
   EXPECT_EQ(toguz::net::format_value(0.25), "0.25");
+  EXPECT_EQ(toguz::net::format_value(0.0005), "0.0005");
+  EXPECT_EQ(toguz::net::format_value(1e-9), "1e-09");
   EXPECT_EQ(toguz::net::format_value(1.0 / 0.0), "+Inf");
   EXPECT_EQ(toguz::net::format_value(-1.0 / 0.0), "-Inf");
   EXPECT_EQ(toguz::net::format_value(0.0 / 0.0), "NaN");
