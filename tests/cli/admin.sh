@@ -2,7 +2,7 @@
 # toguz admin (docs/accounts.md "Moderation") on a SQLite file: grant and revoke the moderator
 # role, list and resolve reports, mark and close an account (and undo), void a game's rating
 # changes; an unknown account, game or report is named with exit 1; a missing operand is a
-# usage error (not 0 nor 1).
+# usage error (not 0 nor 1). Then backup and restore of the file (docs/operations.md "Backups").
 # The accounts, a rated game and a report are put in the file with sqlite3 after the first
 # command made its schema. Usage: admin.sh <toguz> <tests-dir>
 set -u
