@@ -2,6 +2,8 @@
 // (docs/accounts.md "Moderation"), with the server running or not: grant or revoke the
 // moderator role, list the flags and reports, resolve one, mark or close an account (or undo
 // it), void a game's rating changes. The actions are the server's own (site/accounts/moderation.h).
+// Besides, copies of a SQLite store (store/backup.h, docs/operations.md "Backups"): backup FILE
+// while the server runs, restore FILE while it is stopped.
 // Exit 0 when done, 1 when refused (an unknown account, game or report); a usage error exits
 // with CLI11's code.
 #include <iostream>
@@ -11,6 +13,7 @@
 #include "cli/commands.h"
 #include "site/accounts/moderation.h"
 #include "site/json_out.h"
+#include "store/backup.h"
 #include "store/store.h"
 
 namespace toguz::cli {
@@ -44,8 +47,24 @@ std::string report_line(const store::ReportRow& r) {
   return line;
 }
 
+// backup or restore (a.name is the copy's file); the exit code.
+int run_copy(const std::string& action, const AdminArgs& a) {
+  if (store::is_postgres_url(a.db)) {
+    std::cerr << "toguz admin: " << action
+              << ": a PostgreSQL store is copied with pg_dump and pg_restore "
+                 "(docs/operations.md \"Backups\")\n";
+    return 1;
+  }
+  const store::CopyInfo info =
+      action == "backup" ? store::backup_sqlite(a.db, a.name) : store::restore_sqlite(a.name, a.db);
+  std::cout << action << ": " << (action == "backup" ? a.name : a.db) << " (schema "
+            << info.schema_version << ", " << info.games << " games, " << info.moves << " moves)\n";
+  return 0;
+}
+
 // Runs `action` on the store; the exit code.
 int run_admin(const std::string& action, const AdminArgs& a) {
+  if (action == "backup" || action == "restore") return run_copy(action, a);
   std::unique_ptr<store::Store> st = store::open_store(a.db);
   std::string why;
   if (action == "reports") {
@@ -84,7 +103,7 @@ int run_admin(const std::string& action, const AdminArgs& a) {
 void add_admin(CLI::App& app) {
   auto args = std::make_shared<AdminArgs>();
   CLI::App* cmd = app.add_subcommand(
-      "admin", "Moderation over the store: moderators, flags and reports, mark, close, void");
+      "admin", "The store: moderators, flags and reports, mark, close, void; backup and restore");
   cmd->add_option("--db", args->db, "SQLite database file or postgresql:// URL (as toguz serve)");
   cmd->require_subcommand(1);
   struct Action {
@@ -102,6 +121,10 @@ void add_admin(CLI::App& app) {
       {"mark", "Mark an account: no rated play, off the leaderboards (--undo)", "ACCOUNT", true},
       {"close", "Close an account: no login, its sessions ended (--undo: reopen)", "ACCOUNT", true},
       {"void", "Void a game's rating changes; both players' ratings recomputed", "GAME", false},
+      {"backup", "Copy a SQLite store to a new FILE, consistent while games are played", "FILE",
+       false},
+      {"restore", "Make the SQLite store a copy of the backup FILE (stop the server first)", "FILE",
+       false},
   };
   for (const Action& a : kActions) {
     CLI::App* sub = cmd->add_subcommand(a.name, a.help);

@@ -5,7 +5,9 @@
 #include <iostream>
 
 #include "cli/commands.h"
+#include "cli/config_file.h"
 #include "cli/stop_signals.h"
+#include "net/log.h"
 #include "server/server.h"
 #include "store/store.h"
 
@@ -18,6 +20,24 @@
 
 namespace toguz::cli {
 
+namespace {
+
+// The log's first lines: which file and which values the server runs with (secrets masked).
+void log_settings(const CLI::App& cmd, const server::Config& cfg, const std::string& path,
+                  const std::vector<std::string>& from_file) {
+  if (auto level = net::parse_log_level(cfg.log_level)) net::set_log_level(*level);
+  if (auto format = net::parse_log_format(cfg.log_format)) net::set_log_format(*format);
+  net::log(net::LogLevel::Info, "",
+           path.empty() ? "configuration: no file (--config), options and defaults"
+                        : "configuration: " + std::filesystem::absolute(path).string());
+  std::string values;
+  for (const std::string& line : describe_options(cmd, from_file))
+    values += (values.empty() ? "" : "; ") + line;
+  net::log(net::LogLevel::Info, "", "settings: " + values);
+}
+
+}  // namespace
+
 void add_serve(CLI::App& app) {
   auto cfg = std::make_shared<server::Config>();
   cfg->static_dir = TOGUZ_WEB_DIST;
@@ -29,6 +49,7 @@ void add_serve(CLI::App& app) {
   cmd->add_option("--port", cfg->port, "port (0: any free port)")->capture_default_str();
   cmd->add_option("--db", cfg->db_path,
                   "SQLite database file (its folder is created) or postgresql://user@host/db URL")
+      ->envname("TOGUZ_DATABASE_URL")
       ->capture_default_str();
   cmd->add_option("--static", cfg->static_dir, "the built front end")->capture_default_str();
   cmd->add_option("--workers", cfg->workers, "engine threads (0: cores - 1, at least 2)")
@@ -111,7 +132,8 @@ void add_serve(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--redis", cfg->redis_url,
                   "redis://host[:port][/db]: one instance of a cluster on a shared PostgreSQL "
-                  "(docs/cluster.md)");
+                  "(docs/cluster.md)")
+      ->envname("TOGUZ_REDIS_URL");
   cmd->add_option("--lease-ms", cfg->lease_ms,
                   "with --redis: a game's lease; a dead instance's games move after about this")
       ->check(CLI::Range(300, 600000))
@@ -126,10 +148,23 @@ void add_serve(CLI::App& app) {
   cmd->add_option("--log-level", cfg->log_level, "the log on stderr: debug, info, warn, error")
       ->check(CLI::IsMember({"debug", "info", "warn", "error"}))
       ->capture_default_str();
-  cmd->callback([cfg] {
+  cmd->add_option("--log-format", cfg->log_format,
+                  "the log's lines: text, or json (one object a line)")
+      ->check(CLI::IsMember({"text", "json"}))
+      ->capture_default_str();
+  cmd->add_option("--metrics-listen", cfg->metrics_listen,
+                  "ADDR:PORT: serve GET /metrics (Prometheus) on a listener of its own");
+  cmd->add_option("--metrics-token", cfg->metrics_token,
+                  "serve GET /metrics on the public port too, to \"Authorization: Bearer TOKEN\"")
+      ->envname("TOGUZ_METRICS_TOKEN");
+  auto config_path = add_config_option(*cmd);
+  cmd->callback([cfg, cmd, config_path] {
     // SIGINT / SIGTERM are taken by sigwait below.
     const sigset_t set = block_stop_signals();
     try {
+      const std::vector<std::string> from_file =
+          config_path->empty() ? std::vector<std::string>{} : apply_config_file(*cmd, *config_path);
+      log_settings(*cmd, *cfg, *config_path, from_file);
       const std::filesystem::path db(cfg->db_path);
       if (!store::is_postgres_url(cfg->db_path) && db.has_parent_path())
         std::filesystem::create_directories(db.parent_path());

@@ -17,6 +17,7 @@
 #include "bus/job.h"
 #include "bus/queue.h"
 #include "cli/commands.h"
+#include "cli/config_file.h"
 #include "cli/engine_jobs.h"
 #include "cli/stop_signals.h"
 
@@ -276,7 +277,8 @@ void add_worker(CLI::App& app) {
   auto cfg = std::make_shared<WorkerConfig>();
   auto* cmd =
       app.add_subcommand("worker", "serve engine jobs from a Redis queue (docs/cluster.md)");
-  cmd->add_option("--redis", cfg->redis, "redis://host:port[/db]")->required();
+  cmd->add_option("--redis", cfg->redis, "redis://host:port[/db] (required)")
+      ->envname("TOGUZ_REDIS_URL");
   cmd->add_option("--threads", cfg->threads, "jobs at once, one engine each")
       ->check(CLI::Range(1, 256))
       ->capture_default_str();
@@ -293,7 +295,19 @@ void add_worker(CLI::App& app) {
                   "a job handed out more often than this is answered with an error")
       ->check(CLI::Range(1, 1000))
       ->capture_default_str();
-  cmd->callback([cfg] {
+  auto config_path = add_config_option(*cmd);
+  cmd->callback([cfg, cmd, config_path] {
+    std::vector<std::string> from_file;
+    try {
+      if (!config_path->empty()) from_file = apply_config_file(*cmd, *config_path);
+    } catch (const ConfigFileError& e) {
+      log_line(std::string("configuration: ") + e.what());
+      throw CLI::RuntimeError(1);
+    }
+    if (cfg->redis.empty()) throw CLI::RequiredError("--redis");
+    log_line("configuration: " +
+             (config_path->empty() ? std::string("no file (--config)") : *config_path));
+    for (const std::string& line : describe_options(*cmd, from_file)) log_line("setting " + line);
     // SIGINT / SIGTERM are taken by sigtimedwait.
     const sigset_t set = block_stop_signals();
     try {

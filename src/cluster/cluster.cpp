@@ -148,7 +148,8 @@ void Cluster::start() {
           }
         });
       },
-      [](bool connected, const std::string& error) {
+      [this](bool connected, const std::string& error) {
+        bus_connected_ = connected;
         if (!connected) log(net::LogLevel::Warn, "", "cluster: subscriber: " + error);
       });
   subscriber_->subscribe(channel_of(instance_));

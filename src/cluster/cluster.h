@@ -17,6 +17,7 @@
 // writes (short timeouts); none is made without --redis.
 #pragma once
 
+#include <atomic>
 #include <boost/asio.hpp>
 #include <boost/beast.hpp>
 #include <cstdint>
@@ -134,6 +135,8 @@ class Cluster : public RoomOwnership, public GamesCluster, public TournamentsClu
   // the last renewal is younger than the lease less a margin (so that an instance that stalled
   // past it stops before another takes over).
   bool coordinator() const override;
+  // Whether the bus's subscription is up now (readiness, docs/operations.md).
+  bool bus_connected() const { return bus_connected_.load(); }
   // The coordinator when it is another instance ("" when it is this one or there is none).
   std::string coordinator_elsewhere();
   // Called (on the IO thread) each time this instance becomes the coordinator. Set before start().
@@ -185,6 +188,7 @@ class Cluster : public RoomOwnership, public GamesCluster, public TournamentsClu
   std::string instance_;
   bus::Connection redis_;
   std::unique_ptr<bus::Subscriber> subscriber_;
+  std::atomic<bool> bus_connected_{false};  // the subscriber's connection (its thread sets it)
   boost::asio::steady_timer tick_timer_;
   std::chrono::milliseconds lease_;
   int ticks_ = 0;

@@ -94,6 +94,9 @@ void WorkerPool::loop(Worker& w) {
         ++background_running_;
       }
     }
+    if (on_wait_)
+      on_wait_(background ? Priority::Background : Priority::Engine,
+               std::chrono::steady_clock::now() - entry.queued_at);
     if (!(entry.job && entry.job->cancelled())) entry.task(w.engine);
     if (background) {
       {

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <functional>
@@ -52,6 +53,10 @@ class WorkerPool {
   void shutdown();
   size_t queued() const;  // both queues, cancelled tasks included
   size_t max_background() const { return max_background_; }
+  // Told when a worker takes a task, on that worker's thread: its priority and how long it
+  // waited in the queue. Set before the first submit().
+  using WaitObserver = std::function<void(Priority, std::chrono::steady_clock::duration)>;
+  void set_wait_observer(WaitObserver observer) { on_wait_ = std::move(observer); }
   // True once shutdown() began: long tasks check it between steps and in search callbacks.
   bool stopping() const { return stopping_.load(); }
 
@@ -63,6 +68,7 @@ class WorkerPool {
   struct Entry {
     Task task;
     std::shared_ptr<Job> job;
+    std::chrono::steady_clock::time_point queued_at = std::chrono::steady_clock::now();
   };
   void loop(Worker& w);
   void drop_cancelled();  // from the background queue; mutex_ held
@@ -74,6 +80,7 @@ class WorkerPool {
   int background_running_ = 0;
   std::atomic<bool> stopping_{false};
   std::vector<std::unique_ptr<Worker>> workers_;
+  WaitObserver on_wait_;
 };
 
 }  // namespace toguz::engine_work

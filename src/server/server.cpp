@@ -37,6 +37,7 @@
 #include "net/client_address.h"
 #include "net/http_listener.h"
 #include "net/log.h"
+#include "net/metrics.h"
 #include "net/router.h"
 #include "net/static_files.h"
 #include "rules/record.h"
@@ -56,6 +57,7 @@
 #include "site/learn/puzzle_miner.h"
 #include "site/lobby/lobby.h"
 #include "site/lobby/lobby_socket.h"
+#include "site/ops/ops_site.h"
 #include "site/rate_bucket.h"
 #include "site/sockets.h"
 #include "site/texts.h"
@@ -77,10 +79,18 @@ struct Server::Impl : net::HttpSite {
   void make_accounts();  // the accounts, moderation and learning pages
   void make_rooms();     // the rooms and what a game's end tells
   void make_cluster();   // with --redis: the cluster and the engine's queue
+  void make_ops();       // the metrics' gauges, /metrics and /api/ready
 
   Config config;
   asio::io_context ioc{1};
   tcp::acceptor acceptor{ioc};
+  // The metrics (docs/operations.md): the registry and the site's counters, made first so
+  // that every part is wired to them as it is made.
+  net::Metrics metrics;
+  std::unique_ptr<SiteMetrics> site_metrics;
+  std::unique_ptr<OpsSite> ops;
+  tcp::acceptor metrics_acceptor{ioc};  // --metrics-listen
+  void listen_metrics();
   // The store (the backend opened from --db) behind its writer thread; `store` is the
   // synchronous face of both (store/writer.h): every use of it is ordered with the moves.
   std::unique_ptr<Store> backend;
@@ -134,8 +144,12 @@ struct Server::Impl : net::HttpSite {
   std::unique_ptr<net::Router> router;
   void make_router();
   void add_health_route();  // GET /api/health
+  // A request from a client: routed, its answer counted (OpsSite::count).
   void handle_http(const http::request<http::string_body>& req, const std::string& peer,
                    Respond respond) override;
+  // The same without the counting (a request another instance forwarded was counted there).
+  void route_http(const http::request<http::string_body>& req, const std::string& peer,
+                  Respond respond);
   http::response<http::string_body> refusal(Refused why, const std::string& detail) const override;
   // The socket endpoints: /ws/lobby, the lobby's socket for the session
   // cookie's player, and /ws/<id>, a game's (or, in a cluster, a relay to the instance that
@@ -144,6 +158,10 @@ struct Server::Impl : net::HttpSite {
   std::optional<http::response<http::string_body>> upgrade(
       http::request<http::string_body> req, const std::string& client,
       boost::beast::tcp_stream& stream) override;
+  // upgrade() before its refusal is counted.
+  std::optional<http::response<http::string_body>> open_socket(http::request<http::string_body> req,
+                                                               const std::string& client,
+                                                               boost::beast::tcp_stream& stream);
   bool origin_allowed(const http::request<http::string_body>& req) const;
 
   // The games (site/games/games_site.h); in a cluster a request about a game another instance
@@ -179,6 +197,8 @@ struct Server::Impl : net::HttpSite {
 Server::Impl::Impl(const Config& c)
     : config(c), rng(std::random_device{}()), static_files(config.static_dir) {
   if (auto level = net::parse_log_level(config.log_level)) net::set_log_level(*level);
+  if (auto format = net::parse_log_format(config.log_format)) net::set_log_format(*format);
+  site_metrics = std::make_unique<SiteMetrics>(metrics);
   try {
     proxies = net::TrustedProxies::parse(config.trusted_proxies);
   } catch (const std::invalid_argument& e) {
@@ -202,6 +222,7 @@ Server::Impl::Impl(const Config& c)
   rooms->load_unfinished();
   make_lobby();
   make_tournaments();
+  make_ops();
   make_router();
 }
 
@@ -211,6 +232,10 @@ void Server::Impl::open_store() {
     sqlite->set_busy_ms(config.store_busy_ms);
   writer = std::make_unique<store::StoreWriter>(
       *backend, [this](std::function<void()> f) { asio::post(ioc, std::move(f)); });
+  writer->set_commit_observer([m = site_metrics.get()](auto took, size_t failed) {
+    m->store_commit.observe(std::chrono::duration<double>(took).count());
+    m->store_failures.inc(failed);
+  });
   store = std::make_unique<store::QueuedStore>(*writer);
   arbiter = std::make_unique<ArbiterApi>(*store);
 }
@@ -221,6 +246,9 @@ void Server::Impl::make_engine() {
   if (workers <= 0) workers = std::max(2, int(std::thread::hardware_concurrency()) - 1);
   pool = std::make_unique<engine_work::WorkerPool>(workers,
                                                    size_t(std::max(1, config.max_queued_jobs)));
+  pool->set_wait_observer([m = site_metrics.get()](engine_work::Priority, auto waited) {
+    m->engine_wait.observe(std::chrono::duration<double>(waited).count());
+  });
   engine = std::make_unique<engine_work::EngineWork>(ioc, *pool);
   hashes = std::make_unique<HashPool>(std::max(1, config.hash_threads),
                                       size_t(std::max(2, config.max_queued_hashes)));
@@ -250,6 +278,10 @@ void Server::Impl::make_accounts() {
 void Server::Impl::make_rooms() {
   services = std::make_unique<RoomServices>(
       RoomServices{ioc, config, *store, *writer, *engine, rng, stopped_io});
+  services->move_made = [m = site_metrics.get()](SteadyClock::duration took) {
+    m->moves.inc();
+    m->move_state.observe(std::chrono::duration<double>(took).count());
+  };
   rooms = std::make_unique<RoomRegistry>(*services);
   if (learn && !config.puzzles_path.empty() && config.mine_puzzles) {
     miner = std::make_unique<PuzzleMiner>(
@@ -278,7 +310,7 @@ void Server::Impl::make_cluster() {
           [this](ClientSession& c, std::string_view text) { games->on_message(c, text); }, *sockets,
           stopped_io,
           [this](const net::Request& req, const std::string& client, net::Respond respond) {
-            handle_http(req, client, std::move(respond));
+            route_http(req, client, std::move(respond));
           },
           [this] {
             if (engine_queue) engine_queue->refresh();
@@ -340,11 +372,73 @@ void Server::Impl::sweep() {
   if (dropped) schedule_trim();
 }
 
+// ---- the operator's side (site/ops/ops_site.h, docs/operations.md) ----
+
+void Server::Impl::make_ops() {
+  const auto start_s = double(now_ms()) / 1000;
+  metrics.gauge("toguz_games_live", "Games being played now (not analysis boards)", [this] {
+    size_t n = 0;
+    rooms->for_each([&](const std::shared_ptr<Room>& room) {
+      n += room->mode != Mode::Analysis && room->status == Status::Playing;
+    });
+    return double(n);
+  });
+  metrics.gauge("toguz_rooms", "Games in memory", [this] { return double(rooms->size()); });
+  metrics.gauge("toguz_websockets", "WebSocket connections open (games and lobby)", [this] {
+    size_t n = 0;
+    for (const auto& [address, a] : addresses) n += size_t(std::max(0, a.connections));
+    return double(n);
+  });
+  metrics.gauge("toguz_websocket_queued_bytes", "Bytes waiting to be sent over WebSockets",
+                [this] { return double(sockets->queued_total()); });
+  metrics.gauge("toguz_engine_queue_depth", "Engine tasks waiting for a worker",
+                [this] { return double(pool->queued()); });
+  metrics.gauge("process_resident_memory_bytes", "Resident memory of the process",
+                [] { return double(net::resident_bytes()); });
+  metrics.gauge("process_start_time_seconds", "When the process started, seconds since the epoch",
+                [start_s] { return start_s; });
+  ops = std::make_unique<OpsSite>(OpsServices{config, metrics, *site_metrics, [this] {
+                                                if (stopped_io) return std::string("stopping");
+                                                if (cluster && !cluster->bus_connected())
+                                                  return std::string("the bus is not connected");
+                                                return std::string();
+                                              }});
+}
+
+void Server::Impl::listen_metrics() {
+  if (config.metrics_listen.empty()) return;
+  std::pair<std::string, uint16_t> where;
+  try {
+    where = parse_listen_address(config.metrics_listen);
+  } catch (const std::invalid_argument& e) {
+    throw std::runtime_error(std::string("--metrics-listen: ") + e.what());
+  }
+  beast::error_code ec;
+  const auto addr = asio::ip::make_address(where.first, ec);
+  if (ec) throw std::runtime_error("--metrics-listen: bad address '" + where.first + "'");
+  const tcp::endpoint ep(addr, where.second);
+  metrics_acceptor.open(ep.protocol(), ec);
+  if (!ec) metrics_acceptor.set_option(asio::socket_base::reuse_address(true), ec);
+  if (!ec) metrics_acceptor.bind(ep, ec);
+  if (!ec) metrics_acceptor.listen(asio::socket_base::max_listen_connections, ec);
+  if (ec)
+    throw std::runtime_error("--metrics-listen: cannot listen on " + config.metrics_listen + ": " +
+                             ec.message());
+  net::accept_http(metrics_acceptor, ops->listener_site());
+}
+
+uint16_t Server::metrics_port() const {
+  beast::error_code ec;
+  auto ep = impl_->metrics_acceptor.local_endpoint(ec);
+  return ec ? 0 : ep.port();
+}
+
 // ---- start and stop ----
 
 void Server::Impl::shutdown_on_io() {
   beast::error_code ec;
   acceptor.close(ec);
+  metrics_acceptor.close(ec);
   stopped_io = true;
   sweep_timer.cancel();
   trim_timer.cancel();
@@ -381,6 +475,7 @@ void Server::start() {
     im.lobby->announce();  // the other instances' seeks
   }
   net::accept_http(im.acceptor, im);
+  im.listen_metrics();
   // Rooms loaded at start may need the engine or a flag timer: start them on the IO thread.
   asio::post(im.ioc, [&im] {
     im.rooms->for_each([](const std::shared_ptr<Room>& room) {
@@ -465,6 +560,7 @@ void Server::Impl::make_router() {
         return Refusal("server_error", {{"detail", e.what()}}).response();
       });
   add_health_route();
+  ops->add_routes(*router);
   games->add_routes(*router);
   accounts_site->add_routes(*router);
   moderation_site->add_routes(*router);
@@ -490,6 +586,18 @@ void Server::Impl::add_health_route() {
 
 void Server::Impl::handle_http(const http::request<http::string_body>& req, const std::string& peer,
                                Respond respond) {
+  const std::string target(req.target());
+  const std::string path = target.substr(0, target.find('?'));
+  const bool get = req.method() == http::verb::get || req.method() == http::verb::head;
+  if (path == "/metrics" && get && ops->public_metrics()) return ops->metrics(req, respond);
+  route_http(req, peer, [this, path, respond = std::move(respond)](auto res) {
+    ops->count(path, res);
+    respond(std::move(res));
+  });
+}
+
+void Server::Impl::route_http(const http::request<http::string_body>& req, const std::string& peer,
+                              Respond respond) {
   const std::string target(req.target());
   const auto q = target.find('?');
   const std::string path = target.substr(0, q);
@@ -533,6 +641,16 @@ http::response<http::string_body> Server::Impl::refusal(Refused why,
 }
 
 std::optional<http::response<http::string_body>> Server::Impl::upgrade(
+    http::request<http::string_body> req, const std::string& client,
+    boost::beast::tcp_stream& stream) {
+  const std::string target(req.target());
+  const std::string path = target.substr(0, target.find('?'));
+  auto refused = open_socket(std::move(req), client, stream);
+  if (refused) ops->count(path, *refused);
+  return refused;
+}
+
+std::optional<http::response<http::string_body>> Server::Impl::open_socket(
     http::request<http::string_body> req, const std::string& client,
     boost::beast::tcp_stream& stream) {
   const std::string target(req.target());

@@ -32,6 +32,8 @@ class Server {
   void start();
   // The port actually listened on (after start()).
   uint16_t port() const;
+  // The port of --metrics-listen (after start(); 0 without it).
+  uint16_t metrics_port() const;
   // Stops accepting, stops the searches, saves the clocks of running games and joins the
   // threads. Safe to call from any thread, more than once.
   void stop();

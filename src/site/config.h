@@ -70,7 +70,13 @@ struct Config {
   int expire_waiting_seconds = 24 * 3600;
   int expire_analysis_seconds = 7 * 24 * 3600;
   int idle_room_seconds = 600;
-  std::string log_level = "info";  // the log on stderr: debug, info, warn or error
+  std::string log_level = "info";   // the log on stderr: debug, info, warn or error
+  std::string log_format = "text";  // the log's lines: text, or json (one object a line)
+  // The metrics (docs/operations.md "Metrics"): GET /metrics on a listener of its own at
+  // metrics_listen ("ADDR:PORT"), and on the public port too when metrics_token is set (then
+  // every GET /metrics must send "Authorization: Bearer <token>"); neither: no metrics.
+  std::string metrics_listen;
+  std::string metrics_token;
   // The learning pages' data (learn_api.h): a puzzles file, the studies, an explorer index;
   // "" = that part answers 404.
   std::string puzzles_path, studies_path, explorer_path;

@@ -1040,4 +1040,16 @@ bool SqliteStore::void_game(const std::string& game_id, const RateOne& rate) {
   return voided;
 }
 
+std::vector<int> sqlite_schema_versions() {
+  std::vector<int> out;
+  for (const detail::Migration& m : kMigrations) out.push_back(m.version);
+  return out;
+}
+
+std::string sqlite_migration_sql(int version) {
+  for (const detail::Migration& m : kMigrations)
+    if (m.version == version) return migration_sql(m);
+  throw std::out_of_range("no SQLite migration of version " + std::to_string(version));
+}
+
 }  // namespace toguz::store

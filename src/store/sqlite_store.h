@@ -4,6 +4,7 @@
 
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "store/store.h"
 
@@ -130,5 +131,11 @@ class SqliteStore final : public Store {
   template <class F>
   void transaction(const char* begin, F&& body);
 };
+
+// The versions of the SQLite schema's migrations, ascending, and one version's SQL
+// (std::out_of_range for a version there is none of): the tests make a file of every earlier
+// version with them and open it migrated.
+std::vector<int> sqlite_schema_versions();
+std::string sqlite_migration_sql(int version);
 
 }  // namespace toguz::store

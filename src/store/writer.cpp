@@ -1,5 +1,7 @@
 #include "store/writer.h"
 
+#include <algorithm>
+
 namespace toguz::store {
 
 StoreWriter::StoreWriter(Store& store, Post post, size_t max_group)
@@ -45,7 +47,12 @@ void StoreWriter::loop() {
     }
     writes.clear();
     for (Op& op : group) writes.push_back([&op, this] { op.run(store_); });
+    const auto started = std::chrono::steady_clock::now();
     store_.write_group(writes, &errors);
+    if (on_commit_)
+      on_commit_(std::chrono::steady_clock::now() - started,
+                 size_t(std::count_if(errors.begin(), errors.end(),
+                                      [](const std::exception_ptr& e) { return bool(e); })));
     for (size_t i = 0; i < group.size(); ++i) {
       Op& op = group[i];
       if (!op.done) continue;

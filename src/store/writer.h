@@ -77,6 +77,10 @@ class StoreWriter {
                              "the store is busy: the request waited too long for it");
     return future.get();
   }
+  // Told after each commit of a group, on the writer thread: how long the group's transaction
+  // took and how many of its writes failed. Set before the first write.
+  using CommitObserver = std::function<void(std::chrono::steady_clock::duration, size_t failed)>;
+  void set_commit_observer(CommitObserver observer) { on_commit_ = std::move(observer); }
   // How long call() waits for its turn (1 s unless set).
   void set_call_wait(std::chrono::milliseconds wait) { call_wait_ = wait; }
 
@@ -109,6 +113,7 @@ class StoreWriter {
   Post post_;
   size_t max_group_;
   std::chrono::milliseconds call_wait_{1000};
+  CommitObserver on_commit_;
   std::mutex mutex_;
   std::condition_variable wake_;
   std::deque<Op> queue_;

@@ -2,7 +2,7 @@
 # toguz admin (docs/accounts.md "Moderation") on a SQLite file: grant and revoke the moderator
 # role, list and resolve reports, mark and close an account (and undo), void a game's rating
 # changes; an unknown account, game or report is named with exit 1; a missing operand is a
-# usage error (not 0 nor 1).
+# usage error (not 0 nor 1). Then backup and restore of the file (docs/operations.md "Backups").
 # The accounts, a rated game and a report are put in the file with sqlite3 after the first
 # command made its schema. Usage: admin.sh <toguz> <tests-dir>
 set -u
@@ -82,4 +82,18 @@ err=$(admin resolve 99 2>&1)
 admin mark >/dev/null 2>&1
 rc=$?
 [ $rc -gt 1 ] || fail "mark without an account: exit code $rc"
+
+# backup and restore (docs/operations.md "Backups"): a checked copy, never over a file; the
+# restored file is the database as it was at the backup.
+out=$(admin backup "$tmp/copy.db") || fail "backup exited $?"
+[[ "$out" =~ ^"backup: $tmp/copy.db (schema "[0-9]+", 1 games, 0 moves)"$ ]] || fail "backup: $out"
+err=$(admin backup "$tmp/copy.db" 2>&1) && fail "a backup over an existing file"
+[ "$err" = "toguz admin: $tmp/copy.db: exists; a backup makes a new file" ] || fail "backup over: $err"
+q "DELETE FROM games"
+out=$("$toguz" admin --db "$db" restore "$tmp/copy.db") || fail "restore exited $?"
+[ "$(q 'SELECT id FROM games')" = g1 ] || fail "restore did not bring the game back"
+err=$("$toguz" admin --db "$tmp/new.db" restore "$tmp/nothing.db" 2>&1) && fail "restore of no file"
+[ "$err" = "toguz admin: $tmp/nothing.db: no such file" ] || fail "restore of no file: $err"
+err=$("$toguz" admin --db postgresql://u@h/d backup "$tmp/pg.sql" 2>&1) && fail "pg backup"
+[[ "$err" == *"pg_dump"* ]] || fail "pg backup: $err"
 echo PASS

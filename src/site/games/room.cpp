@@ -225,6 +225,7 @@ void Room::move_written(std::exception_ptr e, const Undo& undo, bool ends, const
     if (ends) after_end();
     arm_flag_timer();
     done(Played::Made, std::nullopt);
+    if (services_.move_made) services_.move_made(SteadyClock::now() - moved_at_);
   }
   run_deferred();
 }

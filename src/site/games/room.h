@@ -80,6 +80,9 @@ struct RoomServices {
   std::function<void(const Room&)> game_ended = nullptr;
   // Called when a rated game's end and ratings are stored (the feeding flag's check).
   std::function<void(const GameRow&)> rated_game_stored = nullptr;
+  // Called when a move is made and stored, as its state goes out: how long since the move was
+  // played (its write's commit included). The site's metrics.
+  std::function<void(std::chrono::steady_clock::duration)> move_made = nullptr;
 };
 
 // One seat of a game.

@@ -242,6 +242,8 @@ export const en = {
     other: "This game has {n} spectators, the most it takes",
   },
   e_origin: "Refused: the request did not come from this site",
+  e_metrics_token: "Refused: the metrics need their token",
+  e_not_ready: "Not ready: {detail}",
   e_too_many_connections: "Too many connections from this address (at most {n})",
   e_analyze_pending: "One analysis at a time: wait for the last one",
   e_analyze_rate: "Too many analyses: at most {n} a minute",
