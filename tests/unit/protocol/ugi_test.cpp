@@ -68,7 +68,7 @@ TEST(Ugi, Handshake) {
       "option name Variant type combo default standard var standard var kozdatu var bestemshi",
       "option name Tuz type combo default auto var auto var on var off",
       "option name PlayOut type check default false",
-      "option name Eval type combo default classic var classic var nnue",
+      "option name Eval type combo default nnue var classic var nnue",
       "ugiok",
       "readyok",
   };
