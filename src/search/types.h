@@ -65,7 +65,7 @@ struct Info {
 // The static evaluation the search uses: the hand-made weighted features (eval.h) or the
 // learned network (nnue.h; for the standard game, other rule sets use the hand-made one).
 enum class EvalKind : uint8_t { Classic, Nnue };
-constexpr EvalKind kDefaultEval = EvalKind::Classic;
+constexpr EvalKind kDefaultEval = EvalKind::Nnue;
 const char* eval_kind_name(EvalKind kind);                  // "classic", "nnue"
 bool parse_eval_kind(const std::string& s, EvalKind* out);  // false if unknown
 

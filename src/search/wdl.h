@@ -12,8 +12,8 @@ struct Wdl {
 };
 
 // P(win) = sigmoid((cp - A) / B), P(loss) = sigmoid((-cp - A) / B), P(draw) the rest.
-constexpr double kWdlDrawBand = 61.0;  // A, centi-stones
-constexpr double kWdlScale = 998.0;    // B, centi-stones per logit
+constexpr double kWdlDrawBand = 84.0;  // A, centi-stones
+constexpr double kWdlScale = 627.0;    // B, centi-stones per logit
 
 // A proven or table result is certain (1000 for its outcome); a heuristic score uses the model.
 Wdl wdl_of(const Score& s);

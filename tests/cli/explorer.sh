@@ -35,10 +35,10 @@ check "query: a position never reached" '{"position":"9,9,9,9,9,9,9,9,9/9,9,9,9,
 # --eval: the engine's score of each move (one search over all moves, depth 4, White's view;
 # the same as toguz analyze --moves 76 87 --depth 4 --multipv 9 gives for 66 and 99).
 out=$("$toguz" explorer query "$dir/small.idx" --moves "76 87" --json --eval 4)
-check "query --eval --json" '{"position":"10,10,10,10,10,10,0,10,10/10,10,10,10,10,0,9,1,10 10 2 w 2","games":2,"moves":[{"hole":6,"move":"66","games":1,"white_wins":0,"draws":0,"black_wins":1,"average_rating":1600,"eval":{"cp":689,"proven":false}},{"hole":9,"move":"99","games":1,"white_wins":1,"draws":0,"black_wins":0,"average_rating":1600,"eval":{"cp":1419,"proven":false}}]}' "$out"
+check "query --eval --json" '{"position":"10,10,10,10,10,10,0,10,10/10,10,10,10,10,0,9,1,10 10 2 w 2","games":2,"moves":[{"hole":6,"move":"66","games":1,"white_wins":0,"draws":0,"black_wins":1,"average_rating":1600,"eval":{"cp":465,"proven":false}},{"hole":9,"move":"99","games":1,"white_wins":1,"draws":0,"black_wins":0,"average_rating":1600,"eval":{"cp":445,"proven":false}}]}' "$out"
 out=$("$toguz" explorer query "$dir/small.idx" --moves 76 --eval 4 | tail -2)
-check "query --eval: Black to move, White's view" "87(2)          2   50.0%    0.0%   50.0%    1600   +14.19
-55(10)         1    0.0%    0.0%    0.0%    2100    +6.74" "$out"
+check "query --eval: Black to move, White's view" "87(2)          2   50.0%    0.0%   50.0%    1600    +4.45
+55(10)         1    0.0%    0.0%    0.0%    2100    +9.00" "$out"
 
 err=$("$toguz" explorer query "$dir/small.idx" --moves "76 q" 2>&1 >/dev/null)
 check "bad --moves: exit status" 2 "$?"

@@ -25,7 +25,8 @@ deb="$("$src/scripts/make-deb" "$toguz" "$src/web/dist" "$tmp/out")" || { echo "
 contents="$(dpkg-deb -c "$deb" | awk '{ print $NF }')"
 for path in ./usr/bin/toguz ./usr/share/toguz/web/index.html ./usr/share/toguz/data/studies.json \
   ./usr/share/toguz/data/puzzles-default.jsonl ./lib/systemd/system/toguz.service \
-  './lib/systemd/system/toguz-worker@.service' ./usr/lib/sysusers.d/toguz.conf ./etc/toguz/toguz.env; do
+  './lib/systemd/system/toguz-worker@.service' ./usr/lib/sysusers.d/toguz.conf ./etc/toguz/toguz.env \
+  ./etc/toguz/toguz.conf; do
   grep -qxF "$path" <<<"$contents" || { echo "FAIL the package lacks $path"; fail=1; }
 done
 
@@ -67,13 +68,18 @@ for unit in toguz.service toguz-worker@.service; do
     { echo "FAIL $unit exposure '$exposure' (2.0 or more)"; fail=1; }
 done
 
-# The site as the unit starts it (paths inside the root, any free port): it serves the
-# installed front end and answers its health check.
+# The site as the unit starts it, with the installed configuration (its paths inside the root,
+# any free ports): it takes every key, serves the installed front end and answers its checks.
+conf="$tmp/toguz.conf"
+sed -e "s|= /usr/|= $root/usr/|; s|= /var/|= $root/var/|; s|^port = 8080\$|port = 0|" \
+  -e 's|^metrics-listen = .*|metrics-listen = 127.0.0.1:0|' "$root/etc/toguz/toguz.conf" >"$conf"
 exec_start="$(sed -n 's/^ExecStart=//p' "$root/lib/systemd/system/toguz.service")"
 read -ra argv <<<"$exec_start"
 for i in "${!argv[@]}"; do
-  case "${argv[$i]}" in /usr/* | /var/* | /etc/*) argv[$i]="$root${argv[$i]}" ;; esac
-  [[ "${argv[$i]}" == "8080" ]] && argv[$i]=0
+  case "${argv[$i]}" in
+    /etc/toguz/toguz.conf) argv[$i]="$conf" ;;
+    /usr/*) argv[$i]="$root${argv[$i]}" ;;
+  esac
 done
 "${argv[@]}" >"$tmp/serve.log" 2>&1 &
 server=$!
@@ -85,6 +91,8 @@ until [[ -n "$url" ]]; do
 done
 check "front end served" "$(cat "$root/usr/share/toguz/web/index.html")" "$(curl -fsS "$url")"
 check "health" "200" "$(curl -s -o /dev/null -w '%{http_code}' "${url}api/health")"
+check "ready" "200" "$(curl -s -o /dev/null -w '%{http_code}' "${url}api/ready")"
+grep -q "configuration: $conf" "$tmp/serve.log" || { echo "FAIL the site did not say it read $conf"; fail=1; }
 kill "$server" && wait "$server" 2>/dev/null
 server=""
 [[ -f "$root/var/lib/toguz/toguz.db" ]] || { echo "FAIL no database in the state directory"; fail=1; }
@@ -93,9 +101,10 @@ server=""
 dpkg_root -r toguz >"$tmp/remove.log" 2>&1 || { echo "FAIL remove"; cat "$tmp/remove.log"; fail=1; }
 [[ ! -e "$root/usr/bin/toguz" && ! -e "$root/lib/systemd/system/toguz.service" ]] ||
   { echo "FAIL remove left the binary or a unit"; fail=1; }
-[[ -f "$root/etc/toguz/toguz.env" ]] || { echo "FAIL remove took the conffile"; fail=1; }
+[[ -f "$root/etc/toguz/toguz.env" && -f "$root/etc/toguz/toguz.conf" ]] ||
+  { echo "FAIL remove took a conffile"; fail=1; }
 dpkg_root -P toguz >"$tmp/purge.log" 2>&1 || { echo "FAIL purge"; cat "$tmp/purge.log"; fail=1; }
-[[ ! -e "$root/etc/toguz/toguz.env" && ! -e "$root/usr/share/toguz" ]] ||
+[[ ! -e "$root/etc/toguz/toguz.env" && ! -e "$root/etc/toguz/toguz.conf" && ! -e "$root/usr/share/toguz" ]] ||
   { echo "FAIL purge left files of the package"; fail=1; }
 check "after purge" "" "$(dpkg-query --admindir="$root/var/lib/dpkg" -W -f='${Status}' toguz 2>/dev/null)"
 [[ -f "$root/var/lib/toguz/toguz.db" ]] || { echo "FAIL purge took the operator's data"; fail=1; }

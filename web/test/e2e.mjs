@@ -143,10 +143,10 @@ async function engine_game(browser, base, pages) {
   await page.click('[data-action="hint"]');
   await page.waitForSelector("#board g.hole.hint.legal", { timeout: T });
   const hint = await page.textContent("#hint");
-  check(/expected margin for White: [+−]?\d+\.\d\d stones|White: wins in/.test(hint), `the hint's score says its unit: ${hint}`);
+  check(/White: win chance \d+%|White: wins in/.test(hint), `the hint's score says its unit (the win chance by default): ${hint}`);
   // the evaluation's number is written across, in a readable size, above the bar
   await page.click('[data-action="analyse"]');
-  await page.waitForFunction(() => /\d\.\d\d|wins|loses|draw/.test(document.querySelector("#eval-label")?.textContent ?? ""), null, { timeout: T, polling: 50 });
+  await page.waitForFunction(() => /(White|Black) \d+%|wins|loses|draw/.test(document.querySelector("#eval-label")?.textContent ?? ""), null, { timeout: T, polling: 50 });
   // (one evaluate: the bar is redrawn with every analysis message)
   const label = await page.evaluate(() => {
     const e = document.querySelector("#eval-label");
@@ -155,7 +155,13 @@ async function engine_game(browser, base, pages) {
     return { size: parseFloat(cs.fontSize), mode: cs.writingMode, w: r.width, h: r.height, text: e.textContent };
   });
   check(label.size >= 12 && label.mode === "horizontal-tb" && label.w > label.h, `eval label readable: ${JSON.stringify(label)}`);
-  check((await page.textContent("#analysis .units")).includes("stones"), "the analysis says its numbers are stones");
+  check((await page.textContent("#analysis .units")).includes("chance to win"), "the analysis says its numbers are win chances");
+  check(/win chance \d+%|wins|loses|draw/.test(await page.textContent("#analysis li.line b")), "the best line shows its win chance");
+  // the reader may prefer the stone margin: the choice is kept in this browser
+  await page.click('#analysis [data-action="eval-view"]');
+  await page.waitForFunction(() => /\d\.\d\d|wins|loses|draw/.test(document.querySelector("#eval-label")?.textContent ?? ""), null, { timeout: T, polling: 50 });
+  check((await page.textContent("#analysis .units")).includes("stones"), "the margin view says its numbers are stones");
+  check((await page.evaluate(() => localStorage.getItem("toguz.eval_view"))) === "margin", "the margin view kept");
   await page.click('[data-action="analyse"]');
   await play_one(page, "click", 0);
   check((await wait_turn(page)) === "move", "our turn after the engine answered");

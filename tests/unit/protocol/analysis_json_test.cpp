@@ -23,10 +23,10 @@ TEST(AnalysisJson, HeuristicScoreFromBothSides) {
   s.cp = 153;
   EXPECT_EQ(parsed(score_json(s, Side::White)),
             json::parse(R"({"cp":153,"white_cp":153,"proven":null,"table":null,
-                                "wdl":[523,30,447]})"));
+                                "wdl":[527,66,407]})"));
   EXPECT_EQ(parsed(score_json(s, Side::Black)),
             json::parse(R"({"cp":153,"white_cp":-153,"proven":null,"table":null,
-                                "wdl":[523,30,447]})"));
+                                "wdl":[527,66,407]})"));
 }
 
 TEST(AnalysisJson, ProvenScores) {
@@ -65,7 +65,7 @@ TEST(AnalysisJson, LineWithNotationFromThePosition) {
   json::value v = parsed(line_json(l, start));
   EXPECT_EQ(v, json::parse(R"js({"multipv":2,"depth":5,"seldepth":9,"nodes":1234,"pv":[6,9],
       "pv_notation":["65(10)","98"],
-      "score":{"cp":-40,"white_cp":-40,"proven":null,"table":null,"wdl":[475,30,495]}})js"));
+      "score":{"cp":-40,"white_cp":-40,"proven":null,"table":null,"wdl":[451,67,482]}})js"));
   // Black to move after 65(10): white_cp is the other sign; notation stops at an illegal hole.
   Position after = start;
   after.play(6);

@@ -68,7 +68,7 @@ TEST(Ugi, Handshake) {
       "option name Variant type combo default standard var standard var kozdatu var bestemshi",
       "option name Tuz type combo default auto var auto var on var off",
       "option name PlayOut type check default false",
-      "option name Eval type combo default classic var classic var nnue",
+      "option name Eval type combo default nnue var classic var nnue",
       "ugiok",
       "readyok",
   };
@@ -203,9 +203,9 @@ TEST(Ugi, ScoresOfProvenResults) {
 TEST(Ugi, FormatScore) {
   search::Score s;
   s.cp = 35;
-  EXPECT_EQ(format_score(s), "score cp 35 wdl 493 31 476");
+  EXPECT_EQ(format_score(s), "score cp 35 wdl 480 67 453");
   s.cp = -120;
-  EXPECT_EQ(format_score(s), "score cp -120 wdl 455 30 515");
+  EXPECT_EQ(format_score(s), "score cp -120 wdl 419 67 514");
   s.proven = true;
   s.result = 1;
   s.plies = 7;
@@ -237,7 +237,7 @@ TEST(Ugi, FormatScore) {
   info.time_ms = 20;
   info.pv = {3, 9, 1};
   EXPECT_EQ(format_info(info),
-            "info depth 3 seldepth 4 multipv 2 score cp 12 wdl 488 30 482 nodes 1000 nps 50000 "
+            "info depth 3 seldepth 4 multipv 2 score cp 12 wdl 471 67 462 nodes 1000 nps 50000 "
             "time 20 pv 3 9 1");
 }
 

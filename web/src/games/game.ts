@@ -19,7 +19,8 @@ import {
 import { error_text, player_name, t, t_any, type Key } from "../i18n/index.js";
 import { api, store } from "./games_api.js";
 import { eval_label } from "../board/learn_board.js";
-import { bar_percent, clock_text, cp_text, known_result, move_label, other, parse_position, score_text, type Cell } from "../board/logic.js";
+import { bar_share, favoured_chance, mover_chance, other_view } from "./eval_view_state.js";
+import { clock_text, cp_text, known_result, move_label, other, parse_position, score_text, type Cell } from "../board/logic.js";
 import type { GameClientMessage } from "../protocol/client.js";
 import type { Board, GameState, Line, Review, ReviewSummary, Score, ServerMessage, Side } from "../protocol/types.js";
 import { copy_text, esc, toast, type View } from "../shell/util.js";
@@ -47,6 +48,7 @@ export class GameView implements View {
   private flipped = false;
   private hint: { hole: number; score: Score | null; ply: number } | null = null;
   private analysing = false;
+  private eval_view = store.eval_view(); // win chance or stone margin (eval_view_state.ts)
   private lines: { ply: number; depth: number; lines: Line[] } | null = null;
   private review: {
     done: boolean;
@@ -346,6 +348,11 @@ export class GameView implements View {
         send(this.analysing ? { type: "analyze", multipv: 3 } : { type: "analyze_stop" });
         this.render();
         break;
+      case "eval-view":
+        this.eval_view = other_view(this.eval_view);
+        store.set_eval_view(this.eval_view);
+        this.render();
+        break;
       case "review":
         // the server sends a finished review once per connection: one already here is shown again
         if (!this.review?.done) send({ type: "review" });
@@ -615,13 +622,16 @@ export class GameView implements View {
     let pct = 50;
     let label = "";
     if (line?.score) {
-      pct = bar_percent(line.score.white_cp);
-      label = eval_label(line.score); // "White wins by 6" when proven or in the tables
+      pct = bar_share(line.score, this.eval_view);
+      // "White 73%" (the bar is narrow), "+1.25", or "White wins by 6" when proven or in the tables
+      const c = favoured_chance(line.score, this.eval_view);
+      label = c ? `${t(c.side)} ${c.pct}%` : eval_label(line.score);
     }
     if (!this.analysing) return `<div class="evalbar" id="evalbar" hidden></div>`;
     const flip = this.bottom() === "black";
     // White's share grows from White's side (the bottom when White is at the bottom)
-    // the number, written across above the bar, is White's expected margin in stones
+    // the text, written across above the bar, is the favoured side's win chance or White's
+    // expected margin in stones
     return `<div class="evalbar${flip ? " flip" : ""}" id="evalbar" title="${esc(t("eval_help"))}" data-white="${pct.toFixed(1)}">
       <span class="eval-label" id="eval-label">${esc(label || "…")}</span>
       <div class="bar"><div class="white-part" style="height:${pct.toFixed(1)}%"></div></div></div>`;
@@ -640,14 +650,28 @@ export class GameView implements View {
     box.hidden = false;
     const rows = (this.lines?.lines ?? [])
       .map((l, i) => {
-        // as the bar: "White wins by 6" when proven or in the tables, else White's margin
-        const txt = eval_label(l.score);
+        // "White wins by 6" when proven or in the tables, else the favoured side's win chance or
+        // White's margin, as the reader chose
+        const txt = this.eval_text(l.score);
         const pv = (l.pv_notation.length ? l.pv_notation : l.pv.map(String)).slice(0, 12).join(" ");
         return `<li class="line" data-rank="${i + 1}"><b>${esc(txt)}</b> <span class="pv">${esc(pv)}</span></li>`;
       })
       .join("");
     box.innerHTML = `<h3>${esc(t("analyse"))} <small>${this.lines ? `${esc(t("depth"))} ${this.lines.depth}` : "…"}</small></h3><ol class="lines">${rows}</ol>
-      <p class="units">${esc(t("eval_help"))}</p>`;
+      <p class="units">${esc(t(this.eval_view === "chance" ? "eval_help_chance" : "eval_help"))} ${this.eval_view_button()}</p>`;
+  }
+
+  /** A score from White's view as the reader's view shows it: "White: win chance 73%", or
+   * White's margin ("+1.25"); a known result as such ("White wins by 6"). */
+  private eval_text(sc: Score): string {
+    const c = favoured_chance(sc, this.eval_view);
+    return c ? t("win_chance_of", { side: t(c.side), p: c.pct }) : eval_label(sc);
+  }
+
+  /** The button that switches between the win chance and the stone margin. */
+  private eval_view_button(): string {
+    const key = this.eval_view === "chance" ? "show_margin" : "show_chance";
+    return `<button type="button" class="eval-view" data-action="eval-view">${esc(t(key))}</button>`;
   }
 
   /** A score from the side to move's view in words with its unit: "+15.75 stones expected for
@@ -657,6 +681,8 @@ export class GameView implements View {
     const words = { win: t("win_in"), loss: t("loss_in"), draw: t("draw_in") };
     if (sc.proven) return `${t(g.to_move)}: ${score_text(sc, words)}`;
     if (known_result(sc)) return eval_label(sc);
+    const p = mover_chance(sc, this.eval_view);
+    if (p !== null) return t("win_chance_of", { side: t(g.to_move), p });
     return t("margin_for", { v: cp_text(sc.cp), side: t(g.to_move) });
   }
 
@@ -667,7 +693,7 @@ export class GameView implements View {
     const W = 600;
     const H = 160;
     // White's share is the light area rising from the bottom, Black's the dark one above it
-    const { pts, step, line: poly, area, cursor } = review_graph(r.moves, this.view_ply ?? g.ply, W, H);
+    const { pts, step, line: poly, area, cursor } = review_graph(r.moves, this.view_ply ?? g.ply, W, H, this.eval_view);
     const start = parse_position(g.start_position);
     const label = (ply: number) => move_label(ply, start.move_number, start.to_move);
     const marks = r.moves
@@ -692,7 +718,7 @@ export class GameView implements View {
       .join("");
     const progress = r.done ? "" : `<progress max="1" value="${r.progress}"></progress> ${esc(t("reviewing"))} ${(r.progress * 100).toFixed(0)}%`;
     return `<section class="review" id="review" data-done="${r.done ? 1 : 0}">
-      <h3>${esc(t("review_graph"))}</h3>${progress}
+      <h3>${esc(t("review_graph"))} ${this.eval_view_button()}</h3>${progress}
       <svg class="graph" id="graph" viewBox="0 0 ${W} ${H}" preserveAspectRatio="none">
         <rect class="gbg" x="0" y="0" width="${W}" height="${H}"/>
         ${area ? `<polygon class="garea" points="${area}"/>` : ""}

@@ -5,7 +5,8 @@
 // (games/editor.ts) its boards and stone count. No DOM access and no fetch here (unit-tested in
 // test/unit/game_state.test.mjs).
 
-import { graph_points, graph_value, graph_x, other, parse_position, sowing_path, type Cell } from "../board/logic.js";
+import { view_graph_value, type EvalView } from "./eval_view_state.js";
+import { graph_points, graph_x, other, parse_position, sowing_path, type Cell } from "../board/logic.js";
 import type { Key } from "../i18n/index.js";
 import { apply_delta } from "../protocol/messages.js";
 import type { Board, DeltaMessage, GameState, MoveRec, Player, Review, Side, You } from "../protocol/types.js";
@@ -324,10 +325,10 @@ export function share_links(g: GameState, invite: string | undefined, base: stri
 }
 
 /** The review graph's shape in a `width` × `height` box: a point a ply (White's share, from the
- * start), the line through them, the area under it, the cursor at ply `shown` and the width of a
- * ply's click target. */
-export function review_graph(moves: Review[], shown: number, width: number, height: number) {
-  const values = [0, ...moves.map((m) => graph_value(m.white, m.white_cp))];
+ * start, as the evaluation `view` shows it), the line through them, the area under it, the
+ * cursor at ply `shown` and the width of a ply's click target. */
+export function review_graph(moves: Review[], shown: number, width: number, height: number, view: EvalView = "margin") {
+  const values = [0, ...moves.map((m) => view_graph_value(m.white, m.white_cp, view))];
   const pts = graph_points(values, width, height);
   const count = values.length;
   const step = count > 1 ? width / (count - 1) : width;

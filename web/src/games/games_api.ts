@@ -3,6 +3,7 @@
 // the games page can reopen them.
 
 import { call } from "../protocol/api.js";
+import { EVAL_VIEW_KEY, parse_eval_view, type EvalView } from "./eval_view_state.js";
 
 export interface Created {
   id: string;
@@ -92,6 +93,21 @@ export const store = {
       return localStorage.getItem(NAME) || "";
     } catch {
       return "";
+    }
+  },
+  /** How the game page shows the engine's evaluation (eval_view_state.ts). */
+  eval_view: (): EvalView => {
+    try {
+      return parse_eval_view(localStorage.getItem(EVAL_VIEW_KEY));
+    } catch {
+      return "chance";
+    }
+  },
+  set_eval_view: (v: EvalView) => {
+    try {
+      localStorage.setItem(EVAL_VIEW_KEY, v);
+    } catch {
+      /* ignore */
     }
   },
   set_name: (name: string) => {

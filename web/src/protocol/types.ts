@@ -17,6 +17,9 @@ export interface Score {
   // a win or loss the endgame tables know (this server searches without tables; absent in
   // reviews stored before it was sent)
   table?: Proven | null;
+  // the side to move's chances of a win, a draw and a loss in permille (absent in reviews
+  // stored before it was sent)
+  wdl?: [number, number, number];
 }
 
 export interface Board {
