@@ -32,11 +32,11 @@ grep -q "out.jsonl.state: made from other records or options" <<<"$err" || fail 
 
 # The puzzles searched again, deeper: all hold. A line that is not a puzzle is named, exit 1.
 out=$("$toguz" puzzles check out.jsonl --depth 6) || fail "check exited $?: $out"
-[ "$out" = "3/3 hold at depth 6; 0/0 proven again" ] || fail "check: $out"
+[ "$out" = "2/2 hold at depth 6; 0/0 proven again" ] || fail "check: $out"
 { cat out.jsonl; echo '{"position":"1,2/3,4 0 0 w"}'; } > bad.jsonl
 out=$("$toguz" puzzles check bad.jsonl --depth 6)
 [ $? -eq 1 ] || fail "check of a bad line: exit code"
-grep -q "^bad.jsonl: line 4: not a puzzle line: no \"side\" member" <<<"$out" || fail "check bad line: $out"
+grep -q "^bad.jsonl: line 3: not a puzzle line: no \"side\" member" <<<"$out" || fail "check bad line: $out"
 
 # Not a record: a clear error naming the file.
 echo "<html></html>" > page.pgn

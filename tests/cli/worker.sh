@@ -32,7 +32,8 @@ free_port() { "$py" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)
 # Not there: a clear error, exit 1.
 port=$(free_port)
 out=$("$toguz" worker --redis "redis://127.0.0.1:$port" 2>&1) && fail "worker without redis exited 0"
-[ "$out" = "toguz worker: redis at 127.0.0.1:$port/0: Connection refused" ] || fail "no-redis message: $out"
+# (the settings it starts with come first, one line each)
+[ "$(tail -n 1 <<<"$out")" = "toguz worker: redis at 127.0.0.1:$port/0: Connection refused" ] || fail "no-redis message: $out"
 
 rc() { redis-cli -p "$port" "$@"; }
 # Another test may take the same free port first: then try another.
