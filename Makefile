@@ -94,8 +94,10 @@ clean:
 
 # The evaluation network from nothing (docs/nnue.md): self-play with the hand-made evaluation,
 # then the trainer (Debian's python3-torch), written to the file the build embeds. NET_GAMES,
-# NET_NODES, NET_SEED and NET_EPOCHS size it; `make net` then `make build` ships it.
+# NET_NODES, NET_SEED and NET_EPOCHS size it; `make net` then `make build` ships it. NET_EVAL
+# (classic: from nothing) = nnue trains the next net on the shipped one's games.
 NET_DIR := $(BUILD)/net
+NET_EVAL ?= classic
 NET_GAMES ?= 12000
 NET_NODES ?= 5000
 NET_SEED ?= 2026
@@ -104,7 +106,7 @@ NET_EPOCHS ?= 30
 net: build
 	mkdir -p $(NET_DIR)
 	$(BUILD)/toguz selfplay --games $(NET_GAMES) --nodes $(NET_NODES) --seed $(NET_SEED) \
-	  --concurrency $(JOBS) --out $(NET_DIR)/selfplay.bin --resume
+	  --eval $(NET_EVAL) --concurrency $(JOBS) --out $(NET_DIR)/selfplay.bin --resume
 	/usr/bin/python3 train/nnue.py --data $(NET_DIR)/selfplay.bin --epochs $(NET_EPOCHS) \
 	  --seed 1 --out src/search/nets/toguz.nnue --report $(NET_DIR)/train.json
 	/usr/bin/python3 train/wdl.py --data $(NET_DIR)/selfplay.bin --report $(NET_DIR)/wdl.json

@@ -39,6 +39,14 @@ void add_selfplay(CLI::App& app) {
   cmd->add_option("--hash", args->st.hash_mb, "hash table in MiB per game")
       ->check(CLI::Range(1, 65536))
       ->capture_default_str();
+  cmd->add_option_function<std::string>(
+         "--eval",
+         [args](const std::string& name) {
+           if (!search::parse_eval_kind(name, &args->st.eval))
+             throw CLI::ValidationError("--eval", "expected classic or nnue, not '" + name + "'");
+         },
+         "the evaluation the games are played with: classic or nnue (the default)")
+      ->type_name("KIND");
   cmd->add_flag("--resume", args->st.resume,
                 "continue an interrupted run: keep the games already in --out, play the rest");
   args->rules.add_to(cmd);

@@ -218,6 +218,7 @@ uint64_t run_selfplay(const SelfplaySettings& st, const std::string& path,
     Engine engine;
     Options o;
     o.hash_mb = st.hash_mb;
+    o.eval = st.eval;
     engine.set_options(o);
     for (;;) {
       uint32_t g;

@@ -63,6 +63,9 @@ struct SelfplaySettings {
   int concurrency = 1;
   Rules rules;
   int hash_mb = 16;
+  // The evaluation the games are played with: the hand-made one makes a first net's data
+  // from nothing (make net); the default, the shipped network, the data of the next one.
+  EvalKind eval = kDefaultEval;
   int max_plies = 1000;  // a game still going after this many plies is dropped
   // Continue an interrupted run: keep the whole records already in the file (a partial last
   // record is cut off) and play on from the game after the last one stored.

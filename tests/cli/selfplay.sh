@@ -19,6 +19,13 @@ grep -q '^Games: 3$' <<<"$out" || fail "games line: $out"
 cmp -s "$tmp/a.bin" "$tmp/b.bin" || fail "concurrency changed the file"
 "$toguz" selfplay --games 3 --nodes 300 --seed 3 --out "$tmp/c.bin" >/dev/null || fail "seed 3"
 cmp -s "$tmp/a.bin" "$tmp/c.bin" && fail "another seed gave the same file"
+# The evaluation: the default is the network; classic plays other games (a first net's data).
+"$toguz" selfplay --games 3 --nodes 300 --seed 2 --eval nnue --out "$tmp/n.bin" >/dev/null || fail "eval nnue"
+cmp -s "$tmp/a.bin" "$tmp/n.bin" || fail "--eval nnue differs from the default"
+"$toguz" selfplay --games 3 --nodes 300 --seed 2 --eval classic --out "$tmp/k.bin" >/dev/null || fail "eval classic"
+cmp -s "$tmp/a.bin" "$tmp/k.bin" && fail "--eval classic played the network's games"
+"$toguz" selfplay --games 1 --eval deep --out "$tmp/x.bin" 2>"$tmp/err" && fail "an unknown evaluation was taken"
+grep -q "expected classic or nnue, not 'deep'" "$tmp/err" || fail "eval message: $(cat "$tmp/err")"
 
 # Resume: a run of 2 games whose last write was cut short (a partial record), resumed to 3
 # games, is the file of one run of 3; resuming a finished run adds nothing; a file that is not
