@@ -130,7 +130,9 @@ class ClusterTest : public ::testing::Test {
                                  // new accounts create its tournament
                                  "--tournament-min-rated-games", "0",
                                  // it moves as fast as the servers answer
-                                 "--max-messages-per-second", "100000"},
+                                 "--max-messages-per-second", "100000",
+                                 // its clients send no keep-alive while a review runs
+                                 "--silent-socket-seconds", "600"},
         dir_.path.string() + "/serve" + std::to_string(i) + ".log");
   }
 

@@ -2041,7 +2041,7 @@ async function correspondence(browser, _base, pages) {
     const { ctx: ca, page: a } = await signed_up(browser, base, pages, "Aruuke");
     const { ctx: cb, page: b } = await signed_up(browser, base, pages, "Bakyt");
     await a.goto(`${base}/#/`);
-    await a.fill("#online-name", "Aruuke");
+    await a.waitForSelector("#online-name-account", { timeout: T }); // logged in: no name asked
     await a.selectOption("#online-colour", "white");
     await a.selectOption("#online-clock", "d1");
     await a.click("#create-online");
@@ -2049,8 +2049,7 @@ async function correspondence(browser, _base, pages) {
     const invite = await a.inputValue("#invite-link");
     const a_game = a.url();
     await b.goto(invite);
-    await b.waitForSelector("#join-name", { timeout: T });
-    await b.fill("#join-name", "Bakyt");
+    await b.waitForSelector("#join-name-account", { timeout: T }); // logged in: his own name
     await b.click("#join-go");
     await b.waitForURL(/#\/game\/[^/]+\/[^/]+$/, { timeout: T });
     const b_game = b.url();
