@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "rules/text.h"
 #include "tournament/standings.h"
 
 namespace toguz::tournament {
@@ -44,17 +45,11 @@ void put(std::vector<std::string>& line, size_t col, size_t width, std::string_v
   for (size_t i = 0; i < cells.size(); ++i) line[at + i] = std::string(cells[i]);
 }
 
-std::string trimmed(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return std::string(s);
-}
-
 // Columns col..col+width-1 of a line (1-based), trimmed; "" past its end.
 std::string field(const Cells& line, size_t col, size_t width) {
   std::string out;
   for (size_t i = col - 1; i < std::min(line.size(), col - 1 + width); ++i) out += line[i];
-  return trimmed(out);
+  return std::string(trim(out));
 }
 
 [[noreturn]] void bad(size_t line, const std::string& what) {
@@ -276,21 +271,21 @@ Round read_round(const std::vector<PlayerLine>& players, size_t r, int bye_point
 }
 
 void read_header(Event& ev, std::string_view code, std::string_view rest, size_t line) {
-  if (code == "012") ev.name = trimmed(rest);
-  if (code == "022") ev.site = trimmed(rest);
+  if (code == "012") ev.name = std::string(trim(rest));
+  if (code == "022") ev.site = std::string(trim(rest));
   if (code == "042") {
-    ev.date = trimmed(rest);
+    ev.date = std::string(trim(rest));
     std::replace(ev.date.begin(), ev.date.end(), '/', '.');
   }
   if (code == "092") {
-    std::string type = trimmed(rest);
+    std::string type = std::string(trim(rest));
     std::transform(type.begin(), type.end(), type.begin(), ::tolower);
     ev.system = type.find("double") != std::string::npos  ? System::DoubleRoundRobin
                 : type.find("round") != std::string::npos ? System::RoundRobin
                                                           : System::Swiss;
   }
   if (code == "XXR") {
-    const std::string n = trimmed(rest);
+    const std::string n = std::string(trim(rest));
     if (n.empty() || n.size() > 3 || !std::all_of(n.begin(), n.end(), ::isdigit))
       bad(line, "XXR: expected the number of rounds, found '" + n + "'");
     ev.rounds = std::stoi(n);
