@@ -411,6 +411,28 @@ async function axe_violations(page) {
     .map((v) => `${v.id} (${v.impact}, ${v.nodes.length}): ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join("; ")}`);
 }
 
+/** An over-the-board event with `players` and round 1 paired, and an online tournament, made by
+ * `page` (logged in); their ids. */
+async function event_and_tournament(page, base, event_name, players, tournament_name) {
+  await page.goto(`${base}/#/arbiter`);
+  await page.fill("#arb-name", event_name);
+  await page.click("#arb-create");
+  await page.waitForURL(/#\/arbiter\/[a-z0-9]+$/, { timeout: T });
+  const event = new URL(page.url()).hash.split("/")[2];
+  for (const [i, player] of players.entries()) {
+    await page.fill("#arb-player-name", player);
+    await page.click("#arb-add");
+    await page.waitForFunction((n) => document.querySelectorAll("#arb-players tbody tr").length === n, i + 1, { timeout: T, polling: 50 });
+  }
+  await page.click("#arb-pair");
+  await page.waitForSelector("#arb-pairings tbody tr[data-board]", { timeout: T });
+  await page.goto(`${base}/#/tournaments`);
+  await page.fill("#tn-name", tournament_name);
+  await page.click("#tn-create");
+  await page.waitForURL(/#\/tournaments\/[a-z0-9]+$/, { timeout: T });
+  return { event, tournament: new URL(page.url()).hash.split("/")[2] };
+}
+
 /** The automated WCAG 2.1 AA audit (axe-core) of every page in light mode, signed in, with a
  * game against the engine, an analysis board with its lines, the blind mode, an online
  * tournament and an over-the-board event: no serious or critical violation anywhere. */
@@ -425,23 +447,7 @@ async function a11y_audit(browser, base, pages) {
   check(engine.id && analysis.id, `made the games: ${JSON.stringify([engine, analysis])}`);
   const page = await ctx.newPage();
   pages.push(page);
-  await page.goto(`${base}/#/arbiter`);
-  await page.fill("#arb-name", "Audit cup");
-  await page.click("#arb-create");
-  await page.waitForURL(/#\/arbiter\/[a-z0-9]+$/, { timeout: T });
-  const event = new URL(page.url()).hash.split("/")[2];
-  for (const [i, player] of ["Eleusizov, Nurlan", "Aktayev, Serik"].entries()) {
-    await page.fill("#arb-player-name", player);
-    await page.click("#arb-add");
-    await page.waitForFunction((n) => document.querySelectorAll("#arb-players tbody tr").length === n, i + 1, { timeout: T, polling: 50 });
-  }
-  await page.click("#arb-pair");
-  await page.waitForSelector("#arb-pairings tbody tr[data-board]", { timeout: T });
-  await page.goto(`${base}/#/tournaments`);
-  await page.fill("#tn-name", "Audit arena");
-  await page.click("#tn-create");
-  await page.waitForURL(/#\/tournaments\/[a-z0-9]+$/, { timeout: T });
-  const tournament = new URL(page.url()).hash.split("/")[2];
+  const { event, tournament } = await event_and_tournament(page, base, "Audit cup", ["Eleusizov, Nurlan", "Aktayev, Serik"], "Audit arena");
   // each page with what shows it drawn, and what to do there before the audit
   const game = `#/game/${engine.id}/${engine.token}`;
   const routes = site_routes(tournament, event, name, [
@@ -894,23 +900,7 @@ async function phone_menu(browser, base, pages) {
   const cookies = await first.cookies();
   const maker = await first.newPage();
   pages.push(maker);
-  await maker.goto(`${base}/#/arbiter`);
-  await maker.fill("#arb-name", "Кубок Алатау");
-  await maker.click("#arb-create");
-  await maker.waitForURL(/#\/arbiter\/[a-z0-9]+$/, { timeout: T });
-  const event = new URL(maker.url()).hash.split("/")[2];
-  for (const [i, player] of ["Eleusizov, Nurlan", "Кажгалиев Темірлан", "Aktayev, Serik"].entries()) {
-    await maker.fill("#arb-player-name", player);
-    await maker.click("#arb-add");
-    await maker.waitForFunction((n) => document.querySelectorAll("#arb-players tbody tr").length === n, i + 1, { timeout: T, polling: 50 });
-  }
-  await maker.click("#arb-pair");
-  await maker.waitForSelector("#arb-pairings tbody tr[data-board]", { timeout: T });
-  await maker.goto(`${base}/#/tournaments`);
-  await maker.fill("#tn-name", "Арена Нарын");
-  await maker.click("#tn-create");
-  await maker.waitForURL(/#\/tournaments\/[a-z0-9]+$/, { timeout: T });
-  const tournament = new URL(maker.url()).hash.split("/")[2];
+  const { event, tournament } = await event_and_tournament(maker, base, "Кубок Алатау", ["Eleusizov, Nurlan", "Кажгалиев Темірлан", "Aktayev, Serik"], "Арена Нарын");
   await first.close();
   // every page, each with what shows it drawn
   const routes = site_routes(tournament, event, name, [[`#/game/${game}`, "#board[data-ply]"]]);
