@@ -57,7 +57,7 @@ run: build web
 deb: build web
 	scripts/make-deb $(BUILD)/toguz web/dist $(BUILD)/deb
 
-# Every test on the Release build (the browser tests web.e2e included), then the unit tests
+# Every test on the Release build (the browser tests web.e2e.1 and .2 included), then the unit tests
 # again under ASan + UBSan.
 test: build build-asan web web-e2e
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)

@@ -2,7 +2,9 @@
 // real `toguz serve --port 0 --db <tmp>/t.db --static web/dist-e2e` (the test build, `make web-e2e`,
 // whose window.__toguz hooks the tests use).
 //   node test/e2e.mjs --toguz <binary> [--dist <web/dist-e2e>] [--out <folder for failure shots>]
-//                     [--only <name>] [--shots <folder>]   (--shots: the README screenshots)
+//                     [--only <name>] [--shard <k>/<n>] [--shots <folder>]
+//   --shots: the README screenshots; --shard k/n: only the tests whose position in the list is
+//   k modulo n (1 <= k <= n), so that ctest runs the suite as n tests side by side.
 // Exit 0: all passed; 1: a test failed (a screenshot of every page is kept in --out);
 // 77: cannot run here (no chromium or no built front end), which ctest reports as skipped.
 // Every wait is on a DOM condition with a generous timeout; there are no fixed sleeps.
@@ -2132,8 +2134,11 @@ try {
     await screenshots(browser, server.base, path.resolve(args.shots));
     console.log(`screenshots written to ${args.shots}`);
   } else {
-    for (const [name, fn] of Object.entries(tests)) {
+    const [shard, shards] = (args.shard ?? "1/1").split("/").map(Number);
+    if (!(shards >= 1 && shard >= 1 && shard <= shards)) throw new Error(`bad --shard ${args.shard}: want k/n with 1 <= k <= n`);
+    for (const [index, [name, fn]] of Object.entries(tests).entries()) {
       if (args.only && args.only !== name) continue;
+      if (!args.only && index % shards !== shard - 1) continue;
       const pages = [];
       const t0 = Date.now();
       try {
