@@ -666,6 +666,7 @@ struct LoadGame {
   int ply = 0;
   std::string to_move = "white", status = "playing", failure;
   Clock::duration max_pause{};
+  std::string worst, trace;  // what happened to the move of the largest pause, to this one
   std::atomic<int> moves{0};
   std::atomic<bool> finished{false};  // over, or failed (its thread returned)
   std::atomic<bool> failed{false};    // `failure` says why
@@ -706,7 +707,10 @@ struct LoadGame {
     ply = ply_of(state);
     to_move = jstr(state.at("to_move"));
     status = jstr(state.at("status"));
-    max_pause = std::max(max_pause, Clock::now() - sent);
+    if (Clock::now() - sent > max_pause) {
+      max_pause = Clock::now() - sent;
+      worst = "game " + id + " ply " + std::to_string(ply - 1) + ":" + trace;
+    }
     ++moves;
   }
   // The next move (the mover's first legal hole), sent until its state comes back.
@@ -719,23 +723,51 @@ struct LoadGame {
     if (hole_text.empty()) return fail("no legal move at ply " + std::to_string(ply));
     const int hole = std::stoi(hole_text);
     const auto sent = Clock::now();
-    for (int tries = 0; tries < 200; ++tries) {
+    trace.clear();
+    const auto note = [&](const std::string& what) {
+      trace +=
+          " " + what + "@" +
+          std::to_string(
+              std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - sent).count());
+    };
+    // A move that reached a draining instance just as it handed the game over is lost with
+    // its answer: the state the next driver sends (the same ply) says to send it again.
+    bool send_now = true;
+    auto last_sent = sent;
+    for (int tries = 0; tries < 1000; ++tries) {
       if (!ws[side]) {
         auto first = connect(side, tries);
+        note("reconnected");
         if (!first) return fail("cannot reconnect");
         if (ply_of(*first) == ply + 1) return (made(*first, hole, sent), true);
+        send_now = true;
       }
-      ws[side]->send(json::object{{"type", "move"}, {"hole", hole}, {"ply", ply}});
+      if (send_now) {
+        ws[side]->send(json::object{{"type", "move"}, {"hole", hole}, {"ply", ply}});
+        last_sent = Clock::now();
+        send_now = false;
+      }
       auto m = ws[side]->read_until([&](const json::object& m) {
         const std::string type = jstr(m.at("type"));
-        return type == "error" || (type == "state" && ply_of(m.at("game").as_object()) > ply);
+        return type == "error" || (type == "state" && ply_of(m.at("game").as_object()) >= ply);
       });
+      const std::string type = m ? jstr(m->at("type")) : "";
+      const std::string code = type == "error" ? jstr(m->at("code")) : "";
       if (!m) {
+        note("closed");
         ws[side].reset();  // closed: the state it gets on reconnecting says whether it was made
-      } else if (jstr(m->at("type")) == "state") {
+      } else if (type == "state" && ply_of(m->at("game").as_object()) > ply) {
         return (made(m->at("game").as_object(), hole, sent), true);
-      } else if (jstr(m->at("code")) == "game_moving") {
+      } else if (type == "state") {
+        send_now = Clock::now() - last_sent > std::chrono::milliseconds(300);
+        if (send_now) note("state");
+      } else if (code == "game_moving") {
+        note("game_moving");
         std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        send_now = true;
+      } else if (code == "stale") {
+        note("stale");  // sent twice: the state on reconnecting says where the game is
+        ws[side].reset();
       } else {
         return fail("ply " + std::to_string(ply) + ": " + json::serialize(*m));
       }
@@ -821,16 +853,18 @@ TEST_F(ClusterTest, ARollingRestartUnderLoadLosesNoMove) {
   stop_players();
   ASSERT_EQ(failures(), "") << logs();
   Clock::duration pause{};
+  std::string worst;
   int total = 0;
   for (const auto& g : games) {
     std::string status;
     EXPECT_EQ(stored_moves(g->id, &status), g->holes) << "game " << g->id;
-    pause = std::max(pause, g->max_pause);
+    if (g->max_pause > pause) pause = g->max_pause, worst = g->worst;
     total += int(g->holes.size());
   }
   const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(pause).count();
   std::cout << "rolling restart of 3 instances: " << kGames << " games, " << total
-            << " moves, largest pause from a move to its state " << ms << " ms" << std::endl;
+            << " moves, largest pause from a move to its state " << ms << " ms (" << worst << ")"
+            << std::endl;
   RecordProperty("largest_pause_ms", int(ms));
 }
 
