@@ -733,7 +733,6 @@ struct LoadGame {
     // A move that reached a draining instance just as it handed the game over is lost with
     // its answer: the state the next driver sends (the same ply) says to send it again.
     bool send_now = true;
-    auto last_sent = sent;
     for (int tries = 0; tries < 1000; ++tries) {
       if (!ws[side]) {
         auto first = connect(side, tries);
@@ -744,7 +743,6 @@ struct LoadGame {
       }
       if (send_now) {
         ws[side]->send(json::object{{"type", "move"}, {"hole", hole}, {"ply", ply}});
-        last_sent = Clock::now();
         send_now = false;
       }
       auto m = ws[side]->read_until([&](const json::object& m) {
@@ -759,15 +757,14 @@ struct LoadGame {
       } else if (type == "state" && ply_of(m->at("game").as_object()) > ply) {
         return (made(m->at("game").as_object(), hole, sent), true);
       } else if (type == "state") {
-        send_now = Clock::now() - last_sent > std::chrono::milliseconds(300);
-        if (send_now) note("state");
+        note("state");  // sent again: a move already made is refused as stale
+        send_now = true;
       } else if (code == "game_moving") {
         note("game_moving");
         std::this_thread::sleep_for(std::chrono::milliseconds(20));
         send_now = true;
       } else if (code == "stale") {
-        note("stale");  // sent twice: the state on reconnecting says where the game is
-        ws[side].reset();
+        note("stale");  // a move sent twice: its state (or an earlier one's) is on its way
       } else {
         return fail("ply " + std::to_string(ply) + ": " + json::serialize(*m));
       }
