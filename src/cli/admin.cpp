@@ -3,7 +3,8 @@
 // moderator role, list the flags and reports, resolve one, mark or close an account (or undo
 // it), void a game's rating changes. The actions are the server's own (site/accounts/moderation.h).
 // Besides, copies of a SQLite store (store/backup.h, docs/operations.md "Backups"): backup FILE
-// while the server runs, restore FILE while it is stopped.
+// while the server runs, restore FILE while it is stopped. `drain` asks a running server to
+// drain and stop (admin_drain.cpp).
 // Exit 0 when done, 1 when refused (an unknown account, game or report); a usage error exits
 // with CLI11's code.
 #include <iostream>
@@ -126,6 +127,7 @@ void add_admin(CLI::App& app) {
       {"restore", "Make the SQLite store a copy of the backup FILE (stop the server first)", "FILE",
        false},
   };
+  add_admin_drain(*cmd);
   for (const Action& a : kActions) {
     CLI::App* sub = cmd->add_subcommand(a.name, a.help);
     if (a.operand) sub->add_option(a.operand, args->name, a.operand)->required();

@@ -28,6 +28,7 @@ void add_puzzles(CLI::App& app);
 void add_worker(CLI::App& app);
 void add_bot(CLI::App& app);
 void add_admin(CLI::App& app);
+void add_admin_drain(CLI::App& admin);  // toguz admin drain (admin_drain.cpp)
 void add_ratings(CLI::App& app);
 
 }  // namespace toguz::cli

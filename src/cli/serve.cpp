@@ -1,5 +1,7 @@
 // toguz serve [--host H] [--port P] [--db FILE|URL] [--static DIR] [--workers N]
 // [--abandon-seconds S] [limits]: the web app's server (docs/server.md, docs/web-protocol.md).
+#include <unistd.h>
+
 #include <csignal>
 #include <filesystem>
 #include <iostream>
@@ -171,12 +173,17 @@ void add_serve(CLI::App& app) {
       if (cfg->mined_puzzles_path.empty() && !store::is_postgres_url(cfg->db_path))
         cfg->mined_puzzles_path = (db.parent_path() / "puzzles-mined.jsonl").string();
       server::Server srv(*cfg);
+      // The operator's POST /drain (toguz admin drain) is a SIGTERM: one way to stop.
+      srv.on_drain_request([] { kill(getpid(), SIGTERM); });
       srv.start();
       std::cout << "toguz serve: listening on http://" << cfg->host << ":" << srv.port() << "/"
                 << std::endl;
       int sig = 0;
       sigwait(&set, &sig);
+      net::log(net::LogLevel::Info, "",
+               std::string(sig == SIGINT ? "SIGINT" : "SIGTERM") + ": draining, then stopping");
       srv.stop();
+      net::log(net::LogLevel::Info, "", "stopped");
     } catch (const std::exception& e) {
       std::cerr << "toguz serve: " << e.what() << "\n";
       throw CLI::RuntimeError(1);

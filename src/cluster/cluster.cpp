@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <map>
 #include <random>
 
 #include "bus/lease.h"
@@ -336,8 +337,10 @@ void Cluster::on_bus(const std::string& text) {
     } catch (const std::exception&) {
     }
     on_hello(m.word(1), m.word(2), m.word(3), m.payload, viewer, m.word(5));
+  } else if (type == "moved") {
+    on_moved(m.word(1), m.word(2));
   } else if (type == "msg") {
-    on_remote_message(m.word(2), m.word(3), m.payload);
+    on_remote_message(m.word(1), m.word(2), m.word(3), m.payload);
   } else if (type == "bye") {
     on_remote_bye(m.word(2), m.word(3));
   } else if (type == "http") {
@@ -366,7 +369,7 @@ void Cluster::on_hello(const std::string& game, const std::string& from, const s
     it->second->gone();
     remotes_.erase(it);
   }
-  auto room = server_.rooms.find(game);
+  auto room = draining_ ? server_.rooms.loaded(game) : server_.rooms.find(game);
   if (!room) {
     send_to(from, "close " + conn, "");
     return;
@@ -386,9 +389,14 @@ void Cluster::on_hello(const std::string& game, const std::string& from, const s
   room->attach(*client);
 }
 
-void Cluster::on_remote_message(const std::string& from, const std::string& conn,
-                                const std::string& text) {
+void Cluster::on_remote_message(const std::string& game, const std::string& from,
+                                const std::string& conn, const std::string& text) {
   auto it = remotes_.find(from + " " + conn);
+  if (it == remotes_.end() && handed_over_.count(game)) {
+    // Sent before its relay heard of the hand-over: the client sends it again to the next driver.
+    send_to(from, "out " + conn + " 0", Refusal("game_moving").message());
+    return;
+  }
   if (it == remotes_.end()) {
     send_to(from, "close " + conn, "");  // its hello went to another driver: it reconnects
     return;
@@ -594,24 +602,102 @@ void Cluster::watch_relayed() {
     std::string driver = driver_elsewhere(game);
     if (driver.empty()) {
       // Nobody drives it: take it over; the relayed sessions attach here.
-      auto room = server_.rooms.find(game);
-      if (!room) continue;
-      log(net::LogLevel::Info, game, "cluster: taken over from " + it->second.driver);
-      const std::set<uint64_t> conns = it->second.conns;
-      relayed_.erase(it);
-      for (uint64_t conn : conns) {
-        auto s = relay_session(conn);
-        sessions_.erase(conn);
-        if (s) s->become_local(room);
-      }
-      room->start_engine();
-      room->arm_flag_timer();
+      take_over(game, it->second.driver);
     } else if (driver != it->second.driver) {
       it->second.driver = driver;
       for (uint64_t conn : it->second.conns)
         if (auto s = relay_session(conn)) hello_driver(*s, driver);
     }
   }
+}
+
+bool Cluster::take_over(const std::string& game, const std::string& from) {
+  if (draining_) return false;
+  auto room = server_.rooms.find(game);  // the lease, the store fenced, the row loaded
+  if (!room) return false;
+  log(net::LogLevel::Info, game, "cluster: taken over from " + from);
+  if (auto it = relayed_.find(game); it != relayed_.end()) {
+    const std::set<uint64_t> conns = it->second.conns;
+    relayed_.erase(it);
+    for (uint64_t conn : conns) {
+      auto s = relay_session(conn);
+      sessions_.erase(conn);
+      if (s) s->become_local(room);
+    }
+  }
+  room->start_engine();
+  room->arm_flag_timer();
+  return true;
+}
+
+// ---- draining: the games handed to other instances ----
+
+std::vector<std::string> Cluster::live_instances() {
+  const std::string prefix = "toguz:instance:", suffix = ":alive";
+  std::vector<std::string> out;
+  std::string cursor = "0";
+  do {
+    const bus::Reply r =
+        redis_.command({"SCAN", cursor, "MATCH", prefix + "*" + suffix, "COUNT", "1000"});
+    if (!r.is_array() || r.elements.size() < 2) break;
+    cursor = r.elements[0].str;
+    for (const bus::Reply& k : r.elements[1].elements) {
+      if (k.str.size() <= prefix.size() + suffix.size()) continue;
+      std::string inst = k.str.substr(prefix.size(), k.str.size() - prefix.size() - suffix.size());
+      if (inst != instance_) out.push_back(std::move(inst));
+    }
+  } while (cursor != "0");
+  return out;
+}
+
+size_t Cluster::hand_over() {
+  std::vector<std::shared_ptr<Room>> held;
+  server_.rooms.for_each([&](const std::shared_ptr<Room>& room) { held.push_back(room); });
+  std::vector<std::string> others;
+  try {
+    others = live_instances();
+  } catch (const bus::BusError& e) {
+    log(net::LogLevel::Warn, "", std::string("cluster: cannot list the instances: ") + e.what());
+  }
+  size_t next = 0, handed = 0;
+  for (const std::shared_ptr<Room>& room : held) {
+    // Its relayed clients leave the room untold: their relays say hello to the next driver.
+    std::map<std::string, int> relays;
+    for (auto it = remotes_.begin(); it != remotes_.end();) {
+      if (it->second->room != room) {
+        ++it;
+        continue;
+      }
+      ++relays[it->second->instance()];
+      std::shared_ptr<RemoteClient> client = it->second;
+      it = remotes_.erase(it);
+      client->gone();
+    }
+    std::string successor;
+    for (const auto& [inst, n] : relays)
+      if (successor.empty() || n > relays[successor]) successor = inst;
+    if (successor.empty() && !others.empty()) successor = others[next++ % others.size()];
+    release(room->id);
+    handed_over_.insert(room->id);
+    server_.rooms.drop(room->id);  // its sockets here close; the pages reconnect elsewhere
+    if (successor.empty()) continue;
+    relays[successor];
+    for (const auto& [inst, n] : relays) send_to(inst, "moved " + room->id + " " + successor, "");
+    ++handed;
+  }
+  return handed;
+}
+
+void Cluster::on_moved(const std::string& game, const std::string& successor) {
+  if (successor == instance_) {
+    take_over(game, "a draining instance");
+    return;
+  }
+  auto it = relayed_.find(game);
+  if (it == relayed_.end()) return;
+  it->second.driver = successor;
+  for (uint64_t conn : it->second.conns)
+    if (auto s = relay_session(conn)) hello_driver(*s, successor);
 }
 
 void Cluster::drop_dead_remotes() {
@@ -640,6 +726,7 @@ void Cluster::drop_dead_remotes() {
 }
 
 void Cluster::adopt_orphans() {
+  if (draining_) return;
   std::vector<std::string> ids;
   for (const std::string& id : server_.store.unfinished_ids())
     if (!server_.rooms.loaded(id)) ids.push_back(id);

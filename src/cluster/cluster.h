@@ -27,6 +27,7 @@
 #include <set>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "bus/pubsub.h"
 #include "bus/redis.h"
@@ -85,6 +86,15 @@ class Cluster : public RoomOwnership, public GamesCluster, public TournamentsClu
   // At shutdown, on the IO thread: the leases released (another instance takes the games over
   // at once), the relays told to drop this instance's clients, the subscriber stopped.
   void stop();
+  // Draining (docs/cluster.md "Draining"), on the IO thread, once every write of the games
+  // driven here is committed: each game's lease is released and its next driver told to take
+  // it over at once (an instance relaying its clients, else another live instance in turn);
+  // the other relays of its clients say hello to that one, without closing their sockets. The
+  // rooms leave memory: their sockets here close and the pages reconnect elsewhere. Answers how
+  // many games were handed to another instance.
+  size_t hand_over();
+  // The drain begins: from now on no game is taken over or loaded here for another instance.
+  void begin_drain() { draining_ = true; }
   const std::string& instance() const override { return instance_; }
   const std::string& redis_url() const { return redis_url_; }
 
@@ -161,7 +171,8 @@ class Cluster : public RoomOwnership, public GamesCluster, public TournamentsClu
   void on_sessions_ended(const std::string& payload);
   void on_hello(const std::string& game, const std::string& from, const std::string& conn,
                 const std::string& token, const Viewer& viewer, const std::string& address);
-  void on_remote_message(const std::string& from, const std::string& conn, const std::string& text);
+  void on_remote_message(const std::string& game, const std::string& from, const std::string& conn,
+                         const std::string& text);
   void on_remote_bye(const std::string& from, const std::string& conn);
   void on_http(const std::string& from, const std::string& req, const std::string& method,
                const std::string& target, const std::string& client, const std::string& body);
@@ -171,6 +182,14 @@ class Cluster : public RoomOwnership, public GamesCluster, public TournamentsClu
   void close_relayed(uint64_t conn);
   // Sends the hello of `s` to the driver of its game: false when no instance holds the game.
   bool hello_driver(GameSocket& s, const std::string& driver);
+  // "moved <game> <successor>": a game handed over (hand_over); the successor takes it over,
+  // a relay says hello to it.
+  void on_moved(const std::string& game, const std::string& successor);
+  // Takes game `game` over now (its lease, its row) and attaches this instance's relayed
+  // sockets of it to the room; false when another instance holds it.
+  bool take_over(const std::string& game, const std::string& from);
+  // The other instances alive now (their alive keys).
+  std::vector<std::string> live_instances();
   void arm_tick();
   void tick();
   void renew_leases();
@@ -193,11 +212,13 @@ class Cluster : public RoomOwnership, public GamesCluster, public TournamentsClu
   std::chrono::milliseconds lease_;
   int ticks_ = 0;
   bool stopped_ = false;
+  bool draining_ = false;  // begin_drain()
   uint64_t next_conn_ = 1, next_request_ = 1;
   std::unordered_map<std::string, Relayed> relayed_;                        // game -> its relay
   std::unordered_map<uint64_t, std::weak_ptr<GameSocket>> sessions_;        // relay conn -> session
   std::unordered_map<std::string, std::shared_ptr<RemoteClient>> remotes_;  // "inst conn"
   std::unordered_map<uint64_t, PendingHttp> pending_http_;
+  std::set<std::string> handed_over_;  // games this instance handed to another (draining)
   std::function<void(const std::string&)> lobby_;
   std::function<void()> became_coordinator_;
   bool coordinator_ = false;

@@ -102,6 +102,12 @@ struct Server::Impl : net::HttpSite {
   std::unique_ptr<engine_work::EndgameTables> endgame;  // the solver and tables every search gets
   std::mt19937_64 rng;
   bool stopped_io = false;  // shutdown_on_io ran: sessions closing, nothing more to do
+  // Draining (docs/operations.md "Draining"): no new game starts here, the games are handed
+  // over (or left resumable) once their writes are committed, then shutdown_on_io.
+  bool draining = false;
+  bool drained = false;
+  asio::steady_timer drain_timer{ioc};     // the bound on the wait for the writes
+  std::function<void()> on_drain_request;  // Server::on_drain_request
   std::unique_ptr<RoomServices> services;
   std::unique_ptr<RoomRegistry> rooms;
   Addresses addresses;
@@ -126,6 +132,8 @@ struct Server::Impl : net::HttpSite {
   std::mutex stop_mutex;
 
   // Shutdown (server.cpp); the listener is net::accept_http over this site.
+  void drain();            // IO thread: stops new games, then hand_over_games() and shutdown
+  void hand_over_games();  // once the writes are committed (or the bound passed)
   void shutdown_on_io();
   void sweep();  // expires stale games, drops idle rooms and idle address entries
   void arm_sweep();
@@ -397,11 +405,16 @@ void Server::Impl::make_ops() {
                 [] { return double(net::resident_bytes()); });
   metrics.gauge("process_start_time_seconds", "When the process started, seconds since the epoch",
                 [start_s] { return start_s; });
-  ops = std::make_unique<OpsSite>(OpsServices{config, metrics, *site_metrics, [this] {
+  ops = std::make_unique<OpsSite>(OpsServices{config, metrics, *site_metrics,
+                                              [this] {
                                                 if (stopped_io) return std::string("stopping");
+                                                if (draining) return std::string("draining");
                                                 if (cluster && !cluster->bus_connected())
                                                   return std::string("the bus is not connected");
                                                 return std::string();
+                                              },
+                                              [this] {
+                                                if (on_drain_request) on_drain_request();
                                               }});
 }
 
@@ -434,6 +447,46 @@ uint16_t Server::metrics_port() const {
 }
 
 // ---- start and stop ----
+
+namespace {
+// How long a drain waits for the store's writer before it stops anyway (a stuck database):
+// under systemd's TimeoutStopSec (packaging/toguz.service).
+constexpr auto kDrainLimit = std::chrono::seconds(20);
+}  // namespace
+
+void Server::Impl::drain() {
+  if (draining) return;
+  draining = true;
+  beast::error_code ec;
+  acceptor.close(ec);  // new connections go to the other instances
+  if (cluster) cluster->begin_drain();
+  size_t n = 0;
+  rooms->for_each([&](const std::shared_ptr<Room>& room) {
+    room->begin_handover();
+    ++n;
+  });
+  log(net::LogLevel::Info, "", "draining: " + std::to_string(n) + " games in memory");
+  drain_timer.expires_after(kDrainLimit);
+  drain_timer.async_wait([this](beast::error_code e) {
+    if (e) return;
+    log(net::LogLevel::Warn, "", "draining: the store's writes did not finish; stopping anyway");
+    hand_over_games();
+  });
+  // Queued after every write of the games: its answer comes once they are committed.
+  writer->write([](Store&) {}, [this](std::exception_ptr) { hand_over_games(); });
+}
+
+void Server::Impl::hand_over_games() {
+  if (drained) return;
+  drained = true;
+  drain_timer.cancel();
+  rooms->for_each([](const std::shared_ptr<Room>& room) { room->save_paused_clocks(); });
+  if (cluster) {
+    const size_t handed = cluster->hand_over();
+    log(net::LogLevel::Info, "", "draining: " + std::to_string(handed) + " games handed over");
+  }
+  shutdown_on_io();
+}
 
 void Server::Impl::shutdown_on_io() {
   beast::error_code ec;
@@ -508,6 +561,10 @@ std::string Server::Impl::client_of(const asio::ip::address& peer,
   return net::client_address(peer, req["X-Forwarded-For"], req["X-Real-IP"], proxies);
 }
 
+void Server::on_drain_request(std::function<void()> request) {
+  impl_->on_drain_request = std::move(request);
+}
+
 uint16_t Server::port() const {
   beast::error_code ec;
   auto ep = impl_->acceptor.local_endpoint(ec);
@@ -520,7 +577,7 @@ void Server::stop() {
   if (im.stopped) return;
   im.stopped = true;
   if (im.io_thread.joinable()) {
-    asio::post(im.ioc, [&im] { im.shutdown_on_io(); });
+    asio::post(im.ioc, [&im] { im.drain(); });
     im.io_thread.join();
   }
   im.pool->shutdown();
@@ -605,6 +662,12 @@ void Server::Impl::route_http(const http::request<http::string_body>& req, const
   const bool get = req.method() == http::verb::get || req.method() == http::verb::head;
   if (!get && !origin_allowed(req)) {
     respond(Refusal("origin").response());
+    return;
+  }
+  // While draining no game starts here (the client tries again and reaches another instance).
+  if (draining && req.method() == http::verb::post &&
+      (path == "/api/games" || path == "/api/import" || path == "/api/analyze")) {
+    respond(Refusal("draining").response());
     return;
   }
   if (path.rfind("/api/", 0) == 0 || path == "/api") {
@@ -740,7 +803,7 @@ void Server::Impl::make_lobby() {
   }
   lobby = std::make_unique<Lobby>(std::move(hooks));
   lobby_sockets = std::make_unique<LobbySocketServices>(
-      LobbySocketServices{config, *sockets, *accounts_site, *lobby, stopped_io});
+      LobbySocketServices{config, *sockets, *accounts_site, *lobby, stopped_io, draining});
   lobby->challenges_per_minute = config.challenges_per_minute;
 }
 
@@ -764,7 +827,7 @@ std::optional<Viewer> Server::Impl::account_named(const std::string& name) {
 void Server::Impl::arm_lobby_tick() {
   lobby_timer.expires_after(std::chrono::seconds(1));
   lobby_timer.async_wait([this](beast::error_code ec) {
-    if (ec || stopped_io) return;
+    if (ec || stopped_io || draining) return;
     lobby->tick();
     tournaments->tick();
     arm_lobby_tick();

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -34,9 +35,15 @@ class Server {
   uint16_t port() const;
   // The port of --metrics-listen (after start(); 0 without it).
   uint16_t metrics_port() const;
-  // Stops accepting, stops the searches, saves the clocks of running games and joins the
-  // threads. Safe to call from any thread, more than once.
+  // Drains and stops (docs/operations.md "Draining"): stops accepting and starting games,
+  // refuses the players' requests, waits for the store's writes of every game (20 s at most),
+  // saves the running clocks paused, in a cluster hands each game to another instance, then
+  // stops the searches, closes the sockets and joins the threads. Safe to call from any
+  // thread, more than once.
   void stop();
+  // What the operator's `POST /drain` (--metrics-listen) does: `request` is called on the IO
+  // thread; `toguz serve` makes it the same as SIGTERM. Set before start().
+  void on_drain_request(std::function<void()> request);
 
   struct Impl;
 

@@ -62,6 +62,24 @@ struct Proc {
     pid = -1;
   }
   bool running() const { return pid > 0 && waitpid(pid, nullptr, WNOHANG) == 0; }
+  // Its exit status once it exited within `limit` (-1: it did not; it runs on).
+  int wait_exit(seconds limit) {
+    const auto deadline = Clock::now() + limit;
+    while (pid > 0 && Clock::now() < deadline) {
+      int status = 0;
+      if (waitpid(pid, &status, WNOHANG) == pid) {
+        pid = -1;
+        return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    return -1;
+  }
+  // SIGTERM, then wait_exit(limit).
+  int terminate(seconds limit) {
+    if (pid > 0) ::kill(pid, SIGTERM);
+    return wait_exit(limit);
+  }
   std::string output() const {
     std::ifstream in(log);
     std::stringstream ss;
@@ -117,23 +135,27 @@ class ClusterTest : public ::testing::Test {
           dir_.path.string() + "/worker" + std::to_string(i) + ".log");
   }
 
+  // Starts instance `i` (again on its port when it ran before).
   void start_instance(int i) {
-    ports_[i] = free_port();
+    if (ports_[i] == 0) ports_[i] = free_port();
+    if (metrics_ports_[i] == 0) metrics_ports_[i] = free_port();
     servers_[i] = std::make_unique<Proc>(
-        std::vector<std::string>{TOGUZ_BINARY, "serve", "--host", "127.0.0.1", "--port",
-                                 std::to_string(ports_[i]), "--db", db_, "--redis", redis_.url(),
-                                 "--lease-ms", "1500", "--workers", "1", "--static", "",
-                                 "--puzzles", "", "--studies", "", "--review-nodes", "300000",
-                                 "--max-connections-per-address", "10000",
-                                 // a takeover may outlast the default time for a first move
-                                 "--first-move-seconds", "600",
-                                 // new accounts create its tournament
-                                 "--tournament-min-rated-games", "0",
-                                 // it moves as fast as the servers answer
-                                 "--max-messages-per-second", "100000",
-                                 // its clients send no keep-alive while a review runs
-                                 "--silent-socket-seconds", "600"},
-        dir_.path.string() + "/serve" + std::to_string(i) + ".log");
+        std::vector<std::string>{
+            TOGUZ_BINARY, "serve", "--host", "127.0.0.1", "--port", std::to_string(ports_[i]),
+            "--db", db_, "--redis", redis_.url(), "--lease-ms", "1500", "--workers", "1",
+            "--static", "", "--metrics-listen", "127.0.0.1:" + std::to_string(metrics_ports_[i]),
+            "--puzzles", "", "--studies", "", "--review-nodes", "300000",
+            "--max-connections-per-address", "10000",
+            // a takeover may outlast the default time for a first move
+            "--first-move-seconds", "600",
+            // new accounts create its tournament
+            "--tournament-min-rated-games", "0",
+            // it moves as fast as the servers answer
+            "--max-messages-per-second", "100000",
+            // its clients send no keep-alive while a review runs
+            "--silent-socket-seconds", "600"},
+        dir_.path.string() + "/serve" + std::to_string(i) + "-" + std::to_string(starts_[i]++) +
+            ".log");
   }
 
   // The instance whose lease holds game `id` now (-1: none).
@@ -178,6 +200,8 @@ class ClusterTest : public ::testing::Test {
   RedisServer redis_;
   std::string db_;
   int ports_[3] = {0, 0, 0};
+  int metrics_ports_[3] = {0, 0, 0};  // their operator's listeners (toguz admin drain)
+  int starts_[3] = {0, 0, 0};         // each instance's log is serve<i>-<start>.log
   std::unique_ptr<Proc> servers_[3];
   std::unique_ptr<Proc> workers_[2];
 };
@@ -623,6 +647,348 @@ TEST_F(ClusterTest, BehindNginx) {
   std::string status;
   EXPECT_EQ(stored_moves(id, &status), t.holes);
   EXPECT_EQ(status, "over");
+}
+
+// ---- draining (docs/operations.md "Draining") ----
+
+int ply_of(const json::object& game) {
+  return int(jint(game.at("ply")));
+}
+
+// One game of the rolling restart's load: both players, played by one thread as fast as the
+// cluster answers; a player whose socket closes reconnects to whichever instance answers, and
+// a move whose state did not come back is sent again unless the state shows it made.
+struct LoadGame {
+  std::string id, token[2];
+  const int* ports = nullptr;  // the three instances'
+  std::unique_ptr<WsClient> ws[2];
+  std::vector<int> holes;  // the moves whose state came back, in order
+  int ply = 0;
+  std::string to_move = "white", status = "playing", failure;
+  Clock::duration max_pause{};
+  std::string worst, trace;  // what happened to the move of the largest pause, to this one
+  std::atomic<int> moves{0};
+  std::atomic<bool> finished{false};  // over, or failed (its thread returned)
+  std::atomic<bool> failed{false};    // `failure` says why
+
+  // A socket for `side` on the first instance that answers (from instance `first` on) and the
+  // state it got first.
+  std::optional<json::object> connect(int side, int first) {
+    const auto deadline = Clock::now() + seconds(90);
+    for (int i = first; Clock::now() < deadline; ++i) {
+      auto c = std::make_unique<WsClient>(ports[i % 3], id, token[side]);
+      auto m = c->ok() ? c->read_type("state") : std::nullopt;
+      if (m) {
+        ws[side] = std::move(c);
+        return m->at("game").as_object();
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    return std::nullopt;
+  }
+  // `side`'s next state at ply `at` or later, reconnecting when its socket closed.
+  std::optional<json::object> state_from(int side, int at) {
+    for (int tries = 0; tries < 20; ++tries) {
+      if (!ws[side]) {
+        auto first = connect(side, tries);
+        if (!first) return std::nullopt;
+        if (ply_of(*first) >= at) return first;
+      }
+      auto m = ws[side]->read_until([&](const json::object& m) {
+        return jstr(m.at("type")) == "state" && ply_of(m.at("game").as_object()) >= at;
+      });
+      if (m) return m->at("game").as_object();
+      ws[side].reset();
+    }
+    return std::nullopt;
+  }
+  void made(const json::object& state, int hole, Clock::time_point sent) {
+    holes.push_back(hole);
+    ply = ply_of(state);
+    to_move = jstr(state.at("to_move"));
+    status = jstr(state.at("status"));
+    if (Clock::now() - sent > max_pause) {
+      max_pause = Clock::now() - sent;
+      worst = "game " + id + " ply " + std::to_string(ply - 1) + ":" + trace;
+    }
+    ++moves;
+  }
+  // The next move (the mover's first legal hole), sent until its state comes back.
+  bool play_one() {
+    const int side = to_move == "white" ? 0 : 1;
+    auto view = state_from(side, ply);
+    if (!view || ply_of(*view) != ply) return fail("no state at ply " + std::to_string(ply));
+    if (jstr(view->at("status")) != "playing") return (status = jstr(view->at("status")), true);
+    const std::string hole_text = first_legal_hole(*view);
+    if (hole_text.empty()) return fail("no legal move at ply " + std::to_string(ply));
+    const int hole = std::stoi(hole_text);
+    const auto sent = Clock::now();
+    trace.clear();
+    const auto note = [&](const std::string& what) {
+      trace +=
+          " " + what + "@" +
+          std::to_string(
+              std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - sent).count());
+    };
+    // A move that reached a draining instance just as it handed the game over is lost with
+    // its answer: the state the next driver sends (the same ply) says to send it again.
+    bool send_now = true;
+    for (int tries = 0; tries < 1000; ++tries) {
+      if (!ws[side]) {
+        auto first = connect(side, tries);
+        note("reconnected");
+        if (!first) return fail("cannot reconnect");
+        if (ply_of(*first) == ply + 1) return (made(*first, hole, sent), true);
+        send_now = true;
+      }
+      if (send_now) {
+        ws[side]->send(json::object{{"type", "move"}, {"hole", hole}, {"ply", ply}});
+        send_now = false;
+      }
+      auto m = ws[side]->read_until([&](const json::object& m) {
+        const std::string type = jstr(m.at("type"));
+        return type == "error" || (type == "state" && ply_of(m.at("game").as_object()) >= ply);
+      });
+      const std::string type = m ? jstr(m->at("type")) : "";
+      const std::string code = type == "error" ? jstr(m->at("code")) : "";
+      if (!m) {
+        note("closed");
+        ws[side].reset();  // closed: the state it gets on reconnecting says whether it was made
+      } else if (type == "state" && ply_of(m->at("game").as_object()) > ply) {
+        return (made(m->at("game").as_object(), hole, sent), true);
+      } else if (type == "state") {
+        note("state");  // sent again: a move already made is refused as stale
+        send_now = true;
+      } else if (code == "game_moving") {
+        note("game_moving");
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        send_now = true;
+      } else if (code == "stale") {
+        note("stale");  // a move sent twice: its state (or an earlier one's) is on its way
+      } else {
+        return fail("ply " + std::to_string(ply) + ": " + json::serialize(*m));
+      }
+    }
+    return fail("the move at ply " + std::to_string(ply) + " never came back");
+  }
+  bool fail(const std::string& why) {
+    failure = "game " + id + ": " + why;
+    failed = true;
+    return false;
+  }
+};
+
+// Every game made `n` moves more than in `before` (or is over).
+bool moved_on(const std::vector<std::unique_ptr<LoadGame>>& games, const std::vector<int>& before,
+              int n) {
+  for (size_t i = 0; i < games.size(); ++i)
+    if (!games[i]->finished && games[i]->moves < before[i] + n) return false;
+  return true;
+}
+
+std::vector<int> move_counts(const std::vector<std::unique_ptr<LoadGame>>& games) {
+  std::vector<int> out;
+  for (const auto& g : games) out.push_back(g->moves);
+  return out;
+}
+
+// Six online games played continuously across the three instances while each instance in turn
+// drains and starts again (SIGTERM for the first two, `toguz admin drain` for the third): every
+// move whose state came back is in the store once, in order, every game goes on, and the
+// largest pause a player saw between sending a move and its state coming back is printed.
+TEST_F(ClusterTest, ARollingRestartUnderLoadLosesNoMove) {
+  constexpr int kGames = 6;
+  std::vector<std::unique_ptr<LoadGame>> games;
+  for (int i = 0; i < kGames; ++i) {
+    auto g = std::make_unique<LoadGame>();
+    new_game(ports_[i % 3], ports_[(i + 1) % 3], &g->id, &g->token[0], &g->token[1]);
+    g->ports = ports_;
+    ASSERT_TRUE(g->connect(0, i % 3) && g->connect(1, (i + 1) % 3)) << logs();
+    games.push_back(std::move(g));
+  }
+  std::atomic<bool> stop{false};
+  std::vector<std::thread> players;
+  for (auto& g : games)
+    players.emplace_back([&stop, g = g.get()] {
+      while (!stop && g->status == "playing" && g->play_one()) {
+      }
+      g->finished = true;
+    });
+  const auto stop_players = [&] {
+    stop = true;
+    for (std::thread& t : players) t.join();
+    players.clear();
+  };
+  // (read once a game's thread has returned: `failure` is written before `failed`)
+  auto failures = [&] {
+    std::string out;
+    for (const auto& g : games) out += g->failed ? g->failure + "\n" : "";
+    return out;
+  };
+  EXPECT_TRUE(
+      wait_for([&] { return moved_on(games, std::vector<int>(kGames, 0), 4); }, seconds(120)))
+      << failures() << logs();
+  for (int i = 0; i < 3 && failures().empty(); ++i) {
+    const std::vector<int> before = move_counts(games);
+    if (i < 2) {
+      EXPECT_EQ(servers_[i]->terminate(seconds(60)), 0) << logs();
+    } else {
+      Proc admin({TOGUZ_BINARY, "admin", "drain", "--metrics-listen",
+                  "127.0.0.1:" + std::to_string(metrics_ports_[i])},
+                 dir_.path.string() + "/admin.log");
+      EXPECT_EQ(admin.wait_exit(seconds(90)), 0) << admin.output() << logs();
+      EXPECT_NE(admin.output().find("the server has stopped"), std::string::npos) << admin.output();
+      EXPECT_EQ(servers_[i]->wait_exit(seconds(30)), 0) << logs();
+    }
+    start_instance(i);
+    ASSERT_TRUE(wait_for([&] { return http_get(ports_[i], "/api/health").status == 200; }))
+        << logs();
+    // Every game goes on across the restart.
+    EXPECT_TRUE(wait_for([&] { return moved_on(games, before, 3); }, seconds(120)))
+        << failures() << logs();
+  }
+  stop_players();
+  ASSERT_EQ(failures(), "") << logs();
+  Clock::duration pause{};
+  std::string worst;
+  int total = 0;
+  for (const auto& g : games) {
+    std::string status;
+    EXPECT_EQ(stored_moves(g->id, &status), g->holes) << "game " << g->id;
+    if (g->max_pause > pause) pause = g->max_pause, worst = g->worst;
+    total += int(g->holes.size());
+  }
+  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(pause).count();
+  std::cout << "rolling restart of 3 instances: " << kGames << " games, " << total
+            << " moves, largest pause from a move to its state " << ms << " ms (" << worst << ")"
+            << std::endl;
+  RecordProperty("largest_pause_ms", int(ms));
+}
+
+// One `toguz serve` on a SQLite file, stopped by SIGTERM while an online game and a game
+// against the engine are played (a move of each just sent): it exits 0 within the bound, and
+// started again on the same file it has every move whose state came back (and at most the one
+// in flight), with the clocks paused until the player to move is back, and both games go on.
+TEST(Drain, ASigtermLeavesEveryGameResumable) {
+  if (access(TOGUZ_BINARY, X_OK) != 0) GTEST_SKIP() << "no toguz binary at " TOGUZ_BINARY;
+  TempDir dir;
+  const int port = free_port();
+  const std::string db = dir.path.string() + "/toguz.db";
+  auto serve = [&](const std::string& log) {
+    return std::make_unique<Proc>(std::vector<std::string>{TOGUZ_BINARY,
+                                                           "serve",
+                                                           "--host",
+                                                           "127.0.0.1",
+                                                           "--port",
+                                                           std::to_string(port),
+                                                           "--db",
+                                                           db,
+                                                           "--workers",
+                                                           "1",
+                                                           "--static",
+                                                           "",
+                                                           "--puzzles",
+                                                           "",
+                                                           "--studies",
+                                                           "",
+                                                           "--first-move-seconds",
+                                                           "600",
+                                                           "--max-messages-per-second",
+                                                           "100000"},
+                                  dir.path.string() + "/" + log);
+  };
+  auto server = serve("serve0.log");
+  ASSERT_TRUE(wait_for([&] { return http_get(port, "/api/health").status == 200; }))
+      << server->output();
+  std::string id, wt, bt;
+  new_game(port, port, &id, &wt, &bt);
+  HttpResult e =
+      http_post(port, "/api/games",
+                json::value(json::object{
+                    {"mode", "engine"},
+                    {"color", "white"},
+                    {"level", 1},
+                    {"name", "Айгерим"},
+                    {"clock", json::object{{"initial_ms", 3600000}, {"increment_ms", 0}}}}));
+  ASSERT_EQ(e.status, 200) << e.body;
+  const std::string engine_id = jstr(e.json().at("id"));
+  const std::string engine_token = jstr(e.json().at("token"));
+
+  Table t;
+  t.white = std::make_unique<WsClient>(port, id, wt);
+  t.black = std::make_unique<WsClient>(port, id, bt);
+  int ply = 0;
+  ASSERT_TRUE(t.play(&ply, 6)) << server->output();
+  WsClient human(port, engine_id, engine_token);
+  auto es = human.read_type("state");
+  ASSERT_TRUE(es);
+  std::vector<int> engine_holes;  // the human's moves whose answer came back
+  for (int i = 0; i < 2; ++i) {
+    const int at = ply_of(es->at("game").as_object());
+    const int hole = std::stoi(first_legal_hole(es->at("game").as_object()));
+    human.send(json::object{{"type", "move"}, {"hole", hole}, {"ply", at}});
+    es = human.read_until([&](const json::object& m) {
+      return jstr(m.at("type")) == "state" && ply_of(m.at("game").as_object()) == at + 2;
+    });
+    ASSERT_TRUE(es) << server->output();
+  }
+  const int engine_ply = ply_of(es->at("game").as_object());
+
+  // A move of each game in flight, then SIGTERM.
+  json::object ws, bs;
+  ASSERT_TRUE(t.sync(ply, &ws, &bs));
+  const int in_flight = std::stoi(first_legal_hole(ws));
+  t.white->send(json::object{{"type", "move"}, {"hole", in_flight}, {"ply", ply}});
+  human.send(json::object{{"type", "move"},
+                          {"hole", std::stoi(first_legal_hole(es->at("game").as_object()))},
+                          {"ply", engine_ply}});
+  const auto sent = Clock::now();
+  EXPECT_EQ(server->terminate(seconds(30)), 0) << server->output();
+  std::cout << "SIGTERM to exit: "
+            << std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - sent).count()
+            << " ms" << std::endl;
+  EXPECT_NE(server->output().find("draining"), std::string::npos) << server->output();
+
+  server = serve("serve1.log");
+  ASSERT_TRUE(wait_for([&] { return http_get(port, "/api/health").status == 200; }))
+      << server->output();
+  // A spectator first: the clock stands still while the player to move is away.
+  WsClient watcher(port, id);
+  auto seen = watcher.read_type("state");
+  ASSERT_TRUE(seen) << server->output();
+  const json::object& g = seen->at("game").as_object();
+  const int resumed = ply_of(g);
+  ASSERT_TRUE(resumed == ply || resumed == ply + 1) << json::serialize(g);
+  if (resumed == ply + 1) {
+    EXPECT_EQ(jint(g.at("moves").as_array().back().at("hole")), in_flight);
+    t.holes.push_back(in_flight);
+  }
+  EXPECT_TRUE(g.at("clock").at("running").is_null()) << json::serialize(g);
+  std::vector<int> stored;
+  for (const auto& m : g.at("moves").as_array()) stored.push_back(int(jint(m.at("hole"))));
+  EXPECT_EQ(stored, t.holes);
+  ply = resumed;
+  t.last.clear();
+  t.white = std::make_unique<WsClient>(port, id, wt);
+  t.black = std::make_unique<WsClient>(port, id, bt);
+  ASSERT_TRUE(t.play(&ply, ply + 4)) << server->output();
+
+  // The engine's game: every move it had, and the engine answers again.
+  WsClient back(port, engine_id, engine_token);
+  auto state = back.read_until([&](const json::object& m) {
+    return jstr(m.at("type")) == "state" && jstr(m.at("game").at("to_move")) == "white" &&
+           !m.at("game").at("thinking").as_bool();
+  });
+  ASSERT_TRUE(state) << server->output();
+  const int at = ply_of(state->at("game").as_object());
+  EXPECT_TRUE(at == engine_ply || at == engine_ply + 2) << at << " vs " << engine_ply;
+  back.send(json::object{{"type", "move"},
+                         {"hole", std::stoi(first_legal_hole(state->at("game").as_object()))},
+                         {"ply", at}});
+  EXPECT_TRUE(back.read_until([&](const json::object& m) {
+    return jstr(m.at("type")) == "state" && ply_of(m.at("game").as_object()) == at + 2;
+  })) << server->output();
+  EXPECT_EQ(server->terminate(seconds(30)), 0) << server->output();
 }
 
 }  // namespace

@@ -266,6 +266,8 @@ void handle(const GamesServices& server, ReviewClaims& reviews, const Handler& h
     return r.fail(Refusal("no_engine_help", {{"action", h.name}}));
   if (h.players_only && s.seat() == Seat::Spectator)
     return r.fail(Refusal("spectator", {{"action", h.name}}));
+  // The game leaves this server (it drains): its next driver takes the request.
+  if (h.players_only && room->handing_over()) return r.fail(Refusal("game_moving"));
   // The game's end waits for the store: nothing changes it until it is stored.
   if (h.players_only && room->end_pending())
     return r.fail(

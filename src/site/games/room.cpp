@@ -744,6 +744,7 @@ void Room::start_engine() {
 void Room::on_engine_result(const search::SearchResult& r) {
   thinking_ = false;
   engine_job_.reset();
+  if (handing_over_) return;  // the next driver searches again
   if (status != Status::Playing || r.best_move == 0) {
     broadcast();
     return;
@@ -919,14 +920,23 @@ void Room::close_clients() {
 
 void Room::stop_for_shutdown() {
   cancel_timers();
-  if (status == Status::Playing && has_clock()) {
-    // Save the clocks as they stand: they stay paused until the server is back.
-    left_[0] = clock_left(Side::White);
-    left_[1] = clock_left(Side::Black);
-    clock_running_ = false;
-    save();
-  }
+  if (!handing_over_) save_paused_clocks();
   for (RoomClient* c : std::vector<RoomClient*>(clients_)) c->close();
+}
+
+void Room::begin_handover() {
+  handing_over_ = true;
+  cancel_timers();
+  stop_engine();
+}
+
+void Room::save_paused_clocks() {
+  if (status != Status::Playing || !has_clock()) return;
+  // Save the clocks as they stand: they stay paused until the player to move is back.
+  left_[0] = clock_left(Side::White);
+  left_[1] = clock_left(Side::Black);
+  clock_running_ = false;
+  save();
 }
 
 }  // namespace toguz::site

@@ -271,6 +271,15 @@ class Room : public std::enable_shared_from_this<Room> {
   void close_clients();  // every connection closes (and detaches itself)
   // At shutdown: timers cancelled, running clocks saved as they stand, connections closed.
   void stop_for_shutdown();
+  // The server drains (docs/operations.md "Draining"): timers and the engine stopped, and
+  // from now on a player's request is refused (game_moving), so that no write of the game is
+  // queued after what is queued now. The game goes on wherever it is loaded next.
+  void begin_handover();
+  bool handing_over() const { return handing_over_; }
+  // Once the writes queued before begin_handover() are committed: running clocks saved as
+  // they stand and paused (the next driver runs them again when the player to move is back),
+  // the connections kept.
+  void save_paused_clocks();
 
   // ---- the state message (room_state.cpp) ----
   // `whole` false: the delta's game, without `moves` and the fields that never change.
@@ -296,6 +305,7 @@ class Room : public std::enable_shared_from_this<Room> {
   void move_written(std::exception_ptr e, const Undo& undo, bool ends, const MoveDone& done);
   void run_deferred();
   bool writing_ = false;
+  bool handing_over_ = false;  // begin_handover()
   std::vector<std::function<void()>> deferred_;
   // The Glicko-2 update of an end as the store applies it (null: no rating change).
   store::RateGame rate_end(Result winner, Ending reason) const;

@@ -32,6 +32,19 @@ void LobbySocket::start(http::request<http::string_body> req, Viewer viewer, std
                    });
 }
 
+namespace {
+
+// A lobby message that may start a game here (refused while the server drains).
+bool starts_a_game(const json::object& msg) {
+  const json::value* t = msg.if_contains("type");
+  if (!t || !t->is_string()) return false;
+  const std::string_view type = t->as_string();
+  return type == "seek" || type == "accept" || type == "pool_join" || type == "challenge" ||
+         type == "challenge_accept";
+}
+
+}  // namespace
+
 // As on a game's socket, a handler that throws is logged and told, and the connection reads on.
 void LobbySocket::on_text(const std::string& text) {
   if (gone_) return;
@@ -42,6 +55,8 @@ void LobbySocket::on_text(const std::string& text) {
         check_message(text, s_.config.max_messages_per_second, rate_, &v, &why);
     if (!msg)
       send(why->message());
+    else if (s_.draining && starts_a_game(*msg))
+      send(Refusal("draining").message());
     else
       s_.lobby.handle(*this, *msg);
   } catch (const std::exception& e) {

@@ -36,6 +36,7 @@ struct LobbySocketServices {
   AccountsSite& accounts;  // who is online
   Lobby& lobby;
   const bool& stopping;  // the server shuts down: the lobby goes with it, untold
+  const bool& draining;  // the server drains: what would start a game here is refused
 };
 
 class LobbySocket : public LobbyClient,

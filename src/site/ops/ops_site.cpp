@@ -59,6 +59,7 @@ class OpsSite::Listener final : public net::HttpSite {
   void handle_http(const net::Request& req, const std::string&, net::Respond respond) override {
     const std::string_view target = req.target();
     const std::string_view path = target.substr(0, target.find('?'));
+    if (path == "/drain") return ops_.drain(req, respond);
     if (path != "/metrics")
       return respond(Refusal("no_endpoint", {{"request", std::string(path)}}).response());
     if (req.method() != http::verb::get && req.method() != http::verb::head) {
@@ -112,6 +113,21 @@ void OpsSite::metrics(const net::Request& req, const net::Respond& respond) cons
   res.body() = s_.metrics.render();
   res.prepare_payload();
   respond(std::move(res));
+}
+
+void OpsSite::drain(const net::Request& req, const net::Respond& respond) const {
+  if (req.method() != http::verb::post) {
+    auto res = Refusal("method_not_allowed", {{"request", "/drain"}, {"allow", "POST"}}).response();
+    res.set(http::field::allow, "POST");
+    return respond(std::move(res));
+  }
+  if (!token_given(req, s_.config.metrics_token)) {
+    auto res = Refusal("metrics_token").response();
+    res.set(http::field::www_authenticate, "Bearer");
+    return respond(std::move(res));
+  }
+  respond(json_response(http::status::accepted, boost::json::object{{"draining", true}}));
+  if (s_.drain) s_.drain();
 }
 
 void OpsSite::count(const std::string& path, const net::Response& res) {

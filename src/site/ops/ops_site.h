@@ -2,7 +2,8 @@
 // by the features through the hooks the server wires), `GET /metrics` in the Prometheus text
 // format (on the public port behind a bearer token, --metrics-token, or on a listener of its own,
 // --metrics-listen; off when neither is set), the readiness `GET /api/ready` (apart from the
-// liveness `GET /api/health`), and the counting of every answer's refusal by its code and of
+// liveness `GET /api/health`), the operator's drain request (`POST /drain` on that listener),
+// and the counting of every answer's refusal by its code and of
 // the logins by outcome. IO thread only, except the counters, which are atomic.
 #pragma once
 
@@ -37,6 +38,8 @@ struct OpsServices {
   SiteMetrics& site_metrics;
   // Why this instance should get no traffic now ("": ready).
   std::function<std::string()> not_ready;
+  // The operator asked the server to drain (POST /drain on the listener).
+  std::function<void()> drain;
 };
 
 class OpsSite {
@@ -49,9 +52,14 @@ class OpsSite {
   bool public_metrics() const { return !s_.config.metrics_token.empty(); }
   // GET /metrics: the text format, or 401 without the token when one is set.
   void metrics(const net::Request& req, const net::Respond& respond) const;
+  // POST /drain on the listener: 202, then the drain hook (405 for another method, 401
+  // without the token when one is set).
+  void drain(const net::Request& req, const net::Respond& respond) const;
   // Counts the answer `res` to a request for `path`: its refusal's code, a login's outcome.
   void count(const std::string& path, const net::Response& res);
-  // The site of the --metrics-listen listener: GET /metrics, every other request 404.
+  // The site of the --metrics-listen listener (the operator's): GET /metrics, and POST /drain
+  // (202; the server drains and stops: docs/operations.md "Draining"), both with the metrics
+  // token when one is set; every other request 404.
   net::HttpSite& listener_site();
 
  private:

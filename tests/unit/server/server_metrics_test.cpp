@@ -4,6 +4,7 @@
 // server while a game is played, until its query API sees the moves.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cstdlib>
 #include <thread>
 
@@ -104,6 +105,38 @@ TEST(ServerMetrics, OffByDefaultAndReadinessApartFromLiveness) {
 
 // A real Prometheus scrapes the public port with the token every second while a game is
 // played; its query API sees the moves counter reach the moves made.
+// The operator's listener takes POST /drain (toguz admin drain) with the token, and then the
+// server's drain hook runs (toguz serve makes it a SIGTERM); the public port has no /drain.
+TEST(ServerMetrics, TheListenerTakesTheDrainRequest) {
+  TempDir dir;
+  server::Config cfg = metrics_config();
+  cfg.host = "127.0.0.1";
+  cfg.port = 0;
+  cfg.db_path = (dir.path / "t.db").string();
+  cfg.workers = 2;
+  server::Server srv(cfg);
+  std::atomic<int> requested{0};
+  srv.on_drain_request([&] { ++requested; });
+  srv.start();
+  const uint16_t listener = srv.metrics_port();
+  const auto drain = [&](http::verb method, const std::string& token) {
+    std::vector<std::pair<http::field, std::string>> headers;
+    if (!token.empty()) headers.push_back({http::field::authorization, "Bearer " + token});
+    return http_call(listener, method, "/drain", "", headers);
+  };
+  EXPECT_EQ(drain(http::verb::post, "").status, 401);
+  EXPECT_EQ(drain(http::verb::post, "wrong").status, 401);
+  EXPECT_EQ(drain(http::verb::get, kToken).status, 405);
+  EXPECT_EQ(http_post(srv.port(), "/drain", "").status, 405);  // the public port: a static path
+  EXPECT_EQ(requested, 0);
+  HttpResult ok = drain(http::verb::post, kToken);
+  EXPECT_EQ(ok.status, 202) << ok.body;
+  for (int i = 0; i < 2000 && requested == 0; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  EXPECT_EQ(requested, 1);
+  srv.stop();
+}
+
 TEST(ServerMetrics, RealPrometheusScrapesTheMoves) {
   PrometheusServer prom;
   const char* skip = std::getenv("TOGUZ_SKIP_PROMETHEUS");

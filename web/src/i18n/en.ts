@@ -326,6 +326,7 @@ export const en = {
   e_claim_early: "Your opponent has been away less than {n} s",
   e_time_up: "Your time is up",
   e_illegal_move: "That move is not allowed ({detail})",
+  e_draining: "This server is restarting and starts no new game; try again in a moment",
   e_game_moving: "This game is moving to another server; send it again in a moment",
   e_driver_silent: "The server that runs this game did not answer; try again",
   e_no_game: "No such game",
