@@ -2114,9 +2114,66 @@ async function correspondence(browser, _base, pages) {
   }
 }
 
+/** The game page's context: two accounts in a rated 3+2 game by link see each other's names
+ * linked to their pages with their ratings and "Rated · Blitz 3+2"; a spectator raises the
+ * count the players see. */
+async function game_context(browser, base, pages) {
+  const { ctx: ca, page: a } = await signed_up(browser, base, pages, "GcAida");
+  const { ctx: cb, page: b } = await signed_up(browser, base, pages, "GcBerik");
+  await a.goto(`${base}/#/`);
+  await a.waitForSelector("#online-name-account", { timeout: T });
+  await a.selectOption("#online-colour", "white");
+  await a.selectOption("#online-clock", "180000+2000");
+  await a.check("#online-rated");
+  await a.click("#create-online");
+  await a.waitForSelector("#invite-link", { timeout: T });
+  await b.goto(await a.inputValue("#invite-link"));
+  await b.waitForSelector("#join-go", { timeout: T });
+  await b.click("#join-go");
+  await b.waitForURL(/#\/game\/[^/]+\/[^/]+$/, { timeout: T });
+  for (const p of [a, b]) {
+    await p.waitForFunction(() => document.querySelector('.prating[data-side="black"]')?.textContent === "1500?", null, { timeout: T, polling: 50 });
+    check((await p.textContent("#tc-line")) === "Rated · Blitz 3+2", `the time-control line: ${await p.textContent("#tc-line")}`);
+    check((await p.textContent('.prating[data-side="white"]')) === "1500?", "White's rating");
+    check((await p.getAttribute('.player[data-side="black"] a.pname', "href")) === "#/@/GcBerik", "Black's name links to his page");
+  }
+  const id = location_hash(b.url()).split("/")[2];
+  const ctx = await browser.newContext();
+  const watcher = await ctx.newPage();
+  pages.push(watcher);
+  await watcher.goto(`${base}/#/game/${id}`);
+  await watcher.waitForSelector("#tc-line", { timeout: T });
+  await a.waitForFunction(() => document.querySelector("#watching")?.textContent === "1 watching", null, { timeout: T, polling: 50 });
+  console.log("  game_context: ratings and linked names on both sides, \"Rated · Blitz 3+2\", a spectator counted");
+  for (const c of [ca, cb, ctx]) await c.close();
+}
+
+/** Notices on every page: a challenge sent while the other player is on the puzzles page shows
+ * in his header and the tab's title; accepting it there opens the game for both. */
+async function notices(browser, base, pages) {
+  const { ctx: ca, page: a } = await signed_up(browser, base, pages, "NtAsan");
+  const { ctx: cb, page: b } = await signed_up(browser, base, pages, "NtBolat");
+  await b.goto(`${base}/#/puzzles`);
+  await a.goto(`${base}/#/lobby/challenge/NtBolat`);
+  await a.waitForFunction(() => document.querySelector("#lobby-who .uname")?.textContent === "NtAsan", null, { timeout: T });
+  await a.click("#seek-create");
+  await b.waitForSelector("#notices [data-notice-accept]", { timeout: T });
+  check((await b.textContent("#notices")).includes("NtAsan"), "the challenger named in the notice");
+  check((await b.title()).startsWith("(1) "), `the tab's title: ${await b.title()}`);
+  check(location_hash(b.url()).startsWith("#/puzzles"), "still on the puzzles page");
+  await b.click("#notices [data-notice-accept]");
+  for (const p of [a, b]) await p.waitForFunction(() => location.hash.startsWith("#/game/"), null, { timeout: T });
+  await b.waitForSelector("#board[data-you]", { timeout: T });
+  const you = [(await board_data(a)).you, (await board_data(b)).you].sort();
+  check(JSON.stringify(you) === JSON.stringify(["black", "white"]), `both seated: ${you}`);
+  await b.waitForFunction(() => !document.title.startsWith("("), null, { timeout: T, polling: 50 });
+  console.log("  notices: a challenge shown on the puzzles page and in the title, accepted there, the game opened for both");
+  for (const c of [ca, cb]) await c.close();
+}
+
 // ---- runner --------------------------------------------------------------------------------
 
-const tests = { engine_game, anonymous_quiet, dark_theme, sounds, blind_game, blind_puzzle, a11y_audit, online_resign, reconnect, stalled_connection, draw_rematch_abort, claim_win, phone_pages, phone_menu, languages, language_chunks, accounts_pages, rated_game, learn_pages, puzzle_rating, explorer_from_review, lobby_game, arbiter_page, arbiter_changes, tournament_forms, arena_tournament, correspondence };
+const tests = { engine_game, anonymous_quiet, dark_theme, sounds, blind_game, blind_puzzle, a11y_audit, online_resign, reconnect, stalled_connection, draw_rematch_abort, claim_win, phone_pages, phone_menu, languages, language_chunks, accounts_pages, rated_game, learn_pages, puzzle_rating, explorer_from_review, lobby_game, arbiter_page, arbiter_changes, tournament_forms, arena_tournament, correspondence, game_context, notices };
 const dir = mkdtempSync(path.join(tmpdir(), "toguz-e2e-"));
 let server;
 let browser;

@@ -204,6 +204,8 @@ void on_rematch(const Request& r) {
   if (room.mode == Mode::Analysis)
     return r.fail(Refusal("not_in_analysis", {{"action", "rematch"}}));
   if (!finished(room.status)) return r.fail(Refusal("not_over"));
+  // A tournament pairs its own games: its game has no rematch.
+  if (!room.tournament_id().empty()) return r.fail(Refusal("rematch_tournament"));
   if (!room.rematch_id.empty()) {
     auto next = r.server.rooms.find(room.rematch_id);
     if (!next) return r.fail(Refusal("rematch_gone"));

@@ -120,12 +120,6 @@ CreateRequest GamesSite::create_request(const json::object& body, const Viewer& 
   r.level = int(get_int(body, "level", 5, 1, 20));
   r.name = clean_name(get_string(body, "name", "", 1000), "");
   read_clock(body, r);
-  r.rated = get_bool(body, "rated", false);
-  if (r.rated && !viewer.signed_in()) throw Refusal("rated_needs_account");
-  if (r.rated && r.mode != Mode::Online) throw Refusal("rated_needs_online");
-  if (r.rated && r.initial < 0) throw Refusal("rated_needs_clock");
-  if (r.rated && s_.store.standing(viewer.user_id).marked)
-    throw Refusal("account_marked", {{"action", "rated"}});
   // Correspondence: days per move, an online game without a clock.
   r.days = int(get_int(body, "days_per_move", 0, 0, 14));
   if (r.days != 0 && r.days != 1 && r.days != 2 && r.days != 3 && r.days != 5 && r.days != 7 &&
@@ -133,6 +127,13 @@ CreateRequest GamesSite::create_request(const json::object& body, const Viewer& 
     throw Refusal("bad_days_per_move");
   if (r.days != 0 && (r.mode != Mode::Online || r.initial >= 0))
     throw Refusal("days_per_move_mode");
+  // Rated: online, between accounts, with a clock or days per move (docs/ratings.md).
+  r.rated = get_bool(body, "rated", false);
+  if (r.rated && !viewer.signed_in()) throw Refusal("rated_needs_account");
+  if (r.rated && r.mode != Mode::Online) throw Refusal("rated_needs_online");
+  if (r.rated && r.initial < 0 && r.days == 0) throw Refusal("rated_needs_clock");
+  if (r.rated && s_.store.standing(viewer.user_id).marked)
+    throw Refusal("account_marked", {{"action", "rated"}});
   r.typed[0] = clean_name(get_string(body, "white", "", 1000), "");
   r.typed[1] = clean_name(get_string(body, "black", "", 1000), "");
   return r;
@@ -197,8 +198,8 @@ void GamesSite::api_create(const json::object& body, const Viewer& viewer, const
   room->clock_initial_ms = r.initial;
   room->increment_ms = r.increment;
   room->rated = r.rated;
-  if (r.initial >= 0)
-    if (auto speed = accounts::speed_of({r.initial, r.increment, 0}))
+  if (r.initial >= 0 || r.days > 0)
+    if (auto speed = accounts::speed_of({std::max<int64_t>(0, r.initial), r.increment, r.days}))
       room->speed = std::string(accounts::name(*speed));
   room->set_clocks(std::max<int64_t>(0, r.initial));
   room->days_per_move = r.days;

@@ -17,6 +17,8 @@ struct PairedGame {
   int days_per_move = 0;                      // > 0: a correspondence game (no clock)
   bool rated = false;
   std::string variant = "standard";  // standard, kozdatu or bestemshi
+  // A tournament's game: the tournament's id and name (shown on the game page; no rematch).
+  std::string tournament_id, tournament_name;
 };
 
 // The game GamesSite::start_paired made, or why not (`error`: a code of docs/web-protocol.md).

@@ -52,6 +52,7 @@ PairedSeats GamesSite::start_paired(const PairedGame& g) {
   room->unrated_reason =
       g.rated ? s_.moderation.rated_refusal(g.white.user_id, g.black.user_id) : "";
   room->rated = g.rated && room->unrated_reason.empty();
+  if (!g.tournament_id.empty()) room->set_tournament(g.tournament_id, g.tournament_name);
   const Viewer* viewers[2] = {&g.white, &g.black};
   for (int s = 0; s < 2; ++s) {
     Player& p = room->players[s];

@@ -139,6 +139,11 @@ class Room : public std::enable_shared_from_this<Room> {
   std::string review;  // the finished review's JSON object, "" when none
   std::vector<std::pair<std::string, std::string>> tags;  // an imported record's own tags
   std::string rematch_id;                                 // the rematch game once there is one
+  // A tournament's game (an online game only): its id and name, kept in the tags "Tournament"
+  // and "Event" so that they are stored with the game and exported; "" for none.
+  void set_tournament(const std::string& id, const std::string& name);
+  std::string tournament_id() const;
+  std::string tournament_name() const;
   bool rated = false;  // counts for the ratings (an online game between two accounts)
   std::string speed;   // the category of the clock (accounts::Speed's name), "" for none
   // Why a game asked for rated is played unrated ("pair_cap", "account_marked"), "" for none;
@@ -342,6 +347,9 @@ class Room : public std::enable_shared_from_this<Room> {
   json::array& moves_json();
   json::object players_json(SteadyClock::time_point now) const;
   json::value clock_json() const;
+  // {"kind":"clock","initial_ms","increment_ms"}, {"kind":"correspondence","days"} or
+  // {"kind":"none"}.
+  json::value time_control_json() const;
   bool can_claim(Seat viewer, SteadyClock::time_point now) const;
   void send_review(const std::string& text);
   void stop_review();  // the running review cancelled, its claim dropped

@@ -105,6 +105,43 @@ json::value Room::clock_json() const {
                                                               : json::value(nullptr)}};
 }
 
+namespace {
+
+const char* const kTournamentTag = "Tournament";
+const char* const kEventTag = "Event";
+
+std::string tag_value(const std::vector<std::pair<std::string, std::string>>& tags,
+                      const char* name) {
+  for (const auto& [k, v] : tags)
+    if (k == name) return v;
+  return "";
+}
+
+}  // namespace
+
+void Room::set_tournament(const std::string& id, const std::string& name) {
+  std::erase_if(tags,
+                [](const auto& t) { return t.first == kTournamentTag || t.first == kEventTag; });
+  tags.emplace_back(kTournamentTag, id);
+  tags.emplace_back(kEventTag, name);
+}
+
+std::string Room::tournament_id() const {
+  return mode == Mode::Online ? tag_value(tags, kTournamentTag) : "";
+}
+
+std::string Room::tournament_name() const {
+  return tournament_id().empty() ? "" : tag_value(tags, kEventTag);
+}
+
+json::value Room::time_control_json() const {
+  if (has_clock())
+    return json::object{
+        {"kind", "clock"}, {"initial_ms", clock_initial_ms}, {"increment_ms", increment_ms}};
+  if (correspondence()) return json::object{{"kind", "correspondence"}, {"days", days_per_move}};
+  return json::object{{"kind", "none"}};
+}
+
 bool Room::can_claim(Seat viewer, SteadyClock::time_point now) const {
   const auto me = side_of(viewer);
   if (mode != Mode::Online || status != Status::Playing || !me) return false;
@@ -170,6 +207,13 @@ json::object Room::state_json(Seat viewer, bool whole) {
   o["unrated_reason"] = text_or_null(unrated_reason);
   o["speed"] = text_or_null(speed);
   o["days_per_move"] = days_per_move > 0 ? json::value(days_per_move) : json::value(nullptr);
+  // The game's context: its time control and, for a tournament's game, the tournament.
+  o["time_control"] = time_control_json();
+  const std::string tournament = tournament_id();
+  o["tournament"] =
+      tournament.empty()
+          ? json::value(nullptr)
+          : json::value(json::object{{"id", tournament}, {"name", tournament_name()}});
   // The store refuses the game's writes: the clocks stand still until it takes them again
   // (its code: store_busy, store_read_only, store_full, store_unavailable), null otherwise.
   o["store"] = store_fault_ ? json::value(store::fault_code(*store_fault_)) : json::value(nullptr);

@@ -26,6 +26,7 @@ import type { Board, GameState, Line, Review, ReviewSummary, Score, ServerMessag
 import { copy_text, esc, toast, type View } from "../shell/util.js";
 import { diff_text, time_left_text } from "../accounts/accounts_state.js";
 import { tournament_of_game } from "../tournaments/tournaments_api.js";
+import { context_html, seat_html, show_watching } from "./game_context.js";
 
 interface Anim {
   board: Board;
@@ -179,6 +180,10 @@ export class GameView implements View {
       case "review":
         this.review = { done: m.done, progress: m.progress, moves: m.moves, players: m.players ?? null };
         this.render();
+        break;
+      case "presence":
+        if (this.state) this.state.spectators = m.spectators;
+        show_watching(this.el, m.spectators);
         break;
       case "rematch":
         if (m.token) {
@@ -534,7 +539,7 @@ export class GameView implements View {
     const thinking = turn && g.thinking && p?.engine ? `<span class="thinking">${esc(t("engine_thinking"))}</span>` : "";
     return `<div class="player ${pos}${turn ? " turn" : ""}" data-side="${side}">
       <span class="stone-badge ${side}"></span>${dot}
-      <span class="pname">${esc(this.name_of(side))}</span>${you}${away}${thinking}
+      ${seat_html(g, side, this.name_of(side))}${you}${away}${thinking}
       <span class="kz" title="${esc(t("kazna"))}">${esc(t("kazna"))}: <b>${this.shown().board.kazna[side]}</b></span>
       ${clock}</div>`;
   }
@@ -802,6 +807,7 @@ export class GameView implements View {
         </div>
         ${this.player_bar(this.bottom(), "bottom")}
         <p class="status" id="status">${this.status_line()}</p>
+        ${context_html(g)}
         ${this.store_html()}
         ${this.deadline_html()}
         ${g.unrated_reason ? `<p class="notice" id="unrated-notice">${esc(t_any(`unrated_${g.unrated_reason}`))}</p>` : ""}

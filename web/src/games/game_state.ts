@@ -151,6 +151,7 @@ export function opponent(g: GameState): Player | null {
 /** Whether a finished game offers the reader a rematch: a player of an online game, or anyone
  * but a spectator at an engine or local game. */
 export function may_rematch(g: GameState): boolean {
+  if (g.tournament) return false; // a tournament pairs its own games
   return (g.mode === "online" && plays_side(g.you)) || ((g.mode === "engine" || g.mode === "local") && g.you !== "spectator");
 }
 

@@ -8,7 +8,7 @@ import { store } from "../games/games_api.js";
 import { accounts, who_am_i } from "../accounts/accounts_api.js";
 import { account_error, clock_label, speed_of, type Clock, type User } from "../accounts/accounts_state.js";
 import {
-  SEEK_CLOCKS, SEEK_SPREADS, can_rate, challenge_message, challenges_html, pool_buttons_html, seek_clock, seek_message, seek_rating,
+  SEEK_CLOCKS, SEEK_DAYS, SEEK_SPREADS, can_rate, challenge_message, challenges_html, pool_buttons_html, seek_clock, seek_days, seek_message, seek_rating,
   seek_rows_html,
 } from "./lobby_state.js";
 import type { Colour } from "../protocol/client.js";
@@ -107,24 +107,30 @@ export class LobbyView implements View {
     return seek_clock((this.el.querySelector("#seek-clock") as HTMLSelectElement).value);
   }
 
+  /** The form's days per move (a correspondence seek), null for a clock or none. */
+  private form_days(): number | null {
+    return seek_days((this.el.querySelector("#seek-clock") as HTMLSelectElement).value);
+  }
+
   /** A game without a clock, or an anonymous player, cannot be rated. */
   private sync_form() {
     const rated = this.el.querySelector("#seek-rated") as HTMLInputElement | null;
     if (!rated) return;
-    const can = can_rate(this.socket.state.you, this.form_clock());
+    const can = can_rate(this.socket.state.you, this.form_clock(), this.form_days());
     rated.disabled = !can;
     if (!can) rated.checked = false;
-    const sp = speed_of(this.form_clock());
+    const sp = speed_of(this.form_clock(), this.form_days());
     (this.el.querySelector("#seek-speed") as HTMLElement).textContent = sp ? t(`speed_${sp}`) : t("casual");
   }
 
   private create_seek() {
     const val = (id: string) => (this.el.querySelector(id) as HTMLSelectElement).value;
     const clock = this.form_clock();
+    const days_per_move = this.form_days();
     const to = (this.el.querySelector("#seek-to") as HTMLInputElement).value.trim();
     if (to) {
       this.challenge_to = to;
-      const terms = { variant: val("#seek-variant"), clock, color: val("#seek-colour") as Colour,
+      const terms = { variant: val("#seek-variant"), clock, days_per_move, color: val("#seek-colour") as Colour,
         rated: (this.el.querySelector("#seek-rated") as HTMLInputElement).checked };
       if (!this.socket.send(challenge_message(to, terms))) toast(t("reconnecting"), "error");
       return;
@@ -132,10 +138,11 @@ export class LobbyView implements View {
     const msg = seek_message({
       variant: val("#seek-variant"),
       clock,
+      days_per_move,
       rated: (this.el.querySelector("#seek-rated") as HTMLInputElement).checked,
       color: val("#seek-colour") as Colour,
       spread: Number(val("#seek-range")),
-      rating: seek_rating(this.ratings, clock),
+      rating: seek_rating(this.ratings, clock, days_per_move),
     });
     if (!this.socket.send(msg)) toast(t("reconnecting"), "error");
   }
@@ -173,6 +180,7 @@ export class LobbyView implements View {
   render() {
     this.shown.clear();
     const clocks = SEEK_CLOCKS.map((c, i) => `<option value="${i}"${i === 3 ? " selected" : ""}>${esc(clock_label(c))}</option>`).join("");
+    const days = SEEK_DAYS.map((n) => `<option value="d${n}">${esc(t("days_per_move", { n }))}</option>`).join("");
     const spreads = SEEK_SPREADS.map((n) => `<option value="${n}">${n ? `±${n}` : esc(t("any"))}</option>`).join("");
     this.el.innerHTML = `<h2>${esc(t("lobby"))}</h2>
       <p class="muted"><span id="lobby-online"></span> <span id="lobby-status" class="banner-inline"></span></p>
@@ -186,7 +194,7 @@ export class LobbyView implements View {
         <th>${esc(t("rating"))}</th><th>${esc(t("clock"))}</th><th>${esc(t("category"))}</th><th></th><th></th></tr></thead>
         <tbody id="seeks-body"></tbody></table></div></section>
       <form class="card" id="seek-form"><h3>${esc(t("create_seek"))}</h3>
-        <label>${esc(t("clock"))}<select id="seek-clock">${clocks}<option value="">${esc(t("no_clock"))}</option></select></label>
+        <label>${esc(t("clock"))}<select id="seek-clock">${clocks}<optgroup label="${esc(t("speed_correspondence"))}">${days}</optgroup><option value="">${esc(t("no_clock"))}</option></select></label>
         <p class="muted" id="seek-speed"></p>
         <label class="check"><input type="checkbox" id="seek-rated"/> ${esc(t("rated"))}</label>
         <label>${esc(t("colour"))}<select id="seek-colour"><option value="random">${esc(t("random"))}</option>

@@ -163,17 +163,20 @@ export function seek_message(f: {
   color: Colour;
   spread: number;
   rating: number | null;
+  days_per_move?: number | null;
 }): LobbyClientMessage {
   const range: [number, number] | null = f.spread > 0 && f.rating !== null ? [Math.round(f.rating - f.spread), Math.round(f.rating + f.spread)] : null;
-  return { type: "seek", variant: f.variant, clock: f.clock, days_per_move: null, rated: f.rated, color: f.color, range };
+  const days = f.days_per_move ?? null;
+  return { type: "seek", variant: f.variant, clock: days ? null : f.clock, days_per_move: days, rated: f.rated, color: f.color, range };
 }
 
 /** The message that challenges `to` with the seek form's terms. */
 export function challenge_message(
   to: string,
-  f: { variant: string; clock: Clock | null; rated: boolean; color: Colour },
+  f: { variant: string; clock: Clock | null; rated: boolean; color: Colour; days_per_move?: number | null },
 ): LobbyClientMessage {
-  return { type: "challenge", to, variant: f.variant, clock: f.clock, days_per_move: null, rated: f.rated, color: f.color };
+  const days = f.days_per_move ?? null;
+  return { type: "challenge", to, variant: f.variant, clock: days ? null : f.clock, days_per_move: days, rated: f.rated, color: f.color };
 }
 
 /** The seek form's clocks: lichess's pool controls, in ms. */
@@ -184,20 +187,30 @@ export const SEEK_CLOCKS: Clock[] = [
 /** The seek form's rating ranges: ± around the player's rating, 0 for any. */
 export const SEEK_SPREADS = [0, 100, 200, 300, 500];
 
-/** The seek form's clock from its choice: an index into SEEK_CLOCKS, "" for none. */
+/** The seek form's days per move (correspondence), as the server takes them. */
+export const SEEK_DAYS = [1, 2, 3, 5, 7, 14];
+
+/** The seek form's clock from its choice: an index into SEEK_CLOCKS, "" for none (and for days
+ * per move, "d<n>"). */
 export function seek_clock(choice: string): Clock | null {
-  return choice === "" ? null : SEEK_CLOCKS[Number(choice)];
+  return choice === "" || choice.startsWith("d") ? null : SEEK_CLOCKS[Number(choice)];
 }
 
-/** Whether a seek may be rated: a logged-in player and a clock. */
-export function can_rate(you: string | null, clock: Clock | null): boolean {
-  return !!you && clock !== null;
+/** The seek form's days per move from its choice ("d3": 3 days), null for a clock or none. */
+export function seek_days(choice: string): number | null {
+  const n = choice.startsWith("d") ? Number(choice.slice(1)) : NaN;
+  return SEEK_DAYS.includes(n) ? n : null;
+}
+
+/** Whether a seek may be rated: a logged-in player and a clock or days per move. */
+export function can_rate(you: string | null, clock: Clock | null, days: number | null = null): boolean {
+  return !!you && (clock !== null || days !== null);
 }
 
 /** The rating a seek's range is taken around: the player's in the clock's category, none while
  * it is provisional. */
-export function seek_rating(ratings: User["ratings"], clock: Clock | null): number | null {
-  const sp = speed_of(clock);
+export function seek_rating(ratings: User["ratings"], clock: Clock | null, days: number | null = null): number | null {
+  const sp = speed_of(clock, days);
   const mine = sp ? ratings[sp] : undefined;
   return mine && !mine.provisional ? mine.rating : null;
 }

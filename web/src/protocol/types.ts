@@ -71,6 +71,11 @@ export interface Clock {
   running: Side | null;
 }
 
+export type TimeControl =
+  | { kind: "clock"; initial_ms: number; increment_ms: number }
+  | { kind: "correspondence"; days: number }
+  | { kind: "none" };
+
 export interface GameState {
   id: string;
   mode: "engine" | "local" | "online" | "analysis";
@@ -109,6 +114,10 @@ export interface GameState {
   // a correspondence game: days per move and the wall-clock time (ms since the epoch) by which
   // the side to move must move
   correspondence?: { days_per_move: number; deadline_ms: number } | null;
+  // the game's context: its time control, its tournament (null for none) and the spectators
+  time_control?: TimeControl;
+  tournament?: { id: string; name: string } | null;
+  spectators?: number;
   // fair play: may `you` abort now, and the milliseconds left for the first move due (null when
   // none is due)
   can_abort?: boolean;

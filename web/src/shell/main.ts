@@ -30,8 +30,15 @@ import { TournamentView, TournamentsHomeView } from "../tournaments/tournaments.
 import { initial_lang, load_lang, set_lang, t, type Lang } from "../i18n/index.js";
 import { route_parts } from "../board/logic.js";
 import { clear_toasts, esc, toast, type View } from "./util.js";
+import { Notices } from "./notices.js";
 
 let view: View | null = null;
+const notices = new Notices(); // the header's challenges and "your turn", on every page
+let route_now: string[] = [];
+
+function update_notices() {
+  notices.update(me, route_now[0] ?? "home", route_now[0] === "game" ? route_now[1] ?? "" : "");
+}
 
 let me: string | null = null; // the logged-in player (accounts_api.ts), null when anonymous
 let menu_open = false; // the header's menu on a narrow screen (shell_state.ts header_html)
@@ -97,6 +104,8 @@ function route() {
   }
   main.replaceChildren(view.el);
   document.body.dataset.route = parts[0] ?? "home";
+  route_now = parts;
+  update_notices();
 }
 
 /** Draws the header again (language, account): the menu stays as it was, and so does the focus
@@ -104,7 +113,7 @@ function route() {
 function draw_header() {
   const focused = document.activeElement?.closest("#top") ? document.activeElement.id : "";
   document.getElementById("top")!.innerHTML = header_html(me, menu_open, theme, sound_on());
-  document.title = t("title");
+  document.title = notices.title(t("title"));
   if (focused) document.getElementById(focused)?.focus();
 }
 
@@ -121,6 +130,7 @@ async function start() {
         (ok) => {
           if (!ok) return; // a later choice wins
           draw_header();
+          notices.render();
           view?.render();
         },
         () => {
@@ -155,11 +165,14 @@ async function start() {
   window.addEventListener("toguz:me", (e) => {
     me = (e as CustomEvent<string | null>).detail;
     draw_header();
+    update_notices();
   });
   void signed_in.then((name) => {
     me = name;
     draw_header();
+    update_notices();
   });
+  document.getElementById("top")!.after(notices.el);
   draw_header();
   route();
 }
