@@ -131,7 +131,9 @@ std::vector<std::string> describe_options(const CLI::App& cmd,
     for (const std::string& r : opt->results()) value += (value.empty() ? "" : ",") + r;
     if (opt->count() == 0) value = opt->get_default_str();
     if (opt->count() == 0 && value.empty()) value = "(default)";
-    if (name.find("token") != std::string::npos && opt->count() > 0) value = "***";
+    if ((name.find("token") != std::string::npos || name.find("password") != std::string::npos) &&
+        opt->count() > 0)
+      value = "***";
     value = mask_url_password(value);
     const bool filed = std::find(from_file.begin(), from_file.end(), name) != from_file.end();
     out.push_back(name + " = " + value + (filed ? " (file)" : ""));

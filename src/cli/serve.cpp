@@ -38,6 +38,38 @@ void log_settings(const CLI::App& cmd, const server::Config& cfg, const std::str
   net::log(net::LogLevel::Info, "", "settings: " + values);
 }
 
+// The mail's options (docs/operations.md "Mail").
+void add_mail_options(CLI::App& cmd, server::Config& cfg) {
+  cmd.add_option("--smtp-url", cfg.smtp_url,
+                 "smtp://host[:port] or smtps://host[:port]: send mail (password resets, "
+                 "notices) through this server (default: no mail)");
+  cmd.add_option("--smtp-user", cfg.smtp_user, "the SMTP server's login (AUTH)");
+  cmd.add_option("--smtp-password", cfg.smtp_password, "the SMTP login's password")
+      ->envname("TOGUZ_SMTP_PASSWORD");
+  cmd.add_option("--smtp-from", cfg.smtp_from, "the mails' sender address")->capture_default_str();
+  cmd.add_option("--smtp-tls", cfg.smtp_tls,
+                 "STARTTLS on smtp://: try (when offered), require, none")
+      ->check(CLI::IsMember({"try", "require", "none"}))
+      ->capture_default_str();
+  cmd.add_option("--public-url", cfg.public_url,
+                 "the site's address in mailed links, e.g. https://toguz.example (default: "
+                 "http://HOST:PORT)");
+  cmd.add_option("--reset-link-seconds", cfg.reset_link_seconds,
+                 "how long a password reset link works (once)")
+      ->check(CLI::Range(60, 86400))
+      ->capture_default_str();
+  cmd.add_option("--resets-per-hour", cfg.resets_per_hour,
+                 "password reset requests per client address in an hour")
+      ->check(CLI::Range(1, 100000))
+      ->capture_default_str();
+  cmd.add_option("--your-turn-mail-hours", cfg.your_turn_mail_hours,
+                 "at most one \"your turn\" mail per correspondence game in this many hours")
+      ->check(CLI::Range(1, 24 * 14))
+      ->capture_default_str();
+  cmd.add_flag("--require-email-verification", cfg.require_email_verification,
+               "an address gets no reset and no notice until its mailed link is followed");
+}
+
 }  // namespace
 
 void add_serve(CLI::App& app) {
@@ -159,6 +191,7 @@ void add_serve(CLI::App& app) {
   cmd->add_option("--metrics-token", cfg->metrics_token,
                   "serve GET /metrics on the public port too, to \"Authorization: Bearer TOKEN\"")
       ->envname("TOGUZ_METRICS_TOKEN");
+  add_mail_options(*cmd, *cfg);
   auto config_path = add_config_option(*cmd);
   cmd->callback([cfg, cmd, config_path] {
     // SIGINT / SIGTERM are taken by sigwait below.

@@ -43,6 +43,7 @@
 #include "rules/record.h"
 #include "site/accounts/accounts_site.h"
 #include "site/accounts/hash_pool.h"
+#include "site/accounts/mail_site.h"
 #include "site/accounts/moderation.h"
 #include "site/accounts/moderation_site.h"
 #include "site/addresses.h"
@@ -198,6 +199,11 @@ struct Server::Impl : net::HttpSite {
   void sessions_ended(int64_t user_id);
   // ---- moderation (site/accounts/moderation_site.h, docs/accounts.md "Moderation") ----
   std::unique_ptr<ModerationSite> moderation_site;
+  // ---- mail (site/accounts/mail_site.h, docs/operations.md "Mail") ----
+  std::unique_ptr<mail::Outbox> outbox;  // none without --smtp-url
+  std::unique_ptr<MailSite> mail_site;
+  void make_mail();
+  std::string site_url() const;  // the mails' links' base
 };
 
 // ---- making ----
@@ -219,6 +225,7 @@ Server::Impl::Impl(const Config& c)
   open_store();
   make_engine();
   make_accounts();
+  make_mail();
   make_rooms();
   sockets = std::make_unique<SiteSockets>(config, addresses, *store);
   if (!config.redis_url.empty()) make_cluster();
@@ -283,12 +290,58 @@ void Server::Impl::make_accounts() {
                     [this](const net::Request& req) { return accounts_site->viewer_of(req); }});
 }
 
+void Server::Impl::make_mail() {
+  if (!config.smtp_url.empty()) {
+    mail::SmtpSettings smtp{config.smtp_url, config.smtp_user, config.smtp_password,
+                            config.smtp_from};
+    smtp.tls = config.smtp_tls == "require" ? mail::Tls::Require
+               : config.smtp_tls == "none"  ? mail::Tls::None
+                                            : mail::Tls::Try;
+    net::Counter& sent = metrics.counter("toguz_mail_sent_total", "Mails the SMTP server took");
+    net::Counter& failed =
+        metrics.counter("toguz_mail_failed_total", "Mails that could not be sent (logged)");
+    outbox = std::make_unique<mail::Outbox>(
+        [smtp, &sent, &failed](const mail::Mail& m) {
+          std::string error = mail::send_mail(smtp, m);
+          (error.empty() ? sent : failed).inc();
+          return error;
+        },
+        [](const mail::Mail& m, const std::string& error) {
+          net::log(net::LogLevel::Warn, "", "mail: not sent (" + m.subject + "): " + error);
+        });
+    metrics.gauge("toguz_mail_queued", "Mails waiting to be sent",
+                  [this] { return double(outbox->queued()); });
+  }
+  mail_site = std::make_unique<MailSite>(MailServices{
+      config, *store, *hashes, ioc, outbox.get(),
+      [this](const net::Request& req) { return accounts_site->viewer_of(req); },
+      [this](int64_t user_id) { sessions_ended(user_id); }, [this] { return site_url(); }});
+}
+
+std::string Server::Impl::site_url() const {
+  std::string url = config.public_url;
+  if (url.empty()) {
+    beast::error_code ec;
+    const auto ep = acceptor.local_endpoint(ec);
+    url = "http://" + config.host + ":" + std::to_string(ec ? config.port : ep.port());
+  }
+  while (!url.empty() && url.back() == '/') url.pop_back();
+  return url;
+}
+
 void Server::Impl::make_rooms() {
   services = std::make_unique<RoomServices>(
       RoomServices{ioc, config, *store, *writer, *engine, rng, stopped_io});
   services->move_made = [m = site_metrics.get()](SteadyClock::duration took) {
     m->moves.inc();
     m->move_state.observe(std::chrono::duration<double>(took).count());
+  };
+  // A correspondence game's move: the player to move may have asked for a mail.
+  services->move_stored = [this](const Room& room) {
+    if (!room.correspondence() || room.status != Status::Playing) return;
+    const Player& next = room.players[index(room.to_move())];
+    const Player& other = room.players[index(opposite(room.to_move()))];
+    mail_site->your_turn(next.user_id, room.id, other.name);
   };
   rooms = std::make_unique<RoomRegistry>(*services);
   if (learn && !config.puzzles_path.empty() && config.mine_puzzles) {
@@ -377,6 +430,7 @@ void Server::Impl::sweep() {
   }
   tournaments->sweep();
   accounts_site->sweep(now_ms());
+  mail_site->sweep(now_ms());
   if (dropped) schedule_trim();
 }
 
@@ -620,6 +674,7 @@ void Server::Impl::make_router() {
   ops->add_routes(*router);
   games->add_routes(*router);
   accounts_site->add_routes(*router);
+  mail_site->add_routes(*router);
   moderation_site->add_routes(*router);
   tournaments->add_routes(*router);
   arbiter->add_routes(*router);
@@ -756,6 +811,9 @@ void Server::Impl::make_tournaments() {
                            return a.entry_codes;
                          },
                          cluster.get()};
+  ts.started = [this](int64_t user_id, const std::string& id, const std::string& name) {
+    mail_site->tournament_started(user_id, id, name);
+  };
   tournaments = std::make_unique<TournamentsSite>(std::move(ts));
   tournaments->start();
 }

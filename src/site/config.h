@@ -104,6 +104,18 @@ struct Config {
   int rated_pair_per_day = 5;
   int feed_flag_losses = 5;
   int feed_flag_resignations = 3;
+  // Mail (docs/operations.md "Mail"): the SMTP server ("" = no mail: no password resets and no
+  // notices), its login, the sender's address, STARTTLS (try, require, none); the site's address
+  // in the mails' links ("" = http://HOST:PORT as it listens).
+  std::string smtp_url, smtp_user, smtp_password, smtp_from = "toguz@localhost", smtp_tls = "try";
+  std::string public_url;
+  // A reset link works once, for this long; reset requests per client address in an hour (and
+  // 3 mails per account); at most one "your turn" mail per game and player in this many hours.
+  int reset_link_seconds = 30 * 60;
+  int resets_per_hour = 5;
+  int your_turn_mail_hours = 12;
+  // An address gets no reset and no notice until its owner followed the link mailed to it.
+  bool require_email_verification = false;
 };
 
 }  // namespace toguz::site

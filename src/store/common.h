@@ -194,7 +194,11 @@ RatingChange get_change(In& in) {
   return c;
 }
 
-// users' columns in order: id, username, username_key, password_hash, created_ms, bot.
+// users' columns in order (kUserColumns): id, username, username_key, password_hash,
+// created_ms, bot, email, email_verified_ms, notices, lang.
+inline constexpr const char* kUserColumns =
+    "SELECT id, username, username_key, password_hash, created_ms, bot, email, email_verified_ms,"
+    " notices, lang FROM users WHERE ";
 template <class In>
 UserRow get_user(In& in) {
   UserRow u;
@@ -204,7 +208,36 @@ UserRow get_user(In& in) {
   u.password_hash = in.text();
   u.created_ms = in.i64();
   u.bot = in.flag();
+  u.email = in.text();
+  u.email_verified = in.i64() > 0;
+  u.notices = int(in.i64());
+  u.lang = in.text();
   return u;
+}
+
+// The mail statements of both backends ($n parameters).
+inline constexpr const char* kSetEmailSql =
+    "UPDATE users SET email = $2, email_verified_ms = $3, lang = $4 WHERE id = $1";
+inline constexpr const char* kSetNoticesSql = "UPDATE users SET notices = $2 WHERE id = $1";
+inline constexpr const char* kAddMailTokenSql =
+    "INSERT INTO mail_tokens (token_hash, user_id, purpose, email, expires_ms) VALUES"
+    " ($1,$2,$3,$4,$5)";
+inline constexpr const char* kFindMailTokenSql =
+    "SELECT token_hash, user_id, purpose, email, expires_ms FROM mail_tokens WHERE token_hash = $1"
+    " AND purpose = $2";
+inline constexpr const char* kDropMailTokensSql =
+    "DELETE FROM mail_tokens WHERE (user_id = $1 AND purpose = $2) OR expires_ms <= $3";
+inline constexpr const char* kExpireMailTokensSql =
+    "DELETE FROM mail_tokens WHERE expires_ms <= $1";
+template <class In>
+MailToken get_mail_token(In& in) {
+  MailToken t;
+  t.token_hash = in.text();
+  t.user_id = in.i64();
+  t.purpose = in.text();
+  t.email = in.text();
+  t.expires_ms = in.i64();
+  return t;
 }
 
 // The finished games of account $1 by colour and winner: rows (side 0/1, winner, count).
@@ -297,6 +330,18 @@ inline constexpr const char* kFairPlayMigration =
     "ALTER TABLE games ADD COLUMN aborted_by INTEGER NOT NULL DEFAULT -1;"
     "CREATE TABLE puzzle_served (user_id BIGINT NOT NULL, puzzle_id TEXT NOT NULL,"
     " served_ms BIGINT NOT NULL, PRIMARY KEY (user_id, puzzle_id))";
+// Schema version 10, the same in both backends (docs/accounts.md "E-mail"): an account's
+// address, its verification, the notices asked for, the language of its mails; the mail
+// links' token hashes.
+inline constexpr const char* kMailMigration =
+    "ALTER TABLE users ADD COLUMN email TEXT NOT NULL DEFAULT '';"
+    "ALTER TABLE users ADD COLUMN email_verified_ms BIGINT NOT NULL DEFAULT 0;"
+    "ALTER TABLE users ADD COLUMN notices INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE users ADD COLUMN lang TEXT NOT NULL DEFAULT 'en';"
+    "CREATE INDEX users_email ON users(email);"
+    "CREATE TABLE mail_tokens (token_hash TEXT PRIMARY KEY, user_id BIGINT NOT NULL,"
+    " purpose TEXT NOT NULL, email TEXT NOT NULL, expires_ms BIGINT NOT NULL);"
+    "CREATE INDEX mail_tokens_user ON mail_tokens(user_id, purpose)";
 // Schema version 7 in a backend's dialect (`real` the floating type, the flag type with its
 // false default): the puzzle ratings of the accounts and of the puzzles, and the rated attempts.
 std::string puzzle_ratings_migration(const char* real, const char* flag_type,

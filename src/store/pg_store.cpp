@@ -145,6 +145,7 @@ CREATE TABLE moves (
       {7, puzzle_sql.c_str()},
       {8, detail::kFairPlayMigration},
       {9, moderation_sql.c_str()},
+      {10, detail::kMailMigration},
   };
   return m;
 }
@@ -554,8 +555,7 @@ std::vector<GameRow> PgStore::list_games(const ListQuery& q, int64_t* total) {
 
 namespace {
 
-constexpr const char* kUserSelect =
-    "SELECT id, username, username_key, password_hash, created_ms, bot FROM users WHERE ";
+constexpr const char* kUserSelect = detail::kUserColumns;
 
 std::optional<UserRow> user_of(const pqxx::result& r) {
   if (r.empty()) return std::nullopt;
@@ -1163,6 +1163,60 @@ bool PgStore::void_game(const std::string& game_id, const RateOne& rate) {
     }
     return true;
   });
+}
+
+// ---- mail ----
+
+void PgStore::set_email(int64_t user_id, const std::string& email, bool verified,
+                        const std::string& lang) {
+  in_tx([&](pqxx::transaction_base& w) {
+    w.exec_params(detail::kSetEmailSql, user_id, pg_text(email),
+                  verified ? detail::now_ms() : int64_t(0), pg_text(lang));
+  });
+}
+
+void PgStore::set_notices(int64_t user_id, int notices) {
+  in_tx(
+      [&](pqxx::transaction_base& w) { w.exec_params(detail::kSetNoticesSql, user_id, notices); });
+}
+
+std::vector<UserRow> PgStore::users_by_email(const std::string& email, int limit) {
+  return in_tx([&](pqxx::transaction_base& w) {
+    std::vector<UserRow> out;
+    for (const pqxx::row& row :
+         w.exec_params(std::string(detail::kUserColumns) + "email = $1 ORDER BY id LIMIT $2",
+                       pg_text(email), limit)) {
+      Columns cols{row};
+      out.push_back(detail::get_user(cols));
+    }
+    return out;
+  });
+}
+
+void PgStore::add_mail_token(const MailToken& t) {
+  in_tx([&](pqxx::transaction_base& w) {
+    w.exec_params(detail::kAddMailTokenSql, pg_text(t.token_hash), t.user_id, pg_text(t.purpose),
+                  pg_text(t.email), t.expires_ms);
+  });
+}
+
+std::optional<MailToken> PgStore::take_mail_token(const std::string& token_hash,
+                                                  const std::string& purpose, int64_t now) {
+  std::optional<MailToken> out = in_tx([&](pqxx::transaction_base& w) {
+    std::optional<MailToken> found;
+    const pqxx::result r = w.exec_params(std::string(detail::kFindMailTokenSql) + " FOR UPDATE",
+                                         pg_text(token_hash), pg_text(purpose));
+    if (!r.empty()) {
+      Columns cols{r[0]};
+      found = detail::get_mail_token(cols);
+      w.exec_params(detail::kDropMailTokensSql, found->user_id, pg_text(purpose), now);
+    } else {
+      w.exec_params(detail::kExpireMailTokensSql, now);
+    }
+    return found;
+  });
+  if (out && out->expires_ms <= now) out.reset();
+  return out;
 }
 
 }  // namespace toguz::store

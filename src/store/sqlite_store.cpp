@@ -84,6 +84,7 @@ CREATE TABLE IF NOT EXISTS moves (
     {7, nullptr},  // detail::puzzle_ratings_migration
     {8, detail::kFairPlayMigration},
     {9, nullptr},  // detail::moderation_migration
+    {10, detail::kMailMigration},
 };
 
 // The SQL of a migration: its own text, or the dialect's of a shared one.
@@ -608,20 +609,15 @@ int64_t SqliteStore::create_user(const UserRow& u) {
   return sqlite3_changes(db_) == 1 ? sqlite3_last_insert_rowid(db_) : 0;
 }
 
-namespace {
-constexpr const char* kUserColumns =
-    "SELECT id, username, username_key, password_hash, created_ms, bot FROM users WHERE ";
-}
-
 std::optional<UserRow> SqliteStore::find_user(const std::string& username_key) {
-  Stmt st(prepare((std::string(kUserColumns) + "username_key = ?1").c_str()));
+  Stmt st(prepare((std::string(detail::kUserColumns) + "username_key = ?1").c_str()));
   st.text(username_key);
   if (!st.row()) return std::nullopt;
   return detail::get_user(st);
 }
 
 std::optional<UserRow> SqliteStore::user_by_id(int64_t id) {
-  Stmt st(prepare((std::string(kUserColumns) + "id = ?1").c_str()));
+  Stmt st(prepare((std::string(detail::kUserColumns) + "id = ?1").c_str()));
   st.i64(id);
   if (!st.row()) return std::nullopt;
   return detail::get_user(st);
@@ -1038,6 +1034,66 @@ bool SqliteStore::void_game(const std::string& game_id, const RateOne& rate) {
     voided = true;
   });
   return voided;
+}
+
+// ---- mail ----
+
+void SqliteStore::set_email(int64_t user_id, const std::string& email, bool verified,
+                            const std::string& lang) {
+  Stmt st(prepare(detail::kSetEmailSql));
+  st.i64(user_id);
+  st.text(email);
+  st.i64(verified ? detail::now_ms() : 0);
+  st.text(lang);
+  step(st.s);
+}
+
+void SqliteStore::set_notices(int64_t user_id, int notices) {
+  Stmt st(prepare(detail::kSetNoticesSql));
+  st.i64(user_id);
+  st.i64(notices);
+  step(st.s);
+}
+
+std::vector<UserRow> SqliteStore::users_by_email(const std::string& email, int limit) {
+  Stmt st(prepare((std::string(detail::kUserColumns) + "email = ?1 ORDER BY id LIMIT ?2").c_str()));
+  st.text(email);
+  st.i64(limit);
+  std::vector<UserRow> out;
+  while (st.row()) out.push_back(detail::get_user(st));
+  return out;
+}
+
+void SqliteStore::add_mail_token(const MailToken& t) {
+  Stmt st(prepare(detail::kAddMailTokenSql));
+  st.text(t.token_hash);
+  st.i64(t.user_id);
+  st.text(t.purpose);
+  st.text(t.email);
+  st.i64(t.expires_ms);
+  step(st.s);
+}
+
+std::optional<MailToken> SqliteStore::take_mail_token(const std::string& token_hash,
+                                                      const std::string& purpose, int64_t now) {
+  std::optional<MailToken> out;
+  transaction("BEGIN IMMEDIATE", [&] {
+    {
+      Stmt st(prepare(detail::kFindMailTokenSql));
+      st.text(token_hash);
+      st.text(purpose);
+      if (st.row()) out = detail::get_mail_token(st);
+    }
+    Stmt del(prepare(out ? detail::kDropMailTokensSql : detail::kExpireMailTokensSql));
+    if (out) {
+      del.i64(out->user_id);
+      del.text(purpose);
+    }
+    del.i64(now);
+    step(del.s);
+  });
+  if (out && out->expires_ms <= now) out.reset();
+  return out;
 }
 
 std::vector<int> sqlite_schema_versions() {

@@ -87,6 +87,13 @@ class SqliteStore final : public Store {
   int rated_games_between(int64_t a, int64_t b, int64_t since_ms) override;
   LossCounts losses_to(int64_t loser, int64_t winner, int64_t since_ms) override;
   bool void_game(const std::string& game_id, const RateOne& rate) override;
+  void set_email(int64_t user_id, const std::string& email, bool verified,
+                 const std::string& lang) override;
+  void set_notices(int64_t user_id, int notices) override;
+  std::vector<UserRow> users_by_email(const std::string& email, int limit) override;
+  void add_mail_token(const MailToken& t) override;
+  std::optional<MailToken> take_mail_token(const std::string& token_hash,
+                                           const std::string& purpose, int64_t now_ms) override;
 
  private:
   // How long a statement waits for another connection's lock before SQLITE_BUSY: short, so

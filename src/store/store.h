@@ -92,6 +92,27 @@ struct UserRow {
   std::string password_hash;
   int64_t created_ms = 0;
   bool bot = false;
+  // Mail (schema 10, docs/accounts.md "E-mail"): the address in lower case ("" none), whether
+  // its owner followed the verification link, the notices asked for (kNotice* bits), the
+  // language of his mails (en, ru, kk, ky).
+  std::string email;
+  bool email_verified = false;
+  int notices = 0;
+  std::string lang = "en";
+};
+
+// The notices an account may ask for by mail (UserRow::notices).
+inline constexpr int kNoticeYourTurn = 1;     // a correspondence game waits for his move
+inline constexpr int kNoticeTournaments = 2;  // a tournament he joined starts
+
+// A mail link's token, only its hash stored (schema 10): a password reset or an address's
+// verification, for one account, until expires_ms.
+struct MailToken {
+  std::string token_hash;
+  int64_t user_id = 0;
+  std::string purpose;  // "reset" or "verify"
+  std::string email;    // the address the link was sent to
+  int64_t expires_ms = 0;
 };
 
 struct SessionRow {
@@ -223,7 +244,7 @@ using RateOne = std::function<RatingRow(const RatingRow& player, const ReplayGam
 
 // The schema version this program writes; a database at a newer one is refused. The versions
 // of the migrations ascend to kSchemaVersion (common.h versions_ascend).
-inline constexpr int kSchemaVersion = 9;
+inline constexpr int kSchemaVersion = 10;
 
 class Store {
  public:
@@ -373,6 +394,21 @@ class Store {
   // changes in them rewritten, his rating row set to the last, or deleted when none is left).
   // False (nothing written) when the game has no rating changes.
   virtual bool void_game(const std::string& game_id, const RateOne& rate) = 0;
+
+  // ---- mail (schema 10, docs/accounts.md "E-mail") ----
+  // Sets the account's address (lower case, "" none), whether it is verified, and the language
+  // of its mails.
+  virtual void set_email(int64_t user_id, const std::string& email, bool verified,
+                         const std::string& lang) = 0;
+  virtual void set_notices(int64_t user_id, int notices) = 0;
+  // The accounts with this address (lower case), by id, at most `limit`.
+  virtual std::vector<UserRow> users_by_email(const std::string& email, int limit) = 0;
+  virtual void add_mail_token(const MailToken& t) = 0;
+  // Takes the token of this hash and purpose once, in one transaction: its row when it exists
+  // and has not expired at now_ms, else nullopt. A token found is deleted with every other of
+  // its account and purpose (a used link voids the others); expired ones of all go too.
+  virtual std::optional<MailToken> take_mail_token(const std::string& token_hash,
+                                                   const std::string& purpose, int64_t now_ms) = 0;
 };
 
 // True for a PostgreSQL connection URL ("postgresql://..." or "postgres://...").

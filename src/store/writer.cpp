@@ -217,4 +217,26 @@ bool QueuedStore::void_game(const std::string& game_id, const RateOne& rate) {
   return w_.call([&](Store& s) { return s.void_game(game_id, rate); });
 }
 
+void QueuedStore::set_email(int64_t user_id, const std::string& email, bool verified,
+                            const std::string& lang) {
+  w_.call([&](Store& s) { s.set_email(user_id, email, verified, lang); });
+}
+
+void QueuedStore::set_notices(int64_t user_id, int notices) {
+  w_.call([&](Store& s) { s.set_notices(user_id, notices); });
+}
+
+std::vector<UserRow> QueuedStore::users_by_email(const std::string& email, int limit) {
+  return w_.call([&](Store& s) { return s.users_by_email(email, limit); });
+}
+
+void QueuedStore::add_mail_token(const MailToken& t) {
+  w_.call([&](Store& s) { s.add_mail_token(t); });
+}
+
+std::optional<MailToken> QueuedStore::take_mail_token(const std::string& token_hash,
+                                                      const std::string& purpose, int64_t now_ms) {
+  return w_.call([&](Store& s) { return s.take_mail_token(token_hash, purpose, now_ms); });
+}
+
 }  // namespace toguz::store

@@ -36,6 +36,7 @@ db = "$tmp/file.db"
 workers = 2
 no-mining = true
 metrics-token = not-in-the-log
+smtp-password = nor-this-one
 log-format = json
 [worker]
 threads = 3
@@ -54,6 +55,8 @@ grep -q "port = $port (file)" "$tmp/err" || fail "port not logged: $(cat "$tmp/e
 grep -q "workers = 2 (file)" "$tmp/err" || fail "workers not logged"
 grep -q "metrics-token = \*\*\* (file)" "$tmp/err" || fail "token not masked"
 grep -q "not-in-the-log" "$tmp/err" && fail "the token is in the log"
+grep -q "smtp-password = \*\*\* (file)" "$tmp/err" || fail "SMTP password not masked"
+grep -q "nor-this-one" "$tmp/err" && fail "the SMTP password is in the log"
 
 # The environment wins over the file; the command line over both.
 TOGUZ_DATABASE_URL="$tmp/env.db" start --config "$tmp/toguz.conf" --studies "" --puzzles ""

@@ -513,6 +513,43 @@ TEST_P(StoreContract, UsersAndSessions) {
   EXPECT_TRUE(s->find_session("h4"));
 }
 
+// Mail (schema 10): the address, its verification, the notices and the language, found by
+// address; a mail link's token taken once, with the account's other tokens of its purpose,
+// and never after it expired.
+TEST_P(StoreContract, EmailAndMailTokens) {
+  auto s = open();
+  const int64_t a = s->create_user(user("Aigerim"));
+  const int64_t b = s->create_user(user("Bolat"));
+  EXPECT_EQ(s->user_by_id(a)->email, "");
+  EXPECT_EQ(s->user_by_id(a)->lang, "en");
+  s->set_email(a, "a@example.org", false, "ru");
+  s->set_email(b, "a@example.org", true, "kk");
+  s->set_notices(a, kNoticeYourTurn | kNoticeTournaments);
+  const auto both = s->users_by_email("a@example.org", 5);
+  ASSERT_EQ(both.size(), 2u);
+  EXPECT_EQ(both[0].id, a);
+  EXPECT_FALSE(both[0].email_verified);
+  EXPECT_EQ(both[0].lang, "ru");
+  EXPECT_EQ(both[0].notices, kNoticeYourTurn | kNoticeTournaments);
+  EXPECT_TRUE(both[1].email_verified);
+  EXPECT_EQ(s->users_by_email("a@example.org", 1).size(), 1u);
+  EXPECT_TRUE(s->users_by_email("b@example.org", 5).empty());
+
+  s->add_mail_token(MailToken{"t1", a, "reset", "a@example.org", 5000});
+  s->add_mail_token(MailToken{"t2", a, "reset", "a@example.org", 5000});
+  s->add_mail_token(MailToken{"v1", a, "verify", "a@example.org", 5000});
+  s->add_mail_token(MailToken{"t3", b, "reset", "a@example.org", 100});
+  EXPECT_FALSE(s->take_mail_token("t1", "verify", 200));  // another purpose
+  const auto t1 = s->take_mail_token("t1", "reset", 200);
+  ASSERT_TRUE(t1);
+  EXPECT_EQ(t1->user_id, a);
+  EXPECT_EQ(t1->email, "a@example.org");
+  EXPECT_FALSE(s->take_mail_token("t1", "reset", 200));  // once
+  EXPECT_FALSE(s->take_mail_token("t2", "reset", 200));  // voided with it
+  EXPECT_FALSE(s->take_mail_token("t3", "reset", 200));  // expired
+  EXPECT_TRUE(s->take_mail_token("v1", "verify", 200));  // another purpose stays
+}
+
 // A rated game between two new accounts, stored before its end.
 GameRow rated_game(Store& s, const std::string& speed, int64_t* white, int64_t* black) {
   *white = s.create_user(user("Aigerim"));

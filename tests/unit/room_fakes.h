@@ -154,6 +154,20 @@ class RefusingStore final : public store::Store {
   bool void_game(const std::string& game, const store::RateOne& rate) override {
     return inner_.void_game(game, rate);
   }
+  void set_email(int64_t user, const std::string& email, bool verified,
+                 const std::string& lang) override {
+    inner_.set_email(user, email, verified, lang);
+  }
+  void set_notices(int64_t user, int notices) override { inner_.set_notices(user, notices); }
+  std::vector<store::UserRow> users_by_email(const std::string& email, int limit) override {
+    return inner_.users_by_email(email, limit);
+  }
+  void add_mail_token(const store::MailToken& t) override { inner_.add_mail_token(t); }
+  std::optional<store::MailToken> take_mail_token(const std::string& hash,
+                                                  const std::string& purpose,
+                                                  int64_t now) override {
+    return inner_.take_mail_token(hash, purpose, now);
+  }
 
  private:
   void check() {

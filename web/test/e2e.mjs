@@ -10,6 +10,7 @@
 // Every wait is on a DOM condition with a generous timeout; there are no fixed sleeps.
 
 import { spawn, spawnSync } from "node:child_process";
+import { createServer } from "node:net";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -2173,7 +2174,100 @@ async function notices(browser, base, pages) {
 
 // ---- runner --------------------------------------------------------------------------------
 
-const tests = { engine_game, anonymous_quiet, dark_theme, sounds, blind_game, blind_puzzle, a11y_audit, online_resign, reconnect, stalled_connection, draw_rematch_abort, claim_win, phone_pages, phone_menu, languages, language_chunks, accounts_pages, rated_game, learn_pages, puzzle_rating, explorer_from_review, lobby_game, arbiter_page, arbiter_changes, tournament_forms, arena_tournament, correspondence, game_context, notices };
+/** A local SMTP server on a free loopback port that keeps every mail's text (no TLS, no AUTH):
+ * resolves to {url, next(), close()}; next() waits for the next mail. */
+function smtp_sink() {
+  const mails = [];
+  const waiting = [];
+  const server = createServer((sock) => {
+    sock.setEncoding("utf8");
+    let buf = "";
+    let msg = null; // the DATA being read
+    sock.on("error", () => {});
+    sock.write("220 sink\r\n");
+    sock.on("data", (d) => {
+      buf += d;
+      for (let i = buf.indexOf("\r\n"); i >= 0; i = buf.indexOf("\r\n")) {
+        const line = buf.slice(0, i);
+        buf = buf.slice(i + 2);
+        if (msg !== null) {
+          if (line !== ".") msg += line + "\n";
+          else {
+            (waiting.shift() ?? ((m) => mails.push(m)))(msg);
+            msg = null;
+            sock.write("250 queued\r\n");
+          }
+          continue;
+        }
+        const verb = line.slice(0, 4).toUpperCase();
+        if (verb === "DATA") msg = "";
+        if (verb === "QUIT") sock.end("221 bye\r\n");
+        else sock.write(verb === "DATA" ? "354 go on\r\n" : "250 ok\r\n");
+      }
+    });
+  });
+  return new Promise((resolve) =>
+    server.listen(0, "127.0.0.1", () =>
+      resolve({
+        url: `smtp://127.0.0.1:${server.address().port}`,
+        next: () => (mails.length ? Promise.resolve(mails.shift()) : new Promise((r) => waiting.push(r))),
+        close: () => server.close(),
+      }),
+    ),
+  );
+}
+
+/** The forgotten password: without mail the page says resets are not available; with a local
+ * SMTP sink (a second server) a player gives his address on the account page, asks for a reset
+ * from the login page, follows the mailed link, sets a new password and logs in with it. */
+async function forgot_password(browser, base, pages) {
+  const anon = await browser.newPage();
+  pages.push(anon);
+  await anon.goto(`${base}/#/forgot`);
+  await anon.waitForSelector("#forgot-unavailable", { timeout: T });
+  await anon.close();
+  const sink = await smtp_sink();
+  const dir = mkdtempSync(path.join(tmpdir(), "toguz-e2e-mail-"));
+  const srv = await start_server(dir, ["--smtp-url", sink.url, "--smtp-tls", "none"]);
+  try {
+    const { ctx, page } = await signed_up(browser, srv.base, pages, "Mailer");
+    await page.goto(`${srv.base}/#/account`);
+    await page.waitForSelector("#email-form", { timeout: T });
+    await page.fill("#email-address", "mailer@example.org");
+    await page.fill("#email-password", "password of Mailer");
+    await page.click("#email-submit");
+    await page.waitForFunction(() => document.querySelector("#email-password")?.value === "" && document.querySelector("#email-address")?.value === "mailer@example.org", null, { timeout: T });
+    await ctx.close();
+    const ctx2 = await browser.newContext();
+    const p = await ctx2.newPage();
+    pages.push(p);
+    await p.goto(`${srv.base}/#/login`);
+    await p.click("#forgot-link");
+    await p.fill("#forgot-email", "Mailer@example.org");
+    await p.click("#forgot-submit");
+    await p.waitForSelector("#forgot-sent", { timeout: T });
+    const mail = await sink.next();
+    const link = /http:\/\/\S+\/#\/reset\/\S+/.exec(mail)?.[0];
+    check(link, "the mail has the reset link");
+    await p.goto(link);
+    await p.fill("#reset-password", "a brand new password");
+    await p.click("#reset-submit");
+    await p.waitForSelector("#reset-done", { timeout: T });
+    await p.goto(`${srv.base}/#/login`);
+    await p.fill("#auth-username", "Mailer");
+    await p.fill("#auth-password", "a brand new password");
+    await p.click("#auth-submit");
+    await p.waitForFunction(() => location.hash === "#/@/Mailer", null, { timeout: T });
+    console.log("  forgot password: the mailed link set a new password that logs in");
+    await ctx2.close();
+  } finally {
+    srv.proc.kill("SIGTERM");
+    sink.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const tests = { engine_game, anonymous_quiet, dark_theme, sounds, blind_game, blind_puzzle, a11y_audit, online_resign, reconnect, stalled_connection, draw_rematch_abort, claim_win, phone_pages, phone_menu, languages, language_chunks, accounts_pages, rated_game, learn_pages, puzzle_rating, explorer_from_review, lobby_game, arbiter_page, arbiter_changes, tournament_forms, arena_tournament, correspondence, game_context, notices, forgot_password };
 const dir = mkdtempSync(path.join(tmpdir(), "toguz-e2e-"));
 let server;
 let browser;

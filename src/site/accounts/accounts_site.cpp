@@ -15,6 +15,7 @@
 #include "accounts/speed.h"
 #include "accounts/username.h"
 #include "net/log.h"
+#include "site/accounts/off_io.h"
 #include "site/json_in.h"
 #include "site/json_out.h"
 #include "site/texts.h"
@@ -66,10 +67,6 @@ Response login_failed() {
   return Refusal("login_failed").response();
 }
 
-Response passwords_busy() {
-  return Refusal("passwords_busy").response();
-}
-
 // 429 for a refusal of a limiter (`verdict.code`), with when to try again in the body's params
 // and in Retry-After.
 Response too_many(const accounts::LoginVerdict& verdict) {
@@ -89,47 +86,6 @@ Response logged_in(store::Store& store, const store::UserRow& user, http::status
   Response res = json_response(status, json::object{{"username", user.username}});
   res.set(http::field::set_cookie, accounts::session_cookie(s.token, s.expires_ms, now, secure));
   return res;
-}
-
-// Runs `work` on the password pool in `lane` (not the IO thread: an Argon2id hash takes tens of
-// milliseconds) and `done` with its result back on the IO thread. A throw in either answers
-// 500 (503 with the fault's code for a store that refuses writes); a full queue 503
-// "passwords_busy".
-template <class Work, class Done>
-void off_io(HashPool& hashes, boost::asio::io_context& ioc, HashLane lane,
-            const net::Respond& respond, Work work, Done done) {
-  auto failed = [respond](const std::string& what) {
-    respond(Refusal("server_error", {{"detail", what}}).response());
-  };
-  auto refused = [respond](store::StoreFault fault) { respond(fault_refusal(fault).response()); };
-  const bool queued = hashes.submit(
-      [&ioc, work, done, failed, refused] {
-        try {
-          auto result = work();
-          boost::asio::post(ioc, [done, failed, refused, result = std::move(result)]() mutable {
-            try {
-              done(std::move(result));
-            } catch (const store::StoreUnavailable& e) {
-              log(net::LogLevel::Error, "", std::string("accounts: ") + e.what());
-              refused(e.fault);
-            } catch (const std::exception& e) {
-              log(net::LogLevel::Error, "", std::string("accounts: ") + e.what());
-              failed(e.what());
-            }
-          });
-        } catch (const std::exception& e) {
-          boost::asio::post(ioc, [failed, what = std::string(e.what())] { failed(what); });
-        }
-      },
-      lane);
-  if (!queued) respond(passwords_busy());
-}
-
-// A hash nobody's password matches: an unknown name costs a verification like a known one, so
-// the time of the answer does not tell which names exist.
-const std::string& dummy_hash() {
-  static const std::string hash = accounts::hash_password("no account has this password");
-  return hash;
 }
 
 // The rating as shown now: its deviation grown by the days since its last game.

@@ -226,6 +226,7 @@ void Room::move_written(std::exception_ptr e, const Undo& undo, bool ends, const
     arm_flag_timer();
     done(Played::Made, std::nullopt);
     if (services_.move_made) services_.move_made(SteadyClock::now() - moved_at_);
+    if (services_.move_stored) services_.move_stored(*this);
   }
   run_deferred();
 }

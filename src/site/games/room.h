@@ -83,6 +83,8 @@ struct RoomServices {
   // Called when a move is made and stored, as its state goes out: how long since the move was
   // played (its write's commit included). The site's metrics.
   std::function<void(std::chrono::steady_clock::duration)> move_made = nullptr;
+  // Called when a player's move is made and stored (the mail's "your turn" notice).
+  std::function<void(const Room&)> move_stored = nullptr;
 };
 
 // One seat of a game.

@@ -293,12 +293,16 @@ std::string Tournaments::start_game(T& t, int w, int b) {
 }
 
 void Tournaments::start(T& t) {
+  auto told = [&] {
+    if (hooks_.started)
+      for (const Entrant& e : t.entrants) hooks_.started(e.user_id, t.id, t.spec.name);
+  };
   if (t.is_arena()) {
     t.arena = std::make_unique<tournament::Arena>(t.spec.starts_ms, t.spec.duration_ms,
                                                   t.arena_rematch_wait_ms);
     for (const Entrant& e : t.entrants) arena_do(t, json::array{"join", e.name, e.rating});
     t.state = State::Running;
-    return;
+    return told();
   }
   if (t.entrants.size() < 2) {
     t.state = State::Cancelled;
@@ -316,6 +320,7 @@ void Tournaments::start(T& t) {
     t.event.players.push_back(p);
   }
   t.state = State::Running;
+  told();
 }
 
 void Tournaments::pair_round(T& t) {

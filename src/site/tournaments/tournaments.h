@@ -61,6 +61,8 @@ struct TournamentHooks {
   // At an arena's end: ends the game without a result when no move was made in it (true), false
   // when it is being played (or over: its result is on its way).
   std::function<bool(const std::string& game_id)> call_off;
+  // A tournament started: called for each of its entrants (the mail's notice); may be null.
+  std::function<void(int64_t user_id, const std::string& id, const std::string& name)> started;
 };
 
 // How long a tournament page's request counts as its player being connected.

@@ -83,6 +83,7 @@ void TournamentsSite::start() {
   hooks.save = [this](const store::TournamentRow& row) { s_.store.save_tournament(row); };
   hooks.new_id = [] { return RoomRegistry::random_id(10); };
   hooks.call_off = [this](const std::string& id) { return call_off_unstarted(id); };
+  hooks.started = s_.started;
   hooks.game_result = [this](const std::string& id) -> std::optional<BoardResult> {
     auto row = s_.store.load_game(id);
     const auto status = row ? parse_status(row->status) : std::nullopt;

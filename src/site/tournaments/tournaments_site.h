@@ -58,6 +58,9 @@ struct TournamentsServices {
   // The wrong-entry-code bucket of the client at address `peer` (marked as used).
   std::function<RateBucket&(const std::string& peer)> entry_code_bucket;
   TournamentsCluster* cluster = nullptr;
+  // A tournament started, told once per entrant (the mail's notice); may be null.
+  std::function<void(int64_t user_id, const std::string& id, const std::string& name)> started =
+      nullptr;
 };
 
 // Wrong tournament entry codes per client (address and account): a bucket of this many,

@@ -7,6 +7,7 @@ import "./accounts.css";
 import { accounts, am_moderator, moderation, set_me, who_am_i } from "./accounts_api.js";
 import { account_error, auth_problem, check_password, player_href } from "./accounts_state.js";
 import { t, t_any } from "../i18n/index.js";
+import { MailCard } from "./mail.js";
 import { esc, toast, type View } from "../shell/util.js";
 
 /** Tells the header (main.ts) that the logged-in player changed. */
@@ -40,6 +41,7 @@ export class AuthView implements View {
       <p class="form-error" id="auth-error" role="alert">${esc(this.message)}</p>
       <button type="submit" class="primary" id="auth-submit">${esc(t(signup ? "signup" : "login"))}</button>
       <p>${esc(t(signup ? "have_account" : "no_account_yet"))} <a href="#/${signup ? "login" : "signup"}">${esc(t(signup ? "login" : "signup"))}</a></p>
+      ${signup ? "" : `<p><a href="#/forgot" id="forgot-link">${esc(t("forgot_password"))}</a></p>`}
     </form>`;
   }
 
@@ -73,13 +75,15 @@ export class AccountView implements View {
   private me: string | null | undefined;
   private blocks: string[] = [];
   private moderator = false;
+  private mail: MailCard | null = null;
 
   constructor() {
     this.el.className = "auth";
     this.el.addEventListener("submit", (e) => {
       e.preventDefault();
-      if ((e.target as Element).id === "block-form") void this.block_named();
-      else void this.change_password();
+      const id = (e.target as Element).id;
+      if (id === "block-form") void this.block_named();
+      else if (id === "password-form") void this.change_password();
     });
     this.el.addEventListener("click", (e) => {
       if ((e.target as Element).closest("#logout")) void this.logout();
@@ -90,6 +94,7 @@ export class AccountView implements View {
     void who_am_i(true).then(async (me) => {
       this.me = me;
       if (me) {
+        this.mail = new MailCard();
         this.moderator = await am_moderator();
         try {
           this.blocks = (await moderation.blocks()).blocks;
@@ -148,7 +153,12 @@ export class AccountView implements View {
       <label>${esc(t("new_password"))}<input id="pw-new" type="password" autocomplete="new-password" required/><small>${esc(t("password_rules"))}</small></label>
       <p class="form-error" id="pw-error" role="alert"></p>
       <button type="submit" class="primary">${esc(t("change_password"))}</button></form>
+      <div id="mail-card"></div>
       ${this.blocks_html()}`;
+    if (this.mail) {
+      this.mail.render();
+      this.el.querySelector("#mail-card")!.replaceWith(this.mail.el);
+    }
   }
 
   private async logout() {

@@ -3,6 +3,7 @@
 //   #/game/<id>[/<token>]   a game          #/join/<id>/<code>  take the invited seat
 //   #/editor                position editor
 //   #/lobby[/challenge/<name>]  #/login  #/signup  #/account  #/leaderboard/<category>
+//   #/forgot  #/reset/<token>  #/verify/<token>  the forgotten password, the mailed links
 //   #/@/<name> (or /@/<name>) a player page
 //   #/puzzles[/<id>]  #/studies[/<n>]  #/explorer[/<position>]  the learning pages
 //   #/arbiter[/<event>[/<key>]]  over-the-board events (arbiter.ts)
@@ -12,6 +13,7 @@
 import "./style.css";
 import { store } from "../games/games_api.js";
 import { AccountView, AuthView } from "../accounts/account.js";
+import { ForgotView, ResetView, VerifyView } from "../accounts/mail.js";
 import { ArbiterEventView, ArbiterHomeView } from "../arbiter/arbiter.js";
 import { who_am_i } from "../accounts/accounts_api.js";
 import { EditorView } from "../games/editor.js";
@@ -90,6 +92,9 @@ function route() {
   else if (parts[0] === "leaderboard") view = new LeaderboardView(parts[1]);
   else if (parts[0] === "login" || parts[0] === "signup") view = new AuthView(parts[0]);
   else if (parts[0] === "account") view = new AccountView();
+  else if (parts[0] === "forgot") view = new ForgotView();
+  else if (parts[0] === "reset" && parts[1]) view = new ResetView(parts[1]);
+  else if (parts[0] === "verify" && parts[1]) view = new VerifyView(parts[1]);
   else if (parts[0] === "moderation") view = new ModerationView();
   else if (parts[0] === "@" && parts[1]) view = new PlayerView(parts[1]);
   else if (parts[0] === "puzzles") view = new PuzzlesView(parts[1]);
