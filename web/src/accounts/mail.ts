@@ -188,8 +188,8 @@ export class MailCard {
       <label>${esc(t("password"))}<input id="email-password" type="password" autocomplete="current-password" required/></label>
       <p class="form-error" id="email-error" role="alert"></p>
       <button type="submit" id="email-submit">${esc(t("save"))}</button></form>
-      <form class="card auth-form" id="notices-form" novalidate><h2>${esc(t("notices"))}</h2>
-      <label class="check"><input type="checkbox" id="notice-your-turn"${s.your_turn ? " checked" : ""}/> ${esc(t("notice_your_turn"))}</label>
+      <form class="card auth-form" id="notices-form" novalidate><h2>${esc(t("mail_notices"))}</h2>
+      <label class="check"><input type="checkbox" id="mail-notice-your-turn"${s.your_turn ? " checked" : ""}/> ${esc(t("mail_notice_your_turn"))}</label>
       <label class="check"><input type="checkbox" id="notice-tournaments"${s.tournaments ? " checked" : ""}/> ${esc(t("notice_tournaments"))}</label>
       <button type="submit" id="notices-submit">${esc(t("save"))}</button></form>`;
   }
@@ -211,7 +211,7 @@ export class MailCard {
   private async save_notices() {
     const on = (id: string) => (this.el.querySelector(id) as HTMLInputElement).checked;
     try {
-      await mail_api.set_notices(on("#notice-your-turn"), on("#notice-tournaments"));
+      await mail_api.set_notices(on("#mail-notice-your-turn"), on("#notice-tournaments"));
       toast(t("notices_saved"));
     } catch (e) {
       toast(account_error(e), "error");
