@@ -158,6 +158,8 @@ void add_serve(CLI::App& app) {
                   "the puzzles mined from the site's games (default: puzzles-mined.jsonl beside "
                   "a SQLite --db)");
   cmd->add_flag("!--no-mining", cfg->mine_puzzles, "do not mine the site's games for puzzles");
+  cmd->add_option("--broadcast-dir", cfg->broadcast_dir,
+                  "the folder whose TGK/PGN files an event's broadcast may follow");
   cmd->add_option("--tables", cfg->tables_dir,
                   "endgame tables for every search (built there at start when missing)");
   cmd->add_option("--tables-stones", cfg->tables_stones,

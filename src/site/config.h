@@ -87,6 +87,8 @@ struct Config {
   // The exact endgame (endgame_tables.h): the solver always; with tables_dir the endgame
   // tables there too, those for up to tables_stones stones built at start when missing.
   std::string tables_dir;
+  // The only folder whose TGK or PGN files an event's broadcast may follow; "" none.
+  std::string broadcast_dir;
   int tables_stones = 7;
   // The site's finished games mined for puzzles (puzzle_miner.h) when puzzles are served; the
   // puzzles found are appended to mined_puzzles_path ("" = kept in memory only) and read back

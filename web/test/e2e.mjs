@@ -1685,6 +1685,74 @@ async function arbiter_page(browser, base, pages) {
   await ctx.close();
 }
 
+/** A live broadcast: the arbiter pairs two boards and hands out a keeper's link for each; two
+ * keepers on phones enter moves (a wrong one refused, the board unchanged) and clocks; a
+ * spectator sees both boards change in place (no redraw of the page) and the standings after a
+ * result, with no engine evaluation anywhere. */
+async function broadcast(browser, base, pages) {
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await ctx.newPage();
+  pages.push(page);
+  await page.goto(`${base}/#/arbiter`);
+  await page.fill("#arb-name", "Live cup");
+  await page.click("#arb-create");
+  await page.waitForURL(/#\/arbiter\/[a-z0-9]+$/, { timeout: T });
+  const id = new URL(page.url()).hash.split("/")[2];
+  for (const [i, name] of ["Asan", "Bolot", "Chyngyz", "Daniyar"].entries()) {
+    await page.fill("#arb-player-name", name);
+    await page.click("#arb-add");
+    await page.waitForFunction((n) => document.querySelectorAll("#arb-players tbody tr").length === n, i + 1, { timeout: T, polling: 50 });
+  }
+  await page.click("#arb-pair");
+  const links = [];
+  for (const n of [1, 2]) {
+    await page.click(`tr[data-entry="${n}"] .arb-keeper`);
+    links.push(await (await page.waitForSelector(`tr[data-entry="${n}"] .arb-keeper-link`, { timeout: T })).inputValue());
+  }
+  check(links[0] !== links[1] && links.every((l) => l.includes("#/keeper/")), "a link of its own for each board");
+  const keepers = [];
+  for (const link of links) {
+    const phone = await (await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true })).newPage();
+    pages.push(phone);
+    await phone.goto(link);
+    await phone.waitForSelector("#kp-move", { timeout: T });
+    keepers.push(phone);
+  }
+  const spectator = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+  pages.push(spectator);
+  await spectator.goto(`${base}/#/broadcast/${id}`);
+  await spectator.waitForSelector('.bc-board[data-board="2"]', { timeout: T });
+  await spectator.evaluate(() => document.querySelectorAll(".bc-board").forEach((c) => (c.dataset.kept = "1")));
+  const enter = async (p, move, n) => {
+    await p.fill("#kp-move", move);
+    await p.click("#kp-enter");
+    await p.waitForSelector(`#kp-moves[data-moves="${n}"]`, { timeout: T });
+  };
+  await enter(keepers[0], "65", 1);
+  await enter(keepers[1], "65", 1);
+  await keepers[0].fill("#kp-move", "99(30)");
+  await keepers[0].click("#kp-enter");
+  await keepers[0].waitForFunction(() => (document.querySelector("#kp-error")?.textContent ?? "").includes("99(30)"), null, { timeout: T, polling: 50 });
+  check((await keepers[0].getAttribute("#kp-moves", "data-moves")) === "1", "the wrong move refused, the board unchanged");
+  await enter(keepers[0], "87", 2);
+  await keepers[0].fill("#kp-clock-white", "1:29:30");
+  await keepers[0].fill("#kp-clock-black", "1:28:05");
+  await keepers[0].click("#kp-set-clocks");
+  await spectator.waitForSelector('.bc-board[data-board="1"][data-moves="2"][data-kept="1"]', { timeout: T });
+  await spectator.waitForSelector('.bc-board[data-board="2"][data-moves="1"][data-kept="1"]', { timeout: T });
+  await spectator.waitForFunction(() => (document.querySelector('.bc-board[data-board="1"] .bc-head')?.textContent ?? "").includes("1:28:05"), null, { timeout: T, polling: 50 });
+  await keepers[1].selectOption("#kp-result", "1-0");
+  await keepers[1].click("#kp-finish");
+  await spectator.waitForSelector('.bc-board[data-board="2"][data-result="1-0"]', { timeout: T });
+  await spectator.waitForFunction(() => document.querySelector("#bc-standings tbody tr .pts")?.textContent === "1", null, { timeout: T, polling: 50 });
+  await spectator.click('.bc-board[data-board="1"]');
+  await spectator.waitForSelector('#bc-big[data-board="1"] .bc-moves li', { timeout: T });
+  check((await spectator.textContent("#bc-big .bc-moves")).includes("1. 65(10) 87"), "the large board's moves");
+  check((await spectator.$('#evalbar, .evalbar, .eval-view, .eval-label')) === null, "no evaluation shown");
+  console.log("  broadcast: two keepers on phones, a wrong move refused, clocks, a result; the spectator's boards and standings live");
+  for (const p of [page, spectator, ...keepers]) await p.context().close();
+}
+
 /** The arbiter corrects and withdraws players, enters a late one, pairs a round again before
  * any result, and keeps what is typed into one board while another is saved; a reader whose
  * page is in Russian gets print pages in Russian. */
@@ -2267,7 +2335,7 @@ async function forgot_password(browser, base, pages) {
   }
 }
 
-const tests = { engine_game, anonymous_quiet, dark_theme, sounds, blind_game, blind_puzzle, a11y_audit, online_resign, reconnect, stalled_connection, draw_rematch_abort, claim_win, phone_pages, phone_menu, languages, language_chunks, accounts_pages, rated_game, learn_pages, puzzle_rating, explorer_from_review, lobby_game, arbiter_page, arbiter_changes, tournament_forms, arena_tournament, correspondence, game_context, notices, forgot_password };
+const tests = { engine_game, anonymous_quiet, dark_theme, sounds, blind_game, blind_puzzle, a11y_audit, online_resign, reconnect, stalled_connection, draw_rematch_abort, claim_win, phone_pages, phone_menu, languages, language_chunks, accounts_pages, rated_game, learn_pages, puzzle_rating, explorer_from_review, lobby_game, arbiter_page, arbiter_changes, tournament_forms, arena_tournament, correspondence, game_context, notices, forgot_password, broadcast };
 const dir = mkdtempSync(path.join(tmpdir(), "toguz-e2e-"));
 let server;
 let browser;

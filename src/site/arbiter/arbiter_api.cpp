@@ -206,6 +206,8 @@ void enter_result(Event& ev, const json::object& body) {
   std::istringstream in(get_string(body, "moves", "", 20000));
   for (std::string w; in >> w;) tokens.push_back(w);
   Board& board = round.boards[b - 1];
+  // No moves typed: the moves entered live stay, and the result is checked against them.
+  if (tokens.empty()) tokens = written_moves(board);
   try {
     board.moves = check_moves(tokens, res);
   } catch (const MoveError& e) {
@@ -215,6 +217,12 @@ void enter_result(Event& ev, const json::object& body) {
         {{"n", std::to_string(e.move)}, {"side", e.side}, {"token", e.token}, {"detail", e.why}});
   }
   board.result = res;
+}
+
+// What a board keeper's token may do: its board's entries, and ask which board it opens.
+bool is_keeper_action(const std::string& action) {
+  return action == "move" || action == "undo" || action == "clock" || action == "finish" ||
+         action == "keeper_board";
 }
 
 int round_of_query(const Event& ev, const std::string& query) {
@@ -245,8 +253,18 @@ Response ArbiterApi::create(const http::request<http::string_body>& req) {
 Response ArbiterApi::change(const http::request<http::string_body>& req, store::EventRow& row,
                             Event ev, const std::string& action) {
   const json::object body = json_body(req);
-  const std::string key = get_string(body, "key", "", 200);
-  if (!accounts::session_matches(key, row.key_hash, INT64_MAX, 0)) throw Refusal("wrong_key");
+  const std::string token = get_string(body, "token", "", 200);
+  std::optional<BoardRef> keeper;
+  if (!token.empty()) {
+    // A keeper's link opens its board of the round it was handed out for, and nothing else.
+    keeper = broadcasts_.board_of(row.id, token);
+    if (!keeper || keeper->round != int(ev.played.size()) || !is_keeper_action(action))
+      throw Refusal("keeper_token");
+  } else if (!accounts::session_matches(get_string(body, "key", "", 200), row.key_hash, INT64_MAX,
+                                        0)) {
+    throw Refusal("wrong_key");
+  }
+  json::object out;
   if (action == "players") {
     add_player(ev, body);
   } else if (action == "player") {
@@ -261,14 +279,51 @@ Response ArbiterApi::change(const http::request<http::string_body>& req, store::
     } catch (const std::runtime_error& e) {
       throw Refusal("event_pairing", {{"detail", e.what()}});
     }
-  } else {
+  } else if (action == "result") {
     enter_result(ev, body);
+  } else {
+    live_change(body, row.id, ev, action, keeper, out);
   }
   // Every check passed: only now the event changes.
   row.state = event_to_json(ev);
   row.updated_ms = now_ms();
   store_.save_event(row);
-  return json_response(http::status::ok, json::object{{"event", event_view(row.id, ev)}});
+  out["event"] = event_view(row.id, ev);
+  out["live"] = broadcasts_.live_view(row.id, ev);
+  return json_response(http::status::ok, out);
+}
+
+void ArbiterApi::live_change(const json::object& body, const std::string& id, Event& ev,
+                             const std::string& action, std::optional<BoardRef> keeper,
+                             json::object& out) {
+  if (action == "keeper_board") {
+    if (!keeper) throw Refusal("keeper_token");
+    out["board"] = keeper->board;
+    return;
+  }
+  if (action == "follow") {
+    broadcasts_.follow(id, get_string(body, "path", "", 1000));
+    broadcasts_.poll(id, ev, now_ms());
+    return;
+  }
+  if (ev.played.empty()) throw Refusal("event_no_round");
+  BoardRef at{int(ev.played.size()),
+              int(get_int(body, "board", 0, 1, int64_t(ev.played.back().boards.size())))};
+  if (keeper) at = *keeper;
+  if (at.board == 0) throw Refusal("event_board");
+  if (action == "keeper")
+    out["token"] = broadcasts_.hand_out(id, at);
+  else if (action == "revoke")
+    broadcasts_.revoke(id, at);
+  else
+    broadcasts_.enter(id, ev, at, action, body);
+}
+
+void ArbiterApi::poll(store::EventRow& row, Event& ev) {
+  if (!broadcasts_.poll(row.id, ev, now_ms())) return;
+  row.state = event_to_json(ev);
+  row.updated_ms = now_ms();
+  store_.save_event(row);
 }
 
 void ArbiterApi::add_routes(net::Router& router) {
@@ -285,7 +340,9 @@ void ArbiterApi::add_routes(net::Router& router) {
   add(Method::Get, "/api/events/:id", event(""));
   for (const char* action : {"tgk", "pairings", "standings"})
     add(Method::Get, std::string("/api/events/:id/") + action, event(action));
-  for (const char* action : {"players", "player", "withdraw", "pair", "unpair", "result"})
+  add(Method::Get, "/api/events/:id/live", event("live"));
+  for (const char* action : {"players", "player", "withdraw", "pair", "unpair", "result", "keeper",
+                             "revoke", "follow", "move", "undo", "clock", "finish", "keeper_board"})
     add(Method::Post, std::string("/api/events/:id/") + action, event(action));
 }
 
@@ -298,8 +355,12 @@ Response ArbiterApi::handle(const http::request<http::string_body>& req, const s
   if (!row) throw Refusal("no_event", {{"id", id}});
   Event ev = tournament::event_from_json(row->state);
   if (get) {
-    if (action.empty())
-      return json_response(http::status::ok, json::object{{"event", event_view(id, ev)}});
+    if (action.empty() || action == "live") {
+      poll(*row, ev);
+      json::object out{{"event", event_view(id, ev)}};
+      if (action == "live") out["live"] = broadcasts_.live_view(id, ev);
+      return json_response(http::status::ok, out);
+    }
     if (action == "tgk")
       return text_response("text/plain; charset=utf-8", event_tgk(ev), "event-" + id + ".tgk");
     const tournament::ReportWords& words =

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "net/router.h"
+#include "site/arbiter/broadcast.h"
 #include "store/store.h"
 #include "tournament/event.h"
 
@@ -16,10 +17,14 @@ namespace toguz::site {
 
 class ArbiterApi {
  public:
-  explicit ArbiterApi(store::Store& store) : store_(store) {}
+  // `broadcast_dir`: the folder whose files a broadcast may follow ("" none).
+  explicit ArbiterApi(store::Store& store, std::string broadcast_dir = "")
+      : store_(store), broadcasts_(std::move(broadcast_dir)) {}
 
-  // The arbiter's routes: POST /api/events, GET /api/events/<id>[/tgk|pairings|standings],
-  // POST /api/events/<id>/{players,player,withdraw,pair,unpair,result}.
+  // The arbiter's routes: POST /api/events, GET /api/events/<id>[/tgk|pairings|standings|live],
+  // POST /api/events/<id>/{players,player,withdraw,pair,unpair,result}, and the broadcast's
+  // (docs/tournaments.md "Broadcasts"): POST /api/events/<id>/{keeper,revoke,follow} with the
+  // key, {move,undo,clock,finish} with the key or a board keeper's token, keeper_board.
   void add_routes(net::Router& router);
 
   // Answers a request of one of those routes: `id` "" for POST /api/events (a new event), else
@@ -40,8 +45,17 @@ class ArbiterApi {
   // then `row` saved; a Refusal, and nothing saved, on any refusal.
   Response change(const Request& req, store::EventRow& row, tournament::Event ev,
                   const std::string& action);
+  // The broadcast's changes (a keeper's entry, a keeper's link handed out or revoked, a file
+  // followed) to `ev`, answered into `out`; `keeper` is the board a keeper's token opens, none
+  // for the arbiter.
+  void live_change(const boost::json::object& body, const std::string& id, tournament::Event& ev,
+                   const std::string& action, std::optional<BoardRef> keeper,
+                   boost::json::object& out);
+  // Reads the followed file when due and saves the event it changed.
+  void poll(store::EventRow& row, tournament::Event& ev);
 
   store::Store& store_;
+  Broadcasts broadcasts_;
 };
 
 }  // namespace toguz::site

@@ -13,9 +13,9 @@
 import "./arbiter.css";
 import { error_text, lang, t } from "../i18n/index.js";
 import { field, h, option, toast, type View } from "../shell/util.js";
-import { arbiter_api, event_path, keep_key, keys, type ArbiterEvent } from "./arbiter_api.js";
+import { arbiter_api, event_path, keep_key, keys, type ArbiterEvent, type Live } from "./arbiter_api.js";
 import {
-  BoardDrafts, RESULTS, arbiter_link, edit_player_body, event_date, event_meta, may_enter_players, may_repair, new_event_body,
+  BoardDrafts, RESULTS, arbiter_link, edit_player_body, event_date, event_meta, keeper_link, may_enter_players, may_repair, new_event_body,
   new_player_body, player_label, print_path, result_label, round_index, tie_break_text, titled_name,
 } from "./arbiter_state.js";
 
@@ -67,6 +67,9 @@ export class ArbiterEventView implements View {
   private shown_round = 0; // 1-based; 0: the latest
   private drafts = new BoardDrafts();
   private editing = -1; // the player whose row is being corrected
+  private live: Live | null = null; // the round being played, as the broadcast shows it
+  private keeper_links = new Map<string, string>(); // "round.board" -> a keeper's link handed out
+  private follow_timer = 0; // while a file is followed: its report read again every 3 s
 
   constructor(private id: string, key_in_url?: string) {
     this.el.className = "arbiter";
@@ -77,16 +80,19 @@ export class ArbiterEventView implements View {
     }
     this.el.replaceChildren(h("p", {}, t("arb_loading")));
     void arbiter_api
-      .get(id)
-      .then((r) => this.show(r.event))
+      .live(id)
+      .then((r) => this.show(r.event, r.live))
       .catch((err) => {
         this.el.replaceChildren(h("p", { id: "arb-error" }, error_text(err)));
       });
   }
-  destroy() {}
+  destroy() {
+    clearInterval(this.follow_timer);
+  }
 
-  private show(ev: ArbiterEvent) {
+  private show(ev: ArbiterEvent, live?: Live) {
     this.ev = ev;
+    if (live) this.live = live;
     if (this.key) keep_key(ev.id, this.key, ev.name);
     this.render();
   }
@@ -95,7 +101,8 @@ export class ArbiterEventView implements View {
   private async change(action: string, body: Record<string, unknown>, error_box?: HTMLElement): Promise<boolean> {
     try {
       const r = await arbiter_api.post(this.id, action, { ...body, key: this.key });
-      this.show(r.event);
+      if (r.token) this.keeper_links.set(`${r.event.played.length}.${Number(body.board)}`, keeper_link(`${location.origin}${location.pathname}`, this.id, r.token));
+      this.show(r.event, r.live);
       return true;
     } catch (err) {
       const text = error_text(err);
@@ -113,7 +120,8 @@ export class ArbiterEventView implements View {
     const links = h("p", { class: "arb-links no-print" },
       n_played ? h("a", { href: print_path(event_path(ev.id, `/pairings?round=${this.round_index() + 1}`), lang()), target: "_blank", id: "arb-print-pairings" }, t("arb_print_pairings")) : null,
       h("a", { href: print_path(event_path(ev.id, "/standings"), lang()), target: "_blank", id: "arb-print-standings" }, t("arb_print_standings")),
-      h("a", { href: event_path(ev.id, "/tgk"), download: `event-${ev.id}.tgk`, id: "arb-tgk" }, t("arb_tgk")));
+      h("a", { href: event_path(ev.id, "/tgk"), download: `event-${ev.id}.tgk`, id: "arb-tgk" }, t("arb_tgk")),
+      h("a", { href: `#/broadcast/${encodeURIComponent(ev.id)}`, id: "arb-broadcast" }, t("bc_watch")));
     const parts: (HTMLElement | null)[] = [
       h("h2", { id: "arb-event-name" }, ev.name || t("arb_untitled")),
       h("p", { class: "arb-meta" }, event_meta(ev)),
@@ -121,6 +129,7 @@ export class ArbiterEventView implements View {
       arbiter ? this.arbiter_note() : h("p", { class: "arb-note no-print" }, t("arb_read_only")),
       this.players_part(arbiter),
       this.round_part(arbiter),
+      arbiter && n_played ? this.follow_part() : null,
       this.standings_part(),
     ];
     this.el.replaceChildren(...parts.filter((p): p is HTMLElement => p !== null));
@@ -267,7 +276,8 @@ export class ArbiterEventView implements View {
           if (!ok) this.drafts.set(r + 1, i + 1, { result: sent.result, moves: sent.moves });
         });
       });
-      rows.push(h("tr", { class: "arb-entry no-print", "data-entry": String(i + 1) }, h("td", {}), h("td", { colspan: "4" }, moves, save, error)));
+      const keeper = r === ev.played.length - 1 && b.result === "*" ? this.keeper_part(i + 1) : null;
+      rows.push(h("tr", { class: "arb-entry no-print", "data-entry": String(i + 1) }, h("td", {}), h("td", { colspan: "4" }, moves, save, error, keeper)));
     });
     for (const p of round.byes)
       rows.push(h("tr", { class: "bye" }, h("td", {}), h("td", { class: "name" }, player_label(ev.players[p])), h("td", { class: "res" }, t("arb_bye")), h("td", {}), h("td", {})));
@@ -276,6 +286,50 @@ export class ArbiterEventView implements View {
       h("div", { class: "table-wrap" }, h("table", { id: "arb-pairings", "data-round": String(r + 1) },
         h("thead", {}, h("tr", {}, h("th", {}, t("arb_board")), h("th", {}, t("white")), h("th", {}, t("result")), h("th", {}, t("black")), h("th", {}, t("moves")))),
         h("tbody", {}, ...rows))));
+  }
+
+  /** A board's keeper: the link to hand out (kept while the page is open), how many hold one,
+   * and the button that revokes them all. */
+  private keeper_part(board: number): HTMLElement {
+    const round = this.ev!.played.length;
+    const link = this.keeper_links.get(`${round}.${board}`);
+    const give = h("button", { type: "button", class: "arb-keeper" }, t("bc_keeper_link"));
+    give.addEventListener("click", () => void this.change("keeper", { board }));
+    const revoke = h("button", { type: "button", class: "arb-revoke" }, t("bc_revoke"));
+    revoke.addEventListener("click", () => {
+      this.keeper_links.delete(`${round}.${board}`);
+      void this.change("revoke", { board });
+    });
+    const n = this.live?.round === round ? this.live.boards[board - 1]?.keepers ?? 0 : 0;
+    return h("div", { class: "arb-keepers" }, give, " ", revoke, " ", h("span", { class: "arb-keeper-count" }, t("bc_keepers", { n })),
+      link ? h("input", { class: "arb-keeper-link", readonly: "", value: link, "aria-label": t("bc_keeper_link") }) : null);
+  }
+
+  /** Following a TGK or PGN file that another program rewrites, and what went wrong with it. */
+  private follow_part(): HTMLElement {
+    const path = h("input", { id: "arb-follow-path", maxlength: "1000" }) as HTMLInputElement;
+    const start = h("button", { type: "submit", id: "arb-follow" }, t("bc_follow_start"));
+    const form = h("form", { class: "arb-form" }, field(t("bc_follow_path"), path), start);
+    const error = h("p", { id: "arb-follow-error", class: "arb-board-error", role: "alert" });
+    form.addEventListener("submit", (e) => {
+      e.preventDefault();
+      void this.change("follow", { path: path.value.trim() }, error);
+    });
+    const live = this.live;
+    const box = h("section", { class: "arb-follow no-print" }, h("h3", {}, t("bc_follow")), form, error);
+    if (live?.follow_error) error.textContent = t("bc_follow_error", { line: live.follow_error.line, detail: live.follow_error.detail });
+    clearInterval(this.follow_timer);
+    if (live?.following) {
+      // Only the report is updated in place: what the arbiter is typing stays.
+      this.follow_timer = window.setInterval(() => void arbiter_api.live(this.id).then((r) => {
+        const e = r.live.follow_error;
+        error.textContent = e ? t("bc_follow_error", { line: e.line, detail: e.detail }) : "";
+      }).catch(() => undefined), 3000);
+      const stop = h("button", { type: "button", id: "arb-follow-stop" }, t("bc_follow_stop"));
+      stop.addEventListener("click", () => void this.change("follow", { path: "" }));
+      box.append(h("p", { id: "arb-following" }, t("bc_following"), " ", stop));
+    }
+    return box;
   }
 
   private standings_part(): HTMLElement | null {

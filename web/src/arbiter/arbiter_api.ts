@@ -30,6 +30,23 @@ export interface ArbiterEvent {
   next: "players" | "pair" | "results" | "done";
 }
 
+/** A board of the round being played as the broadcast shows it (GET /api/events/<id>/live). */
+export interface LiveBoard {
+  white: number;
+  black: number;
+  result: string;
+  moves: string[]; // as written, PlayOK's notation
+  position: string;
+  clocks: { white: string; black: string }; // as entered from the board's clock, "" none
+  keepers: number; // keeper links that open this board
+}
+export interface Live {
+  round: number;
+  boards: LiveBoard[];
+  following: boolean;
+  follow_error?: { line: number; detail: string };
+}
+
 const K_KEYS = "toguz.arbiter_keys"; // {event id: {key, name}}
 
 type Keys = Record<string, { key: string; name: string }>;
@@ -56,5 +73,7 @@ export const event_path = (id: string, rest = "") => `/api/events/${encodeURICom
 export const arbiter_api = {
   create: (body: Record<string, unknown>) => call<{ id: string; key: string; event: ArbiterEvent }>("POST", "/api/events", body),
   get: (id: string) => call<{ event: ArbiterEvent }>("GET", event_path(id)),
-  post: (id: string, action: string, body: Record<string, unknown>) => call<{ event: ArbiterEvent }>("POST", event_path(id, `/${action}`), body),
+  post: (id: string, action: string, body: Record<string, unknown>) =>
+    call<{ event: ArbiterEvent; live: Live; token?: string; board?: number }>("POST", event_path(id, `/${action}`), body),
+  live: (id: string) => call<{ event: ArbiterEvent; live: Live }>("GET", event_path(id, "/live")),
 };

@@ -4,7 +4,7 @@
 // test/unit/arbiter.test.mjs).
 
 import { t, t_any } from "../i18n/index.js";
-import type { ArbiterEvent, EventPlayer } from "./arbiter_api.js";
+import type { ArbiterEvent, EventPlayer, LiveBoard } from "./arbiter_api.js";
 
 /** The results of a board, as the server writes them and as the page shows them. */
 export const RESULTS: [string, string][] = [
@@ -112,4 +112,21 @@ export class BoardDrafts {
   saved(round: number, board: number) {
     this.drafts.delete(BoardDrafts.key(round, board));
   }
+}
+
+/** The secret link of a board keeper (`base`: the page's address without the hash). */
+export function keeper_link(base: string, id: string, token: string): string {
+  return `${base}#/keeper/${encodeURIComponent(id)}/${encodeURIComponent(token)}`;
+}
+
+/** What a broadcast board shows, as one string: a board is drawn again only when it changed. */
+export function live_signature(b: LiveBoard): string {
+  return JSON.stringify([b.white, b.black, b.result, b.moves, b.clocks]);
+}
+
+/** The moves as numbered pairs: "1. 65 87", "2. 55". */
+export function move_pairs(moves: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < moves.length; i += 2) out.push(`${i / 2 + 1}. ${moves.slice(i, i + 2).join(" ")}`);
+  return out;
 }

@@ -7,6 +7,7 @@
 //   #/@/<name> (or /@/<name>) a player page
 //   #/puzzles[/<id>]  #/studies[/<n>]  #/explorer[/<position>]  the learning pages
 //   #/arbiter[/<event>[/<key>]]  over-the-board events (arbiter.ts)
+//   #/broadcast/<event>, #/keeper/<event>/<token>  an event live, a board keeper (broadcast.ts)
 //   #/tournaments[/<id>]  online tournaments (tournaments.ts)
 //   #/moderation  the moderators' flags and reports (moderation.ts)
 
@@ -15,6 +16,7 @@ import { store } from "../games/games_api.js";
 import { AccountView, AuthView } from "../accounts/account.js";
 import { ForgotView, ResetView, VerifyView } from "../accounts/mail.js";
 import { ArbiterEventView, ArbiterHomeView } from "../arbiter/arbiter.js";
+import { BroadcastView, KeeperView } from "../arbiter/broadcast.js";
 import { who_am_i } from "../accounts/accounts_api.js";
 import { EditorView } from "../games/editor.js";
 import { GameView } from "../games/game.js";
@@ -102,6 +104,8 @@ function route() {
   else if (parts[0] === "explorer") view = new ExplorerView(parts[1] ?? "");
   else if (parts[0] === "tournaments") view = parts[1] ? new TournamentView(parts[1]) : new TournamentsHomeView();
   else if (parts[0] === "arbiter") view = parts[1] ? new ArbiterEventView(parts[1], parts[2]) : new ArbiterHomeView();
+  else if (parts[0] === "broadcast" && parts[1]) view = new BroadcastView(parts[1]);
+  else if (parts[0] === "keeper" && parts[1] && parts[2]) view = new KeeperView(parts[1], parts[2]);
   else {
     view = null;
     main.innerHTML = `<p>${esc(t("not_found"))}</p>`;

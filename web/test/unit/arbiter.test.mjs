@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import {
   BoardDrafts, edit_player_body, may_enter_players, may_repair, print_path,
   RESULTS, arbiter_link, event_date, event_meta, new_event_body, new_player_body, player_label, result_label, round_index,
-  tie_break_text, titled_name,
+  tie_break_text, titled_name, keeper_link, live_signature, move_pairs,
 } from "../../node_modules/.toguz-unit/arbiter/arbiter_state.js";
 import { load_lang } from "../../node_modules/.toguz-unit/i18n/index.js";
 
@@ -96,4 +96,14 @@ test("what is typed into a board stays until that board is saved", () => {
   assert.deepEqual(d.get(1, 2), {});
   assert.deepEqual(d.get(1, 1), { moves: "1. 65 87", result: "0-1" }, "another board keeps its draft");
   assert.deepEqual(d.get(2, 1), {}, "by round too");
+});
+
+test("the broadcast: a keeper's link, moves in pairs, a board drawn again only when it changed", () => {
+  assert.equal(keeper_link("https://x.kz/", "e 1", "a/b"), "https://x.kz/#/keeper/e%201/a%2Fb");
+  assert.deepEqual(move_pairs(["65", "87", "55"]), ["1. 65 87", "2. 55"]);
+  assert.deepEqual(move_pairs([]), []);
+  const b = { white: 0, black: 1, result: "*", moves: ["65"], position: "p", clocks: { white: "", black: "" }, keepers: 1 };
+  assert.equal(live_signature(b), live_signature({ ...b, keepers: 2 }));
+  assert.notEqual(live_signature(b), live_signature({ ...b, moves: ["65", "87"] }));
+  assert.notEqual(live_signature(b), live_signature({ ...b, clocks: { white: "1:00", black: "" } }));
 });

@@ -1,0 +1,302 @@
+#include "site/arbiter/broadcast.h"
+
+#include <cctype>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "accounts/session.h"
+#include "rules/notation.h"
+#include "rules/record.h"
+#include "rules/text.h"
+#include "site/json_in.h"
+#include "site/json_out.h"
+#include "tournament/tgk.h"
+
+namespace toguz::site {
+
+namespace {
+
+using tournament::Board;
+using tournament::BoardResult;
+using tournament::Event;
+
+constexpr size_t kMaxFileBytes = size_t{4} << 20;  // a followed file read at most
+
+// A clock face as shown: "m:ss" or "h:mm:ss", or "" for none.
+bool valid_clock(const std::string& s) {
+  if (s.empty()) return true;
+  if (s.size() > 8) return false;
+  int colons = 0;
+  size_t last = std::string::npos;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == ':') {
+      if (i == 0 || (last != std::string::npos && i - last != 3)) return false;
+      last = i;
+      ++colons;
+    } else if (!std::isdigit(static_cast<unsigned char>(s[i]))) {
+      return false;
+    }
+  }
+  return colons >= 1 && colons <= 2 && s.size() - last == 3 && s[last + 1] < '6' &&
+         (colons == 1 || s[s.find(':') + 1] < '6');
+}
+
+Board& board_at(Event& ev, BoardRef at) {
+  if (ev.played.empty()) throw Refusal("event_no_round");
+  if (at.round != int(ev.played.size())) throw Refusal("keeper_token");
+  auto& boards = ev.played.back().boards;
+  if (at.board < 1 || at.board > int(boards.size())) throw Refusal("event_board");
+  return boards[at.board - 1];
+}
+
+// Plays the typed token on the board after the referee's checks; the board's result when the
+// move ends the game.
+void play_typed(Board& b, const std::string& token) {
+  if (b.result != BoardResult::Pending) throw Refusal("board_finished");
+  Game game = tournament::board_game(b);
+  const int ply = game.ply_count();
+  const std::string side = ply % 2 ? "Black" : "White";
+  auto refuse = [&](const std::string& why) {
+    return Refusal(
+        "typed_move",
+        {{"n", std::to_string(ply / 2 + 1)}, {"side", side}, {"token", token}, {"detail", why}});
+  };
+  MoveToken parsed;
+  std::string why;
+  if (!parse_move_token(token, &parsed, &why)) throw refuse(why);
+  MoveInfo info;
+  if (!game.play(parsed.hole, &why, &info)) throw refuse(why);
+  const std::string expected = check_move_token(parsed, info);
+  if (!expected.empty()) throw refuse(expected);
+  b.moves.push_back(parsed.hole);
+  const Result r = game.result();
+  if (game.over())
+    b.result = r == Result::WhiteWins   ? BoardResult::WhiteWins
+               : r == Result::BlackWins ? BoardResult::BlackWins
+                                        : BoardResult::Draw;
+}
+
+void finish(Board& b, const json::object& body) {
+  BoardResult res;
+  if (!parse_board_result(get_string(body, "result", "", 20), &res)) throw Refusal("event_result");
+  try {
+    tournament::check_moves(written_moves(b), res);
+  } catch (const tournament::MoveError& e) {
+    throw Refusal("event_moves", {{"detail", e.what()}});
+  }
+  b.result = res;
+}
+
+std::string read_file(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  if (!in) throw FollowError{0, "cannot read the file"};
+  std::string text(kMaxFileBytes + 1, '\0');
+  in.read(text.data(), std::streamsize(text.size()));
+  text.resize(size_t(in.gcount()));
+  if (text.size() > kMaxFileBytes) throw FollowError{0, "the file is over 4 MiB"};
+  return text;
+}
+
+}  // namespace
+
+std::vector<std::string> written_moves(const Board& b) {
+  const Game game = tournament::board_game(b);
+  std::vector<std::string> out;
+  for (const MoveInfo& m : game.moves()) out.push_back(format_move(m));
+  return out;
+}
+
+std::string Broadcasts::hand_out(const std::string& id, BoardRef at) {
+  const auto key = accounts::new_session(0, 0);
+  events_[id].tokens[key.hash] = at;
+  return key.token;
+}
+
+void Broadcasts::revoke(const std::string& id, BoardRef at) {
+  auto& tokens = events_[id].tokens;
+  std::erase_if(tokens, [&](const auto& kv) { return kv.second == at; });
+}
+
+int Broadcasts::keepers(const std::string& id, BoardRef at) const {
+  auto it = events_.find(id);
+  if (it == events_.end()) return 0;
+  int n = 0;
+  for (const auto& kv : it->second.tokens) n += kv.second == at;
+  return n;
+}
+
+std::optional<BoardRef> Broadcasts::board_of(const std::string& id, std::string_view token) const {
+  auto it = events_.find(id);
+  const std::optional<accounts::TokenHash> hash = accounts::token_hash(token);
+  if (it == events_.end() || !hash) return std::nullopt;
+  // The map's lookup is not constant-time, but the hash of an unknown 32-byte token tells an
+  // attacker nothing about the stored ones.
+  auto t = it->second.tokens.find(*hash);
+  if (t == it->second.tokens.end()) return std::nullopt;
+  return t->second;
+}
+
+void Broadcasts::enter(const std::string& id, Event& ev, BoardRef at, const std::string& action,
+                       const json::object& body) {
+  Board& b = board_at(ev, at);
+  if (action == "move") {
+    play_typed(b, get_string(body, "move", "", 40));
+  } else if (action == "undo") {
+    if (b.moves.empty() || b.result != BoardResult::Pending) throw Refusal("no_move_to_undo");
+    b.moves.pop_back();
+  } else if (action == "clock") {
+    const std::string w = get_string(body, "white", "", 20), k = get_string(body, "black", "", 20);
+    if (!valid_clock(w) || !valid_clock(k)) throw Refusal("broadcast_clock");
+    events_[id].clocks[at] = {w, k};
+  } else {
+    finish(b, body);
+  }
+}
+
+void Broadcasts::follow(const std::string& id, const std::string& path) {
+  Live& live = events_[id];
+  live.follow_error.reset();
+  live.read_ms = 0;
+  if (path.empty()) {
+    live.follow_path.clear();
+    return;
+  }
+  if (allowed_dir_.empty()) throw Refusal("broadcast_dir_off");
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path dir = fs::weakly_canonical(allowed_dir_, ec);
+  fs::path p(path);
+  if (p.is_relative()) p = dir / p;
+  const fs::path full = fs::weakly_canonical(p, ec);
+  const fs::path rel = full.lexically_relative(dir);
+  if (ec || rel.empty() || *rel.begin() == ".." || *rel.begin() == ".")
+    throw Refusal("broadcast_path");
+  live.follow_path = full.string();
+}
+
+bool Broadcasts::poll(const std::string& id, Event& ev, int64_t now_ms) {
+  auto it = events_.find(id);
+  if (it == events_.end() || it->second.follow_path.empty()) return false;
+  Live& live = it->second;
+  if (now_ms - live.read_ms < kPollMs) return false;
+  live.read_ms = now_ms;
+  try {
+    const bool changed = apply_followed(read_file(live.follow_path), ev);
+    live.follow_error.reset();
+    return changed;
+  } catch (const FollowError& e) {
+    live.follow_error = e;
+    return false;
+  }
+}
+
+json::object Broadcasts::live_view(const std::string& id, const Event& ev) const {
+  auto it = events_.find(id);
+  const Live* live = it == events_.end() ? nullptr : &it->second;
+  json::array boards;
+  const int round = int(ev.played.size());
+  for (int i = 0; round > 0 && i < int(ev.played.back().boards.size()); ++i) {
+    const Board& b = ev.played.back().boards[i];
+    const Game game = tournament::board_game(b);
+    json::array moves;
+    for (const MoveInfo& m : game.moves()) moves.push_back(json::string(format_move(m)));
+    std::pair<std::string, std::string> clocks;
+    if (live) {
+      auto c = live->clocks.find(BoardRef{round, i + 1});
+      if (c != live->clocks.end()) clocks = c->second;
+    }
+    boards.push_back(
+        json::object{{"white", b.white},
+                     {"black", b.black},
+                     {"result", std::string(board_result_text(b.result))},
+                     {"moves", std::move(moves)},
+                     {"position", format_position(game.position())},
+                     {"clocks", json::object{{"white", clocks.first}, {"black", clocks.second}}},
+                     {"keepers", keepers(id, BoardRef{round, i + 1})}});
+  }
+  json::object out{{"round", round},
+                   {"boards", std::move(boards)},
+                   {"following", live && !live->follow_path.empty()}};
+  if (live && live->follow_error)
+    out["follow_error"] =
+        json::object{{"line", live->follow_error->line}, {"detail", live->follow_error->detail}};
+  return out;
+}
+
+namespace {
+
+// The board of the round whose players are named `white` and `black`; -1 when none.
+int board_named(const Event& ev, const std::string& white, const std::string& black) {
+  const auto& boards = ev.played.back().boards;
+  for (size_t i = 0; i < boards.size(); ++i)
+    if (ev.players[boards[i].white].name == white && ev.players[boards[i].black].name == black)
+      return int(i);
+  return -1;
+}
+
+// The board a record sets, replayed: its moves and result. Throws FollowError.
+Board followed_board(const Record& rec, const Event& ev, int* index) {
+  if (rec.read_error) throw FollowError{rec.read_error->line, rec.read_error->message};
+  const std::string white = clean_display_text(rec.tag("White").value_or(""));
+  const std::string black = clean_display_text(rec.tag("Black").value_or(""));
+  *index = board_named(ev, white, black);
+  if (*index < 0)
+    throw FollowError{rec.tag_line("White"), "round " + std::to_string(ev.played.size()) +
+                                                 " has no board of '" + white + "' against '" +
+                                                 black + "'"};
+  const Replayed replayed = replay_record(rec);
+  if (replayed.error) {
+    const ReplayError& e = *replayed.error;
+    throw FollowError{e.line ? e.line : rec.first_line,
+                      (e.ply > 0 ? "'" + e.token + "': " : std::string()) + e.message};
+  }
+  Board b = ev.played.back().boards[*index];
+  b.moves.clear();
+  for (const MoveInfo& m : replayed.game.moves()) b.moves.push_back(m.hole);
+  const Result res = replayed.game.result();
+  const bool forfeit = rec.tag("Termination").value_or("") == "forfeit";
+  b.result =
+      res == Result::WhiteWins   ? (forfeit ? BoardResult::WhiteForfeitWin : BoardResult::WhiteWins)
+      : res == Result::BlackWins ? (forfeit ? BoardResult::BlackForfeitWin : BoardResult::BlackWins)
+      : res == Result::Draw      ? BoardResult::Draw
+                                 : BoardResult::Pending;
+  return b;
+}
+
+}  // namespace
+
+bool apply_followed(std::string_view text, Event& ev) {
+  if (ev.played.empty()) return false;
+  std::vector<Record> records;
+  try {
+    records = read_records(text);
+  } catch (const ParseError& e) {
+    throw FollowError{0, e.what()};
+  }
+  const std::string round = std::to_string(ev.played.size());
+  std::vector<std::pair<int, Board>> changes;
+  for (const Record& rec : records) {
+    std::string whole;  // "3" of "3" or "3.1"
+    for (char c : rec.tag("Round").value_or("")) {
+      if (c == '.') break;
+      whole += c;
+    }
+    if (!whole.empty() && whole.find_first_not_of("0123456789") == std::string::npos &&
+        whole != round)
+      continue;  // another round's game
+    int index = -1;
+    Board b = followed_board(rec, ev, &index);
+    changes.emplace_back(index, std::move(b));
+  }
+  bool changed = false;
+  for (auto& [i, b] : changes) {
+    Board& now = ev.played.back().boards[i];
+    if (now.moves == b.moves && now.result == b.result) continue;
+    now = std::move(b);
+    changed = true;
+  }
+  return changed;
+}
+
+}  // namespace toguz::site
