@@ -6,6 +6,7 @@
 //   #/@/<name> (or /@/<name>) a player page
 //   #/puzzles[/<id>]  #/studies[/<n>]  #/explorer[/<position>]  the learning pages
 //   #/arbiter[/<event>[/<key>]]  over-the-board events (arbiter.ts)
+//   #/ratings[/<list>[/player|event/<n>|/names]]  a federation's rating lists (ratings.ts)
 //   #/tournaments[/<id>]  online tournaments (tournaments.ts)
 //   #/moderation  the moderators' flags and reports (moderation.ts)
 
@@ -13,6 +14,7 @@ import "./style.css";
 import { store } from "../games/games_api.js";
 import { AccountView, AuthView } from "../accounts/account.js";
 import { ArbiterEventView, ArbiterHomeView } from "../arbiter/arbiter.js";
+import { RatingEventView, RatingListView, RatingNamesView, RatingPlayerView, RatingsHomeView } from "../ratings/ratings.js";
 import { who_am_i } from "../accounts/accounts_api.js";
 import { EditorView } from "../games/editor.js";
 import { GameView } from "../games/game.js";
@@ -90,6 +92,7 @@ function route() {
   else if (parts[0] === "explorer") view = new ExplorerView(parts[1] ?? "");
   else if (parts[0] === "tournaments") view = parts[1] ? new TournamentView(parts[1]) : new TournamentsHomeView();
   else if (parts[0] === "arbiter") view = parts[1] ? new ArbiterEventView(parts[1], parts[2]) : new ArbiterHomeView();
+  else if (parts[0] === "ratings") view = ratings_view(parts);
   else {
     view = null;
     main.innerHTML = `<p>${esc(t("not_found"))}</p>`;
@@ -97,6 +100,16 @@ function route() {
   }
   main.replaceChildren(view.el);
   document.body.dataset.route = parts[0] ?? "home";
+}
+
+/** #/ratings[/<list>[/player/<n>|/event/<n>|/names]]. */
+function ratings_view(parts: string[]): View {
+  const [, list, what, n] = parts;
+  if (!list) return new RatingsHomeView();
+  if (what === "player") return new RatingPlayerView(list, Number(n));
+  if (what === "event") return new RatingEventView(list, Number(n));
+  if (what === "names") return new RatingNamesView(list);
+  return new RatingListView(list);
 }
 
 /** Draws the header again (language, account): the menu stays as it was, and so does the focus
