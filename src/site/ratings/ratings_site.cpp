@@ -5,7 +5,6 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "federation/report.h"
 #include "net/log.h"
 #include "net/url.h"
 #include "site/json_in.h"
@@ -243,7 +242,7 @@ const RatingsSite::List& RatingsSite::find(const std::string& id) const {
   return it->second;
 }
 
-json::object RatingsSite::list_view(const List& l, const std::string& query) const {
+json::object RatingsSite::list_view(const List& l, federation::Language lang) const {
   json::array rows, columns, events;
   const json::array& players = l.doc.at("players").as_array();
   for (const json::value& i : l.doc.at("list").as_array()) {
@@ -261,8 +260,7 @@ json::object RatingsSite::list_view(const List& l, const std::string& query) con
                                 {"after", players[p].at("after")},
                                 {"games", e.games ? *e.games : 0}});
   }
-  for (const std::string& c : federation::list_columns(language_of(query)))
-    columns.push_back(json::string(c));
+  for (const std::string& c : federation::list_columns(lang)) columns.push_back(json::string(c));
   for (const json::value& v : l.doc.at("events").as_array()) {
     json::object e = v.as_object();
     e.erase("lines");
@@ -342,7 +340,11 @@ void RatingsSite::add_routes(net::Router& router) {
     return json_response(http::status::ok, json::object{{"lists", std::move(out)}});
   });
   add("/api/ratings/:list", [this](const Call& c) {
-    return json_response(http::status::ok, list_view(find(c.param(0)), c.query));
+    const List& l = find(c.param(0));
+    const federation::Language lang = language_of(c.query);
+    std::string& body = l.bodies[std::string(federation::language_code(lang))];
+    if (body.empty()) body = json::serialize(list_view(l, lang));
+    return json_text_response(http::status::ok, body);
   });
   add("/api/ratings/:list/list.csv", [this](const Call& c) {
     const List& l = find(c.param(0));

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "federation/rating_list.h"
+#include "federation/report.h"
 #include "net/router.h"
 
 namespace toguz::site {
@@ -53,13 +54,16 @@ class RatingsSite {
     boost::json::object doc;
     std::vector<federation::ListEntry> entries;  // the list as the CSV writes it
     std::vector<int> rank;                       // per player: the number on the list, 0: none
+    // The list's answer per language, made at its first request: a list of thousands of
+    // players is most of a megabyte of JSON, made once rather than on every request.
+    mutable std::map<std::string, std::string> bodies;
   };
   // Reads `path` into `out`; throws std::runtime_error naming the file.
   static void load(const std::string& id, const std::filesystem::path& path, List* out);
   void scan(bool at_start);
   const List& find(const std::string& id) const;  // a Refusal when there is none
 
-  boost::json::object list_view(const List& l, const std::string& query) const;
+  boost::json::object list_view(const List& l, federation::Language lang) const;
   boost::json::object player_view(const List& l, const std::string& n) const;
   boost::json::object event_view(const List& l, const std::string& n) const;
   boost::json::object names_view(const List& l, const net::Request& req) const;

@@ -16,13 +16,13 @@
 #include "temp_dir.h"
 #include "test_util.h"
 
-namespace toguz::site {
+namespace toguz::site::ratings_test {
 namespace {
 
 namespace fed = toguz::federation;
 namespace json = boost::json;
 namespace http = boost::beast::http;
-using test::TempDir;
+using ::toguz::test::TempDir;
 
 // The test season (tests/cli/ratings.sh works its numbers out by hand) as season.json.
 std::string season_text(const std::string& heading) {
@@ -30,12 +30,14 @@ std::string season_text(const std::string& heading) {
   std::vector<fed::SeasonGame> games;
   std::vector<fed::SkippedGame> skipped;
   for (const char* f : {"cup.tgk", "open.pgn"})
-    fed::read_season_games(test::read_file(test::data_path(d + f)), f, &games, &skipped);
+    fed::read_season_games(::toguz::test::read_file(::toguz::test::data_path(d + f)), f, &games,
+                           &skipped);
   const fed::Profile profile =
-      fed::parse_profile(test::read_file(test::data_path(d + "profile.txt")));
+      fed::parse_profile(::toguz::test::read_file(::toguz::test::data_path(d + "profile.txt")));
   fed::SeasonResult s = fed::compute_season(
-      fed::parse_list(test::read_file(test::data_path(d + "list.csv"))), games, profile,
-      fed::parse_name_map(test::read_file(test::data_path(d + "names.txt"))));
+      fed::parse_list(::toguz::test::read_file(::toguz::test::data_path(d + "list.csv"))), games,
+      profile,
+      fed::parse_name_map(::toguz::test::read_file(::toguz::test::data_path(d + "names.txt"))));
   s.skipped.insert(s.skipped.begin(), skipped.begin(), skipped.end());  // as toguz ratings does
   return fed::season_json(s, profile, heading);
 }
@@ -227,4 +229,4 @@ TEST(RatingsSite, AListIsReadAgainWhenItsFileChanges) {
 }
 
 }  // namespace
-}  // namespace toguz::site
+}  // namespace toguz::site::ratings_test
