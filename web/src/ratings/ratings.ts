@@ -10,7 +10,7 @@
 // is derived in ratings_state.ts; the HTTP calls are ratings_api.ts's.
 
 import "./ratings.css";
-import { error_text, t } from "../i18n/index.js";
+import { error_text, lang, t } from "../i18n/index.js";
 import { h, type View } from "../shell/util.js";
 import { print_path, list_path, ratings_api, type HistoryEntry, type RatingList } from "./ratings_api.js";
 import {
@@ -60,6 +60,7 @@ export class RatingListView extends Loaded<RatingList> {
   private officer = false;
   private body = h("tbody");
   private pager = h("div", { class: "fed-pager" });
+  private lang = lang(); // of the column names fetched
   constructor(private id: string) {
     super(ratings_api.list(id));
     // the names to settle: only a moderator's request is answered
@@ -67,6 +68,17 @@ export class RatingListView extends Loaded<RatingList> {
       this.officer = true;
       this.render();
     }, () => {});
+  }
+  render() {
+    if (this.data && this.lang !== lang()) {
+      // another language: the print page's column names in it
+      this.lang = lang();
+      void ratings_api.list(this.id).then((d) => {
+        this.data = d;
+        super.render();
+      }, () => super.render());
+    }
+    super.render();
   }
   draw(d: RatingList) {
     const search = h("input", { id: "fed-search", type: "search", placeholder: t("fed_search"), "aria-label": t("fed_search") }) as HTMLInputElement;
