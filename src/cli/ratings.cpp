@@ -97,7 +97,7 @@ void write_outputs(const std::string& dir, const SeasonResult& season, const Pro
   write_file(d / "events.txt", events_text(season));
   write_file(d / "history.txt", history_text(season));
   write_file(d / "names.txt", names_text(season));
-  write_file(d / "season.json", season_json(season, profile));
+  write_file(d / "season.json", season_json(season, profile, heading));
 }
 
 }  // namespace

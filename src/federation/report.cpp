@@ -171,10 +171,14 @@ std::string_view language_code(Language l) {
   return "en";
 }
 
-std::string list_html(const std::vector<ListEntry>& list, Language lang, std::string_view heading) {
+std::vector<std::string> list_columns(Language lang) {
   const Words& w = words(lang);
+  return {w.number, w.name, w.region, w.title, w.before, w.change, w.after, w.games};
+}
+
+std::string list_html(const std::vector<ListEntry>& list, Language lang, std::string_view heading) {
   tournament::Table t;
-  t.header = {w.number, w.name, w.region, w.title, w.before, w.change, w.after, w.games};
+  t.header = list_columns(lang);
   t.align_right = {true, false, false, false, true, true, true, true};
   for (const ListEntry& e : list) {
     const bool moved = e.before && e.after;
@@ -280,8 +284,9 @@ std::string names_text(const SeasonResult& s) {
   return out;
 }
 
-std::string season_json(const SeasonResult& s, const Profile& profile) {
-  boost::json::array skipped, periods;
+std::string season_json(const SeasonResult& s, const Profile& profile, std::string_view heading) {
+  boost::json::array skipped, periods, list;
+  for (int i : list_order(s)) list.push_back(i);
   for (const SkippedGame& g : s.skipped)
     skipped.push_back(boost::json::object{
         {"source", g.source}, {"reason", skip_reason_text(g.reason)}, {"detail", g.detail}});
@@ -290,7 +295,9 @@ std::string season_json(const SeasonResult& s, const Profile& profile) {
                                           {"games", p.games},
                                           {"rated_changes", p.rated_changes},
                                           {"new_ratings", p.new_ratings}});
-  boost::json::object doc{{"profile", profile_text(profile)},
+  boost::json::object doc{{"heading", heading},
+                          {"list", list},
+                          {"profile", profile_text(profile)},
                           {"games_rated", s.games_rated},
                           {"players", players_json(s)},
                           {"events", events_json(s)},

@@ -18,6 +18,10 @@ bool parse_language(std::string_view s, Language* out);
 std::string_view language_code(Language l);
 inline constexpr Language kLanguages[] = {Language::Kk, Language::Ky, Language::Ru, Language::En};
 
+// The list's column names in `lang` (the print page's header; the site's list shows them too):
+// number, name, region, title, rating before, change, rating after, games.
+std::vector<std::string> list_columns(Language lang);
+
 // A static HTML page of the list to print: `heading` (escaped) over the table with the
 // published columns, the column names in `lang`.
 std::string list_html(const std::vector<ListEntry>& list, Language lang, std::string_view heading);
@@ -32,8 +36,9 @@ std::string history_text(const SeasonResult& season);
 std::string names_text(const SeasonResult& season);
 std::string summary_text(const SeasonResult& season);
 
-// Everything above as one JSON document (players with history, events, periods, skipped
-// games, ambiguous names, the profile).
-std::string season_json(const SeasonResult& season, const Profile& profile);
+// Everything above as one JSON document (the heading, the list as player indices in its order,
+// players with history, events, periods, skipped games, ambiguous names, the profile).
+std::string season_json(const SeasonResult& season, const Profile& profile,
+                        std::string_view heading = "");
 
 }  // namespace toguz::federation

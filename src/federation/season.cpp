@@ -321,17 +321,24 @@ SeasonResult compute_season(const std::vector<ListEntry>& list,
   return out;
 }
 
-std::vector<ListEntry> new_list(const SeasonResult& season) {
-  std::vector<const SeasonPlayer*> ps;
-  for (const SeasonPlayer& p : season.players)
-    if (p.after || p.on_list) ps.push_back(&p);
-  std::stable_sort(ps.begin(), ps.end(), [](const SeasonPlayer* a, const SeasonPlayer* b) {
+std::vector<int> list_order(const SeasonResult& season) {
+  std::vector<int> order;
+  for (size_t i = 0; i < season.players.size(); ++i)
+    if (season.players[i].after || season.players[i].on_list) order.push_back(int(i));
+  std::stable_sort(order.begin(), order.end(), [&season](int ia, int ib) {
+    const SeasonPlayer* a = &season.players[ia];
+    const SeasonPlayer* b = &season.players[ib];
     if (a->after.has_value() != b->after.has_value()) return a->after.has_value();
     if (a->after != b->after) return *a->after > *b->after;
     return name_key(a->ref.name) < name_key(b->ref.name);
   });
+  return order;
+}
+
+std::vector<ListEntry> new_list(const SeasonResult& season) {
   std::vector<ListEntry> out;
-  for (const SeasonPlayer* p : ps) {
+  for (int i : list_order(season)) {
+    const SeasonPlayer* p = &season.players[i];
     ListEntry e;
     e.number = int(out.size()) + 1;
     e.name = p->ref.name;

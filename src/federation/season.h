@@ -107,8 +107,10 @@ SeasonResult compute_season(const std::vector<ListEntry>& list,
                             const std::vector<SeasonGame>& games, const Profile& profile,
                             const NameMap& map);
 
-// The new list: every player with a rating and every player of the list read in, numbered by
-// rating (highest first).
+// The players of the new list (indices into season.players) in its order: every player with a
+// rating and every player of the list read in, by rating (highest first), then by name.
+std::vector<int> list_order(const SeasonResult& season);
+// The new list: the players of list_order, numbered from 1.
 std::vector<ListEntry> new_list(const SeasonResult& season);
 
 }  // namespace toguz::federation

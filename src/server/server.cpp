@@ -60,6 +60,7 @@
 #include "site/lobby/lobby_socket.h"
 #include "site/ops/ops_site.h"
 #include "site/rate_bucket.h"
+#include "site/ratings/ratings_site.h"
 #include "site/sockets.h"
 #include "site/texts.h"
 #include "site/tournaments/tournaments_site.h"
@@ -119,6 +120,7 @@ struct Server::Impl : net::HttpSite {
   std::unique_ptr<LearnService> learn;        // /api/puzzles, /api/studies, /api/explorer
   std::unique_ptr<LearnSite> learn_site;      // the learning pages' routes (learn_site.h)
   std::unique_ptr<ArbiterApi> arbiter;        // /api/events: the arbiter page
+  std::unique_ptr<RatingsSite> ratings;       // /api/ratings: the federation's rating lists
   std::unique_ptr<cluster::Cluster> cluster;  // with --redis only
   std::unique_ptr<engine_work::EngineQueue> engine_queue;  // with --redis: jobs for the workers
   asio::steady_timer sweep_timer{ioc};  // expiry and rooms leaving memory (sweep)
@@ -288,6 +290,11 @@ void Server::Impl::make_accounts() {
   learn_site = std::make_unique<LearnSite>(
       LearnServices{*store, learn.get(), *move_evals, *pool,
                     [this](const net::Request& req) { return accounts_site->viewer_of(req); }});
+  ratings = std::make_unique<RatingsSite>(
+      RatingsServices{config.ratings_dir, [this](const net::Request& req) {
+                        const Viewer v = accounts_site->viewer_of(req);
+                        return v.signed_in() && store->standing(v.user_id).moderator;
+                      }});
 }
 
 void Server::Impl::make_mail() {
@@ -679,6 +686,7 @@ void Server::Impl::make_router() {
   tournaments->add_routes(*router);
   arbiter->add_routes(*router);
   learn_site->add_routes(*router);
+  ratings->add_routes(*router);
 }
 
 void Server::Impl::add_health_route() {

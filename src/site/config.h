@@ -95,6 +95,9 @@ struct Config {
   // at start.
   bool mine_puzzles = true;
   std::string mined_puzzles_path;
+  // A federation's published rating lists (site/ratings/ratings_site.h): a folder of
+  // `toguz ratings compute` outputs (or their season.json files); "" = none.
+  std::string ratings_dir;
   // Several instances (docs/cluster.md): a redis:// URL makes this one instance of a cluster
   // on a shared store ("": a single process, no Redis). A game's lease lasts lease_ms and is
   // renewed every lease_ms / 3; a dead instance's games are taken over after about lease_ms.

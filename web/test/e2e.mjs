@@ -2335,7 +2335,46 @@ async function forgot_password(browser, base, pages) {
   }
 }
 
-const tests = { engine_game, anonymous_quiet, dark_theme, sounds, blind_game, blind_puzzle, a11y_audit, online_resign, reconnect, stalled_connection, draw_rematch_abort, claim_win, phone_pages, phone_menu, languages, language_chunks, accounts_pages, rated_game, learn_pages, puzzle_rating, explorer_from_review, lobby_game, arbiter_page, arbiter_changes, tournament_forms, arena_tournament, correspondence, game_context, notices, forgot_password, broadcast };
+/** A federation's rating list on the site: `toguz ratings compute` on the test season, a server
+ * with --ratings-dir; the list searched, a player's history, an event, numbers against the CSV. */
+async function rating_list(browser, _base, pages) {
+  const data = path.join(here, "..", "..", "tests", "data", "ratings");
+  const lists = path.join(dir, "rating-lists");
+  const made = spawnSync(toguz, ["ratings", "compute", path.join(data, "cup.tgk"), path.join(data, "open.pgn"), "--list", path.join(data, "list.csv"),
+    "--profile", path.join(data, "profile.txt"), "--names", path.join(data, "names.txt"), "--out", path.join(lists, "2026-03"), "--heading", "Рейтинг <2026>"], { encoding: "utf8" });
+  check(made.status === 0, `toguz ratings compute: ${made.stderr}`);
+  const csv = readFileSync(path.join(lists, "2026-03", "list.csv"), "utf8");
+  const kali = csv.split("\n").find((l) => l.includes("Кали Айдана")).split(",");
+  const own = await start_server(path.join(dir, "rating-site"), ["--ratings-dir", lists]);
+  try {
+    const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await ctx.newPage();
+    pages.push(page);
+    await page.goto(`${own.base}/#/ratings`);
+    await page.click('#fed-lists a[href="#/ratings/2026-03"]', { timeout: T });
+    await page.waitForFunction(() => document.querySelectorAll("#fed-list tbody tr").length === 5, null, { timeout: T, polling: 50 });
+    check((await page.textContent("main h2")) === "Рейтинг <2026>", "the heading shown as text");
+    await page.fill("#fed-search", "кали");
+    await page.waitForFunction(() => document.querySelectorAll("#fed-list tbody tr").length === 1, null, { timeout: T, polling: 50 });
+    const cells = await page.$$eval("#fed-list tbody tr td", (tds) => tds.map((td) => td.textContent));
+    check(cells[0] === kali[0] && cells[6] === kali[6] && cells[5] === `+${Number(kali[5])}`, `the row as the CSV has it: ${cells} / ${kali}`);
+    check((await page.evaluate((u) => fetch(u).then((r) => r.text()), "/api/ratings/2026-03/list.csv")) === csv, "the CSV download is the CSV written");
+    await page.click("#fed-list tbody tr a");
+    await page.waitForSelector("#fed-history tbody tr", { timeout: T });
+    check((await page.textContent("#fed-player-rating")).includes(kali[6]), "the player's rating after");
+    // January: the draw with Ахметов (2000), K 40, E 0.24: +10.39
+    const first = await page.$$eval("#fed-history tbody tr:first-child td", (tds) => tds.map((td) => td.textContent));
+    check(first[3] === "Ахметов Дамир" && first[4] === "2000" && first[7] === "40" && first[8] === "+10.39", `the first game: ${first}`);
+    await page.click("#fed-history tbody tr:first-child td:nth-child(2) a");
+    await page.waitForSelector("#fed-calc tbody tr", { timeout: T });
+    check((await page.textContent("#fed-event")) === "Кубок <Астаны>", "the event's name shown as text");
+    check((await page.$$("#fed-calc tbody tr")).length === 3, "the event's three players");
+  } finally {
+    own.proc.kill("SIGTERM");
+  }
+}
+
+const tests = { engine_game, anonymous_quiet, dark_theme, sounds, blind_game, blind_puzzle, a11y_audit, online_resign, reconnect, stalled_connection, draw_rematch_abort, claim_win, phone_pages, phone_menu, languages, language_chunks, accounts_pages, rated_game, learn_pages, puzzle_rating, explorer_from_review, lobby_game, arbiter_page, arbiter_changes, tournament_forms, arena_tournament, correspondence, game_context, notices, forgot_password, broadcast, rating_list };
 const dir = mkdtempSync(path.join(tmpdir(), "toguz-e2e-"));
 let server;
 let browser;

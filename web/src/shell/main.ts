@@ -8,6 +8,7 @@
 //   #/puzzles[/<id>]  #/studies[/<n>]  #/explorer[/<position>]  the learning pages
 //   #/arbiter[/<event>[/<key>]]  over-the-board events (arbiter.ts)
 //   #/broadcast/<event>, #/keeper/<event>/<token>  an event live, a board keeper (broadcast.ts)
+//   #/ratings[/<list>[/player|event/<n>|/names]]  a federation's rating lists (ratings.ts)
 //   #/tournaments[/<id>]  online tournaments (tournaments.ts)
 //   #/moderation  the moderators' flags and reports (moderation.ts)
 
@@ -17,6 +18,7 @@ import { AccountView, AuthView } from "../accounts/account.js";
 import { ForgotView, ResetView, VerifyView } from "../accounts/mail.js";
 import { ArbiterEventView, ArbiterHomeView } from "../arbiter/arbiter.js";
 import { BroadcastView, KeeperView } from "../arbiter/broadcast.js";
+import { RatingEventView, RatingListView, RatingNamesView, RatingPlayerView, RatingsHomeView } from "../ratings/ratings.js";
 import { who_am_i } from "../accounts/accounts_api.js";
 import { EditorView } from "../games/editor.js";
 import { GameView } from "../games/game.js";
@@ -106,6 +108,7 @@ function route() {
   else if (parts[0] === "arbiter") view = parts[1] ? new ArbiterEventView(parts[1], parts[2]) : new ArbiterHomeView();
   else if (parts[0] === "broadcast" && parts[1]) view = new BroadcastView(parts[1]);
   else if (parts[0] === "keeper" && parts[1] && parts[2]) view = new KeeperView(parts[1], parts[2]);
+  else if (parts[0] === "ratings") view = ratings_view(parts);
   else {
     view = null;
     main.innerHTML = `<p>${esc(t("not_found"))}</p>`;
@@ -115,6 +118,16 @@ function route() {
   document.body.dataset.route = parts[0] ?? "home";
   route_now = parts;
   update_notices();
+}
+
+/** #/ratings[/<list>[/player/<n>|/event/<n>|/names]]. */
+function ratings_view(parts: string[]): View {
+  const [, list, what, n] = parts;
+  if (!list) return new RatingsHomeView();
+  if (what === "player") return new RatingPlayerView(list, Number(n));
+  if (what === "event") return new RatingEventView(list, Number(n));
+  if (what === "names") return new RatingNamesView(list);
+  return new RatingListView(list);
 }
 
 /** Draws the header again (language, account): the menu stays as it was, and so does the focus

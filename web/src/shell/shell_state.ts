@@ -24,7 +24,7 @@ export function theme_of(stored: string | null, prefers_dark: boolean): Theme {
 
 export function header_html(me: string | null, open: boolean, theme: Theme = "light", sound = true): string {
   const opts = LANGS.map((l) => `<option value="${l.code}"${l.code === lang() ? " selected" : ""}>${esc(l.name)}</option>`).join("");
-  const pages = (["home", "games", "editor", "lobby", "tournaments", "puzzles", "studies", "arbiter"] as const)
+  const pages = (["home", "games", "editor", "lobby", "tournaments", "puzzles", "studies", "arbiter", "ratings"] as const)
     .map((k) => `<a href="#/${k === "home" ? "" : k}">${esc(t(k))}</a>`)
     .join("");
   const account = me

@@ -16,7 +16,7 @@ test("the header: the pages, the account and the language in the menu its button
   const menu = closed.slice(closed.indexOf('<div id="top-menu"'));
   assert.ok(closed.indexOf("menu-toggle") < closed.indexOf('id="top-menu"'));
   assert.deepEqual([...menu.matchAll(/href="([^"]*)"/g)].map((m) => m[1]),
-    ["#/", "#/games", "#/editor", "#/lobby", "#/tournaments", "#/puzzles", "#/studies", "#/arbiter", "#/login"]);
+    ["#/", "#/games", "#/editor", "#/lobby", "#/tournaments", "#/puzzles", "#/studies", "#/arbiter", "#/ratings", "#/login"]);
   assert.match(menu, /<select id="lang-select">/);
   // open, signed in: the name is text, and its page and the account are in the menu
   const open = header_html(`<b>"Asel"</b>`, true);
