@@ -152,6 +152,8 @@ class ClusterTest : public ::testing::Test {
             "--tournament-min-rated-games", "0",
             // it moves as fast as the servers answer
             "--max-messages-per-second", "100000",
+            // its games start one after another
+            "--online-games-per-address", "10000",
             // its clients send no keep-alive while a review runs
             "--silent-socket-seconds", "600"},
         dir_.path.string() + "/serve" + std::to_string(i) + "-" + std::to_string(starts_[i]++) +
@@ -663,6 +665,8 @@ struct LoadGame {
   const int* ports = nullptr;  // the three instances'
   std::unique_ptr<WsClient> ws[2];
   std::vector<int> holes;  // the moves whose state came back, in order
+  // The games it played to their end before this one, with their moves.
+  std::vector<std::pair<std::string, std::vector<int>>> over;
   int ply = 0;
   std::string to_move = "white", status = "playing", failure;
   Clock::duration max_pause{};
@@ -771,6 +775,40 @@ struct LoadGame {
     }
     return fail("the move at ply " + std::to_string(ply) + " never came back");
   }
+  // The game is over: the next one starts (created on instance `first`, or the next that
+  // takes it: a draining instance refuses it), and both players connect.
+  bool next_game(int first) {
+    over.emplace_back(id, std::move(holes));
+    holes.clear();
+    ply = 0;
+    to_move = "white";
+    status = "playing";
+    ws[0].reset();
+    ws[1].reset();
+    for (int i = first; i < first + 300; ++i) {
+      HttpResult c =
+          http_post(ports[i % 3], "/api/games",
+                    json::value(json::object{
+                        {"mode", "online"},
+                        {"name", "Айгерим"},
+                        {"clock", json::object{{"initial_ms", 3600000}, {"increment_ms", 0}}}}));
+      HttpResult j;
+      if (c.status == 200)
+        j = http_post(
+            ports[(i + 1) % 3], "/api/games/" + jstr(c.json().at("id")) + "/join",
+            json::value(json::object{{"invite", c.json().at("invite")}, {"name", "Bolat"}}));
+      if (j.status != 200) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        continue;
+      }
+      id = jstr(c.json().at("id"));
+      token[0] = jstr(c.json().at("token"));
+      token[1] = jstr(j.json().at("token"));
+      if (!connect(0, i) || !connect(1, i + 1)) return fail("cannot connect to its next game");
+      return true;
+    }
+    return fail("no instance started its next game");
+  }
   bool fail(const std::string& why) {
     failure = "game " + id + ": " + why;
     failed = true;
@@ -810,8 +848,8 @@ TEST_F(ClusterTest, ARollingRestartUnderLoadLosesNoMove) {
   std::vector<std::thread> players;
   for (auto& g : games)
     players.emplace_back([&stop, g = g.get()] {
-      while (!stop && g->status == "playing" && g->play_one()) {
-      }
+      for (int n = 0; !stop && g->play_one();)
+        if (g->status != "playing" && !g->next_game(++n)) break;
       g->finished = true;
     });
   const auto stop_players = [&] {
@@ -855,11 +893,18 @@ TEST_F(ClusterTest, ARollingRestartUnderLoadLosesNoMove) {
   for (const auto& g : games) {
     std::string status;
     EXPECT_EQ(stored_moves(g->id, &status), g->holes) << "game " << g->id;
+    for (const auto& [id, holes] : g->over) {
+      EXPECT_EQ(stored_moves(id, &status), holes) << "game " << id;
+      EXPECT_EQ(status, "over") << "game " << id;
+      total += int(holes.size());
+    }
     if (g->max_pause > pause) pause = g->max_pause, worst = g->worst;
     total += int(g->holes.size());
   }
   const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(pause).count();
-  std::cout << "rolling restart of 3 instances: " << kGames << " games, " << total
+  size_t played = 0;
+  for (const auto& g : games) played += 1 + g->over.size();
+  std::cout << "rolling restart of 3 instances: " << played << " games, " << total
             << " moves, largest pause from a move to its state " << ms << " ms (" << worst << ")"
             << std::endl;
   RecordProperty("largest_pause_ms", int(ms));
@@ -872,30 +917,34 @@ TEST_F(ClusterTest, ARollingRestartUnderLoadLosesNoMove) {
 TEST(Drain, ASigtermLeavesEveryGameResumable) {
   if (access(TOGUZ_BINARY, X_OK) != 0) GTEST_SKIP() << "no toguz binary at " TOGUZ_BINARY;
   TempDir dir;
-  const int port = free_port();
+  const int port = free_port(), metrics_port = free_port();
   const std::string db = dir.path.string() + "/toguz.db";
   auto serve = [&](const std::string& log) {
-    return std::make_unique<Proc>(std::vector<std::string>{TOGUZ_BINARY,
-                                                           "serve",
-                                                           "--host",
-                                                           "127.0.0.1",
-                                                           "--port",
-                                                           std::to_string(port),
-                                                           "--db",
-                                                           db,
-                                                           "--workers",
-                                                           "1",
-                                                           "--static",
-                                                           "",
-                                                           "--puzzles",
-                                                           "",
-                                                           "--studies",
-                                                           "",
-                                                           "--first-move-seconds",
-                                                           "600",
-                                                           "--max-messages-per-second",
-                                                           "100000"},
-                                  dir.path.string() + "/" + log);
+    const std::vector<std::string> argv{TOGUZ_BINARY,
+                                        "serve",
+                                        "--host",
+                                        "127.0.0.1",
+                                        "--port",
+                                        std::to_string(port),
+                                        "--db",
+                                        db,
+                                        "--workers",
+                                        "1",
+                                        "--static",
+                                        "",
+                                        "--puzzles",
+                                        "",
+                                        "--studies",
+                                        "",
+                                        "--first-move-seconds",
+                                        "600",
+                                        "--max-messages-per-second",
+                                        "100000",
+                                        "--metrics-listen",
+                                        "127.0.0.1:" + std::to_string(metrics_port),
+                                        "--metrics-token",
+                                        "sesame"};
+    return std::make_unique<Proc>(argv, dir.path.string() + "/" + log);
   };
   auto server = serve("serve0.log");
   ASSERT_TRUE(wait_for([&] { return http_get(port, "/api/health").status == 200; }))
@@ -933,6 +982,14 @@ TEST(Drain, ASigtermLeavesEveryGameResumable) {
     ASSERT_TRUE(es) << server->output();
   }
   const int engine_ply = ply_of(es->at("game").as_object());
+
+  // `toguz admin drain` without the server's metrics token is refused, and the server runs on.
+  Proc refused({TOGUZ_BINARY, "admin", "drain", "--metrics-listen",
+                "127.0.0.1:" + std::to_string(metrics_port)},
+               dir.path.string() + "/admin.log");
+  EXPECT_EQ(refused.wait_exit(seconds(60)), 1) << refused.output();
+  EXPECT_NE(refused.output().find("401"), std::string::npos) << refused.output();
+  EXPECT_EQ(http_get(port, "/api/health").status, 200);
 
   // A move of each game in flight, then SIGTERM.
   json::object ws, bs;
