@@ -17,6 +17,9 @@ struct PairedGame {
   int days_per_move = 0;                      // > 0: a correspondence game (no clock)
   bool rated = false;
   std::string variant = "standard";  // standard, kozdatu or bestemshi
+  // A tournament's name when the game is one of its games (its record's Event tag; no
+  // takebacks in it), "" otherwise.
+  std::string event;
 };
 
 // The game GamesSite::start_paired made, or why not (`error`: a code of docs/web-protocol.md).

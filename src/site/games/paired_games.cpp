@@ -52,6 +52,7 @@ PairedSeats GamesSite::start_paired(const PairedGame& g) {
   room->unrated_reason =
       g.rated ? s_.moderation.rated_refusal(g.white.user_id, g.black.user_id) : "";
   room->rated = g.rated && room->unrated_reason.empty();
+  if (!g.event.empty()) room->tags.emplace_back("Event", g.event.substr(0, 400));
   const Viewer* viewers[2] = {&g.white, &g.black};
   for (int s = 0; s < 2; ++s) {
     Player& p = room->players[s];

@@ -281,6 +281,7 @@ std::string Tournaments::start_game(T& t, int w, int b) {
   g.initial_ms = t.spec.initial_ms;
   g.increment_ms = t.spec.increment_ms;
   g.rated = t.spec.rated;
+  g.event = t.spec.name.empty() ? "tournament" : t.spec.name;
   const PairedSeats seats = hooks_.start_game(g);
   if (!seats.error.empty()) {
     log(net::LogLevel::Error, "", "tournament " + t.id + ": no game started: " + seats.error);
