@@ -49,7 +49,9 @@ enum class MessageType {
   Abort,
   Rematch,
   ClaimWin,
-  Sync
+  Sync,
+  AcceptTakeback,
+  DeclineTakeback
 };
 
 // The protocol's words: "waiting", "engine", "spectator", "no-move", ... and back; a parse

@@ -714,6 +714,104 @@ async function play_plies(a, b, n) {
   }
 }
 
+/** Against the engine at level 1: a hole picked while the engine thinks is shown, a click
+ * elsewhere cancels it, and picked again it is played as soon as the turn comes back (or
+ * dropped when the engine's move emptied it). */
+async function premove(browser, base, pages) {
+  const ctx = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+  const page = await ctx.newPage();
+  pages.push(page);
+  await page.goto(`${base}/#/`);
+  const g = await page.evaluate(async () => {
+    const r = await fetch("/api/games", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ mode: "engine", level: 1, color: "white" }) });
+    return r.json();
+  });
+  await page.goto(`${base}/#/game/${g.id}/${g.token}`);
+  check((await wait_turn(page)) === "move", "White moves first");
+  // the engine's answer waits (a test hook) so that the pick surely falls in its turn
+  await page.evaluate(() => window.__toguz.hold_turn(true));
+  await play_one(page);
+  await page.waitForFunction(() => document.querySelector("#board")?.dataset.toMove === "black" && document.querySelector("#board")?.dataset.animating === "0", null, { timeout: T, polling: 50 });
+  const hole = await page.$eval("#board", () => {
+    const holes = [...document.querySelectorAll('#board g.hole[data-side="white"]')];
+    return Number(holes.reduce((a, b) => (Number(b.dataset.count) > Number(a.dataset.count) ? b : a)).dataset.hole);
+  });
+  const pick = `#board g.hole[data-side="white"][data-hole="${hole}"]`;
+  await page.click(pick);
+  await page.waitForSelector(`${pick}.premove`, { timeout: T });
+  await page.$eval(".game", (e) => e.click()); // a click elsewhere on the page
+  await page.waitForFunction(() => document.querySelector("#board")?.dataset.premove === "", null, { timeout: T, polling: 50 });
+  await page.click(pick);
+  check((await page.$eval("#board", (b) => b.dataset.premove)) === String(hole), "the premove is shown");
+  await page.evaluate(() => window.__toguz.hold_turn(false));
+  const played = await page.waitForFunction(() => {
+    const s = window.__toguz.state();
+    if (s.moves.length >= 3) return { hole: s.moves[2].hole, side: s.moves[2].side };
+    // dropped: his turn, nothing marked and nothing sent (a sent move stops the board)
+    const b = document.querySelector("#board");
+    if (s.to_move === "white" && b?.dataset.premove === "" && b?.dataset.canMove === "1") return { dropped: s.board.white };
+    return false;
+  }, null, { timeout: T, polling: 50 });
+  const r = await played.jsonValue();
+  if (r.dropped) check(r.dropped[hole - 1] === 0, `a premove still legal was dropped: ${JSON.stringify(r)}`);
+  else check(r.side === "white" && r.hole === hole, `the premove was played: ${JSON.stringify(r)}`);
+  console.log(`  premove: hole ${hole} picked in the engine's turn, ${r.dropped ? "dropped (emptied)" : "played when the turn came"}`);
+  await ctx.close();
+}
+
+/** Two players of a casual game: White proposes a takeback after Black's reply, Black accepts;
+ * both boards go back two plies. */
+async function takeback_chat(browser, base, pages) {
+  const { a, b, ca, cb } = await online_pair(browser, base, pages);
+  await play_plies(a, b, 2);
+  await a.click('[data-action="takeback"]');
+  await a.waitForSelector("#takeback-sent", { timeout: T });
+  await b.waitForSelector("#takeback-offered", { timeout: T });
+  await b.click('[data-action="accept_takeback"]');
+  for (const p of [a, b]) await wait_ply(p, 0);
+  check((await move_texts(a)).length === 0 && (await move_texts(b)).length === 0, "both move lists are empty");
+  check((await wait_turn(a)) === "move", "White to move again");
+  console.log("  takeback: proposed after the reply, accepted, both boards back two plies");
+  await ca.close();
+  await cb.close();
+}
+
+/** A game between two people appears in the games page's current games (with its moves, kept
+ * up to date) and its link opens it as a spectator. */
+async function current_games(browser, base, pages) {
+  const { a, b, ca, cb } = await online_pair(browser, base, pages);
+  const id = await a.evaluate(() => window.__toguz.state().id);
+  await play_plies(a, b, 1);
+  const cs = await browser.newContext({ viewport: { width: 1000, height: 800 } });
+  const spec = await cs.newPage();
+  pages.push(spec);
+  await spec.goto(`${base}/#/games`);
+  const row = `#current-games tr[data-id="${id}"]`;
+  await spec.waitForSelector(row, { timeout: T });
+  const names = await spec.$eval(row, (tr) => [tr.cells[0].textContent, tr.cells[1].textContent, tr.cells[2].textContent]);
+  check(names.join() === "Aigerim,Bolat,5+5", `the row names the players and clock, got ${names}`);
+  // a move later the same row says 2 moves (the next poll updates it in place)
+  await play_plies_from(a, b, 1, 1);
+  await spec.waitForFunction((r) => document.querySelector(r)?.cells[3].textContent === "2", row, { timeout: T, polling: 100 });
+  await spec.click(`${row} a`);
+  check((await board_data(spec)).you === "spectator", "the current game opens for a spectator");
+  await wait_ply(spec, 2);
+  console.log("  current games: a live game listed, updated and opened as a spectator");
+  await cs.close();
+  await ca.close();
+  await cb.close();
+}
+
+/** Plays `n` plies from ply `from` (White on page `a`, Black on `b`), each waiting for its turn. */
+async function play_plies_from(a, b, from, n) {
+  for (let i = from; i < from + n; i++) {
+    const mover = i % 2 === 0 ? a : b;
+    check((await wait_turn(mover)) === "move", `ply ${i}: the side to move may move`);
+    await play_one(mover, "click", i);
+    await wait_ply(i % 2 === 0 ? b : a, i + 1);
+  }
+}
+
 /** With a 1 s abandon delay (a second server): after two moves each (before them leaving calls
  * the game off, docs/accounts.md "Fair play") Black closes his browser; White may claim. */
 async function claim_win(browser, _base, pages) {
@@ -2374,7 +2472,7 @@ async function rating_list(browser, _base, pages) {
   }
 }
 
-const tests = { engine_game, anonymous_quiet, dark_theme, sounds, blind_game, blind_puzzle, a11y_audit, online_resign, reconnect, stalled_connection, draw_rematch_abort, claim_win, phone_pages, phone_menu, languages, language_chunks, accounts_pages, rated_game, learn_pages, puzzle_rating, explorer_from_review, lobby_game, arbiter_page, arbiter_changes, tournament_forms, arena_tournament, correspondence, game_context, notices, forgot_password, broadcast, rating_list };
+const tests = { engine_game, anonymous_quiet, dark_theme, sounds, blind_game, blind_puzzle, a11y_audit, online_resign, reconnect, stalled_connection, draw_rematch_abort, claim_win, phone_pages, phone_menu, languages, language_chunks, accounts_pages, rated_game, learn_pages, puzzle_rating, explorer_from_review, lobby_game, arbiter_page, arbiter_changes, tournament_forms, arena_tournament, correspondence, game_context, notices, forgot_password, broadcast, rating_list, current_games, takeback_chat, premove };
 const dir = mkdtempSync(path.join(tmpdir(), "toguz-e2e-"));
 let server;
 let browser;

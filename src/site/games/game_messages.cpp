@@ -146,8 +146,17 @@ void on_move(const Request& r) {
   if (room.play(hole, &why, std::move(done)) == Room::Played::Refused) r.fail(*why);
 }
 
+// An online game's takeback is a proposal to the opponent; elsewhere it is done at once.
 void on_takeback(const Request& r) {
-  r.fail_if(r.room.takeback());
+  r.fail_if(r.room.mode == Mode::Online ? r.room.propose_takeback(r.me()) : r.room.takeback());
+}
+
+void on_accept_takeback(const Request& r) {
+  r.fail_if(r.room.answer_takeback(r.me(), true));
+}
+
+void on_decline_takeback(const Request& r) {
+  r.fail_if(r.room.answer_takeback(r.me(), false));
 }
 
 // The best move for the side to move, once at a time per connection.
@@ -244,6 +253,8 @@ constexpr Handler kHandlers[] = {
     {"rematch", MessageType::Rematch, true, false, on_rematch},
     {"claim_win", MessageType::ClaimWin, true, false, on_claim_win},
     {"sync", MessageType::Sync, false, false, on_sync},
+    {"accept_takeback", MessageType::AcceptTakeback, true, false, on_accept_takeback},
+    {"decline_takeback", MessageType::DeclineTakeback, true, false, on_decline_takeback},
 };
 
 // The message's object, or the refusal in *why (rate, size, JSON, type).

@@ -37,6 +37,8 @@ void GamesSite::add_routes(net::Router& router) {
     router.add(method, pattern, refusals_answered(std::move(handler)));
   };
   on(Method::Get, "/api/games", [this](const Call& c) { c.respond(api_list(c.query)); });
+  // Before /api/games/:id ("live" is no game id: ids are longer).
+  on(Method::Get, "/api/games/live", [this](const Call& c) { c.respond(api_live()); });
   on(Method::Post, "/api/games", [this](const Call& c) {
     api_create(json_body(c.req), s_.accounts.viewer_of(c.req), c.peer, c.respond);
   });

@@ -109,7 +109,7 @@ class GamesSite {
 
   explicit GamesSite(GamesServices services);
 
-  // /api/games, /api/games/:id, its join and record, /api/import, /api/analyze and
+  // /api/games, /api/games/live, /api/games/:id, its join and record, /api/import, /api/analyze and
   // /api/account/games.
   void add_routes(net::Router& router);
 
@@ -145,6 +145,9 @@ class GamesSite {
   // An imported record or position (POST /api/import), answered once it is stored.
   void api_import(const boost::json::object& body, Respond respond);
   Response api_list(const std::string& query);
+  // GET /api/games/live (current_games.cpp): the games between people now played with a clock,
+  // rated ones first by the higher rating, at most 50.
+  Response api_live();
   void api_analyze(const boost::json::object& body, const std::string& peer, Respond respond);
   // GET /api/account/games[?turn=mine] (account_games.cpp): the online games the viewer plays,
   // the ones where it is his move first; 401 without an account.

@@ -154,6 +154,7 @@ Room::Played Room::play(int hole, Refused* why, MoveDone done) {
   if (correspondence()) set_move_deadline();
   if (draw_offer_ == opposite(s)) draw_declined_ply_[1 - i] = game.ply_count();
   if (draw_offer_ != s) draw_offer_.reset();  // a move declines the opponent's offer
+  takeback_offer_.reset();                    // a proposal is about the plies before it
   const bool ends = game.over();
   if (ends) set_result(game.result(), ending_of(game.end_reason()));
   updated_ms = now_ms();
@@ -489,24 +490,7 @@ Refused Room::takeback() {
   } else if (game.ply_count() == 0) {
     return Refusal("no_takeback", {}, "any");
   }
-  for (int i = 0; i < plies; ++i) game.undo();
-  moves_json_.clear();
-  ++epoch_;
-  status = Status::Playing;
-  winner = Result::None;
-  reason = Ending::None;
-  draw_offer_.reset();
-  rematch_offer_.reset();
-  turn_start_ = SteadyClock::now();
-  if (game.ply_count() == 0) clock_running_ = false;
-  score = score_text(game);
-  try {
-    services_.store.truncate_moves(row(), game.ply_count());
-  } catch (const std::exception& e) {
-    log(net::LogLevel::Error, id, std::string("cannot store the takeback: ") + e.what());
-  }
-  arm_flag_timer();
-  changed();
+  undo_plies(plies);
   return std::nullopt;
 }
 
@@ -615,7 +599,7 @@ std::shared_ptr<Room> Room::rematch(std::string new_id,
   next->set_clocks(std::max<int64_t>(0, clock_initial_ms));
   next->days_per_move = days_per_move;
   if (next->correspondence()) next->set_move_deadline();
-  next->tags = tags;
+  if (tournament_id().empty()) next->tags = tags;  // a tournament's rematch is not the tournament's
   return next;
 }
 

@@ -222,6 +222,16 @@ class Room : public std::enable_shared_from_this<Room> {
   // The requests of players (message_handlers.cpp checks the fields and the seat first).
   // Each answers nothing when done, else the refusal sent to the client (no_takeback, ...).
   Refused takeback();
+  // Takeback proposals in an online casual game (room_takeback.cpp): `me` proposes to take
+  // back his last move (or accepts the opponent's standing proposal), the opponent answers.
+  // Accepted, the game goes back one ply, or two when the opponent has replied already; the
+  // clocks are not restored (each keeps the time it has). Refused in a rated or tournament game
+  // (takeback_rated, takeback_event); a declined proposal is not made again before a move.
+  Refused propose_takeback(Side me);
+  Refused answer_takeback(Side me, bool accept);
+  std::optional<Side> takeback_offer() const { return takeback_offer_; }
+  // Whether `me` may propose a takeback now (the state's can_takeback).
+  bool may_propose_takeback(Side me) const;
   Refused resign(Side me);
   Refused offer_draw(Side me);
   Refused answer_draw(Side me, bool accept);
@@ -376,6 +386,11 @@ class Room : public std::enable_shared_from_this<Room> {
   // plies later, so offers cannot be repeated move after move.
   int draw_declined_ply_[2] = {-kDrawOfferGap, -kDrawOfferGap};
   bool may_offer_draw(Side s) const;
+  // The standing takeback proposal, and the ply at which each side's last one was declined.
+  std::optional<Side> takeback_offer_;
+  int takeback_declined_ply_[2] = {-1, -1};
+  // Takes back `plies` plies: offers dropped, the store's moves cut, everyone sent the state.
+  void undo_plies(int plies);
   Refused draw_refused(const std::string& action) const;  // mode and status
   // Connections and per side their count and since when the seat has been empty.
   std::vector<RoomClient*> clients_;

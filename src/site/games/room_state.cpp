@@ -183,6 +183,7 @@ json::object Room::state_json(Seat viewer, bool whole) {
   o["clock"] = clock_json();
   o["draw_offer"] = side_or_null(draw_offer_);
   o["rematch_offer"] = side_or_null(rematch_offer_);
+  o["takeback_offer"] = side_or_null(takeback_offer_);
   o["you"] = seat_name(viewer);
   o["thinking"] = thinking_;
   o["spectators"] = spectators;
@@ -196,6 +197,7 @@ json::object Room::state_json(Seat viewer, bool whole) {
                             : json::value(nullptr);
   const auto me = side_of(viewer);
   o["can_offer_draw"] = me && status == Status::Playing && draw_offer_ != me && may_offer_draw(*me);
+  o["can_takeback"] = me && may_propose_takeback(*me);
   // Fair play: whether `you` may abort now, and the time left for the first move due.
   o["can_abort"] = mode == Mode::Online && me &&
                    (status == Status::Waiting ||

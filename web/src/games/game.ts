@@ -27,6 +27,28 @@ import { copy_text, esc, toast, type View } from "../shell/util.js";
 import { diff_text, time_left_text } from "../accounts/accounts_state.js";
 import { tournament_of_game } from "../tournaments/tournaments_api.js";
 import { context_html, seat_html, show_watching } from "./game_context.js";
+import { premove_after_click, premove_on_state } from "./premove_state.js";
+import { plays_side } from "./game_state.js";
+import { CONFIRM_TOUCH_KEY, confirm_tap, parse_confirm_touch } from "./touch_confirm_state.js";
+
+/** Whether the main pointer is a finger (a touch screen). */
+function coarse_pointer(): boolean {
+  return !!window.matchMedia?.("(pointer: coarse)").matches;
+}
+function read_confirm_touch(): boolean {
+  try {
+    return parse_confirm_touch(localStorage.getItem(CONFIRM_TOUCH_KEY));
+  } catch {
+    return false;
+  }
+}
+function write_confirm_touch(on: boolean) {
+  try {
+    localStorage.setItem(CONFIRM_TOUCH_KEY, on ? "1" : "0");
+  } catch {
+    /* ignore */
+  }
+}
 
 interface Anim {
   board: Board;
@@ -71,6 +93,10 @@ export class GameView implements View {
   private syncing = false; // a gap in the deltas: the whole state was asked for
   private syncs = 0; // how many times (the browser tests read it)
   private lose_delta = false; // test hook: the next delta is dropped as if it never came
+  private premove: number | null = null; // a hole picked during the opponent's turn (premove_state.ts)
+  private hold_turn = false; // test hook: a state giving us the turn waits until released
+  private confirm_touch = read_confirm_touch(); // touch_confirm_state.ts
+  private pending: number | null = null; // a hole tapped once, waiting for the confirming tap
 
   constructor(
     private id: string,
@@ -108,6 +134,10 @@ export class GameView implements View {
         state: () => this.state,
         lose_delta: () => (this.lose_delta = true),
         syncs: () => this.syncs,
+        hold_turn: (on: boolean) => {
+          this.hold_turn = on;
+          if (!on && !this.animating) this.next_state();
+        },
       };
   }
 
@@ -199,6 +229,7 @@ export class GameView implements View {
   /** Applies the next queued state, with a sowing animation when it adds one move to the
    * position on screen (skipped when states pile up or the user reads an earlier move). */
   private next_state() {
+    if (__TOGUZ_TEST_HOOKS__ && this.hold_turn && this.queue[0] && this.queue[0].to_move === this.queue[0].you) return;
     const g = this.queue.shift();
     if (!g) return;
     const old = this.state;
@@ -246,6 +277,7 @@ export class GameView implements View {
     this.state = g;
     this.received_at = performance.now();
     if (changed_ply) {
+      this.pending = null;
       this.hint = null;
       this.confirm_resign = false;
       this.lines = null;
@@ -254,7 +286,11 @@ export class GameView implements View {
     if (this.sent_ply !== g.ply) this.sent_ply = -1;
     if (!is_over(g)) this.panel_closed = false;
     if (this.view_ply !== null && this.view_ply >= g.ply) this.view_ply = null;
+    // a premove waits for the latest state: one still queued would make it stale
+    const pm = this.queue.length === 0 ? premove_on_state(g, this.premove) : { play: null, keep: this.premove };
+    this.premove = pm.keep;
     this.render();
+    if (pm.play !== null) this.play(pm.play);
     if (this.queue.length > 0) this.next_state();
   }
 
@@ -262,6 +298,16 @@ export class GameView implements View {
 
   private can_move(): boolean {
     return may_move(this.state, this.view_ply, this.animating, this.sent_ply);
+  }
+
+  /** A click or tap on a legal hole: played at once, or with move confirmation on a touch
+   * screen only at the second tap on it. */
+  private tap_legal(hole: number) {
+    if (!this.confirm_touch || !coarse_pointer()) return this.play(hole);
+    const r = confirm_tap(this.pending, hole);
+    this.pending = r.pending;
+    if (r.play !== null) this.play(r.play);
+    else this.render_board();
   }
 
   private play(hole: number) {
@@ -309,8 +355,20 @@ export class GameView implements View {
   private on_click(e: Event) {
     const target = e.target as Element;
     const hole = target.closest<SVGGElement>("g.hole");
+    const premove = this.premove;
     if (hole) {
-      if (hole.classList.contains("legal")) this.play(Number(hole.dataset.hole));
+      if (hole.classList.contains("legal")) this.tap_legal(Number(hole.dataset.hole));
+      else this.premove = premove_after_click(this.state, premove, hole.dataset.side ?? null, Number(hole.dataset.hole));
+      if (this.premove !== premove) this.render_board();
+      return;
+    }
+    if (premove !== null || this.pending !== null) {
+      this.premove = this.pending = null; // a click elsewhere cancels them
+      this.render_board();
+    }
+    if (target instanceof HTMLInputElement && target.id === "confirm-touch") {
+      this.confirm_touch = target.checked;
+      write_confirm_touch(target.checked);
       return;
     }
     const mv = target.closest<HTMLElement>("[data-goto]");
@@ -330,6 +388,8 @@ export class GameView implements View {
       case "offer_draw":
       case "accept_draw":
       case "decline_draw":
+      case "accept_takeback":
+      case "decline_takeback":
       case "abort":
       case "rematch":
       case "claim_win":
@@ -435,6 +495,11 @@ export class GameView implements View {
     box.dataset.you = g.you;
     box.dataset.animating = this.animating ? "1" : "0";
     box.dataset.canMove = this.can_move() ? "1" : "0";
+    box.dataset.premove = live && this.premove !== null ? String(this.premove) : "";
+    if (live && this.pending !== null)
+      box.querySelector(`g.hole.legal[data-hole="${this.pending}"]`)?.classList.add("pending");
+    if (live && this.premove !== null)
+      box.querySelector(`g.hole[data-side="${g.you}"][data-hole="${this.premove}"]`)?.classList.add("premove");
     if (focused) this.focus_board(box);
   }
 
@@ -599,6 +664,8 @@ export class GameView implements View {
     };
     const out = controls_of(g, ui).map(control);
     out.push(`<a class="button" href="${api.pgn_url(g.id)}" target="_blank" download="toguz-${esc(g.id)}.pgn">${esc(t("export_pgn"))}</a>`);
+    if (coarse_pointer() && plays_side(g.you))
+      out.push(`<label class="touch-confirm"><input type="checkbox" id="confirm-touch"${this.confirm_touch ? " checked" : ""}/> ${esc(t("confirm_touch"))}</label>`);
     return out.join(" ");
   }
 

@@ -10,6 +10,7 @@ import { graph_points, graph_x, other, parse_position, sowing_path, type Cell } 
 import type { Key } from "../i18n/index.js";
 import { apply_delta } from "../protocol/messages.js";
 import type { Board, DeltaMessage, GameState, MoveRec, Player, Review, Side, You } from "../protocol/types.js";
+import { takeback_controls } from "./takeback_state.js";
 
 /** What a delta does: the state it makes (queued after the others), or "sync" when it does not
  * follow the last state the page has (a gap) and the page must ask for the whole state. */
@@ -257,6 +258,7 @@ export function controls_of(g: GameState, ui: ControlsUi): Control[] {
           if (g.can_offer_draw ?? true) out.push(b("offer_draw", "offer_draw"));
         }
       }
+      out.push(...takeback_controls(g));
       if (g.can_abort ?? (g.mode === "online" && player && g.ply < 2)) out.push(b("abort", "abort"));
       const opp = opponent(g);
       if (g.correspondence && player && g.status === "playing" && g.to_move !== me && ui.deadline_passed) {

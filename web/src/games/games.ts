@@ -1,9 +1,11 @@
-// The games page: past games with search by player and result, each opened for replay.
+// The games page: the games being played now (current_games.ts), and past games with search
+// by player and result, each opened for replay.
 
 import { api, store, type GameRow } from "./games_api.js";
 import { error_text, lang, player_name, t, t_any } from "../i18n/index.js";
 import { date_text } from "../board/logic.js";
 import { esc, toast, type View } from "../shell/util.js";
+import { CurrentGamesView } from "./current_games.js";
 
 export class GamesView implements View {
   el = document.createElement("div");
@@ -13,10 +15,18 @@ export class GamesView implements View {
   private result = "";
   private loaded = false;
   private offset = 0;
+  private list = document.createElement("div");
+  private current: CurrentGamesView | null = null;
 
-  /** limit: rows per page (the home page shows the newest few, the games page 50). */
+  /** limit: rows per page (the home page shows the newest few, the games page 50, with the
+   * current games above them). */
   constructor(private limit = 50) {
     this.el.className = "games";
+    if (limit >= 50) {
+      this.current = new CurrentGamesView();
+      this.el.appendChild(this.current.el);
+    }
+    this.el.appendChild(this.list);
     this.el.addEventListener("submit", (e) => {
       e.preventDefault();
       e.stopPropagation();
@@ -34,7 +44,9 @@ export class GamesView implements View {
     this.render();
     void this.load();
   }
-  destroy() {}
+  destroy() {
+    this.current?.destroy();
+  }
 
   private async load() {
     try {
@@ -67,7 +79,7 @@ export class GamesView implements View {
           <td class="date"><small>${esc(date_text(r.updated || r.created, lang()))}</small></td><td class="open"><a href="${href}">${esc(t("open"))}</a></td></tr>`;
       })
       .join("");
-    this.el.innerHTML = `<h2>${esc(t("games_list"))}</h2>
+    this.list.innerHTML = `<h2>${esc(t("games_list"))}</h2>
       <form class="search" id="games-search">
         <label>${esc(t("search_player"))}<input id="q-player" value="${esc(this.player)}"/></label>
         <label>${esc(t("result"))}<select id="q-result"><option value="">${esc(t("any"))}</option>

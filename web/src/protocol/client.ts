@@ -30,6 +30,8 @@ export type GameAction =
   | "offer_draw"
   | "accept_draw"
   | "decline_draw"
+  | "accept_takeback"
+  | "decline_takeback"
   | "abort"
   | "rematch"
   | "claim_win"

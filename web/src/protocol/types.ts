@@ -105,6 +105,9 @@ export interface GameState {
   rematch_id?: string | null;
   // may `you` offer a draw now (false for a while after an offer of his was declined)
   can_offer_draw?: boolean;
+  // an online casual game's takeback proposal, and whether `you` may propose one now
+  takeback_offer?: Side | null;
+  can_takeback?: boolean;
   // accounts: whether the game counts for the ratings, and its speed category
   rated?: boolean;
   // why a game asked for rated is played unrated: "pair_cap" (the pair's rated games today),
