@@ -19,7 +19,7 @@ class ArbiterApi {
   explicit ArbiterApi(store::Store& store) : store_(store) {}
 
   // The arbiter's routes: POST /api/events, GET /api/events/<id>[/tgk|pairings|standings],
-  // POST /api/events/<id>/{players,player,withdraw,pair,unpair,result}.
+  // POST /api/events/<id>/{players,player,withdraw,pair,unpair,result,bye,forbid,settings}.
   void add_routes(net::Router& router);
 
   // Answers a request of one of those routes: `id` "" for POST /api/events (a new event), else
@@ -36,7 +36,9 @@ class ArbiterApi {
   // POST /api/events: a new event and its arbiter key.
   Response create(const Request& req);
   // A POST with the arbiter key to an event: `action` (players: a new player; player: one
-  // corrected; withdraw; pair; unpair: the last round taken back; result) applied to `ev`,
+  // corrected; withdraw; pair; unpair: the last round taken back; result, a forfeit withdrawing
+  // the absent player unless "keep"; bye: a requested bye; forbid: a pair kept apart;
+  // settings: tie-breaks, acceleration, bye limits) applied to `ev`,
   // then `row` saved; a Refusal, and nothing saved, on any refusal.
   Response change(const Request& req, store::EventRow& row, tournament::Event ev,
                   const std::string& action);
