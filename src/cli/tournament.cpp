@@ -106,6 +106,154 @@ void add_exchange(CLI::App* cmd) {
   });
 }
 
+// PLAYER as the command line gives it: the name as entered, or the entry number (1-based).
+int player_arg(const Event& ev, const std::string& s) {
+  for (size_t i = 0; i < ev.players.size(); ++i)
+    if (ev.players[i].name == s) return int(i);
+  if (!s.empty() && s.size() < 5 && s.find_first_not_of("0123456789") == std::string::npos) {
+    const int i = std::stoi(s);
+    if (i >= 1 && i <= int(ev.players.size())) return i - 1;
+  }
+  fail("no player '" + s + "' (a name as entered, or 1 to " + std::to_string(ev.players.size()) +
+       ")");
+}
+
+std::vector<TieBreak> tie_break_list(const std::string& text) {
+  std::string list = text;
+  for (char& ch : list)
+    if (ch == ',') ch = ' ';
+  std::vector<TieBreak> out;
+  for (const std::string& w : split_words(list)) {
+    TieBreak t;
+    if (!parse_tie_break(w, &t)) fail("--tiebreaks: unknown tie-break '" + w + "'", 2);
+    out.push_back(t);
+  }
+  return out;
+}
+
+// The settings `new` and `settings` share; each applied only when given.
+struct Settings {
+  std::string tiebreaks;
+  int accelerated = -1, max_half_byes = -1;
+  std::string half_bye_last_round, forfeit_withdraws;  // "on" / "off"
+};
+
+void add_setting_options(CLI::App* c, Settings& s) {
+  c->add_option("--tiebreaks", s.tiebreaks,
+                "comma-separated, in order: buchholz-cut1, buchholz, median, sonneborn-berger, "
+                "wins, direct-encounter (or BH-1, BH, BH-M1, SB, W, DE); default by system");
+  c->add_option("--accelerated", s.accelerated,
+                "Swiss: rounds with Baku acceleration (virtual points for the top half), 0 = none")
+      ->check(CLI::Range(0, 1000));
+  c->add_option("--max-half-byes", s.max_half_byes, "half-point byes a player may ask for (2)")
+      ->check(CLI::Range(0, 1000));
+  c->add_option("--half-bye-last-round", s.half_bye_last_round,
+                "on: a half-point bye may be asked for the last round (off)")
+      ->check(CLI::IsMember({"on", "off"}));
+  c->add_option("--forfeit-withdraws", s.forfeit_withdraws,
+                "on: a player who loses by forfeit is withdrawn unless kept (on)")
+      ->check(CLI::IsMember({"on", "off"}));
+}
+
+void apply_settings(Event& ev, const Settings& s) {
+  if (!s.tiebreaks.empty()) ev.tie_breaks = tie_break_list(s.tiebreaks);
+  if (s.accelerated >= 0) {
+    if (ev.system != System::Swiss && s.accelerated > 0)
+      fail("--accelerated is for a Swiss (a round robin's table is fixed)", 2);
+    ev.accelerated_rounds = s.accelerated;
+  }
+  if (s.max_half_byes >= 0) ev.max_half_byes = s.max_half_byes;
+  if (!s.half_bye_last_round.empty()) ev.half_bye_last_round = s.half_bye_last_round == "on";
+  if (!s.forfeit_withdraws.empty()) ev.forfeit_withdraws = s.forfeit_withdraws == "on";
+}
+
+// settings, bye, forbid, withdraw: the arbiter's decisions between rounds.
+void add_arbiter_commands(CLI::App* cmd) {
+  {
+    auto file = std::make_shared<std::string>();
+    auto s = std::make_shared<Settings>();
+    auto* c = cmd->add_subcommand("settings", "change the event's tie-breaks, byes, acceleration");
+    c->add_option("FILE", *file, "the state file")->required();
+    add_setting_options(c, *s);
+    c->callback([file, s] {
+      Event ev = load(*file);
+      apply_settings(ev, *s);
+      save(*file, ev);
+    });
+  }
+  {
+    struct Args {
+      std::string file, player;
+      int round = 0;
+      bool zero = false, cancel = false;
+    };
+    auto a = std::make_shared<Args>();
+    auto* c = cmd->add_subcommand("bye", "a player's requested bye (half a point, or --zero)");
+    c->add_option("FILE", a->file, "the state file")->required();
+    c->add_option("PLAYER", a->player, "the name as entered, or the entry number")->required();
+    c->add_option("--round", a->round, "the round, not yet paired")->required();
+    c->add_flag("--zero", a->zero, "a zero-point bye (default: half a point)");
+    c->add_flag("--cancel", a->cancel, "take the request back");
+    c->callback([a] {
+      Event ev = load(a->file);
+      const int p = player_arg(ev, a->player);
+      if (a->cancel) {
+        if (!cancel_bye(ev, p, a->round))
+          fail("no bye requested for round " + std::to_string(a->round));
+      } else {
+        try {
+          request_bye(ev, {p, a->round, a->zero ? ByeKind::Zero : ByeKind::Half});
+        } catch (const std::invalid_argument& e) {
+          fail(e.what());
+        }
+      }
+      save(a->file, ev);
+    });
+  }
+  {
+    struct Args {
+      std::string file, a, b;
+      bool remove = false;
+    };
+    auto a = std::make_shared<Args>();
+    auto* c = cmd->add_subcommand("forbid", "two players who must not meet (Swiss)");
+    c->add_option("FILE", a->file, "the state file")->required();
+    c->add_option("A", a->a, "a name as entered, or the entry number")->required();
+    c->add_option("B", a->b, "the other")->required();
+    c->add_flag("--remove", a->remove, "allow the pair again");
+    c->callback([a] {
+      Event ev = load(a->file);
+      const int x = player_arg(ev, a->a), y = player_arg(ev, a->b);
+      if (a->remove) {
+        if (!unforbid_pair(ev, x, y)) fail("that pair is not forbidden");
+      } else {
+        try {
+          forbid_pair(ev, x, y);
+        } catch (const std::invalid_argument& e) {
+          fail(e.what());
+        }
+      }
+      save(a->file, ev);
+    });
+  }
+  {
+    struct Args {
+      std::string file, player;
+      bool back = false;
+    };
+    auto a = std::make_shared<Args>();
+    auto* c = cmd->add_subcommand("withdraw", "withdraw a player from the rounds paired after");
+    c->add_option("FILE", a->file, "the state file")->required();
+    c->add_option("PLAYER", a->player, "the name as entered, or the entry number")->required();
+    c->add_flag("--back", a->back, "bring him back");
+    c->callback([a] {
+      Event ev = load(a->file);
+      ev.players[player_arg(ev, a->player)].withdrawn = !a->back;
+      save(a->file, ev);
+    });
+  }
+}
+
 }  // namespace
 
 void add_tournament(CLI::App& app) {
@@ -116,9 +264,10 @@ void add_tournament(CLI::App& app) {
   // new FILE
   {
     struct Args {
-      std::string file, system, event, site, date, tiebreaks;
+      std::string file, system, event, site, date;
       int rounds = 0;
       bool force = false;
+      Settings settings;
     };
     auto a = std::make_shared<Args>();
     auto* c = cmd->add_subcommand("new", "create the event's state file");
@@ -131,9 +280,7 @@ void add_tournament(CLI::App& app) {
     c->add_option("--event", a->event, "the event's name (the Event tag)");
     c->add_option("--site", a->site, "where it is played (the Site tag)");
     c->add_option("--date", a->date, "its date as the records write it, e.g. 2026.12.01");
-    c->add_option("--tiebreaks", a->tiebreaks,
-                  "comma-separated: buchholz-cut1, buchholz, sonneborn-berger, wins, "
-                  "direct-encounter (or BH-1, BH, SB, W, DE); default by system");
+    add_setting_options(c, a->settings);
     c->add_flag("--force", a->force, "replace an existing file");
     c->callback([a] {
       Event ev;
@@ -146,14 +293,7 @@ void add_tournament(CLI::App& app) {
       ev.name = clean_display_text(a->event);
       ev.site = clean_display_text(a->site);
       ev.date = clean_display_text(a->date);
-      std::string list = a->tiebreaks;
-      for (char& ch : list)
-        if (ch == ',') ch = ' ';
-      for (const std::string& w : split_words(list)) {
-        TieBreak t;
-        if (!parse_tie_break(w, &t)) fail("--tiebreaks: unknown tie-break '" + w + "'", 2);
-        ev.tie_breaks.push_back(t);
-      }
+      apply_settings(ev, a->settings);
       if (!a->force && std::filesystem::exists(a->file))
         fail(a->file + ": exists (give --force to replace it)", 2);
       save(a->file, ev);
@@ -196,7 +336,7 @@ void add_tournament(CLI::App& app) {
     c->callback([file] {
       Event ev = load(*file);
       try {
-        ev.played.push_back(pair_next_round(ev));
+        add_next_round(ev);
       } catch (const std::exception& e) {
         fail(e.what());
       }
@@ -211,13 +351,16 @@ void add_tournament(CLI::App& app) {
     struct Args {
       std::string file, result, moves, moves_file;
       int board = 0, round = 0;
+      bool keep = false;
     };
     auto a = std::make_shared<Args>();
     auto* c = cmd->add_subcommand("result", "enter a board's result, optionally its moves");
     c->add_option("FILE", a->file, "the state file")->required();
     c->add_option("BOARD", a->board, "the board number")->required();
-    c->add_option("RESULT", a->result, "1-0, 0-1, 1/2-1/2, 1-0f or 0-1f (forfeits), * to clear")
+    c->add_option("RESULT", a->result,
+                  "1-0, 0-1, 1/2-1/2, 1-0f, 0-1f or 0-0f (forfeits), * to clear")
         ->required();
+    c->add_flag("--keep", a->keep, "a forfeit: keep the absent player in the event");
     c->add_option("--round", a->round, "the round (default: the latest)");
     c->add_option("--moves", a->moves, "the game's moves as written, e.g. \"1. 65 87 2. 55 99\"");
     c->add_option("--moves-file", a->moves_file, "the moves from a file ('-' = standard input)");
@@ -230,7 +373,7 @@ void add_tournament(CLI::App& app) {
              " has boards 1 to " + std::to_string(round.boards.size()));
       BoardResult res;
       if (!parse_board_result(a->result, &res))
-        fail("result '" + a->result + "': expected 1-0, 0-1, 1/2-1/2, 1-0f, 0-1f or *");
+        fail("result '" + a->result + "': expected 1-0, 0-1, 1/2-1/2, 1-0f, 0-1f, 0-0f or *");
       std::string text = a->moves;
       if (!a->moves_file.empty()) {
         try {
@@ -247,6 +390,9 @@ void add_tournament(CLI::App& app) {
              e.what());
       }
       board.result = res;
+      if (is_forfeit(res))
+        for (int p : record_forfeit(ev, r - 1, a->board - 1, res, a->keep))
+          std::cout << ev.players[p].name << ": withdrawn (absent; --keep keeps him)\n";
       save(a->file, ev);
     });
   }
@@ -310,6 +456,7 @@ void add_tournament(CLI::App& app) {
     });
   }
   add_exchange(cmd);
+  add_arbiter_commands(cmd);
 }
 
 }  // namespace toguz::cli

@@ -20,16 +20,6 @@ std::string right(const std::string& s, size_t w) {
   return std::string(w > width(s) ? w - width(s) : 0, ' ') + s;
 }
 
-std::string tie_break_value(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf,
-                v == double(long(v))           ? "%.0f"
-                : v * 2 == double(long(v * 2)) ? "%.1f"
-                                               : "%.2f",
-                v);
-  return buf;
-}
-
 // `text` with "{n}" and "{total}" replaced.
 std::string filled(std::string text, int n, int total) {
   for (auto [key, v] : {std::pair<const char*, int>{"{n}", n}, {"{total}", total}})
@@ -50,6 +40,16 @@ std::string outcome_mark(const RoundEntry& e) {
 }
 
 }  // namespace
+
+std::string tie_break_value(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf,
+                v == double(long(v))           ? "%.0f"
+                : v * 2 == double(long(v * 2)) ? "%.1f"
+                                               : "%.2f",
+                v);
+  return buf;
+}
 
 std::string Table::text() const {
   std::vector<size_t> w(header.size(), 0);
@@ -151,6 +151,10 @@ Table pairings_table(const Event& ev, int round, const ReportWords& w) {
   }
   for (int p : r.byes)
     t.rows.push_back({"", player_label(ev.players[p]), score_text(pts[p]), w.bye, "", ""});
+  for (int p : r.half_byes)
+    t.rows.push_back({"", player_label(ev.players[p]), score_text(pts[p]), w.half_bye, "", ""});
+  for (int p : r.zero_byes)
+    t.rows.push_back({"", player_label(ev.players[p]), score_text(pts[p]), w.zero_bye, "", ""});
   return t;
 }
 
@@ -195,7 +199,7 @@ Table crosstable(const Event& ev, const std::vector<Standing>& st, const ReportW
     } else {
       for (const RoundEntry& e : st[i].rounds) {
         if (e.kind == RoundEntry::Bye)
-          row.push_back(w.bye);
+          row.push_back(e.half_points == 2 ? w.bye : e.half_points == 1 ? w.half_bye : w.zero_bye);
         else if (e.kind == RoundEntry::Absent)
           row.push_back("");
         else

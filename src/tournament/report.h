@@ -23,7 +23,8 @@ struct ReportWords {
   std::string board = "Board", white = "White", black = "Black", pts = "Pts", result = "Result";
   std::string bye = "bye", rank = "Rank", name = "Name", rating = "Rating", no = "No";
   std::string withdrawn = "withdrawn";
-  std::string white_mark = "w", black_mark = "b";  // a Swiss crosstable's colours: "3w1"
+  std::string half_bye = "\xC2\xBD bye", zero_bye = "0 bye";  // requested byes
+  std::string white_mark = "w", black_mark = "b";             // a Swiss crosstable's colours: "3w1"
   std::vector<std::string> tie_breaks;  // short names in TieBreak order; empty: tie_break_short
 };
 
@@ -36,6 +37,10 @@ struct Table {
   std::string text() const;  // aligned columns, two spaces apart, no trailing spaces
   std::string html() const;  // a <table>, every cell escaped
 };
+
+// A tie-break as every page writes it: whole numbers as they are, halves with one decimal,
+// others with two ("4", "3.5", "2.25").
+std::string tie_break_value(double v);
 
 // "&", "<", ">", '"' and "'" as HTML entities.
 std::string html_escape(const std::string& s);

@@ -17,6 +17,8 @@ std::vector<std::vector<RoundEntry>> round_entries(const Event& event) {
       out.at(b.black)[r] = {kind, b.white, 'B', black_half_points(b.result), pending};
     }
     for (int p : round.byes) out.at(p)[r] = {RoundEntry::Bye, -1, '-', event.bye_half_points()};
+    for (int p : round.half_byes) out.at(p)[r] = {RoundEntry::Bye, -1, '-', 1};
+    for (int p : round.zero_byes) out.at(p)[r] = {RoundEntry::Bye, -1, '-', 0};
   }
   return out;
 }
@@ -92,6 +94,11 @@ std::vector<Standing> standings(const Event& event) {
         case TieBreak::BuchholzCut1:
           v = std::accumulate(c.begin(), c.end(), 0.0);
           if (!c.empty()) v -= *std::min_element(c.begin(), c.end());
+          break;
+        case TieBreak::Median:
+          v = std::accumulate(c.begin(), c.end(), 0.0);
+          if (c.size() >= 2)
+            v -= *std::min_element(c.begin(), c.end()) + *std::max_element(c.begin(), c.end());
           break;
         case TieBreak::SonnebornBerger:
           for (size_t r = 0; r < c.size(); ++r) v += c[r] * entries[p][r].half_points / 2.0;

@@ -57,7 +57,8 @@ class Pairer {
   explicit Pairer(const Event& event) : n_(int(event.players.size())), st_(n_) {
     const std::vector<int> order = pairing_order(event.players);
     for (int i = 0; i < n_; ++i) st_[order[i]].pno = i + 1;
-    const std::vector<int> pts = half_points(event);
+    const int next = int(event.played.size()) + 1;
+    const std::vector<int> pts = pairing_half_points(event, next);
     const auto colours = colour_history(event);
     for (int p = 0; p < n_; ++p) {
       PlayerState& s = st_[p];
@@ -80,8 +81,16 @@ class Pairer {
       }
     }
     for (PlayerState& s : st_) s.pref = preference_of(s);
+    forbidden_.assign(n_, std::vector<char>(n_, 0));
+    for (auto [a, b] : event.forbidden)
+      if (a >= 0 && b >= 0 && a < n_ && b < n_) forbidden_[a][b] = forbidden_[b][a] = 1;
     out_.assign(n_, 0);
     for (int p = 0; p < n_; ++p) out_[p] = event.players[p].withdrawn ? 1 : 0;
+    for (const ByeRequest& q : event.bye_requests)
+      if (q.round == next && q.player >= 0 && q.player < n_ && !out_[q.player]) {
+        out_[q.player] = 1;
+        (q.kind == ByeKind::Half ? half_byes_ : zero_byes_).push_back(q.player);
+      }
     active_ = n_ - int(std::count(out_.begin(), out_.end(), 1));
     ranking_.resize(n_);
     for (int i = 0; i < n_; ++i) ranking_[i] = i;
@@ -113,6 +122,8 @@ class Pairer {
       std::vector<std::pair<int, int>> pairs = pair_brackets();
       Round round;
       if (bye >= 0) round.byes.push_back(bye);
+      round.half_byes = half_byes_;
+      round.zero_byes = zero_byes_;
       for (auto [a, b] : pairs) {
         if (!ranks_above(a, b)) std::swap(a, b);
         round.boards.push_back(a_takes_white(a, b) ? Board{a, b, BoardResult::Pending, {}}
@@ -129,7 +140,8 @@ class Pairer {
                        [&](const Board& x, const Board& y) { return key(x) < key(y); });
       return round;
     }
-    throw std::runtime_error("no player is left who may take the bye (each has had one)");
+    throw std::runtime_error(
+        "no pairing keeps every forbidden pair apart and gives the bye to a player without one");
   }
 
  private:
@@ -156,7 +168,7 @@ class Pairer {
     allowed_.assign(n_, std::vector<char>(n_, 0));
     for (int a = 0; a < n_; ++a)
       for (int b = 0; b < n_; ++b) {
-        if (a == b || (level_ < 2 && st_[a].met[b])) continue;
+        if (a == b || forbidden_[a][b] || (level_ < 2 && st_[a].met[b])) continue;
         allowed_[a][b] =
             (colour_ok(a, 'W') && colour_ok(b, 'B')) || (colour_ok(a, 'B') && colour_ok(b, 'W'));
       }
@@ -366,8 +378,10 @@ class Pairer {
 
   static constexpr long kNodeLimit = 20000;
   int n_;
-  int active_ = 0;         // players not withdrawn
-  std::vector<char> out_;  // out_[p]: p withdrew
+  int active_ = 0;                            // players taking part this round
+  std::vector<char> out_;                     // out_[p]: p withdrew or asked for a bye this round
+  std::vector<int> half_byes_, zero_byes_;    // the byes asked for this round
+  std::vector<std::vector<char>> forbidden_;  // pairs that must not meet
   std::vector<PlayerState> st_;
   std::vector<int> ranking_;
   int level_ = 0;

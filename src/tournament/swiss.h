@@ -10,10 +10,13 @@ namespace toguz::tournament {
 // (bye, forfeit, not paired).
 std::vector<std::vector<char>> colour_history(const Event& event);
 
-// Pairs the next Swiss round of `event` (all previous results in). Every player is paired or
-// gets the bye; no player gets a second bye; no player's colour difference (whites minus
+// Pairs the next Swiss round of `event` (all previous results in), by the scores of
+// pairing_half_points. The byes asked for the round go to Round::half_byes and zero_byes; every
+// other player not withdrawn is paired or gets the bye; no forbidden pair meets (never
+// relaxed); no player gets a second bye; no player's colour difference (whites minus
 // blacks) leaves -2..+2. Within those limits no pair meets twice when a pairing without a
-// rematch exists. Throws std::runtime_error when no player is left who may take the bye.
+// rematch exists. Throws std::runtime_error when no pairing keeps the forbidden pairs apart and
+// the bye with a player who may take it.
 Round pair_swiss_round(const Event& event);
 
 }  // namespace toguz::tournament

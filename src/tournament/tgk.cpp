@@ -20,6 +20,7 @@ Result game_result(BoardResult r) {
       return Result::BlackWins;
     case BoardResult::Draw:
       return Result::Draw;
+    case BoardResult::DoubleForfeit:  // no winner: the record's result stays "*"
     case BoardResult::Pending:
       break;
   }
@@ -156,6 +157,7 @@ Event event_from_tgk(std::string_view text, System system) {
                    : res == Result::BlackWins
                        ? (forfeit ? BoardResult::BlackForfeitWin : BoardResult::BlackWins)
                    : res == Result::Draw ? BoardResult::Draw
+                   : forfeit             ? BoardResult::DoubleForfeit
                                          : BoardResult::Pending;
     if (int(event.played.size()) < round) event.played.resize(round);
     event.played[round - 1].boards.push_back(std::move(board));

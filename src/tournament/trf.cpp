@@ -57,9 +57,11 @@ std::string field(const Cells& line, size_t col, size_t width) {
 }
 
 // One round of a player's line: "  12 w 1" (opponent's starting rank, colour, result).
-std::string round_text(const RoundEntry& e, const std::vector<int>& start_rank, int bye_points) {
+// A bye: "U" the pairing's point, "H" a requested half point, "Z" nothing.
+std::string round_text(const RoundEntry& e, const std::vector<int>& start_rank) {
   if (e.kind == RoundEntry::Absent) return "";
-  if (e.kind == RoundEntry::Bye) return std::string("0000 - ") + (bye_points > 0 ? "U" : "Z");
+  if (e.kind == RoundEntry::Bye)
+    return std::string("0000 - ") + (e.half_points == 2 ? "U" : e.half_points == 1 ? "H" : "Z");
   std::string opp = std::to_string(start_rank[e.opponent]);
   opp.insert(0, 4 - std::min<size_t>(4, opp.size()), ' ');
   char result = e.half_points == 2 ? '1' : e.half_points == 1 ? '=' : '0';
@@ -82,6 +84,43 @@ std::string system_text(System s) {
 
 std::string points_text(int half_points) {
   return std::to_string(half_points / 2) + (half_points % 2 ? ".5" : ".0");
+}
+
+// Our lines for the arbiter's settings (docs/tournaments.md), each only when it is not the
+// default: XXH the half-point byes' limit and whether the last round allows one, XXW whether a
+// forfeit withdraws, XXP a forbidden pair, XXA a player's virtual points per round (JaVaFo's
+// acceleration line).
+std::string settings_text(const Event& event, const std::vector<int>& start_rank) {
+  const Event defaults;
+  std::string out;
+  if (event.max_half_byes != defaults.max_half_byes || event.half_bye_last_round)
+    out += "XXH " + std::to_string(event.max_half_byes) + " " +
+           (event.half_bye_last_round ? "1" : "0") + "\n";
+  if (!event.forfeit_withdraws) out += "XXW 0\n";
+  for (auto [a, b] : event.forbidden)
+    out += "XXP " + std::to_string(start_rank[a]) + " " + std::to_string(start_rank[b]) + "\n";
+  if (event.accelerated_rounds > 0 && event.system == System::Swiss) {
+    std::vector<std::vector<int>> virt(event.players.size());
+    for (int r = 1; r <= event.accelerated_rounds; ++r) {
+      Event bare = event;
+      bare.played.clear();
+      const std::vector<int> v = pairing_half_points(bare, r);
+      for (size_t p = 0; p < v.size(); ++p) virt[p].push_back(v[p]);
+    }
+    std::vector<int> order(event.players.size());
+    for (size_t p = 0; p < order.size(); ++p) order[start_rank[p] - 1] = int(p);
+    for (int p : order) {
+      if (virt[p][0] == 0) continue;
+      std::string rank = std::to_string(start_rank[p]);
+      std::string line = "XXA " + std::string(4 - std::min<size_t>(4, rank.size()), ' ') + rank;
+      for (int v : virt[p]) {
+        std::string pts = points_text(v);
+        line += std::string(5 - std::min<size_t>(5, pts.size()), ' ') + pts;
+      }
+      out += line + "\n";
+    }
+  }
+  return out;
 }
 
 }  // namespace
@@ -113,6 +152,7 @@ std::string event_to_trf(const Event& event) {
   out += "XXT";
   for (TieBreak t : tie_breaks_of(event)) out.append(" ").append(tie_break_short(t));
   out += "\n";
+  out += settings_text(event, start_rank);
   for (int i : order) {
     const Player& p = event.players[i];
     std::vector<std::string> line = {"0", "0", "1"};
@@ -125,8 +165,11 @@ std::string event_to_trf(const Event& event) {
     put(line, kPointsCol, 4, points_text(of[i]->half_points), true);
     put(line, kPlaceCol, 4, std::to_string(of[i]->rank), true);
     for (size_t r = 0; r < of[i]->rounds.size(); ++r)
-      put(line, kFirstRoundCol + r * kRoundWidth, 8,
-          round_text(of[i]->rounds[r], start_rank, event.bye_half_points()));
+      put(line, kFirstRoundCol + r * kRoundWidth, 8, round_text(of[i]->rounds[r], start_rank));
+    for (const ByeRequest& q : event.bye_requests)  // byes asked for, in their round's column
+      if (q.player == i)
+        put(line, kFirstRoundCol + (q.round - 1) * kRoundWidth, 8,
+            q.kind == ByeKind::Half ? "0000 - H" : "0000 - Z");
     while (!line.empty() && line.back() == " ") line.pop_back();
     for (const std::string& cell : line) out += cell;
     out += '\n';
@@ -164,10 +207,13 @@ Entry read_entry(const Cells& text, size_t col, size_t line, size_t round, int n
     e.kind = Entry::Bye;
     if (res == "U" || res == "F" || res == "W" || res == "+")
       e.result = 'U';
+    else if (res == "H" || res == "D" || res == "=")
+      e.result = 'H';
     else if (res == "Z" || res == "-" || res == "L" || res.empty())
       e.result = 'Z';
     else
-      bad(line, where + ": a bye scores a point (U, F) or nothing (Z), not '" + res + "'");
+      bad(line,
+          where + ": a bye scores a point (U, F), half (H) or nothing (Z), not '" + res + "'");
     return e;
   }
   if (o > n || o - 1 == self)
@@ -215,7 +261,7 @@ char answer_of(char result) {
     case '-':
       return '+';
     default:
-      return result;  // '=', '*'
+      return result;  // '=', '*', 'd' (double forfeit)
   }
 }
 
@@ -247,9 +293,14 @@ Round read_round(const std::vector<PlayerLine>& players, size_t r, int bye_point
     const Entry e = entry(i);
     const size_t line = players[i].line;
     if (e.kind == Entry::Bye) {
-      if ((e.result == 'U') != (bye_points > 0))
+      const bool swiss = bye_points > 0;
+      if (e.result == 'U' && !swiss)
         bad(line, where + ": a bye in this event scores " + points_text(bye_points));
-      round.byes.push_back(i);
+      if (e.result == 'H' && !swiss) bad(line, where + ": a round robin has no half-point bye");
+      (e.result == 'H'            ? round.half_byes
+       : e.result == 'Z' && swiss ? round.zero_byes
+                                  : round.byes)
+          .push_back(i);
     }
     if (e.kind != Entry::Game) continue;
     const Entry o = entry(e.opponent);
@@ -258,11 +309,16 @@ Round read_round(const std::vector<PlayerLine>& players, size_t r, int bye_point
                     std::to_string(e.opponent + 1) + ", but that player's entry does not name " +
                     std::to_string(i + 1));
     if (o.white == e.white) bad(line, where + ": both players have the same colour");
-    if (o.result != answer_of(e.result))
+    const bool double_forfeit = e.result == '-' && o.result == '-';
+    if (o.result != answer_of(e.result) && !double_forfeit)
       bad(line, where + ": the results '" + std::string(1, e.result) + "' and '" +
                     std::string(1, o.result) + "' of one game disagree");
     if (!e.white) continue;
-    round.boards.push_back(Board{i, e.opponent, board_result_of(e.result), {}});
+    round.boards.push_back(
+        Board{i,
+              e.opponent,
+              double_forfeit ? BoardResult::DoubleForfeit : board_result_of(e.result),
+              {}});
   }
   std::sort(round.boards.begin(), round.boards.end(), [](const Board& a, const Board& b) {
     return std::min(a.white, a.black) < std::min(b.white, b.black);
@@ -306,11 +362,62 @@ void read_header(Event& ev, std::string_view code, std::string_view rest, size_t
   }
 }
 
+// The numbers of a line after its code.
+std::vector<std::string> words_after_code(std::string_view text) {
+  std::vector<std::string> out;
+  std::string w;
+  for (size_t i = 3; i <= text.size(); ++i) {
+    if (i < text.size() && text[i] != ' ') {
+      w += text[i];
+    } else if (!w.empty()) {
+      out.push_back(w);
+      w.clear();
+    }
+  }
+  return out;
+}
+
+int number_of(const std::string& w, size_t line, const std::string& what, int lo, int hi) {
+  if (w.empty() || w.size() > 4 || !std::all_of(w.begin(), w.end(), ::isdigit) ||
+      std::stoi(w) < lo || std::stoi(w) > hi)
+    bad(line, what + ": expected a number from " + std::to_string(lo) + " to " +
+                  std::to_string(hi) + ", found '" + w + "'");
+  return std::stoi(w);
+}
+
+// XXH, XXW, XXP and XXA (settings_text); player numbers are starting ranks.
+void read_setting(Event& ev, std::string_view text, size_t line) {
+  const std::string code(text.substr(0, 3));
+  const std::vector<std::string> w = words_after_code(text);
+  const int n = int(ev.players.size());
+  auto arg = [&](size_t i, int lo, int hi) {
+    return number_of(i < w.size() ? w[i] : "", line, code, lo, hi);
+  };
+  if (code == "XXH") {
+    ev.max_half_byes = arg(0, 0, 1000);
+    ev.half_bye_last_round = w.size() > 1 && arg(1, 0, 1) == 1;
+  } else if (code == "XXW") {
+    ev.forfeit_withdraws = arg(0, 0, 1) == 1;
+  } else if (code == "XXP") {
+    const int a = arg(0, 1, n) - 1, b = arg(1, 1, n) - 1;
+    if (a == b) bad(line, "XXP: a pair needs two different players");
+    if (!is_forbidden(ev, a, b)) ev.forbidden.push_back({std::min(a, b), std::max(a, b)});
+  } else {  // XXA: the rounds with virtual points are the accelerated rounds
+    arg(0, 1, n);
+    int acc = 0;
+    for (size_t i = 1; i < w.size(); ++i) {
+      if (w[i] == "0.0" || w[i] == "0") break;
+      acc = int(i);
+    }
+    ev.accelerated_rounds = std::max(ev.accelerated_rounds, acc);
+  }
+}
+
 }  // namespace
 
 Event event_from_trf(std::string_view text) {
   Event ev;
-  std::vector<std::pair<size_t, std::string_view>> player_lines;
+  std::vector<std::pair<size_t, std::string_view>> player_lines, setting_lines;
   size_t number = 0;
   while (!text.empty()) {
     const size_t end = text.find('\n');
@@ -322,6 +429,8 @@ Event event_from_trf(std::string_view text) {
     const std::string_view code = line.substr(0, 3);
     if (code == "001")
       player_lines.emplace_back(number, line);
+    else if (code == "XXP" || code == "XXA" || code == "XXH" || code == "XXW")
+      setting_lines.emplace_back(number, line);
     else
       read_header(ev, code, line.size() > 4 ? line.substr(4) : std::string_view(), number);
   }
@@ -339,14 +448,30 @@ Event event_from_trf(std::string_view text) {
     seen[std::stoi(rank) - 1] = 1;
     players[std::stoi(rank) - 1] = read_player(body, line, n);
   }
-  size_t rounds = 0;
+  // Rounds paired: up to the last with a game or the pairing's bye; requested byes after it
+  // are requests.
+  size_t rounds = 0, columns = 0;
   for (const PlayerLine& p : players)
-    for (size_t r = 0; r < p.rounds.size(); ++r)
-      if (p.rounds[r].kind != Entry::Absent) rounds = std::max(rounds, r + 1);
+    for (size_t r = 0; r < p.rounds.size(); ++r) {
+      const Entry& e = p.rounds[r];
+      if (e.kind == Entry::Absent) continue;
+      columns = std::max(columns, r + 1);
+      if (e.kind == Entry::Game || e.result == 'U') rounds = std::max(rounds, r + 1);
+    }
   for (const PlayerLine& p : players) ev.players.push_back(p.player);
   for (size_t r = 0; r < rounds; ++r)
     ev.played.push_back(read_round(players, r, ev.bye_half_points()));
-  if (ev.system == System::Swiss && ev.rounds < int(rounds)) ev.rounds = int(rounds);
+  if (ev.system == System::Swiss && ev.rounds < int(columns)) ev.rounds = int(columns);
+  for (int i = 0; i < n; ++i)
+    for (size_t r = rounds; r < players[i].rounds.size(); ++r) {
+      const Entry& e = players[i].rounds[r];
+      if (e.kind == Entry::Absent) continue;
+      if (ev.system != System::Swiss)
+        bad(players[i].line,
+            "round " + std::to_string(r + 1) + ": a round robin has no requested byes");
+      ev.bye_requests.push_back({i, int(r) + 1, e.result == 'H' ? ByeKind::Half : ByeKind::Zero});
+    }
+  for (const auto& [line, text] : setting_lines) read_setting(ev, text, line);
   return ev;
 }
 

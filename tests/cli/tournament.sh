@@ -45,7 +45,7 @@ Board  White                         Pts  Result  Black                      Pts
     1  Aktayev, Serik (2100)         0.5          GM Eleusiz, Nurlan (2200)    1
     2  Smith & Sons                    1          Сапарбеков Сәбит (1990)    0.5
        MS Кажгалиев Темірлан (2050)    0  bye" "$out"
-t result "$ev" 1 0-1 && t result "$ev" 2 1-0f
+t result "$ev" 1 0-1 && t result "$ev" 2 1-0f --keep
 check "round 2 results: exit status" 0 "$?"
 out=$(t pair "$ev")
 check "round 3: pairings" "Round 3 of 3
@@ -180,7 +180,7 @@ check "bad state: message" "toguz tournament: $tmp/bad.json: players[0].rating: 
 err=$(t result "$rr" 3 1-0 2>&1)
 check "bad board: message" "toguz tournament: board 3: round 3 has boards 1 to 2" "$err"
 err=$(t result "$rr" 1 2-0 2>&1)
-check "bad result: message" "toguz tournament: result '2-0': expected 1-0, 0-1, 1/2-1/2, 1-0f, 0-1f or *" "$err"
+check "bad result: message" "toguz tournament: result '2-0': expected 1-0, 0-1, 1/2-1/2, 1-0f, 0-1f, 0-0f or *" "$err"
 err=$(t add "$rr" Emil 2>&1)
 check "late entry: message" "toguz tournament: players are entered before round 1 is paired" "$err"
 err=$(t new "$rr" --system swiss --rounds 2 2>&1)
@@ -214,4 +214,29 @@ grep -q '<td>GM evilname</td>' "$tmp/bidi.html"
 check "bidi: html" 0 "$?"
 sed -i $'s/"evilname"/"Eve\xe2\x80\xae\xe2\x80\x8dlyn"/' "$bd"
 check "bidi: hand-edited file read clean" "1  Evelyn" "$(t standings "$bd" | grep -o '1  Evelyn')"
+# The arbiter's decisions: a requested half-point bye within the limit, a forbidden pair kept
+# apart, a forfeit withdrawing the absent player, the settings in the exchange file.
+ab="$tmp/arb.json"
+t new "$ab" --system swiss --rounds 3 --max-half-byes 1 --accelerated 1 --tiebreaks median,w
+for p in Ana Bek Cem Dan Eva Fil; do t add "$ab" "$p" || exit 1; done
+t bye "$ab" Ana --round 1 && t forbid "$ab" Bek 3
+check "arbiter: bye and forbid" 0 "$?"
+err=$(t bye "$ab" Ana --round 2 2>&1)
+check "arbiter: over the limit" "toguz tournament: at most 1 half-point byes a player in this event" "$err"
+err=$(t bye "$ab" Bek --round 3 2>&1)
+check "arbiter: last round" "toguz tournament: no half-point bye in the last round in this event" "$err"
+out=$(t pair "$ab")
+check "arbiter: the bye in the pairings" 1 "$(grep -c 'Ana .* ½ bye' <<<"$out")"
+check "arbiter: forbidden pair apart" 0 "$(grep -c 'Bek.*Cem\|Cem.*Bek' <<<"$out")"
+out=$(t result "$ab" 1 1-0f)
+check "arbiter: forfeit withdraws" 1 "$(grep -c ': withdrawn (absent' <<<"$out")"
+t result "$ab" 2 0-0f --keep
+check "arbiter: results" 0 "$?"
+check "arbiter: withdrawn in the state" 1 "$(grep -o '"withdrawn":true' "$ab" | wc -l)"
+trf=$(t trf "$ab")
+check "arbiter: exchange file" "XXT BH-M1 W
+XXH 1 0
+XXP 2 3" "$(grep '^XX[THWP]' <<<"$trf")"
+err=$(t forbid "$rr" 1 2 2>&1)
+check "arbiter: round robin refuses forbidden pairs" "toguz tournament: a round robin's table is fixed: it cannot keep two players apart" "$err"
 exit $fail

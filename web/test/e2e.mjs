@@ -1849,6 +1849,45 @@ async function broadcast(browser, base, pages) {
   check((await spectator.$('#evalbar, .evalbar, .eval-view, .eval-label')) === null, "no evaluation shown");
   console.log("  broadcast: two keepers on phones, a wrong move refused, clocks, a result; the spectator's boards and standings live");
   for (const p of [page, spectator, ...keepers]) await p.context().close();
+/** The event's rules on the arbiter page: tie-breaks chosen and shown in their order, a
+ * requested half-point bye (one in the last round refused with its reason), a forbidden pair
+ * kept apart by the pairing, and a forfeit that withdraws the absent player. */
+async function arbiter_rules(browser, base, pages) {
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await ctx.newPage();
+  pages.push(page);
+  const made = await (await page.request.post(`${base}/api/events`, { data: { name: "Rules", system: "swiss", rounds: 3 } })).json();
+  const names = ["Ana", "Bek", "Cem", "Dan", "Eva"];
+  for (const name of names) await page.request.post(`${base}/api/events/${made.id}/players`, { data: { key: made.key, name, rating: 0, title: "" } });
+  await page.goto(`${base}/#/arbiter/${made.id}/${made.key}`);
+  await page.waitForSelector("#arb-settings", { timeout: T });
+  await page.fill("#arb-tie-breaks", "w, bh-m1");
+  await page.click("#arb-settings-save");
+  await page.waitForFunction(() => [...document.querySelectorAll("#arb-standings th")].slice(4).map((e) => e.textContent).join(" ") === "W BH-M1", null, { timeout: T, polling: 50 });
+  await page.selectOption(".arb-bye-player", "1");
+  await page.fill("#arb-bye-round", "3");
+  await page.click("#arb-bye-save");
+  await page.waitForFunction(() => (document.querySelector("#arb-bye .arb-board-error")?.textContent ?? "").includes("last round"), null, { timeout: T, polling: 50 });
+  await page.fill("#arb-bye-round", "1");
+  await page.click("#arb-bye-save");
+  await page.waitForFunction(() => document.querySelectorAll("#arb-bye-requests li").length === 1, null, { timeout: T, polling: 50 });
+  await page.selectOption(".arb-forbid-a", "2");
+  await page.selectOption(".arb-forbid-b", "4"); // the fold would pair them in round 1
+  await page.click("#arb-forbid-save");
+  await page.waitForFunction(() => document.querySelectorAll("#arb-forbidden li").length === 1, null, { timeout: T, polling: 50 });
+  await page.click("#arb-pair");
+  await page.waitForFunction(() => document.querySelectorAll("#arb-pairings tbody tr[data-board]").length === 2, null, { timeout: T, polling: 50 });
+  const byes = await page.$$eval("#arb-pairings tbody tr.bye", (rs) => rs.map((r) => r.textContent));
+  check(byes.length === 1 && byes[0].includes("Ana") && byes[0].includes("½"), `Ana's half-point bye: ${JSON.stringify(byes)}`);
+  const boards = await page.$$eval("#arb-pairings tbody tr[data-board]", (rs) => rs.map((r) => r.textContent));
+  check(boards.every((b) => !(b.includes("Bek") && b.includes("Dan"))), `Bek and Dan kept apart: ${JSON.stringify(boards)}`);
+  const black = await page.textContent('#arb-pairings tr[data-board="1"] td:nth-child(4)');
+  await page.selectOption('#arb-pairings tr[data-board="1"] select.arb-result', "+-");
+  await page.click('#arb-pairings tr[data-entry="1"] .arb-save');
+  const absent = names.indexOf(black.trim());
+  await page.waitForSelector(`#arb-players tr[data-player="${absent}"][data-withdrawn="1"]`, { timeout: T });
+  console.log(`  arbiter rules: tie-breaks W, BH-M1; a half-point bye; a pair kept apart; ${black} withdrawn after a forfeit`);
+  await ctx.close();
 }
 
 /** The arbiter corrects and withdraws players, enters a late one, pairs a round again before
@@ -2472,7 +2511,7 @@ async function rating_list(browser, _base, pages) {
   }
 }
 
-const tests = { engine_game, anonymous_quiet, dark_theme, sounds, blind_game, blind_puzzle, a11y_audit, online_resign, reconnect, stalled_connection, draw_rematch_abort, claim_win, phone_pages, phone_menu, languages, language_chunks, accounts_pages, rated_game, learn_pages, puzzle_rating, explorer_from_review, lobby_game, arbiter_page, arbiter_changes, tournament_forms, arena_tournament, correspondence, game_context, notices, forgot_password, broadcast, rating_list, current_games, takeback_chat, premove };
+const tests = { engine_game, anonymous_quiet, dark_theme, sounds, blind_game, blind_puzzle, a11y_audit, online_resign, reconnect, stalled_connection, draw_rematch_abort, claim_win, phone_pages, phone_menu, languages, language_chunks, accounts_pages, rated_game, learn_pages, puzzle_rating, explorer_from_review, lobby_game, arbiter_page, arbiter_changes, tournament_forms, arena_tournament, correspondence, game_context, notices, forgot_password, broadcast, rating_list, current_games, takeback_chat, premove, arbiter_rules };
 const dir = mkdtempSync(path.join(tmpdir(), "toguz-e2e-"));
 let server;
 let browser;

@@ -24,6 +24,8 @@ namespace {
 // (server::Player is a game's seat: the event's players are written tournament::Player.)
 using tournament::Board;
 using tournament::BoardResult;
+using tournament::ByeKind;
+using tournament::ByeRefusal;
 using tournament::Event;
 using tournament::MoveError;
 using tournament::Round;
@@ -72,18 +74,32 @@ json::object event_view(const std::string& id, const Event& ev) {
                                     {"black", b.black},
                                     {"result", std::string(board_result_text(b.result))},
                                     {"moves", b.moves.size()}});
-    rounds.push_back(json::object{{"boards", std::move(boards)},
-                                  {"byes", json::array(r.byes.begin(), r.byes.end())}});
+    rounds.push_back(
+        json::object{{"boards", std::move(boards)},
+                     {"byes", json::array(r.byes.begin(), r.byes.end())},
+                     {"half_byes", json::array(r.half_byes.begin(), r.half_byes.end())},
+                     {"zero_byes", json::array(r.zero_byes.begin(), r.zero_byes.end())}});
   }
   json::array tie_breaks;
   for (TieBreak t : tie_breaks_of(ev)) tie_breaks.push_back(json::string(tie_break_short(t)));
   json::array table;
-  for (const Standing& s : standings(ev))
+  for (const Standing& s : standings(ev)) {
+    // The tie-breaks as the print pages write them, so every page rounds alike.
+    json::array texts;
+    for (double v : s.tie_breaks) texts.push_back(json::string(tournament::tie_break_value(v)));
     table.push_back(
         json::object{{"player", s.player},
                      {"rank", s.rank},
                      {"points", tournament::score_text(s.half_points)},
-                     {"tie_breaks", json::array(s.tie_breaks.begin(), s.tie_breaks.end())}});
+                     {"tie_breaks", json::array(s.tie_breaks.begin(), s.tie_breaks.end())},
+                     {"tie_break_texts", std::move(texts)}});
+  }
+  json::array requests, forbidden;
+  for (const tournament::ByeRequest& q : ev.bye_requests)
+    requests.push_back(json::object{{"player", q.player},
+                                    {"round", q.round},
+                                    {"kind", std::string(tournament::bye_kind_name(q.kind))}});
+  for (auto [a, b] : ev.forbidden) forbidden.push_back(json::array{a, b});
   return json::object{{"id", id},
                       {"name", ev.name},
                       {"site", ev.site},
@@ -94,6 +110,12 @@ json::object event_view(const std::string& id, const Event& ev) {
                       {"players", std::move(players)},
                       {"played", std::move(rounds)},
                       {"standings", std::move(table)},
+                      {"bye_requests", std::move(requests)},
+                      {"forbidden", std::move(forbidden)},
+                      {"max_half_byes", ev.max_half_byes},
+                      {"half_bye_last_round", ev.half_bye_last_round},
+                      {"accelerated_rounds", ev.accelerated_rounds},
+                      {"forfeit_withdraws", ev.forfeit_withdraws},
                       {"next", next_step(ev)}};
 }
 
@@ -104,6 +126,39 @@ bool valid_date(const std::string& d) {
   for (size_t i : {0, 1, 2, 3, 5, 6, 8, 9})
     if (!std::isdigit(static_cast<unsigned char>(d[i])) && d[i] != '?') return false;
   return true;
+}
+
+std::vector<TieBreak> tie_breaks_of_body(const json::value* t) {
+  std::vector<TieBreak> out;
+  if (!t->is_array()) throw Refusal("event_tie_breaks", {}, "array");
+  for (const json::value& v : t->as_array()) {
+    TieBreak tb;
+    if (!v.is_string() || !parse_tie_break(std::string(v.as_string()), &tb))
+      throw Refusal("event_tie_breaks", {}, "names");
+    out.push_back(tb);
+  }
+  return out;
+}
+
+bool bool_field(const json::object& body, const char* name, bool fallback) {
+  const json::value* v = body.if_contains(name);
+  if (!v || v->is_null()) return fallback;
+  if (!v->is_bool()) throw Refusal("field_type", {{"field", name}}, "bool");
+  return v->as_bool();
+}
+
+// The settings in the body, each kept as it was when absent: tie-breaks (in order), Baku
+// acceleration, the half-point byes' limit, whether the last round allows one, whether a
+// forfeit withdraws.
+void apply_settings(Event& ev, const json::object& body) {
+  if (const json::value* t = field(body, "tie_breaks")) ev.tie_breaks = tie_breaks_of_body(t);
+  const int acc =
+      int(get_int(body, "accelerated_rounds", ev.accelerated_rounds, 0, kMaxSwissRounds));
+  if (acc > 0 && ev.system != System::Swiss) throw Refusal("event_swiss_only");
+  ev.accelerated_rounds = acc;
+  ev.max_half_byes = int(get_int(body, "max_half_byes", ev.max_half_byes, 0, kMaxSwissRounds));
+  ev.half_bye_last_round = bool_field(body, "half_bye_last_round", ev.half_bye_last_round);
+  ev.forfeit_withdraws = bool_field(body, "forfeit_withdraws", ev.forfeit_withdraws);
 }
 
 Event new_event(const json::object& body) {
@@ -119,15 +174,7 @@ Event new_event(const json::object& body) {
   } else if (get_int(body, "rounds", 0, 0, kMaxSwissRounds) != 0) {
     throw Refusal("event_rounds_berger");
   }
-  if (const json::value* t = field(body, "tie_breaks")) {
-    if (!t->is_array()) throw Refusal("event_tie_breaks", {}, "array");
-    for (const json::value& v : t->as_array()) {
-      TieBreak tb;
-      if (!v.is_string() || !parse_tie_break(std::string(v.as_string()), &tb))
-        throw Refusal("event_tie_breaks", {}, "names");
-      ev.tie_breaks.push_back(tb);
-    }
-  }
+  apply_settings(ev, body);
   return ev;
 }
 
@@ -190,7 +237,56 @@ void unpair_round(Event& ev) {
     if (b.result != BoardResult::Pending && !automatic)
       throw Refusal("event_round_has_results", {{"n", std::to_string(ev.played.size())}});
   }
-  ev.played.pop_back();
+  tournament::take_back_round(ev);
+}
+
+// A requested bye ("kind": "half" or "zero") for a round not yet paired, or ("cancel": true)
+// one taken back.
+void bye_request(Event& ev, const json::object& body) {
+  const int p = player_index(ev, body);
+  const int round = int(get_int(body, "round", 0, 1, kMaxSwissRounds));
+  if (bool_field(body, "cancel", false)) {
+    if (!tournament::cancel_bye(ev, p, round)) throw Refusal("event_bye_none");
+    return;
+  }
+  ByeKind kind;
+  if (!tournament::parse_bye_kind(get_string(body, "kind", "half", 10), &kind))
+    throw Refusal("field_type", {{"field", "kind"}}, "half|zero");
+  const tournament::ByeRequest q{p, round, kind};
+  switch (check_bye(ev, q)) {
+    case ByeRefusal::None:
+      break;
+    case ByeRefusal::NotSwiss:
+      throw Refusal("event_swiss_only");
+    case ByeRefusal::NoPlayer:
+      throw Refusal("event_player", {{"n", std::to_string(ev.players.size())}});
+    case ByeRefusal::Withdrawn:
+      throw Refusal("event_bye_withdrawn");
+    case ByeRefusal::RoundNotOpen:
+      throw Refusal("event_bye_round", {{"from", std::to_string(ev.played.size() + 1)},
+                                        {"to", std::to_string(ev.total_rounds())}});
+    case ByeRefusal::AlreadyAsked:
+      throw Refusal("event_bye_twice");
+    case ByeRefusal::LastRound:
+      throw Refusal("event_bye_last_round");
+    case ByeRefusal::OverLimit:
+      throw Refusal("event_bye_limit", {{"n", std::to_string(ev.max_half_byes)}});
+  }
+  tournament::request_bye(ev, q);
+}
+
+// Two players ("player", "other", 1-based) who must not meet, or ("remove": true) may again.
+void forbid(Event& ev, const json::object& body) {
+  if (ev.system != System::Swiss) throw Refusal("event_swiss_only");
+  const int a = player_index(ev, body);
+  json::object other = body;
+  other["player"] = body.contains("other") ? body.at("other") : json::value(0);
+  const int b = player_index(ev, other);
+  if (a == b) throw Refusal("event_forbid_same");
+  if (bool_field(body, "remove", false))
+    tournament::unforbid_pair(ev, a, b);
+  else
+    tournament::forbid_pair(ev, a, b);
 }
 
 void enter_result(Event& ev, const json::object& body) {
@@ -217,6 +313,8 @@ void enter_result(Event& ev, const json::object& body) {
         {{"n", std::to_string(e.move)}, {"side", e.side}, {"token", e.token}, {"detail", e.why}});
   }
   board.result = res;
+  if (tournament::is_forfeit(res))
+    tournament::record_forfeit(ev, r - 1, b - 1, res, bool_field(body, "keep", false));
 }
 
 // What a board keeper's token may do: its board's entries, and ask which board it opens.
@@ -273,9 +371,15 @@ Response ArbiterApi::change(const http::request<http::string_body>& req, store::
     withdraw_player(ev, body);
   } else if (action == "unpair") {
     unpair_round(ev);
+  } else if (action == "bye") {
+    bye_request(ev, body);
+  } else if (action == "forbid") {
+    forbid(ev, body);
+  } else if (action == "settings") {
+    apply_settings(ev, body);
   } else if (action == "pair") {
     try {
-      ev.played.push_back(pair_next_round(ev));
+      add_next_round(ev);
     } catch (const std::runtime_error& e) {
       throw Refusal("event_pairing", {{"detail", e.what()}});
     }
@@ -341,8 +445,9 @@ void ArbiterApi::add_routes(net::Router& router) {
   for (const char* action : {"tgk", "pairings", "standings"})
     add(Method::Get, std::string("/api/events/:id/") + action, event(action));
   add(Method::Get, "/api/events/:id/live", event("live"));
-  for (const char* action : {"players", "player", "withdraw", "pair", "unpair", "result", "keeper",
-                             "revoke", "follow", "move", "undo", "clock", "finish", "keeper_board"})
+  for (const char* action :
+       {"players", "player", "withdraw", "pair", "unpair", "result", "bye", "forbid", "settings",
+        "keeper", "revoke", "follow", "move", "undo", "clock", "finish", "keeper_board"})
     add(Method::Post, std::string("/api/events/:id/") + action, event(action));
 }
 

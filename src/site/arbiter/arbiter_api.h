@@ -22,9 +22,10 @@ class ArbiterApi {
       : store_(store), broadcasts_(std::move(broadcast_dir)) {}
 
   // The arbiter's routes: POST /api/events, GET /api/events/<id>[/tgk|pairings|standings|live],
-  // POST /api/events/<id>/{players,player,withdraw,pair,unpair,result}, and the broadcast's
-  // (docs/tournaments.md "Broadcasts"): POST /api/events/<id>/{keeper,revoke,follow} with the
-  // key, {move,undo,clock,finish} with the key or a board keeper's token, keeper_board.
+  // POST /api/events/<id>/{players,player,withdraw,pair,unpair,result,bye,forbid,settings}, and
+  // the broadcast's (docs/tournaments.md "Broadcasts"): POST /api/events/<id>/{keeper,revoke,
+  // follow} with the key, {move,undo,clock,finish} with the key or a board keeper's token,
+  // keeper_board.
   void add_routes(net::Router& router);
 
   // Answers a request of one of those routes: `id` "" for POST /api/events (a new event), else
@@ -41,7 +42,9 @@ class ArbiterApi {
   // POST /api/events: a new event and its arbiter key.
   Response create(const Request& req);
   // A POST with the arbiter key to an event: `action` (players: a new player; player: one
-  // corrected; withdraw; pair; unpair: the last round taken back; result) applied to `ev`,
+  // corrected; withdraw; pair; unpair: the last round taken back; result, a forfeit withdrawing
+  // the absent player unless "keep"; bye: a requested bye; forbid: a pair kept apart;
+  // settings: tie-breaks, acceleration, bye limits) applied to `ev`,
   // then `row` saved; a Refusal, and nothing saved, on any refusal.
   Response change(const Request& req, store::EventRow& row, tournament::Event ev,
                   const std::string& action);

@@ -16,7 +16,8 @@ tournament::ReportWords words(const char* lang) {
     w.result = "Результат", w.bye = "свободен", w.rank = "Место", w.name = "Имя";
     w.rating = "Рейтинг", w.no = "№", w.withdrawn = "выбыл";
     w.white_mark = "б", w.black_mark = "ч";
-    w.tie_breaks = {"Бх", "Бх-1", "Берг", "Поб", "ЛВ"};
+    w.tie_breaks = {"Бх", "Бх-1", "Берг", "Поб", "ЛВ", "Мед"};
+    w.half_bye = "½ отдых", w.zero_bye = "0 отдых";
   } else if (w.lang == "kk") {
     w.tournament = "Турнир";
     w.round_of = "{total} турдың {n}-туры";
@@ -26,7 +27,8 @@ tournament::ReportWords words(const char* lang) {
     w.result = "Нәтиже", w.bye = "бос", w.rank = "Орын", w.name = "Аты";
     w.rating = "Рейтинг", w.no = "№", w.withdrawn = "шықты";
     w.white_mark = "а", w.black_mark = "қ";
-    w.tie_breaks = {"Бх", "Бх-1", "Берг", "Жеңіс", "ЖК"};
+    w.tie_breaks = {"Бх", "Бх-1", "Берг", "Жеңіс", "ЖК", "Мед"};
+    w.half_bye = "½ демалыс", w.zero_bye = "0 демалыс";
   } else if (w.lang == "ky") {
     w.tournament = "Турнир";
     w.round_of = "{total} турдун {n}-туру";
@@ -36,7 +38,8 @@ tournament::ReportWords words(const char* lang) {
     w.result = "Натыйжа", w.bye = "бош", w.rank = "Орун", w.name = "Аты";
     w.rating = "Рейтинг", w.no = "№", w.withdrawn = "чыкты";
     w.white_mark = "а", w.black_mark = "к";
-    w.tie_breaks = {"Бх", "Бх-1", "Берг", "Жеңиш", "ЖЖ"};
+    w.tie_breaks = {"Бх", "Бх-1", "Берг", "Жеңиш", "ЖЖ", "Мед"};
+    w.half_bye = "½ эс алуу", w.zero_bye = "0 эс алуу";
   }
   return w;
 }

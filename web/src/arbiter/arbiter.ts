@@ -18,6 +18,7 @@ import {
   BoardDrafts, RESULTS, arbiter_link, edit_player_body, event_date, event_meta, keeper_link, may_enter_players, may_repair, new_event_body,
   new_player_body, player_label, print_path, result_label, round_index, tie_break_text, titled_name,
 } from "./arbiter_state.js";
+import { rules_part } from "./arbiter_rules.js";
 
 /** #/arbiter: the form of a new event and the events whose keys this browser keeps. */
 export class ArbiterHomeView implements View {
@@ -131,6 +132,7 @@ export class ArbiterEventView implements View {
       this.round_part(arbiter),
       arbiter && n_played ? this.follow_part() : null,
       this.standings_part(),
+      rules_part(ev, arbiter, (action, body, box) => this.change(action, body, box)),
     ];
     this.el.replaceChildren(...parts.filter((p): p is HTMLElement => p !== null));
   }
@@ -279,8 +281,10 @@ export class ArbiterEventView implements View {
       const keeper = r === ev.played.length - 1 && b.result === "*" ? this.keeper_part(i + 1) : null;
       rows.push(h("tr", { class: "arb-entry no-print", "data-entry": String(i + 1) }, h("td", {}), h("td", { colspan: "4" }, moves, save, error, keeper)));
     });
-    for (const p of round.byes)
-      rows.push(h("tr", { class: "bye" }, h("td", {}), h("td", { class: "name" }, player_label(ev.players[p])), h("td", { class: "res" }, t("arb_bye")), h("td", {}), h("td", {})));
+    const byes: [number[] | undefined, string][] = [[round.byes, t("arb_bye")], [round.half_byes, t("arb_half_bye")], [round.zero_byes, t("arb_zero_bye")]];
+    for (const [list, word] of byes)
+      for (const p of list ?? [])
+        rows.push(h("tr", { class: "bye" }, h("td", {}), h("td", { class: "name" }, player_label(ev.players[p])), h("td", { class: "res" }, word), h("td", {}), h("td", {})));
     return h("section", { class: "arb-round" },
       h("h3", {}, ev.played.length > 1 ? pick : t("arb_round", { n: r + 1, total: ev.rounds })),
       h("div", { class: "table-wrap" }, h("table", { id: "arb-pairings", "data-round": String(r + 1) },
@@ -340,7 +344,7 @@ export class ArbiterEventView implements View {
       return h("tr", { "data-player": String(s.player) },
         h("td", { class: "n" }, String(s.rank)), h("td", { class: "name" }, titled_name(p)),
         h("td", { class: "n" }, p.rating > 0 ? String(p.rating) : ""), h("td", { class: "n pts" }, s.points),
-        ...s.tie_breaks.map((v) => h("td", { class: "n" }, tie_break_text(v))));
+        ...s.tie_breaks.map((v, k) => h("td", { class: "n" }, s.tie_break_texts?.[k] ?? tie_break_text(v))));
     });
     return h("section", { class: "arb-standings" },
       h("h3", {}, t("arb_standings")),

@@ -25,8 +25,15 @@ export interface ArbiterEvent {
   rounds: number;
   tie_breaks: string[];
   players: EventPlayer[];
-  played: { boards: EventBoard[]; byes: number[] }[];
-  standings: { player: number; rank: number; points: string; tie_breaks: number[] }[];
+  played: { boards: EventBoard[]; byes: number[]; half_byes?: number[]; zero_byes?: number[] }[];
+  /** tie_break_texts: the values as every page writes them (the server rounds them). */
+  standings: { player: number; rank: number; points: string; tie_breaks: number[]; tie_break_texts?: string[] }[];
+  bye_requests?: { player: number; round: number; kind: "half" | "zero" }[];
+  forbidden?: [number, number][];
+  max_half_byes?: number;
+  half_bye_last_round?: boolean;
+  accelerated_rounds?: number;
+  forfeit_withdraws?: boolean;
   next: "players" | "pair" | "results" | "done";
 }
 

@@ -14,7 +14,17 @@ export const RESULTS: [string, string][] = [
   ["0-1", "0-1"],
   ["+-", "+ −"],
   ["-+", "− +"],
+  ["--", "− −"],
 ];
+
+/** The tie-breaks the server knows, by their short names, in the documented order. */
+export const TIE_BREAKS = ["BH-1", "BH", "BH-M1", "SB", "W", "DE"];
+
+/** "bh-1, BH sb" typed by the arbiter as the list the server takes; unknown names kept for the
+ * server to refuse. */
+export function tie_break_list(text: string): string[] {
+  return text.split(/[\s,]+/).filter((w) => w !== "").map((w) => TIE_BREAKS.find((k) => k.toLowerCase() === w.toLowerCase()) ?? w);
+}
 
 /** A result as the page shows it (an unknown one as it is). */
 export function result_label(result: string): string {

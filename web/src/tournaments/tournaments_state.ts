@@ -56,9 +56,10 @@ export function game_link_kind(g: TGame): "watch" | "replay" | "forfeit" {
   return g.result === "*" && !g.called_off ? "watch" : "replay";
 }
 
-/** A tie-break in the standings: whole numbers as they are, others with one decimal. */
+/** A tie-break in the standings as every page writes it (the print pages, the arbiter's page,
+ * `toguz tournament`): whole numbers as they are, halves with one decimal, others with two. */
 export function tie_break_text(v: number): string {
-  return Number.isInteger(v) ? String(v) : v.toFixed(1);
+  return Number.isInteger(v) ? String(v) : Number.isInteger(v * 2) ? v.toFixed(1) : v.toFixed(2);
 }
 
 /** What the reader may do on a tournament's page: start it (its creator, before it starts), type

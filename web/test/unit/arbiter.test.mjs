@@ -5,8 +5,9 @@ import assert from "node:assert/strict";
 import {
   BoardDrafts, edit_player_body, may_enter_players, may_repair, print_path,
   RESULTS, arbiter_link, event_date, event_meta, new_event_body, new_player_body, player_label, result_label, round_index,
-  tie_break_text, titled_name, keeper_link, live_signature, move_pairs,
+  tie_break_list, tie_break_text, titled_name, keeper_link, live_signature, move_pairs,
 } from "../../node_modules/.toguz-unit/arbiter/arbiter_state.js";
+import { tie_break_text as tournament_tie_break_text } from "../../node_modules/.toguz-unit/tournaments/tournaments_state.js";
 import { load_lang } from "../../node_modules/.toguz-unit/i18n/index.js";
 
 await load_lang("en");
@@ -19,7 +20,7 @@ function event(over = {}) {
 }
 
 test("results: the server's codes shown as the page writes them", () => {
-  assert.deepEqual(RESULTS.map(([v]) => v), ["*", "1-0", "1/2-1/2", "0-1", "+-", "-+"]);
+  assert.deepEqual(RESULTS.map(([v]) => v), ["*", "1-0", "1/2-1/2", "0-1", "+-", "-+", "--"]);
   assert.equal(result_label("1/2-1/2"), "½-½");
   assert.equal(result_label("*"), "—");
   assert.equal(result_label("-+"), "− +");
@@ -33,6 +34,13 @@ test("players, tie-breaks and dates as the page writes them", () => {
   assert.equal(player_label({ name: "Bek", rating: 0, title: "" }), "Bek");
   assert.deepEqual([tie_break_text(4), tie_break_text(3.5), tie_break_text(2.25), tie_break_text(1 / 3)], ["4", "3.5", "2.25", "0.33"]);
   assert.equal(event_date(new Date(Date.UTC(2026, 11, 1, 12))), "2026.12.01");
+});
+
+test("tie-breaks: rounded alike on the arbiter's and the tournaments' pages; the list typed", () => {
+  for (const v of [0, 4, 3.5, 2.25, 1 / 3, 12.75, 7.125])
+    assert.equal(tie_break_text(v), tournament_tie_break_text(v), String(v));
+  assert.deepEqual(tie_break_list("bh-1, BH  sb,de bh-m1"), ["BH-1", "BH", "SB", "DE", "BH-M1"]);
+  assert.deepEqual(tie_break_list("xx"), ["xx"]);
 });
 
 test("the forms' requests: rounds only for Swiss, no rating typed is none", () => {

@@ -46,7 +46,7 @@ test("the games: those being played, those over newest first; results and links"
   assert.equal(game_link_kind(game({ result: "1-0" })), "replay");
   assert.equal(game_link_kind(game({ called_off: true })), "replay");
   assert.equal(game_link_kind(game({ id: null })), "forfeit");
-  assert.deepEqual([tie_break_text(3), tie_break_text(2.5), tie_break_text(1.25)], ["3", "2.5", "1.3"]);
+  assert.deepEqual([tie_break_text(3), tie_break_text(2.5), tie_break_text(1.25), tie_break_text(1 / 3)], ["3", "2.5", "1.25", "0.33"]);
 });
 
 test("the reader's actions: log in, start, code and join, resume, his game, withdraw", () => {
