@@ -133,12 +133,17 @@ std::vector<int> Arena::pair(int64_t now) {
   return made;
 }
 
-void Arena::finish(int game, BoardResult result) {
+Arena::Game& Arena::open_game(int game) {
   if (game < 0 || game >= int(games_.size()))
     throw std::invalid_argument("no arena game " + std::to_string(game));
   Game& g = games_[game];
   if (g.result != BoardResult::Pending || g.called_off)
     throw std::invalid_argument("arena game " + std::to_string(game) + " is already over");
+  return g;
+}
+
+void Arena::finish(int game, BoardResult result) {
+  Game& g = open_game(game);
   if (result == BoardResult::Pending)
     throw std::invalid_argument("an arena game ends with a result");
   g.result = result;
@@ -168,12 +173,22 @@ void Arena::finish(int game, BoardResult result) {
 }
 
 void Arena::call_off(int game) {
-  if (game < 0 || game >= int(games_.size()))
-    throw std::invalid_argument("no arena game " + std::to_string(game));
-  Game& g = games_[game];
-  if (g.result != BoardResult::Pending || g.called_off)
-    throw std::invalid_argument("arena game " + std::to_string(game) + " is already over");
+  Game& g = open_game(game);
   g.called_off = true;
+  entries_[g.white].playing = false;
+  entries_[g.black].playing = false;
+}
+
+void Arena::no_show(int game, BoardResult result) {
+  if (result != BoardResult::WhiteForfeitWin && result != BoardResult::BlackForfeitWin)
+    throw std::invalid_argument("a no-show is a forfeit");
+  Game& g = open_game(game);
+  g.result = result;
+  g.no_show = true;
+  Entry& absent = entries_[result == BoardResult::WhiteForfeitWin ? g.black : g.white];
+  ++absent.games;
+  absent.streak = 0;
+  if (&absent == &entries_[g.white]) ++absent.whites;
   entries_[g.white].playing = false;
   entries_[g.black].playing = false;
 }

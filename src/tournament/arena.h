@@ -28,6 +28,7 @@ class Arena {
     BoardResult result = BoardResult::Pending;
     int white_points = 0, black_points = 0;  // arena points the game gave
     bool called_off = false;                 // ended without a result (call_off)
+    bool no_show = false;                    // one side never began it (no_show)
   };
   struct Entry {
     Player player;
@@ -64,6 +65,13 @@ class Arena {
   // Ends a game without a result (it was never played): no points, no game counted, the streaks
   // kept, both players wait again. Throws std::invalid_argument as finish does.
   void call_off(int game);
+  // Ends a game that one side called off before it was played (he did not make his first move,
+  // or left or resigned before two moves each): `result` is the forfeit it is shown as
+  // (WhiteForfeitWin: Black called it off). A game lost for him (0 points, his streak ends),
+  // nothing for the other, to whom it is no game at all (his streak kept); both wait again.
+  // A result is decided only by play, never by an abort. Throws std::invalid_argument as
+  // finish does, and on a result that is no forfeit.
+  void no_show(int game, BoardResult result);
 
   bool running(int64_t now) const { return now >= start_ && now < start_ + duration_; }
   const std::vector<Entry>& entries() const { return entries_; }
@@ -80,6 +88,7 @@ class Arena {
                std::vector<int>& left) const;
   void untangle(Pairs& pairs, std::vector<int>& left) const;
   int add_game(int a, int b);  // a new game, colours by share of Whites; its index
+  Game& open_game(int game);   // the game, still being played; throws as finish() says
   int64_t start_, duration_, rematch_wait_;
   std::vector<Entry> entries_;
   std::vector<Game> games_;

@@ -2011,14 +2011,32 @@ async function tournament_forms(browser, base, pages) {
   check(await b.evaluate(() => document.activeElement?.id === "tn-code-entry"), "the field kept its focus");
   await b.click("#tn-join");
   await b.waitForSelector("#tn-withdraw", { timeout: T });
-  console.log("  tournament forms: a round robin with the defaults, an entry code typed across redraws kept its text and focus");
+  check(!(await b.$("#tn-edit")) && !(await b.$("#tn-cancel")), "only the creator edits and cancels");
+  // the creator: a countdown to the start, the edit (name and clock), then the cancel
+  await a.waitForFunction(() => /^Starts in [45]:\d\d$/.test(document.querySelector("#tn-countdown")?.textContent ?? ""), null, { timeout: T, polling: 100 });
+  await a.click("#tn-edit");
+  await a.fill("#tn-edit-name", "Круговой 2+1");
+  await a.fill("#tn-edit-minutes", "2");
+  await a.fill("#tn-edit-increment", "1");
+  await a.fill("#tn-edit-starts", "60");
+  await a.click("#tn-edit-save");
+  await a.waitForFunction(() => document.querySelector("#tn-title")?.textContent === "Круговой 2+1" && !document.querySelector("#tn-edit-form"), null, { timeout: T, polling: 100 });
+  const edited = (await (await fetch(`${base}/api/tournaments/${new URL(url).hash.split("/")[2]}`)).json()).tournament;
+  check(edited.initial_ms === 120000 && edited.increment_ms === 1000 && edited.entrants.length === 1, `the edit kept: ${edited.initial_ms}+${edited.increment_ms}, ${edited.entrants.length} player`);
+  check(/^Starts in 1:0\d:\d\d$|^Starts in 59:\d\d$/.test(await a.textContent("#tn-countdown")), `the countdown follows: ${await a.textContent("#tn-countdown")}`);
+  a.once("dialog", (d) => void d.accept());
+  await a.click("#tn-cancel");
+  await a.waitForSelector('#tn-status[data-status="cancelled"]', { timeout: T });
+  console.log("  tournament forms: a round robin with the defaults, an entry code typed across redraws kept its text and focus; edited and cancelled by its creator");
 }
 
 /** A short online arena: four accounts join a one-minute arena with a 1+0 clock and play it to
  * the end (White resigns at once in every other game he has White, else he moves and Black
- * resigns), each player taken from the tournament page to his game and back; then the standings
- * shown are checked against the games: each game's result as its own page has it, and the arena
- * points recomputed from those results (2 a win, 1 a draw, doubled after two wins in a row). */
+ * resigns), each player taken from the tournament page to his first game, and from each game
+ * over on to his next by the game's page itself (with its sound); then the podium and the
+ * standings shown are checked against the games: each game's result as its own page has it, and
+ * the arena points recomputed from those results (2 a win, 1 a draw, doubled after two wins in a
+ * row; a game called off before two moves each gives nobody anything). */
 /** A finished game's result as a tournament counts it (docs/accounts.md "Fair play"): an aborted
  * game is the forfeit of the side that called it off, "*" when nobody did. */
 function tournament_result(st) {
@@ -2052,6 +2070,7 @@ async function arena_tournament(browser, base, pages) {
   const id = new URL(url).hash.split("/")[2];
   await a.waitForSelector("#tn-title", { timeout: T });
   check((await a.textContent("#tn-title")) === "Арена <i>1+0</i>" && (await a.$("#tn-title i")) === null, "the name shown as text");
+  await a.waitForFunction(() => /^Ends in (0:[0-5]\d|1:00)$/.test(document.querySelector("#tn-countdown")?.textContent ?? ""), null, { timeout: T, polling: 100 });
   // the lobby lists it
   await ps[1].goto(`${base}/#/lobby`);
   await ps[1].waitForSelector(`#lobby-tournaments li[data-tournament="${id}"]`, { timeout: T });
@@ -2069,36 +2088,61 @@ async function arena_tournament(browser, base, pages) {
       null, { timeout: T, polling: 50 });
     if ((await h.jsonValue()) === "confirm") await p.click('[data-action="resign-confirm"]', { timeout: T }).catch(() => {});
   };
-  // Each player: from the tournament page to his game, play it out, back; until it is over.
+  // Each player: from the tournament page to his first game, play it out, and on from its page
+  // to the next one by itself; until the arena is over.
   const played = names.map(() => []);
   const play = async (p, i) => {
     let whites = 0;
+    let game = "";
     for (;;) {
-      const where = await p.waitForFunction(() => {
-        if (location.hash.startsWith("#/game/")) return "game";
-        return document.querySelector('#tn-status[data-status="finished"]') ? "finished" : false;
-      }, null, { timeout: 3 * T, polling: 100 });
+      const where = await p.waitForFunction(async ([last, tid]) => {
+        if (location.hash.startsWith("#/game/") && location.hash !== `#/game/${last}`) return "game";
+        if (!last) return false;
+        const tn = (await (await fetch(`/api/tournaments/${tid}`)).json()).tournament;
+        return tn.status === "finished" ? "finished" : false;
+      }, [game, id], { timeout: 3 * T, polling: 1000 });
       if ((await where.jsonValue()) === "finished") return;
-      const game = new URL(p.url()).hash.split("/")[2];
-      const me = (await board_data(p)).you;
-      if (me === "white") {
-        whites++;
-        if ((await wait_turn(p)) === "move") {
-          if (whites % 2 === 1) {
-            await resign_unless_over(p);
-          } else {
-            await play_one(p, "click", i);
+      game = new URL(p.url()).hash.split("/")[2];
+      const here = () => p.url().endsWith(`#/game/${game}`);
+      // The game's page goes on to the next game by itself once this one is over, which may be
+      // at any moment (the opponent resigns): a step that finds the page gone on is no failure.
+      try {
+        const me = (await board_data(p)).you;
+        if (me === "white") {
+          whites++;
+          if ((await wait_turn(p)) === "move") {
+            if (whites % 2 === 1) {
+              await resign_unless_over(p);
+            } else {
+              await play_one(p, "click", i);
+            }
           }
+        } else if ((await wait_turn(p)) === "move") {
+          await resign_unless_over(p);
         }
-      } else if ((await wait_turn(p)) === "move") {
-        await resign_unless_over(p);
+        await p.waitForFunction((g) => document.querySelector("#game-over") || location.hash !== `#/game/${g}`, game, { timeout: T, polling: 50 });
+      } catch (e) {
+        if (here()) throw e;
       }
-      await p.waitForSelector("#game-over", { timeout: T });
-      played[i].push([game, me, tournament_result(await p.evaluate(() => window.__toguz.state()))]);
-      await p.click("#tn-back");
+      let st = null;
+      for (const t0 = Date.now(); (st?.status ?? "playing") === "playing" && Date.now() - t0 < T; ) {
+        if (st) await new Promise((r) => setTimeout(r, 300)); // the end being written: wait for its state, not a time
+        const r = await fetch(`${base}/api/games/${game}`);
+        if (r.status === 404) break; // called off unstarted at the arena's end: no game kept
+        st = r.ok ? (await r.json()).game : { status: "playing" };
+      }
+      if (!st?.players) continue;
+      const me = st.players.white?.name === names[i] ? "white" : "black";
+      played[i].push([game, me, tournament_result(st)]);
     }
   };
   await Promise.all(ps.map((p, i) => play(p, i)));
+  const moved_on = played.filter((list) => list.length > 1).length;
+  check(moved_on > 0, "someone played more than one game");
+  for (const [i, p] of ps.entries())
+    if (played[i].length > 1) check(await p.evaluate(() => (window.__toguz_sounds ?? []).includes("start")), `${names[i]}: the next game's sound`);
+  await a.goto(url);
+  await a.waitForSelector('#tn-status[data-status="finished"]', { timeout: T });
   // The standings against the games.
   const games = (await a.$$eval("#tn-games tbody tr", (rows) => rows.map((r) => ({ ...r.dataset })))).reverse();
   check(games.length >= 2, `games were played: ${games.length}`);
@@ -2107,21 +2151,27 @@ async function arena_tournament(browser, base, pages) {
   const streak = {};
   for (const g of games) {
     const st = (await (await fetch(`${base}/api/games/${g.game}`)).json()).game;
-    const result = tournament_result(st);
+    const result = st ? tournament_result(st) : "*"; // none kept: called off unstarted at the end
     // a game nobody started by the end is called off: no result, no points
     check(g.result === result, `game ${g.game}: ${g.result} shown, ${result} from its page`);
     check((g.calledOff === "1") === (result === "*"), `game ${g.game}: called off only without a result`);
     if (result === "*") continue;
-    // a forfeit (a game called off before two moves each: docs/accounts.md "Fair play") is a
-    // win without doubling nor streak
-    const forfeit = result === "+-" || result === "-+";
-    const white_half = result === "1-0" || result === "+-" ? 2 : result === "1/2-1/2" ? 1 : 0;
+    // a forfeit (a game called off before two moves each: docs/accounts.md "Fair play") is
+    // nobody's win: the one who called it off loses it for nothing, and his streak
+    if (result === "+-" || result === "-+") {
+      streak[result === "+-" ? g.black : g.white] = 0;
+      continue;
+    }
+    const white_half = result === "1-0" ? 2 : result === "1/2-1/2" ? 1 : 0;
     for (const [who, half] of [[g.white, white_half], [g.black, 2 - white_half]]) {
-      pts[who] = (pts[who] ?? 0) + (!forfeit && (streak[who] ?? 0) >= 2 ? 2 * half : half);
-      if (!forfeit || half !== 2) streak[who] = half === 2 ? (streak[who] ?? 0) + 1 : 0;
+      pts[who] = (pts[who] ?? 0) + ((streak[who] ?? 0) >= 2 ? 2 * half : half);
+      streak[who] = half === 2 ? (streak[who] ?? 0) + 1 : 0;
     }
   }
   for (const n of names) check(String(pts[n] ?? 0) === shown[n], `${n}: ${shown[n]} points shown, ${pts[n] ?? 0} from the games`);
+  const podium = await a.$$eval("#tn-podium li", (items) => items.map((li) => li.dataset.name));
+  const top = await a.$$eval("#tn-standings tbody tr", (rows) => rows.slice(0, 3).map((r) => r.dataset.name));
+  check(podium.length === 3 && podium.join() === top.join(), `the podium: ${podium.join()}, the standings: ${top.join()}`);
   // every game a player saw ended is in the tournament with the same result
   for (const [i, list] of played.entries())
     for (const [game, , result] of list) {

@@ -16,6 +16,7 @@ struct PairedGame {
   int64_t initial_ms = -1, increment_ms = 0;  // the clock; initial_ms -1: none
   int days_per_move = 0;                      // > 0: a correspondence game (no clock)
   bool rated = false;
+  int first_move_seconds = 0;        // the first-move rule's time; 0: the server's
   std::string variant = "standard";  // standard, kozdatu or bestemshi
   // A tournament's game: the tournament's id and name (shown on the game page; no rematch).
   std::string tournament_id, tournament_name;

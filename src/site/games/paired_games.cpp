@@ -43,6 +43,7 @@ PairedSeats GamesSite::start_paired(const PairedGame& g) {
   room->increment_ms = room->has_clock() ? std::max<int64_t>(0, g.increment_ms) : 0;
   room->set_clocks(std::max<int64_t>(0, room->clock_initial_ms));
   room->days_per_move = std::max(0, g.days_per_move);
+  room->first_move_seconds = std::max(0, g.first_move_seconds);
   const auto speed =
       room->has_clock()     ? accounts::speed_of({room->clock_initial_ms, room->increment_ms, 0})
       : g.days_per_move > 0 ? std::optional<accounts::Speed>(accounts::Speed::correspondence)

@@ -148,7 +148,7 @@ Room::Played Room::play(int hole, Refused* why, MoveDone done) {
   moved_at_ = SteadyClock::now();
   if (has_clock()) {
     left_[i] = left + increment_ms;
-    clock_running_ = true;
+    clock_running_ = game.ply_count() >= clock_start_ply();
     turn_start_ = SteadyClock::now();
   }
   if (correspondence()) set_move_deadline();
@@ -630,7 +630,9 @@ void Room::announce_rematch(const Room& next) {
 // ---- clocks ----
 
 void Room::resume_clock() {
-  if (!has_clock() || clock_running_ || status != Status::Playing || game.ply_count() == 0) return;
+  if (!has_clock() || clock_running_ || status != Status::Playing ||
+      game.ply_count() < clock_start_ply())
+    return;
   if (store_fault_ || pending_end_) return;  // they stand still while the store refuses writes
   if (!seat_present(to_move())) return;
   clock_running_ = true;
@@ -667,9 +669,13 @@ bool Room::first_move_due() const {
          game.ply_count() < 2 && players[0].seated && players[1].seated;
 }
 
+int Room::first_move_time() const {
+  return first_move_seconds > 0 ? first_move_seconds : services_.config.first_move_seconds;
+}
+
 std::optional<int64_t> Room::first_move_left_ms() const {
   if (!first_move_due()) return std::nullopt;
-  const auto deadline = moved_at_ + std::chrono::seconds(services_.config.first_move_seconds);
+  const auto deadline = moved_at_ + std::chrono::seconds(first_move_time());
   const auto now = store_fault_ ? paused_at_ : SteadyClock::now();  // it stands still meanwhile
   return std::max<int64_t>(0, std::chrono::duration_cast<milliseconds>(deadline - now).count());
 }
@@ -679,7 +685,7 @@ void Room::arm_start_timer() {
     start_timer_.cancel();
     return;
   }
-  start_timer_.expires_at(moved_at_ + std::chrono::seconds(services_.config.first_move_seconds));
+  start_timer_.expires_at(moved_at_ + std::chrono::seconds(first_move_time()));
   start_timer_.async_wait([self = shared_from_this()](boost::system::error_code ec) {
     if (!ec) self->on_start_timer();
   });

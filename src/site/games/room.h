@@ -136,6 +136,9 @@ class Room : public std::enable_shared_from_this<Room> {
   int days_per_move = 0;
   int64_t move_deadline_ms = 0;
   bool correspondence() const { return days_per_move > 0; }
+  // The first-move rule's time for this game (a tournament's setting); 0: the server's
+  // first_move_seconds. Not stored: after a restart the server's applies.
+  int first_move_seconds = 0;
   void set_move_deadline();  // now + days_per_move days
   int64_t created_ms = 0, updated_ms = 0;
   std::string review;  // the finished review's JSON object, "" when none
@@ -159,6 +162,10 @@ class Room : public std::enable_shared_from_this<Room> {
   SteadyClock::time_point idle_since = SteadyClock::now();  // since when nobody is connected
 
   bool has_clock() const { return clock_initial_ms >= 0; }
+  // The clocks run from this ply on: in an online game once both sides have moved (before, the
+  // first-move rule times each side, so no clock is lost before a player has begun), otherwise
+  // once the first move is made.
+  int clock_start_ply() const { return mode == Mode::Online ? 2 : 1; }
   Side to_move() const { return game.position().side_to_move(); }
   // Side s's clock now (0 without a clock).
   int64_t clock_left(Side s) const;
@@ -277,6 +284,7 @@ class Room : public std::enable_shared_from_this<Room> {
   // first_move_seconds from the start of the game (White) or from White's first move (Black),
   // by the server's clock; then the game is aborted with him as aborted_by (reason no-start).
   bool first_move_due() const;
+  int first_move_time() const;  // seconds: first_move_seconds, else the server's
   // The milliseconds left for that first move, nullopt when first_move_due() is false.
   std::optional<int64_t> first_move_left_ms() const;
   // Arms the first-move timer when first_move_due(), else cancels it. arm_flag_timer arms it too.
@@ -368,7 +376,7 @@ class Room : public std::enable_shared_from_this<Room> {
 
   RoomServices& services_;
   // Clocks: left_[s] is side s's time when its turn started (turn_start_) or, when not running,
-  // its time now. They run once the first move is made, and not after a restart until the
+  // its time now. They run from clock_start_ply() on, and not after a restart until the
   // player to move is back.
   bool clock_running_ = false;
   int64_t left_[2] = {0, 0};

@@ -74,7 +74,7 @@ void Room::undo_plies(int plies) {
   takeback_declined_ply_[0] = takeback_declined_ply_[1] = -1;  // plies now mean other moves
   turn_start_ = SteadyClock::now();
   moved_at_ = SteadyClock::now();
-  if (game.ply_count() == 0) clock_running_ = false;
+  if (game.ply_count() < clock_start_ply()) clock_running_ = false;
   if (correspondence()) set_move_deadline();
   score = score_text(game);
   try {

@@ -137,6 +137,10 @@ Refused Tournaments::check(const TournamentSpec& s) const {
   if (s.max_players < 2 || s.max_players > most)
     return Refusal("tournament_players", {{"n", std::to_string(most)}});
   if (s.entry_code.size() > 40) return Refusal("tournament_code_long");
+  if (s.first_move_seconds != 0 &&
+      (s.first_move_seconds < kFirstMoveMinSeconds || s.first_move_seconds > kFirstMoveMaxSeconds))
+    return Refusal("tournament_first_move", {{"min", std::to_string(kFirstMoveMinSeconds)},
+                                             {"max", std::to_string(kFirstMoveMaxSeconds)}});
   return std::nullopt;
 }
 
@@ -173,10 +177,7 @@ Refused Tournaments::join(const std::string& id, const Viewer& viewer, const std
   if (t->state == State::Running && !t->is_arena()) return Refusal("tournament_closed");
   if (!t->spec.entry_code.empty() && code != t->spec.entry_code) return Refusal("wrong_entry_code");
   if (int(t->entrants.size()) >= t->spec.max_players) return Refusal("tournament_full");
-  Entrant e{viewer.user_id, viewer.username, 0, false};
-  if (const auto speed = accounts::speed_of({t->spec.initial_ms, t->spec.increment_ms, 0});
-      speed && hooks_.rating)
-    e.rating = int(std::lround(hooks_.rating(viewer, *speed).rating));
+  Entrant e{viewer.user_id, viewer.username, seed_of(t->spec, viewer), false};
   t->entrants.push_back(e);
   if (t->arena) arena_do(*t, json::array{"join", e.name, e.rating});
   save(*t);
@@ -204,14 +205,62 @@ Refused Tournaments::withdraw(const std::string& id, const Viewer& viewer) {
 
 Refused Tournaments::start_now(const std::string& id, const Viewer& viewer) {
   T* t = find(id);
-  if (!t) return Refusal("no_tournament", {{"id", id}});
-  if (!viewer.signed_in()) return Refusal("not_logged_in");
-  if (viewer.user_id != t->creator) return Refusal("tournament_not_creator");
-  if (t->state != State::Upcoming) return Refusal("tournament_started");
+  if (Refused why = creator_before_start(t, id, viewer)) return why;
   t->spec.starts_ms = hooks_.now_ms();
   advance(*t);
   save(*t);
   return std::nullopt;
+}
+
+int Tournaments::seed_of(const TournamentSpec& spec, const Viewer& viewer) const {
+  const auto speed = accounts::speed_of({spec.initial_ms, spec.increment_ms, 0});
+  if (!speed || !hooks_.rating) return 0;
+  return int(std::lround(hooks_.rating(viewer, *speed).rating));
+}
+
+Refused Tournaments::creator_before_start(const T* t, const std::string& id,
+                                          const Viewer& viewer) const {
+  if (!t) return Refusal("no_tournament", {{"id", id}});
+  if (!viewer.signed_in()) return Refusal("not_logged_in");
+  if (viewer.user_id != t->creator) return Refusal("tournament_not_creator");
+  if (t->state == State::Finished || t->state == State::Cancelled)
+    return Refusal("tournament_over");
+  if (t->state != State::Upcoming) return Refusal("tournament_started");
+  return std::nullopt;
+}
+
+Refused Tournaments::edit(const std::string& id, const Viewer& viewer, const TournamentSpec& spec) {
+  T* t = find(id);
+  if (Refused why = creator_before_start(t, id, viewer)) return why;
+  TournamentSpec s = spec;
+  s.system = t->spec.system;
+  s.entry_code = t->spec.entry_code;
+  s.max_players = t->spec.max_players;
+  s.rated = t->spec.rated;
+  if (Refused why = check(s)) return why;
+  t->spec = s;
+  for (Entrant& e : t->entrants) {
+    Viewer v;
+    v.user_id = e.user_id;
+    v.username = e.name;
+    e.rating = seed_of(s, v);
+  }
+  save(*t);
+  return std::nullopt;
+}
+
+Refused Tournaments::cancel(const std::string& id, const Viewer& viewer) {
+  T* t = find(id);
+  if (Refused why = creator_before_start(t, id, viewer)) return why;
+  t->state = State::Cancelled;
+  t->finished_ms = hooks_.now_ms();
+  save(*t);
+  return std::nullopt;
+}
+
+std::optional<TournamentSpec> Tournaments::spec(const std::string& id) const {
+  const T* t = find(id);
+  return t ? std::optional<TournamentSpec>(t->spec) : std::nullopt;
 }
 
 int Tournaments::open_created_by(int64_t user_id) const {
@@ -259,6 +308,8 @@ std::vector<int> Tournaments::arena_do(T& t, json::array step, bool record) {
              }));
   } else if (what == "finish") {
     t.arena->finish(int(step.at(1).as_int64()), result_of(step.at(2), "arena_log finish"));
+  } else if (what == "no_show") {
+    t.arena->no_show(int(step.at(1).as_int64()), result_of(step.at(2), "arena_log no_show"));
   } else if (what == "call_off") {
     const int game = int(step.at(1).as_int64());
     t.arena->call_off(game);
@@ -283,6 +334,7 @@ std::string Tournaments::start_game(T& t, int w, int b) {
   g.rated = t.spec.rated;
   g.tournament_id = t.id;
   g.tournament_name = t.spec.name;
+  g.first_move_seconds = t.spec.first_move_seconds;
   const PairedSeats seats = hooks_.start_game(g);
   if (!seats.error.empty()) {
     log(net::LogLevel::Error, "", "tournament " + t.id + ": no game started: " + seats.error);
@@ -381,7 +433,9 @@ void Tournaments::finish_game(T& t, size_t index, BoardResult result) {
     result = BoardResult::Draw;
   }
   g.result = result;
-  if (t.arena)
+  if (t.arena && tournament::is_forfeit(result))  // never a win by an abort
+    arena_do(t, json::array{"no_show", int(index), result_text(result)});
+  else if (t.arena)
     arena_do(t, json::array{"finish", int(index), result_text(result)});
   else
     t.event.played.at(g.round).boards.at(g.board).result = result;
@@ -432,12 +486,19 @@ void Tournaments::advance(T& t) {
   }
 }
 
-void Tournaments::game_ended(const std::string& game_id, BoardResult result) {
+void Tournaments::game_ended(const std::string& game_id, BoardResult result, bool no_start) {
   auto it = by_game_.find(game_id);
   if (it == by_game_.end()) return;
   T* t = find(it->second.first);
-  if (!t || !t->games.at(it->second.second).open()) return;
-  finish_game(*t, it->second.second, result);
+  const size_t index = it->second.second;
+  if (!t || !t->games.at(index).open()) return;
+  finish_game(*t, index, result);
+  if (t->arena && no_start && tournament::is_forfeit(result)) {
+    // The absent player is not paired again until he says he is back.
+    const TGame& g = t->games[index];
+    const int absent = result == BoardResult::WhiteForfeitWin ? g.black : g.white;
+    if (!t->arena->entries()[absent].paused) arena_do(*t, json::array{"pause", absent});
+  }
   advance(*t);
   save(*t);
 }
@@ -495,6 +556,7 @@ json::object Tournaments::state_json(const T& t) const {
                  {"duration_ms", t.spec.duration_ms},
                  {"entry_code", t.spec.entry_code},
                  {"max_players", t.spec.max_players},
+                 {"first_move_seconds", t.spec.first_move_seconds},
                  {"creator", t.creator},
                  {"creator_name", t.creator_name},
                  {"status", state_name(t.state)},
@@ -530,6 +592,8 @@ TournamentSpec Tournaments::spec_of(const json::object& o, const std::string& wh
   s.duration_ms = int_of(o, "duration_ms", where);
   s.entry_code = text_of(o, "entry_code", where);
   s.max_players = int(int_of(o, "max_players", where));
+  if (o.contains("first_move_seconds"))  // a state stored before it: the default
+    s.first_move_seconds = int(int_of(o, "first_move_seconds", where));
   return s;
 }
 
@@ -647,6 +711,7 @@ json::object Tournaments::summary_json(const T& t) const {
                  {"players", int64_t(t.entrants.size())},
                  {"max_players", t.spec.max_players},
                  {"entry", t.spec.entry_code.empty() ? "open" : "code"},
+                 {"first_move_seconds", t.spec.first_move_seconds},
                  {"creator", t.creator_name}};
   if (t.is_arena()) {
     o["duration_ms"] = t.spec.duration_ms;

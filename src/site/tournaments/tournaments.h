@@ -45,6 +45,10 @@ struct TournamentSpec {
   int64_t duration_ms = 0;  // an arena's
   std::string entry_code;   // "" : any account may join, else only with this code
   int max_players = 100;
+  // Each player's first move is due within this many seconds (the first-move rule,
+  // docs/accounts.md "Fair play"; no clock runs before both have moved); 0: the server's
+  // --first-move-seconds.
+  int first_move_seconds = 0;
 };
 
 struct TournamentHooks {
@@ -73,6 +77,7 @@ inline constexpr int kRoundRobinMaxPlayers = 20;
 inline constexpr int kTournamentMaxRounds = 30;
 inline constexpr int64_t kArenaMaxMs = 12 * 3600 * 1000;
 inline constexpr int kMaxOpenTournamentsPerAccount = 5;
+inline constexpr int kFirstMoveMinSeconds = 10, kFirstMoveMaxSeconds = 120;
 
 class Tournaments {
  public:
@@ -93,6 +98,14 @@ class Tournaments {
   Refused withdraw(const std::string& id, const Viewer& viewer);
   // The creator starts an upcoming tournament now instead of at its start time.
   Refused start_now(const std::string& id, const Viewer& viewer);
+  // The creator changes an upcoming tournament's name, clock, start, duration or rounds and
+  // first-move time to `spec`'s (the rest stays as it was), which must pass check(); the
+  // players' seeds follow a new clock's category.
+  Refused edit(const std::string& id, const Viewer& viewer, const TournamentSpec& spec);
+  // The creator cancels an upcoming tournament (it stays listed as cancelled).
+  Refused cancel(const std::string& id, const Viewer& viewer);
+  // What tournament `id` is (nullopt when unknown): the base of an edit.
+  std::optional<TournamentSpec> spec(const std::string& id) const;
   // How many tournaments `user_id` created that are not over yet (the API limits them).
   int open_created_by(int64_t user_id) const;
   // How many tournaments in memory `user_id` created at or after `since_ms` (wall clock).
@@ -107,8 +120,11 @@ class Tournaments {
   // result goes in, and the next pairing follows at once where it may. Pending: it ended
   // without a result (an arena does not count it; a round event scores it drawn).
   // An arena ends at its end time: its games without a move are called off then (call_off),
-  // the games being played are waited for.
-  void game_ended(const std::string& game_id, tournament::BoardResult result);
+  // the games being played are waited for. In an arena a forfeit (the game called off by one
+  // side before it was played) is that side's lost game and no game for the other
+  // (Arena::no_show); `no_start` (he never made his first move) also pauses him.
+  void game_ended(const std::string& game_id, tournament::BoardResult result,
+                  bool no_start = false);
   // Called about every second: starts tournaments whose time has come, pairs what can be
   // paired, finishes what is over.
   void tick();
@@ -169,6 +185,9 @@ class Tournaments {
   T* find(const std::string& id);
   const T* find(const std::string& id) const;
   int entrant_of(const T& t, int64_t user_id) const;
+  // The creator's tournament not started yet, else the refusal.
+  Refused creator_before_start(const T* t, const std::string& id, const Viewer& viewer) const;
+  int seed_of(const TournamentSpec& spec, const Viewer& viewer) const;  // his rating there
   bool connected(int64_t user_id) const;
   void start(T& t);
   void pair_round(T& t);  // round events: the next round's boards and games
@@ -180,7 +199,8 @@ class Tournaments {
   // At an arena's end: its games not started are called off.
   void call_off_unstarted(T& t);
   // Applies one arena step (["join",name,rating], ["pause",i], ["resume",i], ["pair",now],
-  // ["finish",game,result]) and, when `record`, logs it; the new games of a "pair".
+  // ["finish",game,result], ["no_show",game,result], ["call_off",game]) and, when `record`,
+  // logs it; the new games of a "pair".
   static std::vector<int> arena_do(T& t, boost::json::array step, bool record = true);
   void save(T& t);
   boost::json::object state_json(const T& t) const;

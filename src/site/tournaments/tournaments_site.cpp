@@ -67,6 +67,19 @@ TournamentSpec spec_of(const json::object& body) {
   s.duration_ms = get_int(body, "duration_minutes", 0, 0, 100000) * 60000;
   s.entry_code = get_string(body, "entry_code", "", 40);
   s.max_players = int(get_int(body, "max_players", 100, 0, 100000));
+  s.first_move_seconds = int(get_int(body, "first_move_seconds", 0, 0, 100000));
+  return s;
+}
+
+// An edit's body over the tournament as it is: the fields it gives replace those.
+TournamentSpec edited_spec(const json::object& body, TournamentSpec s) {
+  if (body.contains("name")) s.name = clean_name(get_string(body, "name", "", 1000), "", 120);
+  s.initial_ms = get_int(body, "initial_ms", s.initial_ms, 0, INT64_MAX / 4);
+  s.increment_ms = get_int(body, "increment_ms", s.increment_ms, 0, INT64_MAX / 4);
+  s.starts_ms = get_int(body, "starts_at", s.starts_ms, 0, INT64_MAX / 4);
+  s.rounds = int(get_int(body, "rounds", s.rounds, 0, 1000));
+  s.duration_ms = get_int(body, "duration_minutes", s.duration_ms / 60000, 0, 100000) * 60000;
+  s.first_move_seconds = int(get_int(body, "first_move_seconds", s.first_move_seconds, 0, 100000));
   return s;
 }
 
@@ -137,12 +150,15 @@ void TournamentsSite::game_ended(const Room& room) {
         json::serialize(json::object{{"type", "tournament_game"},
                                      {"from", s_.cluster->instance()},
                                      {"game", room.id},
-                                     {"result", std::string(tournament::board_result_text(*r))}}));
+                                     {"result", std::string(tournament::board_result_text(*r))},
+                                     {"no_start", room.reason == Ending::NoStart}}));
     return;
   }
   // Later, not inside the room's end: the next pairing creates rooms, and the end may come
   // from a loop over the rooms (the sweep).
-  s_.post([this, id = room.id, result = *r] { tournaments_->game_ended(id, result); });
+  s_.post([this, id = room.id, result = *r, no_start = room.reason == Ending::NoStart] {
+    tournaments_->game_ended(id, result, no_start);
+  });
 }
 
 void TournamentsSite::on_channel(const std::string& text) {
@@ -155,7 +171,9 @@ void TournamentsSite::on_channel(const std::string& text) {
   const json::string* result = o->contains("result") ? o->at("result").if_string() : nullptr;
   BoardResult r;
   if (!game || !result || !tournament::parse_board_result(*result, &r)) return;
-  tournaments_->game_ended(std::string(*game), r);
+  const json::value* no_start = o->if_contains("no_start");
+  tournaments_->game_ended(std::string(*game), r,
+                           no_start && no_start->is_bool() && no_start->as_bool());
 }
 
 void TournamentsSite::add_routes(net::Router& router) {
@@ -172,7 +190,7 @@ void TournamentsSite::add_routes(net::Router& router) {
   router.add(Method::Get, "/api/tournaments/:id", route(""));
   for (const char* action : {"pgn", "tgk"})
     router.add(Method::Get, std::string("/api/tournaments/:id/") + action, route(action));
-  for (const char* action : {"join", "withdraw", "start"})
+  for (const char* action : {"join", "withdraw", "start", "edit", "cancel"})
     router.add(Method::Post, std::string("/api/tournaments/:id/") + action, route(action));
 }
 
@@ -255,9 +273,17 @@ Response TournamentsSite::act(const net::Request& req, const std::string& id,
   const json::object body = json_body(req);
   const std::string code = get_string(body, "code", "", 100);
   if (action == "join") count_entry_code(id, code, viewer, peer);
-  const Refused why = action == "join"       ? tournaments_->join(id, viewer, code)
-                      : action == "withdraw" ? tournaments_->withdraw(id, viewer)
-                                             : tournaments_->start_now(id, viewer);
+  Refused why;
+  if (action == "join")
+    why = tournaments_->join(id, viewer, code);
+  else if (action == "withdraw")
+    why = tournaments_->withdraw(id, viewer);
+  else if (action == "edit")
+    why = tournaments_->edit(id, viewer, edited_spec(body, *tournaments_->spec(id)));
+  else if (action == "cancel")
+    why = tournaments_->cancel(id, viewer);
+  else
+    why = tournaments_->start_now(id, viewer);
   if (why) throw *why;
   tournaments_->seen(viewer);
   tournaments_->tick();  // an arena pairs a player who joined at once

@@ -187,18 +187,27 @@ TEST(ServerGame, ClockTimeoutIsDetectedByTheServer) {
   ASSERT_TRUE(w.ok());
   auto g = w.read_state([](const json::object& g) { return !g.at("legal").as_array().empty(); });
   ASSERT_TRUE(g);
-  EXPECT_TRUE(g->at("clock").at("running").is_null());  // runs from the first move
+  EXPECT_TRUE(g->at("clock").at("running").is_null());  // runs once both sides have moved
   w.send(json::object{{"type", "move"}, {"hole", first_legal(*g)}, {"ply", 0}});
-  auto running = w.read_state([](const json::object& g) { return jint(g.at("ply")) == 1; });
-  ASSERT_TRUE(running);
-  // Black never moves: the server's timer ends the game without another message. Before two
-  // moves each a fallen flag calls the game off (docs/accounts.md "Fair play"), by Black.
+  auto one = w.read_state([](const json::object& g) { return jint(g.at("ply")) == 1; });
+  ASSERT_TRUE(one);
+  // Black's first move is timed by the first-move rule, not by his clock.
+  EXPECT_TRUE(one->at("clock").at("running").is_null());
+  EXPECT_EQ(jint(one->at("clock").at("black_ms")), 300);
+  WsClient b(srv.port, black.id, black.token);
+  ASSERT_TRUE(b.ok());
+  auto bs = b.read_state([](const json::object& g) { return !g.at("legal").as_array().empty(); });
+  ASSERT_TRUE(bs);
+  EXPECT_EQ(jint(bs->at("clock").at("black_ms")), 300) << "no time lost before his first move";
+  b.send(json::object{{"type", "move"}, {"hole", first_legal(*bs)}, {"ply", 1}});
+  // White never moves again: the server's timer ends the game without another message. Before
+  // two moves each a fallen flag calls the game off (docs/accounts.md "Fair play"), by White.
   auto over = w.read_state([](const json::object& g) { return jstr(g.at("status")) == "aborted"; });
   ASSERT_TRUE(over);
   EXPECT_EQ(jstr(over->at("result").at("reason")), "aborted");
-  EXPECT_EQ(jstr(over->at("result").at("aborted_by")), "black");
+  EXPECT_EQ(jstr(over->at("result").at("aborted_by")), "white");
   EXPECT_TRUE(over->at("result").at("winner").is_null());
-  EXPECT_EQ(jint(over->at("clock").at("black_ms")), 0);
+  EXPECT_EQ(jint(over->at("clock").at("white_ms")), 0);
   EXPECT_TRUE(over->at("clock").at("running").is_null());
 }
 

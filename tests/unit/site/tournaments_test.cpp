@@ -291,6 +291,115 @@ TEST_F(TournamentsFixture, ArenaTakesLatePlayersAndWithdrawalPauses) {
   tours.game_ended("not-a-tournament-game", BoardResult::Draw);  // ignored
 }
 
+// A player who never makes his first move (no-start) loses only that game: 0 points, a game
+// for him, none for the other, whose streak stays; he is paused until he comes back, and the
+// other is paired again at once, with someone else. The game is shown as the forfeit it was.
+TEST_F(TournamentsFixture, ArenaNoShowLosesOnlyHisGameAndIsPaused) {
+  TournamentSpec s = arena_spec();
+  s.starts_ms = now;
+  s.first_move_seconds = 20;
+  const std::string id = make(s);
+  join(id, {1, 2, 3, 4, 5});
+  tours.tick();
+  ASSERT_EQ(games.size(), 2u);
+  EXPECT_EQ(games[0].first_move_seconds, 20) << "the tournament's first-move time";
+  // The second game: White wins, so its players wait while the first goes on.
+  tours.game_ended(game_ids[1], BoardResult::WhiteWins);
+  tours.tick();
+  ASSERT_EQ(games.size(), 3u);  // the fifth player and one of them
+  const std::string absent = white(0), present = black(0);
+  tours.game_ended(game_ids[0], BoardResult::BlackForfeitWin, /*no_start=*/true);
+  int64_t absent_id = 0;
+  for (int64_t u : {1, 2, 3, 4, 5})
+    if (name(u) == absent) absent_id = u;
+  EXPECT_TRUE(view(id, absent_id).at("me").at("paused").as_bool());
+  EXPECT_EQ(points(id).at(present), "0") << "an abort is no win";
+  EXPECT_EQ(points(id).at(absent), "0");
+  const json::object after = view(id);  // kept: the loop reads into it
+  for (const json::value& st : after.at("standings").as_array()) {
+    const std::string who(st.at("name").as_string());
+    if (who == absent || who == present) {
+      EXPECT_EQ(st.at("games").as_int64(), who == absent ? 1 : 0) << who;
+    }
+  }
+  EXPECT_EQ(view(id).at("games").as_array()[0].at("result").as_string(), "-+");
+  // The present player was paired at once with the one left waiting, never with the absent.
+  ASSERT_EQ(games.size(), 4u);
+  EXPECT_TRUE(white(3) == present || black(3) == present);
+  EXPECT_TRUE(white(3) != absent && black(3) != absent);
+  // Back: he resumes and is paired again.
+  tours.game_ended(game_ids[2], BoardResult::Draw);
+  EXPECT_EQ(english(tours.join(id, account(absent_id, absent), "")), "");
+  tours.tick();
+  ASSERT_EQ(games.size(), 5u);
+  EXPECT_TRUE(white(4) == absent || black(4) == absent);
+  // A forfeit that is not a no-start (he resigned at once) does not pause him.
+  const std::string resigner = white(4);
+  int64_t resigner_id = 0;
+  for (int64_t u : {1, 2, 3, 4, 5})
+    if (name(u) == resigner) resigner_id = u;
+  tours.game_ended(game_ids[4], BoardResult::BlackForfeitWin);
+  EXPECT_FALSE(view(id, resigner_id).at("me").at("paused").as_bool());
+  // Replayed from the store, the log gives the same standings.
+  const auto before = points(id);
+  Tournaments again{hooks()};
+  again.restore(saved.at(id));
+  json::object v = *again.view(id, Viewer{});
+  for (const json::value& st : v.at("standings").as_array())
+    EXPECT_EQ(st.at("points").as_string(), before.at(std::string(st.at("name").as_string())));
+}
+
+TEST_F(TournamentsFixture, TheCreatorEditsAndCancelsBeforeTheStart) {
+  const std::string id = make(arena_spec());
+  join(id, {2});
+  TournamentSpec s = *tours.spec(id);
+  s.name = "Evening arena";
+  s.initial_ms = 120000;
+  s.increment_ms = 1000;
+  s.starts_ms = now + 120000;
+  s.duration_ms = 5 * 60000;
+  s.first_move_seconds = 15;
+  EXPECT_EQ(code(tours.edit(id, account(2, "Bolat"), s)), "tournament_not_creator");
+  EXPECT_EQ(code(tours.edit(id, Viewer{}, s)), "not_logged_in");
+  TournamentSpec bad = s;
+  bad.first_move_seconds = 5;
+  EXPECT_EQ(code(tours.edit(id, account(1, "Aigerim"), bad)), "tournament_first_move");
+  bad = s;
+  bad.duration_ms = 0;
+  EXPECT_EQ(code(tours.edit(id, account(1, "Aigerim"), bad)), "tournament_duration");
+  bad = s;
+  bad.system = TournamentSystem::Swiss;  // the system stays what it was
+  bad.entry_code = "ABCD";
+  EXPECT_EQ(english(tours.edit(id, account(1, "Aigerim"), bad)), "");
+  EXPECT_EQ(tours.spec(id)->system, TournamentSystem::Arena);
+  EXPECT_EQ(tours.spec(id)->entry_code, "");
+  EXPECT_EQ(english(tours.edit(id, account(1, "Aigerim"), s)), "");
+  json::object v = view(id);
+  EXPECT_EQ(v.at("name").as_string(), "Evening arena");
+  EXPECT_EQ(v.at("initial_ms").as_int64(), 120000);
+  EXPECT_EQ(v.at("starts_ms").as_int64(), now + 120000);
+  EXPECT_EQ(v.at("ends_ms").as_int64(), now + 120000 + 5 * 60000);
+  EXPECT_EQ(v.at("first_move_seconds").as_int64(), 15);
+  EXPECT_EQ(v.at("entrants").as_array().size(), 1u) << "its players stay";
+  now += 60000;
+  tours.tick();
+  EXPECT_EQ(view(id).at("status").as_string(), "upcoming") << "the new start time holds";
+  // Cancelled by its creator only; then nothing more changes it.
+  EXPECT_EQ(code(tours.cancel(id, account(2, "Bolat"))), "tournament_not_creator");
+  EXPECT_EQ(english(tours.cancel(id, account(1, "Aigerim"))), "");
+  EXPECT_EQ(view(id).at("status").as_string(), "cancelled");
+  EXPECT_EQ(saved.at(id).status, "cancelled");
+  EXPECT_EQ(code(tours.edit(id, account(1, "Aigerim"), s)), "tournament_over");
+  EXPECT_EQ(code(tours.cancel(id, account(1, "Aigerim"))), "tournament_over");
+  // Once started, neither.
+  TournamentSpec now_spec = arena_spec();
+  now_spec.starts_ms = now;
+  const std::string id2 = make(now_spec);
+  tours.tick();
+  EXPECT_EQ(code(tours.edit(id2, account(1, "Aigerim"), now_spec)), "tournament_started");
+  EXPECT_EQ(code(tours.cancel(id2, account(1, "Aigerim"))), "tournament_started");
+}
+
 TEST_F(TournamentsFixture, SwissRoundsForfeitsAndTheEnd) {
   TournamentSpec s = arena_spec();
   s.system = TournamentSystem::Swiss;

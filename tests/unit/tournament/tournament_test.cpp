@@ -515,6 +515,43 @@ TEST(Arena, TwoPlayersMeetAgainWhenNoOneElseWaits) {
   EXPECT_EQ(arena.entries()[0].points + arena.entries()[1].points, 6);
 }
 
+// A game one side never began is his lost game and no game at all for the other: no points,
+// the other's streak kept, both free again.
+TEST(Arena, ANoShowIsNoWinForTheOther) {
+  Arena arena(0, 1000);
+  for (const char* n : {"A", "B", "C"}) arena.join({n, 1500, ""});
+  std::vector<int> g = arena.pair(0);
+  ASSERT_EQ(g.size(), 1u);
+  const int w = arena.games()[g[0]].white;
+  arena.finish(g[0], BoardResult::WhiteWins);
+  g = arena.pair(1);  // the winner and the third: the winner wins again, a streak of 2
+  ASSERT_EQ(g.size(), 1u);
+  const Arena::Game& second = arena.games()[g[0]];
+  arena.finish(g[0], second.white == w ? BoardResult::WhiteWins : BoardResult::BlackWins);
+  EXPECT_EQ(arena.entries()[w].streak, 2);
+  g = arena.pair(2);  // the other two (the streaker met both last)
+  ASSERT_EQ(g.size(), 1u);
+  const Arena::Game& third = arena.games()[g[0]];
+  const Arena::Entry x = arena.entries()[third.white], y = arena.entries()[third.black];
+  // Black never starts: White neither wins nor loses anything, his streak kept.
+  arena.no_show(g[0], BoardResult::WhiteForfeitWin);
+  EXPECT_TRUE(arena.games()[g[0]].no_show);
+  const Arena::Entry& present = arena.entries()[third.white];
+  const Arena::Entry& absent = arena.entries()[third.black];
+  EXPECT_EQ(present.points, x.points);
+  EXPECT_EQ(present.streak, x.streak);
+  EXPECT_EQ(present.games, x.games);
+  EXPECT_EQ(absent.points, y.points);
+  EXPECT_EQ(absent.streak, 0);
+  EXPECT_EQ(absent.games, y.games + 1);
+  EXPECT_FALSE(present.playing);
+  EXPECT_FALSE(absent.playing);
+  EXPECT_THROW(arena.no_show(g[0], BoardResult::WhiteForfeitWin), std::invalid_argument);
+  g = arena.pair(3);
+  ASSERT_EQ(g.size(), 1u);
+  EXPECT_THROW(arena.no_show(g[0], BoardResult::WhiteWins), std::invalid_argument);
+}
+
 // ---- Over-the-board games and TGK ----
 
 const std::vector<std::string> kMasterGame = {"1.", "65", "87", "2.", "55", "99", "3.", "34", "35",

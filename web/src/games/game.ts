@@ -25,6 +25,7 @@ import type { GameClientMessage } from "../protocol/client.js";
 import type { Board, GameState, Line, Review, ReviewSummary, Score, ServerMessage, Side } from "../protocol/types.js";
 import { copy_text, esc, toast, type View } from "../shell/util.js";
 import { diff_text, time_left_text } from "../accounts/accounts_state.js";
+import { watch_next_game } from "../tournaments/next_game.js";
 import { tournament_of_game } from "../tournaments/tournaments_api.js";
 import { context_html, seat_html, show_watching } from "./game_context.js";
 import { premove_after_click, premove_on_state } from "./premove_state.js";
@@ -85,6 +86,7 @@ export class GameView implements View {
   private sent_ply = -1;
   private ticker: number;
   private sounds = new GameSounds();
+  private stop_next: (() => void) | null = null; // the watch for the next tournament game
   private deadline_passed = false; // the correspondence deadline was past at the last render
   private keyh: (e: KeyboardEvent) => void;
   private board_focused = false; // the keyboard was on the board before a redraw: it stays there
@@ -142,6 +144,7 @@ export class GameView implements View {
   }
 
   destroy() {
+    this.stop_next?.();
     this.sock.close();
     window.clearInterval(this.ticker);
     document.removeEventListener("keydown", this.keyh);
@@ -285,6 +288,7 @@ export class GameView implements View {
     }
     if (this.sent_ply !== g.ply) this.sent_ply = -1;
     if (!is_over(g)) this.panel_closed = false;
+    this.watch_tournament(g);
     if (this.view_ply !== null && this.view_ply >= g.ply) this.view_ply = null;
     // a premove waits for the latest state: one still queued would make it stale
     const pm = this.queue.length === 0 ? premove_on_state(g, this.premove) : { play: null, keep: this.premove };
@@ -292,6 +296,13 @@ export class GameView implements View {
     this.render();
     if (pm.play !== null) this.play(pm.play);
     if (this.queue.length > 0) this.next_state();
+  }
+
+  /** A player's finished game of a tournament opened from its page: on to his next game. */
+  private watch_tournament(g: GameState) {
+    if (this.stop_next || !is_over(g) || (g.you !== "white" && g.you !== "black")) return;
+    const tournament = tournament_of_game(g.id);
+    if (tournament) this.stop_next = watch_next_game(g.id, tournament);
   }
 
   // ---- input ----------------------------------------------------------------------------

@@ -1,11 +1,11 @@
-// Sounds of a game: a move, a capture, a tuz, the end, and a warning when the player's own
-// clock runs low. Made with the Web Audio API (short tones, no files to fetch); off while the
+// Sounds of a game: a move, a capture, a tuz, the end, a tournament's next game, and a warning
+// when the player's own clock runs low. Made with the Web Audio API (short tones, no files to fetch); off while the
 // header's sound button is off (kept per browser). Which sound a change calls for is decided
 // by the pure functions below.
 
 import type { GameState, Side } from "../protocol/types.js";
 
-export type SoundKind = "move" | "capture" | "tuz" | "low" | "end";
+export type SoundKind = "move" | "capture" | "tuz" | "low" | "end" | "start";
 
 /** The clock's warning: once when the player's own time falls under this. */
 export const LOW_TIME_MS = 10_000;
@@ -51,6 +51,7 @@ const NOTES: Record<SoundKind, [number, number][]> = {
   tuz: [[523, 70], [659, 70], [784, 120]],
   low: [[880, 90], [880, 90]],
   end: [[392, 120], [523, 200]],
+  start: [[523, 90], [784, 90], [1047, 160]], // a new game has started for the player
 };
 
 let audio: AudioContext | null = null;

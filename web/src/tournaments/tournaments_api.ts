@@ -13,6 +13,7 @@ export interface TournamentSummary {
   rated: boolean;
   starts_ms: number;
   ends_ms?: number;
+  first_move_seconds?: number; // each player's first move is due within this
   duration_ms?: number;
   rounds?: number;
   round?: number;
@@ -60,7 +61,7 @@ export const tournaments_api = {
   list: () => call<{ tournaments: TournamentSummary[] }>("GET", "/api/tournaments"),
   create: (body: Record<string, unknown>) => call<{ id: string; tournament: Tournament }>("POST", "/api/tournaments", body),
   get: (id: string) => call<{ tournament: Tournament }>("GET", tournament_path(id)),
-  post: (id: string, action: "join" | "withdraw" | "start", body: Record<string, unknown> = {}) =>
+  post: (id: string, action: "join" | "withdraw" | "start" | "edit" | "cancel", body: Record<string, unknown> = {}) =>
     call<{ tournament: Tournament }>("POST", tournament_path(id, `/${action}`), body),
 };
 

@@ -62,9 +62,10 @@ export function tie_break_text(v: number): string {
   return Number.isInteger(v) ? String(v) : Number.isInteger(v * 2) ? v.toFixed(1) : v.toFixed(2);
 }
 
-/** What the reader may do on a tournament's page: start it (its creator, before it starts), type
- * its entry code and join, resume after a pause, open his game, withdraw. */
-export type TournamentAction = "start" | "code" | "join" | "paused" | "resume" | "my_game" | "withdraw";
+/** What the reader may do on a tournament's page: start, edit or cancel it (its creator, before
+ * it starts), type its entry code and join, resume after a pause, open his game, withdraw (in a
+ * running arena: pause, he may come back). */
+export type TournamentAction = "start" | "edit" | "cancel" | "code" | "join" | "paused" | "resume" | "my_game" | "withdraw" | "pause";
 
 /** The reader's actions in order; "login" without an account, null when there is nothing to
  * show (the tournament is over, or a round-based one runs without him). */
@@ -72,7 +73,7 @@ export function actions_of(tn: Tournament, me: string | null): TournamentAction[
   if (tn.status === "finished" || tn.status === "cancelled") return null;
   if (!me) return "login";
   const out: TournamentAction[] = [];
-  if (tn.status === "upcoming" && me === tn.creator) out.push("start");
+  if (tn.status === "upcoming" && me === tn.creator) out.push("start", "edit", "cancel");
   const mine = tn.me;
   if (!mine) {
     if (tn.status === "running" && tn.system !== "arena") return out.length ? out : null;
@@ -82,7 +83,7 @@ export function actions_of(tn: Tournament, me: string | null): TournamentAction[
     out.push("paused", "resume");
   } else if (!mine.withdrawn) {
     if (mine.game) out.push("my_game");
-    out.push("withdraw");
+    out.push(tn.status === "running" && tn.system === "arena" ? "pause" : "withdraw");
   }
   return out;
 }
@@ -117,6 +118,7 @@ export interface TournamentForm {
   max_players: string;
   code: string;
   rated: boolean;
+  first_move?: string; // seconds; absent: the server's default
 }
 
 /** The body of POST /api/tournaments from the form, `now` ms since the epoch: the times in ms,
@@ -126,7 +128,45 @@ export function new_tournament_body(f: TournamentForm, now: number): Record<stri
     name: f.name, system: f.system, initial_ms: Math.round(Number(f.minutes) * 60000), increment_ms: Math.round(Number(f.increment) * 1000),
     rated: f.rated, starts_at: now + Math.round(Number(f.starts_in) * 60000), max_players: Number(f.max_players), entry_code: f.code,
   };
+  if (f.first_move) body.first_move_seconds = Number(f.first_move);
   if (f.system === "arena") body.duration_minutes = Number(f.duration);
   if (f.system === "swiss") body.rounds = Number(f.rounds);
   return body;
+}
+
+/** After the reader's game `game` of tournament `tn` ended: his next game's id once it has
+ * started, "over" when none will come (the tournament is over, or he is not in it, or paused),
+ * null while he waits for it. */
+export function next_game_of(tn: Tournament, game: string): string | "over" | null {
+  if (tn.status !== "running" || !tn.me || tn.me.paused || tn.me.withdrawn) return "over";
+  return tn.me.game && tn.me.game !== game ? tn.me.game : null;
+}
+
+/** The body of POST .../edit from the edit form: the same fields as a new tournament's, less
+ * the system, the entry code, the players and rated, which stay. */
+export function edit_tournament_body(f: TournamentForm, now: number): Record<string, unknown> {
+  const { system: _s, max_players: _m, entry_code: _c, rated: _r, ...rest } = new_tournament_body(f, now);
+  return rest;
+}
+
+/** What the page counts down to: the start of an upcoming tournament, the end of a running
+ * arena (its key and the ms left, by the server's clock `server_now`); null for none. */
+export function countdown_of(tn: Tournament, server_now: number): { key: "tn_countdown_start" | "tn_countdown_end"; ms: number } | null {
+  if (tn.status === "upcoming") return { key: "tn_countdown_start", ms: Math.max(0, tn.starts_ms - server_now) };
+  if (tn.status === "running" && tn.ends_ms) return { key: "tn_countdown_end", ms: Math.max(0, tn.ends_ms - server_now) };
+  return null;
+}
+
+/** A time left as h:mm:ss, or m:ss under an hour (whole seconds, rounded up). */
+export function countdown_text(ms: number): string {
+  const all = Math.ceil(ms / 1000);
+  const h = Math.floor(all / 3600), m = Math.floor((all % 3600) / 60), sec = all % 60;
+  const two = (n: number) => String(n).padStart(2, "0");
+  return h > 0 ? `${h}:${two(m)}:${two(sec)}` : `${m}:${two(sec)}`;
+}
+
+/** The podium of a finished tournament: the first three of its standings (fewer with fewer
+ * players), empty before its end. */
+export function podium_of(tn: Tournament): Tournament["standings"] {
+  return tn.status === "finished" ? tn.standings.slice(0, 3) : [];
 }

@@ -5,7 +5,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
   actions_key, actions_of, game_link_kind, game_result_text, game_to_open, new_tournament_body, open_and_done, playing_and_done, summary_text,
-  max_players_of, system_text, tie_break_text,
+  max_players_of, system_text, tie_break_text, countdown_of, countdown_text, podium_of, next_game_of, edit_tournament_body,
 } from "../../node_modules/.toguz-unit/tournaments/tournaments_state.js";
 import { load_lang } from "../../node_modules/.toguz-unit/i18n/index.js";
 
@@ -52,13 +52,15 @@ test("the games: those being played, those over newest first; results and links"
 test("the reader's actions: log in, start, code and join, resume, his game, withdraw", () => {
   assert.equal(actions_of(tn(), null), "login");
   assert.equal(actions_of(tn({ status: "finished" }), "asel"), null);
-  assert.deepEqual(actions_of(tn(), "asel"), ["start", "join"]);
+  assert.deepEqual(actions_of(tn(), "asel"), ["start", "edit", "cancel", "join"]);
   assert.deepEqual(actions_of(tn({ entry: "code" }), "bek"), ["code", "join"]);
   assert.deepEqual(actions_of(tn({ status: "running" }), "bek"), ["join"]); // an arena is joined late
   assert.equal(actions_of(tn({ status: "running", system: "swiss" }), "bek"), null);
   const me = { player: 1, paused: false, withdrawn: false, game: null };
   assert.deepEqual(actions_of(tn({ status: "running", me: { ...me, paused: true } }), "bek"), ["paused", "resume"]);
-  assert.deepEqual(actions_of(tn({ status: "running", me: { ...me, game: "g7" } }), "bek"), ["my_game", "withdraw"]);
+  assert.deepEqual(actions_of(tn({ status: "running", me: { ...me, game: "g7" } }), "bek"), ["my_game", "pause"]); // an arena pauses
+  assert.deepEqual(actions_of(tn({ status: "running", system: "swiss", me: { ...me, game: "g7" } }), "bek"), ["my_game", "withdraw"]);
+  assert.deepEqual(actions_of(tn({ me }), "bek"), ["withdraw"]);
   assert.deepEqual(actions_of(tn({ status: "running", me: { ...me, withdrawn: true } }), "bek"), []);
   assert.equal(game_to_open(tn({ status: "running", me: { ...me, game: "g7" } })), "g7");
   assert.equal(game_to_open(tn({ status: "finished", me: { ...me, game: "g7" } })), null);
@@ -96,4 +98,36 @@ test("the actions' part is made again only when the actions or the reader's game
   const playing = { ...joined, status: "running", me: { ...joined.me, game: "g1" } };
   const playing2 = { ...playing, me: { ...playing.me, game: "g2" } };
   assert.notEqual(actions_key(actions_of(playing, "ann"), playing), actions_key(actions_of(playing2, "ann"), playing2));
+});
+
+test("the countdown: to the start, to a running arena's end, none after", () => {
+  assert.deepEqual(countdown_of(tn({ starts_ms: 65000 }), 5000), { key: "tn_countdown_start", ms: 60000 });
+  assert.deepEqual(countdown_of(tn({ status: "running", ends_ms: 10000 }), 12000), { key: "tn_countdown_end", ms: 0 });
+  assert.equal(countdown_of(tn({ status: "running", system: "swiss" }), 0), null);
+  assert.equal(countdown_of(tn({ status: "finished", ends_ms: 10000 }), 0), null);
+  assert.deepEqual([countdown_text(59001), countdown_text(60000), countdown_text(3600000 + 61000), countdown_text(0)], ["1:00", "1:00", "1:01:01", "0:00"]);
+});
+
+test("the podium: the first three of a finished tournament only", () => {
+  const standings = ["a", "b", "c", "d"].map((name, i) => ({ rank: i + 1, player: i, name, rating: 0, points: String(9 - i) }));
+  assert.deepEqual(podium_of(tn({ status: "finished", standings })).map((s) => s.name), ["a", "b", "c"]);
+  assert.deepEqual(podium_of(tn({ status: "finished", standings: standings.slice(0, 2) })).map((s) => s.name), ["a", "b"]);
+  assert.deepEqual(podium_of(tn({ status: "running", standings })), []);
+});
+
+test("on from a finished game: the next one once it has started, none when it will not come", () => {
+  const me = { player: 0, paused: false, withdrawn: false, game: null };
+  assert.equal(next_game_of(tn({ status: "running", me: { ...me, game: "g1" } }), "g1"), null, "the end not taken in yet");
+  assert.equal(next_game_of(tn({ status: "running", me }), "g1"), null, "waiting to be paired");
+  assert.equal(next_game_of(tn({ status: "running", me: { ...me, game: "g2" } }), "g1"), "g2");
+  assert.equal(next_game_of(tn({ status: "finished", me: { ...me, game: "g2" } }), "g1"), "over");
+  assert.equal(next_game_of(tn({ status: "running", me: { ...me, paused: true } }), "g1"), "over");
+  assert.equal(next_game_of(tn({ status: "running", me: null }), "g1"), "over");
+});
+
+test("an edit's request: the new tournament's fields less the system, players, code and rated", () => {
+  const form = { name: "Cup", system: "arena", minutes: "2", increment: "1", starts_in: "10", duration: "30", rounds: "7", max_players: "0", code: "", rated: false, first_move: "20" };
+  assert.deepEqual(edit_tournament_body(form, 0), {
+    name: "Cup", initial_ms: 120000, increment_ms: 1000, starts_at: 600000, duration_minutes: 30, first_move_seconds: 20,
+  });
 });
