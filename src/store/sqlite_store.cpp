@@ -1038,9 +1038,20 @@ bool SqliteStore::void_game(const std::string& game_id, const RateOne& rate) {
 
 // ---- mail ----
 
+namespace {
+// A statement shared with PostgreSQL ($n) with SQLite's numbered parameters (?n): SQLite
+// numbers "$n" in order of appearance, not by n.
+std::string numbered(const char* sql) {
+  std::string s = sql;
+  for (char& c : s)
+    if (c == '$') c = '?';
+  return s;
+}
+}  // namespace
+
 void SqliteStore::set_email(int64_t user_id, const std::string& email, bool verified,
                             const std::string& lang) {
-  Stmt st(prepare(detail::kSetEmailSql));
+  Stmt st(prepare(numbered(detail::kSetEmailSql).c_str()));
   st.i64(user_id);
   st.text(email);
   st.i64(verified ? detail::now_ms() : 0);
@@ -1049,7 +1060,7 @@ void SqliteStore::set_email(int64_t user_id, const std::string& email, bool veri
 }
 
 void SqliteStore::set_notices(int64_t user_id, int notices) {
-  Stmt st(prepare(detail::kSetNoticesSql));
+  Stmt st(prepare(numbered(detail::kSetNoticesSql).c_str()));
   st.i64(user_id);
   st.i64(notices);
   step(st.s);
@@ -1065,7 +1076,7 @@ std::vector<UserRow> SqliteStore::users_by_email(const std::string& email, int l
 }
 
 void SqliteStore::add_mail_token(const MailToken& t) {
-  Stmt st(prepare(detail::kAddMailTokenSql));
+  Stmt st(prepare(numbered(detail::kAddMailTokenSql).c_str()));
   st.text(t.token_hash);
   st.i64(t.user_id);
   st.text(t.purpose);
@@ -1079,12 +1090,13 @@ std::optional<MailToken> SqliteStore::take_mail_token(const std::string& token_h
   std::optional<MailToken> out;
   transaction("BEGIN IMMEDIATE", [&] {
     {
-      Stmt st(prepare(detail::kFindMailTokenSql));
+      Stmt st(prepare(numbered(detail::kFindMailTokenSql).c_str()));
       st.text(token_hash);
       st.text(purpose);
       if (st.row()) out = detail::get_mail_token(st);
     }
-    Stmt del(prepare(out ? detail::kDropMailTokensSql : detail::kExpireMailTokensSql));
+    Stmt del(
+        prepare(numbered(out ? detail::kDropMailTokensSql : detail::kExpireMailTokensSql).c_str()));
     if (out) {
       del.i64(out->user_id);
       del.text(purpose);
