@@ -16,7 +16,7 @@ struct LiveEvent {
   std::string id, key;
 
   HttpResult post(const std::string& action, json::object body) const {
-    if (!body.contains("token")) body["key"] = key;
+    if (!body.contains("token") && !body.contains("key")) body["key"] = key;
     return http_post(port, "/api/events/" + id + "/" + action, json::value(std::move(body)));
   }
   // The round's boards as the broadcast shows them.
