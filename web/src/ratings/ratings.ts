@@ -9,6 +9,7 @@
 // Every name is put into the page as text (textContent), never as HTML. What the list shows
 // is derived in ratings_state.ts; the HTTP calls are ratings_api.ts's.
 
+import { am_moderator } from "../accounts/accounts_api.js";
 import "./ratings.css";
 import { error_text, lang, t } from "../i18n/index.js";
 import { h, type View } from "../shell/util.js";
@@ -63,11 +64,13 @@ export class RatingListView extends Loaded<RatingList> {
   private lang = lang(); // of the column names fetched
   constructor(private id: string) {
     super(ratings_api.list(id));
-    // the names to settle: only a moderator's request is answered
-    ratings_api.names(id).then(() => {
+    // the names to settle: a link for moderators only (asked of /api/me, so that nobody else's
+    // visit costs a refused request)
+    void am_moderator().then((yes) => {
+      if (!yes) return;
       this.officer = true;
       this.render();
-    }, () => {});
+    });
   }
   render() {
     if (this.data && this.lang !== lang()) {
