@@ -1849,6 +1849,8 @@ async function broadcast(browser, base, pages) {
   check((await spectator.$('#evalbar, .evalbar, .eval-view, .eval-label')) === null, "no evaluation shown");
   console.log("  broadcast: two keepers on phones, a wrong move refused, clocks, a result; the spectator's boards and standings live");
   for (const p of [page, spectator, ...keepers]) await p.context().close();
+}
+
 /** The event's rules on the arbiter page: tie-breaks chosen and shown in their order, a
  * requested half-point bye (one in the last round refused with its reason), a forbidden pair
  * kept apart by the pairing, and a forfeit that withdraws the absent player. */
@@ -2092,7 +2094,6 @@ async function arena_tournament(browser, base, pages) {
   // to the next one by itself; until the arena is over.
   const played = names.map(() => []);
   const play = async (p, i) => {
-    let whites = 0;
     let game = "";
     for (;;) {
       const where = await p.waitForFunction(async ([last, tid]) => {
@@ -2108,17 +2109,15 @@ async function arena_tournament(browser, base, pages) {
       // at any moment (the opponent resigns): a step that finds the page gone on is no failure.
       try {
         const me = (await board_data(p)).you;
-        if (me === "white") {
-          whites++;
-          if ((await wait_turn(p)) === "move") {
-            if (whites % 2 === 1) {
-              await resign_unless_over(p);
-            } else {
-              await play_one(p, "click", i);
-            }
+        // Two moves each (fewer is a no-show, scored as nobody's win), then the side the game's
+        // id names resigns: results of both colours, and streaks whose points are doubled.
+        const loser = game.charCodeAt(game.length - 1) % 2 === 0 ? "white" : "black";
+        while ((await wait_turn(p)) === "move") {
+          if (Number((await board_data(p)).ply) >= 4 && me === loser) {
+            await resign_unless_over(p);
+            break;
           }
-        } else if ((await wait_turn(p)) === "move") {
-          await resign_unless_over(p);
+          await play_one(p, "click", i);
         }
         await p.waitForFunction((g) => document.querySelector("#game-over") || location.hash !== `#/game/${g}`, game, { timeout: T, polling: 50 });
       } catch (e) {
