@@ -11,13 +11,13 @@
 namespace toguz::test {
 namespace {
 
-HttpResult post_as(uint16_t port, const std::string& target, const json::value& body,
-                   const std::string& cookie) {
+HttpResult ctx_post(uint16_t port, const std::string& target, const json::value& body,
+                    const std::string& cookie) {
   return http_call(port, http::verb::post, target, json::serialize(body),
                    {{http::field::cookie, cookie}});
 }
 
-HttpResult get_as(uint16_t port, const std::string& target, const std::string& cookie) {
+HttpResult ctx_get(uint16_t port, const std::string& target, const std::string& cookie) {
   return http_call(port, http::verb::get, target, "", {{http::field::cookie, cookie}});
 }
 
@@ -34,11 +34,11 @@ TEST(ServerGameContext, RatedCorrespondenceIsRatedInItsCategory) {
   const std::string a = sign_up_cookie(port, "Aigerim"), b = sign_up_cookie(port, "Bolat");
   const json::value create{
       {"mode", "online"}, {"color", "white"}, {"rated", true}, {"days_per_move", 2}};
-  HttpResult c = post_as(port, "/api/games", create, a);
+  HttpResult c = ctx_post(port, "/api/games", create, a);
   ASSERT_EQ(c.status, 200) << c.body;
   const std::string id = jstr(c.json().at("id"));
-  HttpResult j = post_as(port, "/api/games/" + id + "/join",
-                         json::value{{"invite", c.json().at("invite")}}, b);
+  HttpResult j = ctx_post(port, "/api/games/" + id + "/join",
+                          json::value{{"invite", c.json().at("invite")}}, b);
   ASSERT_EQ(j.status, 200) << j.body;
   WsClient w(port, id, "", {}, a), bl(port, id, "", {}, b);
   auto s = w.read_state([](const json::object& g) { return jstr(g.at("you")) == "white"; });
@@ -64,9 +64,9 @@ TEST(ServerGameContext, RatedCorrespondenceIsRatedInItsCategory) {
   // Days per move are one of 1, 2, 3, 5, 7, 14; rated still needs a clock or days.
   json::value four = create;
   four.as_object()["days_per_move"] = 4;
-  EXPECT_EQ(code_of(post_as(port, "/api/games", four, a)), "bad_days_per_move");
+  EXPECT_EQ(code_of(ctx_post(port, "/api/games", four, a)), "bad_days_per_move");
   EXPECT_EQ(
-      code_of(post_as(port, "/api/games", json::value{{"mode", "online"}, {"rated", true}}, a)),
+      code_of(ctx_post(port, "/api/games", json::value{{"mode", "online"}, {"rated", true}}, a)),
       "rated_needs_clock");
 }
 
@@ -78,13 +78,13 @@ TEST(ServerGameContext, StateCarriesTimeControlAndSpectators) {
   const json::value create{{"mode", "online"},
                            {"color", "white"},
                            {"clock", json::object{{"initial_ms", 600000}, {"increment_ms", 5000}}}};
-  HttpResult c = post_as(port, "/api/games", create, a);
+  HttpResult c = ctx_post(port, "/api/games", create, a);
   ASSERT_EQ(c.status, 200) << c.body;
   const std::string id = jstr(c.json().at("id"));
-  ASSERT_EQ(
-      post_as(port, "/api/games/" + id + "/join", json::value{{"invite", c.json().at("invite")}}, b)
-          .status,
-      200);
+  ASSERT_EQ(ctx_post(port, "/api/games/" + id + "/join",
+                     json::value{{"invite", c.json().at("invite")}}, b)
+                .status,
+            200);
   WsClient w(port, id, "", {}, a);
   auto s = w.read_state([](const json::object& g) { return jstr(g.at("you")) == "white"; });
   ASSERT_TRUE(s);
@@ -101,7 +101,7 @@ TEST(ServerGameContext, StateCarriesTimeControlAndSpectators) {
   ASSERT_TRUE(w.read_until([](const json::object& m) {
     return is_type(m, "presence") && jint(m.at("spectators")) == 1;
   }));
-  const json::value g = get_as(port, "/api/games/" + id, a).json();
+  const json::value g = ctx_get(port, "/api/games/" + id, a).json();
   EXPECT_EQ(jint(g.at("game").at("spectators")), 1);
 }
 
@@ -121,13 +121,13 @@ TEST(ServerGameContext, TournamentGameNamesItAndHasNoRematch) {
     const json::value arena{{"name", "Evening arena"}, {"system", "arena"},
                             {"initial_ms", 60000},     {"increment_ms", 0},
                             {"duration_minutes", 30},  {"starts_at", wall_ms()}};
-    HttpResult r = post_as(srv.port, "/api/tournaments", arena, ca);
+    HttpResult r = ctx_post(srv.port, "/api/tournaments", arena, ca);
     ASSERT_EQ(r.status, 200) << r.body;
     tid = jstr(r.json().at("id"));
     for (const std::string& c : {ca, cb})
-      ASSERT_EQ(post_as(srv.port, "/api/tournaments/" + tid + "/join", json::object{}, c).status,
+      ASSERT_EQ(ctx_post(srv.port, "/api/tournaments/" + tid + "/join", json::object{}, c).status,
                 200);
-    const json::value t = get_as(srv.port, "/api/tournaments/" + tid, ca).json();
+    const json::value t = ctx_get(srv.port, "/api/tournaments/" + tid, ca).json();
     ASSERT_TRUE(t.at("tournament").at("me").at("game").is_string()) << json::serialize(t);
     game = jstr(t.at("tournament").at("me").at("game"));
     WsClient ws(srv.port, game, "", {}, cb);

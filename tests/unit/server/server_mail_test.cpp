@@ -16,27 +16,27 @@ namespace {
 
 using Headers = std::vector<std::pair<http::field, std::string>>;
 
-HttpResult call_as(uint16_t port, http::verb verb, const std::string& target,
-                   const json::value& body, const std::string& cookie) {
+HttpResult mail_call(uint16_t port, http::verb verb, const std::string& target,
+                     const json::value& body, const std::string& cookie) {
   Headers h;
   if (!cookie.empty()) h.emplace_back(http::field::cookie, cookie);
   return http_call(port, verb, target, verb == http::verb::get ? "" : json::serialize(body), h);
 }
 
-HttpResult post_as(uint16_t port, const std::string& target, const json::value& body,
-                   const std::string& cookie = "") {
-  return call_as(port, http::verb::post, target, body, cookie);
+HttpResult mail_post(uint16_t port, const std::string& target, const json::value& body,
+                     const std::string& cookie = "") {
+  return mail_call(port, http::verb::post, target, body, cookie);
 }
 
-std::string me(uint16_t port, const std::string& cookie) {
-  const json::value v = call_as(port, http::verb::get, "/api/me", nullptr, cookie).json();
+std::string mail_me(uint16_t port, const std::string& cookie) {
+  const json::value v = mail_call(port, http::verb::get, "/api/me", nullptr, cookie).json();
   return v.at("username").is_null() ? "" : jstr(v.at("username"));
 }
 
 // Gives `name`'s account (signed up by sign_up_cookie) the address `email`.
 void set_email(uint16_t port, const std::string& cookie, const std::string& name,
                const std::string& email) {
-  const HttpResult r = post_as(
+  const HttpResult r = mail_post(
       port, "/api/account/email",
       json::value{{"password", "password-of-" + name}, {"email", email}, {"lang", "ru"}}, cookie);
   ASSERT_EQ(r.status, 200) << r.body;
@@ -79,18 +79,19 @@ TEST(ServerMail, ResetAnswersAlikeAndItsLinkWorksOnce) {
   const std::string a = sign_up_cookie(port, "Aigerim");
   set_email(port, a, "Aigerim", "Aigerim@Example.org");
   EXPECT_EQ(
-      code_of(post_as(port, "/api/account/email",
-                      json::value{{"password", "password-of-Aigerim"}, {"email", "nope"}}, a)),
+      code_of(mail_post(port, "/api/account/email",
+                        json::value{{"password", "password-of-Aigerim"}, {"email", "nope"}}, a)),
       "email_invalid");
-  EXPECT_EQ(code_of(post_as(port, "/api/account/email",
-                            json::value{{"password", "wrong password"}, {"email", "x@y.org"}}, a)),
-            "login_failed");
+  EXPECT_EQ(
+      code_of(mail_post(port, "/api/account/email",
+                        json::value{{"password", "wrong password"}, {"email", "x@y.org"}}, a)),
+      "login_failed");
 
   // An unknown address first: the mails go out in order, so the first mail is the known one's.
   const HttpResult unknown =
-      post_as(port, "/api/password-reset", json::value{{"email", "nobody@example.org"}});
+      mail_post(port, "/api/password-reset", json::value{{"email", "nobody@example.org"}});
   const HttpResult known =
-      post_as(port, "/api/password-reset", json::value{{"email", "aigerim@example.org"}});
+      mail_post(port, "/api/password-reset", json::value{{"email", "aigerim@example.org"}});
   EXPECT_EQ(unknown.status, 202);
   EXPECT_EQ(known.status, unknown.status);
   EXPECT_EQ(known.body, unknown.body);
@@ -109,14 +110,14 @@ TEST(ServerMail, ResetAnswersAlikeAndItsLinkWorksOnce) {
   EXPECT_EQ(sqlite_int(db, "SELECT length(token_hash) FROM mail_tokens"), 64);
 
   // The sign-up's rules; a refused password leaves the link as it was.
-  EXPECT_EQ(code_of(post_as(port, "/api/password-reset/confirm",
-                            json::value{{"token", token}, {"new_password", "short"}})),
+  EXPECT_EQ(code_of(mail_post(port, "/api/password-reset/confirm",
+                              json::value{{"token", token}, {"new_password", "short"}})),
             "password_too_short");
   const HttpResult done =
-      post_as(port, "/api/password-reset/confirm",
-              json::value{{"token", token}, {"new_password", "a new password!"}});
+      mail_post(port, "/api/password-reset/confirm",
+                json::value{{"token", token}, {"new_password", "a new password!"}});
   ASSERT_EQ(done.status, 200) << done.body;
-  EXPECT_EQ(me(port, a), "");  // the old session is gone
+  EXPECT_EQ(mail_me(port, a), "");  // the old session is gone
   EXPECT_EQ(http_post(port, "/api/login",
                       json::value{{"username", "Aigerim"}, {"password", "a new password!"}})
                 .status,
@@ -126,8 +127,8 @@ TEST(ServerMail, ResetAnswersAlikeAndItsLinkWorksOnce) {
                 .status,
             401);
   const HttpResult again =
-      post_as(port, "/api/password-reset/confirm",
-              json::value{{"token", token}, {"new_password", "another one!!"}});
+      mail_post(port, "/api/password-reset/confirm",
+                json::value{{"token", token}, {"new_password", "another one!!"}});
   EXPECT_EQ(again.status, 400);
   EXPECT_EQ(code_of(again), "mail_link");
   EXPECT_EQ(sink.mails().size(), 1u);
@@ -142,18 +143,19 @@ TEST(ServerMail, ResetLinkExpires) {
   const std::string a = sign_up_cookie(srv.port, "Aigerim");
   set_email(srv.port, a, "Aigerim", "aigerim@example.org");
   const auto asked = std::chrono::steady_clock::now();
-  ASSERT_EQ(post_as(srv.port, "/api/password-reset", json::value{{"email", "aigerim@example.org"}})
-                .status,
-            202);
+  ASSERT_EQ(
+      mail_post(srv.port, "/api/password-reset", json::value{{"email", "aigerim@example.org"}})
+          .status,
+      202);
   const auto mails = sink.wait_for(1);
   ASSERT_EQ(mails.size(), 1u);
   // The link was made after `asked`: 1.2 s later it has expired however slow the machine is.
   std::this_thread::sleep_until(asked + std::chrono::milliseconds(1200));
-  const HttpResult late = post_as(
+  const HttpResult late = mail_post(
       srv.port, "/api/password-reset/confirm",
       json::value{{"token", link_token(mails[0], "reset")}, {"new_password", "a new password!"}});
   EXPECT_EQ(code_of(late), "mail_link");
-  EXPECT_EQ(me(srv.port, a), "Aigerim");  // nothing changed
+  EXPECT_EQ(mail_me(srv.port, a), "Aigerim");  // nothing changed
 }
 
 TEST(ServerMail, WithoutSmtpNoResets) {
@@ -180,23 +182,25 @@ TEST(ServerMail, AnUnverifiedAddressGetsNoReset) {
   ASSERT_EQ(mails.size(), 1u);
   const std::string verify = link_token(mails[0], "verify");
   ASSERT_FALSE(verify.empty()) << mails[0].data;
-  const json::value before = call_as(port, http::verb::get, "/api/account/mail", nullptr, a).json();
+  const json::value before =
+      mail_call(port, http::verb::get, "/api/account/mail", nullptr, a).json();
   EXPECT_FALSE(before.at("verified").as_bool());
   EXPECT_FALSE(before.at("usable").as_bool());
   // Unverified: no mail (the next mail below is the second reset's).
   ASSERT_EQ(
-      post_as(port, "/api/password-reset", json::value{{"email", "aigerim@example.org"}}).status,
+      mail_post(port, "/api/password-reset", json::value{{"email", "aigerim@example.org"}}).status,
       202);
-  EXPECT_EQ(code_of(post_as(port, "/api/email/verify", json::value{{"token", "x"}})), "mail_link");
-  ASSERT_EQ(post_as(port, "/api/email/verify", json::value{{"token", verify}}).status, 200);
-  EXPECT_EQ(code_of(post_as(port, "/api/email/verify", json::value{{"token", verify}})),
+  EXPECT_EQ(code_of(mail_post(port, "/api/email/verify", json::value{{"token", "x"}})),
             "mail_link");
-  EXPECT_TRUE(call_as(port, http::verb::get, "/api/account/mail", nullptr, a)
+  ASSERT_EQ(mail_post(port, "/api/email/verify", json::value{{"token", verify}}).status, 200);
+  EXPECT_EQ(code_of(mail_post(port, "/api/email/verify", json::value{{"token", verify}})),
+            "mail_link");
+  EXPECT_TRUE(mail_call(port, http::verb::get, "/api/account/mail", nullptr, a)
                   .json()
                   .at("verified")
                   .as_bool());
   ASSERT_EQ(
-      post_as(port, "/api/password-reset", json::value{{"email", "aigerim@example.org"}}).status,
+      mail_post(port, "/api/password-reset", json::value{{"email", "aigerim@example.org"}}).status,
       202);
   mails = sink.wait_for(2);
   ASSERT_EQ(mails.size(), 2u);
@@ -215,13 +219,13 @@ Corr correspondence(uint16_t port) {
   set_email(port, c.a, "Aigerim", "aigerim@example.org");
   set_email(port, c.b, "Bolat", "bolat@example.org");
   const HttpResult g =
-      post_as(port, "/api/games",
-              json::value{{"mode", "online"}, {"color", "white"}, {"days_per_move", 1}}, c.a);
+      mail_post(port, "/api/games",
+                json::value{{"mode", "online"}, {"color", "white"}, {"days_per_move", 1}}, c.a);
   EXPECT_EQ(g.status, 200) << g.body;
   c.id = jstr(g.json().at("id"));
   c.a_token = jstr(g.json().at("token"));
-  const HttpResult j = post_as(port, "/api/games/" + c.id + "/join",
-                               json::value{{"invite", g.json().at("invite")}}, c.b);
+  const HttpResult j = mail_post(port, "/api/games/" + c.id + "/join",
+                                 json::value{{"invite", g.json().at("invite")}}, c.b);
   EXPECT_EQ(j.status, 200) << j.body;
   c.b_token = jstr(j.json().at("token"));
   return c;
@@ -243,9 +247,9 @@ TEST(ServerMail, YourTurnOnlyToWhoAskedForIt) {
   const uint16_t port = srv.port;
   const Corr c = correspondence(port);
   // Aigerim asks for the notices; Bolat does not.
-  ASSERT_EQ(post_as(port, "/api/account/notices", json::value{{"your_turn", true}}, c.a).status,
+  ASSERT_EQ(mail_post(port, "/api/account/notices", json::value{{"your_turn", true}}, c.a).status,
             200);
-  EXPECT_TRUE(call_as(port, http::verb::get, "/api/account/mail", nullptr, c.a)
+  EXPECT_TRUE(mail_call(port, http::verb::get, "/api/account/mail", nullptr, c.a)
                   .json()
                   .at("your_turn")
                   .as_bool());
@@ -257,7 +261,7 @@ TEST(ServerMail, YourTurnOnlyToWhoAskedForIt) {
   ASSERT_TRUE(move(b, 3));  // Aigerim's turn again within the hours: no second mail
   // A reset for Bolat puts a mail behind any notice: the mails come in order.
   ASSERT_EQ(
-      post_as(port, "/api/password-reset", json::value{{"email", "bolat@example.org"}}).status,
+      mail_post(port, "/api/password-reset", json::value{{"email", "bolat@example.org"}}).status,
       202);
   const auto mails = sink.wait_for(2);
   ASSERT_EQ(mails.size(), 2u);
@@ -276,7 +280,7 @@ TEST(ServerMail, ADeadSmtpServerLeavesPlayAlone) {
   const uint16_t port = srv.port;
   const Corr c = correspondence(port);
   for (const std::string& who : {c.a, c.b})
-    ASSERT_EQ(post_as(port, "/api/account/notices", json::value{{"your_turn", true}}, who).status,
+    ASSERT_EQ(mail_post(port, "/api/account/notices", json::value{{"your_turn", true}}, who).status,
               200);
   WsClient w(port, c.id, c.a_token, {}, c.a);
   WsClient b(port, c.id, c.b_token, {}, c.b);

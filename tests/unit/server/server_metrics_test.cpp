@@ -127,7 +127,8 @@ TEST(ServerMetrics, TheListenerTakesTheDrainRequest) {
   EXPECT_EQ(drain(http::verb::post, "").status, 401);
   EXPECT_EQ(drain(http::verb::post, "wrong").status, 401);
   EXPECT_EQ(drain(http::verb::get, kToken).status, 405);
-  EXPECT_EQ(http_post(srv.port(), "/drain", "").status, 405);  // the public port: a static path
+  EXPECT_EQ(http_post(srv.port(), "/drain", std::string()).status,
+            405);  // the public port: a static path
   EXPECT_EQ(requested, 0);
   HttpResult ok = drain(http::verb::post, kToken);
   EXPECT_EQ(ok.status, 202) << ok.body;

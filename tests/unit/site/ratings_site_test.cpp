@@ -47,7 +47,7 @@ void write(const std::filesystem::path& path, const std::string& text) {
   std::ofstream(path, std::ios::binary | std::ios::trunc) << text;
 }
 
-struct Answer {
+struct RatingsAnswer {
   int status = 0;
   std::string body, type;
   json::value json() const { return json::parse(body); }
@@ -68,10 +68,10 @@ struct Site {
       : ratings(RatingsServices{dir, [this](const net::Request&) { return moderator; }}) {
     ratings.add_routes(router);
   }
-  Answer get(const std::string& target) {
+  RatingsAnswer get(const std::string& target) {
     net::Request req{http::verb::get, target, 11};
     const auto q = target.find('?');
-    Answer a;
+    RatingsAnswer a;
     router.dispatch(net::Call{req,
                               target.substr(0, q),
                               q == std::string::npos ? "" : target.substr(q + 1),
@@ -96,7 +96,7 @@ TEST(RatingsSite, ListPlayerAndEventOfAPublishedSeason) {
   EXPECT_EQ(index.at("lists").at(0).at("id"), "2026-03");
   EXPECT_EQ(index.at("lists").at(0).at("players"), 5);
 
-  Answer a = site.get("/api/ratings/2026-03?lang=ru");
+  RatingsAnswer a = site.get("/api/ratings/2026-03?lang=ru");
   ASSERT_EQ(a.status, 200) << a.body;
   json::value list = a.json();
   EXPECT_EQ(list.at("heading"), "Рейтинг <2026>");
@@ -146,11 +146,11 @@ TEST(RatingsSite, ListPlayerAndEventOfAPublishedSeason) {
   }
   EXPECT_GT(sum, 0);  // Кали's K is 40, the others' 20: the changes do not sum to zero
 
-  Answer csv = site.get("/api/ratings/2026-03/list.csv");
+  RatingsAnswer csv = site.get("/api/ratings/2026-03/list.csv");
   EXPECT_EQ(csv.type, "text/csv; charset=utf-8");
   EXPECT_NE(csv.body.find("1,Eleusiz Nurlan,Almaty,GM,2450,-9,2441,"), std::string::npos)
       << csv.body;
-  Answer print = site.get("/api/ratings/2026-03/print?lang=kk");
+  RatingsAnswer print = site.get("/api/ratings/2026-03/print?lang=kk");
   EXPECT_NE(print.body.find("Аты-жөні"), std::string::npos);
   EXPECT_NE(print.body.find("Рейтинг &lt;2026&gt;"), std::string::npos);
 }
@@ -161,18 +161,18 @@ TEST(RatingsSite, RefusalsAndTheOfficersNames) {
   Site site(dir.path.string());
   for (const char* target :
        {"/api/ratings/autumn", "/api/ratings/autumn/players/0", "/api/ratings/autumn/list.csv"}) {
-    Answer a = site.get(target);
+    RatingsAnswer a = site.get(target);
     EXPECT_EQ(a.status, 404) << target;
     EXPECT_EQ(a.json().at("code"), "no_rating_list") << target;
     EXPECT_TRUE(refusal_known("no_rating_list"));
   }
   for (const char* target : {"/api/ratings/spring/players/99", "/api/ratings/spring/events/x",
                              "/api/ratings/spring/events/3"}) {
-    Answer a = site.get(target);
+    RatingsAnswer a = site.get(target);
     EXPECT_EQ(a.status, 404) << target;
     EXPECT_EQ(a.json().at("code"), "no_rating_entry") << target;
   }
-  Answer names = site.get("/api/ratings/spring/names");
+  RatingsAnswer names = site.get("/api/ratings/spring/names");
   EXPECT_EQ(names.status, 403);
   EXPECT_EQ(names.json().at("code"), "not_moderator");
   site.moderator = true;
