@@ -1061,7 +1061,7 @@ async function phone_menu(browser, base, pages) {
       await wait_expanded(page, "true");
       const open = await measure(page);
       check(open.scroll <= open.width, `${where}: with the menu open the page fits: ${JSON.stringify({ width: open.width, scroll: open.scroll, out: open.out })}`);
-      check(open.items.length === 11 && open.items.every((i) => i.shown && i.left >= 0 && i.right <= open.width),
+      check(open.items.length === 12 && open.items.every((i) => i.shown && i.left >= 0 && i.right <= open.width),
         `${where}: every item of the open menu on screen: ${JSON.stringify(open.items)}`);
       if (n % 2 === 0) {
         await page.keyboard.press("Escape");
@@ -2094,6 +2094,7 @@ async function arena_tournament(browser, base, pages) {
   // to the next one by itself; until the arena is over.
   const played = names.map(() => []);
   const play = async (p, i) => {
+    let whites = 0;
     let game = "";
     for (;;) {
       const where = await p.waitForFunction(async ([last, tid]) => {
@@ -2109,15 +2110,17 @@ async function arena_tournament(browser, base, pages) {
       // at any moment (the opponent resigns): a step that finds the page gone on is no failure.
       try {
         const me = (await board_data(p)).you;
-        // Two moves each (fewer is a no-show, scored as nobody's win), then the side the game's
-        // id names resigns: results of both colours, and streaks whose points are doubled.
-        const loser = game.charCodeAt(game.length - 1) % 2 === 0 ? "white" : "black";
-        while ((await wait_turn(p)) === "move") {
-          if (Number((await board_data(p)).ply) >= 4 && me === loser) {
-            await resign_unless_over(p);
-            break;
+        if (me === "white") {
+          whites++;
+          if ((await wait_turn(p)) === "move") {
+            if (whites % 2 === 1) {
+              await resign_unless_over(p);
+            } else {
+              await play_one(p, "click", i);
+            }
           }
-          await play_one(p, "click", i);
+        } else if ((await wait_turn(p)) === "move") {
+          await resign_unless_over(p);
         }
         await p.waitForFunction((g) => document.querySelector("#game-over") || location.hash !== `#/game/${g}`, game, { timeout: T, polling: 50 });
       } catch (e) {
