@@ -200,7 +200,7 @@ TEST(ServerHttp, BadMessagesChangeNothing) {
       {bt, R"({"type":"move","hole":3,"ply":2})", "turn"},
       {"", R"({"type":"move","hole":3,"ply":2})", "spectator"},
       {"wrongtoken", R"({"type":"move","hole":3,"ply":2})", "spectator"},
-      {wt, R"({"type":"takeback"})", "online"},
+      {wt, R"({"type":"accept_takeback"})", "no takeback proposal"},  // (takeback proposes)
       {wt, R"({"type":"hint"})", "online"},
       {wt, R"({"type":"accept_draw"})", "offer"},
       {bt, R"({"type":"decline_draw"})", "offer"},
