@@ -22,7 +22,7 @@ build: deps $(BUILD)/build.ninja
 	ninja -C $(BUILD) -j $(JOBS)
 
 build-asan: deps $(BUILD_ASAN)/build.ninja
-	ninja -C $(BUILD_ASAN) -j $(JOBS) toguz toguz_tests toguz_store_tests
+	ninja -C $(BUILD_ASAN) -j $(JOBS) toguz toguz_tests toguz_store_tests swiss_sim
 
 # The web front end (web/, docs/web-protocol.md) with the machine's own Node >= 20: `npm ci` only
 # when package-lock.json changed (stamp file), then `npm run build` only when a source changed.
