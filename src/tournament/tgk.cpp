@@ -67,6 +67,20 @@ Game board_game(const Board& board) {
   return game;
 }
 
+BoardResult board_result(Result r, bool forfeit) {
+  switch (r) {
+    case Result::WhiteWins:
+      return forfeit ? BoardResult::WhiteForfeitWin : BoardResult::WhiteWins;
+    case Result::BlackWins:
+      return forfeit ? BoardResult::BlackForfeitWin : BoardResult::BlackWins;
+    case Result::Draw:
+      return BoardResult::Draw;
+    case Result::None:
+      break;
+  }
+  return BoardResult::Pending;
+}
+
 std::string event_tgk(const Event& event) {
   std::string out;
   for (size_t r = 0; r < event.played.size(); ++r)

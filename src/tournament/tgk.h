@@ -41,6 +41,10 @@ std::vector<int> check_moves(const std::vector<std::string>& tokens, BoardResult
 // not end it (a resignation, an agreed draw).
 Game board_game(const Board& board);
 
+// A game's result as a board's: a win as a forfeit win when `forfeit`; Pending while the game
+// goes on (Result::None).
+BoardResult board_result(Result r, bool forfeit = false);
+
 // Every board of every round, in round and board order, as TGK records: Event, Site, Date,
 // Round, White, Black, Result, then WhiteELO / BlackELO and WhiteTitle / BlackTitle where known,
 // and Termination "forfeit" on a forfeit. Records are separated by a blank line.

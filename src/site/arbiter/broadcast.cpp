@@ -70,11 +70,7 @@ void play_typed(Board& b, const std::string& token) {
   const std::string expected = check_move_token(parsed, info);
   if (!expected.empty()) throw refuse(expected);
   b.moves.push_back(parsed.hole);
-  const Result r = game.result();
-  if (game.over())
-    b.result = r == Result::WhiteWins   ? BoardResult::WhiteWins
-               : r == Result::BlackWins ? BoardResult::BlackWins
-                                        : BoardResult::Draw;
+  if (game.over()) b.result = tournament::board_result(game.result());
 }
 
 void finish(Board& b, const json::object& body) {
@@ -254,13 +250,8 @@ Board followed_board(const Record& rec, const Event& ev, int* index) {
   Board b = ev.played.back().boards[*index];
   b.moves.clear();
   for (const MoveInfo& m : replayed.game.moves()) b.moves.push_back(m.hole);
-  const Result res = replayed.game.result();
-  const bool forfeit = rec.tag("Termination").value_or("") == "forfeit";
-  b.result =
-      res == Result::WhiteWins   ? (forfeit ? BoardResult::WhiteForfeitWin : BoardResult::WhiteWins)
-      : res == Result::BlackWins ? (forfeit ? BoardResult::BlackForfeitWin : BoardResult::BlackWins)
-      : res == Result::Draw      ? BoardResult::Draw
-                                 : BoardResult::Pending;
+  b.result = tournament::board_result(replayed.game.result(),
+                                      rec.tag("Termination").value_or("") == "forfeit");
   return b;
 }
 
