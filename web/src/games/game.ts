@@ -30,25 +30,11 @@ import { tournament_of_game } from "../tournaments/tournaments_api.js";
 import { context_html, seat_html, show_watching } from "./game_context.js";
 import { premove_after_click, premove_on_state } from "./premove_state.js";
 import { plays_side } from "./game_state.js";
-import { CONFIRM_TOUCH_KEY, confirm_tap, parse_confirm_touch } from "./touch_confirm_state.js";
+import { confirm_tap } from "./touch_confirm_state.js";
 
 /** Whether the main pointer is a finger (a touch screen). */
 function coarse_pointer(): boolean {
   return !!window.matchMedia?.("(pointer: coarse)").matches;
-}
-function read_confirm_touch(): boolean {
-  try {
-    return parse_confirm_touch(localStorage.getItem(CONFIRM_TOUCH_KEY));
-  } catch {
-    return false;
-  }
-}
-function write_confirm_touch(on: boolean) {
-  try {
-    localStorage.setItem(CONFIRM_TOUCH_KEY, on ? "1" : "0");
-  } catch {
-    /* ignore */
-  }
 }
 
 interface Anim {
@@ -97,7 +83,7 @@ export class GameView implements View {
   private lose_delta = false; // test hook: the next delta is dropped as if it never came
   private premove: number | null = null; // a hole picked during the opponent's turn (premove_state.ts)
   private hold_turn = false; // test hook: a state giving us the turn waits until released
-  private confirm_touch = read_confirm_touch(); // touch_confirm_state.ts
+  private confirm_touch = store.confirm_touch(); // touch_confirm_state.ts
   private pending: number | null = null; // a hole tapped once, waiting for the confirming tap
 
   constructor(
@@ -379,7 +365,7 @@ export class GameView implements View {
     }
     if (target instanceof HTMLInputElement && target.id === "confirm-touch") {
       this.confirm_touch = target.checked;
-      write_confirm_touch(target.checked);
+      store.set_confirm_touch(target.checked);
       return;
     }
     const mv = target.closest<HTMLElement>("[data-goto]");

@@ -4,6 +4,7 @@
 
 import { call } from "../protocol/api.js";
 import { EVAL_VIEW_KEY, parse_eval_view, type EvalView } from "./eval_view_state.js";
+import { CONFIRM_TOUCH_KEY, parse_confirm_touch } from "./touch_confirm_state.js";
 
 export interface Created {
   id: string;
@@ -83,38 +84,34 @@ function write_entry(key: string, id: string, value: string) {
   }
 }
 
+/** A stored setting of this browser, null when none or when storage is unavailable. */
+function get_item(key: string): string | null {
+  try {
+    return localStorage.getItem(key);
+  } catch {
+    return null;
+  }
+}
+/** Stores a setting; a browser that refuses storage keeps it for this page only. */
+function set_item(key: string, value: string) {
+  try {
+    localStorage.setItem(key, value);
+  } catch {
+    /* ignore */
+  }
+}
+
 export const store = {
   token: (id: string): string | undefined => read_map(TOKENS)[id],
   set_token: (id: string, token: string) => write_entry(TOKENS, id, token),
   invite: (id: string): string | undefined => read_map(INVITES)[id],
   set_invite: (id: string, code: string) => write_entry(INVITES, id, code),
-  name: (): string => {
-    try {
-      return localStorage.getItem(NAME) || "";
-    } catch {
-      return "";
-    }
-  },
+  name: (): string => get_item(NAME) || "",
+  set_name: (name: string) => set_item(NAME, name),
   /** How the game page shows the engine's evaluation (eval_view_state.ts). */
-  eval_view: (): EvalView => {
-    try {
-      return parse_eval_view(localStorage.getItem(EVAL_VIEW_KEY));
-    } catch {
-      return "chance";
-    }
-  },
-  set_eval_view: (v: EvalView) => {
-    try {
-      localStorage.setItem(EVAL_VIEW_KEY, v);
-    } catch {
-      /* ignore */
-    }
-  },
-  set_name: (name: string) => {
-    try {
-      localStorage.setItem(NAME, name);
-    } catch {
-      /* ignore */
-    }
-  },
+  eval_view: (): EvalView => parse_eval_view(get_item(EVAL_VIEW_KEY)),
+  set_eval_view: (v: EvalView) => set_item(EVAL_VIEW_KEY, v),
+  /** Whether a move on a touch screen waits for a second tap (touch_confirm_state.ts). */
+  confirm_touch: (): boolean => parse_confirm_touch(get_item(CONFIRM_TOUCH_KEY)),
+  set_confirm_touch: (on: boolean) => set_item(CONFIRM_TOUCH_KEY, on ? "1" : "0"),
 };
