@@ -5,6 +5,7 @@
 #include <csignal>
 #include <filesystem>
 #include <iostream>
+#include <map>
 
 #include "cli/commands.h"
 #include "cli/config_file.h"
@@ -47,10 +48,11 @@ void add_mail_options(CLI::App& cmd, server::Config& cfg) {
   cmd.add_option("--smtp-password", cfg.smtp_password, "the SMTP login's password")
       ->envname("TOGUZ_SMTP_PASSWORD");
   cmd.add_option("--smtp-from", cfg.smtp_from, "the mails' sender address")->capture_default_str();
+  const std::map<std::string, mail::Tls> tls{
+      {"try", mail::Tls::Try}, {"require", mail::Tls::Require}, {"none", mail::Tls::None}};
   cmd.add_option("--smtp-tls", cfg.smtp_tls,
-                 "STARTTLS on smtp://: try (when offered), require, none")
-      ->check(CLI::IsMember({"try", "require", "none"}))
-      ->capture_default_str();
+                 "STARTTLS on smtp://: try (when offered, the default), require, none")
+      ->transform(CLI::CheckedTransformer(tls));
   cmd.add_option("--public-url", cfg.public_url,
                  "the site's address in mailed links, e.g. https://toguz.example (default: "
                  "http://HOST:PORT)");

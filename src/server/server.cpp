@@ -301,9 +301,7 @@ void Server::Impl::make_mail() {
   if (!config.smtp_url.empty()) {
     mail::SmtpSettings smtp{config.smtp_url, config.smtp_user, config.smtp_password,
                             config.smtp_from};
-    smtp.tls = config.smtp_tls == "require" ? mail::Tls::Require
-               : config.smtp_tls == "none"  ? mail::Tls::None
-                                            : mail::Tls::Try;
+    smtp.tls = config.smtp_tls;
     net::Counter& sent = metrics.counter("toguz_mail_sent_total", "Mails the SMTP server took");
     net::Counter& failed =
         metrics.counter("toguz_mail_failed_total", "Mails that could not be sent (logged)");

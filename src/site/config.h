@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "mail/smtp.h"
+
 namespace toguz::site {
 
 struct Config {
@@ -112,7 +114,8 @@ struct Config {
   // Mail (docs/operations.md "Mail"): the SMTP server ("" = no mail: no password resets and no
   // notices), its login, the sender's address, STARTTLS (try, require, none); the site's address
   // in the mails' links ("" = http://HOST:PORT as it listens).
-  std::string smtp_url, smtp_user, smtp_password, smtp_from = "toguz@localhost", smtp_tls = "try";
+  std::string smtp_url, smtp_user, smtp_password, smtp_from = "toguz@localhost";
+  mail::Tls smtp_tls = mail::Tls::Try;
   std::string public_url;
   // A reset link works once, for this long; reset requests per client address in an hour (and
   // 3 mails per account); at most one "your turn" mail per game and player in this many hours.

@@ -70,6 +70,8 @@ void MailSite::add_routes(net::Router& router) {
       [this](const Call& c) { confirm_reset(json_body(c.req), c.peer, c.respond); });
   add(Method::Post, "/api/email/verify",
       [this](const Call& c) { email_verified(json_body(c.req), c.respond); });
+  add(Method::Post, "/api/email/resend",
+      [this](const Call& c) { c.respond(resend_verification(s_.viewer_of(c.req))); });
 }
 
 void MailSite::sweep(int64_t now) {
@@ -195,6 +197,21 @@ void MailSite::email_verified(const json::object& body, net::Respond respond) {
   if (!user || user->email != token->email) throw Refusal("mail_link");
   s_.store.set_email(user->id, user->email, true, user->lang);
   respond(ok_response({{"email", user->email}}));
+}
+
+Response MailSite::resend_verification(const Viewer& v) {
+  if (!v.signed_in()) throw Refusal("not_logged_in");
+  if (!s_.outbox) throw Refusal("mail_unavailable");
+  const auto user = s_.store.user_by_id(v.user_id);
+  if (!user) throw Refusal("not_logged_in");
+  if (user->email.empty() || user->email_verified || !s_.config.require_email_verification)
+    throw Refusal("verify_nothing");
+  // The reset mails' count per account: a signed-in account cannot make the site spam its
+  // (possibly someone else's) address.
+  if (!reset_accounts_.admit(std::to_string(user->id), now_ms()).allowed)
+    throw Refusal("mail_rate");
+  post(MailKind::Verify, *user, {{"link", new_link(*user, "verify", 24 * kHourMs)}});
+  return ok_response({{"verification_sent", true}});
 }
 
 Response MailSite::account_mail(const Viewer& v) {

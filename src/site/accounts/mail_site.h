@@ -42,7 +42,7 @@ class MailSite {
   explicit MailSite(MailServices services);
 
   // GET /api/mail, GET /api/account/mail, POST /api/account/email, /api/account/notices,
-  // /api/password-reset, /api/password-reset/confirm, /api/email/verify.
+  // /api/password-reset, /api/password-reset/confirm, /api/email/verify, /api/email/resend.
   void add_routes(net::Router& router);
 
   // Notices, each only to an account that asked for it and whose address may get mail.
@@ -63,6 +63,9 @@ class MailSite {
   void set_email(const Viewer& v, const boost::json::object& body, const std::string& peer,
                  net::Respond respond);
   void email_verified(const boost::json::object& body, net::Respond respond);
+  // Sends the verification link again (at most three mails to an account an hour, resets
+  // included).
+  net::Response resend_verification(const Viewer& v);
   net::Response account_mail(const Viewer& v);
   net::Response set_notices(const Viewer& v, const boost::json::object& body);
   // Whether the account's address may get mail now.

@@ -65,7 +65,7 @@ int64_t sqlite_int(const std::string& db, const std::string& sql) {
 server::Config mail_config(const SmtpSink& sink) {
   server::Config cfg;
   cfg.smtp_url = sink.url();
-  cfg.smtp_tls = "none";
+  cfg.smtp_tls = mail::Tls::None;
   cfg.smtp_from = "toguz@example.org";
   return cfg;
 }
@@ -207,6 +207,30 @@ TEST(ServerMail, AnUnverifiedAddressGetsNoReset) {
   EXPECT_FALSE(link_token(mails[1], "reset").empty());
 }
 
+// The verification link sent again: each resend's link works; a fourth mail to the account in
+// the hour is refused; a confirmed address has nothing to resend.
+TEST(ServerMail, TheVerificationLinkAgain) {
+  TempDir dir;
+  SmtpSink sink;
+  server::Config cfg = mail_config(sink);
+  cfg.require_email_verification = true;
+  TestServer srv((dir.path / "t.db").string(), cfg);
+  const uint16_t port = srv.port;
+  const std::string a = sign_up_cookie(port, "Aigerim");
+  EXPECT_EQ(code_of(mail_post(port, "/api/email/resend", json::object{}, a)), "verify_nothing");
+  set_email(port, a, "Aigerim", "aigerim@example.org");
+  EXPECT_EQ(code_of(mail_post(port, "/api/email/resend", json::object{})), "not_logged_in");
+  for (int i = 0; i < 3; ++i)
+    ASSERT_EQ(mail_post(port, "/api/email/resend", json::object{}, a).status, 200);
+  EXPECT_EQ(code_of(mail_post(port, "/api/email/resend", json::object{}, a)), "mail_rate");
+  const auto mails = sink.wait_for(4);
+  ASSERT_EQ(mails.size(), 4u);
+  const std::string again = link_token(mails[3], "verify");
+  ASSERT_FALSE(again.empty()) << mails[3].data;
+  ASSERT_EQ(mail_post(port, "/api/email/verify", json::value{{"token", again}}).status, 200);
+  EXPECT_EQ(code_of(mail_post(port, "/api/email/resend", json::object{}, a)), "verify_nothing");
+}
+
 // A correspondence game between Aigerim and Bolat, both with an address; White (Aigerim) made
 // the first move when it returns. Its id and the two cookies.
 struct Corr {
@@ -267,6 +291,51 @@ TEST(ServerMail, YourTurnOnlyToWhoAskedForIt) {
   ASSERT_EQ(mails.size(), 2u);
   EXPECT_EQ(mails[0].to, "<aigerim@example.org>");
   EXPECT_NE(mails[0].data.find("/#/game/" + c.id), std::string::npos) << mails[0].data;
+  EXPECT_EQ(mails[1].to, "<bolat@example.org>");
+  EXPECT_FALSE(link_token(mails[1], "reset").empty());
+}
+
+// A tournament's start: a mail to the entrant who asked for the notice, none to the one who
+// did not (a reset for him after it shows that nothing else came first).
+TEST(ServerMail, TournamentStartOnlyToWhoAskedForIt) {
+  TempDir dir;
+  SmtpSink sink;
+  server::Config cfg = mail_config(sink);
+  cfg.tournament_min_rated_games = 0;
+  TestServer srv((dir.path / "t.db").string(), cfg);
+  const uint16_t port = srv.port;
+  const std::string a = sign_up_cookie(port, "Aigerim"), b = sign_up_cookie(port, "Bolat");
+  set_email(port, a, "Aigerim", "aigerim@example.org");
+  set_email(port, b, "Bolat", "bolat@example.org");
+  ASSERT_EQ(mail_post(port, "/api/account/notices", json::value{{"tournaments", true}}, a).status,
+            200);
+  const int64_t later = std::chrono::duration_cast<std::chrono::milliseconds>(
+                            std::chrono::system_clock::now().time_since_epoch())
+                            .count() +
+                        3600000;
+  HttpResult r = mail_post(port, "/api/tournaments",
+                           json::value{{"name", "Кечки <кубок>"},
+                                       {"system", "swiss"},
+                                       {"rounds", 1},
+                                       {"initial_ms", 300000},
+                                       {"increment_ms", 3000},
+                                       {"starts_at", later}},
+                           a);
+  ASSERT_EQ(r.status, 200) << r.body;
+  const std::string id = jstr(r.json().at("id"));
+  for (const std::string& c : {a, b})
+    ASSERT_EQ(mail_post(port, "/api/tournaments/" + id + "/join", json::object{}, c).status, 200);
+  EXPECT_TRUE(sink.mails().empty());
+  ASSERT_EQ(mail_post(port, "/api/tournaments/" + id + "/start", json::object{}, a).status, 200);
+  auto mails = sink.wait_for(1);
+  ASSERT_EQ(mails.size(), 1u);
+  EXPECT_EQ(mails[0].to, "<aigerim@example.org>");
+  EXPECT_NE(mails[0].data.find("/#/tournaments/" + id), std::string::npos) << mails[0].data;
+  ASSERT_EQ(
+      mail_post(port, "/api/password-reset", json::value{{"email", "bolat@example.org"}}).status,
+      202);
+  mails = sink.wait_for(2);
+  ASSERT_EQ(mails.size(), 2u);
   EXPECT_EQ(mails[1].to, "<bolat@example.org>");
   EXPECT_FALSE(link_token(mails[1], "reset").empty());
 }

@@ -28,6 +28,7 @@ export const mail_api = {
   confirm_reset: (token: string, new_password: string) =>
     call<{ ok: boolean; username: string }>("POST", "/api/password-reset/confirm", { token, new_password }),
   verify: (token: string) => call<{ ok: boolean }>("POST", "/api/email/verify", { token }),
+  resend: () => call<{ ok: boolean; verification_sent: boolean }>("POST", "/api/email/resend", {}),
 };
 
 /** The link's minutes as the server's default says (docs/operations.md "Mail"). */
@@ -164,6 +165,9 @@ export class MailCard {
       if (id === "email-form") void this.save_email();
       else if (id === "notices-form") void this.save_notices();
     });
+    this.el.addEventListener("click", (e) => {
+      if ((e.target as Element).id === "email-resend") void this.resend();
+    });
     mail_api.account().then(
       (s) => {
         this.state = s;
@@ -180,7 +184,8 @@ export class MailCard {
       this.el.innerHTML = `<div class="card auth-form"><h2>${esc(t("email_section"))}</h2><p class="muted">${esc(t("email_none_site"))}</p></div>`;
       return;
     }
-    const unverified = s.email && !s.usable ? `<p class="muted" id="email-unverified">${esc(t("email_unverified"))}</p>` : "";
+    const resend = s.verification && !s.verified ? ` <button type="button" id="email-resend">${esc(t("email_resend"))}</button>` : "";
+    const unverified = s.email && !s.usable ? `<p class="muted" id="email-unverified">${esc(t("email_unverified"))}${resend}</p>` : "";
     this.el.innerHTML = `<form class="card auth-form" id="email-form" novalidate><h2>${esc(t("email_section"))}</h2>
       <p class="muted">${esc(t("email_help"))}</p>
       <label>${esc(t("email"))}<input id="email-address" type="email" autocomplete="email" maxlength="254" value="${esc(s.email)}"/></label>
@@ -205,6 +210,15 @@ export class MailCard {
       this.render();
     } catch (e) {
       out.textContent = account_error(e);
+    }
+  }
+
+  private async resend() {
+    try {
+      await mail_api.resend();
+      toast(t("email_verify_sent"));
+    } catch (e) {
+      toast(account_error(e), "error");
     }
   }
 
