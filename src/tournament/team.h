@@ -114,7 +114,7 @@ TeamRound pair_next_team_round(const TeamEvent& ev);
 void add_next_team_round(TeamEvent& ev);  // pairs it into the event
 
 // The captain's lineup of `team` in round `round` (0-based): roster indexes in roster order, at
-// most `boards`, none withdrawn; empty: the team did not come. Resets the match's boards (the
+// most `boards`; empty: the team did not come. Resets the match's boards (the
 // empty ones to their forfeit). Throws std::invalid_argument saying why it is refused: the team
 // does not play that round, a result is in already, an index out of range or out of order.
 void set_lineup(TeamEvent& ev, int round, int team, const std::vector<int>& lineup);
