@@ -23,6 +23,7 @@ void add_annotate(CLI::App& app);
 void add_selfplay(CLI::App& app);
 void add_tune(CLI::App& app);
 void add_tournament(CLI::App& app);
+void add_tournament_team(CLI::App& tournament);  // toguz tournament team (tournament_team.cpp)
 void add_explorer(CLI::App& app);
 void add_puzzles(CLI::App& app);
 void add_worker(CLI::App& app);

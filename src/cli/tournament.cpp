@@ -1,13 +1,11 @@
 // `toguz tournament ACTION FILE ...`: an over-the-board event kept in a JSON state file
 // (docs/tournaments.md). The pairing, standings and TGK are in src/tournament; this file reads
 // and writes the state file and prints.
-#include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 
 #include "cli/commands.h"
-#include "cli/game_input.h"
+#include "cli/tournament_files.h"
 #include "rules/text.h"
 #include "tournament/event_json.h"
 #include "tournament/report.h"
@@ -21,57 +19,14 @@ namespace toguz::cli {
 namespace {
 
 using namespace toguz::tournament;
-
-[[noreturn]] void fail(const std::string& msg, int code = 1) {
-  std::cerr << "toguz tournament: " << msg << "\n";
-  throw CLI::RuntimeError(code);
-}
+using namespace tournament_files;
 
 Event load(const std::string& path) {
-  std::string text;
-  try {
-    text = read_input(path);
-  } catch (const std::runtime_error& e) {
-    fail(e.what(), 2);
-  }
-  try {
-    return event_from_json(text);
-  } catch (const std::runtime_error& e) {
-    fail(path + ": " + e.what());
-  }
-}
-
-void write_file(const std::string& path, const std::string& text) {
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    out << text;
-    out.close();
-    if (!out) fail(tmp + ": cannot write", 2);
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) fail(path + ": cannot write: " + ec.message(), 2);
+  return load_state(path, event_from_json);
 }
 
 void save(const std::string& path, const Event& ev) {
   write_file(path, event_to_json(ev));
-}
-
-// Standard output, or the file given by -o.
-void emit(const std::string& out_path, const std::string& text) {
-  if (out_path.empty())
-    std::cout << text;
-  else
-    write_file(out_path, text);
-}
-
-int round_arg(const Event& ev, int round) {
-  if (ev.played.empty()) fail("no round has been paired yet");
-  if (round == 0) return int(ev.played.size());
-  if (round < 1 || round > int(ev.played.size()))
-    fail("round " + std::to_string(round) + ": expected 1 to " + std::to_string(ev.played.size()));
-  return round;
 }
 
 // trf FILE: the exchange file; from-trf TRF FILE: a state file from one.
@@ -92,12 +47,7 @@ void add_exchange(CLI::App* cmd) {
   r->callback([a] {
     if (!a->force && std::filesystem::exists(a->file))
       fail(a->file + ": exists (give --force to replace it)", 2);
-    std::string text;
-    try {
-      text = read_input(a->trf);
-    } catch (const std::runtime_error& e) {
-      fail(e.what(), 2);
-    }
+    const std::string text = read_text(a->trf);
     try {
       save(a->file, event_from_trf(text));
     } catch (const std::runtime_error& e) {
@@ -108,22 +58,16 @@ void add_exchange(CLI::App* cmd) {
 
 // PLAYER as the command line gives it: the name as entered, or the entry number (1-based).
 int player_arg(const Event& ev, const std::string& s) {
-  for (size_t i = 0; i < ev.players.size(); ++i)
-    if (ev.players[i].name == s) return int(i);
-  if (!s.empty() && s.size() < 5 && s.find_first_not_of("0123456789") == std::string::npos) {
-    const int i = std::stoi(s);
-    if (i >= 1 && i <= int(ev.players.size())) return i - 1;
-  }
+  std::vector<std::string> names;
+  for (const Player& p : ev.players) names.push_back(p.name);
+  if (const int i = name_or_number(names, s); i >= 0) return i;
   fail("no player '" + s + "' (a name as entered, or 1 to " + std::to_string(ev.players.size()) +
        ")");
 }
 
 std::vector<TieBreak> tie_break_list(const std::string& text) {
-  std::string list = text;
-  for (char& ch : list)
-    if (ch == ',') ch = ' ';
   std::vector<TieBreak> out;
-  for (const std::string& w : split_words(list)) {
+  for (const std::string& w : list_words(text)) {
     TieBreak t;
     if (!parse_tie_break(w, &t)) fail("--tiebreaks: unknown tie-break '" + w + "'", 2);
     out.push_back(t);
@@ -264,66 +208,38 @@ void add_tournament(CLI::App& app) {
   // new FILE
   {
     struct Args {
-      std::string file, system, event, site, date;
-      int rounds = 0;
-      bool force = false;
+      NewArgs event;
       Settings settings;
     };
     auto a = std::make_shared<Args>();
     auto* c = cmd->add_subcommand("new", "create the event's state file");
-    c->add_option("FILE", a->file, "the state file to create")->required();
-    c->add_option("--system", a->system, "swiss, round-robin or double-round-robin")
-        ->required()
-        ->check(CLI::IsMember({"swiss", "round-robin", "double-round-robin"}));
-    c->add_option("--rounds", a->rounds, "rounds (required for a Swiss; a round robin has its own)")
-        ->check(CLI::Range(1, 1000));
-    c->add_option("--event", a->event, "the event's name (the Event tag)");
-    c->add_option("--site", a->site, "where it is played (the Site tag)");
-    c->add_option("--date", a->date, "its date as the records write it, e.g. 2026.12.01");
+    add_new_options(c, a->event);
     add_setting_options(c, a->settings);
-    c->add_flag("--force", a->force, "replace an existing file");
     c->callback([a] {
       Event ev;
-      parse_system(a->system, &ev.system);
-      if (ev.system == System::Swiss && a->rounds == 0) fail("a Swiss needs --rounds");
-      if (ev.system != System::Swiss && a->rounds != 0)
-        fail("a round robin has the rounds of its Berger table; --rounds is for a Swiss", 2);
-      ev.rounds = a->rounds;
-      // Cleaned as the server cleans names: no bidi, zero-width or control characters.
-      ev.name = clean_display_text(a->event);
-      ev.site = clean_display_text(a->site);
-      ev.date = clean_display_text(a->date);
+      apply_new(a->event, &ev.system, &ev.rounds, &ev.name, &ev.site, &ev.date);
       apply_settings(ev, a->settings);
-      if (!a->force && std::filesystem::exists(a->file))
-        fail(a->file + ": exists (give --force to replace it)", 2);
-      save(a->file, ev);
+      save(a->event.file, ev);
     });
   }
 
   // add FILE NAME
   {
     struct Args {
-      std::string file, name, title, id, federation;
-      int rating = 0;
+      std::string file;
+      PlayerArgs player;
     };
     auto a = std::make_shared<Args>();
     auto* c = cmd->add_subcommand("add", "enter a player (before round 1)");
     c->add_option("FILE", a->file, "the state file")->required();
-    c->add_option("NAME", a->name, "the player's name as the records write it")->required();
-    c->add_option("--rating", a->rating, "federation rating (0 = unrated)")
-        ->check(CLI::Range(0, 9999));
-    c->add_option("--title", a->title, "title, as the federation writes it");
-    c->add_option("--id", a->id, "the federation's id of the player");
-    c->add_option("--federation", a->federation, "the player's federation or region code");
+    add_player_options(c, a->player);
     c->callback([a] {
       Event ev = load(a->file);
       if (!ev.played.empty()) fail("players are entered before round 1 is paired");
-      const std::string name = clean_display_text(a->name);
-      if (name.empty()) fail("the name is empty");
+      const Player player = player_of(a->player);
       for (const Player& p : ev.players)
-        if (p.name == name) fail("'" + name + "' is already entered");
-      ev.players.push_back({name, a->rating, clean_display_text(a->title),
-                            clean_display_text(a->id), clean_display_text(a->federation)});
+        if (p.name == player.name) fail("'" + player.name + "' is already entered");
+      ev.players.push_back(player);
       save(a->file, ev);
     });
   }
@@ -349,46 +265,28 @@ void add_tournament(CLI::App& app) {
   // result FILE BOARD RESULT
   {
     struct Args {
-      std::string file, result, moves, moves_file;
-      int board = 0, round = 0;
+      std::string file;
+      int board = 0;
       bool keep = false;
+      ResultArgs result;
     };
     auto a = std::make_shared<Args>();
     auto* c = cmd->add_subcommand("result", "enter a board's result, optionally its moves");
     c->add_option("FILE", a->file, "the state file")->required();
     c->add_option("BOARD", a->board, "the board number")->required();
-    c->add_option("RESULT", a->result,
-                  "1-0, 0-1, 1/2-1/2, 1-0f, 0-1f or 0-0f (forfeits), * to clear")
-        ->required();
+    add_result_options(c, a->result);
     c->add_flag("--keep", a->keep, "a forfeit: keep the absent player in the event");
-    c->add_option("--round", a->round, "the round (default: the latest)");
-    c->add_option("--moves", a->moves, "the game's moves as written, e.g. \"1. 65 87 2. 55 99\"");
-    c->add_option("--moves-file", a->moves_file, "the moves from a file ('-' = standard input)");
     c->callback([a] {
       Event ev = load(a->file);
-      const int r = round_arg(ev, a->round);
+      const int r = round_arg(ev.played.size(), a->result.round);
       Round& round = ev.played[r - 1];
       if (a->board < 1 || a->board > int(round.boards.size()))
         fail("board " + std::to_string(a->board) + ": round " + std::to_string(r) +
              " has boards 1 to " + std::to_string(round.boards.size()));
-      BoardResult res;
-      if (!parse_board_result(a->result, &res))
-        fail("result '" + a->result + "': expected 1-0, 0-1, 1/2-1/2, 1-0f, 0-1f, 0-0f or *");
-      std::string text = a->moves;
-      if (!a->moves_file.empty()) {
-        try {
-          text += " " + read_input(a->moves_file);
-        } catch (const std::runtime_error& e) {
-          fail(e.what(), 2);
-        }
-      }
+      const BoardResult res = result_of(a->result);
       Board& board = round.boards[a->board - 1];
-      try {
-        board.moves = check_moves(split_words(text), res);
-      } catch (const MoveError& e) {
-        fail("round " + std::to_string(r) + ", board " + std::to_string(a->board) + ": " +
-             e.what());
-      }
+      board.moves = moves_of(a->result, res,
+                             "round " + std::to_string(r) + ", board " + std::to_string(a->board));
       board.result = res;
       if (is_forfeit(res))
         for (int p : record_forfeit(ev, r - 1, a->board - 1, res, a->keep))
@@ -412,7 +310,7 @@ void add_tournament(CLI::App& app) {
     c->add_option("-o,--output", a->out, "output file (default: standard output)");
     c->callback([a] {
       const Event ev = load(a->file);
-      const int r = round_arg(ev, a->round);
+      const int r = round_arg(ev.played.size(), a->round);
       const Table t = pairings_table(ev, r);
       emit(a->out, a->html ? pairings_page(ev, r) : round_heading(ev, r) + "\n" + t.text());
     });
@@ -457,6 +355,7 @@ void add_tournament(CLI::App& app) {
   }
   add_exchange(cmd);
   add_arbiter_commands(cmd);
+  add_tournament_team(*cmd);
 }
 
 }  // namespace toguz::cli

@@ -3,59 +3,17 @@
 #include <boost/json.hpp>
 #include <stdexcept>
 
-#include "rules/text.h"
+#include "tournament/json_fields.h"
 #include "tournament/tgk.h"
 
 namespace toguz::tournament {
 
 namespace json = boost::json;
+using namespace json_fields;
 
 namespace {
 
 constexpr std::string_view kFormat = "toguz-tournament 1";
-
-[[noreturn]] void bad(const std::string& field, const std::string& what) {
-  throw std::runtime_error(field + ": " + what);
-}
-
-const json::value& member(const json::object& o, const std::string& parent, const char* key) {
-  const json::value* v = o.if_contains(key);
-  if (!v) bad(parent.empty() ? key : parent + "." + key, "missing");
-  return *v;
-}
-
-std::string string_of(const json::value& v, const std::string& field) {
-  if (!v.is_string()) bad(field, "expected a string");
-  return std::string(v.get_string());
-}
-
-// A string shown in pages and records (a name, a title, the event's site and date): cleaned as
-// the server cleans names (rules/text.h), so a state file edited by hand shows no bidi or
-// control characters either.
-std::string text_of(const json::value& v, const std::string& field) {
-  return clean_display_text(string_of(v, field));
-}
-
-int int_of(const json::value& v, const std::string& field, int lo, int hi) {
-  if (!v.is_int64() || v.get_int64() < lo || v.get_int64() > hi)
-    bad(field, "expected an integer from " + std::to_string(lo) + " to " + std::to_string(hi));
-  return int(v.get_int64());
-}
-
-const json::array& array_of(const json::value& v, const std::string& field) {
-  if (!v.is_array()) bad(field, "expected an array");
-  return v.get_array();
-}
-
-const json::object& object_of(const json::value& v, const std::string& field) {
-  if (!v.is_object()) bad(field, "expected an object");
-  return v.get_object();
-}
-
-bool bool_of(const json::value& v, const std::string& field) {
-  if (!v.is_bool()) bad(field, "expected true or false");
-  return v.as_bool();
-}
 
 // The arbiter's settings, requested byes and forbidden pairs: each optional (absent in files
 // written before them), checked against the players.
@@ -99,13 +57,7 @@ void read_settings(Event& ev, const json::object& o) {
 
 std::string event_to_json(const Event& event) {
   json::array players;
-  for (const Player& p : event.players) {
-    json::object o{
-        {"name", p.name}, {"rating", p.rating}, {"title", p.title}, {"withdrawn", p.withdrawn}};
-    if (!p.id.empty()) o["id"] = p.id;
-    if (!p.federation.empty()) o["federation"] = p.federation;
-    players.push_back(std::move(o));
-  }
+  for (const Player& p : event.players) players.push_back(player_json(p));
   json::array rounds;
   for (const Round& r : event.played) {
     json::array boards;
@@ -150,15 +102,8 @@ std::string event_to_json(const Event& event) {
 }
 
 Event event_from_json(std::string_view text) {
-  json::value root;
-  try {
-    root = json::parse(text);
-  } catch (const std::exception& e) {
-    bad("JSON", e.what());
-  }
-  const json::object& o = object_of(root, "the file");
-  if (string_of(member(o, "", "format"), "format") != kFormat)
-    bad("format", "expected \"" + std::string(kFormat) + "\"");
+  const json::value root = parse_state(text, kFormat);
+  const json::object& o = root.get_object();
   Event ev;
   ev.name = text_of(member(o, "", "event"), "event");
   ev.site = text_of(member(o, "", "site"), "site");
@@ -178,19 +123,7 @@ Event event_from_json(std::string_view text) {
   const json::array& players = array_of(member(o, "", "players"), "players");
   for (size_t i = 0; i < players.size(); ++i) {
     const std::string field = "players[" + std::to_string(i) + "]";
-    const json::object& p = object_of(players[i], field);
-    Player pl;
-    pl.name = text_of(member(p, field, "name"), field + ".name");
-    if (pl.name.empty()) bad(field + ".name", "expected a name");
-    pl.rating = int_of(member(p, field, "rating"), field + ".rating", 0, 9999);
-    pl.title = text_of(member(p, field, "title"), field + ".title");
-    if (const json::value* id = p.if_contains("id")) pl.id = text_of(*id, field + ".id");
-    if (const json::value* fed = p.if_contains("federation"))
-      pl.federation = text_of(*fed, field + ".federation");
-    if (const json::value* w = p.if_contains("withdrawn")) {  // absent in older files
-      if (!w->is_bool()) bad(field + ".withdrawn", "expected true or false");
-      pl.withdrawn = w->as_bool();
-    }
+    Player pl = player_from_json(players[i], field);
     ev.players.push_back(std::move(pl));
   }
   const int n = int(ev.players.size());
@@ -215,19 +148,8 @@ Event event_from_json(std::string_view text) {
       board.black = player(member(bo, bf, "black"), bf + ".black");
       if (!parse_board_result(string_of(member(bo, bf, "result"), bf + ".result"), &board.result))
         bad(bf + ".result", "expected 1-0, 0-1, 1/2-1/2, +-, -+ or *");
-      if (const json::value* mv = bo.if_contains("moves")) {
-        const json::array& moves = array_of(*mv, bf + ".moves");
-        for (size_t m = 0; m < moves.size(); ++m)
-          board.moves.push_back(int_of(moves[m], bf + ".moves[" + std::to_string(m) + "]", 1, 9));
-        try {
-          const Game game = board_game(board);
-          if (game.outcome() != Outcome::Ongoing &&
-              board_result_text(board.result) != result_text(game.result()))
-            bad(bf + ".result", "the board ended " + std::string(result_text(game.result())));
-        } catch (const MoveError& e) {
-          bad(bf + ".moves", e.what());
-        }
-      }
+      if (const json::value* mv = bo.if_contains("moves"))
+        board.moves = moves_from_json(*mv, bf, board.result);
       round.boards.push_back(std::move(board));
     }
     const json::array& byes = array_of(member(ro, rf, "byes"), rf + ".byes");

@@ -1,6 +1,7 @@
 #include "tournament/standings.h"
 
 #include <algorithm>
+#include <functional>
 #include <numeric>
 
 namespace toguz::tournament {
@@ -33,20 +34,13 @@ namespace {
 // unless every two of them have played each other.
 std::vector<double> direct_encounter(const std::vector<int>& group,
                                      const std::vector<std::vector<RoundEntry>>& entries) {
-  std::vector<double> out(group.size(), 0);
-  if (group.size() < 2) return out;
-  for (size_t i = 0; i < group.size(); ++i)
-    for (size_t j = 0; j < group.size(); ++j) {
-      if (i == j) continue;
-      bool met = false;
-      for (const RoundEntry& e : entries[group[i]])
-        if (e.kind == RoundEntry::Game && !e.pending && e.opponent == group[j]) {
-          met = true;
-          out[i] += e.half_points / 2.0;
-        }
-      if (!met) return std::vector<double>(group.size(), 0);
-    }
-  return out;
+  return direct_encounter_among(group, [&](int a, int b) {
+    double v = -1;
+    for (const RoundEntry& e : entries[a])
+      if (e.kind == RoundEntry::Game && !e.pending && e.opponent == b)
+        v = std::max(v, 0.0) + e.half_points / 2.0;
+    return v;
+  });
 }
 
 }  // namespace
@@ -113,44 +107,64 @@ std::vector<Standing> standings(const Event& event) {
       st[p].tie_breaks.push_back(v);
     }
   }
-  // Sort key by key; direct encounter is computed among the players equal on every key before.
-  std::vector<int> order(n);
-  std::iota(order.begin(), order.end(), 0);
+  std::vector<bool> de_column;
+  for (TieBreak t : tbs) de_column.push_back(t == TieBreak::DirectEncounter);
+  return rank_rows(st, std::vector<double>(pts.begin(), pts.end()), pno, de_column,
+                   [&](const std::vector<int>& g) { return direct_encounter(g, entries); });
+}
+
+RankedOrder rank_by_keys(const std::vector<double>& score, std::vector<std::vector<double>>& keys,
+                         const std::vector<int>& seed, const std::vector<bool>& de_column,
+                         const std::function<std::vector<double>(const std::vector<int>&)>& de) {
+  const size_t n = score.size(), nk = de_column.size();
+  RankedOrder out;
+  out.order.resize(n);
+  std::iota(out.order.begin(), out.order.end(), 0);
+  std::vector<int>& order = out.order;
   auto equal_before = [&](int a, int b, size_t k) {
-    if (pts[a] != pts[b]) return false;
+    if (score[a] != score[b]) return false;
     for (size_t i = 0; i < k; ++i)
-      if (st[a].tie_breaks[i] != st[b].tie_breaks[i]) return false;
+      if (keys[a][i] != keys[b][i]) return false;
     return true;
   };
-  auto sort_by = [&](size_t k) {  // sort on score and the first k tie-breaks, then pno
+  auto sort_by = [&](size_t k) {  // sort on score and the first k keys, then the seed
     std::sort(order.begin(), order.end(), [&](int a, int b) {
-      if (pts[a] != pts[b]) return pts[a] > pts[b];
+      if (score[a] != score[b]) return score[a] > score[b];
       for (size_t i = 0; i < k; ++i)
-        if (st[a].tie_breaks[i] != st[b].tie_breaks[i])
-          return st[a].tie_breaks[i] > st[b].tie_breaks[i];
-      return pno[a] < pno[b];
+        if (keys[a][i] != keys[b][i]) return keys[a][i] > keys[b][i];
+      return seed[a] < seed[b];
     });
   };
-  for (size_t k = 0; k < tbs.size(); ++k) {
-    if (tbs[k] != TieBreak::DirectEncounter) continue;
+  for (size_t k = 0; k < nk; ++k) {
+    if (!de_column[k]) continue;
     sort_by(k);
-    for (size_t i = 0; i < order.size();) {
+    for (size_t i = 0; i < n;) {
       size_t j = i + 1;
-      while (j < order.size() && equal_before(order[i], order[j], k)) ++j;
-      std::vector<int> group(order.begin() + i, order.begin() + j);
-      const std::vector<double> de = direct_encounter(group, entries);
-      for (size_t g = 0; g < group.size(); ++g) st[group[g]].tie_breaks[k] = de[g];
+      while (j < n && equal_before(order[i], order[j], k)) ++j;
+      const std::vector<int> group(order.begin() + i, order.begin() + j);
+      const std::vector<double> v = de(group);
+      for (size_t g = 0; g < group.size(); ++g) keys[group[g]][k] = v[g];
       i = j;
     }
   }
-  sort_by(tbs.size());
-  std::vector<Standing> out;
-  for (size_t i = 0; i < order.size(); ++i) {
-    Standing s = st[order[i]];
-    s.rank =
-        i > 0 && equal_before(order[i - 1], order[i], tbs.size()) ? out.back().rank : int(i) + 1;
-    out.push_back(std::move(s));
-  }
+  sort_by(nk);
+  for (size_t i = 0; i < n; ++i)
+    out.rank.push_back(i > 0 && equal_before(order[i - 1], order[i], nk) ? out.rank.back()
+                                                                         : int(i) + 1);
+  return out;
+}
+
+std::vector<double> direct_encounter_among(const std::vector<int>& group,
+                                           const std::function<double(int a, int b)>& points) {
+  std::vector<double> out(group.size(), 0);
+  if (group.size() < 2) return out;
+  for (size_t i = 0; i < group.size(); ++i)
+    for (size_t j = 0; j < group.size(); ++j) {
+      if (i == j) continue;
+      const double v = points(group[i], group[j]);
+      if (v < 0) return std::vector<double>(group.size(), 0);
+      out[i] += v;
+    }
   return out;
 }
 

@@ -54,11 +54,10 @@ Preference preference_of(const PlayerState& s) {
 
 class Pairer {
  public:
-  explicit Pairer(const Event& event) : n_(int(event.players.size())), st_(n_) {
+  Pairer(const Event& event, const std::vector<int>& pts) : n_(int(event.players.size())), st_(n_) {
     const std::vector<int> order = pairing_order(event.players);
     for (int i = 0; i < n_; ++i) st_[order[i]].pno = i + 1;
     const int next = int(event.played.size()) + 1;
-    const std::vector<int> pts = pairing_half_points(event, next);
     const auto colours = colour_history(event);
     for (int p = 0; p < n_; ++p) {
       PlayerState& s = st_[p];
@@ -400,7 +399,13 @@ class Pairer {
 }  // namespace
 
 Round pair_swiss_round(const Event& event) {
-  return Pairer(event).pair();
+  return Pairer(event, pairing_half_points(event, int(event.played.size()) + 1)).pair();
+}
+
+Round pair_swiss_round(const Event& event, const std::vector<int>& scores) {
+  if (scores.size() != event.players.size())
+    throw std::invalid_argument("pair_swiss_round: one score per player expected");
+  return Pairer(event, scores).pair();
 }
 
 }  // namespace toguz::tournament

@@ -19,4 +19,8 @@ std::vector<std::vector<char>> colour_history(const Event& event);
 // the bye with a player who may take it.
 Round pair_swiss_round(const Event& event);
 
+// The same pairing by other scores (any unit, one per player, higher first): a team Swiss
+// pairs its teams by match points or board points this way (team.h).
+Round pair_swiss_round(const Event& event, const std::vector<int>& scores);
+
 }  // namespace toguz::tournament

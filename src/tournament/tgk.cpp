@@ -81,29 +81,34 @@ BoardResult board_result(Result r, bool forfeit) {
   return BoardResult::Pending;
 }
 
+std::vector<std::pair<std::string, std::string>> board_tags(const Event& event, int round,
+                                                            const Board& b) {
+  const Player& w = event.players.at(b.white);
+  const Player& k = event.players.at(b.black);
+  std::vector<std::pair<std::string, std::string>> tags = {
+      {"Event", event.name.empty() ? "?" : event.name},
+      {"Site", event.site.empty() ? "?" : event.site},
+      {"Date", event.date.empty() ? "?" : event.date},
+      {"Round", std::to_string(round + 1)},
+      {"White", w.name},
+      {"Black", k.name},
+      {"Result", ""}};
+  if (w.rating > 0) tags.push_back({"WhiteELO", std::to_string(w.rating)});
+  if (k.rating > 0) tags.push_back({"BlackELO", std::to_string(k.rating)});
+  if (!w.title.empty()) tags.push_back({"WhiteTitle", w.title});
+  if (!k.title.empty()) tags.push_back({"BlackTitle", k.title});
+  if (!w.id.empty()) tags.push_back({"WhiteFedId", w.id});
+  if (!k.id.empty()) tags.push_back({"BlackFedId", k.id});
+  if (is_forfeit(b.result)) tags.push_back({"Termination", "forfeit"});
+  return tags;
+}
+
 std::string event_tgk(const Event& event) {
   std::string out;
   for (size_t r = 0; r < event.played.size(); ++r)
     for (const Board& b : event.played[r].boards) {
-      const Player& w = event.players.at(b.white);
-      const Player& k = event.players.at(b.black);
-      std::vector<std::pair<std::string, std::string>> tags = {
-          {"Event", event.name.empty() ? "?" : event.name},
-          {"Site", event.site.empty() ? "?" : event.site},
-          {"Date", event.date.empty() ? "?" : event.date},
-          {"Round", std::to_string(r + 1)},
-          {"White", w.name},
-          {"Black", k.name},
-          {"Result", ""}};
-      if (w.rating > 0) tags.push_back({"WhiteELO", std::to_string(w.rating)});
-      if (k.rating > 0) tags.push_back({"BlackELO", std::to_string(k.rating)});
-      if (!w.title.empty()) tags.push_back({"WhiteTitle", w.title});
-      if (!k.title.empty()) tags.push_back({"BlackTitle", k.title});
-      if (!w.id.empty()) tags.push_back({"WhiteFedId", w.id});
-      if (!k.id.empty()) tags.push_back({"BlackFedId", k.id});
-      if (is_forfeit(b.result)) tags.push_back({"Termination", "forfeit"});
       if (!out.empty()) out += '\n';
-      out += write_record(board_game(b), tags, RecordStyle::Tgk);
+      out += write_record(board_game(b), board_tags(event, int(r), b), RecordStyle::Tgk);
     }
   return out;
 }

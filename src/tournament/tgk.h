@@ -45,6 +45,10 @@ Game board_game(const Board& board);
 // goes on (Result::None).
 BoardResult board_result(Result r, bool forfeit = false);
 
+// The tags of round `round`'s (0-based) board `b`, as event_tgk writes them.
+std::vector<std::pair<std::string, std::string>> board_tags(const Event& event, int round,
+                                                            const Board& b);
+
 // Every board of every round, in round and board order, as TGK records: Event, Site, Date,
 // Round, White, Black, Result, then WhiteELO / BlackELO and WhiteTitle / BlackTitle where known,
 // and Termination "forfeit" on a forfeit. Records are separated by a blank line.
