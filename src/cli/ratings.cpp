@@ -1,6 +1,7 @@
 // `toguz ratings ACTION ...`: a federation's official rating list from its over-the-board
 // events (docs/ratings-federation.md). The calculation and the reports are in src/federation;
 // this file reads the files, calls it and writes the results.
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -38,7 +39,10 @@ struct Inputs {
 };
 
 void add_inputs(CLI::App* c, Inputs* in) {
-  c->add_option("EVENTS", in->events, "the season's events: TGK or PGN files")->required();
+  c->add_option("EVENTS", in->events,
+                "the season's events: TGK or PGN files, or folders of them (such as the site's "
+                "--ratings-events-dir)")
+      ->required();
   c->add_option("--list", in->list, "the federation's current list (CSV)");
   c->add_option("--profile", in->profile, "the federation's profile (default: the chess rules)");
   c->add_option("--names", in->names, "the officer's settlements of names");
@@ -53,6 +57,29 @@ T parse_or_fail(const std::string& path, F parse) {
   }
 }
 
+// The event files: each path as given, a folder as its .tgk and .pgn files in name order.
+std::vector<std::string> event_files(const std::vector<std::string>& paths) {
+  std::vector<std::string> out;
+  for (const std::string& path : paths) {
+    std::error_code ec;
+    if (!std::filesystem::is_directory(path, ec)) {
+      out.push_back(path);
+      continue;
+    }
+    std::vector<std::string> found;
+    for (const auto& e : std::filesystem::directory_iterator(path, ec)) {
+      const std::string ext = e.path().extension().string();
+      const bool hidden = e.path().filename().string().starts_with(".");
+      if (!hidden && e.is_regular_file() && (ext == ".tgk" || ext == ".pgn"))
+        found.push_back(e.path().string());
+    }
+    if (ec) fail(path + ": cannot read: " + ec.message(), 2);
+    std::sort(found.begin(), found.end());
+    out.insert(out.end(), found.begin(), found.end());
+  }
+  return out;
+}
+
 SeasonResult run_season(const Inputs& in, Profile* profile) {
   auto prof = [](const std::string& t) { return parse_profile(t); };
   auto list = [](const std::string& t) { return parse_list(t); };
@@ -64,7 +91,7 @@ SeasonResult run_season(const Inputs& in, Profile* profile) {
   const NameMap map = in.names.empty() ? NameMap{} : parse_or_fail<NameMap>(in.names, names);
   std::vector<SeasonGame> games;
   std::vector<SkippedGame> skipped;
-  for (const std::string& path : in.events) {
+  for (const std::string& path : event_files(in.events)) {
     try {
       read_season_games(read_or_fail(path), path, &games, &skipped);
     } catch (const ParseError& e) {

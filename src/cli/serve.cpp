@@ -162,6 +162,9 @@ void add_serve(CLI::App& app) {
   cmd->add_flag("!--no-mining", cfg->mine_puzzles, "do not mine the site's games for puzzles");
   cmd->add_option("--broadcast-dir", cfg->broadcast_dir,
                   "the folder whose TGK/PGN files an event's broadcast may follow");
+  cmd->add_option("--ratings-events-dir", cfg->ratings_events_dir,
+                  "the folder where each finished rated event of the arbiter page has its TGK "
+                  "file, for toguz ratings compute");
   cmd->add_option("--ratings-dir", cfg->ratings_dir,
                   "a federation's rating lists: folders written by toguz ratings compute, or "
                   "their season.json (read at start and when they change)");

@@ -254,7 +254,7 @@ void Server::Impl::open_store() {
     m->store_failures.inc(failed);
   });
   store = std::make_unique<store::QueuedStore>(*writer);
-  arbiter = std::make_unique<ArbiterApi>(*store, config.broadcast_dir);
+  arbiter = std::make_unique<ArbiterApi>(*store, config.broadcast_dir, config.ratings_events_dir);
 }
 
 void Server::Impl::make_engine() {

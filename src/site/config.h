@@ -91,6 +91,9 @@ struct Config {
   std::string tables_dir;
   // The only folder whose TGK or PGN files an event's broadcast may follow; "" none.
   std::string broadcast_dir;
+  // Where a finished over-the-board event marked rated has its TGK file, for the federation's
+  // `toguz ratings compute` (docs/ratings-federation.md); "" none.
+  std::string ratings_events_dir;
   int tables_stones = 7;
   // The site's finished games mined for puzzles (puzzle_miner.h) when puzzles are served; the
   // puzzles found are appended to mined_puzzles_path ("" = kept in memory only) and read back

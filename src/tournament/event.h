@@ -112,6 +112,9 @@ struct Event {
   int accelerated_rounds = 0;
   // A player who loses a board by forfeit is withdrawn (record_forfeit), unless kept.
   bool forfeit_withdraws = true;
+  // Submitted to the federation's rating list once finished (the site writes a finished rated
+  // event's TGK file for `toguz ratings compute`: docs/ratings-federation.md).
+  bool rated = false;
 
   // Half points a bye is worth: 2 (one point) in a Swiss, 0 in a round robin (everyone rests
   // once when the number of players is odd).

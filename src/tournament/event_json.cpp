@@ -27,6 +27,7 @@ void read_settings(Event& ev, const json::object& o) {
     ev.accelerated_rounds = int_of(*v, "accelerated_rounds", 0, 1000);
   if (const json::value* v = o.if_contains("forfeit_withdraws"))
     ev.forfeit_withdraws = bool_of(*v, "forfeit_withdraws");
+  if (const json::value* v = o.if_contains("rated")) ev.rated = bool_of(*v, "rated");
   if (const json::value* v = o.if_contains("bye_requests")) {
     const json::array& list = array_of(*v, "bye_requests");
     for (size_t i = 0; i < list.size(); ++i) {
@@ -98,6 +99,7 @@ std::string event_to_json(const Event& event) {
   if (event.half_bye_last_round) o["half_bye_last_round"] = true;
   if (event.accelerated_rounds) o["accelerated_rounds"] = event.accelerated_rounds;
   if (!event.forfeit_withdraws) o["forfeit_withdraws"] = false;
+  if (event.rated) o["rated"] = true;
   return json::serialize(o) + "\n";
 }
 

@@ -1888,7 +1888,21 @@ async function arbiter_rules(browser, base, pages) {
   await page.click('#arb-pairings tr[data-entry="1"] .arb-save');
   const absent = names.indexOf(black.trim());
   await page.waitForSelector(`#arb-players tr[data-player="${absent}"][data-withdrawn="1"]`, { timeout: T });
-  console.log(`  arbiter rules: tie-breaks W, BH-M1; a half-point bye; a pair kept apart; ${black} withdrawn after a forfeit`);
+  // the exchange file: downloaded with the key, then imported as a new event (a damaged one
+  // refused with its line first)
+  const [download] = await Promise.all([page.waitForEvent("download", { timeout: T }), page.click("#arb-trf")]);
+  const trf = readFileSync(await download.path(), "utf8");
+  check(download.suggestedFilename() === `event-${made.id}.trf` && trf.startsWith("012 Rules") && trf.split("\n").filter((l) => l.startsWith("001")).length === 5, `the TRF download: ${trf.slice(0, 200)}`);
+  await page.goto(`${base}/#/arbiter`);
+  await page.fill("#arb-trf-text", `012 Broken\n001    1${" ".repeat(6)}${"Ana".padEnd(33)} <i>1\n`); // the rating (columns 49-52) is not a number
+  await page.click("#arb-import-go");
+  await page.waitForFunction(() => /line 2, .*<i>1/.test(document.querySelector("#arb-import-error")?.textContent ?? ""), null, { timeout: T, polling: 50 });
+  check((await page.$("#arb-import-error i")) === null, "the refusal is shown as text");
+  await page.fill("#arb-trf-text", trf);
+  await page.click("#arb-import-go");
+  await page.waitForFunction(() => document.querySelectorAll("#arb-players tbody tr").length === 5 && document.querySelectorAll("#arb-pairings tbody tr[data-board]").length === 2, null, { timeout: T, polling: 50 });
+  check((await page.$("#arb-trf")) !== null, "the importer holds the new event's key");
+  console.log(`  arbiter rules: tie-breaks W, BH-M1; a half-point bye; a pair kept apart; ${black} withdrawn after a forfeit; the TRF exported and imported`);
   await ctx.close();
 }
 

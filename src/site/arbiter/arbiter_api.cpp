@@ -1,11 +1,15 @@
 #include "site/arbiter/arbiter_api.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cstdint>
+#include <filesystem>
+#include <fstream>
 #include <sstream>
 #include <vector>
 
 #include "accounts/session.h"
+#include "net/log.h"
 #include "net/url.h"
 #include "site/arbiter/print_words.h"
 #include "site/games/room_registry.h"
@@ -16,6 +20,7 @@
 #include "tournament/report.h"
 #include "tournament/standings.h"
 #include "tournament/tgk.h"
+#include "tournament/trf.h"
 
 namespace toguz::site {
 
@@ -40,6 +45,9 @@ constexpr int kMaxPlayers = 256;
 constexpr int kMaxSwissRounds = 50;
 constexpr size_t kMaxTextChars = 120;  // event name and site
 constexpr size_t kMaxTitleChars = 10;
+// An imported exchange file: under the server's 64 KiB request body with the JSON around it
+// (a Swiss of 250 players and 11 rounds is about 50 KB).
+constexpr size_t kMaxTrfBytes = 60000;
 
 Response text_response(const std::string& content_type, std::string body,
                        const std::string& filename = "") {
@@ -116,6 +124,7 @@ json::object event_view(const std::string& id, const Event& ev) {
                       {"half_bye_last_round", ev.half_bye_last_round},
                       {"accelerated_rounds", ev.accelerated_rounds},
                       {"forfeit_withdraws", ev.forfeit_withdraws},
+                      {"rated", ev.rated},
                       {"next", next_step(ev)}};
 }
 
@@ -149,7 +158,8 @@ bool bool_field(const json::object& body, const char* name, bool fallback) {
 
 // The settings in the body, each kept as it was when absent: tie-breaks (in order), Baku
 // acceleration, the half-point byes' limit, whether the last round allows one, whether a
-// forfeit withdraws.
+// forfeit withdraws, whether the event goes to the federation's rating list (which needs the
+// games' date: a year at least).
 void apply_settings(Event& ev, const json::object& body) {
   if (const json::value* t = field(body, "tie_breaks")) ev.tie_breaks = tie_breaks_of_body(t);
   const int acc =
@@ -159,6 +169,9 @@ void apply_settings(Event& ev, const json::object& body) {
   ev.max_half_byes = int(get_int(body, "max_half_byes", ev.max_half_byes, 0, kMaxSwissRounds));
   ev.half_bye_last_round = bool_field(body, "half_bye_last_round", ev.half_bye_last_round);
   ev.forfeit_withdraws = bool_field(body, "forfeit_withdraws", ev.forfeit_withdraws);
+  ev.rated = bool_field(body, "rated", ev.rated);
+  if (ev.rated && (ev.date.size() < 4 || ev.date.substr(0, 4).find('?') != std::string::npos))
+    throw Refusal("event_rated_date");
 }
 
 Event new_event(const json::object& body) {
@@ -323,6 +336,35 @@ bool is_keeper_action(const std::string& action) {
          action == "keeper_board";
 }
 
+// An exchange file read into an event the site can hold: the reader's refusal (line and
+// field) as event_trf, then the site's limits (players, rounds, names and texts cleaned as
+// typed ones are). A date in another form than the records' is left out.
+Event event_of_trf(const std::string& text) {
+  Event ev;
+  try {
+    ev = tournament::event_from_trf(text);
+  } catch (const std::runtime_error& e) {
+    throw Refusal("event_trf", {{"detail", e.what()}});
+  }
+  if (int(ev.players.size()) > kMaxPlayers)
+    throw Refusal("event_full", {{"n", std::to_string(kMaxPlayers)}});
+  if (ev.system == System::Swiss && ev.rounds > kMaxSwissRounds)
+    throw Refusal("field_range", {{"field", "rounds"}, {"lo", "1"}, {"hi", "50"}});
+  ev.name = clean_name(ev.name, "", kMaxTextChars);
+  ev.site = clean_name(ev.site, "", kMaxTextChars);
+  std::replace(ev.date.begin(), ev.date.end(), '-', '.');
+  if (!valid_date(ev.date)) ev.date.clear();
+  for (size_t i = 0; i < ev.players.size(); ++i) {
+    tournament::Player& p = ev.players[i];
+    p.name = clean_name(p.name, "");
+    p.title = clean_name(p.title, "", kMaxTitleChars);
+    if (p.name.empty()) throw Refusal("event_player_name");
+    for (size_t j = 0; j < i; ++j)
+      if (ev.players[j].name == p.name) throw Refusal("event_player_entered", {{"name", p.name}});
+  }
+  return ev;
+}
+
 int round_of_query(const Event& ev, const std::string& query) {
   if (ev.played.empty()) throw Refusal("event_no_round");
   const std::string v = net::query_value(net::query_pairs(query), "round").value_or("");
@@ -336,8 +378,26 @@ int round_of_query(const Event& ev, const std::string& query) {
 
 }  // namespace
 
-Response ArbiterApi::create(const http::request<http::string_body>& req) {
-  const Event ev = new_event(json_body(req));
+ArbiterApi::ArbiterApi(store::Store& store, std::string broadcast_dir,
+                       std::string ratings_events_dir)
+    : store_(store),
+      broadcasts_(std::move(broadcast_dir)),
+      ratings_events_dir_(std::move(ratings_events_dir)) {
+  if (!ratings_events_dir_.empty()) std::filesystem::create_directories(ratings_events_dir_);
+}
+
+Response ArbiterApi::create(const http::request<http::string_body>& req, bool import) {
+  const json::object body = json_body(req);
+  Event ev;
+  if (import) {
+    const json::value* t = body.if_contains("trf");
+    if (!t || !t->is_string()) throw Refusal("field_type", {{"field", "trf"}}, "string");
+    if (t->as_string().size() > kMaxTrfBytes)
+      throw Refusal("event_trf_size", {{"n", std::to_string(kMaxTrfBytes)}});
+    ev = event_of_trf(std::string(t->as_string()));
+  } else {
+    ev = new_event(body);
+  }
   const auto key = accounts::new_session(0, 0);
   store::EventRow row{"", key.hash, event_to_json(ev), now_ms(), now_ms()};
   do row.id = RoomRegistry::random_id(10);
@@ -362,6 +422,10 @@ Response ArbiterApi::change(const http::request<http::string_body>& req, store::
                                         0)) {
     throw Refusal("wrong_key");
   }
+  // The exchange file holds the players' federation ids: the arbiter's only, and read only.
+  if (action == "trf")
+    return text_response("text/plain; charset=utf-8", tournament::event_to_trf(ev),
+                         "event-" + row.id + ".trf");
   json::object out;
   if (action == "players") {
     add_player(ev, body);
@@ -389,9 +453,7 @@ Response ArbiterApi::change(const http::request<http::string_body>& req, store::
     live_change(body, row.id, ev, action, keeper, out);
   }
   // Every check passed: only now the event changes.
-  row.state = event_to_json(ev);
-  row.updated_ms = now_ms();
-  store_.save_event(row);
+  save(row, ev);
   out["event"] = event_view(row.id, ev);
   out["live"] = broadcasts_.live_view(row.id, ev);
   return json_response(http::status::ok, out);
@@ -425,9 +487,32 @@ void ArbiterApi::live_change(const json::object& body, const std::string& id, Ev
 
 void ArbiterApi::poll(store::EventRow& row, Event& ev) {
   if (!broadcasts_.poll(row.id, ev, now_ms())) return;
+  save(row, ev);
+}
+
+void ArbiterApi::save(store::EventRow& row, const Event& ev) {
   row.state = event_to_json(ev);
   row.updated_ms = now_ms();
   store_.save_event(row);
+  if (ratings_events_dir_.empty()) return;
+  namespace fs = std::filesystem;
+  const fs::path file = fs::path(ratings_events_dir_) / (row.id + ".tgk");
+  std::error_code ec;
+  if (!ev.rated || std::string(next_step(ev)) != "done") {
+    fs::remove(file, ec);
+    return;
+  }
+  // Written aside and renamed: `toguz ratings compute` never reads half a file.
+  const fs::path part = fs::path(ratings_events_dir_) / ("." + row.id + ".tgk.part");
+  {
+    std::ofstream out(part, std::ios::binary | std::ios::trunc);
+    out << event_tgk(ev);
+    if (!out.flush()) ec = std::make_error_code(std::errc::io_error);
+  }
+  if (!ec) fs::rename(part, file, ec);
+  if (ec)
+    net::log(net::LogLevel::Warn, "",
+             "--ratings-events-dir: cannot write " + file.string() + ": " + ec.message());
 }
 
 void ArbiterApi::add_routes(net::Router& router) {
@@ -441,20 +526,21 @@ void ArbiterApi::add_routes(net::Router& router) {
   };
   using net::Method;
   add(Method::Post, "/api/events", event(""));
+  add(Method::Post, "/api/events/import", event("import"));
   add(Method::Get, "/api/events/:id", event(""));
   for (const char* action : {"tgk", "pairings", "standings"})
     add(Method::Get, std::string("/api/events/:id/") + action, event(action));
   add(Method::Get, "/api/events/:id/live", event("live"));
-  for (const char* action :
-       {"players", "player", "withdraw", "pair", "unpair", "result", "bye", "forbid", "settings",
-        "keeper", "revoke", "follow", "move", "undo", "clock", "finish", "keeper_board"})
+  for (const char* action : {"trf", "players", "player", "withdraw", "pair", "unpair", "result",
+                             "bye", "forbid", "settings", "keeper", "revoke", "follow", "move",
+                             "undo", "clock", "finish", "keeper_board"})
     add(Method::Post, std::string("/api/events/:id/") + action, event(action));
 }
 
 Response ArbiterApi::handle(const http::request<http::string_body>& req, const std::string& id,
                             const std::string& action, const std::string& query) {
   const bool get = req.method() == http::verb::get || req.method() == http::verb::head;
-  if (id.empty()) return create(req);
+  if (id.empty()) return create(req, action == "import");
   std::optional<store::EventRow> row;
   if (id.size() <= 32) row = store_.load_event(id);
   if (!row) throw Refusal("no_event", {{"id", id}});

@@ -18,17 +18,20 @@ namespace toguz::site {
 class ArbiterApi {
  public:
   // `broadcast_dir`: the folder whose files a broadcast may follow ("" none).
-  explicit ArbiterApi(store::Store& store, std::string broadcast_dir = "")
-      : store_(store), broadcasts_(std::move(broadcast_dir)) {}
+  // `ratings_events_dir`: the folder where every finished event marked rated has its TGK file
+  // (<id>.tgk) for `toguz ratings compute` ("" none); created when missing.
+  explicit ArbiterApi(store::Store& store, std::string broadcast_dir = "",
+                      std::string ratings_events_dir = "");
 
-  // The arbiter's routes: POST /api/events, GET /api/events/<id>[/tgk|pairings|standings|live],
-  // POST /api/events/<id>/{players,player,withdraw,pair,unpair,result,bye,forbid,settings}, and
-  // the broadcast's (docs/tournaments.md "Broadcasts"): POST /api/events/<id>/{keeper,revoke,
-  // follow} with the key, {move,undo,clock,finish} with the key or a board keeper's token,
-  // keeper_board.
+  // The arbiter's routes: POST /api/events, POST /api/events/import (an exchange file), GET
+  // /api/events/<id>[/tgk|pairings|standings|live], POST
+  // /api/events/<id>/{trf,players,player,withdraw,pair,unpair,result,bye,forbid,settings}, and the
+  // broadcast's (docs/tournaments.md "Broadcasts"): POST /api/events/<id>/{keeper,revoke, follow}
+  // with the key, {move,undo,clock,finish} with the key or a board keeper's token, keeper_board.
   void add_routes(net::Router& router);
 
-  // Answers a request of one of those routes: `id` "" for POST /api/events (a new event), else
+  // Answers a request of one of those routes: `id` "" for POST /api/events (a new event; with
+  // `action` "import" one read from an exchange file), else
   // the event's id and `action` ("" for the event itself, tgk, pairings, standings; players,
   // player, withdraw, pair, unpair, result for a POST with the key). A bad request throws a Refusal
   // naming the field (its route answers it), and the stored event stays as it was.
@@ -39,9 +42,11 @@ class ArbiterApi {
  private:
   using Response = boost::beast::http::response<boost::beast::http::string_body>;
   using Request = boost::beast::http::request<boost::beast::http::string_body>;
-  // POST /api/events: a new event and its arbiter key.
-  Response create(const Request& req);
-  // A POST with the arbiter key to an event: `action` (players: a new player; player: one
+  // POST /api/events: a new event and its arbiter key; `import`: the event of the body's TRF
+  // text ("trf"), so pairing goes on where the other program left it.
+  Response create(const Request& req, bool import);
+  // A POST with the arbiter key to an event: `action` (trf: the exchange file, nothing
+  // changed; players: a new player; player: one
   // corrected; withdraw; pair; unpair: the last round taken back; result, a forfeit withdrawing
   // the absent player unless "keep"; bye: a requested bye; forbid: a pair kept apart;
   // settings: tie-breaks, acceleration, bye limits) applied to `ev`,
@@ -56,9 +61,13 @@ class ArbiterApi {
                    boost::json::object& out);
   // Reads the followed file when due and saves the event it changed.
   void poll(store::EventRow& row, tournament::Event& ev);
+  // Saves a changed event into `row` and the store; a finished rated event's TGK file written
+  // into ratings_events_dir_, any other's removed from it.
+  void save(store::EventRow& row, const tournament::Event& ev);
 
   store::Store& store_;
   Broadcasts broadcasts_;
+  std::string ratings_events_dir_;
 };
 
 }  // namespace toguz::site

@@ -1,13 +1,24 @@
 // The arbiter page's API over real sockets (site/arbiter/arbiter_api.h): a five-player Swiss
 // through three rounds with a typed game, a typed game with an error named, the refusals, the event
-// kept across a restart, and its TGK file read back by the project's TGK parser.
+// kept across a restart, and its TGK file read back by the project's TGK parser; the exchange
+// file (TRF) exported with the key, imported as a new event and exported again to the same text,
+// a damaged one refused with its line; a finished rated event's TGK file in
+// --ratings-events-dir, rated by the federation's calculation to the changes worked out by hand.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+#include <map>
 #include <set>
+#include <sstream>
 
+#include "federation/games.h"
+#include "federation/rating_list.h"
+#include "federation/season.h"
 #include "rules/record.h"
 #include "server_client.h"
 #include "tournament/tgk.h"
+#include "tournament/trf.h"
 
 namespace toguz::test {
 namespace {
@@ -460,6 +471,180 @@ TEST(Correspondence, WaitsAcrossRestartsAndIsWonOnTimeWhenClaimed) {
   ASSERT_TRUE(over);
   EXPECT_TRUE(over->at("result").at("winner").is_null());
   EXPECT_EQ(jstr(over->at("result").at("aborted_by")), "black");
+}
+
+// A new event read from a TRF text (POST /api/events/import).
+Arbiter exchange_import(uint16_t port, const std::string& trf) {
+  HttpResult r = http_post(port, "/api/events/import", json::value(json::object{{"trf", trf}}));
+  EXPECT_EQ(r.status, 200) << r.body;
+  const json::value v = r.json();
+  if (!v.is_object()) return {port, "", ""};
+  return {port, jstr(v.at("id")), jstr(v.at("key"))};
+}
+
+// The event's exchange file, downloaded with the key.
+std::string exchange_trf(const Arbiter& e) {
+  HttpResult r = e.post("trf", {});
+  EXPECT_EQ(r.status, 200) << r.body;
+  EXPECT_NE(std::string(r.headers[http::field::content_disposition]).find(".trf"),
+            std::string::npos);
+  return r.body;
+}
+
+// Enters every board of the last round: the player entered first wins (a forfeit on `forfeit`,
+// 1-based, the absent player kept, else a game).
+void exchange_results(const Arbiter& e, const json::value& event, int forfeit = 0) {
+  const json::array& boards = event.at("played").as_array().back().at("boards").as_array();
+  for (size_t b = 0; b < boards.size(); ++b) {
+    const bool white_wins = jint(boards[b].at("white")) < jint(boards[b].at("black"));
+    std::string res = white_wins ? "1-0" : "0-1";
+    if (int(b) + 1 == forfeit) res = white_wins ? "+-" : "-+";
+    HttpResult r =
+        e.post("result", json::object{{"board", int(b) + 1}, {"result", res}, {"keep", true}});
+    ASSERT_EQ(r.status, 200) << r.body;
+  }
+}
+
+TEST(ArbiterApi, TrfExportedImportedAndExportedAgainIsTheSameFile) {
+  TempDir dir;
+  TestServer srv((dir.path / "t.db").string());
+  const Arbiter a = create(srv.port, json::object{{"name", "Kubok <RK>"},
+                                                  {"site", "Taraz"},
+                                                  {"date", "2026.12.01"},
+                                                  {"system", "swiss"},
+                                                  {"rounds", 4},
+                                                  {"tie_breaks", json::array{"sb", "bh"}},
+                                                  {"max_half_byes", 1}});
+  for (const char* name : {"Aliev", "Bekov", "Cemal", "Dosov", "Erlan", "Farid"})
+    ASSERT_EQ(a.post("players", json::object{{"name", name}, {"rating", 1500}}).status, 200);
+  ASSERT_EQ(a.post("forbid", json::object{{"player", 1}, {"other", 2}}).status, 200);
+  ASSERT_EQ(a.post("bye", json::object{{"player", 3}, {"round", 3}, {"kind", "half"}}).status, 200);
+  HttpResult p = a.post("pair", {});
+  ASSERT_EQ(p.status, 200) << p.body;
+  exchange_results(a, p.json().at("event"), 1);
+  p = a.post("pair", {});
+  ASSERT_EQ(p.status, 200) << p.body;
+  exchange_results(a, p.json().at("event"));
+
+  const std::string trf = exchange_trf(a);
+  EXPECT_NE(trf.find("012 Kubok <RK>"), std::string::npos) << trf;
+  const Arbiter b = exchange_import(srv.port, trf);
+  ASSERT_FALSE(b.id.empty());
+  EXPECT_NE(b.id, a.id);
+  EXPECT_EQ(exchange_trf(b), trf);
+
+  // Pairing goes on from there, alike on both (the file lists each player's rounds: the
+  // boards' order aside, the same pairings).
+  ASSERT_EQ(a.post("pair", {}).status, 200);
+  HttpResult pb = b.post("pair", {});
+  ASSERT_EQ(pb.status, 200) << pb.body;
+  const json::value eb = pb.json().at("event");
+  EXPECT_EQ(eb.at("played").as_array().size(), 3u);
+  EXPECT_EQ(eb.at("played").at(2).at("half_byes").as_array().size(), 1u);
+  EXPECT_EQ(eb.at("forbidden").as_array().size(), 1u);
+  EXPECT_EQ(eb.at("max_half_byes").as_int64(), 1);
+  EXPECT_EQ(exchange_trf(b), exchange_trf(a));
+}
+
+TEST(ArbiterApi, TrfDamagedOversizedOrWithoutTheKeyIsRefused) {
+  TempDir dir;
+  TestServer srv((dir.path / "t.db").string());
+  const Arbiter a = create(srv.port, json::object{{"system", "round-robin"}});
+  for (const char* name : {"Aliev", "Bekov", "Cemal"})
+    ASSERT_EQ(a.post("players", json::object{{"name", name}, {"rating", 1600}}).status, 200);
+  std::string trf = exchange_trf(a);
+
+  // The first player's rating (columns 49-52) made unreadable: refused with its line.
+  std::istringstream in(trf);
+  std::string damaged, line;
+  int n = 0, bad_line = 0;
+  while (std::getline(in, line)) {
+    ++n;
+    if (!bad_line && line.starts_with("001")) {
+      bad_line = n;
+      line.replace(48, 4, "16x0");
+    }
+    damaged += line + "\n";
+  }
+  ASSERT_GT(bad_line, 0);
+  HttpResult r =
+      http_post(srv.port, "/api/events/import", json::value(json::object{{"trf", damaged}}));
+  EXPECT_EQ(r.status, 400);
+  EXPECT_EQ(jstr(r.json().at("code")), "event_trf");
+  EXPECT_NE(jstr(r.json().at("error")).find("line " + std::to_string(bad_line) + ", rating"),
+            std::string::npos)
+      << r.body;
+  r = http_post(srv.port, "/api/events/import",
+                json::value(json::object{{"trf", std::string(60001, ' ')}}));
+  EXPECT_EQ(r.status, 413);
+  EXPECT_EQ(jstr(r.json().at("code")), "event_trf_size");
+
+  // Only the key holder gets the file (it holds the players' ids).
+  r = http_post(srv.port, "/api/events/" + a.id + "/trf", json::value(json::object{}));
+  EXPECT_EQ(r.status, 403);
+  EXPECT_EQ(jstr(r.json().at("code")), "wrong_key");
+  r = http_post(srv.port, "/api/events/" + a.id + "/trf",
+                json::value(json::object{{"key", "not-the-key"}}));
+  EXPECT_EQ(r.status, 403);
+  EXPECT_NE(http_get(srv.port, "/api/events/" + a.id + "/trf").status, 200);
+}
+
+// A round robin of four begun elsewhere (round 1 played, the players' federation ids),
+// imported, finished on the site and marked rated: its TGK file is in the folder, and the
+// federation's calculation gives the changes of the docs' formula (K 20: ±15 and ±5).
+TEST(ArbiterApi, FinishedRatedEventFeedsTheRatingList) {
+  TempDir dir;
+  server::Config cfg;
+  cfg.ratings_events_dir = (dir.path / "rated").string();
+  TestServer srv((dir.path / "t.db").string(), cfg);
+  tournament::Event ev;
+  ev.name = "Oblast cup";
+  ev.date = "2026.12.05";
+  ev.system = tournament::System::RoundRobin;
+  const int ratings[] = {2000, 1900, 1800, 1700};
+  for (int i = 0; i < 4; ++i)
+    ev.players.push_back(
+        {"Player " + std::string(1, char('A' + i)), ratings[i], "", "KG-" + std::to_string(i + 1)});
+  tournament::add_next_round(ev);
+  for (tournament::Board& b : ev.played[0].boards)
+    b.result =
+        b.white < b.black ? tournament::BoardResult::WhiteWins : tournament::BoardResult::BlackWins;
+  const Arbiter e = exchange_import(srv.port, tournament::event_to_trf(ev));
+  ASSERT_EQ(e.post("settings", json::object{{"rated", true}}).status, 200);
+  const std::filesystem::path file = dir.path / "rated" / (e.id + ".tgk");
+  for (int round = 2; round <= 3; ++round) {
+    EXPECT_FALSE(std::filesystem::exists(file)) << "not before the event is finished";
+    HttpResult p = e.post("pair", {});
+    ASSERT_EQ(p.status, 200) << p.body;
+    exchange_results(e, p.json().at("event"));
+  }
+  ASSERT_TRUE(std::filesystem::exists(file));
+  std::ifstream in(file, std::ios::binary);
+  const std::string tgk((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+
+  std::vector<federation::SeasonGame> games;
+  std::vector<federation::SkippedGame> skipped;
+  federation::read_season_games(tgk, file.string(), &games, &skipped);
+  EXPECT_EQ(games.size(), 6u);
+  EXPECT_TRUE(skipped.empty());
+  const std::vector<federation::ListEntry> list = federation::parse_list(
+      "name,after,games,id\nPlayer A,2000,50,KG-1\nPlayer B,1900,50,KG-2\n"
+      "Player C,1800,50,KG-3\nPlayer D,1700,50,KG-4\n");
+  const federation::SeasonResult season =
+      federation::compute_season(list, games, federation::Profile{}, federation::NameMap{});
+  EXPECT_EQ(season.games_rated, 6);
+  std::map<std::string, int> change;
+  for (const federation::ListEntry& p : federation::new_list(season)) change[p.id] = p.change;
+  EXPECT_EQ(change,
+            (std::map<std::string, int>{{"KG-1", 15}, {"KG-2", 5}, {"KG-3", -5}, {"KG-4", -15}}));
+
+  // Taken off the list: the file goes. A rated event needs its date.
+  ASSERT_EQ(e.post("settings", json::object{{"rated", false}}).status, 200);
+  EXPECT_FALSE(std::filesystem::exists(file));
+  const Arbiter undated = create(srv.port, json::object{{"system", "round-robin"}});
+  HttpResult r = undated.post("settings", json::object{{"rated", true}});
+  EXPECT_EQ(r.status, 409);
+  EXPECT_EQ(jstr(r.json().at("code")), "event_rated_date");
 }
 
 }  // namespace

@@ -1,8 +1,9 @@
 // The arbiter page of an over-the-board event (docs/web-protocol.md "Over-the-board events"):
 // create the event, enter the players, pair each round, enter the results (optionally each
 // game's moves as typed from the scoresheet, checked by the server's referee), the standings;
-// links to the print-friendly pairings and standings pages and the event's TGK file.
-//   #/arbiter                 a new event, and the events this browser arbitrates
+// links to the print-friendly pairings and standings pages and the event's TGK file; for the
+// arbiter the event's exchange file (TRF), and on #/arbiter an event imported from one.
+//   #/arbiter                 a new event or an imported one, and the events this browser arbitrates
 //   #/arbiter/<id>[/<key>]    the event; with its arbiter key (kept in this browser) to change it
 // The arbiter may correct a player (a typo), withdraw one, enter late players in a Swiss, and
 // pair the last round again while it has no result. What is typed into a board and not saved
@@ -55,9 +56,42 @@ export class ArbiterHomeView implements View {
     const list = mine.length
       ? h("ul", { id: "arb-mine" }, ...mine.map(([id, k]) => h("li", {}, h("a", { href: `#/arbiter/${encodeURIComponent(id)}` }, k.name || id))))
       : null;
-    this.el.replaceChildren(h("h2", {}, t("arb_title")), h("p", {}, t("arb_intro")), h("h3", {}, t("arb_new")), form);
+    this.el.replaceChildren(h("h2", {}, t("arb_title")), h("p", {}, t("arb_intro")), h("h3", {}, t("arb_new")), form, ...import_part());
     if (list) this.el.append(h("h3", {}, t("arb_my_events")), list);
   }
+}
+
+/** An event read from an exchange file (TRF) of another pairing program, chosen or pasted;
+ * the server's refusal (the line and the field) shown under the form. */
+function import_part(): HTMLElement[] {
+  const file = h("input", { id: "arb-trf-file", type: "file", accept: ".trf,.txt,text/plain" }) as HTMLInputElement;
+  const text = h("textarea", { id: "arb-trf-text", rows: "4", cols: "60", spellcheck: "false" }) as HTMLTextAreaElement;
+  const error = h("p", { id: "arb-import-error", class: "arb-board-error", role: "alert" });
+  const form = h("form", { id: "arb-import", class: "arb-form" }, field(t("arb_import_file"), file), field(t("arb_import_text"), text),
+    h("button", { type: "submit", id: "arb-import-go" }, t("arb_import_go")));
+  form.addEventListener("submit", (e) => {
+    e.preventDefault();
+    error.textContent = "";
+    const chosen = file.files?.[0];
+    void (chosen ? chosen.text() : Promise.resolve(text.value))
+      .then((trf) => arbiter_api.import_trf(trf))
+      .then((r) => {
+        keep_key(r.id, r.key, r.event.name);
+        location.hash = `#/arbiter/${encodeURIComponent(r.id)}`;
+      })
+      .catch((err) => (error.textContent = error_text(err)));
+  });
+  return [h("h3", {}, t("arb_import")), h("p", {}, t("arb_import_intro")), form, error];
+}
+
+/** Saves `text` as a file named `name` in the browser's downloads. */
+function download_text(text: string, name: string) {
+  const url = URL.createObjectURL(new Blob([text], { type: "text/plain;charset=utf-8" }));
+  const a = h("a", { href: url, download: name });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
 /** #/arbiter/<id>[/<key>]: one event. */
@@ -122,6 +156,7 @@ export class ArbiterEventView implements View {
       n_played ? h("a", { href: print_path(event_path(ev.id, `/pairings?round=${this.round_index() + 1}`), lang()), target: "_blank", id: "arb-print-pairings" }, t("arb_print_pairings")) : null,
       h("a", { href: print_path(event_path(ev.id, "/standings"), lang()), target: "_blank", id: "arb-print-standings" }, t("arb_print_standings")),
       h("a", { href: event_path(ev.id, "/tgk"), download: `event-${ev.id}.tgk`, id: "arb-tgk" }, t("arb_tgk")),
+      arbiter ? this.trf_link() : null,
       h("a", { href: `#/broadcast/${encodeURIComponent(ev.id)}`, id: "arb-broadcast" }, t("bc_watch")));
     const parts: (HTMLElement | null)[] = [
       h("h2", { id: "arb-event-name" }, ev.name || t("arb_untitled")),
@@ -135,6 +170,19 @@ export class ArbiterEventView implements View {
       rules_part(ev, arbiter, (action, body, box) => this.change(action, body, box)),
     ];
     this.el.replaceChildren(...parts.filter((p): p is HTMLElement => p !== null));
+  }
+
+  /** The exchange file: fetched with the key (it holds the players' ids) and saved. */
+  private trf_link(): HTMLElement {
+    const a = h("a", { href: "#", id: "arb-trf" }, t("arb_trf"));
+    a.addEventListener("click", (e) => {
+      e.preventDefault();
+      void arbiter_api
+        .trf(this.id, this.key)
+        .then((text) => download_text(text, `event-${this.id}.trf`))
+        .catch((err) => toast(error_text(err), "error"));
+    });
+    return a;
   }
 
   private arbiter_note(): HTMLElement {

@@ -2,7 +2,7 @@
 // events"), and the arbiter keys this browser keeps (localStorage), which let it change an
 // event.
 
-import { call } from "../protocol/api.js";
+import { call, call_text } from "../protocol/api.js";
 
 export interface EventPlayer {
   name: string;
@@ -34,6 +34,7 @@ export interface ArbiterEvent {
   half_bye_last_round?: boolean;
   accelerated_rounds?: number;
   forfeit_withdraws?: boolean;
+  rated?: boolean; // once finished, its games go to the federation's rating list
   next: "players" | "pair" | "results" | "done";
 }
 
@@ -79,6 +80,10 @@ export function keep_key(id: string, key: string, name: string) {
 export const event_path = (id: string, rest = "") => `/api/events/${encodeURIComponent(id)}${rest}`;
 export const arbiter_api = {
   create: (body: Record<string, unknown>) => call<{ id: string; key: string; event: ArbiterEvent }>("POST", "/api/events", body),
+  /** A new event read from an exchange file (TRF) by the server; the importer holds its key. */
+  import_trf: (trf: string) => call<{ id: string; key: string; event: ArbiterEvent }>("POST", "/api/events/import", { trf }),
+  /** The event's exchange file (TRF): the arbiter's only, as it holds the players' ids. */
+  trf: (id: string, key: string) => call_text("POST", event_path(id, "/trf"), { key }),
   get: (id: string) => call<{ event: ArbiterEvent }>("GET", event_path(id)),
   post: (id: string, action: string, body: Record<string, unknown>) =>
     call<{ event: ArbiterEvent; live: Live; token?: string; board?: number }>("POST", event_path(id, `/${action}`), body),

@@ -1,6 +1,6 @@
 // The arbiter's rules of one event (docs/tournaments.md): the tie-breaks in their order, the
 // half-point byes' limit, Baku acceleration, whether a forfeit withdraws the absent player,
-// the byes players asked for, and the pairs who must not meet (a Swiss). arbiter.ts places the
+// whether the finished event goes to the federation's rating list, the byes players asked for, and the pairs who must not meet (a Swiss). arbiter.ts places the
 // section and passes `change`, which sends one POST with the key and redraws the event.
 
 import { t } from "../i18n/index.js";
@@ -23,16 +23,18 @@ function settings_form(ev: ArbiterEvent, change: Change): HTMLElement {
   const acc = h("input", { id: "arb-accelerated", type: "number", min: "0", max: "50", value: String(ev.accelerated_rounds ?? 0) }) as HTMLInputElement;
   const forfeit = h("input", { id: "arb-forfeit-withdraws", type: "checkbox" }) as HTMLInputElement;
   forfeit.checked = ev.forfeit_withdraws ?? true;
+  const rated = h("input", { id: "arb-rated", type: "checkbox" }) as HTMLInputElement;
+  rated.checked = ev.rated ?? false;
   const error = h("span", { class: "arb-board-error", role: "alert" });
   const form = h("form", { id: "arb-settings", class: "arb-form" },
     field(`${t("arb_tie_breaks")} (${TIE_BREAKS.join(", ")})`, tbs),
     swiss ? field(t("arb_max_half_byes"), max) : null, swiss ? field(t("arb_half_bye_last"), last) : null,
     swiss ? field(t("arb_accelerated"), acc) : null, field(t("arb_forfeit_withdraws"), forfeit),
-    h("button", { type: "submit", id: "arb-settings-save" }, t("arb_save")), error);
+    field(t("arb_rated"), rated), h("button", { type: "submit", id: "arb-settings-save" }, t("arb_save")), error);
   form.addEventListener("submit", (e) => {
     e.preventDefault();
     error.textContent = "";
-    const body: Record<string, unknown> = { tie_breaks: tie_break_list(tbs.value), forfeit_withdraws: forfeit.checked };
+    const body: Record<string, unknown> = { tie_breaks: tie_break_list(tbs.value), forfeit_withdraws: forfeit.checked, rated: rated.checked };
     if (swiss) Object.assign(body, { max_half_byes: Number(max.value), half_bye_last_round: last.checked, accelerated_rounds: Number(acc.value) });
     void change("settings", body, error);
   });

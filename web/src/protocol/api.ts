@@ -16,23 +16,31 @@ export class ApiError extends Error {
   }
 }
 
-export async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+/** Sends one request and returns the answer's text; a refusal throws ApiError. */
+export async function call_text(method: string, path: string, body?: unknown): Promise<string> {
   const res = await fetch(path, {
     method,
     headers: body === undefined ? {} : { "Content-Type": "application/json" },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();
-  let data: unknown = null;
-  try {
-    data = text ? JSON.parse(text) : null;
-  } catch {
-    data = null;
-  }
   if (!res.ok) {
     // the server's refusal (types.ts HttpError); a proxy's page or an empty body has none
+    const data = parse_json(text);
     const e = (data !== null && typeof data === "object" ? data : {}) as Partial<HttpError>;
     throw new ApiError(res.status, e.error || `${res.status} ${res.statusText}`, e.code ?? null, e.params ?? {});
   }
-  return data as T;
+  return text;
+}
+
+function parse_json(text: string): unknown {
+  try {
+    return text ? JSON.parse(text) : null;
+  } catch {
+    return null;
+  }
+}
+
+export async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+  return parse_json(await call_text(method, path, body)) as T;
 }
