@@ -160,6 +160,8 @@ void add_serve(CLI::App& app) {
   cmd->add_flag("!--no-mining", cfg->mine_puzzles, "do not mine the site's games for puzzles");
   cmd->add_option("--broadcast-dir", cfg->broadcast_dir,
                   "the folder whose TGK/PGN files an event's broadcast may follow");
+  cmd->add_flag("--broadcast-urls", cfg->broadcast_urls,
+                "let an event's broadcast follow a TGK/PGN file at an http(s) URL");
   cmd->add_option("--ratings-dir", cfg->ratings_dir,
                   "a federation's rating lists: folders written by toguz ratings compute, or "
                   "their season.json (read at start and when they change)");

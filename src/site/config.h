@@ -89,6 +89,8 @@ struct Config {
   std::string tables_dir;
   // The only folder whose TGK or PGN files an event's broadcast may follow; "" none.
   std::string broadcast_dir;
+  // Whether a broadcast may follow http(s) URLs (the server then fetches what an arbiter names).
+  bool broadcast_urls = false;
   int tables_stones = 7;
   // The site's finished games mined for puzzles (puzzle_miner.h) when puzzles are served; the
   // puzzles found are appended to mined_puzzles_path ("" = kept in memory only) and read back

@@ -15,11 +15,20 @@
 
 namespace toguz::site {
 
+// The site game id of board `board` of round `round` of event `id`: the same for every
+// version of the board's game, so that a corrected result replaces the stored game.
+std::string board_game_id(const std::string& id, int round, int board);
+
 class ArbiterApi {
  public:
-  // `broadcast_dir`: the folder whose files a broadcast may follow ("" none).
-  explicit ArbiterApi(store::Store& store, std::string broadcast_dir = "")
-      : store_(store), broadcasts_(std::move(broadcast_dir)) {}
+  // `broadcast_dir`: the folder whose files a broadcast may follow ("" none); `broadcast_urls`:
+  // whether it may follow http(s) URLs.
+  explicit ArbiterApi(store::Store& store, std::string broadcast_dir = "",
+                      bool broadcast_urls = false)
+      : store_(store), broadcasts_(std::move(broadcast_dir), broadcast_urls) {}
+
+  // The engine work that evaluates the spectators' delayed positions (none: no evaluation).
+  void set_engine(engine_work::EngineWork* work) { broadcasts_.set_engine(work); }
 
   // The arbiter's routes: POST /api/events, GET /api/events/<id>[/tgk|pairings|standings|live],
   // POST /api/events/<id>/{players,player,withdraw,pair,unpair,result,bye,forbid,settings}, and
@@ -56,6 +65,13 @@ class ArbiterApi {
                    boost::json::object& out);
   // Reads the followed file when due and saves the event it changed.
   void poll(store::EventRow& row, tournament::Event& ev);
+  // Saves `ev` (changed from `before`) into `row` with its broadcast's state, and the games of
+  // its boards that ended or were corrected as site games.
+  void save(store::EventRow& row, const tournament::Event& before, const tournament::Event& ev);
+  // Stores each board of `ev` whose result is a played game's (not a forfeit) and whose moves
+  // or result differ from `before`'s as the site game board_game_id() names, replacing it.
+  void store_games(const std::string& id, const tournament::Event& before,
+                   const tournament::Event& ev);
 
   store::Store& store_;
   Broadcasts broadcasts_;
