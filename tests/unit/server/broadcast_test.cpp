@@ -261,8 +261,12 @@ TEST(Broadcast, EvaluationNeverOfAPositionYoungerThanTheDelay) {
     for (const json::value& b : live.at("boards").as_array()) {
       const json::value& eval = b.at("eval");
       const int64_t moves = int64_t(b.at("moves").as_array().size());
-      if (moves < 2) EXPECT_TRUE(eval.is_null()) << json::serialize(b);
-      if (!eval.is_null()) EXPECT_EQ(jint(eval.at("ply")), moves - 2) << json::serialize(b);
+      if (moves < 2) {
+        EXPECT_TRUE(eval.is_null()) << json::serialize(b);
+      }
+      if (!eval.is_null()) {
+        EXPECT_EQ(jint(eval.at("ply")), moves - 2) << json::serialize(b);
+      }
     }
   };
   int64_t entered = 1;
