@@ -102,10 +102,12 @@ const json::array& array_in(const json::object& o, const char* name) {
   return v && v->is_array() ? v->as_array() : none;
 }
 
+// Element `i` of a saved array as an int; 0 when absent or not one.
 int int_at(const json::array& a, size_t i) {
   return i < a.size() && a[i].is_int64() ? int(a[i].as_int64()) : 0;
 }
 
+// Element `i` of a saved array as a string; "" when absent or not one.
 std::string string_at(const json::array& a, size_t i) {
   return i < a.size() && a[i].is_string() ? std::string(a[i].as_string()) : "";
 }

@@ -8,12 +8,14 @@ namespace toguz::site {
 
 namespace {
 
+// What one transfer has received so far, and whether it must stop.
 struct Sink {
   std::string body;
   std::stop_token stop;
   bool too_big = false;
 };
 
+// libcurl's write callback: appends to the sink, or aborts past kMaxBytes.
 size_t write_body(char* data, size_t size, size_t n, void* user) {
   auto* sink = static_cast<Sink*>(user);
   if (sink->body.size() + size * n > UrlFetch::kMaxBytes) {
@@ -24,6 +26,7 @@ size_t write_body(char* data, size_t size, size_t n, void* user) {
   return size * n;
 }
 
+// libcurl's progress callback: aborts once the fetch is asked to stop (its owner goes).
 int progress(void* user, curl_off_t, curl_off_t, curl_off_t, curl_off_t) {
   return static_cast<Sink*>(user)->stop.stop_requested() ? 1 : 0;
 }
