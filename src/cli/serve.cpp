@@ -165,6 +165,8 @@ void add_serve(CLI::App& app) {
   cmd->add_option("--ratings-events-dir", cfg->ratings_events_dir,
                   "the folder where each finished rated event of the arbiter page has its TGK "
                   "file, for toguz ratings compute");
+  cmd->add_flag("--broadcast-urls", cfg->broadcast_urls,
+                "let an event's broadcast follow a TGK/PGN file at an http(s) URL");
   cmd->add_option("--ratings-dir", cfg->ratings_dir,
                   "a federation's rating lists: folders written by toguz ratings compute, or "
                   "their season.json (read at start and when they change)");

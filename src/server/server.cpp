@@ -254,7 +254,8 @@ void Server::Impl::open_store() {
     m->store_failures.inc(failed);
   });
   store = std::make_unique<store::QueuedStore>(*writer);
-  arbiter = std::make_unique<ArbiterApi>(*store, config.broadcast_dir, config.ratings_events_dir);
+  arbiter = std::make_unique<ArbiterApi>(*store, config.broadcast_dir, config.broadcast_urls,
+                                         config.ratings_events_dir);
 }
 
 void Server::Impl::make_engine() {
@@ -267,6 +268,7 @@ void Server::Impl::make_engine() {
     m->engine_wait.observe(std::chrono::duration<double>(waited).count());
   });
   engine = std::make_unique<engine_work::EngineWork>(ioc, *pool);
+  arbiter->set_engine(engine.get());
   hashes = std::make_unique<HashPool>(std::max(1, config.hash_threads),
                                       size_t(std::max(2, config.max_queued_hashes)));
   endgame = std::make_unique<engine_work::EndgameTables>(

@@ -94,6 +94,8 @@ struct Config {
   // Where a finished over-the-board event marked rated has its TGK file, for the federation's
   // `toguz ratings compute` (docs/ratings-federation.md); "" none.
   std::string ratings_events_dir;
+  // Whether a broadcast may follow http(s) URLs (the server then fetches what an arbiter names).
+  bool broadcast_urls = false;
   int tables_stones = 7;
   // The site's finished games mined for puzzles (puzzle_miner.h) when puzzles are served; the
   // puzzles found are appended to mined_puzzles_path ("" = kept in memory only) and read back

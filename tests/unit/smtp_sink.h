@@ -17,6 +17,8 @@
 #include <thread>
 #include <vector>
 
+#include "loopback_listener.h"
+
 namespace toguz::test {
 
 struct SinkMail {
@@ -26,16 +28,7 @@ struct SinkMail {
 class SmtpSink {
  public:
   explicit SmtpSink(bool dead = false) : dead_(dead) {
-    fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    a.sin_port = 0;
-    ::bind(fd_, reinterpret_cast<sockaddr*>(&a), sizeof a);
-    ::listen(fd_, 16);
-    socklen_t len = sizeof a;
-    ::getsockname(fd_, reinterpret_cast<sockaddr*>(&a), &len);
-    port_ = ntohs(a.sin_port);
+    fd_ = listen_on_loopback(&port_);
     thread_ = std::thread([this] { run(); });
   }
   ~SmtpSink() {
@@ -60,15 +53,10 @@ class SmtpSink {
 
  private:
   void run() {
-    while (!stop_) {
-      pollfd p{fd_, POLLIN, 0};
-      if (::poll(&p, 1, 50) <= 0) continue;
-      const int c = ::accept(fd_, nullptr, nullptr);
-      if (c < 0) continue;
+    serve_until(fd_, stop_, [this](int c) {
       ++connections_;
       if (!dead_) serve(c);
-      ::close(c);
-    }
+    });
   }
   // One line (without CRLF), "" at the end of the stream or after 10 s of silence.
   static bool read_line(int c, std::string& buf, std::string& line) {

@@ -1846,8 +1846,14 @@ async function broadcast(browser, base, pages) {
   await spectator.click('.bc-board[data-board="1"]');
   await spectator.waitForSelector('#bc-big[data-board="1"] .bc-moves li', { timeout: T });
   check((await spectator.textContent("#bc-big .bc-moves")).includes("1. 65(10) 87"), "the large board's moves");
-  check((await spectator.$('#evalbar, .evalbar, .eval-view, .eval-label')) === null, "no evaluation shown");
-  console.log("  broadcast: two keepers on phones, a wrong move refused, clocks, a result; the spectator's boards and standings live");
+  check((await spectator.$('#evalbar, .evalbar, .eval-view, .eval-label, .bc-eval')) === null, "no evaluation shown");
+  // The arbiter delays the evaluation by 2 half-moves: board 1 (2 moves) shows the start's, board 2 (1 move) none.
+  await page.fill("#arb-eval-delay", "2");
+  await page.click("#arb-eval-save");
+  await spectator.waitForSelector('.bc-board[data-board="1"] .bc-eval[data-ply="0"]', { timeout: T });
+  check((await spectator.$('.bc-board[data-board="2"] .bc-eval')) === null, "no evaluation before the delay's moves");
+  check((await spectator.textContent("#bc-note")).includes("2"), "the note tells the delay");
+  console.log("  broadcast: two keepers on phones, a wrong move refused, clocks, a result; the spectator's boards and standings live; the delayed evaluation");
   for (const p of [page, spectator, ...keepers]) await p.context().close();
 }
 

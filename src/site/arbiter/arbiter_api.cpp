@@ -11,7 +11,9 @@
 #include "accounts/session.h"
 #include "net/log.h"
 #include "net/url.h"
+#include "rules/notation.h"
 #include "site/arbiter/print_words.h"
+#include "site/games/room.h"
 #include "site/games/room_registry.h"
 #include "site/json_in.h"
 #include "site/json_out.h"
@@ -330,6 +332,35 @@ void enter_result(Event& ev, const json::object& body) {
     tournament::record_forfeit(ev, r - 1, b - 1, res, bool_field(body, "keep", false));
 }
 
+// The site game of board `board` (1-based) of round `round` of `ev`, finished: over the board,
+// unrated, the players by name and no seats (nobody plays it on the site), the event's tags.
+store::GameRow board_game_row(const Event& ev, int round, int board) {
+  const Board& b = ev.played[round - 1].boards[board - 1];
+  const Game game = tournament::board_game(b);
+  store::GameRow g;
+  g.mode = std::string(mode_name(Mode::Local));
+  g.variant = std::string(variant_name(game.rules().variant()));
+  g.tuz = game.rules().tuz;
+  g.play_out = game.rules().play_out;
+  g.start_position = format_position(game.start());
+  g.white_name = ev.players[b.white].name;
+  g.black_name = ev.players[b.black].name;
+  g.status = std::string(status_name(Status::Over));
+  g.winner = std::string(winner_name(game.result()));
+  g.reason = std::string(ending_name(ending_of(game.end_reason())));
+  g.score = score_text(game);
+  g.moves = game.ply_count();
+  g.updated_ms = now_ms();
+  const std::pair<const char*, std::string> tags[] = {
+      {"Event", ev.name},
+      {"Site", ev.site},
+      {"Date", ev.date},
+      {"Round", std::to_string(round) + "." + std::to_string(board)}};
+  for (const auto& [name, value] : tags)
+    if (!value.empty()) g.tags.emplace_back(name, value);
+  return g;
+}
+
 // What a board keeper's token may do: its board's entries, and ask which board it opens.
 bool is_keeper_action(const std::string& action) {
   return action == "move" || action == "undo" || action == "clock" || action == "finish" ||
@@ -378,10 +409,10 @@ int round_of_query(const Event& ev, const std::string& query) {
 
 }  // namespace
 
-ArbiterApi::ArbiterApi(store::Store& store, std::string broadcast_dir,
+ArbiterApi::ArbiterApi(store::Store& store, std::string broadcast_dir, bool broadcast_urls,
                        std::string ratings_events_dir)
     : store_(store),
-      broadcasts_(std::move(broadcast_dir)),
+      broadcasts_(std::move(broadcast_dir), broadcast_urls),
       ratings_events_dir_(std::move(ratings_events_dir)) {
   if (!ratings_events_dir_.empty()) std::filesystem::create_directories(ratings_events_dir_);
 }
@@ -410,6 +441,7 @@ Response ArbiterApi::create(const http::request<http::string_body>& req, bool im
 
 Response ArbiterApi::change(const http::request<http::string_body>& req, store::EventRow& row,
                             Event ev, const std::string& action) {
+  const Event before = ev;
   const json::object body = json_body(req);
   const std::string token = get_string(body, "token", "", 200);
   std::optional<BoardRef> keeper;
@@ -441,6 +473,9 @@ Response ArbiterApi::change(const http::request<http::string_body>& req, store::
     forbid(ev, body);
   } else if (action == "settings") {
     apply_settings(ev, body);
+    if (field(body, "eval_delay"))
+      broadcasts_.set_eval_delay(row.id,
+                                 int(get_int(body, "eval_delay", 0, 0, Broadcasts::kMaxEvalDelay)));
   } else if (action == "pair") {
     try {
       add_next_round(ev);
@@ -453,7 +488,7 @@ Response ArbiterApi::change(const http::request<http::string_body>& req, store::
     live_change(body, row.id, ev, action, keeper, out);
   }
   // Every check passed: only now the event changes.
-  save(row, ev);
+  save(row, before, ev);
   out["event"] = event_view(row.id, ev);
   out["live"] = broadcasts_.live_view(row.id, ev);
   return json_response(http::status::ok, out);
@@ -486,24 +521,31 @@ void ArbiterApi::live_change(const json::object& body, const std::string& id, Ev
 }
 
 void ArbiterApi::poll(store::EventRow& row, Event& ev) {
-  if (!broadcasts_.poll(row.id, ev, now_ms())) return;
-  save(row, ev);
+  const Event before = ev;
+  if (broadcasts_.poll(row.id, ev, now_ms())) save(row, before, ev);
 }
 
-void ArbiterApi::save(store::EventRow& row, const Event& ev) {
-  row.state = event_to_json(ev);
+void ArbiterApi::save(store::EventRow& row, const Event& before, const Event& ev) {
+  json::object state = json::parse(event_to_json(ev)).as_object();
+  state["broadcast"] = broadcasts_.saved(row.id, int(ev.played.size()));
+  row.state = json::serialize(state) + "\n";
   row.updated_ms = now_ms();
   store_.save_event(row);
+  store_games(row.id, before, ev);
+  write_rated_tgk(row.id, ev);
+}
+
+void ArbiterApi::write_rated_tgk(const std::string& id, const Event& ev) {
   if (ratings_events_dir_.empty()) return;
   namespace fs = std::filesystem;
-  const fs::path file = fs::path(ratings_events_dir_) / (row.id + ".tgk");
+  const fs::path file = fs::path(ratings_events_dir_) / (id + ".tgk");
   std::error_code ec;
   if (!ev.rated || std::string(next_step(ev)) != "done") {
     fs::remove(file, ec);
     return;
   }
   // Written aside and renamed: `toguz ratings compute` never reads half a file.
-  const fs::path part = fs::path(ratings_events_dir_) / ("." + row.id + ".tgk.part");
+  const fs::path part = fs::path(ratings_events_dir_) / ("." + id + ".tgk.part");
   {
     std::ofstream out(part, std::ios::binary | std::ios::trunc);
     out << event_tgk(ev);
@@ -513,6 +555,31 @@ void ArbiterApi::save(store::EventRow& row, const Event& ev) {
   if (ec)
     net::log(net::LogLevel::Warn, "",
              "--ratings-events-dir: cannot write " + file.string() + ": " + ec.message());
+}
+
+std::string board_game_id(const std::string& id, int round, int board) {
+  return id + "r" + std::to_string(round) + "b" + std::to_string(board);
+}
+
+void ArbiterApi::store_games(const std::string& id, const Event& before, const Event& ev) {
+  for (size_t r = 0; r < ev.played.size(); ++r)
+    for (size_t i = 0; i < ev.played[r].boards.size(); ++i) {
+      const Board& b = ev.played[r].boards[i];
+      const bool was = r < before.played.size() && i < before.played[r].boards.size();
+      if (b.result == BoardResult::Pending || tournament::is_forfeit(b.result) ||
+          (was && before.played[r].boards[i].result == b.result &&
+           before.played[r].boards[i].moves == b.moves))
+        continue;
+      store::GameRow g = board_game_row(ev, int(r) + 1, int(i) + 1);
+      g.id = board_game_id(id, int(r) + 1, int(i) + 1);
+      g.tags.emplace_back("Broadcast", id);
+      const std::optional<store::GameRow> old = store_.load_game(g.id);
+      g.created_ms = old ? old->created_ms : now_ms();
+      store_.save_game(g);
+      for (size_t ply = 0; ply < b.moves.size(); ++ply)
+        store_.add_move(g, int(ply) + 1, b.moves[ply]);
+      store_.truncate_moves(g, int(b.moves.size()));
+    }
 }
 
 void ArbiterApi::add_routes(net::Router& router) {
@@ -545,6 +612,7 @@ Response ArbiterApi::handle(const http::request<http::string_body>& req, const s
   if (id.size() <= 32) row = store_.load_event(id);
   if (!row) throw Refusal("no_event", {{"id", id}});
   Event ev = tournament::event_from_json(row->state);
+  broadcasts_.restore(id, row->state);
   if (get) {
     if (action.empty() || action == "live") {
       poll(*row, ev);

@@ -15,13 +15,21 @@
 
 namespace toguz::site {
 
+// The site game id of board `board` of round `round` of event `id`: the same for every
+// version of the board's game, so that a corrected result replaces the stored game.
+std::string board_game_id(const std::string& id, int round, int board);
+
 class ArbiterApi {
  public:
-  // `broadcast_dir`: the folder whose files a broadcast may follow ("" none).
-  // `ratings_events_dir`: the folder where every finished event marked rated has its TGK file
-  // (<id>.tgk) for `toguz ratings compute` ("" none); created when missing.
+  // `broadcast_dir`: the folder whose files a broadcast may follow ("" none); `broadcast_urls`:
+  // whether it may follow http(s) URLs. `ratings_events_dir`: the folder where every finished
+  // event marked rated has its TGK file (<id>.tgk) for `toguz ratings compute` ("" none);
+  // created when missing.
   explicit ArbiterApi(store::Store& store, std::string broadcast_dir = "",
-                      std::string ratings_events_dir = "");
+                      bool broadcast_urls = false, std::string ratings_events_dir = "");
+
+  // The engine work that evaluates the spectators' delayed positions (none: no evaluation).
+  void set_engine(engine_work::EngineWork* work) { broadcasts_.set_engine(work); }
 
   // The arbiter's routes: POST /api/events, POST /api/events/import (an exchange file), GET
   // /api/events/<id>[/tgk|pairings|standings|live], POST
@@ -61,9 +69,16 @@ class ArbiterApi {
                    boost::json::object& out);
   // Reads the followed file when due and saves the event it changed.
   void poll(store::EventRow& row, tournament::Event& ev);
-  // Saves a changed event into `row` and the store; a finished rated event's TGK file written
-  // into ratings_events_dir_, any other's removed from it.
-  void save(store::EventRow& row, const tournament::Event& ev);
+  // Saves `ev` (changed from `before`) into `row` with its broadcast's state, the games of its
+  // boards that ended or were corrected as site games, and its rated TGK file.
+  void save(store::EventRow& row, const tournament::Event& before, const tournament::Event& ev);
+  // Stores each board of `ev` whose result is a played game's (not a forfeit) and whose moves
+  // or result differ from `before`'s as the site game board_game_id() names, replacing it.
+  void store_games(const std::string& id, const tournament::Event& before,
+                   const tournament::Event& ev);
+  // A finished rated event's TGK file written into ratings_events_dir_ (aside, then renamed),
+  // any other event's removed from it.
+  void write_rated_tgk(const std::string& id, const tournament::Event& ev);
 
   store::Store& store_;
   Broadcasts broadcasts_;

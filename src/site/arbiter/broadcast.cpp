@@ -1,5 +1,6 @@
 #include "site/arbiter/broadcast.h"
 
+#include <algorithm>
 #include <cctype>
 #include <filesystem>
 #include <fstream>
@@ -94,6 +95,23 @@ std::string read_file(const std::filesystem::path& p) {
   return text;
 }
 
+// The member `name` of `o` when it is an array; an empty one otherwise.
+const json::array& array_in(const json::object& o, const char* name) {
+  static const json::array none;
+  const json::value* v = o.if_contains(name);
+  return v && v->is_array() ? v->as_array() : none;
+}
+
+// Element `i` of a saved array as an int; 0 when absent or not one.
+int int_at(const json::array& a, size_t i) {
+  return i < a.size() && a[i].is_int64() ? int(a[i].as_int64()) : 0;
+}
+
+// Element `i` of a saved array as a string; "" when absent or not one.
+std::string string_at(const json::array& a, size_t i) {
+  return i < a.size() && a[i].is_string() ? std::string(a[i].as_string()) : "";
+}
+
 }  // namespace
 
 std::vector<std::string> written_moves(const Board& b) {
@@ -150,14 +168,68 @@ void Broadcasts::enter(const std::string& id, Event& ev, BoardRef at, const std:
   }
 }
 
-void Broadcasts::follow(const std::string& id, const std::string& path) {
+void Broadcasts::restore(const std::string& id, std::string_view state) {
+  if (events_.count(id)) return;
   Live& live = events_[id];
+  json::error_code ec;
+  const json::value root = json::parse(state, ec);
+  const json::value* part =
+      ec || !root.is_object() ? nullptr : root.as_object().if_contains("broadcast");
+  if (!part || !part->is_object()) return;
+  const json::object& saved = part->as_object();
+  for (const json::value& t : array_in(saved, "tokens"))
+    if (t.is_array() && t.as_array().size() == 3)
+      live.tokens[string_at(t.as_array(), 0)] =
+          BoardRef{int_at(t.as_array(), 1), int_at(t.as_array(), 2)};
+  for (const json::value& c : array_in(saved, "clocks"))
+    if (c.is_array() && c.as_array().size() == 4)
+      live.clocks[BoardRef{int_at(c.as_array(), 0), int_at(c.as_array(), 1)}] = {
+          string_at(c.as_array(), 2), string_at(c.as_array(), 3)};
+  if (const json::value* d = saved.if_contains("eval_delay"); d && d->is_int64())
+    live.eval_delay = int(std::clamp<int64_t>(d->as_int64(), 0, kMaxEvalDelay));
+  if (const json::value* f = saved.if_contains("follow"); f && f->is_string()) {
+    try {
+      follow(id, std::string(f->as_string()));
+    } catch (const Refusal&) {
+      live.follow.clear();  // no longer allowed here
+    }
+  }
+}
+
+json::object Broadcasts::saved(const std::string& id, int round) const {
+  auto it = events_.find(id);
+  if (it == events_.end()) return {};
+  const Live& live = it->second;
+  json::array tokens, clocks;
+  for (const auto& [hash, at] : live.tokens)
+    if (at.round == round) tokens.push_back(json::array{json::string(hash), at.round, at.board});
+  for (const auto& [at, faces] : live.clocks)
+    if (at.round == round)
+      clocks.push_back(
+          json::array{at.round, at.board, json::string(faces.first), json::string(faces.second)});
+  return json::object{{"tokens", std::move(tokens)},
+                      {"clocks", std::move(clocks)},
+                      {"follow", live.follow},
+                      {"eval_delay", live.eval_delay}};
+}
+
+void Broadcasts::follow(const std::string& id, const std::string& source) {
+  Live& live = events_[id];
+  std::string followed;
+  if (source.find("://") != std::string::npos) {
+    if (!allow_urls_) throw Refusal("broadcast_urls_off");
+    if (!followable_url(source)) throw Refusal("broadcast_url");
+    followed = source;
+  } else if (!source.empty()) {
+    followed = allowed_path(source);
+  }
+  live.follow = followed;
+  live.fetching.clear();  // a fetch under way is of the former file: its answer is dropped
   live.follow_error.reset();
   live.read_ms = 0;
-  if (path.empty()) {
-    live.follow_path.clear();
-    return;
-  }
+}
+
+std::string Broadcasts::allowed_path(const std::string& path) const {
   if (allowed_dir_.empty()) throw Refusal("broadcast_dir_off");
   namespace fs = std::filesystem;
   std::error_code ec;
@@ -168,17 +240,18 @@ void Broadcasts::follow(const std::string& id, const std::string& path) {
   const fs::path rel = full.lexically_relative(dir);
   if (ec || rel.empty() || *rel.begin() == ".." || *rel.begin() == ".")
     throw Refusal("broadcast_path");
-  live.follow_path = full.string();
+  return full.string();
 }
 
 bool Broadcasts::poll(const std::string& id, Event& ev, int64_t now_ms) {
   auto it = events_.find(id);
-  if (it == events_.end() || it->second.follow_path.empty()) return false;
+  if (it == events_.end() || it->second.follow.empty()) return false;
   Live& live = it->second;
+  if (followable_url(live.follow)) return poll_url(live, ev, now_ms);
   if (now_ms - live.read_ms < kPollMs) return false;
   live.read_ms = now_ms;
   try {
-    const bool changed = apply_followed(read_file(live.follow_path), ev);
+    const bool changed = apply_followed(read_file(live.follow), ev);
     live.follow_error.reset();
     return changed;
   } catch (const FollowError& e) {
@@ -187,9 +260,45 @@ bool Broadcasts::poll(const std::string& id, Event& ev, int64_t now_ms) {
   }
 }
 
-json::object Broadcasts::live_view(const std::string& id, const Event& ev) const {
+bool Broadcasts::poll_url(Live& live, Event& ev, int64_t now_ms) {
+  bool changed = false;
+  if (std::optional<UrlFetch::Result> got = live.fetch.take();
+      got && live.fetching == live.follow) {
+    try {
+      if (!got->error.empty()) throw FollowError{0, got->error};
+      changed = apply_followed(got->body, ev);
+      live.follow_error.reset();
+    } catch (const FollowError& e) {
+      live.follow_error = e;
+    }
+  }
+  if (!live.fetch.busy() && now_ms - live.read_ms >= kPollMs) {
+    live.read_ms = now_ms;
+    live.fetching = live.follow;
+    live.fetch.start(live.follow);
+  }
+  return changed;
+}
+
+void Broadcasts::set_eval_delay(const std::string& id, int plies) {
+  events_[id].eval_delay = std::clamp(plies, 0, kMaxEvalDelay);
+}
+
+json::value Broadcasts::delayed_eval(const Board& b, int delay) {
+  const int shown = int(b.moves.size()) - delay;
+  if (delay <= 0 || shown < 0) return nullptr;
+  Board before = b;
+  before.moves.resize(size_t(shown));
+  before.result = BoardResult::Pending;
+  std::optional<json::object> score = evals_.score(tournament::board_game(before).position());
+  if (!score) return nullptr;
+  return json::object{{"ply", shown}, {"score", std::move(*score)}};
+}
+
+json::object Broadcasts::live_view(const std::string& id, const Event& ev) {
   auto it = events_.find(id);
   const Live* live = it == events_.end() ? nullptr : &it->second;
+  const int delay = live ? live->eval_delay : 0;
   json::array boards;
   const int round = int(ev.played.size());
   for (int i = 0; round > 0 && i < int(ev.played.back().boards.size()); ++i) {
@@ -209,11 +318,13 @@ json::object Broadcasts::live_view(const std::string& id, const Event& ev) const
                      {"moves", std::move(moves)},
                      {"position", format_position(game.position())},
                      {"clocks", json::object{{"white", clocks.first}, {"black", clocks.second}}},
-                     {"keepers", keepers(id, BoardRef{round, i + 1})}});
+                     {"keepers", keepers(id, BoardRef{round, i + 1})},
+                     {"eval", delayed_eval(b, delay)}});
   }
   json::object out{{"round", round},
                    {"boards", std::move(boards)},
-                   {"following", live && !live->follow_path.empty()}};
+                   {"following", live && !live->follow.empty()},
+                   {"eval_delay", delay}};
   if (live && live->follow_error)
     out["follow_error"] =
         json::object{{"line", live->follow_error->line}, {"detail", live->follow_error->detail}};

@@ -1,8 +1,9 @@
 // The live side of an over-the-board event (docs/tournaments.md "Broadcasts"): the board
-// keepers' secret links, the clocks as entered, the moves entered one by one, and a followed
-// TGK or PGN file. The moves and results go into the event itself (its TGK file has them); the
-// keepers' tokens (hashes only), the clocks and the followed file are kept in memory: after a
-// restart the arbiter hands out new links. IO thread only, like the arbiter's API.
+// keepers' secret links, the clocks as entered, the moves entered one by one, a followed TGK or
+// PGN file (a path or an http(s) URL), and the spectators' delayed evaluation. The moves and
+// results go into the event itself (its TGK file has them); the keepers' tokens (hashes only),
+// the clocks, the followed file and the delay are saved beside it in the stored event (saved(),
+// restore()), so that they outlive a restart. IO thread only, like the arbiter's API.
 #pragma once
 
 #include <boost/json.hpp>
@@ -13,6 +14,8 @@
 #include <string_view>
 #include <vector>
 
+#include "site/arbiter/live_evals.h"
+#include "site/arbiter/url_fetch.h"
 #include "tournament/event.h"
 
 namespace toguz::site {
@@ -34,7 +37,20 @@ class Broadcasts {
  public:
   // `allowed_dir`: the only folder whose files may be followed (`toguz serve --broadcast-dir`);
   // "" refuses every path.
-  explicit Broadcasts(std::string allowed_dir) : allowed_dir_(std::move(allowed_dir)) {}
+  // `allow_urls`: whether http(s) URLs may be followed (`toguz serve --broadcast-urls`).
+  explicit Broadcasts(std::string allowed_dir, bool allow_urls = false)
+      : allowed_dir_(std::move(allowed_dir)), allow_urls_(allow_urls) {}
+
+  // The engine work that evaluates the delayed positions; none (the default) shows none.
+  void set_engine(engine_work::EngineWork* work) { evals_.set_engine(work); }
+
+  // Takes the live state of event `id` from its stored state (`state`: the event's JSON with
+  // saved()'s object as "broadcast"), once: after a restart. A part that does not read, or a
+  // followed source the server no longer allows, is left out.
+  void restore(const std::string& id, std::string_view state);
+  // What outlives a restart: the tokens' hashes and the clocks of `round` (the latest), the
+  // followed source, the evaluation delay.
+  boost::json::object saved(const std::string& id, int round) const;
 
   // A new keeper token for board `at` of event `id` (the board's other tokens stay valid: a
   // keeper's second phone). Only its hash is kept.
@@ -55,29 +71,49 @@ class Broadcasts {
   void enter(const std::string& id, tournament::Event& ev, BoardRef at, const std::string& action,
              const boost::json::object& body);
 
-  // Follows the file at `path` (under the allowed folder; a Refusal otherwise), or nothing
-  // when `path` is "". The next poll reads it.
-  void follow(const std::string& id, const std::string& path);
-  // Reads the followed file when the last read is `kPollMs` old or more and takes its games
-  // of `ev`'s last round into `ev`'s boards (matched by White and Black); true when `ev`
-  // changed (the caller saves it). A malformed file changes nothing and is kept as the report.
+  // Follows `source`: the file at a path (under the allowed folder; a Refusal otherwise) or
+  // an http(s) URL (when allowed; any other scheme refused), or nothing when "". The next poll
+  // reads it.
+  void follow(const std::string& id, const std::string& source);
+  // Reads the followed file when the last read is `kPollMs` old or more (a URL: starts its
+  // fetch, taken by a later poll) and takes its games of `ev`'s last round into `ev`'s boards
+  // (matched by White and Black); true when `ev` changed (the caller saves it). A malformed
+  // file or a bad answer changes nothing and is kept as the report.
   bool poll(const std::string& id, tournament::Event& ev, int64_t now_ms);
   static constexpr int64_t kPollMs = 3000;
 
+  // The spectators' evaluation: 0 none, else of the position `plies` moves (each player's
+  // move one) before the board's current one.
+  void set_eval_delay(const std::string& id, int plies);
+  static constexpr int kMaxEvalDelay = 40;
+
   // The boards of `ev`'s last round as spectators see them: the moves as written, the
-  // position, the clocks, and how many keepers each has; plus the follow state.
-  boost::json::object live_view(const std::string& id, const tournament::Event& ev) const;
+  // position, the clocks, how many keepers each has, the delayed evaluation when on and
+  // searched; plus the follow state and the delay.
+  boost::json::object live_view(const std::string& id, const tournament::Event& ev);
 
  private:
   struct Live {
     std::map<std::string, BoardRef> tokens;  // token hash -> board
     std::map<BoardRef, std::pair<std::string, std::string>> clocks;
-    std::string follow_path;  // "" when not following
-    int64_t read_ms = 0;      // the last read of the followed file
+    std::string follow;    // the path or URL followed, "" when none
+    std::string fetching;  // the URL of the fetch under way
+    int64_t read_ms = 0;   // the last read of the followed file
     std::optional<FollowError> follow_error;
+    int eval_delay = 0;
+    UrlFetch fetch;
   };
+  // The path `path` leads to under the allowed folder; a Refusal when outside or none.
+  std::string allowed_path(const std::string& path) const;
+  // A followed URL's poll: takes a finished fetch's file, or starts one when due.
+  bool poll_url(Live& live, tournament::Event& ev, int64_t now_ms);
+  // The evaluation of board `b` as spectators may see it: of the position `delay` moves back.
+  boost::json::value delayed_eval(const tournament::Board& b, int delay);
+
   std::string allowed_dir_;
+  bool allow_urls_ = false;
   std::map<std::string, Live> events_;
+  LiveEvals evals_;
 };
 
 // The moves of a board as written (PlayOK's notation: "65", "99(12)", "27X").

@@ -166,6 +166,7 @@ export class ArbiterEventView implements View {
       this.players_part(arbiter),
       this.round_part(arbiter),
       arbiter && n_played ? this.follow_part() : null,
+      arbiter ? this.eval_part() : null,
       this.standings_part(),
       rules_part(ev, arbiter, (action, body, box) => this.change(action, body, box)),
     ];
@@ -382,6 +383,18 @@ export class ArbiterEventView implements View {
       box.append(h("p", { id: "arb-following" }, t("bc_following"), " ", stop));
     }
     return box;
+  }
+
+  /** The spectators' evaluation: off, or of the position some half-moves before the current. */
+  private eval_part(): HTMLElement {
+    const delay = h("input", { id: "arb-eval-delay", type: "number", min: "0", max: "40", value: String(this.live?.eval_delay ?? 0) }) as HTMLInputElement;
+    const error = h("p", { id: "arb-eval-error", class: "arb-board-error", role: "alert" });
+    const form = h("form", { class: "arb-form" }, field(t("bc_eval_delay"), delay), h("button", { type: "submit", id: "arb-eval-save" }, t("arb_save")));
+    form.addEventListener("submit", (e) => {
+      e.preventDefault();
+      void this.change("settings", { eval_delay: Number(delay.value) }, error);
+    });
+    return h("section", { class: "arb-eval no-print" }, h("h3", {}, t("bc_eval_title")), form, error);
   }
 
   private standings_part(): HTMLElement | null {

@@ -3,6 +3,7 @@
 // event.
 
 import { call, call_text } from "../protocol/api.js";
+import type { Score } from "../protocol/types.js";
 
 export interface EventPlayer {
   name: string;
@@ -47,12 +48,16 @@ export interface LiveBoard {
   position: string;
   clocks: { white: string; black: string }; // as entered from the board's clock, "" none
   keepers: number; // keeper links that open this board
+  // the engine's score of the position after half-move `ply`, eval_delay half-moves before the
+  // current one; null while the delay is off, not reached or not yet searched
+  eval: { ply: number; score: Score } | null;
 }
 export interface Live {
   round: number;
   boards: LiveBoard[];
   following: boolean;
   follow_error?: { line: number; detail: string };
+  eval_delay: number; // half-moves; 0: no evaluation for spectators
 }
 
 const K_KEYS = "toguz.arbiter_keys"; // {event id: {key, name}}

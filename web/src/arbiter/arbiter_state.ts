@@ -131,7 +131,7 @@ export function keeper_link(base: string, id: string, token: string): string {
 
 /** What a broadcast board shows, as one string: a board is drawn again only when it changed. */
 export function live_signature(b: LiveBoard): string {
-  return JSON.stringify([b.white, b.black, b.result, b.moves, b.clocks]);
+  return JSON.stringify([b.white, b.black, b.result, b.moves, b.clocks, b.eval]);
 }
 
 /** The moves as numbered pairs: "1. 65 87", "2. 55". */

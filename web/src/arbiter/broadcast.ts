@@ -1,7 +1,8 @@
 // An over-the-board event as it is played (docs/tournaments.md "Broadcasts"):
 //   #/broadcast/<id>          every board of the round being played, its clocks as entered and
 //                             the standings, polled every 1.5 s; a board clicked is shown large
-//                             (its moves and position). No engine evaluation is shown.
+//                             (its moves and position). The engine's evaluation only as the
+//                             arbiter delays it: of a position some half-moves old.
 //   #/keeper/<id>/<token>     a board keeper's page (phone-sized): the moves as they are played,
 //                             each checked by the server, the last one taken back, the clocks
 //                             as the board's clock shows them, the result.
@@ -9,7 +10,7 @@
 // reader's place and the large board stay. Every name is put in as text.
 
 import { error_text, t } from "../i18n/index.js";
-import { position_svg } from "../board/learn_board.js";
+import { eval_label, position_svg } from "../board/learn_board.js";
 import { h, option, type View } from "../shell/util.js";
 import { arbiter_api, type ArbiterEvent, type Live, type LiveBoard } from "./arbiter_api.js";
 import { RESULTS, live_signature, move_pairs, result_label, titled_name } from "./arbiter_state.js";
@@ -24,6 +25,12 @@ function board_head(ev: ArbiterEvent, b: LiveBoard, n: number): HTMLElement {
     h("span", { class: "bc-white name" }, titled_name(ev.players[b.white])), clock(b.clocks.white),
     h("span", { class: "bc-result" }, result_label(b.result)),
     clock(b.clocks.black), h("span", { class: "bc-black name" }, titled_name(ev.players[b.black])));
+}
+
+/** The delayed evaluation the server sent, or nothing. */
+function board_eval(b: LiveBoard): HTMLElement | null {
+  if (!b.eval) return null;
+  return h("p", { class: "bc-eval", "data-ply": String(b.eval.ply) }, t("bc_eval", { n: b.eval.ply, score: eval_label(b.eval.score) }));
 }
 
 function board_picture(b: LiveBoard): HTMLElement {
@@ -60,7 +67,7 @@ export class BroadcastView implements View {
     this.shown.clear();
     this.standings_drawn = "";
     this.grid.replaceChildren();
-    this.frame(this.last.event);
+    this.frame(this.last.event, this.last.live);
     this.update(this.last.event, this.last.live);
     this.draw_big();
   }
@@ -69,7 +76,7 @@ export class BroadcastView implements View {
     try {
       const r = await arbiter_api.live(this.id);
       if (this.timer === -1) return;
-      if (!this.last) this.frame(r.event);
+      if (!this.last || this.last.live.eval_delay !== r.live.eval_delay) this.frame(r.event, r.live);
       this.last = r;
       this.update(r.event, r.live);
     } catch (err) {
@@ -79,10 +86,10 @@ export class BroadcastView implements View {
   }
 
   /** What stays for the page's life: the title, the note, the boards' grid, the standings. */
-  private frame(ev: ArbiterEvent) {
+  private frame(ev: ArbiterEvent, live: Live) {
     this.el.replaceChildren(
       h("h2", { id: "bc-title" }, t("bc_title", { name: ev.name || t("arb_untitled") })),
-      h("p", { class: "arb-meta" }, t("bc_note")),
+      h("p", { class: "arb-meta", id: "bc-note" }, live.eval_delay ? t("bc_note_delayed", { n: live.eval_delay }) : t("bc_note")),
       this.large, this.grid,
       h("section", { class: "arb-standings" }, h("h3", {}, t("arb_standings")),
         h("div", { class: "table-wrap" }, h("table", { id: "bc-standings" },
@@ -104,8 +111,8 @@ export class BroadcastView implements View {
       }
       card.dataset.moves = String(b.moves.length);
       card.dataset.result = b.result;
-      card.replaceChildren(board_head(ev, b, n), board_picture(b),
-        h("p", { class: "bc-last" }, move_pairs(b.moves).slice(-2).join(" ")));
+      card.replaceChildren(...[board_head(ev, b, n), board_picture(b),
+        h("p", { class: "bc-last" }, move_pairs(b.moves).slice(-2).join(" ")), board_eval(b)].filter((p): p is HTMLElement => p !== null));
       if (n === this.big) this.draw_big();
     });
     for (const card of Array.from(this.grid.querySelectorAll<HTMLElement>(".bc-board")))
@@ -133,7 +140,7 @@ export class BroadcastView implements View {
     const close = h("button", { type: "button", id: "bc-close" }, t("bc_all_boards"));
     close.addEventListener("click", () => this.show_big(this.big));
     this.large.dataset.board = String(this.big);
-    this.large.replaceChildren(board_head(this.last.event, b, this.big), board_picture(b),
+    this.large.replaceChildren(...[board_head(this.last.event, b, this.big), board_picture(b), board_eval(b)].filter((p): p is HTMLElement => p !== null),
       h("ol", { class: "bc-moves" }, ...move_pairs(b.moves).map((m) => h("li", {}, m))), close);
   }
 }
