@@ -21,7 +21,20 @@ std::vector<std::string_view> segments_of(std::string_view path) {
 }
 
 const char* method_name(Method m) {
-  return m == Method::Get ? "GET" : "POST";
+  return m == Method::Get ? "GET" : m == Method::Post ? "POST" : "PUT";
+}
+
+// Whether a request of `verb` is one a route of `m` answers (Get also takes HEAD).
+bool answers(Method m, http::verb verb) {
+  switch (m) {
+    case Method::Get:
+      return verb == http::verb::get || verb == http::verb::head;
+    case Method::Post:
+      return verb == http::verb::post;
+    case Method::Put:
+      return verb == http::verb::put;
+  }
+  return false;
 }
 
 }  // namespace
@@ -68,13 +81,11 @@ bool Router::knows(std::string_view path) const {
 
 void Router::dispatch(Call call) const {
   const auto segs = segments_of(call.path);
-  const bool get = call.req.method() == http::verb::get || call.req.method() == http::verb::head;
-  const bool post = call.req.method() == http::verb::post;
   std::string allow;
   std::vector<std::string> params;
   for (const Route& r : routes_) {
     if (!match(r, segs, &params)) continue;
-    if ((r.method == Method::Get && get) || (r.method == Method::Post && post)) {
+    if (answers(r.method, call.req.method())) {
       call.params = std::move(params);
       try {
         r.handler(call);

@@ -20,7 +20,7 @@ using Response = http::response<http::string_body>;
 using Respond = std::function<void(Response)>;
 
 // The methods of a route. Get also takes HEAD (the answer is sent without its body).
-enum class Method : uint8_t { Get, Post };
+enum class Method : uint8_t { Get, Post, Put };
 
 // One request as a handler sees it: the request, its path and query string (after '?', not
 // decoded), the values of the pattern's parameters in their order (decoded from %XX), the

@@ -342,6 +342,15 @@ inline constexpr const char* kMailMigration =
     "CREATE TABLE mail_tokens (token_hash TEXT PRIMARY KEY, user_id BIGINT NOT NULL,"
     " purpose TEXT NOT NULL, email TEXT NOT NULL, expires_ms BIGINT NOT NULL);"
     "CREATE INDEX mail_tokens_user ON mail_tokens(user_id, purpose)";
+// Schema version 12, the same in both backends (docs/accounts.md "Settings"): an account's
+// page settings, one JSON object per account.
+inline constexpr const char* kSettingsMigration =
+    "CREATE TABLE user_settings (user_id BIGINT PRIMARY KEY, settings TEXT NOT NULL,"
+    " updated_ms BIGINT NOT NULL)";
+inline constexpr const char* kSettingsSql = "SELECT settings FROM user_settings WHERE user_id = $1";
+inline constexpr const char* kSetSettingsSql =
+    "INSERT INTO user_settings (user_id, settings, updated_ms) VALUES ($1, $2, $3) ON CONFLICT"
+    " (user_id) DO UPDATE SET settings = excluded.settings, updated_ms = excluded.updated_ms";
 // Schema version 7 in a backend's dialect (`real` the floating type, the flag type with its
 // false default): the puzzle ratings of the accounts and of the puzzles, and the rated attempts.
 std::string puzzle_ratings_migration(const char* real, const char* flag_type,

@@ -146,6 +146,7 @@ CREATE TABLE moves (
       {8, detail::kFairPlayMigration},
       {9, moderation_sql.c_str()},
       {10, detail::kMailMigration},
+      {12, detail::kSettingsMigration},
   };
   return m;
 }
@@ -1217,6 +1218,21 @@ std::optional<MailToken> PgStore::take_mail_token(const std::string& token_hash,
   });
   if (out && out->expires_ms <= now) out.reset();
   return out;
+}
+
+// ---- settings ----
+
+std::string PgStore::settings(int64_t user_id) {
+  return in_tx([&](pqxx::transaction_base& w) {
+    const pqxx::result r = w.exec_params(detail::kSettingsSql, user_id);
+    return r.empty() ? std::string() : r[0][0].as<std::string>();
+  });
+}
+
+void PgStore::set_settings(int64_t user_id, const std::string& json, int64_t now_ms) {
+  in_tx([&](pqxx::transaction_base& w) {
+    w.exec_params(detail::kSetSettingsSql, user_id, pg_text(json), now_ms);
+  });
 }
 
 }  // namespace toguz::store

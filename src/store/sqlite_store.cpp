@@ -85,6 +85,7 @@ CREATE TABLE IF NOT EXISTS moves (
     {8, detail::kFairPlayMigration},
     {9, nullptr},  // detail::moderation_migration
     {10, detail::kMailMigration},
+    {12, detail::kSettingsMigration},
 };
 
 // The SQL of a migration: its own text, or the dialect's of a shared one.
@@ -1106,6 +1107,22 @@ std::optional<MailToken> SqliteStore::take_mail_token(const std::string& token_h
   });
   if (out && out->expires_ms <= now) out.reset();
   return out;
+}
+
+// ---- settings ----
+
+std::string SqliteStore::settings(int64_t user_id) {
+  Stmt st(prepare(numbered(detail::kSettingsSql).c_str()));
+  st.i64(user_id);
+  return st.row() ? st.text() : "";
+}
+
+void SqliteStore::set_settings(int64_t user_id, const std::string& json, int64_t now_ms) {
+  Stmt st(prepare(numbered(detail::kSetSettingsSql).c_str()));
+  st.i64(user_id);
+  st.text(json);
+  st.i64(now_ms);
+  step(st.s);
 }
 
 std::vector<int> sqlite_schema_versions() {

@@ -244,7 +244,7 @@ using RateOne = std::function<RatingRow(const RatingRow& player, const ReplayGam
 
 // The schema version this program writes; a database at a newer one is refused. The versions
 // of the migrations ascend to kSchemaVersion (common.h versions_ascend).
-inline constexpr int kSchemaVersion = 10;
+inline constexpr int kSchemaVersion = 12;
 
 class Store {
  public:
@@ -409,6 +409,12 @@ class Store {
   // its account and purpose (a used link voids the others); expired ones of all go too.
   virtual std::optional<MailToken> take_mail_token(const std::string& token_hash,
                                                    const std::string& purpose, int64_t now_ms) = 0;
+
+  // ---- settings (schema 12, docs/accounts.md "Settings") ----
+  // The account's page settings as the JSON text last stored ("" when none were).
+  virtual std::string settings(int64_t user_id) = 0;
+  // Replaces the account's settings by `json` (checked by the caller).
+  virtual void set_settings(int64_t user_id, const std::string& json, int64_t now_ms) = 0;
 };
 
 // True for a PostgreSQL connection URL ("postgresql://..." or "postgres://...").

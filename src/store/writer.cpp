@@ -239,4 +239,12 @@ std::optional<MailToken> QueuedStore::take_mail_token(const std::string& token_h
   return w_.call([&](Store& s) { return s.take_mail_token(token_hash, purpose, now_ms); });
 }
 
+std::string QueuedStore::settings(int64_t user_id) {
+  return w_.call([&](Store& s) { return s.settings(user_id); });
+}
+
+void QueuedStore::set_settings(int64_t user_id, const std::string& json, int64_t now_ms) {
+  w_.call([&](Store& s) { s.set_settings(user_id, json, now_ms); });
+}
+
 }  // namespace toguz::store

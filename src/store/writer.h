@@ -186,6 +186,8 @@ class QueuedStore final : public Store {
   void add_mail_token(const MailToken& t) override;
   std::optional<MailToken> take_mail_token(const std::string& token_hash,
                                            const std::string& purpose, int64_t now_ms) override;
+  std::string settings(int64_t user_id) override;
+  void set_settings(int64_t user_id, const std::string& json, int64_t now_ms) override;
 
  private:
   StoreWriter& w_;

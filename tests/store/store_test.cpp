@@ -550,6 +550,25 @@ TEST_P(StoreContract, EmailAndMailTokens) {
   EXPECT_TRUE(s->take_mail_token("v1", "verify", 200));  // another purpose stays
 }
 
+// Settings (schema 12): none until stored, replaced by the next, one account's apart from
+// another's, kept when the store is opened again.
+TEST_P(StoreContract, AccountSettings) {
+  int64_t a = 0, b = 0;
+  {
+    auto s = open();
+    a = s->create_user(user("Aigerim"));
+    b = s->create_user(user("Bolat"));
+    EXPECT_EQ(s->settings(a), "");
+    s->set_settings(a, R"({"blind":true})", 1000);
+    s->set_settings(a, R"({"blind":true,"theme":"dark"})", 2000);
+    s->set_settings(b, R"({"sound":false})", 2000);
+  }
+  auto s = open();
+  EXPECT_EQ(s->settings(a), R"({"blind":true,"theme":"dark"})");
+  EXPECT_EQ(s->settings(b), R"({"sound":false})");
+  EXPECT_EQ(s->settings(999), "");
+}
+
 // A rated game between two new accounts, stored before its end.
 GameRow rated_game(Store& s, const std::string& speed, int64_t* white, int64_t* black) {
   *white = s.create_user(user("Aigerim"));
@@ -1321,7 +1340,10 @@ INSERT INTO moves VALUES ('old', 1, 7, 590000, 600000), ('old', 2, 3, 590000, 59
       ASSERT_TRUE(g.has_value());
       EXPECT_EQ(g->holes, (std::vector<int>{7, 3}));
       EXPECT_EQ(g->white_name, "Aigerim");
-      EXPECT_GT(s.create_user(user("Aigerim")), 0);
+      const int64_t u = s.create_user(user("Aigerim"));
+      EXPECT_GT(u, 0);
+      s.set_settings(u, R"({"blind":true})", 0);
+      EXPECT_EQ(s.settings(u), R"({"blind":true})");
       GameRow h = *g;
       h.tags = {{"Event", "Open"}};
       s.save_game(h);

@@ -168,6 +168,10 @@ class RefusingStore final : public store::Store {
                                                   int64_t now) override {
     return inner_.take_mail_token(hash, purpose, now);
   }
+  std::string settings(int64_t user) override { return inner_.settings(user); }
+  void set_settings(int64_t user, const std::string& json, int64_t now) override {
+    inner_.set_settings(user, json, now);
+  }
 
  private:
   void check() {

@@ -264,9 +264,13 @@ async function blind_focus_kept(page, what) {
  * board is a table in reading order in the accessibility tree, every move is announced in the
  * live log, the commands answer, and the focus never leaves the input. Before that, without
  * blind mode: the drawn board's holes in reading order, and the focus kept on the board after
- * a hole played with Enter. */
+ * a hole played with Enter. The player is signed in: blind mode follows his account to a fresh
+ * browser where he logs in (another computer), on from the first page. */
 async function blind_game(browser, base, pages) {
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, reducedMotion: "reduce" });
+  const name = "Blind_player";
+  const signed = await ctx.request.post(`${base}/api/signup`, { data: { username: name, password: `password of ${name}` }, headers: { Origin: base } });
+  check(signed.ok(), `signed up: ${signed.status()}`);
   const page = await ctx.newPage();
   pages.push(page);
   await page.goto(`${base}/#/`);
@@ -338,7 +342,21 @@ async function blind_game(browser, base, pages) {
   // the setting is kept in this browser
   await page.reload();
   await page.waitForSelector('#blind-toggle[aria-pressed="true"]', { timeout: T });
+  const game_id = location_hash(page.url()).split("/")[2];
   await ctx.close();
+  // and in the account: logged in on a fresh browser, the game opens in blind mode
+  const other = await browser.newContext({ viewport: { width: 1280, height: 900 }, reducedMotion: "reduce" });
+  const p2 = await other.newPage();
+  pages.push(p2);
+  await p2.goto(`${base}/#/login`);
+  await p2.fill("#auth-username", name);
+  await p2.fill("#auth-password", `password of ${name}`);
+  await p2.click("#auth-submit");
+  await p2.waitForFunction((n) => location.hash === `#/@/${n}`, name, { timeout: T, polling: 50 });
+  await p2.evaluate((id) => (location.hash = `#/game/${id}`), game_id);
+  await p2.waitForSelector("#blind-table tbody tr", { timeout: T });
+  check((await p2.getAttribute("#blind-toggle", "aria-pressed")) === "true" && (await p2.isVisible("#blind-input")), "blind mode on from the account");
+  await other.close();
 }
 
 /** A puzzle solved in blind mode (the setting kept from an earlier visit) from the keyboard: the

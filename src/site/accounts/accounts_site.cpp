@@ -16,6 +16,7 @@
 #include "accounts/username.h"
 #include "net/log.h"
 #include "site/accounts/off_io.h"
+#include "site/accounts/settings.h"
 #include "site/json_in.h"
 #include "site/json_out.h"
 #include "site/texts.h"
@@ -26,6 +27,10 @@ namespace toguz::site {
 namespace {
 
 using Response = http::response<http::string_body>;
+// Settings saved by one account: a burst, then this many a minute (a page saves one per
+// change the player makes).
+constexpr double kSettingsBurst = 30;
+constexpr double kSettingsPerMinute = 10;
 
 // The string field `name` of a request body, or why not.
 std::optional<std::string> string_field(const json::object& body, const char* name, Refused* why) {
@@ -123,6 +128,10 @@ void AccountsSite::add_routes(net::Router& router) {
     password(c.req, viewer_of(c.req), c.peer, json_body(c.req), c.respond);
   });
   add(Method::Get, "/api/me", [this](const Call& c) { c.respond(me(viewer_of(c.req))); });
+  add(Method::Get, "/api/me/settings",
+      [this](const Call& c) { c.respond(settings(viewer_of(c.req), nullptr)); });
+  add(Method::Put, "/api/me/settings",
+      [this](const Call& c) { c.respond(settings(viewer_of(c.req), &c.req.body())); });
   add(Method::Get, "/api/users/:name", [this](const Call& c) { c.respond(user(c.param(0), "")); });
   for (const char* part : {"history", "pgn"})
     add(Method::Get, std::string("/api/users/:name/") + part,
@@ -134,6 +143,12 @@ void AccountsSite::add_routes(net::Router& router) {
 void AccountsSite::sweep(int64_t now) {
   login_limiter_.sweep(now);  // failures that left the window
   signup_limiter_.sweep(now);
+  for (auto it = settings_writes_.begin(); it != settings_writes_.end();) {
+    RateBucket& b = it->second;  // full again: as good as never used
+    const bool full =
+        b.take(now, kSettingsBurst, kSettingsPerMinute, false) && b.tokens >= kSettingsBurst;
+    it = full ? settings_writes_.erase(it) : std::next(it);
+  }
 }
 
 std::vector<int64_t> AccountsSite::online_ids() const {
@@ -303,6 +318,23 @@ void AccountsSite::password(const net::Request& req, const Viewer& v, const std:
         s_.sessions_ended(user.id);  // the sockets of the ended sessions close; this one's stay
         respond(json_response(http::status::ok, json::object{{"ok", true}}));
       });
+}
+
+// ---- settings ----
+
+Response AccountsSite::settings(const Viewer& v, const std::string* body) {
+  if (!v.signed_in()) throw Refusal("not_logged_in");
+  if (body) {
+    json::object checked = checked_settings(*body);
+    RateBucket& bucket = settings_writes_[v.user_id];
+    if (!bucket.take(now_ms(), kSettingsBurst, kSettingsPerMinute))
+      throw Refusal("settings_rate",
+                    {{"n", std::to_string(bucket.minutes_to_wait(kSettingsPerMinute))}});
+    s_.store.set_settings(v.user_id, json::serialize(checked), now_ms());
+    return json_response(http::status::ok, json::object{{"settings", std::move(checked)}});
+  }
+  return json_response(http::status::ok,
+                       json::object{{"settings", stored_settings(s_.store.settings(v.user_id))}});
 }
 
 // ---- ratings and the player pages ----

@@ -17,6 +17,7 @@
 #include "net/router.h"
 #include "site/accounts/hash_pool.h"
 #include "site/config.h"
+#include "site/rate_bucket.h"
 #include "site/viewer.h"
 #include "store/store.h"
 
@@ -49,7 +50,8 @@ class AccountsSite {
   explicit AccountsSite(AccountsServices services);
 
   // POST /api/signup, /api/login, /api/logout, /api/password; GET /api/me,
-  // /api/users/<name>[/history|/pgn], /api/leaderboard/<category>.
+  // /api/users/<name>[/history|/pgn], /api/leaderboard/<category>; GET and PUT
+  // /api/me/settings.
   void add_routes(net::Router& router);
 
   // Who sent the request: the account of its session cookie when the session exists and has
@@ -72,6 +74,8 @@ class AccountsSite {
              net::Respond respond);
   net::Response logout(const net::Request& req);
   net::Response me(const Viewer& v);
+  // GET (body null) or PUT /api/me/settings (settings.h): the account's settings.
+  net::Response settings(const Viewer& v, const std::string* body);
   void password(const net::Request& req, const Viewer& v, const std::string& peer,
                 const boost::json::object& body, net::Respond respond);
   net::Response user(const std::string& name, const std::string& part);
@@ -81,6 +85,7 @@ class AccountsSite {
   accounts::LoginLimiter login_limiter_;
   accounts::SignupLimiter signup_limiter_;
   std::unordered_map<int64_t, int> online_users_;
+  std::unordered_map<int64_t, RateBucket> settings_writes_;  // by account
 };
 
 }  // namespace toguz::site

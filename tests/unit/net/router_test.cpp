@@ -106,6 +106,21 @@ TEST(Router, UnknownPathIs404AndAnotherMethodIs405WithAllow) {
   EXPECT_EQ(a.allow, "GET, HEAD");
 }
 
+TEST(Router, PutIsItsOwnMethod) {
+  Router r = table();
+  r.add(Method::Put, "/api/me/settings", [](const Call& c) {
+    Response res{http::status::ok, 11};
+    res.body() = "put";
+    c.respond(std::move(res));
+  });
+  EXPECT_EQ(ask(r, http::verb::put, "/api/me/settings").body, "put");
+  const Answer a = ask(r, http::verb::post, "/api/me/settings");
+  EXPECT_EQ(a.status, 405);
+  EXPECT_EQ(a.allow, "PUT");
+  EXPECT_EQ(ask(r, http::verb::put, "/api/games").status, 405);  // GET and POST only
+  EXPECT_EQ(r.list().back(), "PUT /api/me/settings");
+}
+
 TEST(Router, AHandlersExceptionIsAnsweredOnce) {
   const Router r = table();
   const Answer a = ask(r, http::verb::get, "/api/boom");

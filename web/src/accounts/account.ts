@@ -8,11 +8,16 @@ import { accounts, am_moderator, moderation, set_me, who_am_i } from "./accounts
 import { account_error, auth_problem, check_password, player_href } from "./accounts_state.js";
 import { t, t_any } from "../i18n/index.js";
 import { MailCard } from "./mail.js";
+import { SettingsCard } from "./settings_card.js";
+import { forget_account_prefs, load_account_prefs } from "../shell/prefs.js";
 import { esc, toast, type View } from "../shell/util.js";
 
-/** Tells the header (main.ts) that the logged-in player changed. */
-export function announce_me(name: string | null): void {
+/** Tells the header (main.ts) that the logged-in player changed; resolves when a signed-in
+ * player's settings are in place (shell/prefs.ts), before the next page is drawn. */
+export async function announce_me(name: string | null): Promise<void> {
   set_me(name);
+  if (name) await load_account_prefs();
+  else forget_account_prefs();
   window.dispatchEvent(new CustomEvent("toguz:me", { detail: name }));
 }
 
@@ -60,7 +65,7 @@ export class AuthView implements View {
     button.disabled = true;
     try {
       const r = this.mode === "signup" ? await accounts.signup(username, password) : await accounts.login(username, password);
-      announce_me(r.username);
+      await announce_me(r.username);
       location.hash = player_href(r.username);
     } catch (e) {
       this.show(account_error(e));
@@ -76,6 +81,7 @@ export class AccountView implements View {
   private blocks: string[] = [];
   private moderator = false;
   private mail: MailCard | null = null;
+  private settings = new SettingsCard();
 
   constructor() {
     this.el.className = "auth";
@@ -153,8 +159,11 @@ export class AccountView implements View {
       <label>${esc(t("new_password"))}<input id="pw-new" type="password" autocomplete="new-password" required/><small>${esc(t("password_rules"))}</small></label>
       <p class="form-error" id="pw-error" role="alert"></p>
       <button type="submit" class="primary">${esc(t("change_password"))}</button></form>
+      <div id="settings-card"></div>
       <div id="mail-card"></div>
       ${this.blocks_html()}`;
+    this.settings.render();
+    this.el.querySelector("#settings-card")!.replaceWith(this.settings.el);
     if (this.mail) {
       this.mail.render();
       this.el.querySelector("#mail-card")!.replaceWith(this.mail.el);
@@ -164,7 +173,7 @@ export class AccountView implements View {
   private async logout() {
     try {
       await accounts.logout();
-      announce_me(null);
+      await announce_me(null);
       location.hash = "#/";
     } catch (e) {
       toast(account_error(e), "error");

@@ -47,6 +47,9 @@ export const accounts = {
   pgn_url: (name: string) => `${user_path(name)}/pgn`,
   leaderboard: (category: Speed, limit = 50) =>
     call<{ category: Speed; players: LeaderRow[] }>("GET", `/api/leaderboard/${category}?limit=${limit}`),
+  /** The account's settings (docs/web-protocol.md; shell/prefs_state.ts merges them). */
+  settings: () => call<{ settings: unknown }>("GET", "/api/me/settings"),
+  save_settings: (settings: object) => call<{ settings: unknown }>("PUT", "/api/me/settings", settings),
   my_games: () => call<{ games: MyGame[]; your_turn: number }>("GET", "/api/account/games"),
   games: (account: string, limit = 50, offset = 0) => {
     const p = new URLSearchParams({ account, limit: String(limit), offset: String(offset) });

@@ -5,12 +5,13 @@
 // kept across the page's redraws, so the focus stays in the input after every move. The texts
 // are text_board_state.ts's.
 
+import { pref, set_pref } from "../shell/prefs.js";
 import type { Board, MoveRec, Side } from "../protocol/types.js";
 import { t } from "../i18n/index.js";
 import { esc } from "../shell/util.js";
 import {
-  blind_on, clocks_words, kaznas_words, key_command_of, legal_words, move_words, parse_typed, preview_move, preview_words,
-  rows_words, set_blind, typed_mismatch, type Command,
+  clocks_words, kaznas_words, key_command_of, legal_words, move_words, parse_typed, preview_move, preview_words,
+  rows_words, typed_mismatch, type Command,
 } from "./text_board_state.js";
 
 /** What the page gives the blind mode: a move to play, its status line, the clocks now (null
@@ -39,7 +40,7 @@ const LOG_KEEP = 12; // announcements kept in the log
 
 export class TextBoard {
   el: HTMLElement;
-  private on = blind_on();
+  private on = pref("blind");
   private cur: TextBoardGame | null = null;
   private last: { id: string; moves: number; over: boolean } | null = null;
   private said = 0; // announcements made (the log's data-count, which the browser tests read)
@@ -79,7 +80,7 @@ export class TextBoard {
 
   private toggle() {
     this.on = !this.on;
-    set_blind(this.on);
+    set_pref("blind", this.on);
     this.labels();
     if (this.cur) this.table(this.cur.board);
     if (this.on) this.q("#blind-input").focus();

@@ -1,32 +1,10 @@
-// The blind mode's pure part (no DOM): the setting, what a hole would do if played, what the
-// player typed, and every sentence the mode says (a move, the kaznas, the clocks, the legal
+// The blind mode's pure part (no DOM): what a hole would do if played, what the player typed, and every sentence the mode says (a move, the kaznas, the clocks, the legal
 // holes, a hole's preview, the board row by row) in the reader's language. text_board.ts shows
-// and speaks them.
+// and speaks them; the setting is shell/prefs.ts's "blind".
 
 import type { Board, MoveRec, Side } from "../protocol/types.js";
 import { t } from "../i18n/index.js";
 import { clock_text, other, parse_position, sowing_path, type Cell } from "./logic.js";
-
-const KEY = "toguz.blind";
-
-/** Whether blind mode is on in this browser (localStorage; off when storage is unavailable). */
-export function blind_on(): boolean {
-  try {
-    return globalThis.localStorage?.getItem(KEY) === "1";
-  } catch {
-    return false;
-  }
-}
-
-/** Keeps the blind mode setting in this browser. */
-export function set_blind(on: boolean): void {
-  try {
-    if (on) localStorage.setItem(KEY, "1");
-    else localStorage.removeItem(KEY);
-  } catch {
-    /* storage may be unavailable: the setting lasts for this page */
-  }
-}
 
 /** What playing a hole would do: nothing (an empty hole or a tuz), or where the last stone
  * lands, how many the hole then holds, what the move takes and the mover's kazna after it. */

@@ -1,7 +1,7 @@
 // How the game page shows the engine's evaluation: as a side's chance of a win, in whole
 // percent, from the score's `wdl` (docs/web-protocol.md "Scores and lines"), or as the
-// expected margin in stones. The reader's choice ("chance" unless he picked the margin) is kept
-// in localStorage under EVAL_VIEW_KEY (games/game.ts reads and writes it). A result the solver
+// expected margin in stones. The reader's choice ("chance" unless he picked the margin) is the
+// setting "eval_view" (shell/prefs.ts; games/game.ts reads and writes it). A result the solver
 // or the endgame tables know is shown as that result in both views. Pure (unit-tested in
 // test/unit/eval_view.test.mjs).
 
@@ -9,13 +9,6 @@ import { bar_percent, graph_value } from "../board/logic.js";
 import type { Score, Side } from "../protocol/types.js";
 
 export type EvalView = "chance" | "margin";
-export const EVAL_VIEW_KEY = "toguz.eval_view";
-
-/** The view a stored value names: "margin" only when it says so, else the win chance. */
-export function parse_eval_view(v: string | null | undefined): EvalView {
-  return v === "margin" ? "margin" : "chance";
-}
-
 /** The other view (what the toggle switches to). */
 export function other_view(v: EvalView): EvalView {
   return v === "chance" ? "margin" : "chance";

@@ -30,6 +30,7 @@ import { tournament_of_game } from "../tournaments/tournaments_api.js";
 import { context_html, seat_html, show_watching } from "./game_context.js";
 import { premove_after_click, premove_on_state } from "./premove_state.js";
 import { plays_side } from "./game_state.js";
+import { pref, set_pref } from "../shell/prefs.js";
 import { confirm_tap } from "./touch_confirm_state.js";
 
 /** Whether the main pointer is a finger (a touch screen). */
@@ -58,7 +59,7 @@ export class GameView implements View {
   private flipped = false;
   private hint: { hole: number; score: Score | null; ply: number } | null = null;
   private analysing = false;
-  private eval_view = store.eval_view(); // win chance or stone margin (eval_view_state.ts)
+  private eval_view = pref("eval_view"); // win chance or stone margin (eval_view_state.ts)
   private lines: { ply: number; depth: number; lines: Line[] } | null = null;
   private review: {
     done: boolean;
@@ -83,7 +84,7 @@ export class GameView implements View {
   private lose_delta = false; // test hook: the next delta is dropped as if it never came
   private premove: number | null = null; // a hole picked during the opponent's turn (premove_state.ts)
   private hold_turn = false; // test hook: a state giving us the turn waits until released
-  private confirm_touch = store.confirm_touch(); // touch_confirm_state.ts
+  private confirm_touch = pref("confirm_touch"); // touch_confirm_state.ts
   private pending: number | null = null; // a hole tapped once, waiting for the confirming tap
 
   constructor(
@@ -365,7 +366,7 @@ export class GameView implements View {
     }
     if (target instanceof HTMLInputElement && target.id === "confirm-touch") {
       this.confirm_touch = target.checked;
-      store.set_confirm_touch(target.checked);
+      set_pref("confirm_touch", target.checked);
       return;
     }
     const mv = target.closest<HTMLElement>("[data-goto]");
@@ -412,7 +413,7 @@ export class GameView implements View {
         break;
       case "eval-view":
         this.eval_view = other_view(this.eval_view);
-        store.set_eval_view(this.eval_view);
+        set_pref("eval_view", this.eval_view);
         this.render();
         break;
       case "review":

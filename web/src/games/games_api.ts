@@ -3,8 +3,6 @@
 // the games page can reopen them.
 
 import { call } from "../protocol/api.js";
-import { EVAL_VIEW_KEY, parse_eval_view, type EvalView } from "./eval_view_state.js";
-import { CONFIRM_TOUCH_KEY, parse_confirm_touch } from "./touch_confirm_state.js";
 
 export interface Created {
   id: string;
@@ -108,10 +106,4 @@ export const store = {
   set_invite: (id: string, code: string) => write_entry(INVITES, id, code),
   name: (): string => get_item(NAME) || "",
   set_name: (name: string) => set_item(NAME, name),
-  /** How the game page shows the engine's evaluation (eval_view_state.ts). */
-  eval_view: (): EvalView => parse_eval_view(get_item(EVAL_VIEW_KEY)),
-  set_eval_view: (v: EvalView) => set_item(EVAL_VIEW_KEY, v),
-  /** Whether a move on a touch screen waits for a second tap (touch_confirm_state.ts). */
-  confirm_touch: (): boolean => parse_confirm_touch(get_item(CONFIRM_TOUCH_KEY)),
-  set_confirm_touch: (on: boolean) => set_item(CONFIRM_TOUCH_KEY, on ? "1" : "0"),
 };

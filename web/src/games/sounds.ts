@@ -1,9 +1,11 @@
 // Sounds of a game: a move, a capture, a tuz, the end, a tournament's next game, and a warning
-// when the player's own clock runs low. Made with the Web Audio API (short tones, no files to fetch); off while the
-// header's sound button is off (kept per browser). Which sound a change calls for is decided
+// when the player's own clock runs low. Made with the Web Audio API (short tones, no files to
+// fetch); off while the setting "sound" is (shell/prefs.ts: the header's sound button, the
+// account page). Which sound a change calls for is decided
 // by the pure functions below.
 
 import type { GameState, Side } from "../protocol/types.js";
+import { pref } from "../shell/prefs.js";
 
 export type SoundKind = "move" | "capture" | "tuz" | "low" | "end" | "start";
 
@@ -26,24 +28,6 @@ export function low_time_crossed(was_ms: number | null, now_ms: number): boolean
   return was_ms !== null && was_ms >= LOW_TIME_MS && now_ms < LOW_TIME_MS;
 }
 
-const KEY = "toguz.sound";
-
-export function sound_on(): boolean {
-  try {
-    return localStorage.getItem(KEY) !== "off";
-  } catch {
-    return true;
-  }
-}
-
-export function set_sound_on(on: boolean): void {
-  try {
-    localStorage.setItem(KEY, on ? "on" : "off");
-  } catch {
-    // storage refused: the choice lasts this page only
-  }
-}
-
 // frequency (Hz), length (ms) of each note of a sound
 const NOTES: Record<SoundKind, [number, number][]> = {
   move: [[440, 60]],
@@ -58,7 +42,7 @@ let audio: AudioContext | null = null;
 
 /** Plays `kind` unless sound is off; test builds also note it in window.__toguz_sounds. */
 export function play_sound(kind: SoundKind): void {
-  if (!sound_on()) return;
+  if (!pref("sound")) return;
   if (__TOGUZ_TEST_HOOKS__) ((window as any).__toguz_sounds ??= []).push(kind);
   try {
     audio ??= new AudioContext();

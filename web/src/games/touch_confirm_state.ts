@@ -1,14 +1,8 @@
 // Move confirmation on touch screens (an optional setting, off by default): with it on, a tap
 // on a legal hole only selects it, and a second tap on the same hole makes the move, so a
 // stray touch never plays. The page applies it only where the main pointer is coarse (a
-// touch screen); mouse and keyboard play at once.
-
-export const CONFIRM_TOUCH_KEY = "toguz.confirm_touch";
-
-/** The stored setting ("1": on); anything else is off. */
-export function parse_confirm_touch(v: string | null): boolean {
-  return v === "1";
-}
+// touch screen); mouse and keyboard play at once. The setting is "confirm_touch"
+// (shell/prefs.ts).
 
 /** A tap on legal hole `hole` with confirmation on, `pending` the hole selected before (null:
  * none): the same hole again plays it, another one is selected instead. */

@@ -25,7 +25,7 @@ import { GameView } from "../games/game.js";
 import { GamesView } from "../games/games.js";
 import { HomeView, JoinView } from "./home.js";
 import { header_html, theme_of, type Theme } from "./shell_state.js";
-import { set_sound_on, sound_on } from "../games/sounds.js";
+import { load_account_prefs, pref, set_pref } from "./prefs.js";
 import { LobbyView } from "../lobby/lobby.js";
 import { ModerationView } from "../accounts/moderation.js";
 import { LeaderboardView, PlayerView } from "../accounts/player.js";
@@ -48,27 +48,12 @@ function update_notices() {
 
 let me: string | null = null; // the logged-in player (accounts_api.ts), null when anonymous
 let menu_open = false; // the header's menu on a narrow screen (shell_state.ts header_html)
-const THEME_KEY = "toguz.theme";
 let theme: Theme = "light";
 
-/** Shows `th` (style.css keys its colours on <html data-theme>) and, when `keep`, keeps it. */
-function set_theme(th: Theme, keep: boolean) {
-  theme = th;
-  document.documentElement.dataset.theme = th;
-  if (!keep) return;
-  try {
-    localStorage.setItem(THEME_KEY, th);
-  } catch {
-    // storage refused (a private window): the choice lasts this page only
-  }
-}
-
-function stored_theme(): string | null {
-  try {
-    return localStorage.getItem(THEME_KEY);
-  } catch {
-    return null;
-  }
+/** Shows the theme of the setting "theme" (style.css keys its colours on <html data-theme>). */
+function show_theme() {
+  theme = theme_of(pref("theme"), matchMedia("(prefers-color-scheme: dark)").matches);
+  document.documentElement.dataset.theme = theme;
 }
 
 /** Opens or closes the header's menu; its button says which (aria-expanded), style.css shows it. */
@@ -134,7 +119,7 @@ function ratings_view(parts: string[]): View {
  * on the header's menu button or language choice. */
 function draw_header() {
   const focused = document.activeElement?.closest("#top") ? document.activeElement.id : "";
-  document.getElementById("top")!.innerHTML = header_html(me, menu_open, theme, sound_on());
+  document.getElementById("top")!.innerHTML = header_html(me, menu_open, theme, pref("sound"));
   document.title = notices.title(t("title"));
   if (focused) document.getElementById(focused)?.focus();
 }
@@ -142,9 +127,16 @@ function draw_header() {
 /** The first render waits for the reader's language (its own chunk, i18n/index.ts); a chunk
  * that cannot be fetched falls back to English, and without that the page shows the keys. */
 async function start() {
-  set_theme(theme_of(stored_theme(), matchMedia("(prefers-color-scheme: dark)").matches), false);
+  show_theme();
   const signed_in = who_am_i(); // asked while the language loads
-  await load_lang(initial_lang()).catch(() => load_lang("en").catch(() => false));
+  // a signed-in player's settings (blind mode first) are in place before the first page
+  const account_prefs = signed_in.then((name) => (name ? load_account_prefs() : undefined));
+  await Promise.all([load_lang(initial_lang()).catch(() => load_lang("en").catch(() => false)), account_prefs]);
+  show_theme();
+  window.addEventListener("toguz:prefs", () => {
+    show_theme();
+    draw_header();
+  });
   document.addEventListener("change", (e) => {
     const el = e.target as HTMLSelectElement;
     if (el.id === "lang-select")
@@ -167,11 +159,9 @@ async function start() {
     const el = e.target;
     if (!(el instanceof Element)) return;
     if (el.closest("#sound-toggle")) {
-      set_sound_on(!sound_on());
-      draw_header();
+      set_pref("sound", !pref("sound"));
     } else if (el.closest("#theme-toggle")) {
-      set_theme(theme === "dark" ? "light" : "dark", true);
-      draw_header();
+      set_pref("theme", theme === "dark" ? "light" : "dark");
     } else if (el.closest("#menu-toggle")) set_menu(!menu_open);
     else if (menu_open && (el.closest("#top a") || !el.closest("#top"))) set_menu(false);
   });

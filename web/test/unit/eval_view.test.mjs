@@ -1,10 +1,10 @@
 // How the game page shows the engine's evaluation (src/games/eval_view_state.ts, compiled by
-// `npm run test:unit`): the stored choice, the favoured side's win chance, the side to move's,
+// `npm run test:unit`): the other view, the favoured side's win chance, the side to move's,
 // the bar's share and the review graph's value in both views.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
-  bar_share, favoured_chance, mover_chance, other_view, parse_eval_view, view_graph_value, white_wdl,
+  bar_share, favoured_chance, mover_chance, other_view, view_graph_value, white_wdl,
 } from "../../node_modules/.toguz-unit/games/eval_view_state.js";
 import { bar_percent, graph_value } from "../../node_modules/.toguz-unit/board/logic.js";
 import { review_graph } from "../../node_modules/.toguz-unit/games/game_state.js";
@@ -15,10 +15,7 @@ const WHITE_AHEAD = { cp: 420, white_cp: 420, proven: null, table: null, wdl: [7
 const PROVEN = { cp: 30990, white_cp: 30990, proven: { result: "win", margin: null, plies: 10 }, table: null, wdl: [1000, 0, 0] };
 const OLD = { cp: 153, white_cp: -153, proven: null };
 
-test("the win chance is the default; only a stored 'margin' picks the margin", () => {
-  assert.equal(parse_eval_view(null), "chance");
-  assert.equal(parse_eval_view("junk"), "chance");
-  assert.equal(parse_eval_view("margin"), "margin");
+test("the toggle switches to the other view", () => {
   assert.equal(other_view("chance"), "margin");
   assert.equal(other_view("margin"), "chance");
 });
