@@ -795,4 +795,12 @@ export const en = {
   challenge_hint: "username",
   challenge_sent: "Challenge sent",
   challenge_declined: "Your challenge was declined",
+  variation: "Variation",
+  variations: "Variations",
+  var_up: "Up to the parent line",
+  var_promote: "Promote variation",
+  var_main: "Make main line",
+  var_delete: "Delete variation",
+  export_pgn_variations: "Export PGN with variations",
+  keys_help_variations: "Keys: 1–9 play a hole (away from the live position: a variation), ← → along the line, Home/End its start and end",
 } satisfies Record<string, string | EnForms>;

@@ -789,4 +789,12 @@ export const kk: Dict<"one" | "other"> = {
   challenge_hint: "пайдаланушы аты",
   challenge_sent: "Шақыру жіберілді",
   challenge_declined: "Шақыруыңыз қабылданбады",
+  variation: "Нұсқа",
+  variations: "Нұсқалар",
+  var_up: "Негізгі желіге оралу",
+  var_promote: "Нұсқаны көтеру",
+  var_main: "Негізгі желі ету",
+  var_delete: "Нұсқаны жою",
+  export_pgn_variations: "PGN нұсқалармен экспорттау",
+  keys_help_variations: "Пернелер: 1–9 — отаудан жүру (ағымдағы позициядан тыс — нұсқа), ← → — желі бойынша, Home/End — оның басы мен соңы",
 };

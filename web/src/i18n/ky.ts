@@ -792,4 +792,12 @@ export const ky: Dict<"one" | "other"> = {
   challenge_hint: "колдонуучу аты",
   challenge_sent: "Чакыруу жөнөтүлдү",
   challenge_declined: "Чакырууңуз четке кагылды",
+  variation: "Вариант",
+  variations: "Варианттар",
+  var_up: "Негизги линияга кайтуу",
+  var_promote: "Вариантты көтөрүү",
+  var_main: "Негизги линия кылуу",
+  var_delete: "Вариантты өчүрүү",
+  export_pgn_variations: "PGN варианттары менен экспорттоо",
+  keys_help_variations: "Баскычтар: 1–9 — үйдөн жүрүү (учурдагы позициядан тышкары — вариант), ← → — линия боюнча, Home/End — анын башы жана аягы",
 };

@@ -834,4 +834,12 @@ export const ru: Dict<"one" | "few" | "many" | "other"> = {
   challenge_hint: "имя пользователя",
   challenge_sent: "Вызов отправлен",
   challenge_declined: "Ваш вызов отклонён",
+  variation: "Вариант",
+  variations: "Варианты",
+  var_up: "Назад в основную линию",
+  var_promote: "Поднять вариант",
+  var_main: "Сделать главной линией",
+  var_delete: "Удалить вариант",
+  export_pgn_variations: "Экспорт PGN с вариантами",
+  keys_help_variations: "Клавиши: 1–9 — ход из лунки (не в текущей позиции — вариант), ← → — по линии, Home/End — её начало и конец",
 };
