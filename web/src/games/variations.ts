@@ -142,7 +142,7 @@ export class Variations {
       if (c.kind === "num") return `<span class="mnum">${c.n}.</span>`;
       if (c.kind === "gap") return `<span class="mv empty">…</span>`;
       if (c.kind === "open" || c.kind === "close") return `<span class="paren">${c.kind === "open" ? "(" : ")"}</span>`;
-      if (c.kind === "vars") return `<div class="vars" role="group" aria-label="${esc(t("variations"))}">${c.items.map(cell).join(" ")}</div>`;
+      if (c.kind === "vars") return `<div class="vars" role="group" aria-label="${esc(t("variations"))}">${c.items.map((x, i) => (i > 0 && x.kind !== "close" && c.items[i - 1].kind !== "open" ? " " : "") + cell(x)).join("")}</div>`;
       const ply = line_ply(c.path);
       const mark = ply !== null ? marks.get(ply) : undefined;
       const name = c.depth > 0 ? `${t("variation")}: ${c.text}` : c.text;
