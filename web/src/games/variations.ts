@@ -36,7 +36,8 @@ export class Variations {
   constructor(private id: string) {}
 
   /** Follows a state of the game: the tree made (from this tab's copy, an imported record, or
-   * the game's moves) once the game has the variations board, the game's moves merged in. */
+   * the game's moves) once the game has the variations board, the game's moves merged in (a
+   * new one makes the game's line the main line). */
   sync(g: GameState) {
     if (!variations_on(g)) {
       this.tree = null;
@@ -44,7 +45,13 @@ export class Variations {
       return;
     }
     if (!this.tree || this.tree.start !== g.start_position) this.tree = this.load(g);
-    const r = with_line(this.tree, g.moves);
+    let r = with_line(this.tree, g.moves);
+    if (r.tree !== this.tree && in_variation(r.path)) {
+      // a new move of the game itself (after a takeback on an analysis board): its line is the
+      // main line again
+      r = make_main(r.tree, r.path);
+      this.var_path = null;
+    }
     this.tree = r.tree;
     this.server_path = r.path;
     if (this.var_path && !has_path(this.tree, this.var_path)) this.var_path = null;

@@ -25,6 +25,8 @@ function mt_play(tree, path, holes) {
   return r;
 }
 const mt_notes = (tree, p) => moves_to(tree, p).map((m) => m.notation).join(" ");
+/** The position after `holes` from the start, played without the tree. */
+const mt_pos = (holes) => holes.reduce((pos, h) => play_hole(pos, h, RULES).position, START);
 
 test("the master game ply by ply: notation and position as the server writes them", () => {
   const g = JSON.parse(readFileSync(path.join(data, "master-game.json"), "utf8"));
@@ -119,6 +121,14 @@ test("navigation: back, forward, start, end, up into the parent line, any move",
   assert.deepEqual(go_up([0, 1, 1, 0]), [0, 1], "the nested variation branches after 11");
   assert.deepEqual(go_up(go_up([0, 1, 1, 0])), [0], "then the first variation after 65(10)");
   assert.deepEqual(go_up([0, 0]), [0, 0], "the main line has no parent");
+  // the position shown after each of them
+  const at = (p) => position_at_path(t, p);
+  assert.equal(at(go_back([0, 1, 1, 0])), mt_pos([6, 1, 3]));
+  assert.equal(at(go_forward(t, [0, 1])), mt_pos([6, 1, 2]));
+  assert.equal(at(go_end(t, [0, 1])), mt_pos([6, 1, 2]));
+  assert.equal(at(go_end(t, [])), mt_pos([6, 8, 5, 9]));
+  assert.equal(at(go_up([0, 1, 1, 0])), mt_pos([6, 1]));
+  assert.equal(at(go_up(go_up([0, 1, 1, 0]))), mt_pos([6]));
   assert.equal(position_at_path(t, []), START);
   assert.equal(position_at_path(t, [0, 1, 1, 0]), moves_to(t, [0, 1, 1, 0]).at(-1).position);
   assert.deepEqual(path_of_holes(t, [6, 1, 3, 4]), [0, 1, 1, 0]);
@@ -140,6 +150,7 @@ test("promote one level, make the main line, delete a variation, at depth", () =
   assert.equal(promote(p2.tree, p2.path), null, "nothing above the main line");
   const m = make_main(t, [0, 1, 1, 0]);
   assert.deepEqual(m, p2, "make_main promotes all the way");
+  assert.equal(position_at_path(p2.tree, p2.path), mt_pos([6, 1, 3, 4]), "the same position shown after promotion");
   const d = delete_variation(t, [0, 1, 1, 0]);
   assert.deepEqual(d.path, [0, 1]);
   assert.equal(mt_notes(d.tree, go_end(d.tree, [0, 1])), "65(10) 11(10) 21(12)");
