@@ -362,18 +362,30 @@ export class GameView implements View {
   }
 
   /** A navigation: along the move tree where the page has one, else along the game's moves. */
-  private navigate(go: "first" | "prev" | "next" | "last" | "up") {
+  private navigate(go: "first" | "prev" | "next" | "last") {
     const g = this.state;
     if (!g) return;
-    if (!this.vars.tree) return go === "up" ? undefined : this.go_to(go_target(go, this.view_ply ?? g.ply));
+    if (!this.vars.tree) return this.go_to(go_target(go, this.view_ply ?? g.ply));
     this.view_ply = this.vars.navigate(g, this.view_ply, go).view_ply;
     this.render();
   }
 
-  /** The variation shown promoted, made the main line or deleted. */
-  private edit_variation(what: "promote" | "main" | "delete") {
-    this.view_ply = this.vars.edit(this.state!, this.view_ply, what).view_ply;
+  /** A click on the move tree's panel or tools: a move shown, up into the parent line, the
+   * variation shown promoted, made the main line or deleted, the export with the variations.
+   * Whether the click was one of those. */
+  private on_tree_click(target: Element): boolean {
+    const g = this.state;
+    if (!g || !this.vars.tree) return false;
+    const node = target.closest<HTMLElement>("#moves [data-path]");
+    const a = target.closest<HTMLElement>("[data-action]")?.dataset.action ?? "";
+    const edit = a === "var-promote" ? "promote" : a === "var-main" ? "main" : a === "var-delete" ? "delete" : null;
+    if (node) this.view_ply = this.vars.go(g, node.dataset.path ? node.dataset.path.split(".").map(Number) : []).view_ply;
+    else if (a === "var-up") this.view_ply = this.vars.navigate(g, this.view_ply, "up").view_ply;
+    else if (edit) this.view_ply = this.vars.edit(g, this.view_ply, edit).view_ply;
+    else if (a === "export-variations") void this.export_variations();
+    else return false;
     this.render();
+    return true;
   }
 
   /** Downloads the game's PGN with the page's variations: the server's tags over the tree. */
@@ -428,12 +440,7 @@ export class GameView implements View {
       store.set_confirm_touch(target.checked);
       return;
     }
-    const node = target.closest<HTMLElement>("#moves [data-path]");
-    if (node && this.vars.tree && this.state) {
-      this.view_ply = this.vars.go(this.state, node.dataset.path ? node.dataset.path.split(".").map(Number) : []).view_ply;
-      this.render();
-      return;
-    }
+    if (this.on_tree_click(target)) return;
     const mv = target.closest<HTMLElement>("[data-goto]");
     if (mv) {
       this.go_to(Number(mv.dataset.goto));
@@ -490,17 +497,6 @@ export class GameView implements View {
         break;
       case "explorer":
         location.hash = `#/explorer/${encodeURIComponent(this.shown_text())}`;
-        break;
-      case "var-up":
-        this.navigate("up");
-        break;
-      case "var-promote":
-      case "var-main":
-      case "var-delete":
-        this.edit_variation(a === "var-promote" ? "promote" : a === "var-main" ? "main" : "delete");
-        break;
-      case "export-variations":
-        void this.export_variations();
         break;
       case "flip":
         this.flipped = !this.flipped;
