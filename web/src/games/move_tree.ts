@@ -294,7 +294,8 @@ export function tree_cells(tree: MoveTree, current: TreePath): TreeCell[] {
 
 /** A PGN's movetext (tags, comments, move numbers, marks and results skipped) read into a tree
  * from `start`, the variations in parentheses kept. Throws an Error naming the token for a move
- * that is not legal where it stands or an unbalanced parenthesis. */
+ * that is not legal where it stands or lands elsewhere than written, or an unbalanced
+ * parenthesis. */
 export function tree_from_movetext(start: string, rules: PlayRules, text: string): MoveTree {
   const body = text.split(/\r?\n/).filter((l) => !/^\s*\[/.test(l)).join("\n");
   const tokens = body.match(/\{[^}]*\}|\(\s*\d{1,3}\s*\)|[()]|[^\s(){},]+/g) ?? [];
@@ -312,9 +313,12 @@ export function tree_from_movetext(start: string, rules: PlayRules, text: string
     } else if (/^(1-0|0-1|1\/2-1\/2|\*)$/.test(tok)) {
       if (!stack.length) break; // the game's end: a record's next game is not read
     } else if (/^[1-9]/.test(tok.replace(/^\d+\.+/, ""))) {
-      // a move ("65(10)", "27X", glued to its number "12.65"): its hole is its first digit
-      const r = add_move(tree, path, Number(tok.replace(/^\d+\.+/, "")[0]));
-      if (!r) throw new Error(`record: move '${tok}' is not legal there`);
+      // a move ("65(10)", "27X", glued to its number "12.65"): its hole, then where it lands
+      const mv = tok.replace(/^\d+\.+/, "");
+      const r = add_move(tree, path, Number(mv[0]));
+      const made = r && moves_to(r.tree, r.path)[r.path.length - 1].notation;
+      if (!r || !made || (/^\d\d/.test(mv) && made.slice(0, 2) !== mv.slice(0, 2)))
+        throw new Error(`record: move '${tok}' is not ${r ? `${made} as played` : "legal there"}`);
       ({ tree, path } = r);
     }
   }

@@ -58,21 +58,21 @@ export class Variations {
     this.save();
   }
 
-  /** The stored tree of this tab, else the imported record's, else the game's line alone. */
+  /** The stored tree of this tab (the game's moves since merged in), else the imported
+   * record's when the game's moves are a line of it (the record the server read), else the
+   * game's line alone. A text that does not read is left aside. */
   private load(g: GameState): MoveTree {
     const rules = { tuz: g.tuz, play_out: g.play_out };
-    const holes = g.moves.map((m) => m.hole);
-    for (const text of [store.tree(this.id), store.imported(this.id)]) {
-      if (!text) continue;
+    const read = (text: string | null) => {
       try {
-        const tree = tree_from_movetext(g.start_position, rules, text);
-        const p = path_of_holes(tree, holes);
-        if (p) return tree; // the game's moves are a line of it
+        return text ? tree_from_movetext(g.start_position, rules, text) : null;
       } catch {
-        /* not ours to show: the game's line alone */
+        return null;
       }
-    }
-    return tree_of(g.start_position, rules);
+    };
+    const imported = read(store.imported(this.id));
+    const holds = imported && path_of_holes(imported, g.moves.map((m) => m.hole));
+    return read(store.tree(this.id)) ?? (holds ? imported : null) ?? tree_of(g.start_position, rules);
   }
 
   private save() {

@@ -191,4 +191,5 @@ test("PGN movetext with variations: written with RAV, read back to the same tree
   assert.deepEqual(tree_from_movetext(START, RULES, "1. 65 (10) {good} 87! (1... 11) *"), mt_play(mt_play(tree_of(START, RULES), [], [6, 8]).tree, [0], [1]).tree);
   assert.throws(() => tree_from_movetext(START, RULES, "1. 65 (1. 0"), /never closed|not legal/);
   assert.throws(() => tree_from_movetext(START, RULES, "1. 65 87)"), /without/);
+  assert.throws(() => tree_from_movetext(START, RULES, "1. 64 87 *"), /'64' is not 65\(10\) as played/);
 });
