@@ -802,5 +802,5 @@ export const en = {
   var_main: "Make main line",
   var_delete: "Delete variation",
   export_pgn_variations: "Export PGN with variations",
-  keys_help_variations: "Keys: 1–9 play a hole (away from the live position: a variation), ← → along the line, Home/End its start and end",
+  keys_help_variations: "Keys: 1–9 play a hole (away from the live position: a variation), ← → along the line, Home the start, End the line's end",
 } satisfies Record<string, string | EnForms>;

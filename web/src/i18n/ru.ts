@@ -841,5 +841,5 @@ export const ru: Dict<"one" | "few" | "many" | "other"> = {
   var_main: "Сделать главной линией",
   var_delete: "Удалить вариант",
   export_pgn_variations: "Экспорт PGN с вариантами",
-  keys_help_variations: "Клавиши: 1–9 — ход из лунки (не в текущей позиции — вариант), ← → — по линии, Home/End — её начало и конец",
+  keys_help_variations: "Клавиши: 1–9 — ход из лунки (не в текущей позиции — вариант), ← → — по линии, Home — начало, End — конец линии",
 };
