@@ -28,6 +28,8 @@ export interface Place {
   view_ply: number | null;
 }
 
+/** The variations of one game page: its tree, the move shown when off the game's line, and
+ * where the game's own line is in the tree (the page's view_ply counts along it). */
 export class Variations {
   tree: MoveTree | null = null;
   var_path: TreePath | null = null; // the move shown when it is off the game's line
@@ -75,6 +77,7 @@ export class Variations {
     return read(store.tree(this.id)) ?? (holds ? imported : null) ?? tree_of(g.start_position, rules);
   }
 
+  /** Keeps the tree for this tab, as movetext. */
   private save() {
     if (this.tree) store.set_tree(this.id, tree_movetext(this.tree, "*"));
   }

@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 import { board_end, play_hole } from "../../node_modules/.toguz-unit/board/play.js";
 import {
   add_move, delete_variation, end_at, go_back, go_end, go_forward, go_up, has_variations, in_variation, legal_at,
-  make_main, moves_to, path_of_holes, position_at_path, promote, tree_from_movetext, tree_movetext, tree_of, with_line,
+  make_main, moves_to, path_of_holes, pgn_with_tree, position_at_path, promote, tree_from_movetext, tree_movetext, tree_of, with_line,
 } from "../../node_modules/.toguz-unit/games/move_tree.js";
 
 const data = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../tests/data");
@@ -172,7 +172,7 @@ test("the server's line merged in: followed where it is, added where it is not",
   assert.deepEqual(with_line(merged.tree, server_moves).tree, merged.tree);
 });
 
-test("PGN movetext with variations: written with RAV, read back to the same tree", () => {
+test("PGN with variations: written with RAV, read back to the same tree", () => {
   let r = mt_play(tree_of(START, RULES), [], [6, 8, 5, 9]);
   r = mt_play(r.tree, [0], [1, 2]);
   r = mt_play(r.tree, [0, 1], [3, 4]);
@@ -182,6 +182,15 @@ test("PGN movetext with variations: written with RAV, read back to the same tree
   const back = tree_from_movetext(START, RULES, `[Event "x"]\n[Result "*"]\n\n${text}\n`);
   assert.deepEqual(back, t);
   assert.equal(tree_movetext(tree_of(START, RULES), "1-0"), "1-0");
+  // the whole PGN: the server's tags (its result replaced), the movetext wrapped, read back
+  const server = '[Event "?"]\r\n[White "A"]\r\n[Result "1-0"]\r\n\r\n1. 65(10) 87 1-0 {zero}\r\n';
+  let on = { tree: t, path: [0, 0, 0, 0] };
+  for (let i = 0; i < 8; i++) on = add_move(on.tree, on.path, legal_at(on.tree, on.path).at(-1));
+  const long = on.tree;
+  const pgn = pgn_with_tree(server, tree_movetext(long, "*"), "*");
+  assert.match(pgn, /^\[Event "\?"\]\n\[White "A"\]\n\[Result "\*"\]\n\n1\. 65\(10\) \(1\. 76/);
+  assert.ok(pgn.split("\n").every((l) => l.length <= 79) && pgn.split("\n").length > 5, "wrapped");
+  assert.deepEqual(tree_from_movetext(START, RULES, pgn), long);
   // a record from a position with Black to move numbers its first move 5...
   const black = "10,10,10,10,1,3,12,11,11/11,11,11,11,1,9,9,1,10 10 0 b 5";
   const bt = mt_play(tree_of(black, RULES), [], [9, 3]).tree;
