@@ -2601,7 +2601,47 @@ async function rating_list(browser, _base, pages) {
   }
 }
 
-const tests = { engine_game, anonymous_quiet, dark_theme, sounds, blind_game, blind_puzzle, a11y_audit, online_resign, reconnect, stalled_connection, draw_rematch_abort, claim_win, phone_pages, phone_menu, languages, language_chunks, accounts_pages, rated_game, learn_pages, puzzle_rating, explorer_from_review, lobby_game, arbiter_page, arbiter_changes, tournament_forms, arena_tournament, correspondence, game_context, notices, forgot_password, broadcast, rating_list, current_games, takeback_chat, premove, arbiter_rules };
+/** The analysis board's variations: on an imported game, a side line made from an earlier move,
+ * shown in the moves panel, entered and left, promoted to the main line, kept over a reload, and
+ * exported as PGN with the variation in parentheses. */
+async function analysis_variations(browser, base, pages) {
+  const ctx = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+  const page = await ctx.newPage();
+  pages.push(page);
+  const created = await (await page.request.post(`${base}/api/import`, { data: { record: '[White "A"]\n[Black "B"]\n[Result "*"]\n\n1. 76(10) 98 *\n' } })).json();
+  await page.goto(`${base}/#/game/${created.id}/${created.token}`);
+  await board_data(page);
+  const shown = (s, v) => page.waitForFunction(([s, v]) => { const b = document.querySelector("#board"); return b?.dataset.shown === s && b?.dataset.variation === v; }, [s, v], { timeout: T, polling: 50 });
+  await page.click('#moves .mv[data-goto="1"]');
+  await shown("1", "0");
+  // Black's hole 2 instead of the game's 98: a variation, shown and current in the panel
+  await page.keyboard.press("2");
+  await shown("2", "1");
+  const side = await page.textContent("#moves .vars .mv.var.current");
+  check(/^1… 2\d/.test(side.replace("...", "…")), `the variation's move in the panel: ${side}`);
+  check((await page.$$eval("#moves .mv[data-ply]", (els) => els.map((e) => e.textContent))).join(" ") === "76(10) 98", "the game's line unchanged");
+  // out of it (back, up to the parent line) and into it again (its move clicked)
+  await page.keyboard.press("ArrowLeft");
+  await shown("1", "0");
+  await page.click("#moves .vars .mv.var");
+  await shown("2", "1");
+  await page.click('#var-tools [data-action="var-up"]');
+  await shown("1", "0");
+  await page.click("#moves .vars .mv.var");
+  await page.click('#var-tools [data-action="var-promote"]');
+  await page.waitForFunction(() => document.querySelector("#moves .vars .mv")?.textContent === "1... 98", null, { timeout: T, polling: 50 });
+  check((await page.textContent("#moves .mv.current")).startsWith("2"), "the promoted move is the main line's and current");
+  // kept over a reload; exported with the game's own move in parentheses
+  await page.reload();
+  await page.waitForSelector("#moves .vars .mv", { timeout: T });
+  const [download] = await Promise.all([page.waitForEvent("download", { timeout: T }), page.click("#export-variations")]);
+  const pgn = readFileSync(await download.path(), "utf8");
+  check(/\[White "A"\]/.test(pgn) && /1\. 76\(10\) 2\d\S* \(1\.\.\. 98\) \*/.test(pgn), `the PGN with the variation: ${pgn}`);
+  await ctx.close();
+  console.log("  variations: made from an earlier move, entered, left, promoted, kept over a reload, exported");
+}
+
+const tests = { engine_game, anonymous_quiet, dark_theme, sounds, blind_game, blind_puzzle, a11y_audit, online_resign, reconnect, stalled_connection, draw_rematch_abort, claim_win, phone_pages, phone_menu, languages, language_chunks, accounts_pages, rated_game, learn_pages, puzzle_rating, explorer_from_review, lobby_game, arbiter_page, arbiter_changes, tournament_forms, arena_tournament, correspondence, game_context, notices, forgot_password, broadcast, rating_list, current_games, takeback_chat, premove, arbiter_rules, analysis_variations };
 const dir = mkdtempSync(path.join(tmpdir(), "toguz-e2e-"));
 let server;
 let browser;

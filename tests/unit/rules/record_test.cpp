@@ -65,6 +65,18 @@ TEST(RecordReader, BookHabitsCommentsMarksCommasAndWords) {
   EXPECT_EQ(records[0].result_token, "*");
 }
 
+// PGN variations (RAV, as the game page exports them) are skipped, nested or over lines: the
+// record is its main line; a count in parentheses after a move is still the move's.
+TEST(RecordReader, VariationsInParenthesesAreSkipped) {
+  const std::string text =
+      "[Result \"*\"]\n\n1. 76(10) 22(10) (1... 98 2. 65(10)\n(2. 11 (2. 34)) 2... 87) 2. 54 (22) "
+      "*\n";
+  auto records = read_records(text);
+  ASSERT_EQ(records.size(), 1u);
+  EXPECT_EQ(tokens_of(records[0]), (std::vector<std::string>{"76(10)", "22(10)", "54 (22)"}));
+  EXPECT_EQ(records[0].result_token, "*");
+}
+
 TEST(RecordReader, RecordsWithoutTagsAreSplitAtTheResult) {
   auto records = read_records("1. 65 87 1-0\n1. 76 98 *\n");
   ASSERT_EQ(records.size(), 2u);

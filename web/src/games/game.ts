@@ -32,6 +32,8 @@ import { premove_after_click, premove_on_state } from "./premove_state.js";
 import { plays_side } from "./game_state.js";
 import { pref, set_pref } from "../shell/prefs.js";
 import { confirm_tap } from "./touch_confirm_state.js";
+import { Variations } from "./variations.js";
+import { learn_api } from "../learn/learn_api.js";
 
 /** Whether the main pointer is a finger (a touch screen). */
 function coarse_pointer(): boolean {
@@ -61,6 +63,9 @@ export class GameView implements View {
   private analysing = false;
   private eval_view = pref("eval_view"); // win chance or stone margin (eval_view_state.ts)
   private lines: { ply: number; depth: number; lines: Line[] } | null = null;
+  // the engine's lines of a position shown other than the live one (GET /api/explorer/eval)
+  private shown_lines: { position: string; depth: number; lines: Line[] } | null = null;
+  private asked_lines = ""; // the position those were last asked for
   private review: {
     done: boolean;
     progress: number;
@@ -86,11 +91,13 @@ export class GameView implements View {
   private hold_turn = false; // test hook: a state giving us the turn waits until released
   private confirm_touch = pref("confirm_touch"); // touch_confirm_state.ts
   private pending: number | null = null; // a hole tapped once, waiting for the confirming tap
+  private vars: Variations; // the analysis board's move tree (analysis and finished games)
 
   constructor(
     private id: string,
     token: string | undefined,
   ) {
+    this.vars = new Variations(id);
     this.el = document.createElement("div");
     this.el.className = "game-view";
     this.body = document.createElement("div");
@@ -224,7 +231,8 @@ export class GameView implements View {
     if (!g) return;
     const old = this.state;
     const reduced_motion = !!window.matchMedia?.("(prefers-reduced-motion: reduce)").matches;
-    const sowing = old && animates(old, g, this.view_ply, this.queue.length, reduced_motion) ? sowing_of(old, g) : null;
+    const view = this.vars.var_path ? 0 : this.view_ply; // no animation under a variation shown
+    const sowing = old && animates(old, g, view, this.queue.length, reduced_motion) ? sowing_of(old, g) : null;
     if (old && sowing) {
       this.animate(old, g, sowing.path, () => this.apply(g));
       return;
@@ -277,6 +285,7 @@ export class GameView implements View {
     if (!is_over(g)) this.panel_closed = false;
     this.watch_tournament(g);
     if (this.view_ply !== null && this.view_ply >= g.ply) this.view_ply = null;
+    this.vars.sync(g);
     // a premove waits for the latest state: one still queued would make it stale
     const pm = this.queue.length === 0 ? premove_on_state(g, this.premove) : { play: null, keep: this.premove };
     this.premove = pm.keep;
@@ -295,7 +304,7 @@ export class GameView implements View {
   // ---- input ----------------------------------------------------------------------------
 
   private can_move(): boolean {
-    return may_move(this.state, this.view_ply, this.animating, this.sent_ply);
+    return may_move(this.state, this.view_ply, this.animating, this.sent_ply) && !this.vars.var_path;
   }
 
   /** A click or tap on a legal hole: played at once, or with move confirmation on a touch
@@ -310,6 +319,7 @@ export class GameView implements View {
 
   private play(hole: number) {
     const g = this.state;
+    if (g && this.off_live()) return this.play_variation(hole);
     if (!g || !this.can_move() || !g.legal.includes(hole)) return;
     if (this.refuse_offline()) return;
     if (this.sock.send({ type: "move", hole, ply: g.ply })) {
@@ -329,8 +339,70 @@ export class GameView implements View {
   private go_to(ply: number | null) {
     const g = this.state;
     if (!g) return;
+    this.vars.var_path = null;
     this.view_ply = view_at(g, ply);
     this.render();
+  }
+
+  /** Whether a move goes onto the move tree: the page has one, no animation runs, and the
+   * position shown is not one the server takes moves in (an earlier one, a variation's, or any
+   * once the game is over). */
+  private off_live(): boolean {
+    const g = this.state;
+    return !!g && !!this.vars.tree && !this.animating && (this.vars.var_path !== null || this.view_ply !== null || is_over(g));
+  }
+
+  /** A move on the analysis board away from the live position: onto the move tree (a variation,
+   * or the line's own next move), never to the server. */
+  private play_variation(hole: number) {
+    const place = this.vars.play(this.state!, this.view_ply, hole);
+    if (!place) return;
+    this.pending = null;
+    this.view_ply = place.view_ply;
+    this.render();
+  }
+
+  /** A navigation: along the move tree where the page has one, else along the game's moves. */
+  private navigate(go: "first" | "prev" | "next" | "last") {
+    const g = this.state;
+    if (!g) return;
+    if (!this.vars.tree) return this.go_to(go_target(go, this.view_ply ?? g.ply));
+    this.view_ply = this.vars.navigate(g, this.view_ply, go).view_ply;
+    this.render();
+  }
+
+  /** A click on the move tree's panel or tools: a move shown, up into the parent line, the
+   * variation shown promoted, made the main line or deleted, the export with the variations.
+   * Whether the click was one of those. */
+  private on_tree_click(target: Element): boolean {
+    const g = this.state;
+    if (!g || !this.vars.tree) return false;
+    const node = target.closest<HTMLElement>("#moves [data-path]");
+    const a = target.closest<HTMLElement>("[data-action]")?.dataset.action ?? "";
+    const edit = a === "var-promote" ? "promote" : a === "var-main" ? "main" : a === "var-delete" ? "delete" : null;
+    if (node) this.view_ply = this.vars.go(g, node.dataset.path ? node.dataset.path.split(".").map(Number) : []).view_ply;
+    else if (a === "var-up") this.view_ply = this.vars.navigate(g, this.view_ply, "up").view_ply;
+    else if (edit) this.view_ply = this.vars.edit(g, this.view_ply, edit).view_ply;
+    else if (a === "export-variations") void this.export_variations();
+    else return false;
+    this.render();
+    return true;
+  }
+
+  /** Downloads the game's PGN with the page's variations: the server's tags over the tree. */
+  private async export_variations() {
+    const g = this.state!;
+    try {
+      const server = await (await fetch(api.pgn_url(g.id))).text();
+      const blob = new Blob([this.vars.pgn(g, server)], { type: "application/x-chess-pgn" });
+      const a = document.createElement("a");
+      a.href = URL.createObjectURL(blob);
+      a.download = `toguz-${g.id}-variations.pgn`;
+      a.click();
+      window.setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
+    } catch {
+      toast(t("reconnecting"), "error");
+    }
   }
 
   private on_key(e: KeyboardEvent) {
@@ -343,7 +415,7 @@ export class GameView implements View {
       this.play(cmd.play);
       e.preventDefault();
     } else if (cmd) {
-      this.go_to(go_target(cmd.go, this.view_ply ?? g.ply));
+      this.navigate(cmd.go);
       e.preventDefault();
     } else if (e.key === "Enter" && target?.classList.contains("hole")) {
       this.play(Number(target.dataset.hole));
@@ -369,6 +441,7 @@ export class GameView implements View {
       set_pref("confirm_touch", target.checked);
       return;
     }
+    if (this.on_tree_click(target)) return;
     const mv = target.closest<HTMLElement>("[data-goto]");
     if (mv) {
       this.go_to(Number(mv.dataset.goto));
@@ -424,7 +497,7 @@ export class GameView implements View {
         this.render();
         break;
       case "explorer":
-        location.hash = `#/explorer/${encodeURIComponent(shown_text(this.state!, this.view_ply))}`;
+        location.hash = `#/explorer/${encodeURIComponent(this.shown_text())}`;
         break;
       case "flip":
         this.flipped = !this.flipped;
@@ -446,7 +519,7 @@ export class GameView implements View {
       case "prev":
       case "next":
       case "last":
-        this.go_to(go_target(a, this.view_ply ?? this.state?.ply ?? 0));
+        this.navigate(a);
         break;
     }
   }
@@ -458,7 +531,12 @@ export class GameView implements View {
   }
 
   private shown(): { board: Board; to_move: Side; ply: number } {
-    return shown_position(this.state!, this.view_ply, this.anim?.board ?? null);
+    return this.vars.shown() ?? shown_position(this.state!, this.view_ply, this.anim?.board ?? null);
+  }
+
+  /** The position text on screen: a variation's, else the game's at the ply shown. */
+  private shown_text(): string {
+    return this.vars.shown()?.text ?? shown_text(this.state!, this.view_ply);
   }
 
   private name_of(side: Side): string {
@@ -472,14 +550,16 @@ export class GameView implements View {
     const box = this.el.querySelector<HTMLElement>("#board");
     if (!g || !box) return;
     const s = this.shown();
-    const live = this.view_ply === null;
-    const last = s.ply > 0 ? g.moves[s.ply - 1] : null;
+    const live = this.view_ply === null && !this.vars.var_path;
+    const last = this.vars.shown() ? this.vars.shown()!.last : s.ply > 0 ? g.moves[s.ply - 1] : null;
+    // on the analysis board, away from the live position, a move goes onto the move tree
+    const legal = this.can_move() ? g.legal : this.off_live() ? this.vars.legal(g, this.view_ply) : [];
     const focused = this.board_focused || box.contains(document.activeElement);
     this.board_focused = false;
     box.innerHTML = board_svg({
       board: s.board,
       bottom: this.bottom(),
-      legal: new Set(this.can_move() ? g.legal : []),
+      legal: new Set(legal),
       to_move: s.to_move,
       last: last && !this.anim ? { from: last.from, to: last.to } : null,
       hint: live && this.hint && this.hint.ply === g.ply ? this.hint.hole : null,
@@ -488,6 +568,7 @@ export class GameView implements View {
     });
     box.dataset.ply = String(g.ply);
     box.dataset.shown = String(s.ply);
+    box.dataset.variation = this.vars.var_path ? "1" : "0";
     box.dataset.status = g.status;
     box.dataset.toMove = g.to_move;
     box.dataset.you = g.you;
@@ -662,6 +743,7 @@ export class GameView implements View {
     };
     const out = controls_of(g, ui).map(control);
     out.push(`<a class="button" href="${api.pgn_url(g.id)}" target="_blank" download="toguz-${esc(g.id)}.pgn">${esc(t("export_pgn"))}</a>`);
+    if (this.vars.tree) out.push(`<button type="button" data-action="export-variations" id="export-variations">${esc(t("export_pgn_variations"))}</button>`);
     if (coarse_pointer() && plays_side(g.you))
       out.push(`<label class="touch-confirm"><input type="checkbox" id="confirm-touch"${this.confirm_touch ? " checked" : ""}/> ${esc(t("confirm_touch"))}</label>`);
     return out.join(" ");
@@ -683,12 +765,40 @@ export class GameView implements View {
         <button type="button" data-action="next" aria-label="${esc(t("a_next"))}">▶</button>
         <button type="button" data-action="last" aria-label="${esc(t("a_last"))}">»</button>
       </div>
-      <div class="moves" id="moves" data-count="${g.moves.length}">${cells.join("")}</div>
-      <p class="keys">${esc(t("keys_help"))}</p>`;
+      ${this.vars.tree ? this.vars.panel_html(g, this.view_ply, this.review_marks()) : `<div class="moves" id="moves" data-count="${g.moves.length}">${cells.join("")}</div>`}
+      <p class="keys">${esc(t(this.vars.tree ? "keys_help_variations" : "keys_help"))}</p>`;
+  }
+
+  /** The review's marks by the game's ply. */
+  private review_marks(): Map<number, string> {
+    const marks = new Map<number, string>();
+    for (const r of this.review?.moves ?? []) if (r.mark) marks.set(r.ply, r.mark);
+    return marks;
+  }
+
+  /** The engine's lines of the position shown: the live one's from the socket, another's (an
+   * earlier move, a variation) from GET /api/explorer/eval, asked once per position while the
+   * analysis is on; an answer for a position no longer shown waits for it to come back. */
+  private engine_lines(): { depth: number; lines: Line[] } | null {
+    const text = this.shown_text();
+    if (text === this.state!.position) return this.lines;
+    if (this.shown_lines?.position === text) return this.shown_lines;
+    if (this.analysing && this.asked_lines !== text) {
+      this.asked_lines = text;
+      void learn_api
+        .explorer_eval(text)
+        .then((r) => {
+          const lines = r.moves.slice(0, 3).map((m, i) => ({ multipv: i + 1, depth: r.depth, seldepth: r.depth, nodes: 0, pv: [m.hole], pv_notation: m.pv_notation, score: m.score }));
+          this.shown_lines = { position: text, depth: r.depth, lines };
+          if (this.analysing && this.shown_text() === text) this.render_analysis();
+        })
+        .catch(() => undefined); // the lines stay "…" for this position
+    }
+    return null;
   }
 
   private eval_bar(): string {
-    const line = this.lines?.lines?.[0];
+    const line = this.engine_lines()?.lines?.[0];
     let pct = 50;
     let label = "";
     if (line?.score) {
@@ -718,7 +828,8 @@ export class GameView implements View {
       return;
     }
     box.hidden = false;
-    const rows = (this.lines?.lines ?? [])
+    const shown = this.engine_lines();
+    const rows = (shown?.lines ?? [])
       .map((l, i) => {
         // "White wins by 6" when proven or in the tables, else the favoured side's win chance or
         // White's margin, as the reader chose
@@ -727,7 +838,7 @@ export class GameView implements View {
         return `<li class="line" data-rank="${i + 1}"><b>${esc(txt)}</b> <span class="pv">${esc(pv)}</span></li>`;
       })
       .join("");
-    box.innerHTML = `<h3>${esc(t("analyse"))} <small>${this.lines ? `${esc(t("depth"))} ${this.lines.depth}` : "…"}</small></h3><ol class="lines">${rows}</ol>
+    box.innerHTML = `<h3>${esc(t("analyse"))} <small>${shown ? `${esc(t("depth"))} ${shown.depth}` : "…"}</small></h3><ol class="lines">${rows}</ol>
       <p class="units">${esc(t(this.eval_view === "chance" ? "eval_help_chance" : "eval_help"))} ${this.eval_view_button()}</p>`;
   }
 

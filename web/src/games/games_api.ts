@@ -82,18 +82,20 @@ function write_entry(key: string, id: string, value: string) {
   }
 }
 
-/** A stored setting of this browser, null when none or when storage is unavailable. */
-function get_item(key: string): string | null {
+/** A stored setting of this browser (of this tab with `session`), null when none or when
+ * storage is unavailable. */
+function get_item(key: string, session = false): string | null {
   try {
-    return localStorage.getItem(key);
+    return (session ? sessionStorage : localStorage).getItem(key);
   } catch {
     return null;
   }
 }
-/** Stores a setting; a browser that refuses storage keeps it for this page only. */
-function set_item(key: string, value: string) {
+/** Stores a setting (for this tab with `session`); a browser that refuses storage keeps it for
+ * this page only. */
+function set_item(key: string, value: string, session = false) {
   try {
-    localStorage.setItem(key, value);
+    (session ? sessionStorage : localStorage).setItem(key, value);
   } catch {
     /* ignore */
   }
@@ -106,4 +108,11 @@ export const store = {
   set_invite: (id: string, code: string) => write_entry(INVITES, id, code),
   name: (): string => get_item(NAME) || "",
   set_name: (name: string) => set_item(NAME, name),
+  /** A game's move tree as PGN movetext (variations.ts), kept for this tab across reloads. */
+  tree: (id: string): string | null => get_item(`toguz.tree.${id}`, true),
+  set_tree: (id: string, movetext: string) => set_item(`toguz.tree.${id}`, movetext, true),
+  /** An imported record's text, kept for this tab so that its variations come back on the
+   * board of the game it made (the server keeps its main line only). */
+  imported: (id: string): string | null => get_item(`toguz.imported.${id}`, true),
+  set_imported: (id: string, record: string) => set_item(`toguz.imported.${id}`, record, true),
 };

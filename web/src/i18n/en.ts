@@ -831,4 +831,12 @@ export const en = {
     one: "Too many changes of the settings: try again in {n} minute",
     other: "Too many changes of the settings: try again in {n} minutes",
   },
+  variation: "Variation",
+  variations: "Variations",
+  var_up: "Up to the parent line",
+  var_promote: "Promote variation",
+  var_main: "Make main line",
+  var_delete: "Delete variation",
+  export_pgn_variations: "Export PGN with variations",
+  keys_help_variations: "Keys: 1–9 play a hole (away from the live position: a variation), ← → along the line, Home the start, End the line's end",
 } satisfies Record<string, string | EnForms>;

@@ -149,6 +149,7 @@ export class HomeView implements View {
         const text = this.val("import-text").trim();
         const r = is_position_text(text) ? await api.import_position(text) : await api.import_record(text);
         store.set_token(r.id, r.token);
+        if (!is_position_text(text)) store.set_imported(r.id, text); // its variations, for the board
         location.hash = `#/game/${r.id}/${r.token}`;
         return;
       }
