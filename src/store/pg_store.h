@@ -87,6 +87,9 @@ class PgStore final : public Store {
   void add_mail_token(const MailToken& t) override;
   std::optional<MailToken> take_mail_token(const std::string& token_hash,
                                            const std::string& purpose, int64_t now_ms) override;
+  int64_t add_chat(const ChatRow& m) override;
+  std::vector<ChatRow> game_chat(const std::string& game_id) override;
+  std::optional<ChatRow> chat_message(int64_t id) override;
   // One transaction for the group, each write in a savepoint (each keeps its fencing check).
   void write_group(const std::vector<std::function<void()>>& writes,
                    std::vector<std::exception_ptr>* errors) override;

@@ -239,4 +239,16 @@ std::optional<MailToken> QueuedStore::take_mail_token(const std::string& token_h
   return w_.call([&](Store& s) { return s.take_mail_token(token_hash, purpose, now_ms); });
 }
 
+int64_t QueuedStore::add_chat(const ChatRow& m) {
+  return w_.call([&](Store& s) { return s.add_chat(m); });
+}
+
+std::vector<ChatRow> QueuedStore::game_chat(const std::string& game_id) {
+  return w_.call([&](Store& s) { return s.game_chat(game_id); });
+}
+
+std::optional<ChatRow> QueuedStore::chat_message(int64_t id) {
+  return w_.call([&](Store& s) { return s.chat_message(id); });
+}
+
 }  // namespace toguz::store

@@ -186,6 +186,9 @@ class QueuedStore final : public Store {
   void add_mail_token(const MailToken& t) override;
   std::optional<MailToken> take_mail_token(const std::string& token_hash,
                                            const std::string& purpose, int64_t now_ms) override;
+  int64_t add_chat(const ChatRow& m) override;
+  std::vector<ChatRow> game_chat(const std::string& game_id) override;
+  std::optional<ChatRow> chat_message(int64_t id) override;
 
  private:
   StoreWriter& w_;

@@ -31,6 +31,7 @@ import { context_html, seat_html, show_watching } from "./game_context.js";
 import { premove_after_click, premove_on_state } from "./premove_state.js";
 import { plays_side } from "./game_state.js";
 import { confirm_tap } from "./touch_confirm_state.js";
+import { ChatPanel } from "./chat.js";
 
 /** Whether the main pointer is a finger (a touch screen). */
 function coarse_pointer(): boolean {
@@ -85,6 +86,7 @@ export class GameView implements View {
   private hold_turn = false; // test hook: a state giving us the turn waits until released
   private confirm_touch = store.confirm_touch(); // touch_confirm_state.ts
   private pending: number | null = null; // a hole tapped once, waiting for the confirming tap
+  private chat = new ChatPanel((m) => this.sock.send(m)); // kept across redraws (chat.ts)
 
   constructor(
     private id: string,
@@ -140,7 +142,10 @@ export class GameView implements View {
 
   private on_status(s: ConnStatus) {
     this.conn = s;
-    if (s === "open") this.ever_open = true;
+    if (s === "open") {
+      this.ever_open = true;
+      this.chat.on_open();
+    }
     if (s === "closed" && !this.ever_open && !this.checked) {
       // never connected: say so if the game does not exist instead of retrying for ever
       this.checked = true;
@@ -203,6 +208,10 @@ export class GameView implements View {
       case "presence":
         if (this.state) this.state.spectators = m.spectators;
         show_watching(this.el, m.spectators);
+        break;
+      case "chat_log":
+      case "chat":
+        this.chat.on_message(m);
         break;
       case "rematch":
         if (m.token) {
@@ -275,6 +284,7 @@ export class GameView implements View {
     if (this.sent_ply !== g.ply) this.sent_ply = -1;
     if (!is_over(g)) this.panel_closed = false;
     this.watch_tournament(g);
+    this.chat.on_state(g);
     if (this.view_ply !== null && this.view_ply >= g.ply) this.view_ply = null;
     // a premove waits for the latest state: one still queued would make it stale
     const pm = this.queue.length === 0 ? premove_on_state(g, this.premove) : { play: null, keep: this.premove };
@@ -860,6 +870,7 @@ export class GameView implements View {
         ? `<p class="hint-text" id="hint">${esc(t("hint"))}: ${esc(t("hole"))} ${this.hint.hole}${this.hint.score ? ` (${esc(this.score_words(this.hint.score))})` : ""}</p>`
         : "";
     this.board_focused ||= !!this.el.querySelector("#board")?.contains(document.activeElement);
+    const typing = document.activeElement instanceof HTMLInputElement && this.chat.el.contains(document.activeElement) ? document.activeElement : null;
     this.body.innerHTML = `<div class="game" data-mode="${g.mode}" data-conn="${this.conn}">
       <div class="banner" id="conn-banner" ${this.ever_open && this.conn !== "open" ? "" : "hidden"}>${esc(t("reconnecting"))}</div>
       <div class="main-col">
@@ -884,6 +895,8 @@ export class GameView implements View {
         ${this.move_list()}
         <div class="analysis" id="analysis" hidden></div>
       </aside></div>`;
+    this.el.querySelector(".side-col")?.append(this.chat.el);
+    typing?.focus();
     this.render_board();
     this.render_analysis();
     this.tick();

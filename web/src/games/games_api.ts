@@ -5,6 +5,7 @@
 import { call } from "../protocol/api.js";
 import { EVAL_VIEW_KEY, parse_eval_view, type EvalView } from "./eval_view_state.js";
 import { CONFIRM_TOUCH_KEY, parse_confirm_touch } from "./touch_confirm_state.js";
+import { CHAT_RATED_KEY, parse_chat_rated } from "./chat_state.js";
 
 export interface Created {
   id: string;
@@ -114,4 +115,7 @@ export const store = {
   /** Whether a move on a touch screen waits for a second tap (touch_confirm_state.ts). */
   confirm_touch: (): boolean => parse_confirm_touch(get_item(CONFIRM_TOUCH_KEY)),
   set_confirm_touch: (on: boolean) => set_item(CONFIRM_TOUCH_KEY, on ? "1" : "0"),
+  /** Whether the chat of rated games is on (chat_state.ts; off unless switched on). */
+  chat_rated: (): boolean => parse_chat_rated(get_item(CHAT_RATED_KEY)),
+  set_chat_rated: (on: boolean) => set_item(CHAT_RATED_KEY, on ? "1" : "0"),
 };
