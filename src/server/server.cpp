@@ -350,6 +350,9 @@ void Server::Impl::make_rooms() {
     const Player& other = room.players[index(opposite(room.to_move()))];
     mail_site->your_turn(next.user_id, room.id, other.name);
   };
+  services->blocks_between = [this](int64_t a, int64_t b) {
+    return moderation_site->blocks_between(a, b);
+  };
   rooms = std::make_unique<RoomRegistry>(*services);
   if (learn && !config.puzzles_path.empty() && config.mine_puzzles) {
     miner = std::make_unique<PuzzleMiner>(

@@ -51,7 +51,9 @@ enum class MessageType {
   ClaimWin,
   Sync,
   AcceptTakeback,
-  DeclineTakeback
+  DeclineTakeback,
+  Chat,
+  ChatOn
 };
 
 // The protocol's words: "waiting", "engine", "spectator", "no-move", ... and back; a parse

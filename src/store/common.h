@@ -361,10 +361,43 @@ std::string puzzle_ratings_migration(const char* real, const char* flag_type,
 std::string moderation_migration(const char* id_column, const char* flag_type,
                                  const char* flag_false);
 
+// Schema version 11 in a backend's dialect (`id_column` the messages' id column definition):
+// the games' chat, and the text of a reported chat message kept with its report.
+std::string chat_migration(const char* id_column);
+// The chat's columns after the id, in order (put_chat writes them, get_chat reads the id and
+// them); the statements of both backends ($n parameters).
+inline constexpr const char* kChatColumns = "game_id, side, user_id, name, text, created_ms";
+inline constexpr const char* kGameChatSql =
+    "SELECT id, game_id, side, user_id, name, text, created_ms FROM chat WHERE game_id = $1"
+    " ORDER BY id";
+inline constexpr const char* kChatMessageSql =
+    "SELECT id, game_id, side, user_id, name, text, created_ms FROM chat WHERE id = $1";
+template <class Out>
+void put_chat(const ChatRow& m, Out& out) {
+  out.text(m.game_id);
+  out.i64(m.side);
+  out.i64(m.user_id);
+  out.text(m.name);
+  out.text(m.text);
+  out.i64(m.created_ms);
+}
+template <class In>
+ChatRow get_chat(In& in) {
+  ChatRow m;
+  m.id = in.i64();
+  m.game_id = in.text();
+  m.side = int(in.i64());
+  m.user_id = in.i64();
+  m.name = in.text();
+  m.text = in.text();
+  m.created_ms = in.i64();
+  return m;
+}
+
 // The reports' columns after the id, in order (put_report writes them, get_report reads the id
 // and them).
 inline constexpr const char* kReportColumns =
-    "target, reporter, about, game_id, reason, created_ms, resolved";
+    "target, reporter, about, game_id, reason, created_ms, resolved, chat";
 template <class Out>
 void put_report(const ReportRow& r, Out& out) {
   out.i64(r.target);
@@ -374,12 +407,14 @@ void put_report(const ReportRow& r, Out& out) {
   out.text(r.reason);
   out.i64(r.created_ms);
   out.flag(r.resolved);
+  out.text(r.chat);
 }
 // list_reports' query ($1 / ?1: whether resolved ones are listed too, as 0/1; $2: the limit):
 // the id, kReportColumns, then the three names ("" for none).
 inline constexpr const char* kListReportsSql =
     "SELECT r.id, r.target, r.reporter, r.about, r.game_id, r.reason, r.created_ms, r.resolved,"
-    " COALESCE(t.username, ''), COALESCE(p.username, ''), COALESCE(a.username, '') FROM reports"
+    " r.chat, COALESCE(t.username, ''), COALESCE(p.username, ''), COALESCE(a.username, '') FROM "
+    "reports"
     " r LEFT JOIN users t ON t.id = r.target LEFT JOIN users p ON p.id = r.reporter LEFT JOIN"
     " users a ON a.id = r.about WHERE ($1 = 1 OR NOT r.resolved) ORDER BY r.created_ms DESC,"
     " r.id DESC LIMIT $2";
@@ -394,6 +429,7 @@ ReportRow get_report(In& in) {
   r.reason = in.text();
   r.created_ms = in.i64();
   r.resolved = in.flag();
+  r.chat = in.text();
   r.target_name = in.text();
   r.reporter_name = in.text();
   r.about_name = in.text();

@@ -117,6 +117,7 @@ const std::vector<detail::Migration>& pg_migrations() {
       detail::puzzle_ratings_migration("DOUBLE PRECISION", "BOOLEAN", "false");
   static const std::string moderation_sql =
       detail::moderation_migration("BIGSERIAL PRIMARY KEY", "BOOLEAN", "false");
+  static const std::string chat_sql = detail::chat_migration("BIGSERIAL PRIMARY KEY");
   static const std::vector<detail::Migration> m = {
       {1, R"SQL(
 CREATE TABLE games (
@@ -146,6 +147,7 @@ CREATE TABLE moves (
       {8, detail::kFairPlayMigration},
       {9, moderation_sql.c_str()},
       {10, detail::kMailMigration},
+      {11, chat_sql.c_str()},
       {12, detail::kSettingsMigration},
   };
   return m;
@@ -1034,7 +1036,7 @@ int64_t PgStore::add_report(const ReportRow& r) {
   return in_tx([&](pqxx::transaction_base& w) {
     return w
         .exec_params(std::string("INSERT INTO reports (") + detail::kReportColumns +
-                         ") VALUES ($1,$2,$3,$4,$5,$6,$7) RETURNING id",
+                         ") VALUES ($1,$2,$3,$4,$5,$6,$7,$8) RETURNING id",
                      p.dynamic())[0][0]
         .as<int64_t>();
   });
@@ -1232,6 +1234,38 @@ std::string PgStore::settings(int64_t user_id) {
 void PgStore::set_settings(int64_t user_id, const std::string& json, int64_t now_ms) {
   in_tx([&](pqxx::transaction_base& w) {
     w.exec_params(detail::kSetSettingsSql, user_id, pg_text(json), now_ms);
+  });
+}
+
+int64_t PgStore::add_chat(const ChatRow& m) {
+  Params p;
+  detail::put_chat(m, p);
+  return in_tx([&](pqxx::transaction_base& w) {
+    return w
+        .exec_params(std::string("INSERT INTO chat (") + detail::kChatColumns +
+                         ") VALUES ($1,$2,$3,$4,$5,$6) RETURNING id",
+                     p.dynamic())[0][0]
+        .as<int64_t>();
+  });
+}
+
+std::vector<ChatRow> PgStore::game_chat(const std::string& game_id) {
+  return in_tx([&](pqxx::transaction_base& w) {
+    std::vector<ChatRow> out;
+    for (const auto& row : w.exec_params(detail::kGameChatSql, game_id)) {
+      Columns cols{row};
+      out.push_back(detail::get_chat(cols));
+    }
+    return out;
+  });
+}
+
+std::optional<ChatRow> PgStore::chat_message(int64_t id) {
+  return in_tx([&](pqxx::transaction_base& w) -> std::optional<ChatRow> {
+    const pqxx::result r = w.exec_params(detail::kChatMessageSql, id);
+    if (r.empty()) return std::nullopt;
+    Columns cols{r[0]};
+    return detail::get_chat(cols);
   });
 }
 

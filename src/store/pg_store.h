@@ -89,6 +89,9 @@ class PgStore final : public Store {
                                            const std::string& purpose, int64_t now_ms) override;
   std::string settings(int64_t user_id) override;
   void set_settings(int64_t user_id, const std::string& json, int64_t now_ms) override;
+  int64_t add_chat(const ChatRow& m) override;
+  std::vector<ChatRow> game_chat(const std::string& game_id) override;
+  std::optional<ChatRow> chat_message(int64_t id) override;
   // One transaction for the group, each write in a savepoint (each keeps its fencing check).
   void write_group(const std::vector<std::function<void()>>& writes,
                    std::vector<std::exception_ptr>* errors) override;

@@ -85,6 +85,7 @@ CREATE TABLE IF NOT EXISTS moves (
     {8, detail::kFairPlayMigration},
     {9, nullptr},  // detail::moderation_migration
     {10, detail::kMailMigration},
+    {11, nullptr},  // detail::chat_migration
     {12, detail::kSettingsMigration},
 };
 
@@ -94,6 +95,7 @@ std::string migration_sql(const detail::Migration& m) {
   if (m.version == 3)
     return detail::accounts_migration("INTEGER PRIMARY KEY AUTOINCREMENT", "REAL", "INTEGER", "0");
   if (m.version == 7) return detail::puzzle_ratings_migration("REAL", "INTEGER", "0");
+  if (m.version == 11) return detail::chat_migration("INTEGER PRIMARY KEY AUTOINCREMENT");
   return detail::moderation_migration("INTEGER PRIMARY KEY AUTOINCREMENT", "INTEGER", "0");
 }
 static_assert(detail::versions_ascend(kMigrations, std::size(kMigrations)),
@@ -553,7 +555,7 @@ std::optional<RatingRow> SqliteStore::rating_of(int64_t user_id, const std::stri
 void SqliteStore::write_rating(int64_t user_id, const std::string& category, const RatingRow& r) {
   Stmt up(
       prepare("INSERT OR REPLACE INTO ratings (user_id, category, rating, rd, volatility, games,"
-              " updated_ms) VALUES (?1,?2,?3,?4,?5,?6,?7)"));
+              " updated_ms) VALUES (?1,?2,?3,?4,?5,?6,?7,?8)"));
   up.i64(user_id);
   up.text(category);
   detail::put_rating(r, up);
@@ -892,7 +894,7 @@ void SqliteStore::delete_sessions(int64_t user_id) {
 
 int64_t SqliteStore::add_report(const ReportRow& r) {
   Stmt st(prepare((std::string("INSERT INTO reports (") + detail::kReportColumns +
-                   ") VALUES (?1,?2,?3,?4,?5,?6,?7)")
+                   ") VALUES (?1,?2,?3,?4,?5,?6,?7,?8)")
                       .c_str()));
   detail::put_report(r, st);
   step(st.s);
@@ -1135,6 +1137,30 @@ std::string sqlite_migration_sql(int version) {
   for (const detail::Migration& m : kMigrations)
     if (m.version == version) return migration_sql(m);
   throw std::out_of_range("no SQLite migration of version " + std::to_string(version));
+}
+
+int64_t SqliteStore::add_chat(const ChatRow& m) {
+  Stmt st(prepare(
+      (std::string("INSERT INTO chat (") + detail::kChatColumns + ") VALUES (?1,?2,?3,?4,?5,?6)")
+          .c_str()));
+  detail::put_chat(m, st);
+  step(st.s);
+  return sqlite3_last_insert_rowid(db_);
+}
+
+std::vector<ChatRow> SqliteStore::game_chat(const std::string& game_id) {
+  Stmt st(prepare(detail::kGameChatSql));
+  st.text(game_id);
+  std::vector<ChatRow> out;
+  while (st.row()) out.push_back(detail::get_chat(st));
+  return out;
+}
+
+std::optional<ChatRow> SqliteStore::chat_message(int64_t id) {
+  Stmt st(prepare(detail::kChatMessageSql));
+  st.i64(id);
+  if (!st.row()) return std::nullopt;
+  return detail::get_chat(st);
 }
 
 }  // namespace toguz::store

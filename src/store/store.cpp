@@ -205,6 +205,14 @@ std::string moderation_migration(const char* id_column, const char* flag_type,
          "CREATE INDEX blocks_blocked ON blocks(blocked);\n";
 }
 
+std::string chat_migration(const char* id_column) {
+  return std::string("CREATE TABLE chat (id ") + id_column +
+         ", game_id TEXT NOT NULL, side INTEGER NOT NULL, user_id BIGINT NOT NULL,"
+         " name TEXT NOT NULL, text TEXT NOT NULL, created_ms BIGINT NOT NULL);\n"
+         "CREATE INDEX chat_game ON chat(game_id, id);\n"
+         "ALTER TABLE reports ADD COLUMN chat TEXT NOT NULL DEFAULT '';\n";
+}
+
 Replayed replay_ratings(int64_t user, const std::string& category,
                         const std::vector<ReplayGame>& games, const RateOne& rate) {
   Replayed out;

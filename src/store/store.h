@@ -221,7 +221,19 @@ struct ReportRow {
   std::string reason;    // the reporter's words, or the flag's kind and figures
   int64_t created_ms = 0;
   bool resolved = false;
+  std::string chat;  // a reported chat message's text (schema 11), "" for none
   std::string target_name, reporter_name, about_name;
+};
+
+// One message of a game's chat (schema 11, docs/web-protocol.md "Chat"): the player's side
+// (0 White, 1 Black), account and name then, the cleaned text, when it was said.
+struct ChatRow {
+  int64_t id = 0;
+  std::string game_id;
+  int side = 0;
+  int64_t user_id = 0;
+  std::string name, text;
+  int64_t created_ms = 0;
 };
 
 // One account's rated losses to one opponent over a time (the feeding flag).
@@ -415,6 +427,14 @@ class Store {
   virtual std::string settings(int64_t user_id) = 0;
   // Replaces the account's settings by `json` (checked by the caller).
   virtual void set_settings(int64_t user_id, const std::string& json, int64_t now_ms) = 0;
+
+  // ---- chat (schema 11) ----
+  // Stores a game's chat message; its id (ascending in the order stored).
+  virtual int64_t add_chat(const ChatRow& m) = 0;
+  // The game's chat, oldest first.
+  virtual std::vector<ChatRow> game_chat(const std::string& game_id) = 0;
+  // One message by its id (a report's), nullopt when there is none.
+  virtual std::optional<ChatRow> chat_message(int64_t id) = 0;
 };
 
 // True for a PostgreSQL connection URL ("postgresql://..." or "postgres://...").

@@ -247,4 +247,16 @@ void QueuedStore::set_settings(int64_t user_id, const std::string& json, int64_t
   w_.call([&](Store& s) { s.set_settings(user_id, json, now_ms); });
 }
 
+int64_t QueuedStore::add_chat(const ChatRow& m) {
+  return w_.call([&](Store& s) { return s.add_chat(m); });
+}
+
+std::vector<ChatRow> QueuedStore::game_chat(const std::string& game_id) {
+  return w_.call([&](Store& s) { return s.game_chat(game_id); });
+}
+
+std::optional<ChatRow> QueuedStore::chat_message(int64_t id) {
+  return w_.call([&](Store& s) { return s.chat_message(id); });
+}
+
 }  // namespace toguz::store

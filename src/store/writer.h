@@ -188,6 +188,9 @@ class QueuedStore final : public Store {
                                            const std::string& purpose, int64_t now_ms) override;
   std::string settings(int64_t user_id) override;
   void set_settings(int64_t user_id, const std::string& json, int64_t now_ms) override;
+  int64_t add_chat(const ChatRow& m) override;
+  std::vector<ChatRow> game_chat(const std::string& game_id) override;
+  std::optional<ChatRow> chat_message(int64_t id) override;
 
  private:
   StoreWriter& w_;

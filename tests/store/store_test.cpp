@@ -1080,6 +1080,52 @@ TEST_P(StoreContract, StandingReportsAndBlocks) {
   EXPECT_TRUE(s->blocks(b).empty());
 }
 
+// A game's chat: kept in order per game, each message found by its id; a report keeps the
+// text of the chat message it is about.
+TEST_P(StoreContract, ChatMessagesAndTheirReports) {
+  auto s = open();
+  const int64_t a = s->create_user(user("Aigerim"));
+  ChatRow m;
+  m.game_id = "g1";
+  m.side = 1;
+  m.user_id = a;
+  m.name = "Aigerim";
+  m.text = "сәлем <b>";
+  m.created_ms = 1000;
+  const int64_t first = s->add_chat(m);
+  ChatRow other = m;
+  other.game_id = "g2";
+  s->add_chat(other);
+  m.side = 0;
+  m.text = "gg";
+  m.created_ms = 2000;
+  const int64_t second = s->add_chat(m);
+  EXPECT_GT(second, first);
+  const auto chat = s->game_chat("g1");
+  ASSERT_EQ(chat.size(), 2u);
+  EXPECT_EQ(chat[0].id, first);
+  EXPECT_EQ(chat[0].side, 1);
+  EXPECT_EQ(chat[0].user_id, a);
+  EXPECT_EQ(chat[0].name, "Aigerim");
+  EXPECT_EQ(chat[0].text, "сәлем <b>");
+  EXPECT_EQ(chat[0].created_ms, 1000);
+  EXPECT_EQ(chat[1].text, "gg");
+  EXPECT_TRUE(s->game_chat("none").empty());
+  ASSERT_TRUE(s->chat_message(second).has_value());
+  EXPECT_EQ(s->chat_message(second)->game_id, "g1");
+  EXPECT_FALSE(s->chat_message(second + 100).has_value());
+  ReportRow r;
+  r.target = a;
+  r.reporter = a;
+  r.game_id = "g1";
+  r.reason = "chat";
+  r.chat = chat[0].text;
+  s->add_report(r);
+  const auto list = s->list_reports(false, 10);
+  ASSERT_EQ(list.size(), 1u);
+  EXPECT_EQ(list[0].chat, "сәлем <b>");
+}
+
 TEST_P(StoreContract, PairCountsAndLossesToAnAccount) {
   auto s = open();
   int64_t a = 0, b = 0;
@@ -1349,6 +1395,11 @@ INSERT INTO moves VALUES ('old', 1, 7, 590000, 600000), ('old', 2, 3, 590000, 59
       s.save_game(h);
       s.add_move(h, 3, 5);
       EXPECT_EQ(s.load_game("old")->holes, (std::vector<int>{7, 3, 5}));
+      ChatRow m;
+      m.game_id = "old";
+      m.text = "gg";
+      EXPECT_GT(s.add_chat(m), 0);
+      EXPECT_EQ(s.game_chat("old").size(), 1u);
     }
     EXPECT_EQ(sqlite_int(db, "SELECT MAX(version) FROM schema_version"), kSchemaVersion);
     EXPECT_EQ(sqlite_int(db, "SELECT COUNT(*) FROM schema_version"), int(versions.size()));

@@ -172,6 +172,13 @@ class RefusingStore final : public store::Store {
   void set_settings(int64_t user, const std::string& json, int64_t now) override {
     inner_.set_settings(user, json, now);
   }
+  int64_t add_chat(const store::ChatRow& m) override { return inner_.add_chat(m); }
+  std::vector<store::ChatRow> game_chat(const std::string& id) override {
+    return inner_.game_chat(id);
+  }
+  std::optional<store::ChatRow> chat_message(int64_t id) override {
+    return inner_.chat_message(id);
+  }
 
  private:
   void check() {

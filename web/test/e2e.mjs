@@ -790,6 +790,57 @@ async function takeback_chat(browser, base, pages) {
   check((await move_texts(a)).length === 0 && (await move_texts(b)).length === 0, "both move lists are empty");
   check((await wait_turn(a)) === "move", "White to move again");
   console.log("  takeback: proposed after the reply, accepted, both boards back two plies");
+  // guests read the chat but do not post: the panel says to sign in
+  await a.waitForSelector("#chat #chat-read-only", { timeout: T });
+  check((await a.locator("#chat-input").count()) === 0, "a guest has no chat input");
+  await ca.close();
+  await cb.close();
+  await chat_between_accounts(browser, base, pages);
+}
+
+/** Two signed-in players chat in a casual game; a spectator on a phone reads it (no input, no
+ * horizontal scroll); a message of markup is shown as text; the chat is back after a reload. */
+async function chat_between_accounts(browser, base, pages) {
+  const { ctx: ca, page: a } = await signed_up(browser, base, pages, "Aibek");
+  const { ctx: cb, page: b } = await signed_up(browser, base, pages, "Zarina");
+  await a.goto(`${base}/#/`);
+  await a.waitForSelector("#online-name-account .uname", { timeout: T });
+  await a.selectOption("#online-colour", "white");
+  await a.click("#create-online");
+  await a.waitForSelector("#invite-link", { timeout: T });
+  await b.goto(await a.inputValue("#invite-link"));
+  await b.waitForSelector("#join-name-account .uname", { timeout: T });
+  await b.click("#join-go");
+  await b.waitForURL(/#\/game\/[^/]+\/[^/]+$/, { timeout: T });
+  const cs = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  const spec = await cs.newPage();
+  pages.push(spec);
+  await spec.goto(await a.evaluate(() => `${location.origin}/#/game/${window.__toguz.state().id}`));
+  await spec.waitForSelector("#chat #chat-read-only", { timeout: T });
+  const evil = "<img src=x onerror=window.__xss=1>";
+  await a.waitForSelector("#chat-input", { timeout: T });
+  await a.fill("#chat-input", evil);
+  await a.press("#chat-input", "Enter");
+  const line_shown = (p, text) =>
+    p.waitForFunction((t) => [...document.querySelectorAll("#chat-log .chat-text")].some((e) => e.textContent === t), text, { timeout: T, polling: 50 });
+  for (const p of [a, b, spec]) {
+    await line_shown(p, evil);
+    check((await p.locator("#chat-log img").count()) === 0, "the markup is shown as text");
+    check((await p.evaluate(() => window.__xss)) === undefined, "no script ran");
+  }
+  check((await spec.locator("#chat-input").count()) === 0, "a spectator has no chat input");
+  check((await b.locator('#chat-log [data-report]').count()) === 1, "the opponent's message has a report button");
+  await b.fill("#chat-input", "сәлем");
+  await b.click("#chat-send");
+  await line_shown(a, "сәлем");
+  await line_shown(spec, "сәлем");
+  const wide = await spec.evaluate(() => document.documentElement.scrollWidth);
+  check(wide <= 390, `no horizontal scroll on a phone (${wide} px)`);
+  await a.reload();
+  await line_shown(a, "сәлем");
+  check((await a.locator("#chat-log .chat-line").count()) === 2, "the chat is back after a reload");
+  console.log("  chat: two accounts talk, a spectator on a phone reads, markup shown as text, kept on reload");
+  await cs.close();
   await ca.close();
   await cb.close();
 }

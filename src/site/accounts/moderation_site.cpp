@@ -8,6 +8,7 @@
 #include "net/log.h"
 #include "site/accounts/moderation.h"
 #include "site/json_out.h"
+#include "site/types.h"
 
 namespace toguz::site {
 
@@ -53,6 +54,7 @@ json::object report_json(const store::ReportRow& r, const store::Standing& targe
                       {"about", name_or_null(r.about_name)},
                       {"game", name_or_null(r.game_id)},
                       {"reason", r.reason},
+                      {"chat", name_or_null(r.chat)},
                       {"created", iso_time(r.created_ms)},
                       {"resolved", r.resolved},
                       {"target_marked", target.marked},
@@ -60,6 +62,14 @@ json::object report_json(const store::ReportRow& r, const store::Standing& targe
 }
 
 }  // namespace
+
+json::object chat_json(const store::ChatRow& m) {
+  return json::object{{"id", m.id},
+                      {"side", side_word(m.side == 0 ? Side::White : Side::Black)},
+                      {"name", m.name},
+                      {"text", m.text},
+                      {"time_ms", m.created_ms}};
+}
 
 bool ModerationSite::blocks_between(int64_t a, int64_t b) {
   if (a <= 0 || b <= 0) return false;
@@ -101,17 +111,31 @@ Response ModerationSite::account_part(const net::Request& req, AccountPart part,
     block_cache_.erase(target->id);
     return list();
   }
-  const std::string reason = text_field(*body, "reason");
+  return add_report(*body, *target, v);
+}
+
+Response ModerationSite::add_report(const json::object& body, const store::UserRow& target,
+                                    const Viewer& v) {
+  store::Store& st = s_.store;
+  store::ReportRow r;
+  r.game_id = text_field(body, "game").substr(0, 64);
+  if (const json::value* chat = body.if_contains("chat")) {
+    if (!chat->is_int64()) return Refusal("field_type", {{"field", "chat"}}, "integer").response();
+    const auto m = st.chat_message(chat->as_int64());
+    if (!m || m->user_id != target.id) return Refusal("no_chat_message").response();
+    r.chat = m->text;
+    r.game_id = m->game_id;
+  }
+  std::string reason = text_field(body, "reason");
+  if (reason.empty() && !r.chat.empty()) reason = "chat";
   if (reason.empty() || reason.size() > kMaxReason)
     return Refusal("report_reason", {{"n", std::to_string(kMaxReason)}}).response();
-  store::ReportRow r;
-  r.target = target->id;
+  r.target = target.id;
   r.reporter = v.user_id;
-  r.game_id = text_field(*body, "game").substr(0, 64);
   r.reason = reason;
   r.created_ms = now_ms();
   st.add_report(r);
-  log(net::LogLevel::Info, r.game_id, v.username + " reported " + target->username);
+  log(net::LogLevel::Info, r.game_id, v.username + " reported " + target.username);
   return json_response(http::status::created, json::object{{"ok", true}});
 }
 
@@ -159,6 +183,20 @@ Response ModerationSite::moderators(const net::Request& req, const std::string& 
   return moderator_action(action, *body, v);
 }
 
+Response ModerationSite::game_chat(const net::Request& req, const std::string& game) {
+  const Viewer v = s_.viewer_of(req);
+  if (!v.signed_in() || !s_.store.standing(v.user_id).moderator)
+    return Refusal("not_moderator").response();
+  json::array messages;
+  for (const store::ChatRow& m : s_.store.game_chat(game)) {
+    json::object o = chat_json(m);
+    o["user_id"] = m.user_id;
+    messages.push_back(std::move(o));
+  }
+  return json_response(http::status::ok,
+                       json::object{{"game", game}, {"messages", std::move(messages)}});
+}
+
 void ModerationSite::add_routes(net::Router& router) {
   using net::Call;
   using net::Method;
@@ -170,6 +208,8 @@ void ModerationSite::add_routes(net::Router& router) {
   router.add(Method::Post, "/api/account/reports", part(AccountPart::Reports));
   router.add(Method::Get, "/api/moderation",
              [this](const Call& c) { c.respond(moderators(c.req, c.query, "")); });
+  router.add(Method::Get, "/api/moderation/chat/:game",
+             [this](const Call& c) { c.respond(game_chat(c.req, c.param(0))); });
   router.add(Method::Post, "/api/moderation/:action",
              [this](const Call& c) { c.respond(moderators(c.req, c.query, c.param(0))); });
 }

@@ -6,6 +6,7 @@
 // Threading: the IO thread.
 #pragma once
 
+#include <boost/json.hpp>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -18,6 +19,10 @@
 #include "store/store.h"
 
 namespace toguz::site {
+
+// One message of a game's chat as the players and the moderators see it: {"id","side","name",
+// "text","time_ms"}.
+boost::json::object chat_json(const store::ChatRow& m);
 
 struct ModerationServices {
   const Config& config;
@@ -47,6 +52,12 @@ class ModerationSite {
                                  const Viewer& v);
   net::Response moderators(const net::Request& req, const std::string& query,
                            const std::string& action);
+  // GET /api/moderation/chat/<game>: the game's chat for a moderator (a report's context).
+  net::Response game_chat(const net::Request& req, const std::string& game);
+  // The report of `target` by `v` (POST /api/account/reports), with the reported chat message
+  // when the body names one ("chat": its id, a message of `target`).
+  net::Response add_report(const boost::json::object& body, const store::UserRow& target,
+                           const Viewer& v);
 
   struct BlockSet {
     int64_t read_ms = 0;

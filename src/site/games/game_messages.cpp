@@ -19,6 +19,7 @@ namespace {
 struct Request {
   const GamesServices& server;
   ReviewClaims& reviews;
+  ChatRates& chat_rates;
   ClientSession& session;
   Room& room;
   const json::object& msg;
@@ -228,6 +229,27 @@ void on_claim_win(const Request& r) {
   r.fail_if(r.room.claim_win(r.me()));
 }
 
+// A chat message (docs/web-protocol.md "Chat"): counted against the account's limit, then
+// the room's rules. It never changes the game.
+void on_chat(const Request& r) {
+  const json::value* text = r.msg.if_contains("text");
+  if (!text || !text->is_string())
+    return r.fail(Refusal("field_type", {{"field", "text"}}, "string"));
+  const int64_t user = r.session.user_id;
+  if (user != 0 && !r.chat_rates.take(user, now_ms()))
+    return r.fail(Refusal("chat_rate", {{"n", std::to_string(int(ChatRates::kChatBurst))}}));
+  r.fail_if(r.room.say(r.session, text->as_string()));
+}
+
+// The connection switches the chat of a rated game on or off (a setting of the page); on, it
+// gets the chat so far.
+void on_chat_on(const Request& r) {
+  const json::value* on = r.msg.if_contains("on");
+  if (!on || !on->is_bool()) return r.fail(Refusal("field_type", {{"field", "on"}}, "bool"));
+  r.session.chat_rated = on->as_bool();
+  if (r.session.chat_rated && r.room.rated) r.room.send_chat_log(r.session);
+}
+
 struct Handler {
   const char* name;
   MessageType type;
@@ -255,6 +277,8 @@ constexpr Handler kHandlers[] = {
     {"sync", MessageType::Sync, false, false, on_sync},
     {"accept_takeback", MessageType::AcceptTakeback, true, false, on_accept_takeback},
     {"decline_takeback", MessageType::DeclineTakeback, true, false, on_decline_takeback},
+    {"chat", MessageType::Chat, true, false, on_chat},
+    {"chat_on", MessageType::ChatOn, false, false, on_chat_on},
 };
 
 // The message's object, or the refusal in *why (rate, size, JSON, type).
@@ -271,10 +295,10 @@ const Handler* checked(const GamesServices& server, ClientSession& s, std::strin
 }
 
 // Runs a checked message's handler (its seat and the game's rules first).
-void handle(const GamesServices& server, ReviewClaims& reviews, const Handler& h, ClientSession& s,
-            const json::value& v) {
+void handle(const GamesServices& server, ReviewClaims& reviews, ChatRates& chat_rates,
+            const Handler& h, ClientSession& s, const json::value& v) {
   std::shared_ptr<Room> room = s.room;  // kept alive while the handler runs
-  const Request r{server, reviews, s, *room, v.as_object()};
+  const Request r{server, reviews, chat_rates, s, *room, v.as_object()};
   if (h.engine_help && room->live_between_people())
     return r.fail(Refusal("no_engine_help", {{"action", h.name}}));
   if (h.players_only && s.seat() == Seat::Spectator)
@@ -305,11 +329,20 @@ void GamesSite::on_message(ClientSession& s, std::string_view text) {
     room->defer([this, h, at = room.get(), weak = std::weak_ptr<ClientSession>(s.client_ptr()),
                  v = std::move(v)] {
       auto session = weak.lock();
-      if (session && session->room.get() == at) handle(s_, *reviews_, *h, *session, v);
+      if (session && session->room.get() == at) handle(s_, *reviews_, chat_rates_, *h, *session, v);
     });
     return;
   }
-  handle(s_, *reviews_, *h, s, v);
+  handle(s_, *reviews_, chat_rates_, *h, s, v);
+}
+
+bool ChatRates::take(int64_t user, int64_t now_ms) {
+  // The accounts whose buckets are full again are forgotten now and then.
+  if (buckets_.size() > 4096)
+    std::erase_if(buckets_, [&](const auto& b) {
+      return now_ms - b.second.refilled_ms > int64_t(kChatBurst * 60000 / kChatPerMinute);
+    });
+  return buckets_[user].take(now_ms, kChatBurst, kChatPerMinute);
 }
 
 std::shared_ptr<void> ReviewClaims::claim(const std::string& address, int64_t user_id,

@@ -15,6 +15,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 
 #include "engine_work/engine_work.h"
 #include "net/router.h"
@@ -25,6 +26,7 @@
 #include "site/games/paired_game.h"
 #include "site/games/room_registry.h"
 #include "site/message_check.h"
+#include "site/rate_bucket.h"
 #include "site/sockets.h"
 #include "site/viewer.h"
 #include "store/store.h"
@@ -49,6 +51,19 @@ class ClientSession : public RoomClient {
   // socket) and its account (0: anonymous).
   std::string address;
   int64_t user_id = 0;
+  int64_t account() const override { return user_id; }
+};
+
+// The chat's limit per account (docs/web-protocol.md "Chat"): kChatBurst messages at once,
+// refilled at kChatPerMinute. Kept per instance, for the accounts that chatted lately.
+class ChatRates {
+ public:
+  static constexpr double kChatBurst = 5, kChatPerMinute = 30;  // 5 per 10 s
+  // Whether account `user` may post now (a message counted when he may).
+  bool take(int64_t user, int64_t now_ms);
+
+ private:
+  std::unordered_map<int64_t, RateBucket> buckets_;
 };
 
 // One review at a time per client: the keys (its address, its account) of the reviews running.
@@ -182,6 +197,7 @@ class GamesSite {
 
   GamesServices s_;
   std::shared_ptr<ReviewClaims> reviews_ = std::make_shared<ReviewClaims>();
+  ChatRates chat_rates_;
 };
 
 }  // namespace toguz::site

@@ -810,6 +810,7 @@ void Room::attach(RoomClient& c) {
   if (seat == Seat::Spectator) {
     ++spectators;
     send_whole_state(c);
+    send_chat_log(c);
     schedule_presence();
     return;
   }
@@ -817,6 +818,7 @@ void Room::attach(RoomClient& c) {
     if (plays(seat, side) && connected_[index(side)]++ == 0) abandon_timer_[index(side)].cancel();
   resume_clock();
   broadcast();
+  send_chat_log(c);
 }
 
 void Room::detach(RoomClient& c) {

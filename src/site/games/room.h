@@ -63,6 +63,10 @@ class RoomClient {
   uint32_t sent_epoch = 0;
   // A finished review was sent to it (a review is sent at most once per connection).
   bool review_sent = false;
+  // The signed-in account of the connection (0: anonymous), whose blocks the chat keeps.
+  virtual int64_t account() const { return 0; }
+  // It switched the chat on for a rated game (chat_on): only then does it read or post there.
+  bool chat_rated = false;
 };
 
 class Room;
@@ -85,6 +89,8 @@ struct RoomServices {
   std::function<void(std::chrono::steady_clock::duration)> move_made = nullptr;
   // Called when a player's move is made and stored (the mail's "your turn" notice).
   std::function<void(const Room&)> move_stored = nullptr;
+  // Whether one of two accounts blocks the other (the chat is not delivered between them).
+  std::function<bool(int64_t a, int64_t b)> blocks_between = nullptr;
 };
 
 // One seat of a game.
@@ -261,6 +267,20 @@ class Room : public std::enable_shared_from_this<Room> {
   // Whether a review request would start engine work (none stored, none running).
   bool review_needs_engine() const;
 
+  // ---- the chat (room_chat.cpp, docs/web-protocol.md "Chat") ----
+  // `from` says `text` in the game: refused (chat_not_online, chat_account, chat_off,
+  // chat_empty, chat_too_long, chat_full, or the store's fault) unless `from` is a player of
+  // an online game signed in to the account of his seat, who has the chat on in a rated game;
+  // else cleaned (clean_display_text), stored, and sent to every connection that may read it
+  // and does not block its author or is blocked by him. Never changes the game.
+  Refused say(const RoomClient& from, std::string_view text);
+  // Whether `c` may read the chat: in an online game, players and spectators of a casual game,
+  // in a rated one only the players who switched it on.
+  bool may_read_chat(const RoomClient& c) const;
+  // The stored chat as {"type":"chat_log"} for `c` (the messages it may see, and whether it
+  // may post), when it may read it; nothing else.
+  void send_chat_log(RoomClient& c);
+
   // ---- clocks, engine, connections ----
   void resume_clock();    // runs the clock when the player to move is here
   void arm_flag_timer();  // the flag timer for the side to move (or cancelled)
@@ -418,6 +438,13 @@ class Room : public std::enable_shared_from_this<Room> {
   json::array moves_json_;
   // Counts the takebacks: a connection's last ply means the same history only in the same epoch.
   uint32_t epoch_ = 0;
+  // The chat as stored, read from the store on first use.
+  std::optional<std::vector<store::ChatRow>> chat_;
+  std::vector<store::ChatRow>& chat_log();
+  // Why `from` may not post now (the text aside), nothing when he may.
+  Refused chat_refusal(const RoomClient& from) const;
+  // Whether `c` is kept from the messages of account `author` by a block.
+  bool chat_blocked(const RoomClient& c, int64_t author) const;
 };
 
 }  // namespace toguz::site

@@ -208,6 +208,10 @@ TEST(ServerHttp, BadMessagesChangeNothing) {
       {wt, R"({"type":"rematch"})", "not over"},
       {wt, R"({"type":"analyze","multipv":"all"})", "no engine help"},  // a live online game
       {"", R"({"type":"review"})", "no engine help"},
+      {wt, R"({"type":"chat","text":"hi"})", "signed in"},  // guests do not chat
+      {"", R"({"type":"chat","text":"hi"})", "spectator"},
+      {wt, R"({"type":"chat","text":5})", "string"},
+      {wt, R"({"type":"chat_on","on":1})", "true or false"},
   };
   // While the game is played: each on a fresh connection (the rate limit is per connection),
   // with the opponent connected (claim_win).

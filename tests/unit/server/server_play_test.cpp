@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include "server_client.h"
+#include "site/accounts/moderation.h"
+#include "store/store.h"
 
 namespace toguz::test {
 namespace {
@@ -152,6 +154,181 @@ TEST(ServerPlay, TakebackRefusedInRatedGames) {
   EXPECT_EQ(error_code(w), "takeback_rated");
   b.send(json::object{{"type", "accept_takeback"}});
   EXPECT_EQ(error_code(b), "takeback_rated");
+}
+
+// ---- the chat ----
+
+// `cookie`'s POST of `body` to `target`.
+HttpResult chat_post(uint16_t port, const std::string& target, const json::value& body,
+                     const std::string& cookie) {
+  return http_call(port, http::verb::post, target, json::serialize(body),
+                   {{http::field::cookie, cookie}});
+}
+
+// The next chat message or pong on `ws`: after a ping, whether a chat message came first.
+std::optional<json::object> chat_or_pong(WsClient& ws) {
+  ws.send(json::object{{"type", "ping"}});
+  return ws.read_until([](const json::object& m) {
+    return m.at("type") == "chat" || m.at("type") == "chat_log" || m.at("type") == "pong";
+  });
+}
+
+// The text of a {"type":"chat"} message.
+std::string chat_text(const std::optional<json::object>& m) {
+  return m && m->at("type") == "chat" ? jstr(m->at("message").at("text")) : "";
+}
+
+TEST(ServerPlay, ChatInCasualGamesForPlayersAndSpectatorsStoredAcrossARestart) {
+  TempDir dir;
+  const std::string db = (dir.path / "t.db").string();
+  Pair g;
+  std::string a, c;
+  {
+    TestServer srv(db);
+    a = sign_up_cookie(srv.port, "Aigerim");
+    c = sign_up_cookie(srv.port, "Bolat");
+    g = online_pair(srv.port, json::object{{"clock", clock_of(300000)}}, a, c);
+    WsClient w(srv.port, g.id, g.white, {}, a), b(srv.port, g.id, g.black, {}, c),
+        spec(srv.port, g.id);
+    auto log = w.read_type("chat_log");
+    ASSERT_TRUE(log);
+    EXPECT_TRUE(log->at("post").as_bool());
+    EXPECT_TRUE(log->at("messages").as_array().empty());
+    log = spec.read_type("chat_log");
+    ASSERT_TRUE(log);
+    EXPECT_FALSE(log->at("post").as_bool());
+    // The game as it stands (the first-move countdown aside).
+    auto game_now = [&] {
+      json::value v = http_get(srv.port, "/api/games/" + g.id).json();
+      v.at("game").as_object().erase("first_move_ms");
+      return json::serialize(v);
+    };
+    const std::string before = game_now();
+    // Cleaned (controls out, white space one space), kept as typed otherwise: the page escapes.
+    w.send(json::object{{"type", "chat"}, {"text", " hi\x01\n <img src=x onerror=alert(1)> "}});
+    for (WsClient* ws : {&w, &b, &spec}) {
+      auto m = ws->read_type("chat");
+      ASSERT_TRUE(m);
+      const json::object& msg = m->at("message").as_object();
+      EXPECT_EQ(jstr(msg.at("text")), "hi <img src=x onerror=alert(1)>");
+      EXPECT_EQ(jstr(msg.at("name")), "Aigerim");
+      EXPECT_EQ(jstr(msg.at("side")), "white");
+    }
+    spec.send(json::object{{"type", "chat"}, {"text", "hello"}});
+    EXPECT_EQ(error_code(spec), "spectator");
+    // 140 characters (two bytes each) pass, 141 do not; nothing but controls is empty.
+    std::string long_text;
+    for (int i = 0; i < 140; ++i) long_text += "ә";
+    b.send(json::object{{"type", "chat"}, {"text", long_text}});
+    EXPECT_EQ(chat_text(w.read_type("chat")), long_text);
+    b.send(json::object{{"type", "chat"}, {"text", long_text + "x"}});
+    EXPECT_EQ(error_code(b), "chat_too_long");
+    b.send(json::object{{"type", "chat"}, {"text", "\x01\x02 \t"}});
+    EXPECT_EQ(error_code(b), "chat_empty");
+    // Five messages per 10 s per account: of eight at once some are refused.
+    for (int i = 0; i < 8; ++i) b.send(json::object{{"type", "chat"}, {"text", "r"}});
+    EXPECT_EQ(error_code(b), "chat_rate");
+    // The game is as it was.
+    EXPECT_EQ(game_now(), before);
+  }
+  // After a restart the chat is read back from the store.
+  TestServer srv(db);
+  WsClient w(srv.port, g.id, g.white, {}, a);
+  auto log = w.read_type("chat_log");
+  ASSERT_TRUE(log);
+  const json::array& messages = log->at("messages").as_array();
+  ASSERT_GE(messages.size(), 3u);
+  ASSERT_LT(messages.size(), 10u);
+  EXPECT_EQ(jstr(messages[0].at("text")), "hi <img src=x onerror=alert(1)>");
+  EXPECT_EQ(jstr(messages[1].at("side")), "black");
+  EXPECT_EQ(jstr(messages[2].at("text")), "r");
+}
+
+TEST(ServerPlay, ChatInRatedGamesOnlyForPlayersWhoSwitchItOn) {
+  TempDir dir;
+  TestServer srv((dir.path / "t.db").string());
+  const std::string a = sign_up_cookie(srv.port, "Aigerim"), c = sign_up_cookie(srv.port, "Bolat");
+  const Pair g =
+      online_pair(srv.port, json::object{{"rated", true}, {"clock", clock_of(180000)}}, a, c);
+  WsClient w(srv.port, g.id, g.white, {}, a), b(srv.port, g.id, g.black, {}, c),
+      spec(srv.port, g.id);
+  // Off by default: no chat sent, none taken.
+  EXPECT_EQ(chat_or_pong(w)->at("type"), "pong");
+  w.send(json::object{{"type", "chat"}, {"text", "hi"}});
+  EXPECT_EQ(error_code(w), "chat_off");
+  w.send(json::object{{"type", "chat_on"}, {"on", true}});
+  auto log = w.read_type("chat_log");
+  ASSERT_TRUE(log);
+  EXPECT_TRUE(log->at("post").as_bool());
+  w.send(json::object{{"type", "chat"}, {"text", "hi"}});
+  EXPECT_EQ(chat_text(w.read_type("chat")), "hi");
+  // Black has it off: nothing comes to him until he switches it on; a spectator never reads.
+  EXPECT_EQ(chat_or_pong(b)->at("type"), "pong");
+  b.send(json::object{{"type", "chat_on"}, {"on", true}});
+  log = b.read_type("chat_log");
+  ASSERT_TRUE(log);
+  ASSERT_EQ(log->at("messages").as_array().size(), 1u);
+  spec.send(json::object{{"type", "chat_on"}, {"on", true}});
+  EXPECT_EQ(chat_or_pong(spec)->at("type"), "pong");
+  // Switched off again: no more.
+  b.send(json::object{{"type", "chat_on"}, {"on", false}});
+  w.send(json::object{{"type", "chat"}, {"text", "again"}});
+  EXPECT_EQ(chat_text(w.read_type("chat")), "again");
+  EXPECT_EQ(chat_or_pong(b)->at("type"), "pong");
+}
+
+// The operator's `toguz admin grant` on the running server's database.
+void chat_grant_moderator(const std::string& db, const std::string& name) {
+  auto st = store::open_store(db);
+  ASSERT_EQ(site::moderation::set_moderator(*st, name, true), "");
+}
+
+TEST(ServerPlay, ChatOfABlockedPlayerIsNotDeliveredAndItsReportKeepsTheText) {
+  TempDir dir;
+  const std::string db = (dir.path / "t.db").string();
+  TestServer srv(db);
+  const std::string a = sign_up_cookie(srv.port, "Aigerim"), c = sign_up_cookie(srv.port, "Bolat");
+  const std::string m = sign_up_cookie(srv.port, "Sultan");
+  const Pair g = online_pair(srv.port, json::object{{"clock", clock_of(300000)}}, a, c);
+  WsClient w(srv.port, g.id, g.white, {}, a), b(srv.port, g.id, g.black, {}, c);
+  ASSERT_EQ(chat_post(srv.port, "/api/account/blocks",
+                      json::object{{"username", "Bolat"}, {"block", true}}, a)
+                .status,
+            200);
+  b.send(json::object{{"type", "chat"}, {"text", "rude words"}});
+  auto said = b.read_type("chat");
+  ASSERT_TRUE(said);
+  const int64_t message = jint(said->at("message").at("id"));
+  w.read_type("chat_log");
+  EXPECT_EQ(chat_or_pong(w)->at("type"), "pong");
+  {  // nor when White comes back
+    WsClient again(srv.port, g.id, g.white, {}, a);
+    auto log = again.read_type("chat_log");
+    ASSERT_TRUE(log);
+    EXPECT_TRUE(log->at("messages").as_array().empty());
+  }
+  // White reports it: the moderators read the message's text, and the game's chat.
+  const json::object report{{"username", "Bolat"}, {"chat", message}};
+  EXPECT_EQ(chat_post(srv.port, "/api/account/reports",
+                      json::object{{"username", "Aigerim"}, {"chat", message}}, c)
+                .status,
+            404);  // not Aigerim's message
+  EXPECT_EQ(chat_post(srv.port, "/api/account/reports", report, a).status, 201);
+  chat_grant_moderator(db, "Sultan");
+  const HttpResult list =
+      http_call(srv.port, http::verb::get, "/api/moderation", "", {{http::field::cookie, m}});
+  ASSERT_EQ(list.status, 200) << list.body;
+  const json::value r = list.json().at("reports").as_array().at(0);
+  EXPECT_EQ(jstr(r.at("chat")), "rude words");
+  EXPECT_EQ(jstr(r.at("game")), g.id);
+  const HttpResult chat = http_call(srv.port, http::verb::get, "/api/moderation/chat/" + g.id, "",
+                                    {{http::field::cookie, m}});
+  ASSERT_EQ(chat.status, 200) << chat.body;
+  EXPECT_EQ(jstr(chat.json().at("messages").as_array().at(0).at("text")), "rude words");
+  EXPECT_EQ(http_call(srv.port, http::verb::get, "/api/moderation/chat/" + g.id, "",
+                      {{http::field::cookie, a}})
+                .status,
+            403);
 }
 
 }  // namespace

@@ -66,6 +66,7 @@ export interface ReportItem {
   about: string | null;
   game: string | null;
   reason: string;
+  chat?: string | null; // the reported chat message's text
   created: string;
   resolved: boolean;
   target_marked: boolean;
@@ -78,6 +79,9 @@ export const moderation = {
   block: (username: string, block: boolean) => call<{ blocks: string[] }>("POST", "/api/account/blocks", { username, block }),
   report: (username: string, reason: string, game?: string) =>
     call<{ ok: boolean }>("POST", "/api/account/reports", game ? { username, reason, game } : { username, reason }),
+  /** Reports a player's chat message `chat` (its id): the moderators get its text. */
+  report_chat: (username: string, chat: number, game: string) =>
+    call<{ ok: boolean }>("POST", "/api/account/reports", { username, chat, game }),
   list: (resolved = false) => call<{ reports: ReportItem[] }>("GET", `/api/moderation${resolved ? "?resolved=1" : ""}`),
   mark: (username: string, marked: boolean) => call<{ ok: boolean }>("POST", "/api/moderation/mark", { username, marked }),
   close: (username: string, closed: boolean) => call<{ ok: boolean }>("POST", "/api/moderation/close", { username, closed }),

@@ -26,7 +26,7 @@ export function report_row_html(r: ReportItem): string {
     <td>${who(r.target)}${r.target_marked ? ` <small>(${esc(t("mod_marked"))})</small>` : ""}${r.target_closed ? ` <small>(${esc(t("mod_closed"))})</small>` : ""}</td>
     <td>${r.kind === "flag" ? who(r.about) : who(r.reporter)}</td>
     <td>${r.game ? `<a href="#/game/${encodeURIComponent(r.game)}">${esc(r.game)}</a>` : "—"}</td>
-    <td class="reason">${esc(r.reason)}</td>
+    <td class="reason">${esc(r.reason)}${r.chat ? `<q class="mod-chat">${esc(r.chat)}</q>` : ""}</td>
     <td>${esc(r.created.slice(0, 16).replace("T", " "))}</td>
     <td class="row">${actions}</td></tr>`;
 }

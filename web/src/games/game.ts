@@ -34,6 +34,7 @@ import { pref, set_pref } from "../shell/prefs.js";
 import { confirm_tap } from "./touch_confirm_state.js";
 import { Variations } from "./variations.js";
 import { learn_api } from "../learn/learn_api.js";
+import { ChatPanel } from "./chat.js";
 
 /** Whether the main pointer is a finger (a touch screen). */
 function coarse_pointer(): boolean {
@@ -92,6 +93,7 @@ export class GameView implements View {
   private confirm_touch = pref("confirm_touch"); // touch_confirm_state.ts
   private pending: number | null = null; // a hole tapped once, waiting for the confirming tap
   private vars: Variations; // the analysis board's move tree (analysis and finished games)
+  private chat = new ChatPanel((m) => this.sock.send(m)); // kept across redraws (chat.ts)
 
   constructor(
     private id: string,
@@ -148,7 +150,10 @@ export class GameView implements View {
 
   private on_status(s: ConnStatus) {
     this.conn = s;
-    if (s === "open") this.ever_open = true;
+    if (s === "open") {
+      this.ever_open = true;
+      this.chat.on_open();
+    }
     if (s === "closed" && !this.ever_open && !this.checked) {
       // never connected: say so if the game does not exist instead of retrying for ever
       this.checked = true;
@@ -211,6 +216,10 @@ export class GameView implements View {
       case "presence":
         if (this.state) this.state.spectators = m.spectators;
         show_watching(this.el, m.spectators);
+        break;
+      case "chat_log":
+      case "chat":
+        this.chat.on_message(m);
         break;
       case "rematch":
         if (m.token) {
@@ -284,6 +293,7 @@ export class GameView implements View {
     if (this.sent_ply !== g.ply) this.sent_ply = -1;
     if (!is_over(g)) this.panel_closed = false;
     this.watch_tournament(g);
+    this.chat.on_state(g);
     if (this.view_ply !== null && this.view_ply >= g.ply) this.view_ply = null;
     this.vars.sync(g);
     // a premove waits for the latest state: one still queued would make it stale
@@ -972,6 +982,7 @@ export class GameView implements View {
         ? `<p class="hint-text" id="hint">${esc(t("hint"))}: ${esc(t("hole"))} ${this.hint.hole}${this.hint.score ? ` (${esc(this.score_words(this.hint.score))})` : ""}</p>`
         : "";
     this.board_focused ||= !!this.el.querySelector("#board")?.contains(document.activeElement);
+    const typing = document.activeElement instanceof HTMLInputElement && this.chat.el.contains(document.activeElement) ? document.activeElement : null;
     this.body.innerHTML = `<div class="game" data-mode="${g.mode}" data-conn="${this.conn}">
       <div class="banner" id="conn-banner" ${this.ever_open && this.conn !== "open" ? "" : "hidden"}>${esc(t("reconnecting"))}</div>
       <div class="main-col">
@@ -996,6 +1007,8 @@ export class GameView implements View {
         ${this.move_list()}
         <div class="analysis" id="analysis" hidden></div>
       </aside></div>`;
+    this.el.querySelector(".side-col")?.append(this.chat.el);
+    typing?.focus();
     this.render_board();
     this.render_analysis();
     this.tick();

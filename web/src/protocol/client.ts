@@ -42,6 +42,8 @@ export type GameClientMessage =
   | { type: "hello"; token: string | null; deltas: boolean }
   | { type: "move"; hole: number; ply: number }
   | { type: "analyze"; multipv: number }
+  | { type: "chat"; text: string }
+  | { type: "chat_on"; on: boolean }
   | { type: GameAction };
 
 export type LobbyClientMessage =

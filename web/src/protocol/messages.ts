@@ -17,6 +17,8 @@ const REQUIRED: Record<ServerMessage["type"], [string, Kind][]> = {
   review: [["done", "boolean"], ["progress", "number"], ["moves", "array"]],
   rematch: [["id", "string"]],
   pong: [],
+  chat_log: [["messages", "array"], ["post", "boolean"]],
+  chat: [["message", "object"]],
 };
 
 function kind_of(v: unknown): Kind | "null" | "other" {
@@ -43,6 +45,12 @@ function is_line(v: unknown): boolean {
   return has(l, [["pv", "array"], ["pv_notation", "array"], ["depth", "number"]]) && is_score(l.score);
 }
 
+function is_chat_line(v: unknown): boolean {
+  if (kind_of(v) !== "object") return false;
+  const c = v as Record<string, unknown>;
+  return has(c, [["id", "number"], ["side", "string"], ["name", "string"], ["text", "string"], ["time_ms", "number"]]);
+}
+
 /** The message of one WebSocket frame, or null when it is not one the server sends. */
 export function parse_message(text: string): ServerMessage | null {
   let v: unknown;
@@ -58,6 +66,8 @@ export function parse_message(text: string): ServerMessage | null {
   if (!has(o, REQUIRED[type])) return null;
   if (type === "hint" && !is_score(o.score)) return null;
   if (type === "analysis" && !(o.lines as unknown[]).every(is_line)) return null;
+  if (type === "chat" && !is_chat_line(o.message)) return null;
+  if (type === "chat_log" && !(o.messages as unknown[]).every(is_chat_line)) return null;
   if (type === "delta") {
     const g = o.game as Record<string, unknown>;
     if (!(o.move === null || kind_of(o.move) === "object") || kind_of(g.ply) !== "number") return null;

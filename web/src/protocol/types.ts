@@ -223,6 +223,25 @@ export interface RematchMessage {
 export interface PongMessage {
   type: "pong";
 }
+/** One message of a game's chat (docs/web-protocol.md "Chat"); `text` is shown escaped. */
+export interface ChatLine {
+  id: number;
+  side: Side;
+  name: string;
+  text: string;
+  time_ms: number;
+}
+/** The chat so far, to a connection that may read it, and whether it may post. */
+export interface ChatLogMessage {
+  type: "chat_log";
+  messages: ChatLine[];
+  post: boolean;
+}
+/** A new chat message. */
+export interface ChatMessage {
+  type: "chat";
+  message: ChatLine;
+}
 
 export type ServerMessage =
   | StateMessage
@@ -233,7 +252,9 @@ export type ServerMessage =
   | AnalysisMessage
   | ReviewMessage
   | RematchMessage
-  | PongMessage;
+  | PongMessage
+  | ChatLogMessage
+  | ChatMessage;
 
 // ---- HTTP (docs/web-protocol.md, HTTP) -------------------------------------------------------
 
