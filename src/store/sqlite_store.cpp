@@ -555,7 +555,7 @@ std::optional<RatingRow> SqliteStore::rating_of(int64_t user_id, const std::stri
 void SqliteStore::write_rating(int64_t user_id, const std::string& category, const RatingRow& r) {
   Stmt up(
       prepare("INSERT OR REPLACE INTO ratings (user_id, category, rating, rd, volatility, games,"
-              " updated_ms) VALUES (?1,?2,?3,?4,?5,?6,?7,?8)"));
+              " updated_ms) VALUES (?1,?2,?3,?4,?5,?6,?7)"));
   up.i64(user_id);
   up.text(category);
   detail::put_rating(r, up);
