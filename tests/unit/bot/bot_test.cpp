@@ -732,11 +732,13 @@ TEST(BotSite, AcceptsAChallengeAndPlaysItToTheEnd) {
   EXPECT_EQ(gone->at("id"), created->at("id"));
   EXPECT_EQ(gone->at("reason"), "declined");
 
+  // A correspondence game: without a clock the bot's engine takes its --movetime (20 ms), so
+  // the game to its end takes seconds, not the minutes a clock's time management would spend.
   lobby.send(json::object{{"type", "challenge"},
                           {"to", "Kasym_bot"},
                           {"variant", "standard"},
-                          {"clock", clock},
-                          {"days_per_move", nullptr},
+                          {"clock", nullptr},
+                          {"days_per_move", 1},
                           {"rated", false},
                           {"color", "white"}});
   ASSERT_TRUE(lobby.read_type("challenge_created"));
