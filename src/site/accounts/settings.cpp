@@ -16,12 +16,13 @@ struct SettingKind {
   bool flag() const { return choices[0].empty(); }
 };
 
-constexpr std::array<SettingKind, 5> kSettings = {{
+constexpr std::array<SettingKind, 6> kSettings = {{
     {"theme", {"auto", "light", "dark"}},
     {"sound", {}},
     {"blind", {}},
     {"eval_view", {"chance", "margin"}},
     {"confirm_touch", {}},
+    {"chat_rated", {}},
 }};
 
 const SettingKind* kind_of(std::string_view key) {

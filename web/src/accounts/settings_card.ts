@@ -15,6 +15,7 @@ const LABELS: Record<PrefKey, Key> = {
   blind: "bl_mode",
   eval_view: "settings_eval_view",
   confirm_touch: "confirm_touch",
+  chat_rated: "chat_rated",
 };
 const CHOICES: Record<string, Key> = {
   auto: "settings_theme_auto",

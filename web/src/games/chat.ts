@@ -8,7 +8,7 @@ import type { ChatLogMessage, ChatMessage, GameState } from "../protocol/types.j
 import { error_text, t } from "../i18n/index.js";
 import { esc, toast } from "../shell/util.js";
 import { moderation } from "../accounts/accounts_api.js";
-import { store } from "./games_api.js";
+import { pref, set_pref } from "../shell/prefs.js";
 import { chars_left, chat_after, chat_panel_kind, empty_chat, wants_chat_on, type ChatPanelKind, type ChatView } from "./chat_state.js";
 
 export class ChatPanel {
@@ -16,7 +16,7 @@ export class ChatPanel {
   private view: ChatView = empty_chat;
   private game: GameState | null = null;
   private kind: ChatPanelKind = "none";
-  private rated_on = store.chat_rated();
+  private rated_on = pref("chat_rated");
   private asked = false; // chat_on sent on this connection
   private form_post: boolean | null = null; // what the form area shows now
 
@@ -136,7 +136,7 @@ export class ChatPanel {
     const box = e.target as HTMLInputElement;
     if (box.id !== "chat-rated" || !this.game) return;
     this.rated_on = box.checked;
-    store.set_chat_rated(box.checked);
+    set_pref("chat_rated", box.checked);
     if (box.checked) {
       this.asked = false;
       this.ask();

@@ -4,14 +4,8 @@
 
 import type { ChatLine, ChatLogMessage, ChatMessage, GameState } from "../protocol/types.js";
 
-export const CHAT_RATED_KEY = "toguz.chat_rated";
 export const CHAT_MAX_CHARS = 140;
 const KEEP = 500; // messages kept on the page, as many as the server stores per game
-
-/** The stored setting "chat in rated games" ("1": on); anything else is off. */
-export function parse_chat_rated(v: string | null): boolean {
-  return v === "1";
-}
 
 /** The panel of a game: none (not an online game, or a spectator of a rated one), the switch
  * of a rated game's player who has the chat off, or the chat. */

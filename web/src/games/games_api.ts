@@ -3,7 +3,6 @@
 // the games page can reopen them.
 
 import { call } from "../protocol/api.js";
-import { CHAT_RATED_KEY, parse_chat_rated } from "./chat_state.js";
 
 export interface Created {
   id: string;
@@ -116,7 +115,4 @@ export const store = {
    * board of the game it made (the server keeps its main line only). */
   imported: (id: string): string | null => get_item(`toguz.imported.${id}`, true),
   set_imported: (id: string, record: string) => set_item(`toguz.imported.${id}`, record, true),
-  /** Whether the chat of rated games is on (chat_state.ts; off unless switched on). */
-  chat_rated: (): boolean => parse_chat_rated(get_item(CHAT_RATED_KEY)),
-  set_chat_rated: (on: boolean) => set_item(CHAT_RATED_KEY, on ? "1" : "0"),
 };

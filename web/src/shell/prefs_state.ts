@@ -1,5 +1,6 @@
 // The player's settings (preferences) as the page keeps them, pure (no DOM): the theme, the
-// sounds, blind mode, the evaluation view and move confirmation on touch, each with its
+// sounds, blind mode, the evaluation view, move confirmation on touch and the chat of rated
+// games, each with its
 // default, the values it may take, and its entry in this browser's localStorage. An account
 // keeps the same settings on the server (GET and PUT /api/me/settings, docs/accounts.md
 // "Settings", whose catalogue src/site/accounts/settings.cpp repeats); the account's win over
@@ -16,6 +17,7 @@ export interface Prefs {
   blind: boolean; // the text board (board/text_board.ts)
   eval_view: EvalView; // games/eval_view_state.ts
   confirm_touch: boolean; // games/touch_confirm_state.ts
+  chat_rated: boolean; // the chat of rated games (games/chat.ts), off unless switched on
 }
 export type PrefKey = keyof Prefs;
 
@@ -32,6 +34,7 @@ export const PREF_SPECS: { [K in PrefKey]: PrefSpec<K> } = {
   blind: { def: false, storage: "toguz.blind" },
   eval_view: { def: "chance", choices: ["chance", "margin"], storage: "toguz.eval_view" },
   confirm_touch: { def: false, storage: "toguz.confirm_touch" },
+  chat_rated: { def: false, storage: "toguz.chat_rated" },
 };
 
 export const PREF_KEYS = Object.keys(PREF_SPECS) as PrefKey[];

@@ -3,16 +3,10 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
-  chars_left, chat_after, chat_panel_kind, empty_chat, parse_chat_rated, wants_chat_on,
+  chars_left, chat_after, chat_panel_kind, empty_chat, wants_chat_on,
 } from "../../node_modules/.toguz-unit/games/chat_state.js";
 
 const line = (id, text = "hi", side = "white") => ({ id, side, name: "Aigerim", text, time_ms: id });
-
-test("the chat of rated games is off unless stored on", () => {
-  assert.equal(parse_chat_rated("1"), true);
-  assert.equal(parse_chat_rated(null), false);
-  assert.equal(parse_chat_rated("0"), false);
-});
 
 test("the panel: online games only; in a rated one a switch for players, nothing for spectators", () => {
   assert.equal(chat_panel_kind({ mode: "engine", rated: false, you: "white" }, true), "none");

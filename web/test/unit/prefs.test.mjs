@@ -8,11 +8,11 @@ import {
 } from "../../node_modules/.toguz-unit/shell/prefs_state.js";
 import { pref, set_pref } from "../../node_modules/.toguz-unit/shell/prefs.js";
 
-const DEFAULTS = { theme: "auto", sound: true, blind: false, eval_view: "chance", confirm_touch: false };
+const DEFAULTS = { theme: "auto", sound: true, blind: false, eval_view: "chance", confirm_touch: false, chat_rated: false };
 
 test("every setting has a default, and the server's catalogue has the same keys", () => {
   assert.deepEqual(default_prefs(), DEFAULTS);
-  assert.deepEqual(PREF_KEYS, ["theme", "sound", "blind", "eval_view", "confirm_touch"]);
+  assert.deepEqual(PREF_KEYS, ["theme", "sound", "blind", "eval_view", "confirm_touch", "chat_rated"]);
   assert.deepEqual(prefs_from(() => null), DEFAULTS); // nothing stored
 });
 
@@ -25,7 +25,7 @@ test("values are checked by kind: a choice among its own, a flag true or false",
 
 test("the browser's stored texts, as written now and as the page once wrote them", () => {
   const stored = { "toguz.theme": "dark", "toguz.sound": "off", "toguz.blind": "1", "toguz.eval_view": "margin", "toguz.confirm_touch": "1" };
-  assert.deepEqual(prefs_from((k) => stored[k] ?? null), { theme: "dark", sound: false, blind: true, eval_view: "margin", confirm_touch: true });
+  assert.deepEqual(prefs_from((k) => stored[k] ?? null), { theme: "dark", sound: false, blind: true, eval_view: "margin", confirm_touch: true, chat_rated: false });
   assert.equal(decode_pref("sound", "on"), true);
   assert.equal(decode_pref("sound", "junk"), true); // the default
   assert.equal(decode_pref("theme", "purple"), "auto");
