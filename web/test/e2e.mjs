@@ -359,6 +359,67 @@ async function blind_game(browser, base, pages) {
   await other.close();
 }
 
+/** A rated game between two accounts, one played in blind mode from the keyboard alone: blind
+ * mode comes from the account's settings, the game is created from the home form by the
+ * keyboard, every move of ours is typed and announced, the opponent's moves are announced, the
+ * focus never leaves the input, and the end (the opponent resigns) with both rating changes is
+ * announced and in the accessibility tree. The opponent plays on the drawn board. */
+async function blind_rated_game(browser, base, pages) {
+  const { ctx: ca, page: a } = await signed_up(browser, base, pages, "Blind_rated");
+  const { page: b } = await signed_up(browser, base, pages, "Sighted_b");
+  const put = await ca.request.put(`${base}/api/me/settings`, { data: { blind: true }, headers: { Origin: base } });
+  check(put.ok(), `blind mode kept in the account: ${put.status()}`);
+  await a.goto(`${base}/#/`);
+  await a.reload(); // the account's settings are read at load
+  await a.waitForSelector("#online-name-account .uname", { timeout: T });
+  await a.selectOption("#online-colour", "white");
+  await a.selectOption("#online-clock", "180000+2000");
+  await a.focus("#online-rated");
+  await a.keyboard.press("Space");
+  check(await a.isChecked("#online-rated"), "rated checked from the keyboard");
+  await a.focus("#create-online");
+  await a.keyboard.press("Enter");
+  await a.waitForSelector("#invite-link", { timeout: T });
+  await b.goto(await a.inputValue("#invite-link"));
+  await b.waitForSelector("#join-go", { timeout: T });
+  await b.click("#join-go");
+  await a.waitForSelector("#blind-table tbody tr", { timeout: T });
+  check((await a.getAttribute("#blind-toggle", "aria-pressed")) === "true", "blind mode on from the account");
+  check((await a.evaluate(() => window.__toguz.state().rated)) === true, "the game is rated");
+  await a.focus("#blind-input");
+  // eight moves each (a game played to its last move is blind_game's, against the engine), then
+  // the opponent resigns: a rated result decided by play
+  let ours = 0;
+  for (let i = 0; i < 8; i++) {
+    if ((await wait_turn(a)) === "over") break;
+    await blind_focus_kept(a, `before move ${i + 1}`);
+    const legal = /^Legal holes: ([\d, ]+)$/.exec(await blind_say(a, "m", false));
+    check(legal, "m: the legal holes");
+    const hole = Number(legal[1].split(", ").at(-1));
+    const said = await blind_say(a, String(hole), true, true);
+    check(new RegExp(`^White ${hole} to [1-9] on (White|Black)'s row`).test(said[0]), `our move ${hole} announced: ${said}`);
+    ours++;
+    if ((await wait_turn(b)) === "over") break;
+    const heard_before = Number((await a.getAttribute("#blind-live", "data-count")) ?? 0);
+    await play_one(b, "click", 0);
+    // the opponent's move is announced (or the end, when it ended the game)
+    await a.waitForFunction((n) => Number(document.querySelector("#blind-live")?.dataset.count ?? 0) > n, heard_before, { timeout: T, polling: 50 });
+  }
+  if (!(await b.$("#game-over"))) {
+    await b.click('[data-action="resign"]');
+    await b.click('[data-action="resign-confirm"]');
+  }
+  await a.waitForSelector('#game-over .rating-change[data-side="black"]', { timeout: T });
+  await blind_focus_kept(a, "after the end");
+  const heard = await a.$$eval("#blind-live p", (ps) => ps.map((p) => p.textContent));
+  check(heard.some((h) => /^Black [1-9] to [1-9] on (White|Black)'s row/.test(h)), `the opponent's moves were announced: ${heard.slice(-3)}`);
+  const title = await a.textContent("#status");
+  check(heard.includes(title), `the end was announced (${title}): ${heard.slice(-3)}`);
+  const tree = await a.locator("#game-over").ariaSnapshot();
+  check(/Blind_rated/.test(tree) && /Sighted_b/.test(tree) && /[+−]\d+/.test(tree), `the rating changes in the accessibility tree: ${tree}`);
+  console.log(`  blind rated game over after ${ours} moves of ours: ${title}`);
+}
+
 /** A puzzle solved in blind mode (the setting kept from an earlier visit) from the keyboard: the
  * task is announced, each move of the solution is typed in notation, the forced replies and the
  * end are announced, and the focus stays in the input. */
@@ -2692,7 +2753,7 @@ async function analysis_variations(browser, base, pages) {
   console.log("  variations: made from an earlier move, entered, left, promoted, kept over a reload, exported");
 }
 
-const tests = { engine_game, anonymous_quiet, dark_theme, sounds, blind_game, blind_puzzle, a11y_audit, online_resign, reconnect, stalled_connection, draw_rematch_abort, claim_win, phone_pages, phone_menu, languages, language_chunks, accounts_pages, rated_game, learn_pages, puzzle_rating, explorer_from_review, lobby_game, arbiter_page, arbiter_changes, tournament_forms, arena_tournament, correspondence, game_context, notices, forgot_password, broadcast, rating_list, current_games, takeback_chat, premove, arbiter_rules, analysis_variations };
+const tests = { engine_game, anonymous_quiet, dark_theme, sounds, blind_game, blind_puzzle, a11y_audit, online_resign, reconnect, stalled_connection, draw_rematch_abort, claim_win, phone_pages, phone_menu, languages, language_chunks, accounts_pages, rated_game, learn_pages, puzzle_rating, explorer_from_review, lobby_game, arbiter_page, arbiter_changes, tournament_forms, arena_tournament, correspondence, game_context, notices, forgot_password, broadcast, rating_list, current_games, takeback_chat, premove, arbiter_rules, analysis_variations , blind_rated_game};
 const dir = mkdtempSync(path.join(tmpdir(), "toguz-e2e-"));
 let server;
 let browser;
