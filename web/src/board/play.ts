@@ -30,9 +30,10 @@ export function legal_holes(board: Board, to_move: Side): number[] {
   return out;
 }
 
-/** The board after sowing `hole` of `mover` (the hole legal), with what the move did: its
- * landing cell, the stones of an even capture and whether it made a tuz. `b` is not changed. */
-function sow(b0: Board, mover: Side, hole: number, rules: PlayRules) {
+/** The board after sowing `hole` of `mover` (a hole with stones), with what the move did: its
+ * landing cell, the stones of an even capture and whether it made a tuz. `b0` is not changed.
+ * The one sowing of the page: the blind mode's preview (text_board_state.ts) asks it too. */
+export function sow(b0: Board, mover: Side, hole: number, rules: { tuz: boolean }) {
   const b: Board = JSON.parse(JSON.stringify(b0));
   const n = b.white.length;
   const k = b[mover][hole - 1];

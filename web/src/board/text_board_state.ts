@@ -4,7 +4,8 @@
 
 import type { Board, MoveRec, Side } from "../protocol/types.js";
 import { t } from "../i18n/index.js";
-import { clock_text, other, parse_position, sowing_path, type Cell } from "./logic.js";
+import { clock_text, other, parse_position, type Cell } from "./logic.js";
+import { sow } from "./play.js";
 
 /** What playing a hole would do: nothing (an empty hole or a tuz), or where the last stone
  * lands, how many the hole then holds, what the move takes and the mover's kazna after it. */
@@ -21,30 +22,14 @@ function tuz_owner(board: Board, c: Cell): Side | null {
 /** What `side` playing `hole` would do on `board` (rules.md "A move"); `tuz_rule` is false in a
  * game played without tuzes. */
 export function preview_move(board: Board, side: Side, hole: number, tuz_rule = true): Preview {
-  const n = board.white.length;
-  const from = { side, hole };
-  if (tuz_owner(board, from)) return { kind: "tuz" };
+  if (tuz_owner(board, { side, hole })) return { kind: "tuz" };
   const k = board[side][hole - 1];
   if (!k) return { kind: "empty" };
-  const counts = { white: [...board.white], black: [...board.black] };
-  const kazna = { ...board.kazna };
-  counts[side][hole - 1] = 0;
-  const path = sowing_path(n, from, k);
-  for (const c of path) {
-    const owner = tuz_owner(board, c);
-    if (owner) kazna[owner]++;
-    else counts[c.side][c.hole - 1]++;
-  }
-  const to = path[path.length - 1];
-  const count = tuz_owner(board, to) ? 0 : counts[to.side][to.hole - 1];
-  let captures = 0;
-  let tuz = false;
-  if (to.side !== side && !tuz_owner(board, to)) {
-    if (count % 2 === 0) captures = count;
-    else if (count === 3 && tuz_rule && !board.tuz[side] && to.hole !== n && board.tuz[other(side)] !== to.hole) tuz = true;
-  }
-  if (tuz) captures = 3;
-  return { kind: "move", stones: k, to, count, captures, tuz, kazna: kazna[side] + captures };
+  const s = sow(board, side, hole, { tuz: tuz_rule });
+  const to = s.last;
+  // the landing hole's stones before a capture took them (none on a tuz: they went to a kazna)
+  const count = s.tuz ? 3 : s.captured ? s.captured : tuz_owner(board, to) ? 0 : s.board[to.side][to.hole - 1];
+  return { kind: "move", stones: k, to, count, captures: s.tuz ? 3 : s.captured, tuz: s.tuz, kazna: s.board.kazna[side] };
 }
 
 /** What the player typed into the blind mode's input. */
