@@ -630,11 +630,13 @@ async function online_resign(browser, base, pages) {
     check(JSON.stringify(await move_texts(a)) === JSON.stringify(await move_texts(b)), "both move lists agree");
   }
   check((await wait_turn(a)) === "move", "White to move after four plies");
+  await wait_ply(spec, ply);
+  // (after the end anyone may play variations on the board: not while the game goes on)
+  check((await spec.locator("#board g.hole.legal").count()) === 0, "a spectator has no legal holes");
   await b.click('[data-action="resign"]');
   await b.click('[data-action="resign-confirm"]');
   await wait_ply(spec, ply);
   check(JSON.stringify(await move_texts(spec)) === JSON.stringify(await move_texts(a)), "the spectator saw every move");
-  check((await spec.locator("#board g.hole.legal").count()) === 0, "a spectator has no legal holes");
   for (const p of [a, b, spec]) {
     await p.waitForSelector('#game-over[data-reason="resign"]', { timeout: T });
     const w = await p.$eval("#game-over", (e) => e.dataset.winner);
