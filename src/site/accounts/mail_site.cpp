@@ -95,6 +95,10 @@ std::string MailSite::new_link(const store::UserRow& u, const std::string& purpo
   return s_.site_url() + "/#/" + purpose + "/" + t.token;
 }
 
+void MailSite::send_verification(const store::UserRow& u) {
+  post(MailKind::Verify, u, {{"link", new_link(u, "verify", 24 * kHourMs)}});
+}
+
 void MailSite::post(MailKind kind, const store::UserRow& u,
                     std::map<std::string, std::string> params) {
   params["name"] = u.username;
@@ -183,7 +187,7 @@ void MailSite::set_email(const Viewer& v, const json::object& body, const std::s
         user.lang = lang;
         bool sent = false;
         if (s_.outbox && !email.empty() && !verified && s_.config.require_email_verification) {
-          post(MailKind::Verify, user, {{"link", new_link(user, "verify", 24 * kHourMs)}});
+          send_verification(user);
           sent = true;
         }
         respond(
@@ -210,7 +214,7 @@ Response MailSite::resend_verification(const Viewer& v) {
   // (possibly someone else's) address.
   if (!reset_accounts_.admit(std::to_string(user->id), now_ms()).allowed)
     throw Refusal("mail_rate");
-  post(MailKind::Verify, *user, {{"link", new_link(*user, "verify", 24 * kHourMs)}});
+  send_verification(*user);
   return ok_response({{"verification_sent", true}});
 }
 

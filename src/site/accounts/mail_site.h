@@ -72,6 +72,8 @@ class MailSite {
   bool usable(const store::UserRow& u) const;
   // A new link of `purpose` for `u`, stored as its hash; the link's URL.
   std::string new_link(const store::UserRow& u, const std::string& purpose, int64_t lifetime_ms);
+  // Mails `u` a link that confirms its address (24 hours, once).
+  void send_verification(const store::UserRow& u);
   void post(MailKind kind, const store::UserRow& u, std::map<std::string, std::string> params);
 
   MailServices s_;
