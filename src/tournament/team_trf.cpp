@@ -137,6 +137,11 @@ std::string team_event_to_trf(const TeamEvent& ev) {
 
 namespace {
 
+// An entry of a player in the lineup: a game, or an empty board's forfeit win.
+bool on_a_board(const Entry& e) {
+  return e.kind == Entry::Game || e.result == 'U';
+}
+
 // A 330 line as read.
 struct ForfeitLine {
   size_t line = 0;
@@ -246,7 +251,7 @@ class RoundReader {
       if (x.round == int(r_)) forfeited_match(x);
     for (const auto& [line, byes] : f_.byes)
       if (r_ < byes.size() && byes[r_] >= 0) {
-        if (seen_[byes[r_]] || !ranks(byes[r_]).empty())
+        if (seen_[byes[r_]])
           bad(line,
               "320, " + where_ + ": team " + std::to_string(byes[r_] + 1) + " plays in that round");
         seen_[byes[r_]] = 1;
@@ -271,12 +276,13 @@ class RoundReader {
   }
   size_t line_of_player(int p) const { return f_.players[p].line; }
 
-  // Team t's players with an entry this round (starting ranks - 1), in roster order.
+  // Team t's players with an entry this round (starting ranks - 1), in roster order; another
+  // program's "0000 - Z" (not paired) is no entry.
   std::vector<int> ranks(int t) const {
     std::vector<int> out;
     for (int p : f_.members[t]) {
       const Entry e = entry(p);
-      if (e.kind == Entry::Absent) continue;
+      if (e.kind == Entry::Absent || (e.kind == Entry::Bye && e.result == 'Z')) continue;
       if (e.kind == Entry::Bye && e.result != 'U')
         bad(line_of_player(p), where_ +
                                    ": a team player without an opponent wins the empty "
@@ -397,7 +403,7 @@ int boards_of(const TeamFile& f) {
     for (const std::vector<int>& team : f.members)
       most = std::max(most, int(std::count_if(team.begin(), team.end(), [&](int p) {
                         const std::vector<Entry>& e = f.players[p].rounds;
-                        return r < int(e.size()) && e[r].kind != Entry::Absent;
+                        return r < int(e.size()) && on_a_board(e[r]);
                       })));
   return most;
 }
@@ -426,7 +432,7 @@ TeamEvent team_event_from_trf(std::string_view text) {
   for (const auto& [line, text] : other_lines) read_team_line(ev, f, text, line);
   for (const PlayerLine& p : f.players)
     for (size_t r = 0; r < p.rounds.size(); ++r)
-      if (p.rounds[r].kind != Entry::Absent) f.rounds = std::max(f.rounds, int(r) + 1);
+      if (on_a_board(p.rounds[r])) f.rounds = std::max(f.rounds, int(r) + 1);
   if (f.rounds > 1000) throw std::runtime_error("more than 1000 rounds");
   if (!boards_given) ev.boards = std::min(100, boards_of(f));
   if (ev.system == System::Swiss) ev.rounds = std::max(header.rounds, f.rounds);

@@ -216,6 +216,25 @@ TEST(TeamTrf, AnEventAsTheColumnsSay) {
   EXPECT_EQ(team_event_to_json(back), team_event_to_json(ev));
 }
 
+// A file as another program may write it: no XX lines of ours, a player not in the lineup
+// marked "0000 - Z". The boards are the most players a team fielded.
+TEST(TeamTrf, AnotherProgramsFileWithoutOurLines) {
+  std::string text = team_event_to_trf(team_trf_three_teams());
+  for (const char* code : {"XXB", "XXS", "XXD"}) {
+    const size_t at = text.find(std::string("\n") + code);
+    text.erase(at, text.find('\n', at + 1) - at);
+  }
+  const size_t zhana = text.find("Zhana, Oiynshy");
+  text.insert(text.find('\n', zhana), "  0000 - Z");
+  const TeamEvent back = team_event_from_trf(text);
+  EXPECT_EQ(back.boards, 2);
+  EXPECT_EQ(back.scoring, TeamScoring::MatchPoints);
+  EXPECT_FALSE(back.teams[0].roster[2].withdrawn);
+  ASSERT_EQ(back.played.size(), 3u);
+  EXPECT_EQ(back.played[0].matches[0].away_lineup, (std::vector<int>{0}));
+  EXPECT_EQ(back.played[0].matches[0].results[1], BoardResult::BlackForfeitWin);
+}
+
 TEST(TeamTrf, SimulatedEventsComeBackTheSame) {
   std::mt19937 rng(20261206);
   int rounds = 0;
