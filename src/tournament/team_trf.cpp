@@ -30,6 +30,7 @@ struct PlayerRounds {
   std::vector<int> half_points;
 };
 
+// The 001 entries of every board played or left empty, round by round.
 PlayerRounds player_rounds(const TeamEvent& ev, const std::vector<int>& offsets) {
   PlayerRounds out{std::vector<std::vector<std::string>>(offsets.back()),
                    std::vector<int>(offsets.back(), 0)};
@@ -244,6 +245,7 @@ class RoundReader {
   RoundReader(const TeamEvent& ev, const TeamFile& f, size_t r)
       : ev_(ev), f_(f), r_(r), where_("round " + std::to_string(r + 1)), seen_(ev.teams.size()) {}
 
+  // The round's matches (from the games, then the 330 lines) and byes, each team once.
   TeamRound read() {
     for (int t = 0; t < int(ev_.teams.size()); ++t)
       if (!seen_[t]) match_from_games(t);
@@ -270,6 +272,7 @@ class RoundReader {
   }
 
  private:
+  // Player p's entry this round (Absent past the end of his line).
   Entry entry(int p) const {
     const std::vector<Entry>& rounds = f_.players[p].rounds;
     return r_ < rounds.size() ? rounds[r_] : Entry{};
@@ -295,12 +298,14 @@ class RoundReader {
     return out;
   }
 
+  // Starting ranks - 1 as roster indexes.
   std::vector<int> lineup(const std::vector<int>& players) const {
     std::vector<int> out;
     for (int p : players) out.push_back(f_.slot[p].second);
     return out;
   }
 
+  // Marks a team as placed this round; a second time is refused.
   void take(int team) {
     if (seen_[team])
       throw std::runtime_error(where_ + ": " + ev_.teams[team].name + " has two matches");

@@ -14,6 +14,7 @@ constexpr size_t kRankCol = 5, kTitleCol = 11, kNameCol = 15, kRatingCol = 49, k
                  kIdCol = 58, kPointsCol = 81, kPlaceCol = 86, kFirstRoundCol = 92;
 constexpr size_t kNameWidth = 33, kRoundWidth = 10;
 
+// A number's text: digits only, at least one.
 bool all_digits(const std::string& s) {
   return !s.empty() && std::all_of(s.begin(), s.end(), ::isdigit);
 }
@@ -229,6 +230,7 @@ size_t round_column(size_t round_index) {
 
 namespace {
 
+// An entry without an opponent (0000) and its result letter.
 Entry bye_entry(const std::string& res, size_t line, const std::string& where) {
   Entry e;
   e.kind = Entry::Bye;
@@ -268,6 +270,7 @@ Entry read_entry(const Cells& text, size_t col, size_t line, size_t round, int n
   return e;
 }
 
+// A 001 line's player and rounds; `self` is his index, `n` the number of players.
 PlayerLine read_player(const Cells& text, size_t line, int n, int self) {
   PlayerLine p;
   p.line = line;
