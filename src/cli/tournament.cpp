@@ -1,7 +1,6 @@
 // `toguz tournament ACTION FILE ...`: an over-the-board event kept in a JSON state file
 // (docs/tournaments.md). The pairing, standings and TGK are in src/tournament; this file reads
 // and writes the state file and prints.
-#include <filesystem>
 #include <iostream>
 
 #include "cli/commands.h"
@@ -31,29 +30,9 @@ void save(const std::string& path, const Event& ev) {
 
 // trf FILE: the exchange file; from-trf TRF FILE: a state file from one.
 void add_exchange(CLI::App* cmd) {
-  struct Args {
-    std::string file, trf, out;
-    bool force = false;
-  };
-  auto a = std::make_shared<Args>();
-  auto* c = cmd->add_subcommand("trf", "write the event as an exchange file (TRF)");
-  c->add_option("FILE", a->file, "the state file")->required();
-  c->add_option("-o,--output", a->out, "output file (default: standard output)");
-  c->callback([a] { emit(a->out, event_to_trf(load(a->file))); });
-  auto* r = cmd->add_subcommand("from-trf", "make a state file from an exchange file (TRF)");
-  r->add_option("TRF", a->trf, "the exchange file ('-' = standard input)")->required();
-  r->add_option("FILE", a->file, "the state file to create")->required();
-  r->add_flag("--force", a->force, "replace an existing file");
-  r->callback([a] {
-    if (!a->force && std::filesystem::exists(a->file))
-      fail(a->file + ": exists (give --force to replace it)", 2);
-    const std::string text = read_text(a->trf);
-    try {
-      save(a->file, event_from_trf(text));
-    } catch (const std::runtime_error& e) {
-      fail(a->trf + ": " + e.what());
-    }
-  });
+  add_exchange_commands(
+      cmd, "from-trf", [](const std::string& path) { return event_to_trf(load(path)); },
+      [](const std::string& text) { return event_to_json(event_from_trf(text)); });
 }
 
 // PLAYER as the command line gives it: the name as entered, or the entry number (1-based).

@@ -45,6 +45,35 @@ void emit(const std::string& out_path, const std::string& text) {
     write_file(out_path, text);
 }
 
+void add_exchange_commands(CLI::App* cmd, const std::string& import_name, TextOf to_trf,
+                           TextOf from_trf) {
+  struct Args {
+    std::string file, trf, out;
+    bool force = false;
+  };
+  auto a = std::make_shared<Args>();
+  auto* c = cmd->add_subcommand("trf", "write the event as an exchange file (TRF)");
+  c->add_option("FILE", a->file, "the state file")->required();
+  c->add_option("-o,--output", a->out, "output file (default: standard output)");
+  c->callback([a, to_trf] { emit(a->out, to_trf(a->file)); });
+  auto* r = cmd->add_subcommand(import_name, "make a state file from an exchange file (TRF)");
+  r->add_option("TRF", a->trf, "the exchange file ('-' = standard input)")->required();
+  r->add_option("FILE", a->file, "the state file to create")->required();
+  r->add_flag("--force", a->force, "replace an existing file");
+  r->callback([a, from_trf] {
+    if (!a->force && std::filesystem::exists(a->file))
+      fail(a->file + ": exists (give --force to replace it)", 2);
+    const std::string text = read_text(a->trf);
+    std::string state;
+    try {
+      state = from_trf(text);
+    } catch (const std::runtime_error& e) {
+      fail(a->trf + ": " + e.what());
+    }
+    write_file(a->file, state);
+  });
+}
+
 int round_arg(size_t played, int round) {
   if (played == 0) fail("no round has been paired yet");
   if (round == 0) return int(played);

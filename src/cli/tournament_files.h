@@ -3,6 +3,7 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -30,6 +31,13 @@ T load_state(const std::string& path, T (*parse)(std::string_view)) {
     fail(path + ": " + e.what());
   }
 }
+
+// `trf FILE [-o OUT]` and `IMPORT TRF FILE [--force]` under `cmd`: the state file's exchange
+// file (`to_trf` of the state file's path), and a new state file (`from_trf` of the exchange
+// file's text, which throws std::runtime_error naming the line; the refusal names the file).
+using TextOf = std::function<std::string(const std::string&)>;
+void add_exchange_commands(CLI::App* cmd, const std::string& import_name, TextOf to_trf,
+                           TextOf from_trf);
 
 // --round R of an event with `played` rounds: 0 (not given) is the latest.
 int round_arg(size_t played, int round);

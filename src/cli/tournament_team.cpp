@@ -8,6 +8,7 @@
 #include "rules/text.h"
 #include "tournament/team_json.h"
 #include "tournament/team_standings.h"
+#include "tournament/team_trf.h"
 
 namespace toguz::cli {
 
@@ -258,6 +259,10 @@ void add_tournament_team(CLI::App& tournament) {
   add_team_lineup(team);
   add_team_result(team);
   add_team_reports(team);
+  // trf FILE: the exchange file; import TRF FILE: a state file from one.
+  add_exchange_commands(
+      team, "import", [](const std::string& path) { return team_event_to_trf(load_team(path)); },
+      [](const std::string& text) { return team_event_to_json(team_event_from_trf(text)); });
 }
 
 }  // namespace toguz::cli

@@ -12,8 +12,9 @@
 namespace toguz::tournament {
 
 // Writes the event: its header lines (012 name, 022 site, 042 date, 062/072 counts, 092 system,
-// XXR rounds, XXT tie-breaks) and one 001 line per player in starting-rank order (the Swiss
-// pairing numbers; a round robin's entry order), with every paired round.
+// XXR rounds, XXT tie-breaks), our lines for the arbiter's settings and the withdrawals (XXH,
+// XXW, XXP, XXA, XXD), and one 001 line per player in starting-rank order (the Swiss pairing
+// numbers; a round robin's entry order), with every paired round.
 std::string event_to_trf(const Event& event);
 
 // Reads a file written by event_to_trf or by another program. Throws std::runtime_error

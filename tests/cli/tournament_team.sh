@@ -2,7 +2,8 @@
 # toguz tournament team: a three-team round robin on two boards kept in a state file (teams and
 # rosters, a captain's lineup with a reserve, a short lineup whose empty board is a forfeit,
 # results with typed moves, standings, board prizes, the TGK file), its games rated by
-# `toguz ratings compute` with the changes worked out below, and the errors.
+# `toguz ratings compute` with the changes worked out below, its exchange file (TRF) imported
+# back, and the errors.
 set -u
 toguz="$1"
 tmp=$(mktemp -d)
@@ -114,6 +115,24 @@ check "ratings: list" "number,name,region,title,before,change,after,games,id
 5,Кали Айдана,,,1950,-11,1939,51,
 6,Reserve Astana,,,1900,+11,1911,51,
 7,Жаңа Ойыншы,,,1900,-7,1893,51," "$(cat "$tmp/out/list.csv")"
+
+# The exchange file (TRF): written, imported into a new state file, written again the same; the
+# imported event's standings are the original's.
+t withdraw "$ev" Shymkent >/dev/null && t trf "$ev" -o "$tmp/team.trf"
+check "trf: exit status" 0 "$?"
+check "trf: team line" "013 Astana                             1    2    3" \
+  "$(grep '^013 Astana' "$tmp/team.trf")"
+check "trf: withdrawn team" "XXQ 3" "$(grep '^XXQ' "$tmp/team.trf")"
+t import "$tmp/team.trf" "$tmp/imported.json"
+check "import: exit status" 0 "$?"
+check "import: the same file" "$(cat "$tmp/team.trf")" "$(t trf "$tmp/imported.json")"
+check "import: standings" "$(t standings "$ev")" "$(t standings "$tmp/imported.json")"
+t import "$tmp/team.trf" "$tmp/imported.json" 2>/dev/null
+check "import over a file: exit status" 2 "$?"
+sed 's/^XXB 2/XXB 0/' "$tmp/team.trf" >"$tmp/bad.trf"
+err=$(t import "$tmp/bad.trf" "$tmp/bad.json" 2>&1)
+check "import refused: message" \
+  "toguz tournament: $tmp/bad.trf: line 10, XXB: expected a number from 1 to 100, found '0'" "$err"
 
 err=$(t lineup "$ev" Nowhere 1 2>&1)
 check "no team: message" "toguz tournament: no team 'Nowhere' (a name as entered, or 1 to 3)" "$err"

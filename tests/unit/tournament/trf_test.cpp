@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "tournament/event_json.h"
+#include "trf_test_files.h"
 
 using namespace toguz::tournament;
 
@@ -153,18 +154,8 @@ TEST(Trf, SimulatedEventsComeBackTheSame) {
 
 TEST(Trf, RefusalsNameTheLineAndTheField) {
   const std::string good = event_to_trf(four_player_swiss());
-  // The file with line `index` (0-based) changed at column `col` (1-based) to `text`.
   auto changed = [&](int index, size_t col, const std::string& text) {
-    std::string out;
-    int i = 0;
-    for (size_t at = 0; at < good.size(); ++i) {
-      const size_t end = good.find('\n', at);
-      std::string line = good.substr(at, end - at);
-      if (i == index) line.replace(col - 1, text.size(), text);
-      out += line + "\n";
-      at = end + 1;
-    }
-    return out;
+    return trf_line_changed(good, index, col, text);
   };
   EXPECT_EQ(error_of("012 Nobody\n"), "no player lines (001)");
   struct Damage {
@@ -201,12 +192,9 @@ TEST(Trf, RefusalsNameTheLineAndTheField) {
 TEST(Trf, DamagedFilesAreRefusedNeverCrash) {
   std::mt19937 rng(7);
   const std::string good = event_to_trf(simulated(rng, 9, true));
-  const std::string alphabet = " 0123456789wb=+-*UZ\n";
   int refused = 0;
   for (int trial = 0; trial < 3000; ++trial) {
-    std::string text = good;
-    for (int k = 0; k < 1 + int(rng() % 4); ++k)
-      text[rng() % text.size()] = alphabet[rng() % alphabet.size()];
+    const std::string text = trf_damaged(good, rng);
     try {
       const Event ev = event_from_trf(text);
       event_from_json(event_to_json(ev));  // what is accepted is a whole event
@@ -215,4 +203,20 @@ TEST(Trf, DamagedFilesAreRefusedNeverCrash) {
     }
   }
   EXPECT_GT(refused, 0);
+}
+
+TEST(Trf, WithdrawalsComeBack) {
+  Event ev = four_player_swiss();
+  ev.players[2].withdrawn = true;  // Toktogulov: pairing number 2
+  ev.players[3].withdrawn = true;  // Kim: 4
+  const std::string text = event_to_trf(ev);
+  EXPECT_NE(text.find("XXT BH-1 BH SB W DE\nXXD 2 4\n001"), std::string::npos);
+  const Event back = event_from_trf(text);
+  EXPECT_FALSE(back.players[0].withdrawn);
+  EXPECT_TRUE(back.players[1].withdrawn);
+  EXPECT_FALSE(back.players[2].withdrawn);
+  EXPECT_TRUE(back.players[3].withdrawn);
+  EXPECT_EQ(event_to_trf(back), text);
+  EXPECT_EQ(error_of(text.substr(0, text.find("XXD")) + "XXD 5\n" + text.substr(text.find("001"))),
+            "line 9, XXD: expected a number from 1 to 4, found '5'");
 }
