@@ -5,6 +5,7 @@
 // arbiter the event's exchange file (TRF), and on #/arbiter an event imported from one.
 //   #/arbiter                 a new event or an imported one, and the events this browser arbitrates
 //   #/arbiter/<id>[/<key>]    the event; with its arbiter key (kept in this browser) to change it
+//   #/arbiter/team/<id>[/<key>]  a team event (arbiter_teams.ts)
 // The arbiter may correct a player (a typo), withdraw one, enter late players in a Swiss, and
 // pair the last round again while it has no result. What is typed into a board and not saved
 // stays across the redraws (BoardDrafts). The print pages come in the page's language.
@@ -20,6 +21,7 @@ import {
   new_player_body, player_label, print_path, result_label, round_index, tie_break_text, titled_name,
 } from "./arbiter_state.js";
 import { rules_part } from "./arbiter_rules.js";
+import { new_team_part } from "./arbiter_teams.js";
 
 /** #/arbiter: the form of a new event and the events whose keys this browser keeps. */
 export class ArbiterHomeView implements View {
@@ -54,9 +56,9 @@ export class ArbiterHomeView implements View {
     });
     const mine = Object.entries(keys());
     const list = mine.length
-      ? h("ul", { id: "arb-mine" }, ...mine.map(([id, k]) => h("li", {}, h("a", { href: `#/arbiter/${encodeURIComponent(id)}` }, k.name || id))))
+      ? h("ul", { id: "arb-mine" }, ...mine.map(([id, k]) => h("li", {}, h("a", { href: `#/arbiter/${k.team ? "team/" : ""}${encodeURIComponent(id)}` }, k.name || id))))
       : null;
-    this.el.replaceChildren(h("h2", {}, t("arb_title")), h("p", {}, t("arb_intro")), h("h3", {}, t("arb_new")), form, ...import_part());
+    this.el.replaceChildren(h("h2", {}, t("arb_title")), h("p", {}, t("arb_intro")), h("h3", {}, t("arb_new")), form, ...new_team_part(), ...import_part());
     if (list) this.el.append(h("h3", {}, t("arb_my_events")), list);
   }
 }
