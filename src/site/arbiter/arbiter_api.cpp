@@ -88,24 +88,23 @@ json::object event_view(const std::string& id, const Event& ev) {
                                     {"round", q.round},
                                     {"kind", std::string(tournament::bye_kind_name(q.kind))}});
   for (auto [a, b] : ev.forbidden) forbidden.push_back(json::array{a, b});
-  return json::object{{"id", id},
-                      {"name", ev.name},
-                      {"site", ev.site},
-                      {"date", ev.date},
-                      {"system", std::string(system_name(ev.system))},
-                      {"rounds", ev.total_rounds()},
-                      {"tie_breaks", std::move(tie_breaks)},
-                      {"players", std::move(players)},
-                      {"played", std::move(rounds)},
-                      {"standings", std::move(table)},
-                      {"bye_requests", std::move(requests)},
-                      {"forbidden", std::move(forbidden)},
-                      {"max_half_byes", ev.max_half_byes},
-                      {"half_bye_last_round", ev.half_bye_last_round},
-                      {"accelerated_rounds", ev.accelerated_rounds},
-                      {"forfeit_withdraws", ev.forfeit_withdraws},
-                      {"rated", ev.rated},
-                      {"next", next_step(ev)}};
+  json::object out = event_view_head(id, ev.name, ev.site, ev.date, ev.system, ev.total_rounds());
+  const json::object rest{
+      {"tie_breaks", std::move(tie_breaks)},
+      {"players", std::move(players)},
+      {"played", std::move(rounds)},
+      {"standings", std::move(table)},
+      {"bye_requests", std::move(requests)},
+      {"forbidden", std::move(forbidden)},
+      {"max_half_byes", ev.max_half_byes},
+      {"half_bye_last_round", ev.half_bye_last_round},
+      {"accelerated_rounds", ev.accelerated_rounds},
+      {"forfeit_withdraws", ev.forfeit_withdraws},
+      {"rated", ev.rated},
+      {"next", next_step(ev)},
+  };
+  out.insert(rest.begin(), rest.end());
+  return out;
 }
 
 std::vector<TieBreak> tie_breaks_of_body(const json::value* t) {
@@ -408,11 +407,7 @@ Response ArbiterApi::change(const http::request<http::string_body>& req, store::
       broadcasts_.set_eval_delay(row.id,
                                  int(get_int(body, "eval_delay", 0, 0, Broadcasts::kMaxEvalDelay)));
   } else if (action == "pair") {
-    try {
-      add_next_round(ev);
-    } catch (const std::runtime_error& e) {
-      throw Refusal("event_pairing", {{"detail", e.what()}});
-    }
+    pair_or_refuse([&ev] { add_next_round(ev); });
   } else if (action == "result") {
     enter_result(ev, body);
   } else {

@@ -45,6 +45,25 @@ json::array tie_break_texts(const std::vector<double>& values) {
   return texts;
 }
 
+json::object event_view_head(const std::string& id, const std::string& name,
+                             const std::string& site, const std::string& date,
+                             tournament::System system, int rounds) {
+  return json::object{{"id", id},
+                      {"name", name},
+                      {"site", site},
+                      {"date", date},
+                      {"system", std::string(tournament::system_name(system))},
+                      {"rounds", rounds}};
+}
+
+void pair_or_refuse(const std::function<void()>& pair) {
+  try {
+    pair();
+  } catch (const std::runtime_error& e) {
+    throw Refusal("event_pairing", {{"detail", e.what()}});
+  }
+}
+
 NewEvent create_event_row(store::Store& store, std::string state) {
   const auto key = accounts::new_session(0, 0);
   store::EventRow row{"", key.hash, std::move(state), now_ms(), now_ms()};

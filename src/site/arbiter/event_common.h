@@ -6,6 +6,7 @@
 
 #include <boost/beast/http.hpp>
 #include <boost/json.hpp>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,15 @@ tournament::Player player_fields(const boost::json::object& o);
 
 // Tie-break values as every page writes them (tournament::tie_break_value).
 boost::json::array tie_break_texts(const std::vector<double>& values);
+
+// What every event's JSON view starts with: id, name, site, date, system and the rounds in total.
+boost::json::object event_view_head(const std::string& id, const std::string& name,
+                                    const std::string& site, const std::string& date,
+                                    tournament::System system, int rounds);
+
+// Runs `pair` (the next round paired into an event); the reason it cannot, a
+// std::runtime_error's, answered as a Refusal event_pairing.
+void pair_or_refuse(const std::function<void()>& pair);
 
 // A new event's row saved with `state` under a fresh random id, and the arbiter key that
 // changes it: the key is answered once and only its hash is stored.

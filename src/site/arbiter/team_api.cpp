@@ -112,20 +112,19 @@ json::object team_view(const std::string& id, const TeamEvent& ev) {
   json::array tie_breaks;
   for (TeamTieBreak t : team_tie_breaks_of(ev))
     tie_breaks.push_back(json::string(team_tie_break_short(t)));
-  return json::object{{"id", id},
-                      {"name", ev.name},
-                      {"site", ev.site},
-                      {"date", ev.date},
-                      {"system", std::string(system_name(ev.system))},
-                      {"rounds", ev.total_rounds()},
-                      {"boards", ev.boards},
-                      {"scoring", std::string(team_scoring_name(ev.scoring))},
-                      {"tie_breaks", std::move(tie_breaks)},
-                      {"teams", std::move(teams)},
-                      {"played", std::move(rounds)},
-                      {"standings", standings_view(ev)},
-                      {"board_prizes", prizes_view(ev)},
-                      {"next", next_step(ev)}};
+  json::object out = event_view_head(id, ev.name, ev.site, ev.date, ev.system, ev.total_rounds());
+  const json::object rest{
+      {"boards", ev.boards},
+      {"scoring", std::string(team_scoring_name(ev.scoring))},
+      {"tie_breaks", std::move(tie_breaks)},
+      {"teams", std::move(teams)},
+      {"played", std::move(rounds)},
+      {"standings", standings_view(ev)},
+      {"board_prizes", prizes_view(ev)},
+      {"next", next_step(ev)},
+  };
+  out.insert(rest.begin(), rest.end());
+  return out;
 }
 
 // The settings in the body, each kept as it was when absent: the tie-breaks (in order, any
@@ -318,11 +317,7 @@ Response TeamApi::change(const Request& req, store::EventRow& row, TeamEvent ev,
   } else if (action == "withdraw") {
     ev.teams[team_index(ev, body)].withdrawn = get_bool(body, "withdrawn", true);
   } else if (action == "pair") {
-    try {
-      add_next_team_round(ev);
-    } catch (const std::runtime_error& e) {
-      throw Refusal("event_pairing", {{"detail", e.what()}});
-    }
+    pair_or_refuse([&ev] { add_next_team_round(ev); });
   } else if (action == "unpair") {
     unpair_round(ev);
   } else if (action == "lineup") {

@@ -10,10 +10,11 @@
 
 import { error_text, lang, t } from "../i18n/index.js";
 import { field, h, option, toast, type View } from "../shell/util.js";
-import { keep_key, keys, team_api, team_event_path, type TeamEvent, type TeamMatch } from "./arbiter_api.js";
+import { keep_key, team_api, team_event_path, type TeamEvent, type TeamMatch } from "./arbiter_api.js";
+import { edit_buttons, key_note, pair_button, player_inputs, result_entry, round_heading, send_change, take_key } from "./arbiter_parts.js";
 import {
-  BoardDrafts, RESULTS, TEAM_TIE_BREAKS, board_member, event_date, event_meta, extra_tie_breaks, lineup_body, may_repair_team, new_team_event_body,
-  player_label, print_path, result_label, roster_lines, team_arbiter_link, tie_break_list, titled_name,
+  BoardDrafts, TEAM_TIE_BREAKS, board_member, edit_player_body, event_date, event_meta, extra_tie_breaks, lineup_body, may_repair_team, new_team_event_body,
+  player_label, round_index, print_path, result_label, roster_lines, team_arbiter_link, tie_break_list, titled_name,
 } from "./arbiter_state.js";
 
 /** The form of a new team event (on #/arbiter). */
@@ -52,16 +53,12 @@ export class TeamEventView implements View {
   private ev: TeamEvent | null = null;
   private key: string;
   private shown_round = 0; // 1-based; 0: the latest
-  private drafts = new BoardDrafts(); // boards numbered match * 100 + board
+  private drafts = new BoardDrafts();
   private editing = ""; // "team.player" being corrected
 
   constructor(private id: string, key_in_url?: string) {
     this.el.className = "arbiter";
-    this.key = key_in_url ?? keys()[id]?.key ?? "";
-    if (key_in_url) {
-      keep_key(id, key_in_url, "", true);
-      history.replaceState(null, "", `#/arbiter/team/${encodeURIComponent(id)}`); // the key leaves the address bar
-    }
+    this.key = take_key(id, key_in_url, `#/arbiter/team/${encodeURIComponent(id)}`, true);
     this.el.replaceChildren(h("p", {}, t("arb_loading")));
     void team_api
       .get(id)
@@ -77,20 +74,12 @@ export class TeamEventView implements View {
   }
 
   /** Sends one change with the key; the event comes back and is drawn again. */
-  private async change(action: string, body: Record<string, unknown>, error_box?: HTMLElement): Promise<boolean> {
-    try {
-      this.show((await team_api.post(this.id, action, { ...body, key: this.key })).event);
-      return true;
-    } catch (err) {
-      if (error_box) error_box.textContent = error_text(err);
-      else toast(error_text(err), "error");
-      return false;
-    }
+  private change(action: string, body: Record<string, unknown>, error_box?: HTMLElement): Promise<boolean> {
+    return send_change(() => team_api.post(this.id, action, { ...body, key: this.key }), (r) => this.show(r.event), error_box);
   }
 
   private round_index(): number {
-    const n = this.ev!.played.length;
-    return this.shown_round >= 1 && this.shown_round <= n ? this.shown_round - 1 : n - 1;
+    return round_index(this.ev!.played.length, this.shown_round);
   }
 
   render() {
@@ -105,7 +94,7 @@ export class TeamEventView implements View {
       h("h2", { id: "arb-event-name" }, ev.name || t("arb_untitled")),
       h("p", { class: "arb-meta" }, event_meta(ev)),
       links,
-      arbiter ? this.arbiter_note() : h("p", { class: "arb-note no-print" }, t("arb_read_only")),
+      arbiter ? key_note(team_arbiter_link(`${location.origin}${location.pathname}`, this.id, this.key)) : h("p", { class: "arb-note no-print" }, t("arb_read_only")),
       this.teams_part(arbiter),
       this.round_part(arbiter),
       this.standings_part(),
@@ -113,12 +102,6 @@ export class TeamEventView implements View {
       arbiter ? this.settings_part() : null,
     ];
     this.el.replaceChildren(...parts.filter((p): p is HTMLElement => p !== null));
-  }
-
-  private arbiter_note(): HTMLElement {
-    const link = team_arbiter_link(`${location.origin}${location.pathname}`, this.id, this.key);
-    const input = h("input", { id: "arb-key-link", readonly: "", value: link }) as HTMLInputElement;
-    return h("div", { class: "arb-note no-print" }, h("p", {}, t("arb_key_note")), field(t("arb_arbiter_link"), input));
   }
 
   /** The teams with their rosters; the key holder's forms: a new team, a player added or
@@ -140,17 +123,9 @@ export class TeamEventView implements View {
       if (arbiter && ev.played.length === 0) box.append(this.add_member_form(ti));
     });
     if (arbiter && ev.played.length === 0) box.append(this.add_team_form());
-    if (arbiter && ev.next === "pair") {
-      const pair = h("button", { id: "arb-pair", type: "button", class: "no-print" }, t("arb_pair", { n: ev.played.length + 1 }));
-      pair.addEventListener("click", () => {
-        this.shown_round = 0;
-        void this.change("pair", {});
-      });
-      box.append(h("p", {}, pair));
-    } else if (arbiter && may_repair_team(ev)) {
-      const again = h("button", { id: "arb-repair", type: "button", class: "no-print" }, t("arb_repair", { n: ev.played.length }));
-      again.addEventListener("click", () => void this.change("unpair", {}).then((ok) => ok && this.change("pair", {})));
-      box.append(h("p", {}, again));
+    const pair = arbiter ? pair_button(ev.next === "pair", may_repair_team(ev), ev.played.length, (action) => this.change(action, {}), () => (this.shown_round = 0)) : null;
+    if (pair) {
+      box.append(pair);
     } else if (arbiter && ev.next === "teams") {
       box.append(h("p", { class: "no-print" }, t("arb_need_teams")));
     }
@@ -171,26 +146,12 @@ export class TeamEventView implements View {
 
   /** A roster player being corrected: name, rating and title. */
   private edit_member(ti: number, pi: number): HTMLElement {
-    const p = this.ev!.teams[ti].roster[pi];
-    const title = h("input", { class: "arb-edit-title", maxlength: "10", size: "4", value: p.title, "aria-label": t("arb_title_field") }) as HTMLInputElement;
-    const name = h("input", { class: "arb-edit-name", maxlength: "40", value: p.name, "aria-label": t("arb_player_name") }) as HTMLInputElement;
-    const rating = h("input", { class: "arb-edit-rating", type: "number", min: "0", max: "9999", value: p.rating > 0 ? String(p.rating) : "", "aria-label": t("arb_rating") }) as HTMLInputElement;
-    const error = h("span", { class: "arb-board-error", role: "alert" });
-    const save = h("button", { type: "button", class: "arb-edit-save primary" }, t("arb_save"));
-    save.addEventListener("click", () => {
-      const body = { team: ti + 1, player: pi + 1, name: name.value, rating: rating.value ? Number(rating.value) : 0, title: title.value };
-      void this.change("player", body, error).then((ok) => {
-        if (!ok) return;
-        this.editing = "";
-        this.render();
-      });
-    });
-    const cancel = h("button", { type: "button", class: "arb-edit-cancel" }, t("cancel"));
-    cancel.addEventListener("click", () => {
+    const { title, name, rating } = player_inputs(this.ev!.teams[ti].roster[pi]);
+    const buttons = edit_buttons((error) => this.change("player", { team: ti + 1, ...edit_player_body(pi, name.value, rating.value, title.value) }, error), () => {
       this.editing = "";
       this.render();
     });
-    return h("li", { class: "arb-editing" }, title, " ", name, " ", rating, " ", save, " ", cancel, error);
+    return h("li", { class: "arb-editing" }, title, " ", name, " ", rating, " ", ...buttons);
   }
 
   private add_member_form(ti: number): HTMLElement {
@@ -226,14 +187,11 @@ export class TeamEventView implements View {
     if (ev.played.length === 0) return null;
     const r = this.round_index();
     const round = ev.played[r];
-    const pick = h("select", { id: "arb-round-pick", class: "no-print" },
-      ...ev.played.map((_, i) => option(String(i + 1), t("arb_round", { n: i + 1, total: ev.rounds }), i === r)));
-    pick.addEventListener("change", () => {
-      this.shown_round = Number((pick as HTMLSelectElement).value);
-      this.render();
-    });
     const box = h("section", { class: "arb-round", id: "arb-matches", "data-round": String(r + 1) },
-      h("h3", {}, ev.played.length > 1 ? pick : t("arb_round", { n: r + 1, total: ev.rounds })));
+      round_heading(ev.played.length, r, ev.rounds, (n) => {
+        this.shown_round = n;
+        this.render();
+      }));
     round.matches.forEach((m, mi) => box.append(this.match_part(r, mi, m, arbiter)));
     for (const team of round.byes) box.append(h("p", { class: "bye" }, `${ev.teams[team].name}: ${t("arb_bye")}`));
     return box;
@@ -268,28 +226,12 @@ export class TeamEventView implements View {
     return h("div", { class: "arb-match-box" }, title, table, ...lineups);
   }
 
-  /** A board's result select and moves, drawn into `cell` and a row below it. */
+  /** A board's result select and moves, drawn into `cell` and a row below it (drafts by
+   * round and match * 100 + board). */
   private board_entry(r: number, mi: number, bi: number, result: string, cell: HTMLElement): HTMLElement {
-    const key = mi * 100 + bi;
-    const draft = this.drafts.get(r + 1, key);
-    const shown = draft.result ?? result;
-    const sel = h("select", { class: "arb-result", "aria-label": t("result") }, ...RESULTS.map(([v, text]) => option(v, text, v === shown))) as HTMLSelectElement;
-    sel.addEventListener("change", () => this.drafts.set(r + 1, key, { result: sel.value }));
-    cell.append(sel);
-    const moves = h("textarea", { class: "arb-moves", rows: "2", placeholder: t("arb_moves") }) as HTMLTextAreaElement;
-    moves.value = draft.moves ?? "";
-    moves.addEventListener("input", () => this.drafts.set(r + 1, key, { moves: moves.value }));
-    const error = h("p", { class: "arb-board-error", role: "alert" });
-    const save = h("button", { type: "button", class: "arb-save" }, t("arb_save"));
-    save.addEventListener("click", () => {
-      error.textContent = "";
-      const sent = { round: r + 1, match: mi + 1, board: bi + 1, result: sel.value, moves: moves.value };
-      this.drafts.saved(r + 1, key);
-      void this.change("result", sent, error).then((ok) => {
-        if (!ok) this.drafts.set(r + 1, key, { result: sent.result, moves: sent.moves });
-      });
-    });
-    return h("tr", { class: "arb-entry no-print", "data-entry": String(bi + 1) }, h("td", {}), h("td", { colspan: "4" }, moves, save, error));
+    const entry = result_entry(this.drafts, r + 1, mi * 100 + bi, result, cell, (res, moves, error) =>
+      this.change("result", { round: r + 1, match: mi + 1, board: bi + 1, result: res, moves }, error));
+    return h("tr", { class: "arb-entry no-print", "data-entry": String(bi + 1) }, h("td", {}), h("td", { colspan: "4" }, ...entry));
   }
 
   /** A team's lineup: its roster players checked in board order; none checked: did not come. */
