@@ -277,35 +277,6 @@ void enter_result(Event& ev, const json::object& body) {
     tournament::record_forfeit(ev, r - 1, b - 1, res, bool_field(body, "keep", false));
 }
 
-// The site game of board `board` (1-based) of round `round` of `ev`, finished: over the board,
-// unrated, the players by name and no seats (nobody plays it on the site), the event's tags.
-store::GameRow board_game_row(const Event& ev, int round, int board) {
-  const Board& b = ev.played[round - 1].boards[board - 1];
-  const Game game = tournament::board_game(b);
-  store::GameRow g;
-  g.mode = std::string(mode_name(Mode::Local));
-  g.variant = std::string(variant_name(game.rules().variant()));
-  g.tuz = game.rules().tuz;
-  g.play_out = game.rules().play_out;
-  g.start_position = format_position(game.start());
-  g.white_name = ev.players[b.white].name;
-  g.black_name = ev.players[b.black].name;
-  g.status = std::string(status_name(Status::Over));
-  g.winner = std::string(winner_name(game.result()));
-  g.reason = std::string(ending_name(ending_of(game.end_reason())));
-  g.score = score_text(game);
-  g.moves = game.ply_count();
-  g.updated_ms = now_ms();
-  const std::pair<const char*, std::string> tags[] = {
-      {"Event", ev.name},
-      {"Site", ev.site},
-      {"Date", ev.date},
-      {"Round", std::to_string(round) + "." + std::to_string(board)}};
-  for (const auto& [name, value] : tags)
-    if (!value.empty()) g.tags.emplace_back(name, value);
-  return g;
-}
-
 // What a board keeper's token may do: its board's entries, and ask which board it opens.
 bool is_keeper_action(const std::string& action) {
   return action == "move" || action == "undo" || action == "clock" || action == "finish" ||
@@ -496,15 +467,14 @@ void ArbiterApi::store_games(const std::string& id, const Event& before, const E
           (was && before.played[r].boards[i].result == b.result &&
            before.played[r].boards[i].moves == b.moves))
         continue;
-      store::GameRow g = board_game_row(ev, int(r) + 1, int(i) + 1);
-      g.id = board_game_id(id, int(r) + 1, int(i) + 1);
-      g.tags.emplace_back("Broadcast", id);
-      const std::optional<store::GameRow> old = store_.load_game(g.id);
-      g.created_ms = old ? old->created_ms : now_ms();
-      store_.save_game(g);
-      for (size_t ply = 0; ply < b.moves.size(); ++ply)
-        store_.add_move(g, int(ply) + 1, b.moves[ply]);
-      store_.truncate_moves(g, int(b.moves.size()));
+      const int round = int(r) + 1, board = int(i) + 1;
+      save_board_game(store_, board_game_id(id, round, board), b, ev.players[b.white].name,
+                      ev.players[b.black].name,
+                      {{"Event", ev.name},
+                       {"Site", ev.site},
+                       {"Date", ev.date},
+                       {"Round", std::to_string(round) + "." + std::to_string(board)},
+                       {"Broadcast", id}});
     }
 }
 

@@ -5,8 +5,10 @@
 
 #include "accounts/session.h"
 #include "net/url.h"
+#include "rules/notation.h"
 #include "site/arbiter/broadcast.h"
 #include "site/arbiter/print_words.h"
+#include "site/games/room.h"
 #include "site/games/room_registry.h"
 #include "site/json_in.h"
 #include "site/text_input.h"
@@ -62,6 +64,34 @@ void pair_or_refuse(const std::function<void()>& pair) {
   } catch (const std::runtime_error& e) {
     throw Refusal("event_pairing", {{"detail", e.what()}});
   }
+}
+
+void save_board_game(store::Store& store, const std::string& game_id, const tournament::Board& b,
+                     const std::string& white, const std::string& black,
+                     const std::vector<std::pair<std::string, std::string>>& tags) {
+  const Game game = tournament::board_game(b);
+  store::GameRow g;
+  g.id = game_id;
+  g.mode = std::string(mode_name(Mode::Local));
+  g.variant = std::string(variant_name(game.rules().variant()));
+  g.tuz = game.rules().tuz;
+  g.play_out = game.rules().play_out;
+  g.start_position = format_position(game.start());
+  g.white_name = white;
+  g.black_name = black;
+  g.status = std::string(status_name(Status::Over));
+  g.winner = std::string(winner_name(game.result()));
+  g.reason = std::string(ending_name(ending_of(game.end_reason())));
+  g.score = score_text(game);
+  g.moves = game.ply_count();
+  g.updated_ms = now_ms();
+  for (const auto& [name, value] : tags)
+    if (!value.empty()) g.tags.emplace_back(name, value);
+  const std::optional<store::GameRow> old = store.load_game(g.id);
+  g.created_ms = old ? old->created_ms : now_ms();
+  store.save_game(g);
+  for (size_t ply = 0; ply < b.moves.size(); ++ply) store.add_move(g, int(ply) + 1, b.moves[ply]);
+  store.truncate_moves(g, int(b.moves.size()));
 }
 
 NewEvent create_event_row(store::Store& store, std::string state) {

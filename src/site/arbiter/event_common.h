@@ -47,6 +47,14 @@ boost::json::object event_view_head(const std::string& id, const std::string& na
 // std::runtime_error's, answered as a Refusal event_pairing.
 void pair_or_refuse(const std::function<void()>& pair);
 
+// A board that ended (a played game's result, not a forfeit) as the finished site game
+// `game_id`: over the board, unrated, the players by name and no seats (nobody plays it on the
+// site), the `tags` that have a value. Replaces the game of that id (a corrected result or
+// moves), keeping its creation time.
+void save_board_game(store::Store& store, const std::string& game_id, const tournament::Board& b,
+                     const std::string& white, const std::string& black,
+                     const std::vector<std::pair<std::string, std::string>>& tags);
+
 // A new event's row saved with `state` under a fresh random id, and the arbiter key that
 // changes it: the key is answered once and only its hash is stored.
 struct NewEvent {

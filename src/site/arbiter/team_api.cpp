@@ -310,6 +310,7 @@ Response TeamApi::change(const Request& req, store::EventRow& row, TeamEvent ev,
                          const std::string& action) {
   const json::object body = json_body(req);
   check_arbiter_key(body, row);
+  const TeamEvent before = ev;
   if (action == "teams") {
     add_team(ev, body);
   } else if (action == "player") {
@@ -331,7 +332,46 @@ Response TeamApi::change(const Request& req, store::EventRow& row, TeamEvent ev,
   row.state = team_event_to_json(ev);
   row.updated_ms = now_ms();
   store_.save_event(row);
+  store_games(row.id, before, ev);
   return json_response(http::status::ok, json::object{{"event", team_view(row.id, ev)}});
+}
+
+std::string team_board_game_id(const std::string& id, int round, int match, int board) {
+  return id + "r" + std::to_string(round) + "m" + std::to_string(match) + "b" +
+         std::to_string(board);
+}
+
+void TeamApi::store_games(const std::string& id, const TeamEvent& before, const TeamEvent& ev) {
+  for (size_t r = 0; r < ev.played.size(); ++r)
+    for (size_t mi = 0; mi < ev.played[r].matches.size(); ++mi) {
+      const TeamMatch& m = ev.played[r].matches[mi];
+      const TeamMatch* was = r < before.played.size() && mi < before.played[r].matches.size()
+                                 ? &before.played[r].matches[mi]
+                                 : nullptr;
+      for (int b = 0; b < int(m.results.size()); ++b) {
+        const auto [h, a] = tournament::board_players(m, b);
+        if (h < 0 || a < 0 || m.results[b] == BoardResult::Pending ||
+            tournament::is_forfeit(m.results[b]) ||
+            (was && was->results[b] == m.results[b] && was->moves[b] == m.moves[b]))
+          continue;
+        const bool hw = tournament::home_has_white(b);
+        const std::string& home = ev.teams[m.home].roster[h].name;
+        const std::string& away = ev.teams[m.away].roster[a].name;
+        tournament::Board board;
+        board.result = m.results[b];
+        board.moves = m.moves[b];
+        const std::string round = std::to_string(r + 1), match = std::to_string(mi + 1);
+        save_board_game(store_, team_board_game_id(id, int(r) + 1, int(mi) + 1, b + 1), board,
+                        hw ? home : away, hw ? away : home,
+                        {{"Event", ev.name},
+                         {"Site", ev.site},
+                         {"Date", ev.date},
+                         {"Round", round},
+                         {"Board", match + "." + std::to_string(b + 1)},
+                         {"WhiteTeam", ev.teams[hw ? m.home : m.away].name},
+                         {"BlackTeam", ev.teams[hw ? m.away : m.home].name}});
+      }
+    }
 }
 
 Response TeamApi::handle(const Request& req, const std::string& id, const std::string& action,

@@ -15,6 +15,11 @@
 
 namespace toguz::site {
 
+// The site game id of board `board` of match `match` of round `round` (all 1-based) of team
+// event `id`: the same for every version of the board's game, so that a corrected result
+// replaces the stored game.
+std::string team_board_game_id(const std::string& id, int round, int match, int board);
+
 class TeamApi {
  public:
   explicit TeamApi(store::Store& store) : store_(store) {}
@@ -35,10 +40,16 @@ class TeamApi {
   using Request = boost::beast::http::request<boost::beast::http::string_body>;
   // POST /api/team-events: a new event and its arbiter key.
   Response create(const Request& req);
-  // A POST with the arbiter key: `action` applied to `ev`, then `row` saved; a Refusal, and
-  // nothing saved, on any refusal.
+  // A POST with the arbiter key: `action` applied to `ev`, then `row` saved with the boards'
+  // games; a Refusal, and nothing saved, on any refusal.
   Response change(const Request& req, store::EventRow& row, tournament::TeamEvent ev,
                   const std::string& action);
+
+  // Stores each board of `ev` with both players whose result is a played game's (not a forfeit)
+  // and whose moves or result differ from `before`'s as the site game team_board_game_id()
+  // names, replacing it.
+  void store_games(const std::string& id, const tournament::TeamEvent& before,
+                   const tournament::TeamEvent& ev);
 
   store::Store& store_;
 };

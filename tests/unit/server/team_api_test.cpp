@@ -2,8 +2,8 @@
 // round robin of docs/tournaments.md "Team events" (four teams on two boards) created, its
 // teams entered, paired round by round, a short lineup giving a forfeit, a board with typed
 // moves and one with a wrong move refused, the standings and tie-breaks worked by hand, kept
-// across a restart, its TGK and print pages; the refusals without the key and of bad input, and
-// a team event read through the individual events' routes (and back) refused.
+// across a restart, its TGK, site games and print pages; the refusals without the key and of bad
+// input, and a team event read through the individual events' routes (and back) refused.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -168,6 +168,14 @@ TEST(TeamApi, HandWorkedRoundRobinThroughTheApi) {
        at = tgk.body.find("[WhiteTeam ", at + 1))
     ++games;
   EXPECT_EQ(games, 11u);
+  // Every board with both players is a site game: A1's three, the typed one with its moves.
+  const json::value games_a1 = http_get(srv.port, "/api/games?player=A1").json();
+  EXPECT_EQ(jint(games_a1.at("total")), 3) << json::serialize(games_a1);
+  const HttpResult pgn = http_get(srv.port, "/api/games/" + a.id + "r1m1b1/pgn");
+  EXPECT_NE(pgn.body.find("[WhiteTeam \"A\"]"), std::string::npos) << pgn.body;
+  EXPECT_NE(pgn.body.find("[Board \"1.1\"]"), std::string::npos) << pgn.body;
+  EXPECT_NE(pgn.body.find("1. 65(10) 87"), std::string::npos) << pgn.body;
+  EXPECT_EQ(http_get(srv.port, "/api/games/" + a.id + "r1m1b2/pgn").status, 404);  // a forfeit
   // The print pages in Russian, every name escaped.
   HttpResult page = http_get(srv.port, "/api/team-events/" + a.id + "/standings?lang=ru");
   ASSERT_EQ(page.status, 200);
