@@ -108,7 +108,8 @@ export class TeamEventView implements View {
    * corrected, a team withdrawn, the round paired. */
   private teams_part(arbiter: boolean): HTMLElement {
     const ev = this.ev!;
-    const box = h("section", { class: "arb-teams" }, h("h3", {}, `${t("arb_teams")} (${ev.teams.length})`));
+    const grid = h("div", { class: "arb-team-grid" });
+    const box = h("section", { class: "arb-teams" }, h("h3", {}, `${t("arb_teams")} (${ev.teams.length})`), grid);
     ev.teams.forEach((team, ti) => {
       const head = h("h4", { "data-team": String(ti) }, `${ti + 1}. ${team.name}`, team.rating > 0 ? ` (${team.rating})` : "");
       if (team.withdrawn) head.append(h("span", { class: "arb-withdrawn" }, ` (${t("arb_withdrawn")})`));
@@ -119,8 +120,9 @@ export class TeamEventView implements View {
       }
       const list = h("ol", { class: "arb-roster", "data-team": String(ti) },
         ...team.roster.map((_, pi) => (arbiter && this.editing === `${ti}.${pi}` ? this.edit_member(ti, pi) : this.member(ti, pi, arbiter))));
-      box.append(head, list);
-      if (arbiter && ev.played.length === 0) box.append(this.add_member_form(ti));
+      const card = h("div", { class: "arb-team" }, head, list);
+      if (arbiter && ev.played.length === 0) card.append(this.add_member_form(ti));
+      grid.append(card);
     });
     if (arbiter && ev.played.length === 0) box.append(this.add_team_form());
     const pair = arbiter ? pair_button(ev.next === "pair", may_repair_team(ev), ev.played.length, (action) => this.change(action, {}), () => (this.shown_round = 0)) : null;
@@ -267,8 +269,8 @@ export class TeamEventView implements View {
     });
     return h("section", { class: "arb-standings" }, h("h3", {}, t("arb_standings")),
       h("div", { class: "table-wrap" }, h("table", { id: "arb-team-standings" },
-        h("thead", {}, h("tr", {}, h("th", {}, t("arb_rank")), h("th", {}, t("arb_team")), h("th", {}, "MP"), h("th", {}, "BP"),
-          ...extra.map((k) => h("th", {}, ev.tie_breaks[k])))),
+        h("thead", {}, h("tr", {}, h("th", { class: "n" }, t("arb_rank")), h("th", {}, t("arb_team")), h("th", { class: "n" }, "MP"), h("th", { class: "n" }, "BP"),
+          ...extra.map((k) => h("th", { class: "n" }, ev.tie_breaks[k])))),
         h("tbody", {}, ...rows))));
   }
 
@@ -279,8 +281,8 @@ export class TeamEventView implements View {
     const box = h("section", { class: "arb-prizes", id: "arb-board-prizes" }, h("h3", {}, t("arb_board_prizes")));
     ev.board_prizes.forEach((rows, b) => {
       box.append(h("h4", {}, t("arb_board_n", { n: b + 1 })), h("div", { class: "table-wrap" }, h("table", { "data-board": String(b + 1) },
-        h("thead", {}, h("tr", {}, h("th", {}, t("arb_rank")), h("th", {}, t("arb_player_name")), h("th", {}, t("arb_team")), h("th", {}, t("arb_points")),
-          h("th", {}, t("arb_boards_scored")), h("th", {}, t("arb_games")))),
+        h("thead", {}, h("tr", {}, h("th", { class: "n" }, t("arb_rank")), h("th", {}, t("arb_player_name")), h("th", {}, t("arb_team")), h("th", { class: "n" }, t("arb_points")),
+          h("th", { class: "n" }, t("arb_boards_scored")), h("th", { class: "n" }, t("arb_games")))),
         h("tbody", {}, ...rows.map((r, i) => h("tr", {}, h("td", { class: "n" }, String(i + 1)), h("td", { class: "name" }, player_label(ev.teams[r.team].roster[r.player])),
           h("td", {}, ev.teams[r.team].name), h("td", { class: "n pts" }, r.points), h("td", { class: "n" }, String(r.scored)), h("td", { class: "n" }, String(r.games))))))));
     });
