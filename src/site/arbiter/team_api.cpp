@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <stdexcept>
 #include <vector>
 
 #include "site/arbiter/event_common.h"
@@ -193,7 +192,7 @@ void add_team(TeamEvent& ev, const json::object& body) {
   if (!players->is_array()) throw Refusal("field_type", {{"field", "players"}}, "array");
   check_roster_room(ev, players->as_array().size());
   for (const json::value& v : players->as_array()) {
-    if (!v.is_object()) throw Refusal("field_type", {{"field", "players"}}, "array");
+    if (!v.is_object()) throw Refusal("field_type", {{"field", "players"}}, "objects");
     ev.teams.back().roster.push_back(
         roster_player(ev, v.as_object(), int(ev.teams.size()) - 1, -1));
   }

@@ -230,6 +230,10 @@ TEST(TeamApi, RefusalsWithoutTheKeyAndOfBadInput) {
                 "teams", json::object{{"name", "Bars"},
                                       {"players", json::array{json::object{{"name", "Aidos"}}}}})),
             "team_player_entered");
+  EXPECT_EQ(code_of(a.post("teams", json::object{{"name", "Bars"}, {"players", json::array{7}}})),
+            "field_type");
+  EXPECT_EQ(code_of(a.post("teams", json::object{{"name", "Bars"}, {"players", "Aidos"}})),
+            "field_type");
   EXPECT_EQ(a.event().at("teams").as_array().size(), 1u);
   ASSERT_EQ(a.post("teams", json::object{{"name", "Bars"}}).status, 200);
   ASSERT_EQ(a.post("player", json::object{{"team", 2}, {"name", "Bolat"}, {"rating", 1900}}).status,

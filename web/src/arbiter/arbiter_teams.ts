@@ -6,7 +6,8 @@
 // (roster players in roster order; none: the team did not come) and each board's result with the
 // moves as typed from the scoresheet; everyone sees the matches, the team standings with their
 // tie-breaks, the board prizes and the links to the print pages and the TGK file. Every name is
-// put in as text; what is derived lives in arbiter_state.ts, the calls in arbiter_api.ts.
+// put in as text; what is derived lives in arbiter_state.ts, the calls in arbiter_api.ts, the
+// pieces both arbiter pages draw in arbiter_parts.ts.
 
 import { error_text, lang, t } from "../i18n/index.js";
 import { field, h, option, toast, type View } from "../shell/util.js";
