@@ -48,6 +48,7 @@
 #include "site/accounts/moderation_site.h"
 #include "site/addresses.h"
 #include "site/arbiter/arbiter_api.h"
+#include "site/arbiter/team_api.h"
 #include "site/games/game_socket.h"
 #include "site/games/games_site.h"
 #include "site/games/room_registry.h"
@@ -120,6 +121,7 @@ struct Server::Impl : net::HttpSite {
   std::unique_ptr<LearnService> learn;        // /api/puzzles, /api/studies, /api/explorer
   std::unique_ptr<LearnSite> learn_site;      // the learning pages' routes (learn_site.h)
   std::unique_ptr<ArbiterApi> arbiter;        // /api/events: the arbiter page
+  std::unique_ptr<TeamApi> team_events;       // /api/team-events: its team events
   std::unique_ptr<RatingsSite> ratings;       // /api/ratings: the federation's rating lists
   std::unique_ptr<cluster::Cluster> cluster;  // with --redis only
   std::unique_ptr<engine_work::EngineQueue> engine_queue;  // with --redis: jobs for the workers
@@ -256,6 +258,7 @@ void Server::Impl::open_store() {
   store = std::make_unique<store::QueuedStore>(*writer);
   arbiter = std::make_unique<ArbiterApi>(*store, config.broadcast_dir, config.broadcast_urls,
                                          config.ratings_events_dir);
+  team_events = std::make_unique<TeamApi>(*store);
 }
 
 void Server::Impl::make_engine() {
@@ -688,6 +691,7 @@ void Server::Impl::make_router() {
   moderation_site->add_routes(*router);
   tournaments->add_routes(*router);
   arbiter->add_routes(*router);
+  team_events->add_routes(*router);
   learn_site->add_routes(*router);
   ratings->add_routes(*router);
 }

@@ -26,6 +26,12 @@ struct ReportWords {
   std::string half_bye = "\xC2\xBD bye", zero_bye = "0 bye";  // requested byes
   std::string white_mark = "w", black_mark = "b";             // a Swiss crosstable's colours: "3w1"
   std::vector<std::string> tie_breaks;  // short names in TieBreak order; empty: tie_break_short
+  // A team event's pages (team_standings.h).
+  std::string team = "Team", match = "Match", first_named = "First-named";
+  std::string second_named = "Second-named", colour = "Colour", boards = "Boards";
+  std::string games = "Games", board_prizes = "Board prizes", board_n = "Board {n}";
+  std::string colour_white = "W", colour_black = "B";  // the first-named team's colour
+  std::vector<std::string> team_tie_breaks;  // in TeamTieBreak order; empty: team_tie_break_short
 };
 
 // A header row and rows of cells; `align_right[i]` per column.

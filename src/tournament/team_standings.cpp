@@ -173,8 +173,8 @@ std::string member_label(const TeamEvent& ev, int team, int player) {
 
 }  // namespace
 
-Table team_round_table(const TeamEvent& ev, int round) {
-  Table t{{"Match", "Board", "First-named", "Colour", "Result", "Second-named"},
+Table team_round_table(const TeamEvent& ev, int round, const ReportWords& w) {
+  Table t{{w.match, w.board, w.first_named, w.colour, w.result, w.second_named},
           {true, true, false, false, false, false},
           {}};
   const TeamRound& r = ev.played.at(round - 1);
@@ -190,27 +190,36 @@ Table team_round_table(const TeamEvent& ev, int round) {
     for (int b = 0; b < int(m.results.size()); ++b) {
       const auto [h, a] = board_players(m, b);
       t.rows.push_back({"", std::to_string(b + 1), member_label(ev, m.home, h),
-                        home_has_white(b) ? "W" : "B", home_view(m.results[b], home_has_white(b)),
-                        member_label(ev, m.away, a)});
+                        home_has_white(b) ? w.colour_white : w.colour_black,
+                        home_view(m.results[b], home_has_white(b)), member_label(ev, m.away, a)});
     }
   }
-  for (int team : r.byes) t.rows.push_back({"", "", ev.teams[team].name, "", "bye", ""});
+  for (int team : r.byes) t.rows.push_back({"", "", ev.teams[team].name, "", w.bye, ""});
   return t;
 }
 
-Table team_standings_table(const TeamEvent& ev, const std::vector<TeamStanding>& st) {
-  Table t{{"Rank", "Team", "MP", "BP"}, {true, false, true, true}, {}};
+std::string team_tie_break_word(TeamTieBreak t, const ReportWords& w) {
+  const size_t i = size_t(t);
+  return i < w.team_tie_breaks.size() ? w.team_tie_breaks[i] : std::string(team_tie_break_short(t));
+}
+
+Table team_standings_table(const TeamEvent& ev, const std::vector<TeamStanding>& st,
+                           const ReportWords& w) {
+  Table t{{w.rank, w.team, team_tie_break_word(TeamTieBreak::MatchPoints, w),
+           team_tie_break_word(TeamTieBreak::BoardPoints, w)},
+          {true, false, true, true},
+          {}};
   const std::vector<TeamTieBreak> tbs = team_tie_breaks_of(ev);
   std::vector<size_t> shown;
   for (size_t k = 0; k < tbs.size(); ++k)
     if (tbs[k] != TeamTieBreak::MatchPoints && tbs[k] != TeamTieBreak::BoardPoints) {
       shown.push_back(k);
-      t.header.push_back(std::string(team_tie_break_short(tbs[k])));
+      t.header.push_back(team_tie_break_word(tbs[k], w));
       t.align_right.push_back(true);
     }
   for (const TeamStanding& s : st) {
     std::string name = ev.teams[s.team].name;
-    if (ev.teams[s.team].withdrawn) name += " (withdrawn)";
+    if (ev.teams[s.team].withdrawn) name += " (" + w.withdrawn + ")";
     std::vector<std::string> row{std::to_string(s.rank), name, std::to_string(s.score.match_points),
                                  score_text(s.score.board_half_points)};
     for (size_t k : shown) row.push_back(tie_break_value(s.tie_breaks[k]));
@@ -219,8 +228,8 @@ Table team_standings_table(const TeamEvent& ev, const std::vector<TeamStanding>&
   return t;
 }
 
-Table board_prizes_table(const TeamEvent& ev, int board) {
-  Table t{{"Rank", "Name", "Team", "Pts", "Boards", "Games", "%"},
+Table board_prizes_table(const TeamEvent& ev, int board, const ReportWords& w) {
+  Table t{{w.rank, w.name, w.team, w.pts, w.boards, w.games, "%"},
           {true, false, false, true, true, true, true},
           {}};
   const auto rows = board_prizes(ev).at(board);
@@ -232,6 +241,43 @@ Table board_prizes_table(const TeamEvent& ev, int board) {
                       std::to_string(r.games), std::to_string(pct)});
   }
   return t;
+}
+
+namespace {
+
+// The team event as html_page's heading reads it: name, site, date, the rounds planned and
+// paired.
+Event page_header(const TeamEvent& ev) {
+  Event e;
+  e.name = ev.name, e.site = ev.site, e.date = ev.date;
+  e.system = System::Swiss;  // so that total_rounds() is `rounds`
+  e.rounds = ev.total_rounds();
+  e.played.resize(ev.played.size());
+  return e;
+}
+
+}  // namespace
+
+std::string team_pairings_page(const TeamEvent& ev, int round, const ReportWords& w) {
+  const Event e = page_header(ev);
+  return html_page(e,
+                   "<h2>" + html_escape(round_heading(e, round, w)) + "</h2>\n" +
+                       team_round_table(ev, round, w).html(),
+                   w);
+}
+
+std::string team_standings_page(const TeamEvent& ev, const ReportWords& w) {
+  const Event e = page_header(ev);
+  std::string body = "<h2>" + html_escape(standings_heading(e, w)) + "</h2>\n" +
+                     team_standings_table(ev, team_standings(ev), w).html() + "<h2>" +
+                     html_escape(w.board_prizes) + "</h2>\n";
+  for (int b = 0; b < ev.boards; ++b) {
+    std::string heading = w.board_n;
+    if (const size_t at = heading.find("{n}"); at != std::string::npos)
+      heading.replace(at, 3, std::to_string(b + 1));
+    body += "<h3>" + html_escape(heading) + "</h3>\n" + board_prizes_table(ev, b, w).html();
+  }
+  return html_page(e, body, w);
 }
 
 Table player_results_table(const TeamEvent& ev) {

@@ -45,12 +45,22 @@ struct BoardPrizeRow {
 // (the better percentage), then name.
 std::vector<std::vector<BoardPrizeRow>> board_prizes(const TeamEvent& ev);
 
-// The tables `toguz tournament team` prints.
-Table team_round_table(const TeamEvent& ev, int round);  // round 1-based: a row per board
-Table team_standings_table(const TeamEvent& ev, const std::vector<TeamStanding>& st);
-Table board_prizes_table(const TeamEvent& ev, int board);  // board 0-based
+// The tables `toguz tournament team` prints (and the arbiter page's print pages, in the words
+// `w`).
+// round 1-based: a row per match, then a row per board
+Table team_round_table(const TeamEvent& ev, int round, const ReportWords& w = {});
+Table team_standings_table(const TeamEvent& ev, const std::vector<TeamStanding>& st,
+                           const ReportWords& w = {});
+Table board_prizes_table(const TeamEvent& ev, int board, const ReportWords& w = {});  // 0-based
+// A tie-break's short name in the words `w` ("TSB" in English).
+std::string team_tie_break_word(TeamTieBreak t, const ReportWords& w = {});
 // Every player's board results: team, player, then "R<round> b<board> <w|b> <result>" per round.
 Table player_results_table(const TeamEvent& ev);
+
+// The print-friendly pages (html_page's) of round `round`'s matches (1-based), and of the
+// standings with the board prizes.
+std::string team_pairings_page(const TeamEvent& ev, int round, const ReportWords& w = {});
+std::string team_standings_page(const TeamEvent& ev, const ReportWords& w = {});
 
 // Every board with two players as a TGK record (tgk.h's tags, and WhiteTeam, BlackTeam and
 // Board "<match>.<board>"), in round, match and board order: ordinary games between named

@@ -2755,7 +2755,67 @@ async function analysis_variations(browser, base, pages) {
   console.log("  variations: made from an earlier move, entered, left, promoted, kept over a reload, exported");
 }
 
-const tests = { engine_game, anonymous_quiet, dark_theme, sounds, blind_game, blind_puzzle, a11y_audit, online_resign, reconnect, stalled_connection, draw_rematch_abort, claim_win, phone_pages, phone_menu, languages, language_chunks, accounts_pages, rated_game, learn_pages, puzzle_rating, explorer_from_review, lobby_game, arbiter_page, arbiter_changes, tournament_forms, arena_tournament, correspondence, game_context, notices, forgot_password, broadcast, rating_list, current_games, takeback_chat, premove, arbiter_rules, analysis_variations , blind_rated_game};
+/** A team event on the arbiter page: created, four teams with their rosters typed, round 1
+ * paired, a lineup changed (an empty board: a forfeit), results entered, the team standings
+ * shown; a reader without the key sees no edit controls. */
+async function arbiter_teams(browser, base, pages) {
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await ctx.newPage();
+  pages.push(page);
+  const evil = `D <img src=x onerror="window.__xss=1">`;
+  await page.goto(`${base}/#/arbiter`);
+  await page.fill("#arb-team-name", "Team <b>cup</b>");
+  await page.selectOption("#arb-team-system", "round-robin");
+  await page.fill("#arb-team-boards", "2");
+  await page.click("#arb-create-team");
+  await page.waitForURL(/#\/arbiter\/team\/[a-z0-9]+$/, { timeout: T });
+  const id = new URL(page.url()).hash.split("/")[3];
+  await page.waitForSelector("#arb-team-entry", { timeout: T });
+  check((await page.textContent("#arb-event-name")) === "Team <b>cup</b>", "the event's name shown as text");
+  for (const [i, name] of ["A", "B", "C", evil].entries()) {
+    const k = "ABCD"[i];
+    await page.fill("#arb-team-entry", name);
+    await page.fill("#arb-team-players", `${k}1 ${2000 - i}\n${k}2\n${k}3`);
+    await page.click("#arb-add-team-go");
+    await page.waitForFunction((n) => document.querySelectorAll("ol.arb-roster").length === n, i + 1, { timeout: T, polling: 50 });
+  }
+  check((await page.textContent('ol.arb-roster[data-team="0"]')).includes("A1 (2000)"), "a roster typed with its ratings");
+  await page.click("#arb-pair");
+  await page.waitForFunction(() => document.querySelectorAll("#arb-matches table.arb-match").length === 2, null, { timeout: T, polling: 50 });
+  // match 1 is A-D: D comes without its first player, so board 2 is empty and A's by forfeit
+  await page.uncheck('fieldset.arb-lineup[data-team="3"] input[value="1"]');
+  await page.click('fieldset.arb-lineup[data-team="3"] .arb-lineup-save');
+  await page.waitForSelector('table[data-match="1"] tr[data-board="2"][data-result="-+"]', { timeout: T });
+  const enter = async (match, board, result) => {
+    await page.selectOption(`table[data-match="${match}"] tr[data-board="${board}"] select.arb-result`, result);
+    await page.click(`table[data-match="${match}"] tr[data-entry="${board}"] .arb-save`);
+    await page.waitForSelector(`table[data-match="${match}"] tr[data-board="${board}"][data-result="${result}"]`, { timeout: T });
+  };
+  await enter(1, 1, "1-0");
+  await enter(2, 1, "1-0");
+  await enter(2, 2, "1-0");
+  await page.waitForSelector("#arb-pair", { timeout: T }); // round 2 may be paired now
+  const table = await page.$$eval("#arb-team-standings tbody tr", (rows) => rows.map((r) => [...r.querySelectorAll("td")].map((c) => c.textContent)));
+  check(JSON.stringify(table.map((r) => [r[1], r[2], r[3]])) === JSON.stringify([["A", "2", "2"], ["B", "1", "1"], ["C", "1", "1"], [evil, "0", "0"]]),
+    `the team standings: ${JSON.stringify(table)}`);
+  const printed = await (await page.request.get(`${base}${await page.getAttribute("#arb-print-standings", "href")}`)).text();
+  check(printed.includes("Board prizes") && printed.includes("&lt;img") && !printed.includes("<img"), "the standings page, names escaped");
+  // another browser, without the key: reads only
+  const ctx2 = await browser.newContext();
+  const reader = await ctx2.newPage();
+  pages.push(reader);
+  await reader.goto(`${base}/#/arbiter/team/${id}`);
+  await reader.waitForSelector("#arb-team-standings tbody tr", { timeout: T });
+  const controls = await reader.$$("#arb-pair, select.arb-result, fieldset.arb-lineup, #arb-add-team, .arb-edit, .arb-withdraw, #arb-team-settings");
+  check(controls.length === 0, "no edit controls without the key");
+  check((await reader.textContent('table[data-match="1"] tr[data-board="1"] .res')) === "1-0", "the result shown");
+  check((await page.evaluate(() => window.__xss)) === undefined && (await reader.evaluate(() => window.__xss)) === undefined, "no markup ran");
+  console.log("  arbiter teams: a round robin of four teams, a lineup with an empty board, results, team standings, a reader");
+  await ctx2.close();
+  await ctx.close();
+}
+
+const tests = { engine_game, anonymous_quiet, dark_theme, sounds, blind_game, blind_puzzle, a11y_audit, online_resign, reconnect, stalled_connection, draw_rematch_abort, claim_win, phone_pages, phone_menu, languages, language_chunks, accounts_pages, rated_game, learn_pages, puzzle_rating, explorer_from_review, lobby_game, arbiter_page, arbiter_changes, tournament_forms, arena_tournament, correspondence, game_context, notices, forgot_password, broadcast, rating_list, current_games, takeback_chat, premove, arbiter_rules, analysis_variations , blind_rated_game, arbiter_teams};
 const dir = mkdtempSync(path.join(tmpdir(), "toguz-e2e-"));
 let server;
 let browser;

@@ -1,18 +1,14 @@
 #include "site/arbiter/arbiter_api.h"
 
 #include <algorithm>
-#include <cctype>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <vector>
 
-#include "accounts/session.h"
 #include "net/log.h"
-#include "net/url.h"
 #include "rules/notation.h"
-#include "site/arbiter/print_words.h"
+#include "site/arbiter/event_common.h"
 #include "site/games/room.h"
 #include "site/games/room_registry.h"
 #include "site/json_in.h"
@@ -34,7 +30,6 @@ using tournament::BoardResult;
 using tournament::ByeKind;
 using tournament::ByeRefusal;
 using tournament::Event;
-using tournament::MoveError;
 using tournament::Round;
 using tournament::Standing;
 using tournament::System;
@@ -44,24 +39,9 @@ using Response = http::response<http::string_body>;
 // Limits of one event: enough for a national open, small enough that every request stays
 // quick (a Swiss round of 120 players pairs in about 16 ms).
 constexpr int kMaxPlayers = 256;
-constexpr int kMaxSwissRounds = 50;
-constexpr size_t kMaxTextChars = 120;  // event name and site
-constexpr size_t kMaxTitleChars = 10;
 // An imported exchange file: under the server's 64 KiB request body with the JSON around it
 // (a Swiss of 250 players and 11 rounds is about 50 KB).
 constexpr size_t kMaxTrfBytes = 60000;
-
-Response text_response(const std::string& content_type, std::string body,
-                       const std::string& filename = "") {
-  Response res{http::status::ok, 11};
-  res.set(http::field::content_type, content_type);
-  res.set(http::field::cache_control, "no-store");
-  if (!filename.empty())
-    res.set(http::field::content_disposition, "attachment; filename=\"" + filename + "\"");
-  res.body() = std::move(body);
-  res.prepare_payload();
-  return res;
-}
 
 // What the arbiter can do next: enter players, enter the round's results, pair, or nothing.
 const char* next_step(const Event& ev) {
@@ -95,14 +75,12 @@ json::object event_view(const std::string& id, const Event& ev) {
   json::array table;
   for (const Standing& s : standings(ev)) {
     // The tie-breaks as the print pages write them, so every page rounds alike.
-    json::array texts;
-    for (double v : s.tie_breaks) texts.push_back(json::string(tournament::tie_break_value(v)));
     table.push_back(
         json::object{{"player", s.player},
                      {"rank", s.rank},
                      {"points", tournament::score_text(s.half_points)},
                      {"tie_breaks", json::array(s.tie_breaks.begin(), s.tie_breaks.end())},
-                     {"tie_break_texts", std::move(texts)}});
+                     {"tie_break_texts", tie_break_texts(s.tie_breaks)}});
   }
   json::array requests, forbidden;
   for (const tournament::ByeRequest& q : ev.bye_requests)
@@ -110,33 +88,23 @@ json::object event_view(const std::string& id, const Event& ev) {
                                     {"round", q.round},
                                     {"kind", std::string(tournament::bye_kind_name(q.kind))}});
   for (auto [a, b] : ev.forbidden) forbidden.push_back(json::array{a, b});
-  return json::object{{"id", id},
-                      {"name", ev.name},
-                      {"site", ev.site},
-                      {"date", ev.date},
-                      {"system", std::string(system_name(ev.system))},
-                      {"rounds", ev.total_rounds()},
-                      {"tie_breaks", std::move(tie_breaks)},
-                      {"players", std::move(players)},
-                      {"played", std::move(rounds)},
-                      {"standings", std::move(table)},
-                      {"bye_requests", std::move(requests)},
-                      {"forbidden", std::move(forbidden)},
-                      {"max_half_byes", ev.max_half_byes},
-                      {"half_bye_last_round", ev.half_bye_last_round},
-                      {"accelerated_rounds", ev.accelerated_rounds},
-                      {"forfeit_withdraws", ev.forfeit_withdraws},
-                      {"rated", ev.rated},
-                      {"next", next_step(ev)}};
-}
-
-// "2026.12.01", "2026.12.??" or "": the Date tag's form.
-bool valid_date(const std::string& d) {
-  if (d.empty()) return true;
-  if (d.size() != 10 || d[4] != '.' || d[7] != '.') return false;
-  for (size_t i : {0, 1, 2, 3, 5, 6, 8, 9})
-    if (!std::isdigit(static_cast<unsigned char>(d[i])) && d[i] != '?') return false;
-  return true;
+  json::object out = event_view_head(id, ev.name, ev.site, ev.date, ev.system, ev.total_rounds());
+  const json::object rest{
+      {"tie_breaks", std::move(tie_breaks)},
+      {"players", std::move(players)},
+      {"played", std::move(rounds)},
+      {"standings", std::move(table)},
+      {"bye_requests", std::move(requests)},
+      {"forbidden", std::move(forbidden)},
+      {"max_half_byes", ev.max_half_byes},
+      {"half_bye_last_round", ev.half_bye_last_round},
+      {"accelerated_rounds", ev.accelerated_rounds},
+      {"forfeit_withdraws", ev.forfeit_withdraws},
+      {"rated", ev.rated},
+      {"next", next_step(ev)},
+  };
+  out.insert(rest.begin(), rest.end());
+  return out;
 }
 
 std::vector<TieBreak> tie_breaks_of_body(const json::value* t) {
@@ -178,17 +146,9 @@ void apply_settings(Event& ev, const json::object& body) {
 
 Event new_event(const json::object& body) {
   Event ev;
-  ev.name = clean_name(get_string(body, "name", "", 1000), "", kMaxTextChars);
-  ev.site = clean_name(get_string(body, "site", "", 1000), "", kMaxTextChars);
-  ev.date = get_string(body, "date", "", 20);
-  if (!valid_date(ev.date)) throw Refusal("event_date");
-  if (!parse_system(get_string(body, "system", "", 40), &ev.system)) throw Refusal("event_system");
-  if (ev.system == System::Swiss) {
-    ev.rounds = int(get_int(body, "rounds", 0, 1, kMaxSwissRounds));
-    if (ev.rounds == 0) throw Refusal("event_rounds");
-  } else if (get_int(body, "rounds", 0, 0, kMaxSwissRounds) != 0) {
-    throw Refusal("event_rounds_berger");
-  }
+  EventHead h = event_head(body);
+  ev.name = std::move(h.name), ev.site = std::move(h.site), ev.date = std::move(h.date);
+  ev.system = h.system, ev.rounds = h.rounds;
   apply_settings(ev, body);
   return ev;
 }
@@ -196,11 +156,7 @@ Event new_event(const json::object& body) {
 // The name, rating and title of the body, checked; `self` is the player being edited (-1 for
 // a new one), whom the same name does not refuse.
 tournament::Player player_of(const Event& ev, const json::object& body, int self) {
-  tournament::Player p;
-  p.name = clean_name(get_string(body, "name", "", 1000), "");
-  if (p.name.empty()) throw Refusal("event_player_name");
-  p.rating = int(get_int(body, "rating", 0, 0, 9999));
-  p.title = clean_name(get_string(body, "title", "", 100), "", kMaxTitleChars);
+  const tournament::Player p = player_fields(body);
   for (size_t i = 0; i < ev.players.size(); ++i)
     if (int(i) != self && ev.players[i].name == p.name)
       throw Refusal("event_player_entered", {{"name", p.name}});
@@ -313,52 +269,12 @@ void enter_result(Event& ev, const json::object& body) {
   if (b == 0) throw Refusal("event_board");
   BoardResult res;
   if (!parse_board_result(get_string(body, "result", "", 20), &res)) throw Refusal("event_result");
-  std::vector<std::string> tokens;
-  std::istringstream in(get_string(body, "moves", "", 20000));
-  for (std::string w; in >> w;) tokens.push_back(w);
   Board& board = round.boards[b - 1];
   // No moves typed: the moves entered live stay, and the result is checked against them.
-  if (tokens.empty()) tokens = written_moves(board);
-  try {
-    board.moves = check_moves(tokens, res);
-  } catch (const MoveError& e) {
-    if (e.move == 0) throw Refusal("event_moves", {{"detail", e.what()}});
-    throw Refusal(
-        "typed_move",
-        {{"n", std::to_string(e.move)}, {"side", e.side}, {"token", e.token}, {"detail", e.why}});
-  }
+  board.moves = checked_moves(get_string(body, "moves", "", 20000), board, res);
   board.result = res;
   if (tournament::is_forfeit(res))
     tournament::record_forfeit(ev, r - 1, b - 1, res, bool_field(body, "keep", false));
-}
-
-// The site game of board `board` (1-based) of round `round` of `ev`, finished: over the board,
-// unrated, the players by name and no seats (nobody plays it on the site), the event's tags.
-store::GameRow board_game_row(const Event& ev, int round, int board) {
-  const Board& b = ev.played[round - 1].boards[board - 1];
-  const Game game = tournament::board_game(b);
-  store::GameRow g;
-  g.mode = std::string(mode_name(Mode::Local));
-  g.variant = std::string(variant_name(game.rules().variant()));
-  g.tuz = game.rules().tuz;
-  g.play_out = game.rules().play_out;
-  g.start_position = format_position(game.start());
-  g.white_name = ev.players[b.white].name;
-  g.black_name = ev.players[b.black].name;
-  g.status = std::string(status_name(Status::Over));
-  g.winner = std::string(winner_name(game.result()));
-  g.reason = std::string(ending_name(ending_of(game.end_reason())));
-  g.score = score_text(game);
-  g.moves = game.ply_count();
-  g.updated_ms = now_ms();
-  const std::pair<const char*, std::string> tags[] = {
-      {"Event", ev.name},
-      {"Site", ev.site},
-      {"Date", ev.date},
-      {"Round", std::to_string(round) + "." + std::to_string(board)}};
-  for (const auto& [name, value] : tags)
-    if (!value.empty()) g.tags.emplace_back(name, value);
-  return g;
 }
 
 // What a board keeper's token may do: its board's entries, and ask which board it opens.
@@ -396,17 +312,6 @@ Event event_of_trf(const std::string& text) {
   return ev;
 }
 
-int round_of_query(const Event& ev, const std::string& query) {
-  if (ev.played.empty()) throw Refusal("event_no_round");
-  const std::string v = net::query_value(net::query_pairs(query), "round").value_or("");
-  if (v.empty()) return int(ev.played.size());
-  const int n = int(ev.played.size());
-  if (v.size() > 4 || v.find_first_not_of("0123456789") != std::string::npos || std::stoi(v) < 1 ||
-      std::stoi(v) > n)
-    throw Refusal("event_round", {{"n", std::to_string(n)}});
-  return std::stoi(v);
-}
-
 }  // namespace
 
 ArbiterApi::ArbiterApi(store::Store& store, std::string broadcast_dir, bool broadcast_urls,
@@ -429,14 +334,11 @@ Response ArbiterApi::create(const http::request<http::string_body>& req, bool im
   } else {
     ev = new_event(body);
   }
-  const auto key = accounts::new_session(0, 0);
-  store::EventRow row{"", key.hash, event_to_json(ev), now_ms(), now_ms()};
-  do row.id = RoomRegistry::random_id(10);
-  while (store_.load_event(row.id));
-  store_.save_event(row);
+  const NewEvent made = create_event_row(store_, event_to_json(ev));
+  const store::EventRow& row = made.row;
   return json_response(
       http::status::ok,
-      json::object{{"id", row.id}, {"key", key.token}, {"event", event_view(row.id, ev)}});
+      json::object{{"id", row.id}, {"key", made.key}, {"event", event_view(row.id, ev)}});
 }
 
 Response ArbiterApi::change(const http::request<http::string_body>& req, store::EventRow& row,
@@ -450,9 +352,8 @@ Response ArbiterApi::change(const http::request<http::string_body>& req, store::
     keeper = broadcasts_.board_of(row.id, token);
     if (!keeper || keeper->round != int(ev.played.size()) || !is_keeper_action(action))
       throw Refusal("keeper_token");
-  } else if (!accounts::session_matches(get_string(body, "key", "", 200), row.key_hash, INT64_MAX,
-                                        0)) {
-    throw Refusal("wrong_key");
+  } else {
+    check_arbiter_key(body, row);
   }
   // The exchange file holds the players' federation ids: the arbiter's only, and read only.
   if (action == "trf")
@@ -477,11 +378,7 @@ Response ArbiterApi::change(const http::request<http::string_body>& req, store::
       broadcasts_.set_eval_delay(row.id,
                                  int(get_int(body, "eval_delay", 0, 0, Broadcasts::kMaxEvalDelay)));
   } else if (action == "pair") {
-    try {
-      add_next_round(ev);
-    } catch (const std::runtime_error& e) {
-      throw Refusal("event_pairing", {{"detail", e.what()}});
-    }
+    pair_or_refuse([&ev] { add_next_round(ev); });
   } else if (action == "result") {
     enter_result(ev, body);
   } else {
@@ -570,15 +467,14 @@ void ArbiterApi::store_games(const std::string& id, const Event& before, const E
           (was && before.played[r].boards[i].result == b.result &&
            before.played[r].boards[i].moves == b.moves))
         continue;
-      store::GameRow g = board_game_row(ev, int(r) + 1, int(i) + 1);
-      g.id = board_game_id(id, int(r) + 1, int(i) + 1);
-      g.tags.emplace_back("Broadcast", id);
-      const std::optional<store::GameRow> old = store_.load_game(g.id);
-      g.created_ms = old ? old->created_ms : now_ms();
-      store_.save_game(g);
-      for (size_t ply = 0; ply < b.moves.size(); ++ply)
-        store_.add_move(g, int(ply) + 1, b.moves[ply]);
-      store_.truncate_moves(g, int(b.moves.size()));
+      const int round = int(r) + 1, board = int(i) + 1;
+      save_board_game(store_, board_game_id(id, round, board), b, ev.players[b.white].name,
+                      ev.players[b.black].name,
+                      {{"Event", ev.name},
+                       {"Site", ev.site},
+                       {"Date", ev.date},
+                       {"Round", std::to_string(round) + "." + std::to_string(board)},
+                       {"Broadcast", id}});
     }
 }
 
@@ -608,9 +504,9 @@ Response ArbiterApi::handle(const http::request<http::string_body>& req, const s
                             const std::string& action, const std::string& query) {
   const bool get = req.method() == http::verb::get || req.method() == http::verb::head;
   if (id.empty()) return create(req, action == "import");
-  std::optional<store::EventRow> row;
-  if (id.size() <= 32) row = store_.load_event(id);
-  if (!row) throw Refusal("no_event", {{"id", id}});
+  std::optional<store::EventRow> row = load_event_row(store_, id);
+  // A team event is the team API's (team_api.h): its state is no individual event's.
+  if (is_team_state(row->state)) throw Refusal("event_is_team", {{"id", id}});
   Event ev = tournament::event_from_json(row->state);
   broadcasts_.restore(id, row->state);
   if (get) {
@@ -622,11 +518,10 @@ Response ArbiterApi::handle(const http::request<http::string_body>& req, const s
     }
     if (action == "tgk")
       return text_response("text/plain; charset=utf-8", event_tgk(ev), "event-" + id + ".tgk");
-    const tournament::ReportWords& words =
-        print_words(net::query_value(net::query_pairs(query), "lang").value_or("en"));
+    const tournament::ReportWords& words = words_of_query(query);
     if (action == "pairings")
       return text_response("text/html; charset=utf-8",
-                           pairings_page(ev, round_of_query(ev, query), words));
+                           pairings_page(ev, round_of_query(int(ev.played.size()), query), words));
     return text_response("text/html; charset=utf-8", standings_page(ev, words));
   }
   return change(req, *row, std::move(ev), action);

@@ -18,6 +18,11 @@ tournament::ReportWords words(const char* lang) {
     w.white_mark = "б", w.black_mark = "ч";
     w.tie_breaks = {"Бх", "Бх-1", "Берг", "Поб", "ЛВ", "Мед"};
     w.half_bye = "½ отдых", w.zero_bye = "0 отдых";
+    w.team = "Команда", w.match = "Матч", w.first_named = "Первая команда";
+    w.second_named = "Вторая команда", w.colour = "Цвет", w.boards = "Досок";
+    w.games = "Партий", w.board_prizes = "Призы по доскам", w.board_n = "Доска {n}";
+    w.colour_white = "Б", w.colour_black = "Ч";
+    w.team_tie_breaks = {"КО", "ИО", "Берг", "ЛВ", "Бх"};
   } else if (w.lang == "kk") {
     w.tournament = "Турнир";
     w.round_of = "{total} турдың {n}-туры";
@@ -29,6 +34,11 @@ tournament::ReportWords words(const char* lang) {
     w.white_mark = "а", w.black_mark = "қ";
     w.tie_breaks = {"Бх", "Бх-1", "Берг", "Жеңіс", "ЖК", "Мед"};
     w.half_bye = "½ демалыс", w.zero_bye = "0 демалыс";
+    w.team = "Команда", w.match = "Матч", w.first_named = "Бірінші команда";
+    w.second_named = "Екінші команда", w.colour = "Түс", w.boards = "Тақталар";
+    w.games = "Ойындар", w.board_prizes = "Тақталар бойынша жүлделер", w.board_n = "{n}-тақта";
+    w.colour_white = "А", w.colour_black = "Қ";
+    w.team_tie_breaks = {"КҰ", "ЖҰ", "Берг", "ЖК", "Бх"};
   } else if (w.lang == "ky") {
     w.tournament = "Турнир";
     w.round_of = "{total} турдун {n}-туру";
@@ -40,6 +50,11 @@ tournament::ReportWords words(const char* lang) {
     w.white_mark = "а", w.black_mark = "к";
     w.tie_breaks = {"Бх", "Бх-1", "Берг", "Жеңиш", "ЖЖ", "Мед"};
     w.half_bye = "½ эс алуу", w.zero_bye = "0 эс алуу";
+    w.team = "Команда", w.match = "Матч", w.first_named = "Биринчи команда";
+    w.second_named = "Экинчи команда", w.colour = "Түс", w.boards = "Такталар";
+    w.games = "Оюндар", w.board_prizes = "Такталар боюнча сыйлыктар", w.board_n = "{n}-такта";
+    w.colour_white = "А", w.colour_black = "К";
+    w.team_tie_breaks = {"КУ", "ЖУ", "Берг", "ЖЖ", "Бх"};
   }
   return w;
 }

@@ -1,6 +1,6 @@
-// The words of the arbiter's print pages (pairings, standings) in the site's languages: the
-// page's `lang` query (en, ru, kk, ky) picks them, so a page printed from the arbiter page in
-// Russian has no English on it.
+// The words of the arbiter's print pages (pairings, standings, a team event's matches) in the
+// site's languages: the page's `lang` query (en, ru, kk, ky) picks them, so a page printed from
+// the arbiter page in Russian has no English on it.
 #pragma once
 
 #include <string_view>

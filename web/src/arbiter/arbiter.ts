@@ -5,6 +5,7 @@
 // arbiter the event's exchange file (TRF), and on #/arbiter an event imported from one.
 //   #/arbiter                 a new event or an imported one, and the events this browser arbitrates
 //   #/arbiter/<id>[/<key>]    the event; with its arbiter key (kept in this browser) to change it
+//   #/arbiter/team/<id>[/<key>]  a team event (arbiter_teams.ts)
 // The arbiter may correct a player (a typo), withdraw one, enter late players in a Swiss, and
 // pair the last round again while it has no result. What is typed into a board and not saved
 // stays across the redraws (BoardDrafts). The print pages come in the page's language.
@@ -16,10 +17,12 @@ import { error_text, lang, t } from "../i18n/index.js";
 import { field, h, option, toast, type View } from "../shell/util.js";
 import { arbiter_api, event_path, keep_key, keys, type ArbiterEvent, type Live } from "./arbiter_api.js";
 import {
-  BoardDrafts, RESULTS, arbiter_link, edit_player_body, event_date, event_meta, keeper_link, may_enter_players, may_repair, new_event_body,
+  BoardDrafts, arbiter_link, edit_player_body, event_date, event_meta, keeper_link, may_enter_players, may_repair, new_event_body,
   new_player_body, player_label, print_path, result_label, round_index, tie_break_text, titled_name,
 } from "./arbiter_state.js";
+import { edit_buttons, key_note, pair_button, player_inputs, result_entry, round_heading, send_change, take_key } from "./arbiter_parts.js";
 import { rules_part } from "./arbiter_rules.js";
+import { new_team_part } from "./arbiter_teams.js";
 
 /** #/arbiter: the form of a new event and the events whose keys this browser keeps. */
 export class ArbiterHomeView implements View {
@@ -54,9 +57,9 @@ export class ArbiterHomeView implements View {
     });
     const mine = Object.entries(keys());
     const list = mine.length
-      ? h("ul", { id: "arb-mine" }, ...mine.map(([id, k]) => h("li", {}, h("a", { href: `#/arbiter/${encodeURIComponent(id)}` }, k.name || id))))
+      ? h("ul", { id: "arb-mine" }, ...mine.map(([id, k]) => h("li", {}, h("a", { href: `#/arbiter/${k.team ? "team/" : ""}${encodeURIComponent(id)}` }, k.name || id))))
       : null;
-    this.el.replaceChildren(h("h2", {}, t("arb_title")), h("p", {}, t("arb_intro")), h("h3", {}, t("arb_new")), form, ...import_part());
+    this.el.replaceChildren(h("h2", {}, t("arb_title")), h("p", {}, t("arb_intro")), h("h3", {}, t("arb_new")), form, ...new_team_part(), ...import_part());
     if (list) this.el.append(h("h3", {}, t("arb_my_events")), list);
   }
 }
@@ -108,11 +111,7 @@ export class ArbiterEventView implements View {
 
   constructor(private id: string, key_in_url?: string) {
     this.el.className = "arbiter";
-    this.key = key_in_url ?? keys()[id]?.key ?? "";
-    if (key_in_url) {
-      keep_key(id, key_in_url, "");
-      history.replaceState(null, "", `#/arbiter/${encodeURIComponent(id)}`); // the key leaves the address bar
-    }
+    this.key = take_key(id, key_in_url, `#/arbiter/${encodeURIComponent(id)}`);
     this.el.replaceChildren(h("p", {}, t("arb_loading")));
     void arbiter_api
       .live(id)
@@ -133,18 +132,11 @@ export class ArbiterEventView implements View {
   }
 
   /** Sends one change with the key; the event comes back and is drawn again. */
-  private async change(action: string, body: Record<string, unknown>, error_box?: HTMLElement): Promise<boolean> {
-    try {
-      const r = await arbiter_api.post(this.id, action, { ...body, key: this.key });
+  private change(action: string, body: Record<string, unknown>, error_box?: HTMLElement): Promise<boolean> {
+    return send_change(() => arbiter_api.post(this.id, action, { ...body, key: this.key }), (r) => {
       if (r.token) this.keeper_links.set(`${r.event.played.length}.${Number(body.board)}`, keeper_link(`${location.origin}${location.pathname}`, this.id, r.token));
       this.show(r.event, r.live);
-      return true;
-    } catch (err) {
-      const text = error_text(err);
-      if (error_box) error_box.textContent = text;
-      else toast(text, "error");
-      return false;
-    }
+    }, error_box);
   }
 
   render() {
@@ -162,7 +154,7 @@ export class ArbiterEventView implements View {
       h("h2", { id: "arb-event-name" }, ev.name || t("arb_untitled")),
       h("p", { class: "arb-meta" }, event_meta(ev)),
       links,
-      arbiter ? this.arbiter_note() : h("p", { class: "arb-note no-print" }, t("arb_read_only")),
+      arbiter ? key_note(arbiter_link(`${location.origin}${location.pathname}`, this.id, this.key)) : h("p", { class: "arb-note no-print" }, t("arb_read_only")),
       this.players_part(arbiter),
       this.round_part(arbiter),
       arbiter && n_played ? this.follow_part() : null,
@@ -184,12 +176,6 @@ export class ArbiterEventView implements View {
         .catch((err) => toast(error_text(err), "error"));
     });
     return a;
-  }
-
-  private arbiter_note(): HTMLElement {
-    const link = arbiter_link(`${location.origin}${location.pathname}`, this.id, this.key);
-    const input = h("input", { id: "arb-key-link", readonly: "", value: link }) as HTMLInputElement;
-    return h("div", { class: "arb-note no-print" }, h("p", {}, t("arb_key_note")), field(t("arb_arbiter_link"), input));
   }
 
   private players_part(arbiter: boolean): HTMLElement {
@@ -215,20 +201,9 @@ export class ArbiterEventView implements View {
       });
       box.append(form);
     }
-    if (arbiter && ev.next === "pair") {
-      const pair = h("button", { id: "arb-pair", type: "button", class: "no-print" }, t("arb_pair", { n: ev.played.length + 1 }));
-      pair.addEventListener("click", () => {
-        this.shown_round = 0;
-        void this.change("pair", {});
-      });
-      box.append(h("p", {}, pair));
-    } else if (arbiter && may_repair(ev)) {
-      const again = h("button", { id: "arb-repair", type: "button", class: "no-print" }, t("arb_repair", { n: ev.played.length }));
-      again.addEventListener("click", () => {
-        this.shown_round = 0;
-        void this.change("unpair", {}).then((ok) => ok && this.change("pair", {}));
-      });
-      box.append(h("p", {}, again));
+    const pair = arbiter ? pair_button(ev.next === "pair", may_repair(ev), ev.played.length, (action) => this.change(action, {}), () => (this.shown_round = 0)) : null;
+    if (pair) {
+      box.append(pair);
     } else if (arbiter && ev.next === "players") {
       box.append(h("p", { class: "no-print" }, t("arb_need_players")));
     }
@@ -257,27 +232,14 @@ export class ArbiterEventView implements View {
 
   /** A player's row being corrected: his name, rating and title in fields. */
   private edit_row(i: number): HTMLElement {
-    const p = this.ev!.players[i];
-    const title = h("input", { class: "arb-edit-title", maxlength: "10", size: "4", value: p.title, "aria-label": t("arb_title_field") }) as HTMLInputElement;
-    const name = h("input", { class: "arb-edit-name", maxlength: "40", value: p.name, "aria-label": t("arb_player_name") }) as HTMLInputElement;
-    const rating = h("input", { class: "arb-edit-rating", type: "number", min: "0", max: "9999", value: p.rating > 0 ? String(p.rating) : "", "aria-label": t("arb_rating") }) as HTMLInputElement;
-    const error = h("span", { class: "arb-board-error", role: "alert" });
-    const save = h("button", { type: "button", class: "arb-edit-save primary" }, t("arb_save"));
-    save.addEventListener("click", () => {
-      void this.change("player", edit_player_body(i, name.value, rating.value, title.value), error).then((ok) => {
-        if (!ok) return;
-        this.editing = -1;
-        this.render();
-      });
-    });
-    const cancel = h("button", { type: "button", class: "arb-edit-cancel" }, t("cancel"));
-    cancel.addEventListener("click", () => {
+    const { title, name, rating } = player_inputs(this.ev!.players[i]);
+    const buttons = edit_buttons((error) => this.change("player", edit_player_body(i, name.value, rating.value, title.value), error), () => {
       this.editing = -1;
       this.render();
     });
     return h("tr", { "data-player": String(i), class: "arb-editing" },
       h("td", { class: "n" }, String(i + 1)), h("td", {}, title), h("td", { class: "name" }, name), h("td", { class: "n" }, rating),
-      h("td", {}, save, " ", cancel, error));
+      h("td", {}, ...buttons));
   }
 
   private round_index(): number {
@@ -289,12 +251,6 @@ export class ArbiterEventView implements View {
     if (ev.played.length === 0) return null;
     const r = this.round_index();
     const round = ev.played[r];
-    const pick = h("select", { id: "arb-round-pick", class: "no-print" },
-      ...ev.played.map((_, i) => option(String(i + 1), t("arb_round", { n: i + 1, total: ev.rounds }), i === r)));
-    pick.addEventListener("change", () => {
-      this.shown_round = Number((pick as HTMLSelectElement).value);
-      this.render();
-    });
     const rows: HTMLElement[] = [];
     round.boards.forEach((b, i) => {
       const white = ev.players[b.white];
@@ -308,34 +264,20 @@ export class ArbiterEventView implements View {
         result_cell.textContent = result_label(b.result);
         return;
       }
-      const draft = this.drafts.get(r + 1, i + 1);
-      const shown = draft.result ?? b.result;
-      const sel = h("select", { class: "arb-result", "aria-label": t("result") }, ...RESULTS.map(([v, text]) => option(v, text, v === shown))) as HTMLSelectElement;
-      sel.addEventListener("change", () => this.drafts.set(r + 1, i + 1, { result: sel.value }));
-      result_cell.append(sel);
-      const moves = h("textarea", { class: "arb-moves", rows: "2", placeholder: t("arb_moves") }) as HTMLTextAreaElement;
-      moves.value = draft.moves ?? "";
-      moves.addEventListener("input", () => this.drafts.set(r + 1, i + 1, { moves: moves.value }));
-      const error = h("p", { class: "arb-board-error", role: "alert" });
-      const save = h("button", { type: "button", class: "arb-save" }, t("arb_save"));
-      save.addEventListener("click", () => {
-        error.textContent = "";
-        const board = { round: r + 1, board: i + 1 };
-        const sent = { ...board, result: sel.value, moves: moves.value };
-        this.drafts.saved(r + 1, i + 1); // before the redraw: this board shows what was saved
-        void this.change("result", sent, error).then((ok) => {
-          if (!ok) this.drafts.set(r + 1, i + 1, { result: sent.result, moves: sent.moves });
-        });
-      });
+      const entry = result_entry(this.drafts, r + 1, i + 1, b.result, result_cell, (result, moves, error) =>
+        this.change("result", { round: r + 1, board: i + 1, result, moves }, error));
       const keeper = r === ev.played.length - 1 && b.result === "*" ? this.keeper_part(i + 1) : null;
-      rows.push(h("tr", { class: "arb-entry no-print", "data-entry": String(i + 1) }, h("td", {}), h("td", { colspan: "4" }, moves, save, error, keeper)));
+      rows.push(h("tr", { class: "arb-entry no-print", "data-entry": String(i + 1) }, h("td", {}), h("td", { colspan: "4" }, ...entry, keeper)));
     });
     const byes: [number[] | undefined, string][] = [[round.byes, t("arb_bye")], [round.half_byes, t("arb_half_bye")], [round.zero_byes, t("arb_zero_bye")]];
     for (const [list, word] of byes)
       for (const p of list ?? [])
         rows.push(h("tr", { class: "bye" }, h("td", {}), h("td", { class: "name" }, player_label(ev.players[p])), h("td", { class: "res" }, word), h("td", {}), h("td", {})));
     return h("section", { class: "arb-round" },
-      h("h3", {}, ev.played.length > 1 ? pick : t("arb_round", { n: r + 1, total: ev.rounds })),
+      round_heading(ev.played.length, r, ev.rounds, (n) => {
+        this.shown_round = n;
+        this.render();
+      }),
       h("div", { class: "table-wrap" }, h("table", { id: "arb-pairings", "data-round": String(r + 1) },
         h("thead", {}, h("tr", {}, h("th", {}, t("arb_board")), h("th", {}, t("white")), h("th", {}, t("result")), h("th", {}, t("black")), h("th", {}, t("moves")))),
         h("tbody", {}, ...rows))));

@@ -60,9 +60,38 @@ export interface Live {
   eval_delay: number; // half-moves; 0: no evaluation for spectators
 }
 
-const K_KEYS = "toguz.arbiter_keys"; // {event id: {key, name}}
+/** A match of a team event: lineups are roster indexes, board b has lineup[b] (none: empty). */
+export interface TeamMatch {
+  home: number; // first-named team: White on boards 1, 3, 5...
+  away: number;
+  home_lineup: number[];
+  away_lineup: number[];
+  boards: { result: string; moves: number; home_white: boolean; forced: boolean }[];
+  home_points: string;
+  away_points: string;
+  complete: boolean;
+}
+/** A team event (GET /api/team-events/<id>). */
+export interface TeamEvent {
+  id: string;
+  name: string;
+  site: string;
+  date: string;
+  system: "swiss" | "round-robin" | "double-round-robin";
+  rounds: number;
+  boards: number;
+  scoring: "match-points" | "board-points";
+  tie_breaks: string[]; // short names: MP, BP, TSB, DE, BH
+  teams: { name: string; rating: number; withdrawn: boolean; roster: EventPlayer[] }[];
+  played: { matches: TeamMatch[]; byes: number[] }[];
+  standings: { team: number; rank: number; match_points: number; board_points: string; tie_breaks: number[]; tie_break_texts: string[] }[];
+  board_prizes: { team: number; player: number; points: string; scored: number; games: number }[][];
+  next: "teams" | "pair" | "results" | "done";
+}
 
-type Keys = Record<string, { key: string; name: string }>;
+const K_KEYS = "toguz.arbiter_keys"; // {event id: {key, name, team}}
+
+type Keys = Record<string, { key: string; name: string; team?: boolean }>;
 export function keys(): Keys {
   try {
     const v = JSON.parse(localStorage.getItem(K_KEYS) ?? "{}") as unknown;
@@ -71,9 +100,9 @@ export function keys(): Keys {
     return {};
   }
 }
-export function keep_key(id: string, key: string, name: string) {
+export function keep_key(id: string, key: string, name: string, team = false) {
   const all = keys();
-  all[id] = { key, name };
+  all[id] = team ? { key, name, team } : { key, name };
   try {
     localStorage.setItem(K_KEYS, JSON.stringify(all));
   } catch {
@@ -93,4 +122,12 @@ export const arbiter_api = {
   post: (id: string, action: string, body: Record<string, unknown>) =>
     call<{ event: ArbiterEvent; live: Live; token?: string; board?: number }>("POST", event_path(id, `/${action}`), body),
   live: (id: string) => call<{ event: ArbiterEvent; live: Live }>("GET", event_path(id, "/live")),
+};
+
+/** The URL of a team event, or of one of its pages (rest: "/standings", "/tgk", ...). */
+export const team_event_path = (id: string, rest = "") => `/api/team-events/${encodeURIComponent(id)}${rest}`;
+export const team_api = {
+  create: (body: Record<string, unknown>) => call<{ id: string; key: string; event: TeamEvent }>("POST", "/api/team-events", body),
+  get: (id: string) => call<{ event: TeamEvent }>("GET", team_event_path(id)),
+  post: (id: string, action: string, body: Record<string, unknown>) => call<{ event: TeamEvent }>("POST", team_event_path(id, `/${action}`), body),
 };

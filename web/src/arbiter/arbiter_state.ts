@@ -4,7 +4,7 @@
 // test/unit/arbiter.test.mjs).
 
 import { t, t_any } from "../i18n/index.js";
-import type { ArbiterEvent, EventPlayer, LiveBoard } from "./arbiter_api.js";
+import type { ArbiterEvent, EventPlayer, LiveBoard, TeamEvent, TeamMatch } from "./arbiter_api.js";
 
 /** The results of a board, as the server writes them and as the page shows them. */
 export const RESULTS: [string, string][] = [
@@ -22,8 +22,8 @@ export const TIE_BREAKS = ["BH-1", "BH", "BH-M1", "SB", "W", "DE"];
 
 /** "bh-1, BH sb" typed by the arbiter as the list the server takes; unknown names kept for the
  * server to refuse. */
-export function tie_break_list(text: string): string[] {
-  return text.split(/[\s,]+/).filter((w) => w !== "").map((w) => TIE_BREAKS.find((k) => k.toLowerCase() === w.toLowerCase()) ?? w);
+export function tie_break_list(text: string, known: string[] = TIE_BREAKS): string[] {
+  return text.split(/[\s,]+/).filter((w) => w !== "").map((w) => known.find((k) => k.toLowerCase() === w.toLowerCase()) ?? w);
 }
 
 /** A result as the page shows it (an unknown one as it is). */
@@ -68,7 +68,7 @@ export function round_index(played: number, shown_round: number): number {
 }
 
 /** The event's line under its name: site and date, the pairing system, the round or the end. */
-export function event_meta(ev: ArbiterEvent): string {
+export function event_meta(ev: Pick<ArbiterEvent, "site" | "date" | "system" | "rounds"> & { played: unknown[]; next: string }): string {
   const head = [ev.site, ev.date].filter((s) => s).join(", ");
   const n = ev.played.length;
   const status = ev.next === "done" ? t("arb_done") : n ? t("arb_round", { n, total: ev.rounds }) : "";
@@ -139,4 +139,50 @@ export function move_pairs(moves: string[]): string[] {
   const out: string[] = [];
   for (let i = 0; i < moves.length; i += 2) out.push(`${i / 2 + 1}. ${moves.slice(i, i + 2).join(" ")}`);
   return out;
+}
+
+/** A team event's tie-breaks the server knows, by their short names, in the documented order. */
+export const TEAM_TIE_BREAKS = ["MP", "BP", "TSB", "DE", "BH"];
+
+/** The body of POST /api/team-events: the individual event's fields, the boards and the scoring. */
+export function new_team_event_body(f: { name: string; site: string; date: string; system: string; rounds: string; boards: string; scoring: string }): Record<string, unknown> {
+  return { ...new_event_body(f), boards: Number(f.boards), scoring: f.scoring };
+}
+
+/** A roster as typed: a player a line in board order, a rating (digits) after the name. */
+export function roster_lines(text: string): { name: string; rating: number }[] {
+  return text.split("\n").map((l) => l.trim()).filter((l) => l !== "").map((l) => {
+    const m = /^(.*\S)\s+(\d{1,4})$/.exec(l);
+    return m ? { name: m[1], rating: Number(m[2]) } : { name: l, rating: 0 };
+  });
+}
+
+/** The link that gives its holder a team event's arbiter rights. */
+export function team_arbiter_link(base: string, id: string, key: string): string {
+  return `${base}#/arbiter/team/${encodeURIComponent(id)}/${encodeURIComponent(key)}`;
+}
+
+/** The player of one side of a match on board `b` (0-based), null for an empty board. */
+export function board_member(ev: TeamEvent, m: TeamMatch, home: boolean, b: number): EventPlayer | null {
+  const lineup = home ? m.home_lineup : m.away_lineup;
+  const i = lineup[b];
+  return i === undefined ? null : ev.teams[home ? m.home : m.away]?.roster[i] ?? null;
+}
+
+/** The standings' tie-break columns after match and board points: their indexes. */
+export function extra_tie_breaks(tie_breaks: string[]): number[] {
+  return tie_breaks.flatMap((tb, i) => (tb === "MP" || tb === "BP" ? [] : [i]));
+}
+
+/** Whether a team event's last round may be paired again: no board has a result but an empty
+ * board's forfeit. */
+export function may_repair_team(ev: TeamEvent): boolean {
+  const last = ev.played[ev.played.length - 1];
+  return last !== undefined && last.matches.every((m) => m.boards.every((b) => b.forced || b.result === "*"));
+}
+
+/** The body of a lineup: the checked roster players (1-based, in roster order); none checked: absent. */
+export function lineup_body(team: number, checked: boolean[]): Record<string, unknown> {
+  const players = checked.flatMap((c, i) => (c ? [i + 1] : []));
+  return players.length ? { team: team + 1, players } : { team: team + 1, absent: true };
 }

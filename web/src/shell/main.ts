@@ -7,6 +7,7 @@
 //   #/@/<name> (or /@/<name>) a player page
 //   #/puzzles[/<id>]  #/studies[/<n>]  #/explorer[/<position>]  the learning pages
 //   #/arbiter[/<event>[/<key>]]  over-the-board events (arbiter.ts)
+//   #/arbiter/team/<event>[/<key>]  a team event (arbiter_teams.ts)
 //   #/broadcast/<event>, #/keeper/<event>/<token>  an event live, a board keeper (broadcast.ts)
 //   #/ratings[/<list>[/player|event/<n>|/names]]  a federation's rating lists (ratings.ts)
 //   #/tournaments[/<id>]  online tournaments (tournaments.ts)
@@ -17,6 +18,7 @@ import { store } from "../games/games_api.js";
 import { AccountView, AuthView } from "../accounts/account.js";
 import { ForgotView, ResetView, VerifyView } from "../accounts/mail.js";
 import { ArbiterEventView, ArbiterHomeView } from "../arbiter/arbiter.js";
+import { TeamEventView } from "../arbiter/arbiter_teams.js";
 import { BroadcastView, KeeperView } from "../arbiter/broadcast.js";
 import { RatingEventView, RatingListView, RatingNamesView, RatingPlayerView, RatingsHomeView } from "../ratings/ratings.js";
 import { who_am_i } from "../accounts/accounts_api.js";
@@ -90,6 +92,7 @@ function route() {
   else if (parts[0] === "studies") view = new StudiesView(parts[1] ? Number(parts[1]) : null);
   else if (parts[0] === "explorer") view = new ExplorerView(parts[1] ?? "");
   else if (parts[0] === "tournaments") view = parts[1] ? new TournamentView(parts[1]) : new TournamentsHomeView();
+  else if (parts[0] === "arbiter" && parts[1] === "team" && parts[2]) view = new TeamEventView(parts[2], parts[3]);
   else if (parts[0] === "arbiter") view = parts[1] ? new ArbiterEventView(parts[1], parts[2]) : new ArbiterHomeView();
   else if (parts[0] === "broadcast" && parts[1]) view = new BroadcastView(parts[1]);
   else if (parts[0] === "keeper" && parts[1] && parts[2]) view = new KeeperView(parts[1], parts[2]);

@@ -1,11 +1,13 @@
 // The arbiter pages' pure part (src/arbiter/arbiter_state.ts): results, names, tie-breaks, the
-// event's line, the round shown, the arbiter's link and the forms' requests.
+// event's line, the round shown, the arbiter's link and the forms' requests; a team event's
+// rosters typed, lineups, boards' players, tie-break columns and link.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
   BoardDrafts, edit_player_body, may_enter_players, may_repair, print_path,
   RESULTS, arbiter_link, event_date, event_meta, new_event_body, new_player_body, player_label, result_label, round_index,
   tie_break_list, tie_break_text, titled_name, keeper_link, live_signature, move_pairs,
+  TEAM_TIE_BREAKS, board_member, extra_tie_breaks, lineup_body, may_repair_team, new_team_event_body, roster_lines, team_arbiter_link,
 } from "../../node_modules/.toguz-unit/arbiter/arbiter_state.js";
 import { tie_break_text as tournament_tie_break_text } from "../../node_modules/.toguz-unit/tournaments/tournaments_state.js";
 import { load_lang } from "../../node_modules/.toguz-unit/i18n/index.js";
@@ -114,4 +116,27 @@ test("the broadcast: a keeper's link, moves in pairs, a board drawn again only w
   assert.equal(live_signature(b), live_signature({ ...b, keepers: 2 }));
   assert.notEqual(live_signature(b), live_signature({ ...b, moves: ["65", "87"] }));
   assert.notEqual(live_signature(b), live_signature({ ...b, clocks: { white: "1:00", black: "" } }));
+});
+
+test("a team event: rosters typed, lineups, the boards' players, tie-break columns, the link", () => {
+  assert.deepEqual(roster_lines(" Eleusiz, Nurlan 2200\n\nАйгерим\nBolat 12345 \n"), [
+    { name: "Eleusiz, Nurlan", rating: 2200 }, { name: "Айгерим", rating: 0 }, { name: "Bolat 12345", rating: 0 }]);
+  assert.deepEqual(lineup_body(1, [true, false, true]), { team: 2, players: [1, 3] });
+  assert.deepEqual(lineup_body(0, [false, false]), { team: 1, absent: true });
+  assert.deepEqual(new_team_event_body({ name: "Cup", site: "", date: " 2026.12.01 ", system: "round-robin", rounds: "5", boards: "2", scoring: "board-points" }),
+    { name: "Cup", site: "", date: "2026.12.01", system: "round-robin", rounds: null, boards: 2, scoring: "board-points" });
+  assert.deepEqual(extra_tie_breaks(["BP", "DE", "TSB"]), [1, 2]);
+  assert.deepEqual(tie_break_list("bp tsb, coin", TEAM_TIE_BREAKS), ["BP", "TSB", "coin"]);
+  const p = (name) => ({ name, rating: 0, title: "" });
+  const m = { home: 0, away: 1, home_lineup: [0, 2], away_lineup: [1], boards: [
+    { result: "*", moves: 0, home_white: true, forced: false }, { result: "-+", moves: 0, home_white: false, forced: true }],
+  home_points: "1", away_points: "0", complete: false };
+  const ev = { teams: [{ name: "A", roster: [p("A1"), p("A2"), p("A3")] }, { name: "B", roster: [p("B1"), p("B2")] }], played: [{ matches: [m], byes: [] }] };
+  assert.equal(board_member(ev, m, true, 1).name, "A3");
+  assert.equal(board_member(ev, m, false, 0).name, "B2");
+  assert.equal(board_member(ev, m, false, 1), null);
+  assert.equal(may_repair_team(ev), true);
+  m.boards[0].result = "1-0";
+  assert.equal(may_repair_team(ev), false);
+  assert.equal(team_arbiter_link("https://t.kz/", "ab", "k/y"), "https://t.kz/#/arbiter/team/ab/k%2Fy");
 });

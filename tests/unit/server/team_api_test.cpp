@@ -1,0 +1,290 @@
+// The arbiter page's team events over real sockets (site/arbiter/team_api.h): the hand-worked
+// round robin of docs/tournaments.md "Team events" (four teams on two boards) created, its
+// teams entered, paired round by round, a short lineup giving a forfeit, a board with typed
+// moves and one with a wrong move refused, the standings and tie-breaks worked by hand, kept
+// across a restart, its TGK, site games and print pages; the refusals without the key and of bad
+// input, and a team event read through the individual events' routes (and back) refused.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "server_client.h"
+
+namespace toguz::test {
+namespace {
+
+struct TeamArbiter {
+  uint16_t port;
+  std::string id, key;
+
+  HttpResult post(const std::string& action, json::object body) const {
+    body["key"] = key;
+    return http_post(port, "/api/team-events/" + id + "/" + action, json::value(std::move(body)));
+  }
+  json::value event() const {
+    HttpResult r = http_get(port, "/api/team-events/" + id);
+    EXPECT_EQ(r.status, 200) << r.body;
+    json::value v = r.json();
+    return v.is_object() ? v.at("event") : json::value(nullptr);
+  }
+};
+
+TeamArbiter team_api_create(uint16_t port, json::object body) {
+  HttpResult r = http_post(port, "/api/team-events", json::value(std::move(body)));
+  EXPECT_EQ(r.status, 200) << r.body;
+  json::value v = r.json();
+  if (!v.is_object()) return {port, "", ""};
+  return {port, jstr(v.at("id")), jstr(v.at("key"))};
+}
+
+const char* const kTeamApiNames[] = {"A", "B", "C", "D & <Co>"};
+
+// Teams A..D of three players each ("A1".."A3"): two boards and a reserve.
+void team_api_enter_teams(const TeamArbiter& a) {
+  for (int t = 0; t < 4; ++t) {
+    json::array players;
+    for (int m = 1; m <= 3; ++m)
+      players.push_back(json::object{{"name", std::string(1, char('A' + t)) + std::to_string(m)},
+                                     {"rating", 2000 - 10 * t - m}});
+    HttpResult r = a.post("teams", json::object{{"name", kTeamApiNames[t]}, {"players", players}});
+    ASSERT_EQ(r.status, 200) << r.body;
+  }
+}
+
+// The result giving the first-named team `home_half` half points on board `board` (0-based;
+// the first-named team has White on boards 1, 3...).
+std::string team_api_result(int board, int home_half) {
+  if (home_half == 1) return "1/2-1/2";
+  return (home_half == 2) == (board % 2 == 0) ? "1-0" : "0-1";
+}
+
+TEST(TeamApi, HandWorkedRoundRobinThroughTheApi) {
+  TempDir dir;
+  const std::string db = (dir.path / "t.db").string();
+  TeamArbiter a;
+  {
+    TestServer srv(db);
+    a = team_api_create(
+        srv.port,
+        json::object{
+            {"name", "Cup <A>"}, {"date", "2026.12.01"}, {"system", "round-robin"}, {"boards", 2}});
+    ASSERT_FALSE(a.id.empty());
+    EXPECT_EQ(a.key.size(), 43u);
+    team_api_enter_teams(a);
+    json::value ev = a.event();
+    EXPECT_EQ(jstr(ev.at("next")), "pair");
+    EXPECT_EQ(jint(ev.at("rounds")), 3);
+    EXPECT_EQ(ev.at("teams").at(3).at("roster").as_array().size(), 3u);
+
+    // Round 1: A-D, B-C. D comes with one player (its second): board 2 is A's by forfeit.
+    ASSERT_EQ(a.post("pair", {}).status, 200);
+    HttpResult lineup = a.post("lineup", json::object{{"team", 4}, {"players", json::array{2}}});
+    ASSERT_EQ(lineup.status, 200) << lineup.body;
+    const json::value m0 = lineup.json().at("event").at("played").at(0).at("matches").at(0);
+    EXPECT_EQ(jint(m0.at("home")), 0);
+    EXPECT_EQ(jint(m0.at("away")), 3);
+    EXPECT_EQ(json::serialize(m0.at("away_lineup")), "[1]");
+    EXPECT_EQ(jstr(m0.at("boards").at(1).at("result")), "-+");
+    EXPECT_TRUE(m0.at("boards").at(1).at("forced").as_bool());
+    // A wrong move is named and changes nothing; typed right, the game goes in.
+    const std::string before = json::serialize(a.event());
+    HttpResult wrong = a.post("result", json::object{{"match", 1},
+                                                     {"board", 1},
+                                                     {"result", "1-0"},
+                                                     {"moves", "1. 65 87 2. 55 99(12) 3. 34(21)"}});
+    EXPECT_EQ(wrong.status, 400);
+    EXPECT_EQ(code_of(wrong), "typed_move");
+    EXPECT_EQ(jstr(wrong.json().at("params").at("token")), "34(21)");
+    EXPECT_EQ(json::serialize(a.event()), before);
+    HttpResult typed = a.post(
+        "result", json::object{{"match", 1},
+                               {"board", 1},
+                               {"result", "1-0"},
+                               {"moves",
+                                "1. 65 87 2. 55 99 3. 34 35 4. 34 89 5. 91 45 6. 48 92 7. 62 78 8. "
+                                "91 58 9. 15"}});
+    ASSERT_EQ(typed.status, 200) << typed.body;
+    EXPECT_EQ(
+        jint(typed.json().at("event").at("played").at(0).at("matches").at(0).at("boards").at(0).at(
+            "moves")),
+        17);
+    // An empty board takes only its forfeit; the lineup is fixed once a board has a result.
+    HttpResult empty =
+        a.post("result", json::object{{"match", 1}, {"board", 2}, {"result", "1-0"}});
+    EXPECT_EQ(code_of(empty), "team_board_empty");
+    EXPECT_EQ(code_of(a.post("lineup", json::object{{"team", 4}, {"players", json::array{1, 2}}})),
+              "team_lineup_results");
+
+    // The hand-worked results, first-named team's half points per board: R1 B-C 1-1; R2 D-C
+    // 1.5-0.5, A-B 0.5-1.5; R3 B-D 1-1, C-A 2-0.
+    const std::vector<std::vector<std::vector<int>>> halves = {
+        {{}, {2, 0}}, {{2, 1}, {1, 0}}, {{0, 2}, {2, 2}}};
+    for (int r = 0; r < 3; ++r) {
+      if (r > 0) {
+        ASSERT_EQ(a.post("pair", {}).status, 200);
+      }
+      for (int m = 0; m < 2; ++m)
+        for (int b = 0; b < int(halves[r][m].size()); ++b) {
+          HttpResult e =
+              a.post("result", json::object{{"match", m + 1},
+                                            {"board", b + 1},
+                                            {"result", team_api_result(b, halves[r][m][b])}});
+          ASSERT_EQ(e.status, 200) << e.body;
+        }
+    }
+    EXPECT_EQ(jstr(a.event().at("next")), "done");
+    EXPECT_EQ(a.post("pair", {}).status, 409);
+  }
+
+  // After a restart: B, C, D, A with BP, DE, TSB as worked by hand.
+  TestServer srv(db);
+  a.port = srv.port;
+  const json::value ev = a.event();
+  ASSERT_TRUE(ev.is_object());
+  EXPECT_EQ(json::serialize(ev.at("tie_breaks")), R"(["BP","DE","TSB"])");
+  const json::array& st = ev.at("standings").as_array();
+  ASSERT_EQ(st.size(), 4u);
+  const int want_team[] = {1, 2, 3, 0}, want_mp[] = {4, 3, 3, 2};
+  const char* want_bp[] = {"3.5", "3.5", "2.5", "2.5"};
+  const std::vector<std::vector<double>> want_tb = {
+      {3.5, 0, 9}, {3.5, 0, 9.5}, {2.5, 0, 8.5}, {2.5, 0, 8}};
+  for (int i = 0; i < 4; ++i) {
+    EXPECT_EQ(jint(st[i].at("team")), want_team[i]) << "place " << i + 1;
+    EXPECT_EQ(jint(st[i].at("rank")), i + 1);
+    EXPECT_EQ(jint(st[i].at("match_points")), want_mp[i]);
+    EXPECT_EQ(jstr(st[i].at("board_points")), want_bp[i]);
+    std::vector<double> tb;
+    for (const json::value& v : st[i].at("tie_breaks").as_array())
+      tb.push_back(v.to_number<double>());
+    EXPECT_EQ(tb, want_tb[i]) << "place " << i + 1;
+  }
+  EXPECT_EQ(ev.at("board_prizes").as_array().size(), 2u);
+  // The TGK: every board with two players (11: one board of round 1 was empty).
+  HttpResult tgk = http_get(srv.port, "/api/team-events/" + a.id + "/tgk");
+  ASSERT_EQ(tgk.status, 200);
+  size_t games = 0;
+  for (size_t at = tgk.body.find("[WhiteTeam "); at != std::string::npos;
+       at = tgk.body.find("[WhiteTeam ", at + 1))
+    ++games;
+  EXPECT_EQ(games, 11u);
+  // Every board with both players is a site game: A1's three, the typed one with its moves.
+  const json::value games_a1 = http_get(srv.port, "/api/games?player=A1").json();
+  EXPECT_EQ(jint(games_a1.at("total")), 3) << json::serialize(games_a1);
+  const HttpResult pgn = http_get(srv.port, "/api/games/" + a.id + "r1m1b1/pgn");
+  EXPECT_NE(pgn.body.find("[WhiteTeam \"A\"]"), std::string::npos) << pgn.body;
+  EXPECT_NE(pgn.body.find("[Board \"1.1\"]"), std::string::npos) << pgn.body;
+  EXPECT_NE(pgn.body.find("1. 65(10) 87"), std::string::npos) << pgn.body;
+  EXPECT_EQ(http_get(srv.port, "/api/games/" + a.id + "r1m1b2/pgn").status, 404);  // a forfeit
+  // The print pages in Russian, every name escaped.
+  HttpResult page = http_get(srv.port, "/api/team-events/" + a.id + "/standings?lang=ru");
+  ASSERT_EQ(page.status, 200);
+  EXPECT_NE(page.body.find("Команда"), std::string::npos);
+  EXPECT_NE(page.body.find("D &amp; &lt;Co&gt;"), std::string::npos);
+  EXPECT_EQ(page.body.find("<Co>"), std::string::npos);
+  HttpResult pairings = http_get(srv.port, "/api/team-events/" + a.id + "/pairings?round=2");
+  ASSERT_EQ(pairings.status, 200);
+  EXPECT_NE(pairings.body.find("Round 2 of 3"), std::string::npos);
+  EXPECT_EQ(http_get(srv.port, "/api/team-events/" + a.id + "/pairings?round=4").status, 400);
+}
+
+TEST(TeamApi, RefusalsWithoutTheKeyAndOfBadInput) {
+  TempDir dir;
+  TestServer srv((dir.path / "t.db").string());
+  const uint16_t port = srv.port;
+  struct Bad {
+    std::string body, code;
+  };
+  for (const Bad& b : {Bad{R"({"system":"knockout"})", "event_system"},
+                       Bad{R"({"system":"swiss"})", "event_rounds"},
+                       Bad{R"({"system":"swiss","rounds":3,"boards":11})", "field_range"},
+                       Bad{R"({"system":"round-robin","scoring":"goals"})", "team_scoring"},
+                       Bad{R"({"system":"round-robin","tie_breaks":["coin"]})", "team_tie_breaks"},
+                       Bad{R"({"system":"round-robin","date":"1 Dec"})", "event_date"}}) {
+    HttpResult r = http_post(port, "/api/team-events", b.body);
+    EXPECT_EQ(r.status, 400) << b.body;
+    EXPECT_EQ(code_of(r), b.code) << r.body;
+  }
+  TeamArbiter a =
+      team_api_create(port, json::object{{"system", "swiss"}, {"rounds", 3}, {"boards", 2}});
+  // Nothing changes without the key.
+  TeamArbiter thief = a;
+  thief.key = "x";
+  HttpResult r = thief.post("teams", json::object{{"name", "Intruders"}});
+  EXPECT_EQ(r.status, 403);
+  EXPECT_EQ(code_of(r), "wrong_key");
+  EXPECT_EQ(a.event().at("teams").as_array().size(), 0u);
+  // Teams and rosters: a name twice, a player twice, a roster over boards + 4, no name.
+  ASSERT_EQ(a.post("teams", json::object{{"name", "Ala"},
+                                         {"players", json::array{json::object{{"name", "Aidos"}}}}})
+                .status,
+            200);
+  EXPECT_EQ(code_of(a.post("pair", {})), "event_pairing");
+  EXPECT_EQ(code_of(a.post("teams", json::object{{"name", " Ala "}})), "team_entered");
+  EXPECT_EQ(code_of(a.post("teams", json::object{{"name", ""}})), "team_name");
+  json::array seven;
+  for (int i = 0; i < 7; ++i) seven.push_back(json::object{{"name", "P" + std::to_string(i)}});
+  EXPECT_EQ(code_of(a.post("teams", json::object{{"name", "Big"}, {"players", seven}})),
+            "team_roster_full");
+  EXPECT_EQ(code_of(a.post(
+                "teams", json::object{{"name", "Bars"},
+                                      {"players", json::array{json::object{{"name", "Aidos"}}}}})),
+            "team_player_entered");
+  EXPECT_EQ(code_of(a.post("teams", json::object{{"name", "Bars"}, {"players", json::array{7}}})),
+            "field_type");
+  EXPECT_EQ(code_of(a.post("teams", json::object{{"name", "Bars"}, {"players", "Aidos"}})),
+            "field_type");
+  EXPECT_EQ(a.event().at("teams").as_array().size(), 1u);
+  ASSERT_EQ(a.post("teams", json::object{{"name", "Bars"}}).status, 200);
+  ASSERT_EQ(a.post("player", json::object{{"team", 2}, {"name", "Bolat"}, {"rating", 1900}}).status,
+            200);
+  EXPECT_EQ(code_of(a.post("player", json::object{{"team", 3}, {"name", "X"}})), "team_number");
+  EXPECT_EQ(code_of(a.post("player", json::object{{"team", 2}, {"player", 2}, {"name", "X"}})),
+            "event_player");
+  EXPECT_EQ(code_of(a.post("lineup", json::object{{"team", 1}, {"absent", true}})),
+            "event_no_round");
+  ASSERT_EQ(a.post("pair", {}).status, 200);
+  // After round 1: no new team, no other scoring; a correction still goes in.
+  EXPECT_EQ(code_of(a.post("teams", json::object{{"name", "Late"}})), "team_closed");
+  EXPECT_EQ(code_of(a.post("settings", json::object{{"scoring", "board-points"}})),
+            "team_scoring_closed");
+  EXPECT_EQ(a.post("player", json::object{{"team", 2}, {"player", 1}, {"name", "Bolat B."}}).status,
+            200);
+  // Lineups: both players and absent, too long, out of the roster, out of order.
+  EXPECT_EQ(
+      code_of(a.post("lineup",
+                     json::object{{"team", 1}, {"absent", true}, {"players", json::array{1}}})),
+      "team_lineup_absent");
+  EXPECT_EQ(code_of(a.post("lineup", json::object{{"team", 1}, {"players", json::array{1, 2, 3}}})),
+            "team_lineup_long");
+  EXPECT_EQ(code_of(a.post("lineup", json::object{{"team", 1}, {"players", json::array{2}}})),
+            "team_lineup_player");
+  EXPECT_EQ(code_of(a.post("result", json::object{{"match", 2}, {"board", 1}, {"result", "1-0"}})),
+            "field_range");
+  EXPECT_EQ(code_of(a.post("result", json::object{{"match", 1}, {"board", 1}, {"result", "2-0"}})),
+            "event_result");
+  // The round taken back while it has no result, then paired again.
+  ASSERT_EQ(a.post("unpair", {}).status, 200);
+  EXPECT_EQ(a.event().at("played").as_array().size(), 0u);
+  ASSERT_EQ(a.post("pair", {}).status, 200);
+  ASSERT_EQ(a.post("lineup", json::object{{"team", 1}, {"absent", true}}).status, 200);
+  ASSERT_EQ(a.post("withdraw", json::object{{"team", 2}}).status, 200);
+  EXPECT_TRUE(a.event().at("teams").at(1).at("withdrawn").as_bool());
+
+  // A team event is not an individual one, and back.
+  HttpResult as_event = http_get(port, "/api/events/" + a.id);
+  EXPECT_EQ(as_event.status, 409);
+  EXPECT_EQ(code_of(as_event), "event_is_team");
+  EXPECT_EQ(code_of(http_post(port, "/api/events/" + a.id + "/pair",
+                              json::value(json::object{{"key", a.key}}))),
+            "event_is_team");
+  HttpResult single = http_post(port, "/api/events", std::string(R"({"system":"round-robin"})"));
+  ASSERT_EQ(single.status, 200);
+  HttpResult as_team = http_get(port, "/api/team-events/" + jstr(single.json().at("id")));
+  EXPECT_EQ(as_team.status, 409);
+  EXPECT_EQ(code_of(as_team), "event_not_team");
+  EXPECT_EQ(code_of(http_get(port, "/api/team-events/nosuchevent")), "no_event");
+}
+
+}  // namespace
+}  // namespace toguz::test
