@@ -2264,17 +2264,19 @@ async function arena_tournament(browser, base, pages) {
         const me = (await board_data(p)).you;
         if (me === "white") {
           whites++;
-          if ((await wait_turn(p)) === "move") {
+          if ((await wait_turn(p, 3 * T)) === "move") {
             if (whites % 2 === 1) {
               await resign_unless_over(p);
             } else {
               await play_one(p, "click", i);
             }
           }
-        } else if ((await wait_turn(p)) === "move") {
+        } else if ((await wait_turn(p, 3 * T)) === "move") {
           await resign_unless_over(p);
         }
-        await p.waitForFunction((g) => document.querySelector("#game-over") || location.hash !== `#/game/${g}`, game, { timeout: T, polling: 50 });
+        // The opponent's loop may lag behind his page on a loaded machine: the game still ends
+        // within its clock (1+0) or the first-move rule's time.
+        await p.waitForFunction((g) => document.querySelector("#game-over") || location.hash !== `#/game/${g}`, game, { timeout: 3 * T, polling: 50 });
       } catch (e) {
         if (here()) throw e;
       }
