@@ -2759,7 +2759,8 @@ async function analysis_variations(browser, base, pages) {
 
 /** A team event on the arbiter page: created, four teams with their rosters typed, round 1
  * paired, a lineup changed (an empty board: a forfeit), results entered, the team standings
- * shown; a reader without the key sees no edit controls. */
+ * shown; a reader without the key sees no edit controls; its TRF downloaded and imported as a
+ * new team event with the same standings. */
 async function arbiter_teams(browser, base, pages) {
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await ctx.newPage();
@@ -2812,7 +2813,20 @@ async function arbiter_teams(browser, base, pages) {
   check(controls.length === 0, "no edit controls without the key");
   check((await reader.textContent('table[data-match="1"] tr[data-board="1"] .res')) === "1-0", "the result shown");
   check((await page.evaluate(() => window.__xss)) === undefined && (await reader.evaluate(() => window.__xss)) === undefined, "no markup ran");
-  console.log("  arbiter teams: a round robin of four teams, a lineup with an empty board, results, team standings, a reader");
+  // the exchange file: downloaded with the key, imported through the form (its team lines make
+  // it a team event) with the same standings (a team name cut to the 013 line's 32 characters)
+  const [download] = await Promise.all([page.waitForEvent("download", { timeout: T }), page.click("#arb-trf")]);
+  const trf = readFileSync(await download.path(), "utf8");
+  check(download.suggestedFilename() === `team-event-${id}.trf` && trf.split("\n").filter((l) => l.startsWith("013")).length === 4, `the team TRF download: ${trf.slice(0, 200)}`);
+  await page.goto(`${base}/#/arbiter`);
+  await page.fill("#arb-trf-text", trf);
+  await page.click("#arb-import-go");
+  await page.waitForURL((u) => /#\/arbiter\/team\/[a-z0-9]+$/.test(u.hash) && !u.hash.endsWith(`/${id}`), { timeout: T });
+  await page.waitForSelector("#arb-team-standings tbody tr", { timeout: T });
+  const imported = await page.$$eval("#arb-team-standings tbody tr", (rows) => rows.map((r) => [...r.querySelectorAll("td")].map((c) => c.textContent)));
+  check(JSON.stringify(imported.map((r) => [r[1], r[2], r[3]])) === JSON.stringify(table.map((r) => [r[1].slice(0, 32), r[2], r[3]])), `the imported standings: ${JSON.stringify(imported)}`);
+  check((await page.$("#arb-trf")) !== null && (await page.evaluate(() => window.__xss)) === undefined, "the importer holds the key; no markup ran");
+  console.log("  arbiter teams: a round robin of four teams, a lineup with an empty board, results, team standings, a reader, the TRF exported and imported");
   await ctx2.close();
   await ctx.close();
 }

@@ -39,9 +39,6 @@ using Response = http::response<http::string_body>;
 // Limits of one event: enough for a national open, small enough that every request stays
 // quick (a Swiss round of 120 players pairs in about 16 ms).
 constexpr int kMaxPlayers = 256;
-// An imported exchange file: under the server's 64 KiB request body with the JSON around it
-// (a Swiss of 250 players and 11 rounds is about 50 KB).
-constexpr size_t kMaxTrfBytes = 60000;
 
 // What the arbiter can do next: enter players, enter the round's results, pair, or nothing.
 const char* next_step(const Event& ev) {
@@ -288,24 +285,13 @@ bool is_keeper_action(const std::string& action) {
 // typed ones are). A date in another form than the records' is left out.
 Event event_of_trf(const std::string& text) {
   Event ev;
-  try {
-    ev = tournament::event_from_trf(text);
-  } catch (const std::runtime_error& e) {
-    throw Refusal("event_trf", {{"detail", e.what()}});
-  }
+  read_trf_or_refuse([&] { ev = tournament::event_from_trf(text); });
   if (int(ev.players.size()) > kMaxPlayers)
     throw Refusal("event_full", {{"n", std::to_string(kMaxPlayers)}});
-  if (ev.system == System::Swiss && ev.rounds > kMaxSwissRounds)
-    throw Refusal("field_range", {{"field", "rounds"}, {"lo", "1"}, {"hi", "50"}});
-  ev.name = clean_name(ev.name, "", kMaxTextChars);
-  ev.site = clean_name(ev.site, "", kMaxTextChars);
-  std::replace(ev.date.begin(), ev.date.end(), '-', '.');
-  if (!valid_date(ev.date)) ev.date.clear();
+  clean_imported_head(ev.name, ev.site, ev.date, ev.system, ev.rounds);
   for (size_t i = 0; i < ev.players.size(); ++i) {
     tournament::Player& p = ev.players[i];
-    p.name = clean_name(p.name, "");
-    p.title = clean_name(p.title, "", kMaxTitleChars);
-    if (p.name.empty()) throw Refusal("event_player_name");
+    clean_imported_player(p);
     for (size_t j = 0; j < i; ++j)
       if (ev.players[j].name == p.name) throw Refusal("event_player_entered", {{"name", p.name}});
   }
@@ -326,11 +312,7 @@ Response ArbiterApi::create(const http::request<http::string_body>& req, bool im
   const json::object body = json_body(req);
   Event ev;
   if (import) {
-    const json::value* t = body.if_contains("trf");
-    if (!t || !t->is_string()) throw Refusal("field_type", {{"field", "trf"}}, "string");
-    if (t->as_string().size() > kMaxTrfBytes)
-      throw Refusal("event_trf_size", {{"n", std::to_string(kMaxTrfBytes)}});
-    ev = event_of_trf(std::string(t->as_string()));
+    ev = event_of_trf(trf_of_body(body));
   } else {
     ev = new_event(body);
   }

@@ -1,5 +1,6 @@
 #include "site/arbiter/event_common.h"
 
+#include <algorithm>
 #include <cctype>
 #include <sstream>
 
@@ -64,6 +65,39 @@ void pair_or_refuse(const std::function<void()>& pair) {
   } catch (const std::runtime_error& e) {
     throw Refusal("event_pairing", {{"detail", e.what()}});
   }
+}
+
+std::string trf_of_body(const json::object& body) {
+  const json::value* t = body.if_contains("trf");
+  if (!t || !t->is_string()) throw Refusal("field_type", {{"field", "trf"}}, "string");
+  if (t->as_string().size() > kMaxTrfBytes)
+    throw Refusal("event_trf_size", {{"n", std::to_string(kMaxTrfBytes)}});
+  return std::string(t->as_string());
+}
+
+void read_trf_or_refuse(const std::function<void()>& read) {
+  try {
+    read();
+  } catch (const std::runtime_error& e) {
+    throw Refusal("event_trf", {{"detail", e.what()}});
+  }
+}
+
+void clean_imported_head(std::string& name, std::string& site, std::string& date,
+                         tournament::System system, int rounds) {
+  if (system == tournament::System::Swiss && rounds > kMaxSwissRounds)
+    throw Refusal("field_range",
+                  {{"field", "rounds"}, {"lo", "1"}, {"hi", std::to_string(kMaxSwissRounds)}});
+  name = clean_name(name, "", kMaxTextChars);
+  site = clean_name(site, "", kMaxTextChars);
+  std::replace(date.begin(), date.end(), '-', '.');
+  if (!valid_date(date)) date.clear();
+}
+
+void clean_imported_player(tournament::Player& p) {
+  p.name = clean_name(p.name, "");
+  p.title = clean_name(p.title, "", kMaxTitleChars);
+  if (p.name.empty()) throw Refusal("event_player_name");
 }
 
 void save_board_game(store::Store& store, const std::string& game_id, const tournament::Board& b,

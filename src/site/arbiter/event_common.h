@@ -20,6 +20,9 @@ namespace toguz::site {
 constexpr int kMaxSwissRounds = 50;
 constexpr size_t kMaxTextChars = 120;
 constexpr size_t kMaxTitleChars = 10;
+// An imported exchange file: under the server's 64 KiB request body with the JSON around it
+// (a Swiss of 250 players and 11 rounds is about 50 KB).
+constexpr size_t kMaxTrfBytes = 60000;
 
 // The head of a new event's form (individual or team): name and site (cleaned), date, system
 // and, for a Swiss, its rounds (a round robin's come from its Berger table). A Refusal
@@ -46,6 +49,24 @@ boost::json::object event_view_head(const std::string& id, const std::string& na
 // Runs `pair` (the next round paired into an event); the reason it cannot, a
 // std::runtime_error's, answered as a Refusal event_pairing.
 void pair_or_refuse(const std::function<void()>& pair);
+
+// The exchange file of an import's body: its "trf" text (a Refusal field_type when there is
+// none, event_trf_size when it is over kMaxTrfBytes).
+std::string trf_of_body(const boost::json::object& body);
+
+// Runs `read` (an exchange file read into an event); the reader's std::runtime_error, which
+// names the line and the field, answered as a Refusal event_trf.
+void read_trf_or_refuse(const std::function<void()>& read);
+
+// The head of an event read from an exchange file, held to the typed form's limits: name and
+// site cleaned as typed ones are, a date in another form than the records' left out, a Swiss's
+// rounds at most kMaxSwissRounds (a Refusal field_range).
+void clean_imported_head(std::string& name, std::string& site, std::string& date,
+                         tournament::System system, int rounds);
+
+// A player read from an exchange file with his name and title cleaned as typed ones are (a
+// Refusal event_player_name when no name is left); whether the name is taken is the caller's.
+void clean_imported_player(tournament::Player& p);
 
 // A board that ended (a played game's result, not a forfeit) as the finished site game
 // `game_id`: over the board, unrated, the players by name and no seats (nobody plays it on the

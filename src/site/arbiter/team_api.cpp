@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <map>
+#include <set>
 #include <vector>
 
 #include "site/arbiter/event_common.h"
@@ -11,6 +13,7 @@
 #include "tournament/report.h"
 #include "tournament/team_json.h"
 #include "tournament/team_standings.h"
+#include "tournament/team_trf.h"
 
 namespace toguz::site {
 
@@ -295,10 +298,45 @@ void enter_board_result(TeamEvent& ev, const json::object& body) {
   set_board_result(ev, r, mi - 1, b - 1, res, std::move(moves));
 }
 
+// The teams of an event read from an exchange file, held to the team page's limits: teams,
+// boards, rosters; team and player names cleaned as typed ones are and unique, a player's in
+// the whole event.
+void check_imported_teams(TeamEvent& ev) {
+  if (int(ev.teams.size()) > kMaxTeams)
+    throw Refusal("team_full", {{"n", std::to_string(kMaxTeams)}});
+  if (ev.boards > kMaxBoards)
+    throw Refusal("field_range",
+                  {{"field", "boards"}, {"lo", "1"}, {"hi", std::to_string(kMaxBoards)}});
+  std::set<std::string> teams;
+  std::map<std::string, std::string> team_of;  // a player's cleaned name: his team's
+  for (Team& team : ev.teams) {
+    team.name = clean_name(team.name, "");
+    if (team.name.empty()) throw Refusal("team_name");
+    if (!teams.insert(team.name).second) throw Refusal("team_entered", {{"name", team.name}});
+    check_roster_room(ev, team.roster.size());
+    for (tournament::Player& p : team.roster) {
+      clean_imported_player(p);
+      const auto [at, fresh] = team_of.emplace(p.name, team.name);
+      if (!fresh) throw Refusal("team_player_entered", {{"name", p.name}, {"team", at->second}});
+    }
+  }
+}
+
+// An exchange file read into a team event the site can hold: the reader's refusal (line and
+// field) as event_trf, then the team page's limits (check_imported_teams).
+TeamEvent team_event_of_trf(const std::string& text) {
+  TeamEvent ev;
+  read_trf_or_refuse([&] { ev = tournament::team_event_from_trf(text); });
+  clean_imported_head(ev.name, ev.site, ev.date, ev.system, ev.rounds);
+  check_imported_teams(ev);
+  return ev;
+}
+
 }  // namespace
 
-Response TeamApi::create(const Request& req) {
-  const TeamEvent ev = new_team_event(json_body(req));
+Response TeamApi::create(const Request& req, bool import) {
+  const json::object body = json_body(req);
+  const TeamEvent ev = import ? team_event_of_trf(trf_of_body(body)) : new_team_event(body);
   const NewEvent made = create_event_row(store_, team_event_to_json(ev));
   return json_response(
       http::status::ok,
@@ -309,6 +347,10 @@ Response TeamApi::change(const Request& req, store::EventRow& row, TeamEvent ev,
                          const std::string& action) {
   const json::object body = json_body(req);
   check_arbiter_key(body, row);
+  // The exchange file holds the players' federation ids: the arbiter's only, and read only.
+  if (action == "trf")
+    return text_response("text/plain; charset=utf-8", tournament::team_event_to_trf(ev),
+                         "team-event-" + row.id + ".trf");
   const TeamEvent before = ev;
   if (action == "teams") {
     add_team(ev, body);
@@ -375,7 +417,7 @@ void TeamApi::store_games(const std::string& id, const TeamEvent& before, const 
 
 Response TeamApi::handle(const Request& req, const std::string& id, const std::string& action,
                          const std::string& query) {
-  if (id.empty()) return create(req);
+  if (id.empty()) return create(req, action == "import");
   store::EventRow row = load_event_row(store_, id);
   if (!is_team_state(row.state)) throw Refusal("event_not_team", {{"id", id}});
   TeamEvent ev = tournament::team_event_from_json(row.state);
@@ -402,11 +444,12 @@ void TeamApi::add_routes(net::Router& router) {
   };
   using net::Method;
   router.add(Method::Post, "/api/team-events", event(""));
+  router.add(Method::Post, "/api/team-events/import", event("import"));
   router.add(Method::Get, "/api/team-events/:id", event(""));
   for (const char* action : {"tgk", "pairings", "standings"})
     router.add(Method::Get, std::string("/api/team-events/:id/") + action, event(action));
   for (const char* action :
-       {"teams", "player", "withdraw", "pair", "unpair", "lineup", "result", "settings"})
+       {"trf", "teams", "player", "withdraw", "pair", "unpair", "lineup", "result", "settings"})
     router.add(Method::Post, std::string("/api/team-events/:id/") + action, event(action));
 }
 

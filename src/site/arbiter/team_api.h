@@ -24,13 +24,15 @@ class TeamApi {
  public:
   explicit TeamApi(store::Store& store) : store_(store) {}
 
-  // POST /api/team-events, GET /api/team-events/<id>[/tgk|pairings|standings], POST
-  // /api/team-events/<id>/{teams,player,withdraw,pair,unpair,lineup,result,settings} with the key.
+  // POST /api/team-events, POST /api/team-events/import (an exchange file), GET
+  // /api/team-events/<id>[/tgk|pairings|standings], POST
+  // /api/team-events/<id>/{trf,teams,player,withdraw,pair,unpair,lineup,result,settings} with
+  // the key (trf: the exchange file, nothing changed).
   void add_routes(net::Router& router);
 
-  // Answers one of those routes: `id` "" for a new event, else the event's id and `action`
-  // ("" for the event itself). A bad request throws a Refusal naming the field, and the stored
-  // event stays as it was.
+  // Answers one of those routes: `id` "" for a new event (with `action` "import" one read from
+  // an exchange file), else the event's id and `action` ("" for the event itself). A bad
+  // request throws a Refusal naming the field, and the stored event stays as it was.
   boost::beast::http::response<boost::beast::http::string_body> handle(
       const boost::beast::http::request<boost::beast::http::string_body>& req,
       const std::string& id, const std::string& action, const std::string& query);
@@ -38,8 +40,9 @@ class TeamApi {
  private:
   using Response = boost::beast::http::response<boost::beast::http::string_body>;
   using Request = boost::beast::http::request<boost::beast::http::string_body>;
-  // POST /api/team-events: a new event and its arbiter key.
-  Response create(const Request& req);
+  // POST /api/team-events: a new event and its arbiter key; `import`: the team event of the
+  // body's TRF text ("trf"), so pairing goes on where the other program left it.
+  Response create(const Request& req, bool import);
   // A POST with the arbiter key: `action` applied to `ev`, then `row` saved with the boards'
   // games; a Refusal, and nothing saved, on any refusal.
   Response change(const Request& req, store::EventRow& row, tournament::TeamEvent ev,

@@ -3,10 +3,16 @@
 // teams entered, paired round by round, a short lineup giving a forfeit, a board with typed
 // moves and one with a wrong move refused, the standings and tie-breaks worked by hand, kept
 // across a restart, its TGK, site games and print pages; the refusals without the key and of bad
-// input, and a team event read through the individual events' routes (and back) refused.
+// input, and a team event read through the individual events' routes (and back) refused; the
+// exchange file (TRF) exported with the key, imported as a new team event and exported again to
+// the same text, pairing alike after; a damaged, oversized, keyless or over-the-limits file
+// refused.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "server_client.h"
@@ -30,8 +36,10 @@ struct TeamArbiter {
   }
 };
 
-TeamArbiter team_api_create(uint16_t port, json::object body) {
-  HttpResult r = http_post(port, "/api/team-events", json::value(std::move(body)));
+// A new team event: the typed form's, or (`path` /api/team-events/import) one read from a TRF.
+TeamArbiter team_api_create(uint16_t port, json::object body,
+                            const std::string& path = "/api/team-events") {
+  HttpResult r = http_post(port, path, json::value(std::move(body)));
   EXPECT_EQ(r.status, 200) << r.body;
   json::value v = r.json();
   if (!v.is_object()) return {port, "", ""};
@@ -284,6 +292,133 @@ TEST(TeamApi, RefusalsWithoutTheKeyAndOfBadInput) {
   EXPECT_EQ(as_team.status, 409);
   EXPECT_EQ(code_of(as_team), "event_not_team");
   EXPECT_EQ(code_of(http_get(port, "/api/team-events/nosuchevent")), "no_event");
+}
+
+// The team event's exchange file, downloaded with the key.
+std::string team_trf_export(const TeamArbiter& a) {
+  HttpResult r = a.post("trf", {});
+  EXPECT_EQ(r.status, 200) << r.body;
+  EXPECT_NE(std::string(r.headers[http::field::content_disposition]).find("team-event-"),
+            std::string::npos);
+  return r.body;
+}
+
+// The refusal's code of importing `trf`, and its text.
+std::pair<std::string, std::string> team_trf_refusal(uint16_t port, const std::string& trf) {
+  HttpResult r =
+      http_post(port, "/api/team-events/import", json::value(json::object{{"trf", trf}}));
+  EXPECT_NE(r.status, 200) << trf;
+  const json::value v = r.json();
+  if (!v.is_object() || !v.as_object().contains("code")) return {"", r.body};
+  return {jstr(v.at("code")), jstr(v.at("error"))};
+}
+
+// `trf` with the first line starting with `code` changed by `edit`.
+std::string team_trf_edited(std::string trf, const std::string& code,
+                            const std::function<void(std::string&)>& edit) {
+  const size_t at = trf.starts_with(code) ? 0 : trf.find("\n" + code) + 1;
+  const size_t end = trf.find('\n', at);
+  std::string line = trf.substr(at, end - at);
+  edit(line);
+  return trf.replace(at, end - at, line);
+}
+
+TEST(TeamApi, TrfExportedImportedAndExportedAgainIsTheSameFile) {
+  TempDir dir;
+  TestServer srv((dir.path / "t.db").string());
+  const TeamArbiter a = team_api_create(srv.port, json::object{{"name", "Liga <K>"},
+                                                               {"site", "Taraz"},
+                                                               {"date", "2026.12.01"},
+                                                               {"system", "swiss"},
+                                                               {"rounds", 3},
+                                                               {"boards", 2},
+                                                               {"scoring", "board-points"}});
+  team_api_enter_teams(a);
+  ASSERT_EQ(a.post("withdraw", json::object{{"team", 3}}).status, 200);
+  // Round 1 of three teams (one bye): the away team of match 1 without its first player.
+  ASSERT_EQ(a.post("pair", {}).status, 200);
+  const json::value m0 = a.event().at("played").at(0).at("matches").at(0);
+  const int away = int(jint(m0.at("away")));
+  ASSERT_EQ(
+      a.post("lineup", json::object{{"team", away + 1}, {"players", json::array{2, 3}}}).status,
+      200);
+  for (int b = 1; b <= 2; ++b)
+    ASSERT_EQ(a.post("result", json::object{{"match", 1}, {"board", b}, {"result", "1-0"}}).status,
+              200);
+
+  const std::string trf = team_trf_export(a);
+  EXPECT_NE(trf.find("012 Liga <K>"), std::string::npos) << trf;
+  EXPECT_NE(trf.find("\n013 "), std::string::npos) << trf;
+  const TeamArbiter b =
+      team_api_create(srv.port, json::object{{"trf", trf}}, "/api/team-events/import");
+  ASSERT_FALSE(b.id.empty());
+  EXPECT_NE(b.id, a.id);
+  EXPECT_EQ(team_trf_export(b), trf);
+  const json::value eb = b.event();
+  EXPECT_EQ(json::serialize(eb.at("standings")), json::serialize(a.event().at("standings")));
+  EXPECT_EQ(jstr(eb.at("scoring")), "board-points");
+  EXPECT_TRUE(eb.at("teams").at(2).at("withdrawn").as_bool());
+
+  // Round 2 paired alike on both.
+  ASSERT_EQ(a.post("pair", {}).status, 200);
+  HttpResult pb = b.post("pair", {});
+  ASSERT_EQ(pb.status, 200) << pb.body;
+  EXPECT_EQ(json::serialize(pb.json().at("event").at("played")),
+            json::serialize(a.event().at("played")));
+  EXPECT_EQ(team_trf_export(b), team_trf_export(a));
+}
+
+TEST(TeamApi, TrfDamagedOversizedKeylessOrOverTheLimitsIsRefused) {
+  TempDir dir;
+  TestServer srv((dir.path / "t.db").string());
+  const uint16_t port = srv.port;
+  const TeamArbiter a =
+      team_api_create(port, json::object{{"system", "round-robin"}, {"boards", 2}});
+  team_api_enter_teams(a);
+  const std::string trf = team_trf_export(a);
+  const size_t team_line =
+      size_t(std::count(trf.begin(), trf.begin() + trf.find("\n013"), '\n')) + 2;
+
+  // Damaged: a team line names a player the file does not have; refused with its line.
+  auto [code, text] = team_trf_refusal(
+      port, team_trf_edited(trf, "013", [](std::string& l) { l.replace(36, 4, "  99"); }));
+  EXPECT_EQ(code, "event_trf");
+  EXPECT_NE(text.find("line " + std::to_string(team_line) + ", team player"), std::string::npos)
+      << text;
+  EXPECT_EQ(team_trf_refusal(port, "012 Solo\n").first, "event_trf");  // no team lines
+  HttpResult big = http_post(port, "/api/team-events/import",
+                             json::value(json::object{{"trf", std::string(60001, ' ')}}));
+  EXPECT_EQ(big.status, 413);
+  EXPECT_EQ(code_of(big), "event_trf_size");
+  EXPECT_EQ(code_of(http_post(port, "/api/team-events/import", std::string("{}"))), "field_type");
+
+  // The team page's limits: boards, team names (cleaned, then unique), player names.
+  EXPECT_EQ(
+      team_trf_refusal(port, team_trf_edited(trf, "XXB", [](std::string& l) { l = "XXB 11"; }))
+          .first,
+      "field_range");
+  auto team_named = [&](const std::string& name) {
+    return team_trf_edited(trf, "013", [&](std::string& l) { l.replace(4, 32, name); });
+  };
+  EXPECT_EQ(team_trf_refusal(port, team_named(std::string(32, ' '))).first, "event_trf");
+  EXPECT_EQ(team_trf_refusal(port, team_named("\x01\x02" + std::string(30, ' '))).first,
+            "team_name");
+  EXPECT_EQ(team_trf_refusal(port, team_named(" B" + std::string(30, ' '))).first, "team_entered");
+  const std::string twin = team_trf_edited(trf, "001    2", [](std::string& l) {
+    l.replace(14, 33, std::string("A1\x01") + std::string(30, ' '));
+  });
+  auto [twin_code, twin_text] = team_trf_refusal(port, twin);
+  EXPECT_EQ(twin_code, "team_player_entered") << twin_text;
+  EXPECT_EQ(code_of(http_get(port, "/api/team-events/nosuchevent")), "no_event");
+
+  // Only the key holder gets the file (it holds the players' ids), and only by POST.
+  HttpResult r = http_post(port, "/api/team-events/" + a.id + "/trf", json::value(json::object{}));
+  EXPECT_EQ(r.status, 403);
+  EXPECT_EQ(code_of(r), "wrong_key");
+  r = http_post(port, "/api/team-events/" + a.id + "/trf",
+                json::value(json::object{{"key", "not-the-key"}}));
+  EXPECT_EQ(code_of(r), "wrong_key");
+  EXPECT_NE(http_get(port, "/api/team-events/" + a.id + "/trf").status, 200);
 }
 
 }  // namespace

@@ -15,12 +15,12 @@
 import "./arbiter.css";
 import { error_text, lang, t } from "../i18n/index.js";
 import { field, h, option, toast, type View } from "../shell/util.js";
-import { arbiter_api, event_path, keep_key, keys, type ArbiterEvent, type Live } from "./arbiter_api.js";
+import { arbiter_api, event_path, keep_key, keys, team_api, type ArbiterEvent, type Live } from "./arbiter_api.js";
 import {
   BoardDrafts, arbiter_link, edit_player_body, event_date, event_meta, keeper_link, may_enter_players, may_repair, new_event_body,
-  new_player_body, player_label, print_path, result_label, round_index, tie_break_text, titled_name,
+  is_team_trf, new_player_body, player_label, print_path, result_label, round_index, tie_break_text, titled_name,
 } from "./arbiter_state.js";
-import { edit_buttons, key_note, pair_button, player_inputs, result_entry, round_heading, send_change, take_key } from "./arbiter_parts.js";
+import { edit_buttons, key_note, pair_button, player_inputs, result_entry, round_heading, send_change, take_key, trf_link } from "./arbiter_parts.js";
 import { rules_part } from "./arbiter_rules.js";
 import { new_team_part } from "./arbiter_teams.js";
 
@@ -64,8 +64,9 @@ export class ArbiterHomeView implements View {
   }
 }
 
-/** An event read from an exchange file (TRF) of another pairing program, chosen or pasted;
- * the server's refusal (the line and the field) shown under the form. */
+/** An event read from an exchange file (TRF) of another pairing program, chosen or pasted: a
+ * file with team lines (013) becomes a team event, any other an individual one; the server's
+ * refusal (the line and the field) shown under the form. */
 function import_part(): HTMLElement[] {
   const file = h("input", { id: "arb-trf-file", type: "file", accept: ".trf,.txt,text/plain" }) as HTMLInputElement;
   const text = h("textarea", { id: "arb-trf-text", rows: "4", cols: "60", spellcheck: "false" }) as HTMLTextAreaElement;
@@ -77,24 +78,15 @@ function import_part(): HTMLElement[] {
     error.textContent = "";
     const chosen = file.files?.[0];
     void (chosen ? chosen.text() : Promise.resolve(text.value))
-      .then((trf) => arbiter_api.import_trf(trf))
-      .then((r) => {
-        keep_key(r.id, r.key, r.event.name);
-        location.hash = `#/arbiter/${encodeURIComponent(r.id)}`;
+      .then(async (trf) => {
+        const team = is_team_trf(trf);
+        const r = await (team ? team_api.import_trf(trf) : arbiter_api.import_trf(trf));
+        keep_key(r.id, r.key, r.event.name, team);
+        location.hash = `#/arbiter/${team ? "team/" : ""}${encodeURIComponent(r.id)}`;
       })
       .catch((err) => (error.textContent = error_text(err)));
   });
-  return [h("h3", {}, t("arb_import")), h("p", {}, t("arb_import_intro")), form, error];
-}
-
-/** Saves `text` as a file named `name` in the browser's downloads. */
-function download_text(text: string, name: string) {
-  const url = URL.createObjectURL(new Blob([text], { type: "text/plain;charset=utf-8" }));
-  const a = h("a", { href: url, download: name });
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
+  return [h("h3", {}, t("arb_import")), h("p", {}, t("arb_import_intro"), " ", t("arb_import_team")), form, error];
 }
 
 /** #/arbiter/<id>[/<key>]: one event. */
@@ -148,7 +140,7 @@ export class ArbiterEventView implements View {
       n_played ? h("a", { href: print_path(event_path(ev.id, `/pairings?round=${this.round_index() + 1}`), lang()), target: "_blank", id: "arb-print-pairings" }, t("arb_print_pairings")) : null,
       h("a", { href: print_path(event_path(ev.id, "/standings"), lang()), target: "_blank", id: "arb-print-standings" }, t("arb_print_standings")),
       h("a", { href: event_path(ev.id, "/tgk"), download: `event-${ev.id}.tgk`, id: "arb-tgk" }, t("arb_tgk")),
-      arbiter ? this.trf_link() : null,
+      arbiter ? trf_link(() => arbiter_api.trf(this.id, this.key), `event-${this.id}.trf`) : null,
       h("a", { href: `#/broadcast/${encodeURIComponent(ev.id)}`, id: "arb-broadcast" }, t("bc_watch")));
     const parts: (HTMLElement | null)[] = [
       h("h2", { id: "arb-event-name" }, ev.name || t("arb_untitled")),
@@ -163,19 +155,6 @@ export class ArbiterEventView implements View {
       rules_part(ev, arbiter, (action, body, box) => this.change(action, body, box)),
     ];
     this.el.replaceChildren(...parts.filter((p): p is HTMLElement => p !== null));
-  }
-
-  /** The exchange file: fetched with the key (it holds the players' ids) and saved. */
-  private trf_link(): HTMLElement {
-    const a = h("a", { href: "#", id: "arb-trf" }, t("arb_trf"));
-    a.addEventListener("click", (e) => {
-      e.preventDefault();
-      void arbiter_api
-        .trf(this.id, this.key)
-        .then((text) => download_text(text, `event-${this.id}.trf`))
-        .catch((err) => toast(error_text(err), "error"));
-    });
-    return a;
   }
 
   private players_part(arbiter: boolean): HTMLElement {

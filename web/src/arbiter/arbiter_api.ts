@@ -130,4 +130,8 @@ export const team_api = {
   create: (body: Record<string, unknown>) => call<{ id: string; key: string; event: TeamEvent }>("POST", "/api/team-events", body),
   get: (id: string) => call<{ event: TeamEvent }>("GET", team_event_path(id)),
   post: (id: string, action: string, body: Record<string, unknown>) => call<{ event: TeamEvent }>("POST", team_event_path(id, `/${action}`), body),
+  /** A new team event read from an exchange file (TRF) by the server; the importer holds its key. */
+  import_trf: (trf: string) => call<{ id: string; key: string; event: TeamEvent }>("POST", "/api/team-events/import", { trf }),
+  /** The team event's exchange file (TRF): the arbiter's only, as it holds the players' ids. */
+  trf: (id: string, key: string) => call_text("POST", team_event_path(id, "/trf"), { key }),
 };

@@ -1,7 +1,7 @@
 // The pieces the arbiter pages of individual events (arbiter.ts) and of team events
 // (arbiter_teams.ts) both draw and do: the key holder's note and the key taken from the
 // address, a player's fields being corrected, the pair buttons, the round's heading, a board's
-// result entry, a change sent. What they send is the caller's.
+// result entry, a change sent, the exchange file's download. What they send is the caller's.
 
 import { error_text, t } from "../i18n/index.js";
 import { field, h, option, toast } from "../shell/util.js";
@@ -110,4 +110,27 @@ export async function send_change<T>(post: () => Promise<T>, show: (answer: T) =
     else toast(text, "error");
     return false;
   }
+}
+
+/** Saves `text` as a file named `name` in the browser's downloads. */
+function download_text(text: string, name: string) {
+  const url = URL.createObjectURL(new Blob([text], { type: "text/plain;charset=utf-8" }));
+  const a = h("a", { href: url, download: name });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+/** The key holder's link to the exchange file: `fetch` gets it with the key (it holds the
+ * players' ids), and it is saved as `name`. */
+export function trf_link(fetch: () => Promise<string>, name: string): HTMLElement {
+  const a = h("a", { href: "#", id: "arb-trf" }, t("arb_trf"));
+  a.addEventListener("click", (e) => {
+    e.preventDefault();
+    void fetch()
+      .then((text) => download_text(text, name))
+      .catch((err) => toast(error_text(err), "error"));
+  });
+  return a;
 }

@@ -186,3 +186,8 @@ export function lineup_body(team: number, checked: boolean[]): Record<string, un
   const players = checked.flatMap((c, i) => (c ? [i + 1] : []));
   return players.length ? { team: team + 1, players } : { team: team + 1, absent: true };
 }
+
+/** Whether an exchange file is a team event's: it has team lines (013). */
+export function is_team_trf(text: string): boolean {
+  return /^013/m.test(text);
+}

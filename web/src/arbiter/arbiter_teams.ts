@@ -5,14 +5,15 @@
 // withdraws a team, pairs each round (again while it has no result), sets each team's lineup
 // (roster players in roster order; none: the team did not come) and each board's result with the
 // moves as typed from the scoresheet; everyone sees the matches, the team standings with their
-// tie-breaks, the board prizes and the links to the print pages and the TGK file. Every name is
+// tie-breaks, the board prizes and the links to the print pages and the TGK file; the key
+// holder also the exchange file (TRF). Every name is
 // put in as text; what is derived lives in arbiter_state.ts, the calls in arbiter_api.ts, the
 // pieces both arbiter pages draw in arbiter_parts.ts.
 
 import { error_text, lang, t } from "../i18n/index.js";
 import { field, h, option, toast, type View } from "../shell/util.js";
 import { keep_key, team_api, team_event_path, type TeamEvent, type TeamMatch } from "./arbiter_api.js";
-import { edit_buttons, key_note, pair_button, player_inputs, result_entry, round_heading, send_change, take_key } from "./arbiter_parts.js";
+import { edit_buttons, key_note, pair_button, player_inputs, result_entry, round_heading, send_change, take_key, trf_link } from "./arbiter_parts.js";
 import {
   BoardDrafts, TEAM_TIE_BREAKS, board_member, edit_player_body, event_date, event_meta, extra_tie_breaks, lineup_body, may_repair_team, new_team_event_body,
   player_label, round_index, print_path, result_label, roster_lines, team_arbiter_link, tie_break_list, titled_name,
@@ -90,7 +91,8 @@ export class TeamEventView implements View {
     const links = h("p", { class: "arb-links no-print" },
       ev.played.length ? h("a", { href: print_path(team_event_path(ev.id, `/pairings?round=${this.round_index() + 1}`), lang()), target: "_blank", id: "arb-print-pairings" }, t("arb_print_pairings")) : null,
       h("a", { href: print_path(team_event_path(ev.id, "/standings"), lang()), target: "_blank", id: "arb-print-standings" }, t("arb_print_standings")),
-      h("a", { href: team_event_path(ev.id, "/tgk"), download: `team-event-${ev.id}.tgk`, id: "arb-tgk" }, t("arb_tgk")));
+      h("a", { href: team_event_path(ev.id, "/tgk"), download: `team-event-${ev.id}.tgk`, id: "arb-tgk" }, t("arb_tgk")),
+      arbiter ? trf_link(() => team_api.trf(this.id, this.key), `team-event-${this.id}.trf`) : null);
     const parts: (HTMLElement | null)[] = [
       h("h2", { id: "arb-event-name" }, ev.name || t("arb_untitled")),
       h("p", { class: "arb-meta" }, event_meta(ev)),

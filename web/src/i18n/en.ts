@@ -899,4 +899,5 @@ export const en = {
   e_chat_full: "This game's chat is full ({n} messages)",
   e_chat_rate: "Too many messages: at most {n} per 10 seconds",
   e_no_chat_message: "That chat message is not there",
+  arb_import_team: "A file with team lines (013) becomes a team event: its teams, rosters, lineups and matches.",
 } satisfies Record<string, string | EnForms>;

@@ -1,13 +1,13 @@
 // The arbiter pages' pure part (src/arbiter/arbiter_state.ts): results, names, tie-breaks, the
 // event's line, the round shown, the arbiter's link and the forms' requests; a team event's
-// rosters typed, lineups, boards' players, tie-break columns and link.
+// rosters typed, lineups, boards' players, tie-break columns and link; a team event's TRF told.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
   BoardDrafts, edit_player_body, may_enter_players, may_repair, print_path,
   RESULTS, arbiter_link, event_date, event_meta, new_event_body, new_player_body, player_label, result_label, round_index,
   tie_break_list, tie_break_text, titled_name, keeper_link, live_signature, move_pairs,
-  TEAM_TIE_BREAKS, board_member, extra_tie_breaks, lineup_body, may_repair_team, new_team_event_body, roster_lines, team_arbiter_link,
+  TEAM_TIE_BREAKS, board_member, extra_tie_breaks, lineup_body, may_repair_team, new_team_event_body, roster_lines, team_arbiter_link, is_team_trf,
 } from "../../node_modules/.toguz-unit/arbiter/arbiter_state.js";
 import { tie_break_text as tournament_tie_break_text } from "../../node_modules/.toguz-unit/tournaments/tournaments_state.js";
 import { load_lang } from "../../node_modules/.toguz-unit/i18n/index.js";
@@ -139,4 +139,11 @@ test("a team event: rosters typed, lineups, the boards' players, tie-break colum
   m.boards[0].result = "1-0";
   assert.equal(may_repair_team(ev), false);
   assert.equal(team_arbiter_link("https://t.kz/", "ab", "k/y"), "https://t.kz/#/arbiter/team/ab/k%2Fy");
+});
+
+test("is_team_trf: a file with team lines (013) is a team event's", () => {
+  assert.equal(is_team_trf("012 Cup\n001    1      Ana\n013 Ala                                 1\n"), true);
+  assert.equal(is_team_trf("013 Ala\r\n"), true);
+  assert.equal(is_team_trf("012 Cup 013\n001    1      Ana 013\n"), false);
+  assert.equal(is_team_trf(""), false);
 });
