@@ -179,7 +179,10 @@ Event event_from_trf(std::string_view text) {
   Event ev;
   std::vector<NumberedLine> player_lines, setting_lines;
   const Header header =
-      sort_lines(text, {"XXP", "XXA", "XXH", "XXW", "XXD"}, player_lines, setting_lines);
+      sort_lines(text, {"XXP", "XXA", "XXH", "XXW", "XXD", "013"}, player_lines, setting_lines);
+  // A team event's file read as an individual event would lose its matches.
+  for (const auto& [line, text] : setting_lines)
+    if (text.substr(0, 3) == "013") bad(line, "013: a team event's file: read it as a team event");
   copy_header(header, ev);
   ev.rounds = header.rounds;
   for (const auto& [line, word] : header.tie_breaks) {

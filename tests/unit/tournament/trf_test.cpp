@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 #include <set>
 #include <stdexcept>
@@ -187,6 +188,10 @@ TEST(Trf, RefusalsNameTheLineAndTheField) {
   ASSERT_NE(rr.find("0000 - U"), std::string::npos);
   rr.replace(rr.find("Swiss System"), 12, "Round Robin");
   EXPECT_EQ(error_of(rr), "line 11, round 1: a bye in this event scores 0.0");
+  // A team event's file (its 013 team lines) is not read as an individual event.
+  EXPECT_EQ(error_of(good + "013 Almaty                           1    2\n"),
+            "line " + std::to_string(std::count(good.begin(), good.end(), '\n') + 1) +
+                ", 013: a team event's file: read it as a team event");
 }
 
 TEST(Trf, DamagedFilesAreRefusedNeverCrash) {
