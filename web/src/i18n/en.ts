@@ -899,4 +899,7 @@ export const en = {
   e_chat_full: "This game's chat is full ({n} messages)",
   e_chat_rate: "Too many messages: at most {n} per 10 seconds",
   e_no_chat_message: "That chat message is not there",
+  page_loading: "Loading the page…",
+  page_failed: "This page could not be downloaded: check the connection and try again.",
+  page_retry: "Try again",
 } satisfies Record<string, string | EnForms>;
