@@ -1287,6 +1287,9 @@ async function language_chunks(browser, base, pages) {
   check(await page.evaluate(() => navigator.language) === "ru-RU", "the browser reads Russian");
   check(chunk("ru"), `the Russian chunk fetched: ${fetched.join(" ")}`);
   for (const other of ["en", "kk", "ky"]) check(!chunk(other), `no ${other} chunk fetched: ${fetched.join(" ")}`);
+  // the pages a first visit does not need are chunks of their own, not fetched for home
+  const pages_chunk = (name) => fetched.some((p) => new RegExp(`^/assets/${name}_routes-[\\w-]+\\.js$`).test(p));
+  for (const name of ["account", "learn", "arbiter", "ratings", "tournament"]) check(!pages_chunk(name), `no ${name} chunk for home: ${fetched.join(" ")}`);
   const nav = await page.textContent("#top nav");
   check(nav.includes("Партии") && nav.includes("Турниры") && !/Games|Tournaments/.test(nav), `the header in Russian: ${nav}`);
   check((await page.getAttribute("html", "lang")) === "ru", "the document says Russian");
@@ -1295,8 +1298,45 @@ async function language_chunks(browser, base, pages) {
   await page.waitForFunction(() => document.documentElement.lang === "kk" && document.querySelector("#top nav")?.textContent?.includes("Ойындар"), null, { timeout: T });
   check(chunk("kk") && !chunk("en") && !chunk("ky"), `the Kazakh chunk alone fetched: ${fetched.join(" ")}`);
   check((await page.evaluate(() => localStorage.getItem("toguz.lang"))) === "kk", "the choice kept");
+  await page_chunks(page, fetched, pages_chunk);
   console.log("  language chunks: a Russian browser fetched ru alone and read Russian; Kazakh chosen fetched kk");
   await ctx.close();
+}
+
+/** language_chunks' page chunks (the page reads Kazakh): #/arbiter fetches its chunk, and a failed
+ * fetch says so with a button that fetches it again; a chunk that comes once the reader has gone
+ * elsewhere (#/ratings, then home) is not shown and its view not made (no /api/ratings). */
+async function page_chunks(page, fetched, pages_chunk) {
+  const arbiter_js = /\/assets\/arbiter_routes-[\w-]+\.js$/;
+  await page.route(arbiter_js, (r) => r.abort());
+  await page.evaluate(() => { location.hash = "#/arbiter"; });
+  await page.waitForSelector("#page-failed #page-retry", { timeout: T });
+  const said = await page.textContent("#page-failed");
+  check(said.includes("Бетті жүктеу") && pages_chunk("arbiter"), `the failed fetch said in Kazakh: ${said}`);
+  await page.unroute(arbiter_js);
+  await page.click("#page-retry");
+  await page.waitForSelector("#arb-create", { timeout: T });
+  check(!pages_chunk("ratings"), `the arbiter's page fetched no ratings chunk: ${fetched.join(" ")}`);
+  // the ratings chunk held back until the reader is home again
+  const ratings_js = /\/assets\/ratings_routes-[\w-]+\.js$/;
+  let release;
+  const held = new Promise((r) => (release = r));
+  await page.route(ratings_js, async (r) => {
+    await held;
+    await r.continue();
+  });
+  const asked = page.waitForRequest(ratings_js, { timeout: T });
+  await page.evaluate(() => { location.hash = "#/ratings"; });
+  const url = (await asked).url();
+  await page.evaluate(() => { location.hash = "#/"; });
+  await page.waitForSelector("#play-engine", { timeout: T });
+  release();
+  // the page's own import of the chunk settles after the router's (one module, same microtasks)
+  await page.evaluate((u) => import(u).then(() => true), url);
+  check(await page.isVisible("#play-engine"), "home still shown once the late chunk came");
+  check((await page.evaluate(() => document.body.dataset.route)) === "home", "the route is home's");
+  check(!fetched.includes("/api/ratings") && !(await page.$("#fed-lists")), `the late view not made: ${fetched.join(" ")}`);
+  await page.unroute(ratings_js);
 }
 
 /** The README screenshots (not a test): home, engine game, online game, review, phone. */

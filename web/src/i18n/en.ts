@@ -900,4 +900,7 @@ export const en = {
   e_chat_rate: "Too many messages: at most {n} per 10 seconds",
   e_no_chat_message: "That chat message is not there",
   arb_import_team: "A file with team lines (013) becomes a team event: its teams, rosters, lineups and matches.",
+  page_loading: "Loading the page…",
+  page_failed: "This page could not be downloaded: check the connection and try again.",
+  page_retry: "Try again",
 } satisfies Record<string, string | EnForms>;

@@ -14,7 +14,7 @@ import {
 import type { Colour } from "../protocol/client.js";
 import { error_text, t } from "../i18n/index.js";
 import { LobbySocket, type SocketLike } from "./lobby_socket.js";
-import { tournament_list } from "../tournaments/tournaments.js";
+import { tournament_list } from "../tournaments/tournament_list.js";
 import { tournaments_api } from "../tournaments/tournaments_api.js";
 import { is_open } from "../tournaments/tournaments_state.js";
 import { esc, toast, type View } from "../shell/util.js";

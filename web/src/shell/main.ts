@@ -12,33 +12,36 @@
 //   #/ratings[/<list>[/player|event/<n>|/names]]  a federation's rating lists (ratings.ts)
 //   #/tournaments[/<id>]  online tournaments (tournaments.ts)
 //   #/moderation  the moderators' flags and reports (moderation.ts)
+// Home, a game, the games list and the lobby are in the main chunk; the other pages come in a
+// chunk per feature (PAGES, routes_state.ts), fetched on their first visit.
 
 import "./style.css";
 import { store } from "../games/games_api.js";
-import { AccountView, AuthView } from "../accounts/account.js";
-import { ForgotView, ResetView, VerifyView } from "../accounts/mail.js";
-import { ArbiterEventView, ArbiterHomeView } from "../arbiter/arbiter.js";
-import { TeamEventView } from "../arbiter/arbiter_teams.js";
-import { BroadcastView, KeeperView } from "../arbiter/broadcast.js";
-import { RatingEventView, RatingListView, RatingNamesView, RatingPlayerView, RatingsHomeView } from "../ratings/ratings.js";
 import { who_am_i } from "../accounts/accounts_api.js";
-import { EditorView } from "../games/editor.js";
 import { GameView } from "../games/game.js";
 import { GamesView } from "../games/games.js";
 import { HomeView, JoinView } from "./home.js";
 import { header_html, theme_of, type Theme } from "./shell_state.js";
 import { load_account_prefs, pref, set_pref } from "./prefs.js";
 import { LobbyView } from "../lobby/lobby.js";
-import { ModerationView } from "../accounts/moderation.js";
-import { LeaderboardView, PlayerView } from "../accounts/player.js";
-import { ExplorerView } from "../learn/explorer.js";
-import { PuzzlesView } from "../learn/puzzles.js";
-import { StudiesView } from "../learn/studies.js";
-import { TournamentView, TournamentsHomeView } from "../tournaments/tournaments.js";
 import { initial_lang, load_lang, set_lang, t, type Lang } from "../i18n/index.js";
 import { route_parts } from "../board/logic.js";
 import { clear_toasts, esc, toast, type View } from "./util.js";
 import { Notices } from "./notices.js";
+import { chunk_of, RouteGuard, type PageChunk } from "./routes_state.js";
+
+/** A chunk of pages loaded on demand: the view of a route it holds. */
+type Pages = { view_of(parts: string[]): View | null };
+
+// One import() per chunk, written out, so that vite makes each a chunk of its own
+// (routes_state.ts says which routes each holds).
+const PAGES: Record<Exclude<PageChunk, "main">, () => Promise<Pages>> = {
+  accounts: () => import("../accounts/account_routes.js"),
+  learn: () => import("../learn/learn_routes.js"),
+  arbiter: () => import("../arbiter/arbiter_routes.js"),
+  ratings: () => import("../ratings/ratings_routes.js"),
+  tournaments: () => import("../tournaments/tournament_routes.js"),
+};
 
 let view: View | null = null;
 const notices = new Notices(); // the header's challenges and "your turn", on every page
@@ -64,58 +67,86 @@ function set_menu(open: boolean) {
   document.getElementById("menu-toggle")?.setAttribute("aria-expanded", String(open));
 }
 
+const guard = new RouteGuard(); // the route being shown: a chunk that comes late is dropped
+
+/** Shows the page of the hash: a main chunk's view at once, another chunk's once fetched. */
 function route() {
   view?.destroy();
+  view = null;
   clear_toasts();
+  const ticket = guard.begin();
   let parts = route_parts(location.hash);
   // the server serves the page itself at /@/<name>; the hash route wins when both are there
   if (parts.length === 0 && location.pathname.startsWith("/@/")) parts = ["@", decodeURIComponent(location.pathname.slice(3))];
-  const main = document.getElementById("app")!;
-  if (parts.length === 0) view = new HomeView();
-  else if (parts[0] === "game" && parts[1]) {
+  const chunk = chunk_of(parts);
+  if (chunk === "main") return show(main_view(parts), parts);
+  const pending = new PagePending(); // said only when the chunk is slow to come
+  show(pending, parts);
+  PAGES[chunk]().then(
+    (pages) => {
+      if (!guard.is_current(ticket)) return; // the reader went on meanwhile
+      view?.destroy();
+      show(pages.view_of(parts), parts);
+    },
+    () => {
+      if (guard.is_current(ticket)) pending.failed();
+    },
+  );
+}
+
+/** The view of a route of the main chunk, null for an unknown one. */
+function main_view(parts: string[]): View | null {
+  const [head, a, b] = parts;
+  if (head === undefined) return new HomeView();
+  if (head === "game" && a) {
     // the token comes only from the URL: the spectator link (no token) watches
-    if (parts[2]) store.set_token(parts[1], parts[2]);
-    view = new GameView(parts[1], parts[2]);
-  } else if (parts[0] === "join" && parts[1] && parts[2]) view = new JoinView(parts[1], parts[2]);
-  else if (parts[0] === "games") view = new GamesView();
-  else if (parts[0] === "editor") view = new EditorView();
-  else if (parts[0] === "lobby") view = new LobbyView(parts[1] === "challenge" ? parts[2] ?? "" : "");
-  else if (parts[0] === "leaderboard") view = new LeaderboardView(parts[1]);
-  else if (parts[0] === "login" || parts[0] === "signup") view = new AuthView(parts[0]);
-  else if (parts[0] === "account") view = new AccountView();
-  else if (parts[0] === "forgot") view = new ForgotView();
-  else if (parts[0] === "reset" && parts[1]) view = new ResetView(parts[1]);
-  else if (parts[0] === "verify" && parts[1]) view = new VerifyView(parts[1]);
-  else if (parts[0] === "moderation") view = new ModerationView();
-  else if (parts[0] === "@" && parts[1]) view = new PlayerView(parts[1]);
-  else if (parts[0] === "puzzles") view = new PuzzlesView(parts[1]);
-  else if (parts[0] === "studies") view = new StudiesView(parts[1] ? Number(parts[1]) : null);
-  else if (parts[0] === "explorer") view = new ExplorerView(parts[1] ?? "");
-  else if (parts[0] === "tournaments") view = parts[1] ? new TournamentView(parts[1]) : new TournamentsHomeView();
-  else if (parts[0] === "arbiter" && parts[1] === "team" && parts[2]) view = new TeamEventView(parts[2], parts[3]);
-  else if (parts[0] === "arbiter") view = parts[1] ? new ArbiterEventView(parts[1], parts[2]) : new ArbiterHomeView();
-  else if (parts[0] === "broadcast" && parts[1]) view = new BroadcastView(parts[1]);
-  else if (parts[0] === "keeper" && parts[1] && parts[2]) view = new KeeperView(parts[1], parts[2]);
-  else if (parts[0] === "ratings") view = ratings_view(parts);
-  else {
-    view = null;
-    main.innerHTML = `<p>${esc(t("not_found"))}</p>`;
-    return;
+    if (b) store.set_token(a, b);
+    return new GameView(a, b);
   }
-  main.replaceChildren(view.el);
+  if (head === "join" && a && b) return new JoinView(a, b);
+  if (head === "games") return new GamesView();
+  if (head === "lobby") return new LobbyView(a === "challenge" ? parts[2] ?? "" : "");
+  return null;
+}
+
+/** Puts `next` in the page as the view of `parts` ("not found" when null). */
+function show(next: View | null, parts: string[]) {
+  const main = document.getElementById("app")!;
+  view = next;
+  if (next) main.replaceChildren(next.el);
+  else main.innerHTML = `<p>${esc(t("not_found"))}</p>`;
   document.body.dataset.route = parts[0] ?? "home";
   route_now = parts;
   update_notices();
 }
 
-/** #/ratings[/<list>[/player/<n>|/event/<n>|/names]]. */
-function ratings_view(parts: string[]): View {
-  const [, list, what, n] = parts;
-  if (!list) return new RatingsHomeView();
-  if (what === "player") return new RatingPlayerView(list, Number(n));
-  if (what === "event") return new RatingEventView(list, Number(n));
-  if (what === "names") return new RatingNamesView(list);
-  return new RatingListView(list);
+/** The page while its chunk is on its way: "loading" after a moment, and when the fetch fails
+ * (the network) a message with a button that tries again (the same route, fetched anew). */
+class PagePending implements View {
+  el = document.createElement("div");
+  private state: "loading" | "failed" = "loading";
+  private timer = window.setTimeout(() => this.render(), 300); // a quick chunk flashes nothing
+  constructor() {
+    this.el.className = "page-pending";
+    this.el.addEventListener("click", (e) => {
+      if ((e.target as Element).closest("#page-retry")) route();
+    });
+  }
+  /** The chunk did not come. */
+  failed() {
+    this.state = "failed";
+    this.render();
+  }
+  render() {
+    window.clearTimeout(this.timer);
+    this.el.innerHTML = this.state === "loading"
+      ? `<p class="muted" id="page-loading" role="status">${esc(t("page_loading"))}</p>`
+      : `<div class="card" id="page-failed" role="alert"><p>${esc(t("page_failed"))}</p>
+        <button type="button" class="primary" id="page-retry">${esc(t("page_retry"))}</button></div>`;
+  }
+  destroy() {
+    window.clearTimeout(this.timer);
+  }
 }
 
 /** Draws the header again (language, account): the menu stays as it was, and so does the focus

@@ -15,21 +15,12 @@ import "./tournaments.css";
 import { who_am_i } from "../accounts/accounts_api.js";
 import { error_text, t } from "../i18n/index.js";
 import { field, h, option, toast, type View } from "../shell/util.js";
+import { tournament_list } from "./tournament_list.js";
 import { opened_before, tournament_path, tournaments_api, type TGame, type Tournament, type TournamentSummary } from "./tournaments_api.js";
 import {
   actions_key, actions_of, countdown_of, countdown_text, edit_tournament_body, game_link_kind, game_result_text, game_to_open, max_players_of, new_tournament_body,
   open_and_done, playing_and_done, podium_of, summary_text, tie_break_text,
 } from "./tournaments_state.js";
-
-/** A list of tournaments as links (the lobby shows the upcoming and running ones). */
-export function tournament_list(items: TournamentSummary[], id = "tn-list"): HTMLElement {
-  if (items.length === 0) return h("p", { class: "muted", id }, t("tn_none"));
-  return h("ul", { id, class: "tn-list" }, ...items.map((s) =>
-    h("li", { "data-tournament": s.id, "data-status": s.status },
-      h("a", { href: `#/tournaments/${encodeURIComponent(s.id)}` }, s.name), " ",
-      h("span", { class: "tn-status" }, t(`tn_status_${s.status}`)), " ",
-      h("span", { class: "muted" }, summary_text(s)))));
-}
 
 /** #/tournaments: the lists and the form of a new tournament. */
 export class TournamentsHomeView implements View {
