@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <functional>
 #include <map>
 #include <string>
@@ -478,6 +479,18 @@ TEST(TeamApi, FinishedRatedTeamEventFeedsTheRatingList) {
   EXPECT_EQ(rated.change,
             (std::map<std::string, int>{
                 {"A1", 20}, {"A2", 20}, {"B1", 0}, {"B2", -10}, {"C1", -20}, {"C2", -10}}));
+
+  // A corrected result (round 3, match 1, board 1 drawn: every board 1 was won) rewrites it.
+  const auto text_of = [&file] {
+    std::ifstream in(file, std::ios::binary);
+    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  };
+  const std::string first = text_of();
+  ASSERT_EQ(
+      a.post("result", json::object{{"match", 1}, {"board", 1}, {"result", "1/2-1/2"}}).status,
+      200);
+  EXPECT_NE(text_of(), first);
+  EXPECT_EQ(rate_event_file(file, "name,after\n").games, 6u);
 
   // Taken off the list: the file goes. A rated event needs its date, and the state keeps the mark.
   ASSERT_EQ(a.post("settings", json::object{{"rated", false}}).status, 200);
