@@ -258,7 +258,7 @@ void Server::Impl::open_store() {
   store = std::make_unique<store::QueuedStore>(*writer);
   arbiter = std::make_unique<ArbiterApi>(*store, config.broadcast_dir, config.broadcast_urls,
                                          config.ratings_events_dir);
-  team_events = std::make_unique<TeamApi>(*store);
+  team_events = std::make_unique<TeamApi>(*store, config.ratings_events_dir);
 }
 
 void Server::Impl::make_engine() {

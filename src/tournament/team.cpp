@@ -81,6 +81,11 @@ bool TeamEvent::round_complete(int round_index) const {
   return std::all_of(r.matches.begin(), r.matches.end(), match_complete);
 }
 
+bool TeamEvent::finished() const {
+  return !played.empty() && int(played.size()) >= total_rounds() &&
+         round_complete(int(played.size()) - 1);
+}
+
 int team_rating(const TeamEvent& ev, int team) {
   int sum = 0, n = 0;
   for (const Player& p : ev.teams.at(team).roster)

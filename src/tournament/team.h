@@ -67,9 +67,14 @@ struct TeamEvent {
   // Round robin: the order is the Berger number; Swiss: team_seed_order.
   std::vector<Team> teams;
   std::vector<TeamRound> played;
+  // Its board games submitted to the federation's rating list once finished (the site writes a
+  // finished rated event's TGK file for `toguz ratings compute`).
+  bool rated = false;
 
   int total_rounds() const;                    // `rounds`, or the Berger table's
   bool round_complete(int round_index) const;  // every board of every match has a result
+  // Every round paired and every board of the last one in: nothing left to play.
+  bool finished() const;
 };
 
 // Board b (0-based) has the first-named team's player with White: boards 1, 3, 5...

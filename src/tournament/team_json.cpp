@@ -114,6 +114,7 @@ void read_settings(TeamEvent& ev, const json::object& o) {
       bad(f, "expected match-points, board-points, sonneborn-berger, direct-encounter or buchholz");
     ev.tie_breaks.push_back(t);
   }
+  if (const json::value* v = o.if_contains("rated")) ev.rated = bool_of(*v, "rated");
 }
 
 }  // namespace
@@ -136,17 +137,18 @@ std::string team_event_to_json(const TeamEvent& ev) {
   }
   json::array tbs;
   for (TeamTieBreak t : ev.tie_breaks) tbs.push_back(json::string(team_tie_break_name(t)));
-  const json::object o{{"format", kTeamFormat},
-                       {"event", ev.name},
-                       {"site", ev.site},
-                       {"date", ev.date},
-                       {"system", std::string(system_name(ev.system))},
-                       {"rounds", ev.rounds},
-                       {"boards", ev.boards},
-                       {"scoring", std::string(team_scoring_name(ev.scoring))},
-                       {"tiebreaks", std::move(tbs)},
-                       {"teams", std::move(teams)},
-                       {"played", std::move(rounds)}};
+  json::object o{{"format", kTeamFormat},
+                 {"event", ev.name},
+                 {"site", ev.site},
+                 {"date", ev.date},
+                 {"system", std::string(system_name(ev.system))},
+                 {"rounds", ev.rounds},
+                 {"boards", ev.boards},
+                 {"scoring", std::string(team_scoring_name(ev.scoring))},
+                 {"tiebreaks", std::move(tbs)},
+                 {"teams", std::move(teams)},
+                 {"played", std::move(rounds)}};
+  if (ev.rated) o["rated"] = true;
   return json::serialize(o) + "\n";
 }
 

@@ -2843,13 +2843,19 @@ async function arbiter_teams(browser, base, pages) {
     `the team standings: ${JSON.stringify(table)}`);
   const printed = await (await page.request.get(`${base}${await page.getAttribute("#arb-print-standings", "href")}`)).text();
   check(printed.includes("Board prizes") && printed.includes("&lt;img") && !printed.includes("<img"), "the standings page, names escaped");
+  // "Rated" (the form gave the event its date): saved with the event, ticked in the page drawn again
+  await page.$eval("#arb-team-rated", (e) => { e.dataset.before = "1"; });
+  await page.check("#arb-team-rated");
+  await page.click("#arb-team-settings");
+  await page.waitForSelector("#arb-team-rated:not([data-before]):checked", { timeout: T });
+  check((await (await page.request.get(`${base}/api/team-events/${id}`)).json()).event.rated === true, "the team event marked rated");
   // another browser, without the key: reads only
   const ctx2 = await browser.newContext();
   const reader = await ctx2.newPage();
   pages.push(reader);
   await reader.goto(`${base}/#/arbiter/team/${id}`);
   await reader.waitForSelector("#arb-team-standings tbody tr", { timeout: T });
-  const controls = await reader.$$("#arb-pair, select.arb-result, fieldset.arb-lineup, #arb-add-team, .arb-edit, .arb-withdraw, #arb-team-settings");
+  const controls = await reader.$$("#arb-pair, select.arb-result, fieldset.arb-lineup, #arb-add-team, .arb-edit, .arb-withdraw, #arb-team-settings, #arb-team-rated");
   check(controls.length === 0, "no edit controls without the key");
   check((await reader.textContent('table[data-match="1"] tr[data-board="1"] .res')) === "1-0", "the result shown");
   check((await page.evaluate(() => window.__xss)) === undefined && (await reader.evaluate(() => window.__xss)) === undefined, "no markup ran");
@@ -2866,7 +2872,7 @@ async function arbiter_teams(browser, base, pages) {
   const imported = await page.$$eval("#arb-team-standings tbody tr", (rows) => rows.map((r) => [...r.querySelectorAll("td")].map((c) => c.textContent)));
   check(JSON.stringify(imported.map((r) => [r[1], r[2], r[3]])) === JSON.stringify(table.map((r) => [r[1].slice(0, 32), r[2], r[3]])), `the imported standings: ${JSON.stringify(imported)}`);
   check((await page.$("#arb-trf")) !== null && (await page.evaluate(() => window.__xss)) === undefined, "the importer holds the key; no markup ran");
-  console.log("  arbiter teams: a round robin of four teams, a lineup with an empty board, results, team standings, a reader, the TRF exported and imported");
+  console.log("  arbiter teams: a round robin of four teams, a lineup with an empty board, results, team standings, marked rated, a reader, the TRF exported and imported");
   await ctx2.close();
   await ctx.close();
 }

@@ -3,10 +3,8 @@
 #include <algorithm>
 #include <cstdint>
 #include <filesystem>
-#include <fstream>
 #include <vector>
 
-#include "net/log.h"
 #include "rules/notation.h"
 #include "site/arbiter/event_common.h"
 #include "site/games/room.h"
@@ -137,8 +135,7 @@ void apply_settings(Event& ev, const json::object& body) {
   ev.half_bye_last_round = bool_field(body, "half_bye_last_round", ev.half_bye_last_round);
   ev.forfeit_withdraws = bool_field(body, "forfeit_withdraws", ev.forfeit_withdraws);
   ev.rated = bool_field(body, "rated", ev.rated);
-  if (ev.rated && (ev.date.size() < 4 || ev.date.substr(0, 4).find('?') != std::string::npos))
-    throw Refusal("event_rated_date");
+  check_rated_date(ev.rated, ev.date);
 }
 
 Event new_event(const json::object& body) {
@@ -411,29 +408,8 @@ void ArbiterApi::save(store::EventRow& row, const Event& before, const Event& ev
   row.updated_ms = now_ms();
   store_.save_event(row);
   store_games(row.id, before, ev);
-  write_rated_tgk(row.id, ev);
-}
-
-void ArbiterApi::write_rated_tgk(const std::string& id, const Event& ev) {
-  if (ratings_events_dir_.empty()) return;
-  namespace fs = std::filesystem;
-  const fs::path file = fs::path(ratings_events_dir_) / (id + ".tgk");
-  std::error_code ec;
-  if (!ev.rated || std::string(next_step(ev)) != "done") {
-    fs::remove(file, ec);
-    return;
-  }
-  // Written aside and renamed: `toguz ratings compute` never reads half a file.
-  const fs::path part = fs::path(ratings_events_dir_) / ("." + id + ".tgk.part");
-  {
-    std::ofstream out(part, std::ios::binary | std::ios::trunc);
-    out << event_tgk(ev);
-    if (!out.flush()) ec = std::make_error_code(std::errc::io_error);
-  }
-  if (!ec) fs::rename(part, file, ec);
-  if (ec)
-    net::log(net::LogLevel::Warn, "",
-             "--ratings-events-dir: cannot write " + file.string() + ": " + ec.message());
+  write_rated_tgk(ratings_events_dir_, row.id, ev.rated && std::string(next_step(ev)) == "done",
+                  [&ev] { return event_tgk(ev); });
 }
 
 std::string board_game_id(const std::string& id, int round, int board) {

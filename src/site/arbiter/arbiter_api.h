@@ -76,9 +76,6 @@ class ArbiterApi {
   // or result differ from `before`'s as the site game board_game_id() names, replacing it.
   void store_games(const std::string& id, const tournament::Event& before,
                    const tournament::Event& ev);
-  // A finished rated event's TGK file written into ratings_events_dir_ (aside, then renamed),
-  // any other event's removed from it.
-  void write_rated_tgk(const std::string& id, const tournament::Event& ev);
 
   store::Store& store_;
   Broadcasts broadcasts_;

@@ -2,9 +2,12 @@
 
 #include <algorithm>
 #include <cctype>
+#include <filesystem>
+#include <fstream>
 #include <sstream>
 
 #include "accounts/session.h"
+#include "net/log.h"
 #include "net/url.h"
 #include "rules/notation.h"
 #include "site/arbiter/broadcast.h"
@@ -16,6 +19,33 @@
 #include "tournament/tgk.h"
 
 namespace toguz::site {
+
+void check_rated_date(bool rated, const std::string& date) {
+  if (rated && (date.size() < 4 || date.substr(0, 4).find('?') != std::string::npos))
+    throw Refusal("event_rated_date");
+}
+
+void write_rated_tgk(const std::string& dir, const std::string& id, bool finished_rated,
+                     const std::function<std::string()>& tgk) {
+  if (dir.empty()) return;
+  namespace fs = std::filesystem;
+  const fs::path file = fs::path(dir) / (id + ".tgk");
+  std::error_code ec;
+  if (!finished_rated) {
+    fs::remove(file, ec);
+    return;
+  }
+  const fs::path part = fs::path(dir) / ("." + id + ".tgk.part");
+  {
+    std::ofstream out(part, std::ios::binary | std::ios::trunc);
+    out << tgk();
+    if (!out.flush()) ec = std::make_error_code(std::errc::io_error);
+  }
+  if (!ec) fs::rename(part, file, ec);
+  if (ec)
+    net::log(net::LogLevel::Warn, "",
+             "--ratings-events-dir: cannot write " + file.string() + ": " + ec.message());
+}
 
 EventHead event_head(const json::object& body) {
   EventHead h;

@@ -76,6 +76,17 @@ void save_board_game(store::Store& store, const std::string& game_id, const tour
                      const std::string& white, const std::string& black,
                      const std::vector<std::pair<std::string, std::string>>& tags);
 
+// Throws Refusal event_rated_date when an event marked `rated` has no year in its `date`: its
+// games count in the rating period of their date.
+void check_rated_date(bool rated, const std::string& date);
+
+// The rating officer's copy of an event in the folder `dir` ("" none): `dir/<id>.tgk` holding
+// `tgk()` when `finished_rated` (a finished event marked rated), written aside and renamed so
+// that `toguz ratings compute` never reads half a file; removed otherwise. A failure is logged,
+// not answered: the event itself is saved already.
+void write_rated_tgk(const std::string& dir, const std::string& id, bool finished_rated,
+                     const std::function<std::string()>& tgk);
+
 // A new event's row saved with `state` under a fresh random id, and the arbiter key that
 // changes it: the key is answered once and only its hash is stored.
 struct NewEvent {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <filesystem>
 #include <map>
 #include <set>
 #include <vector>
@@ -37,7 +38,7 @@ constexpr int kMaxReserves = 4;  // a roster has at most boards + 4 players
 const char* next_step(const TeamEvent& ev) {
   if (ev.played.empty()) return ev.teams.size() < 2 ? "teams" : "pair";
   if (!ev.round_complete(int(ev.played.size()) - 1)) return "results";
-  return int(ev.played.size()) < ev.total_rounds() ? "pair" : "done";
+  return ev.finished() ? "done" : "pair";
 }
 
 json::array int_array(const std::vector<int>& v) {
@@ -123,6 +124,7 @@ json::object team_view(const std::string& id, const TeamEvent& ev) {
       {"played", std::move(rounds)},
       {"standings", standings_view(ev)},
       {"board_prizes", prizes_view(ev)},
+      {"rated", ev.rated},
       {"next", next_step(ev)},
   };
   out.insert(rest.begin(), rest.end());
@@ -130,7 +132,8 @@ json::object team_view(const std::string& id, const TeamEvent& ev) {
 }
 
 // The settings in the body, each kept as it was when absent: the tie-breaks (in order, any
-// time) and the scoring (before round 1: it decides the pairings).
+// time), the scoring (before round 1: it decides the pairings) and whether the board games go
+// to the federation's rating list (which needs the games' date: a year at least).
 void apply_settings(TeamEvent& ev, const json::object& body) {
   if (const json::value* t = field(body, "tie_breaks")) {
     if (!t->is_array()) throw Refusal("team_tie_breaks", {}, "array");
@@ -149,6 +152,8 @@ void apply_settings(TeamEvent& ev, const json::object& body) {
     if (s != ev.scoring && !ev.played.empty()) throw Refusal("team_scoring_closed");
     ev.scoring = s;
   }
+  ev.rated = get_bool(body, "rated", ev.rated);
+  check_rated_date(ev.rated, ev.date);
 }
 
 TeamEvent new_team_event(const json::object& body) {
@@ -334,6 +339,11 @@ TeamEvent team_event_of_trf(const std::string& text) {
 
 }  // namespace
 
+TeamApi::TeamApi(store::Store& store, std::string ratings_events_dir)
+    : store_(store), ratings_events_dir_(std::move(ratings_events_dir)) {
+  if (!ratings_events_dir_.empty()) std::filesystem::create_directories(ratings_events_dir_);
+}
+
 Response TeamApi::create(const Request& req, bool import) {
   const json::object body = json_body(req);
   const TeamEvent ev = import ? team_event_of_trf(trf_of_body(body)) : new_team_event(body);
@@ -374,6 +384,8 @@ Response TeamApi::change(const Request& req, store::EventRow& row, TeamEvent ev,
   row.updated_ms = now_ms();
   store_.save_event(row);
   store_games(row.id, before, ev);
+  write_rated_tgk(ratings_events_dir_, row.id, ev.rated && ev.finished(),
+                  [&ev] { return team_event_tgk(ev); });
   return json_response(http::status::ok, json::object{{"event", team_view(row.id, ev)}});
 }
 

@@ -22,7 +22,10 @@ std::string team_board_game_id(const std::string& id, int round, int match, int 
 
 class TeamApi {
  public:
-  explicit TeamApi(store::Store& store) : store_(store) {}
+  // `ratings_events_dir`: the folder where every finished team event marked rated has its TGK
+  // file (<id>.tgk, every board a game between its two players) for `toguz ratings compute`, as
+  // the individual events have theirs ("" none); created when missing.
+  explicit TeamApi(store::Store& store, std::string ratings_events_dir = "");
 
   // POST /api/team-events, POST /api/team-events/import (an exchange file), GET
   // /api/team-events/<id>[/tgk|pairings|standings], POST
@@ -44,7 +47,7 @@ class TeamApi {
   // body's TRF text ("trf"), so pairing goes on where the other program left it.
   Response create(const Request& req, bool import);
   // A POST with the arbiter key: `action` applied to `ev`, then `row` saved with the boards'
-  // games; a Refusal, and nothing saved, on any refusal.
+  // games and its rated TGK file; a Refusal, and nothing saved, on any refusal.
   Response change(const Request& req, store::EventRow& row, tournament::TeamEvent ev,
                   const std::string& action);
 
@@ -55,6 +58,7 @@ class TeamApi {
                    const tournament::TeamEvent& ev);
 
   store::Store& store_;
+  std::string ratings_events_dir_;
 };
 
 }  // namespace toguz::site

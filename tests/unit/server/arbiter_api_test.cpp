@@ -7,14 +7,11 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <set>
 #include <sstream>
 
-#include "federation/games.h"
-#include "federation/rating_list.h"
-#include "federation/season.h"
+#include "rated_event_file.h"
 #include "rules/record.h"
 #include "server_client.h"
 #include "tournament/tgk.h"
@@ -619,23 +616,14 @@ TEST(ArbiterApi, FinishedRatedEventFeedsTheRatingList) {
     exchange_results(e, p.json().at("event"));
   }
   ASSERT_TRUE(std::filesystem::exists(file));
-  std::ifstream in(file, std::ios::binary);
-  const std::string tgk((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-
-  std::vector<federation::SeasonGame> games;
-  std::vector<federation::SkippedGame> skipped;
-  federation::read_season_games(tgk, file.string(), &games, &skipped);
-  EXPECT_EQ(games.size(), 6u);
-  EXPECT_TRUE(skipped.empty());
-  const std::vector<federation::ListEntry> list = federation::parse_list(
-      "name,after,games,id\nPlayer A,2000,50,KG-1\nPlayer B,1900,50,KG-2\n"
-      "Player C,1800,50,KG-3\nPlayer D,1700,50,KG-4\n");
-  const federation::SeasonResult season =
-      federation::compute_season(list, games, federation::Profile{}, federation::NameMap{});
-  EXPECT_EQ(season.games_rated, 6);
-  std::map<std::string, int> change;
-  for (const federation::ListEntry& p : federation::new_list(season)) change[p.id] = p.change;
-  EXPECT_EQ(change,
+  const RatedEventFile rated =
+      rate_event_file(file,
+                      "name,after,games,id\nPlayer A,2000,50,KG-1\nPlayer B,1900,50,KG-2\n"
+                      "Player C,1800,50,KG-3\nPlayer D,1700,50,KG-4\n");
+  EXPECT_EQ(rated.games, 6u);
+  EXPECT_EQ(rated.skipped, 0u);
+  EXPECT_EQ(rated.games_rated, 6);
+  EXPECT_EQ(rated.change,
             (std::map<std::string, int>{{"KG-1", 15}, {"KG-2", 5}, {"KG-3", -5}, {"KG-4", -15}}));
 
   // Taken off the list: the file goes. A rated event needs its date.

@@ -6,15 +6,20 @@
 // input, and a team event read through the individual events' routes (and back) refused; the
 // exchange file (TRF) exported with the key, imported as a new team event and exported again to
 // the same text, pairing alike after; a damaged, oversized, keyless or over-the-limits file
-// refused.
+// refused; a finished team event marked rated written into the rating officer's folder and
+// rated by the federation's calculation, taken off when unmarked.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <functional>
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "rated_event_file.h"
 #include "server_client.h"
 
 namespace toguz::test {
@@ -419,6 +424,84 @@ TEST(TeamApi, TrfDamagedOversizedKeylessOrOverTheLimitsIsRefused) {
                 json::value(json::object{{"key", "not-the-key"}}));
   EXPECT_EQ(code_of(r), "wrong_key");
   EXPECT_NE(http_get(port, "/api/team-events/" + a.id + "/trf").status, 200);
+}
+
+// Plays the latest round of the rated test event: the team entered first wins every board of its
+// match, but B and C draw board 2.
+void team_rated_play_round(const TeamArbiter& a, const json::value& ev) {
+  const json::array& matches = ev.at("played").as_array().back().at("matches").as_array();
+  for (size_t m = 0; m < matches.size(); ++m) {
+    const int home = jint(matches[m].at("home")), away = jint(matches[m].at("away"));
+    for (int b = 0; b < 2; ++b) {
+      const int home_half = home + away == 3 && b == 1 ? 1 : home < away ? 2 : 0;
+      HttpResult r = a.post("result", json::object{{"match", int(m) + 1},
+                                                   {"board", b + 1},
+                                                   {"result", team_api_result(b, home_half)}});
+      ASSERT_EQ(r.status, 200) << r.body;
+    }
+  }
+}
+
+TEST(TeamApi, FinishedRatedTeamEventFeedsTheRatingList) {
+  TempDir dir;
+  server::Config cfg;
+  cfg.ratings_events_dir = (dir.path / "rated").string();
+  TestServer srv((dir.path / "t.db").string(), cfg);
+  const TeamArbiter a = team_api_create(
+      srv.port,
+      json::object{
+          {"name", "Club cup"}, {"date", "2026.12.05"}, {"system", "round-robin"}, {"boards", 2}});
+  for (const char* t : {"A", "B", "C"}) {
+    json::array players;
+    for (const char* n : {"1", "2"}) players.push_back(json::object{{"name", std::string(t) + n}});
+    ASSERT_EQ(a.post("teams", json::object{{"name", t}, {"players", players}}).status, 200);
+  }
+  HttpResult marked = a.post("settings", json::object{{"rated", true}});
+  ASSERT_EQ(marked.status, 200) << marked.body;
+  EXPECT_TRUE(marked.json().at("event").at("rated").as_bool());
+  const std::filesystem::path file = dir.path / "rated" / (a.id + ".tgk");
+  for (int round = 1; round <= 3; ++round) {
+    EXPECT_FALSE(std::filesystem::exists(file)) << "not before the event is finished";
+    HttpResult p = a.post("pair", {});
+    ASSERT_EQ(p.status, 200) << p.body;
+    team_rated_play_round(a, p.json().at("event"));
+  }
+  ASSERT_EQ(jstr(a.event().at("next")), "done");
+  ASSERT_TRUE(std::filesystem::exists(file));
+  // Everyone 2000 with K 20: a win +10, a draw 0, a loss -10. A1 and A2 won twice; B1 beat C1
+  // and lost to A1; B2 lost to A2 and drew with C2, who lost to A2 as well.
+  const RatedEventFile rated = rate_event_file(
+      file,
+      "name,after,games\nA1,2000,50\nA2,2000,50\nB1,2000,50\nB2,2000,50\nC1,2000,50\nC2,2000,50\n");
+  EXPECT_EQ(rated.games, 6u);
+  EXPECT_EQ(rated.skipped, 0u);
+  EXPECT_EQ(rated.games_rated, 6);
+  EXPECT_EQ(rated.change,
+            (std::map<std::string, int>{
+                {"A1", 20}, {"A2", 20}, {"B1", 0}, {"B2", -10}, {"C1", -20}, {"C2", -10}}));
+
+  // A corrected result (round 3, match 1, board 1 drawn: every board 1 was won) rewrites it.
+  const auto text_of = [&file] {
+    std::ifstream in(file, std::ios::binary);
+    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  };
+  const std::string first = text_of();
+  ASSERT_EQ(
+      a.post("result", json::object{{"match", 1}, {"board", 1}, {"result", "1/2-1/2"}}).status,
+      200);
+  EXPECT_NE(text_of(), first);
+  EXPECT_EQ(rate_event_file(file, "name,after\n").games, 6u);
+
+  // Taken off the list: the file goes. A rated event needs its date, and the state keeps the mark.
+  ASSERT_EQ(a.post("settings", json::object{{"rated", false}}).status, 200);
+  EXPECT_FALSE(std::filesystem::exists(file));
+  EXPECT_FALSE(a.event().at("rated").as_bool());
+  const TeamArbiter undated =
+      team_api_create(srv.port, json::object{{"system", "round-robin"}, {"boards", 2}});
+  HttpResult r = undated.post("settings", json::object{{"rated", true}});
+  EXPECT_EQ(r.status, 409);
+  EXPECT_EQ(code_of(r), "event_rated_date");
+  EXPECT_FALSE(undated.event().at("rated").as_bool());
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // Team events: a round robin of four teams worked by hand (match points, board points, the
 // tie-breaks, the board prizes), the Berger team round robin, missing boards and absent teams,
-// simulated team Swiss events checked round by round, the state file and the TGK of the games.
+// simulated team Swiss events checked round by round, when an event is finished, the state
+// file and the TGK of the games.
 #include "tournament/team.h"
 
 #include <gtest/gtest.h>
@@ -150,6 +151,7 @@ TEST(TeamEvent, BergerRoundRobinMeetsEveryTeamOnce) {
       std::map<std::pair<int, int>, int> met;
       while (int(ev.played.size()) < ev.total_rounds()) {
         add_next_team_round(ev);
+        EXPECT_FALSE(ev.finished()) << "a board of the round is still to play";
         for (int m = 0; m < int(ev.played.back().matches.size()); ++m) {
           const TeamMatch& tm = ev.played.back().matches[m];
           ++met[{std::min(tm.home, tm.away), std::max(tm.home, tm.away)}];
@@ -157,6 +159,7 @@ TEST(TeamEvent, BergerRoundRobinMeetsEveryTeamOnce) {
         }
       }
       EXPECT_THROW(pair_next_team_round(ev), std::runtime_error);
+      EXPECT_TRUE(ev.finished());
       const int times = sys == System::DoubleRoundRobin ? 2 : 1;
       EXPECT_EQ(int(met.size()), n * (n - 1) / 2) << n;
       for (const auto& [pair, count] : met) EXPECT_EQ(count, times) << n;
@@ -267,9 +270,12 @@ TEST(TeamEvent, StateFileRoundTripsAndNamesTheBadField) {
   set_board_result(ev, 2, 0, 0, BoardResult::WhiteWins, {6, 8, 5});
   ev.tie_breaks = {TeamTieBreak::Buchholz};
   ev.teams[3].withdrawn = true;
+  EXPECT_EQ(team_event_to_json(ev).find("rated"), std::string::npos) << "kept only when set";
+  ev.rated = true;
   const std::string text = team_event_to_json(ev);
   const TeamEvent back = team_event_from_json(text);
   EXPECT_EQ(team_event_to_json(back), text);
+  EXPECT_TRUE(back.rated);
   EXPECT_EQ(back.played[2].matches[0].moves[0], (std::vector<int>{6, 8, 5}));
   auto refused = [&](const std::string& from, const std::string& to) {
     std::string bad = text;

@@ -86,6 +86,7 @@ export interface TeamEvent {
   played: { matches: TeamMatch[]; byes: number[] }[];
   standings: { team: number; rank: number; match_points: number; board_points: string; tie_breaks: number[]; tie_break_texts: string[] }[];
   board_prizes: { team: number; player: number; points: string; scored: number; games: number }[][];
+  rated?: boolean; // once finished, its board games go to the federation's rating list
   next: "teams" | "pair" | "results" | "done";
 }
 

@@ -292,18 +292,21 @@ export class TeamEventView implements View {
     return box;
   }
 
-  /** The tie-breaks (in order) and, before round 1, the scoring. */
+  /** The tie-breaks (in order), before round 1 the scoring, and whether the event is rated. */
   private settings_part(): HTMLElement {
     const ev = this.ev!;
     const tbs = h("input", { id: "arb-team-tie-breaks", value: ev.tie_breaks.join(", "), placeholder: TEAM_TIE_BREAKS.join(", ") }) as HTMLInputElement;
     const scoring = h("select", { id: "arb-team-scoring-set" },
       option("match-points", t("arb_scoring_mp"), ev.scoring === "match-points"), option("board-points", t("arb_scoring_bp"), ev.scoring === "board-points")) as HTMLSelectElement;
     scoring.disabled = ev.played.length > 0;
+    const rated = h("input", { id: "arb-team-rated", type: "checkbox" }) as HTMLInputElement;
+    rated.checked = ev.rated ?? false;
     const error = h("p", { class: "arb-board-error", role: "alert" });
-    const form = h("form", { class: "arb-form" }, field(t("arb_tie_breaks"), tbs), field(t("arb_scoring"), scoring), h("button", { type: "submit", id: "arb-team-settings" }, t("arb_save")));
+    const form = h("form", { class: "arb-form" }, field(t("arb_tie_breaks"), tbs), field(t("arb_scoring"), scoring), field(t("arb_rated"), rated),
+      h("button", { type: "submit", id: "arb-team-settings" }, t("arb_save")));
     form.addEventListener("submit", (e) => {
       e.preventDefault();
-      const body: Record<string, unknown> = { tie_breaks: tie_break_list(tbs.value, TEAM_TIE_BREAKS) };
+      const body: Record<string, unknown> = { tie_breaks: tie_break_list(tbs.value, TEAM_TIE_BREAKS), rated: rated.checked };
       if (!scoring.disabled) body.scoring = scoring.value;
       void this.change("settings", body, error);
     });
