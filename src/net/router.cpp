@@ -60,7 +60,10 @@ bool Router::match(const Route& r, const std::vector<std::string_view>& path,
     const std::string& s = r.segments[i];
     if (s[0] == '*') {
       std::string tail;
-      for (size_t j = i; j < path.size(); ++j) tail += (j > i ? "/" : "") + std::string(path[j]);
+      for (size_t j = i; j < path.size(); ++j) {
+        if (j > i) tail += '/';
+        tail += path[j];
+      }
       params->push_back(url_decode(tail));
     } else if (s[0] == ':') {
       params->push_back(url_decode(path[i]));
