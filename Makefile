@@ -62,12 +62,10 @@ deb: build web
 	scripts/make-deb $(BUILD)/toguz web/dist $(BUILD)/deb
 
 # On the Release build every test but the unit tests (the browser tests web.e2e.1 and .2, the
-# CLI, the cluster, the `release` label), then the unit tests under ASan (+ UBSan on the game's
-# libraries). A unit test program not built in the Release tree shows as *_NOT_BUILT: left out.
+# CLI, the cluster, the `release` label) and, at the same time, the unit tests under ASan (+ UBSan
+# on the game's libraries): scripts/run-tests.
 test: build-release-tests build-asan web web-e2e
-	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) -LE unit -E '_NOT_BUILT$$'
-	cd $(BUILD_ASAN) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-	  ctest --output-on-failure -j $(JOBS) -L unit
+	scripts/run-tests $(BUILD) $(BUILD_ASAN) $(JOBS)
 
 bench: build
 	$(BUILD)/toguz bench
