@@ -114,13 +114,6 @@ std::vector<TieBreak> tie_breaks_of_body(const json::value* t) {
   return out;
 }
 
-bool bool_field(const json::object& body, const char* name, bool fallback) {
-  const json::value* v = body.if_contains(name);
-  if (!v || v->is_null()) return fallback;
-  if (!v->is_bool()) throw Refusal("field_type", {{"field", name}}, "bool");
-  return v->as_bool();
-}
-
 // The settings in the body, each kept as it was when absent: tie-breaks (in order), Baku
 // acceleration, the half-point byes' limit, whether the last round allows one, whether a
 // forfeit withdraws, whether the event goes to the federation's rating list (which needs the
@@ -132,17 +125,15 @@ void apply_settings(Event& ev, const json::object& body) {
   if (acc > 0 && ev.system != System::Swiss) throw Refusal("event_swiss_only");
   ev.accelerated_rounds = acc;
   ev.max_half_byes = int(get_int(body, "max_half_byes", ev.max_half_byes, 0, kMaxSwissRounds));
-  ev.half_bye_last_round = bool_field(body, "half_bye_last_round", ev.half_bye_last_round);
-  ev.forfeit_withdraws = bool_field(body, "forfeit_withdraws", ev.forfeit_withdraws);
-  ev.rated = bool_field(body, "rated", ev.rated);
+  ev.half_bye_last_round = get_bool(body, "half_bye_last_round", ev.half_bye_last_round);
+  ev.forfeit_withdraws = get_bool(body, "forfeit_withdraws", ev.forfeit_withdraws);
+  ev.rated = get_bool(body, "rated", ev.rated);
   check_rated_date(ev.rated, ev.date);
 }
 
 Event new_event(const json::object& body) {
   Event ev;
-  EventHead h = event_head(body);
-  ev.name = std::move(h.name), ev.site = std::move(h.site), ev.date = std::move(h.date);
-  ev.system = h.system, ev.rounds = h.rounds;
+  set_head(event_head(body), ev);
   apply_settings(ev, body);
   return ev;
 }
@@ -210,7 +201,7 @@ void unpair_round(Event& ev) {
 void bye_request(Event& ev, const json::object& body) {
   const int p = player_index(ev, body);
   const int round = int(get_int(body, "round", 0, 1, kMaxSwissRounds));
-  if (bool_field(body, "cancel", false)) {
+  if (get_bool(body, "cancel", false)) {
     if (!tournament::cancel_bye(ev, p, round)) throw Refusal("event_bye_none");
     return;
   }
@@ -248,7 +239,7 @@ void forbid(Event& ev, const json::object& body) {
   other["player"] = body.contains("other") ? body.at("other") : json::value(0);
   const int b = player_index(ev, other);
   if (a == b) throw Refusal("event_forbid_same");
-  if (bool_field(body, "remove", false))
+  if (get_bool(body, "remove", false))
     tournament::unforbid_pair(ev, a, b);
   else
     tournament::forbid_pair(ev, a, b);
@@ -268,7 +259,7 @@ void enter_result(Event& ev, const json::object& body) {
   board.moves = checked_moves(get_string(body, "moves", "", 20000), board, res);
   board.result = res;
   if (tournament::is_forfeit(res))
-    tournament::record_forfeit(ev, r - 1, b - 1, res, bool_field(body, "keep", false));
+    tournament::record_forfeit(ev, r - 1, b - 1, res, get_bool(body, "keep", false));
 }
 
 // What a board keeper's token may do: its board's entries, and ask which board it opens.

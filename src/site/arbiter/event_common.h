@@ -8,6 +8,7 @@
 #include <boost/json.hpp>
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "store/store.h"
@@ -33,6 +34,12 @@ struct EventHead {
   int rounds = 0;
 };
 EventHead event_head(const boost::json::object& body);
+// The head's fields into an Event or a TeamEvent.
+template <typename E>
+void set_head(EventHead h, E& ev) {
+  ev.name = std::move(h.name), ev.site = std::move(h.site), ev.date = std::move(h.date);
+  ev.system = h.system, ev.rounds = h.rounds;
+}
 
 // A player's name, rating and title in `o`, cleaned and checked (a Refusal event_player_name
 // when the name is empty); whether the name is taken is the caller's to check.

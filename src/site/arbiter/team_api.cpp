@@ -158,9 +158,7 @@ void apply_settings(TeamEvent& ev, const json::object& body) {
 
 TeamEvent new_team_event(const json::object& body) {
   TeamEvent ev;
-  EventHead h = event_head(body);
-  ev.name = std::move(h.name), ev.site = std::move(h.site), ev.date = std::move(h.date);
-  ev.system = h.system, ev.rounds = h.rounds;
+  set_head(event_head(body), ev);
   ev.boards = int(get_int(body, "boards", 4, 1, kMaxBoards));
   apply_settings(ev, body);
   return ev;
