@@ -17,13 +17,16 @@ export interface EventBoard {
   result: string;
   moves: number;
 }
-export interface ArbiterEvent {
+/** What individual and team events have alike. */
+export interface EventHead {
   id: string;
   name: string;
   site: string;
   date: string;
   system: "swiss" | "round-robin" | "double-round-robin";
   rounds: number;
+}
+export interface ArbiterEvent extends EventHead {
   tie_breaks: string[];
   players: EventPlayer[];
   played: { boards: EventBoard[]; byes: number[]; half_byes?: number[]; zero_byes?: number[] }[];
@@ -72,13 +75,7 @@ export interface TeamMatch {
   complete: boolean;
 }
 /** A team event (GET /api/team-events/<id>). */
-export interface TeamEvent {
-  id: string;
-  name: string;
-  site: string;
-  date: string;
-  system: "swiss" | "round-robin" | "double-round-robin";
-  rounds: number;
+export interface TeamEvent extends EventHead {
   boards: number;
   scoring: "match-points" | "board-points";
   tie_breaks: string[]; // short names: MP, BP, TSB, DE, BH
